@@ -1,0 +1,45 @@
+"""anchorcheck: verify AI-agent memories against the code they talk about.
+
+    >>> import anchorcheck
+    >>> v = anchorcheck.Verifier("path/to/checkout")
+    >>> v.check("file:README.md").verdict
+    <Verdict.VERIFIED: 'VERIFIED'>
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+from anchorcheck.anchors import Anchor, AnchorSyntaxError, format_anchor, parse_anchor
+from anchorcheck.hookspecs import hookimpl
+from anchorcheck.model import AnchorResult, Evidence, Memory, MemoryReport, Position, Verdict, combine
+from anchorcheck.registry import AnchorKind, Ecosystem, Language, MemoryFormat
+from anchorcheck.repo import Repository, UnsafePathError
+from anchorcheck.verifier import Verifier
+
+try:
+    __version__ = metadata.version("anchorcheck")
+except metadata.PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0+unknown"
+
+__all__ = [
+    "Anchor",
+    "AnchorKind",
+    "AnchorResult",
+    "AnchorSyntaxError",
+    "Ecosystem",
+    "Evidence",
+    "Language",
+    "Memory",
+    "MemoryFormat",
+    "MemoryReport",
+    "Position",
+    "Repository",
+    "UnsafePathError",
+    "Verdict",
+    "Verifier",
+    "combine",
+    "format_anchor",
+    "hookimpl",
+    "parse_anchor",
+]

@@ -1,0 +1,183 @@
+"""The anchor grammar: `[!]kind:value[ in:SCOPE]`, parsed and formatted so that they round-trip.
+
+The surface form is fixed by the design; what a value means belongs to the
+kind, so the kind's own parser (registered by its plugin) validates the value
+and reports errors at the right column. See docs/anchors.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, unquote
+
+if TYPE_CHECKING:
+    from anchorcheck.registry import AnchorKind
+
+_KIND = re.compile(r"[a-z][a-z0-9_-]*")
+_SCOPE_KEYWORD = "in:"
+
+
+class AnchorSyntaxError(ValueError):
+    """A malformed anchor: names the 1-based column and what was expected there."""
+
+    def __init__(self, message: str, text: str = "", column: int = 1) -> None:
+        self.message = message
+        self.text = text
+        self.column = column
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        if self.text:
+            return f"invalid anchor {self.text!r}: column {self.column}: {self.message}"
+        return f"column {self.column}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A typed claim about the code. `value` is kept as written so formatting is lossless.
+
+    `detail` is the kind's parsed form of the value (a purl, a span range...),
+    filled by the kind's parser and ignored by equality.
+    """
+
+    kind: str
+    value: str
+    negated: bool = False
+    scope: str | None = None
+    detail: Any = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return format_anchor(self)
+
+    def positive(self) -> Anchor:
+        """The same claim without negation, which is what a verifier checks."""
+        return Anchor(self.kind, self.value, False, self.scope, self.detail)
+
+
+ValueParser = Callable[[str], Any]
+
+
+def encode_path(path: str) -> str:
+    """Percent-encode what the grammar cannot carry in a path (whitespace and `%`)."""
+    return quote(path, safe="/:@!$&'()*+,;=[]{}#?~^|<>\"`\\")
+
+
+def decode_path(path: str) -> str:
+    """Undo `encode_path`: `docs/my%20notes.md` is the file `docs/my notes.md`."""
+    return unquote(path)
+
+
+def parse_anchor(text: str, kinds: Mapping[str, AnchorKind] | None = None) -> Anchor:
+    """Parse one anchor against the known kinds (by default, those the loaded plugins registered).
+
+    Raises AnchorSyntaxError naming the column and what was expected.
+    """
+    if kinds is None:
+        from anchorcheck.plugins import default_registry
+
+        kinds = default_registry().kinds
+    if not isinstance(text, str):
+        raise AnchorSyntaxError(f"expected an anchor string, got {type(text).__name__}")
+    if "\x00" in text or "\n" in text:
+        bad = min(i for i in (text.find("\x00"), text.find("\n")) if i >= 0)
+        raise AnchorSyntaxError("anchors are one line without NUL bytes", text, bad + 1)
+    pos = len(text) - len(text.lstrip())
+    if pos == len(text):
+        raise AnchorSyntaxError("expected an anchor such as 'pkg:pypi/redis', got nothing", text, 1)
+    negated = text.startswith("!", pos)
+    if negated:
+        pos += 1
+    kind_match = _KIND.match(text, pos)
+    if not kind_match or not text.startswith(":", kind_match.end()):
+        raise AnchorSyntaxError(
+            "expected an anchor kind followed by ':' (for example 'pkg:', 'file:')", text, pos + 1
+        )
+    kind = kind_match.group()
+    if kind not in kinds:
+        known = ", ".join(sorted(kinds)) or "none loaded"
+        raise AnchorSyntaxError(f"unknown anchor kind {kind!r} (known kinds: {known})", text, pos + 1)
+    value_start = kind_match.end() + 1
+    value_end = _token_end(text, value_start)
+    value = text[value_start:value_end]
+    if not value:
+        raise AnchorSyntaxError(f"expected a value after '{kind}:'", text, value_start + 1)
+    scope, end = _parse_scope(text, value_end)
+    if scope is not None and not kinds[kind].scoped:
+        raise AnchorSyntaxError(f"'{kind}:' anchors do not take an 'in:' scope", text, value_end + 2)
+    if text[end:].strip():
+        raise AnchorSyntaxError("expected ' in:PATH' or the end of the anchor", text, end + 1)
+    detail = _parse_value(kinds[kind].parse, value, text, value_start)
+    return Anchor(kind, value, negated, scope, detail)
+
+
+def _token_end(text: str, start: int) -> int:
+    end = start
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return end
+
+
+def _parse_scope(text: str, pos: int) -> tuple[str | None, int]:
+    rest = text[pos:]
+    stripped = rest.lstrip()
+    if not stripped:
+        return None, len(text)
+    start = pos + (len(rest) - len(stripped))
+    if not stripped.startswith(_SCOPE_KEYWORD):
+        raise AnchorSyntaxError("expected ' in:PATH' or the end of the anchor", text, start + 1)
+    scope_start = start + len(_SCOPE_KEYWORD)
+    scope_end = _token_end(text, scope_start)
+    scope = text[scope_start:scope_end]
+    if not scope:
+        raise AnchorSyntaxError("expected a path, directory or glob after 'in:'", text, scope_start + 1)
+    return decode_path(scope), scope_end
+
+
+def _parse_value(parser: ValueParser | None, value: str, text: str, value_start: int) -> Any:
+    if parser is None:
+        return None
+    try:
+        return parser(value)
+    except AnchorSyntaxError as exc:
+        raise AnchorSyntaxError(exc.message, text, value_start + exc.column) from None
+
+
+def format_anchor(anchor: Anchor) -> str:
+    """The canonical text of an anchor; `parse_anchor(format_anchor(a)) == a`."""
+    text = f"{'!' if anchor.negated else ''}{anchor.kind}:{anchor.value}"
+    if anchor.scope is not None:
+        text += f" {_SCOPE_KEYWORD}{encode_path(anchor.scope)}"
+    return text
+
+
+def anchor_text(anchor: Any) -> str:
+    """The printable form of anything a memory may hold as an anchor."""
+    if isinstance(anchor, Anchor):
+        return format_anchor(anchor)
+    if isinstance(anchor, str):
+        return anchor.strip()
+    as_anchor = getattr(anchor, "anchor_text", None)
+    if callable(as_anchor):
+        return str(as_anchor())
+    return repr(anchor)
+
+
+def anchor_to_json(anchor: Any) -> Any:
+    """Anchors serialize as their text; structured ones (citations) as their dict."""
+    to_dict = getattr(anchor, "to_dict", None)
+    if callable(to_dict):
+        return to_dict()
+    return anchor_text(anchor)
+
+
+def anchor_from_json(data: Any) -> Any:
+    """Inverse of anchor_to_json. Strings stay strings until verified, so a malformed
+    anchor in stored data is reported at check time instead of failing the load."""
+    if isinstance(data, dict):
+        from anchorcheck.citation import Citation
+
+        return Citation.from_dict(data)
+    return str(data)

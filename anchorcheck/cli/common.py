@@ -1,0 +1,68 @@
+"""Options and plumbing shared by the subcommands: root, format, verifier, exit code."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import IO
+
+from anchorcheck.model import Verdict
+from anchorcheck.report import Run, formats
+from anchorcheck.repo import find_root
+from anchorcheck.verifier import Verifier
+
+EXIT_CLEAN, EXIT_FAILED = 0, 1
+
+
+class UsageError(Exception):
+    """A mistake on the command line; printed as one line, exit 2."""
+
+
+def add_root(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--root",
+        metavar="DIR",
+        help="repository root (default: the nearest directory above the current one holding .git)",
+    )
+
+
+def add_format(parser: argparse.ArgumentParser, choices: list[str] | None = None) -> None:
+    parser.add_argument("--format", default="text", choices=choices or sorted(formats()), help="output format")
+
+
+def add_verification(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--fail-on",
+        choices=["refuted", "inconclusive"],
+        default=None,
+        help="exit 1 on REFUTED only (default), or on INCONCLUSIVE too",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="also show what verified")
+
+
+def root_of(args: argparse.Namespace) -> str:
+    if args.root:
+        if not os.path.isdir(args.root):
+            raise UsageError(f"--root {args.root}: not a directory")
+        return str(args.root)
+    return str(find_root("."))
+
+
+def make_verifier(args: argparse.Namespace) -> Verifier:
+    return Verifier(root_of(args))
+
+
+def exit_code(run: Run, fail_on: str) -> int:
+    counts = run.memory_counts() + run.anchor_counts()
+    if counts[Verdict.REFUTED]:
+        return EXIT_FAILED
+    if fail_on == "inconclusive" and counts[Verdict.INCONCLUSIVE]:
+        return EXIT_FAILED
+    return EXIT_CLEAN
+
+
+def emit(run: Run, fmt: str, out: IO[str] | None = None) -> None:
+    stream = out or sys.stdout
+    run.color = fmt == "text" and stream.isatty() and "NO_COLOR" not in os.environ
+    formats()[fmt](run, stream)

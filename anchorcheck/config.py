@@ -1,0 +1,123 @@
+"""Project configuration: `[tool.anchorcheck]` in pyproject.toml, or a `.anchorcheck.toml`.
+
+Unknown keys are errors, not silently ignored: a misspelt `exlude` would
+otherwise widen the closed world that absence is judged in.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomlkit
+from tomlkit.exceptions import ParseError
+
+from anchorcheck.repo import DEFAULT_MAX_FILE_SIZE, DEFAULT_SKIP_DIRS
+
+FAIL_ON = ("refuted", "inconclusive")
+
+
+class ConfigError(ValueError):
+    """A configuration problem, with the file and line it sits on."""
+
+    def __init__(self, path: str, line: int | None, message: str) -> None:
+        self.path, self.line, self.message = path, line, message
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass
+class Config:
+    """Settings for one checkout; defaults apply when no file configures them."""
+
+    exclude: list[str] = field(default_factory=list)
+    skip_dirs: list[str] = field(default_factory=lambda: sorted(DEFAULT_SKIP_DIRS))
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    fail_on: str = "refuted"
+    plugins: list[str] | None = None
+    plugin_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    memory_files: list[str] = field(default_factory=list)
+    source: str | None = None
+
+
+def _str_list(value: Any) -> list[str] | None:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return [str(v) for v in value]
+    return None
+
+
+# key -> (attribute, converter returning None when the value has the wrong type, expected)
+_KEYS: dict[str, tuple[str, Any, str]] = {
+    "exclude": ("exclude", _str_list, "a list of gitignore-style patterns"),
+    "extend-exclude": ("exclude", _str_list, "a list of gitignore-style patterns"),
+    "skip-dirs": ("skip_dirs", _str_list, "a list of directory names"),
+    "extend-skip-dirs": ("skip_dirs", _str_list, "a list of directory names"),
+    "max-file-size": (
+        "max_file_size",
+        lambda v: int(v) if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None,
+        "a positive number of bytes",
+    ),
+    "fail-on": ("fail_on", lambda v: str(v) if v in FAIL_ON else None, "'refuted' or 'inconclusive'"),
+    "plugins": ("plugins", _str_list, "a list of plugin names"),
+    "memory-files": ("memory_files", _str_list, "a list of paths or globs"),
+}
+
+
+def load_config(root: Path) -> Config:
+    """Read `.anchorcheck.toml` if present, else `[tool.anchorcheck]` of pyproject.toml."""
+    dedicated = root / ".anchorcheck.toml"
+    if dedicated.is_file():
+        return _from_file(dedicated, table=None)
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        return _from_file(pyproject, table=("tool", "anchorcheck"))
+    return Config()
+
+
+def _from_file(path: Path, table: tuple[str, ...] | None) -> Config:
+    name = path.name
+    try:
+        text = path.read_text(encoding="utf-8")
+        doc = tomlkit.parse(text).unwrap()
+    except ParseError as exc:
+        raise ConfigError(name, exc.line, f"invalid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(name, None, f"cannot read: {exc}") from None
+    data: Any = doc
+    for part in table or ():
+        data = data.get(part, {}) if isinstance(data, dict) else {}
+    if not data:
+        return Config()
+    if not isinstance(data, dict):
+        raise ConfigError(name, None, "[tool.anchorcheck] must be a table")
+    return _apply(data, name, text)
+
+
+def _apply(data: dict[str, Any], name: str, text: str) -> Config:
+    config = Config(source=name)
+    for key, value in data.items():
+        if key == "plugin":
+            if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+                raise ConfigError(name, _line_of(text, key), "'plugin' must hold one table per plugin: [tool.anchorcheck.plugin.NAME]")
+            config.plugin_settings = {str(k): dict(v) for k, v in value.items()}
+            continue
+        spec = _KEYS.get(key)
+        if spec is None:
+            known = ", ".join(sorted([*_KEYS, "plugin"]))
+            raise ConfigError(name, _line_of(text, key), f"unknown key {key!r} (known keys: {known})")
+        attribute, convert, expected = spec
+        converted = convert(value)
+        if converted is None:
+            raise ConfigError(name, _line_of(text, key), f"'{key}' must be {expected}")
+        if key.startswith("extend-"):
+            converted = [*getattr(config, attribute), *converted]
+        setattr(config, attribute, converted)
+    return config
+
+
+def _line_of(text: str, key: str) -> int | None:
+    pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*[=.]", re.MULTILINE)
+    match = pattern.search(text)
+    return text.count("\n", 0, match.start()) + 1 if match else None

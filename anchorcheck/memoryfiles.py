@@ -1,0 +1,78 @@
+"""Reading memory files: pick the format plugin for a file, read it, keep the real anchors.
+
+Format readers return every code span that looks like `kind:value`; only
+spans whose kind a loaded plugin registered are kept as anchors, so prose
+such as `` `https://example.com` `` is never mistaken for one.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from pathlib import Path
+
+from anchorcheck.anchors import anchor_text
+from anchorcheck.model import Memory
+from anchorcheck.registry import MemoryFormat, Registry
+
+_KIND_PREFIX = re.compile(r"\s*!?([a-z][a-z0-9_-]*):")
+
+
+class MemoryFileError(ValueError):
+    """A memory file that cannot be read: names the file, the line and what is wrong."""
+
+    def __init__(self, path: str, line: int | None, message: str) -> None:
+        self.path, self.line, self.message = path, line, message
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: {message}")
+
+
+def format_for(path: str, registry: Registry) -> MemoryFormat | None:
+    """The registered format that reads this file (by `matches`, then by glob on the path)."""
+    posix = path.replace("\\", "/")
+    name = posix.rsplit("/", 1)[-1]
+    for fmt in registry.formats.values():
+        if fmt.matches is not None and fmt.matches(posix):
+            return fmt
+    for fmt in registry.formats.values():
+        if any(fnmatch.fnmatch(posix, p) or fnmatch.fnmatch(name, p) for p in fmt.patterns):
+            return fmt
+    return None
+
+
+def read_memory_file(path: Path, shown: str, registry: Registry) -> list[Memory]:
+    """The memories in one file; raises MemoryFileError for unreadable or unknown files."""
+    fmt = format_for(shown, registry)
+    if fmt is None:
+        known = ", ".join(sorted(p for f in registry.formats.values() for p in f.patterns)) or "none"
+        raise MemoryFileError(shown, None, f"unknown memory file format (known: {known})")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise MemoryFileError(shown, line, "not valid UTF-8 text") from None
+    except OSError as exc:
+        raise MemoryFileError(shown, None, f"cannot read: {exc.strerror or exc}") from None
+    memories = fmt.read(shown, text)
+    for memory in memories:
+        memory.source = memory.source or shown
+        _keep_known_kinds(memory, registry)
+    return memories
+
+
+def _keep_known_kinds(memory: Memory, registry: Registry) -> None:
+    keep = []
+    for index, anchor in enumerate(memory.anchors):
+        if isinstance(anchor, str):
+            match = _KIND_PREFIX.match(anchor)
+            if not match or match.group(1) not in registry.kinds:
+                continue
+        keep.append((anchor, memory.anchor_position(index)))
+    memory.anchors = [a for a, _ in keep]
+    memory.anchor_positions = [p for _, p in keep]
+
+
+def looks_like_anchor(text: str) -> bool:
+    """Whether a code span has the `[!]kind:value` shape (the kind is checked later)."""
+    match = _KIND_PREFIX.match(text)
+    return bool(match) and len(anchor_text(text)) > match.end()

@@ -1,0 +1,123 @@
+"""What plugins register: anchor kinds, languages, package ecosystems and memory formats.
+
+Plugins hand these records to the `register` callback of the matching hook;
+the registry remembers which plugin registered each one so that errors and
+`anchorcheck plugins` can name it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from anchorcheck.anchors import Anchor
+    from anchorcheck.context import Context
+    from anchorcheck.model import AnchorResult, Memory
+
+
+class RegistrationError(Exception):
+    """Two plugins claimed the same name, or a registration is malformed."""
+
+
+@dataclass(frozen=True)
+class AnchorKind:
+    """An anchor prefix and how to check it.
+
+    `parse` validates a value and returns its parsed form (raise
+    AnchorSyntaxError with a column relative to the value); `verify` receives
+    the anchor without negation and returns an AnchorResult. `scoped` kinds
+    accept ` in:PATH`.
+    """
+
+    prefix: str
+    verify: Callable[[Anchor, Context], AnchorResult]
+    parse: Callable[[str], Any] | None = None
+    scoped: bool = False
+    summary: str = ""
+    example: str = ""
+    plugin: str = ""
+
+
+@dataclass(frozen=True)
+class Language:
+    """A tree-sitter grammar plus the queries that find imports, environment reads and definitions.
+
+    `grammar` is a tree-sitter-language-pack name or a callable returning a
+    `tree_sitter.Language`. `extract` turns a parsed file into facts; it is
+    what the source verifiers call, so a language is data plus one function.
+    """
+
+    name: str
+    extensions: tuple[str, ...]
+    grammar: str | Callable[[], Any]
+    queries: Mapping[str, str] = field(default_factory=dict)
+    extract: Callable[..., Any] | None = None
+    filenames: tuple[str, ...] = ()
+    plugin: str = ""
+
+
+@dataclass(frozen=True)
+class Ecosystem:
+    """A package ecosystem (a purl type such as `pypi`, `npm`, `cargo`, `golang`).
+
+    `manifests` are the file names or globs its readers understand; `read`
+    collects what the project declares and locks, as the `pkg:` verifier needs.
+    """
+
+    name: str
+    manifests: tuple[str, ...]
+    read: Callable[..., Any]
+    summary: str = ""
+    plugin: str = ""
+
+
+@dataclass(frozen=True)
+class MemoryFormat:
+    """A memory file format: which files it reads and how they become memories.
+
+    `read(path, text)` returns the memories of one file and raises
+    MemoryFileError (with the line) for content it cannot accept.
+    `patterns` are the repo-relative globs that discovery looks for.
+    """
+
+    name: str
+    read: Callable[[str, str], list[Memory]]
+    patterns: tuple[str, ...] = ()
+    matches: Callable[[str], bool] | None = None
+    summary: str = ""
+    plugin: str = ""
+
+
+@dataclass
+class Registry:
+    """Everything the loaded plugins registered, by name."""
+
+    kinds: dict[str, AnchorKind] = field(default_factory=dict)
+    languages: dict[str, Language] = field(default_factory=dict)
+    ecosystems: dict[str, Ecosystem] = field(default_factory=dict)
+    formats: dict[str, MemoryFormat] = field(default_factory=dict)
+
+    def add(self, table: str, key: str, item: Any) -> None:
+        existing = getattr(self, table).get(key)
+        if existing is not None:
+            raise RegistrationError(
+                f"{table[:-1]} {key!r} registered by both {existing.plugin!r} and {item.plugin!r}"
+            )
+        getattr(self, table)[key] = item
+
+    def language_for(self, path: str) -> Language | None:
+        """The language plugin that parses this file, by file name first, then extension."""
+        name = path.rsplit("/", 1)[-1]
+        for language in self.languages.values():
+            if name in language.filenames:
+                return language
+        dot = name.rfind(".")
+        if dot <= 0:
+            return None
+        ext = name[dot:].lower()
+        for language in self.languages.values():
+            if ext in language.extensions:
+                return language
+        return None

@@ -1,0 +1,326 @@
+"""Repository access for every plugin: safe paths, file listing, identity and revision.
+
+Plugins never open paths themselves: they go through `Repository`, so a
+citation that names `../../etc/passwd` or a symlink out of the checkout is
+refused in one place. Git is used through read-only plumbing when it is
+installed and the root is inside a work tree; everything works without it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import subprocess
+from collections.abc import Iterable
+from functools import cached_property
+from pathlib import Path, PurePosixPath
+from urllib.parse import urlsplit, urlunsplit
+
+from pathspec import GitIgnoreSpec
+
+DEFAULT_SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        "node_modules",
+        "vendor",
+        "dist",
+        "build",
+        "__pycache__",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".anchorcheck",
+    }
+)
+DEFAULT_MAX_FILE_SIZE = 2 * 1024 * 1024
+_BINARY_PEEK = 8000  # git's own heuristic: a NUL in the first 8000 bytes means binary
+_DRIVE = re.compile(r"^[A-Za-z]:")
+_GLOB_CHARS = frozenset("*?[")
+
+
+class UnsafePathError(ValueError):
+    """A path that anchorcheck refuses to read: it is not a plain repo-relative path inside the root."""
+
+    def __init__(self, path: object, why: str) -> None:
+        self.path = path
+        self.why = why
+        super().__init__(f"refused path {path!r}: {why}")
+
+
+def find_root(start: str | os.PathLike[str] = ".") -> Path:
+    """The nearest directory at or above `start` holding `.git`; else `start` itself."""
+    here = Path(start).resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return here
+
+
+def strip_credentials(url: str) -> str:
+    """Remove user:password@ from a remote URL so it can be stored and printed."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    if parts.scheme and parts.netloc and "@" in parts.netloc:
+        host = parts.netloc.rsplit("@", 1)[1]
+        return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+    return url
+
+
+def check_relative(path: object) -> str:
+    """Validate a repo-relative path lexically and return it in POSIX form.
+
+    Refuses non-strings, empty paths, NUL bytes, absolute paths, drive letters
+    and any `..` segment (with either slash), before anything touches the disk.
+    """
+    if not isinstance(path, str):
+        raise UnsafePathError(path, f"expected a path string, got {type(path).__name__}")
+    if not path or not path.strip():
+        raise UnsafePathError(path, "empty path")
+    if "\x00" in path:
+        raise UnsafePathError(path, "contains a NUL byte")
+    if path.startswith(("/", "\\")):
+        raise UnsafePathError(path, "absolute paths are not allowed; use a path relative to the repository root")
+    if _DRIVE.match(path):
+        raise UnsafePathError(path, "drive letters are not allowed; use a path relative to the repository root")
+    parts = path.replace("\\", "/").split("/")
+    if ".." in parts:
+        raise UnsafePathError(path, "'..' would leave the repository")
+    clean = [p for p in parts if p not in ("", ".")]
+    if not clean:
+        return "."
+    return "/".join(clean)
+
+
+class Repository:
+    """One checkout, seen read-only."""
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        skip_dirs: Iterable[str] = DEFAULT_SKIP_DIRS,
+        exclude: Iterable[str] = (),
+        max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+    ) -> None:
+        self.root = Path(root).resolve()
+        if not self.root.is_dir():
+            raise NotADirectoryError(f"{root}: not a directory")
+        self.skip_dirs = frozenset(skip_dirs)
+        self.exclude = GitIgnoreSpec.from_lines(list(exclude))
+        self.max_file_size = max_file_size
+        self._binary: dict[str, bool] = {}
+
+    # -- paths ---------------------------------------------------------------
+
+    def resolve(self, path: str) -> Path:
+        """The real location of a repo-relative path, refused when it would leave the root."""
+        rel = check_relative(path)
+        target = self.root / rel
+        try:
+            real = target.resolve(strict=False)
+        except (OSError, RuntimeError) as exc:
+            raise UnsafePathError(path, f"cannot resolve ({exc.__class__.__name__}: symlink loop?)") from None
+        if real != self.root and self.root not in real.parents:
+            raise UnsafePathError(path, "resolves outside the repository (symlink)")
+        return real
+
+    def exists(self, path: str) -> bool:
+        """Whether a file or directory exists there; raises UnsafePathError for refused paths."""
+        return self.resolve(path).exists()
+
+    def read_bytes(self, path: str, limit: int | None = None) -> bytes:
+        """The file's bytes; raises UnsafePathError, OSError, or FileTooLargeError past `limit`."""
+        real = self.resolve(path)
+        cap = self.max_file_size if limit is None else limit
+        with open(real, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if cap and size > cap:
+                raise FileTooLargeError(path, size, cap)
+            return handle.read()
+
+    def is_binary(self, path: str) -> bool:
+        cached = self._binary.get(path)
+        if cached is None:
+            try:
+                with open(self.resolve(path), "rb") as handle:
+                    cached = b"\x00" in handle.read(_BINARY_PEEK)
+            except (OSError, UnsafePathError):
+                cached = True
+            self._binary[path] = cached
+        return cached
+
+    # -- listing -------------------------------------------------------------
+
+    def files(self, scope: str | None = None) -> list[str]:
+        """Text files of the checkout, sorted, optionally limited to a scope.
+
+        Honours .gitignore (through the git index when in git), skips vendored
+        and generated trees, files over the size cap and binary files. A scope
+        is a repo-relative file, a directory, or a gitignore-style glob.
+        """
+        listed = self._all_files
+        if scope is not None:
+            listed = self._in_scope(listed, scope)
+        return [p for p in listed if not self.is_binary(p)]
+
+    def _in_scope(self, listed: list[str], scope: str) -> list[str]:
+        if _GLOB_CHARS & set(scope):
+            spec = GitIgnoreSpec.from_lines([scope.replace("\\", "/")])
+            return [p for p in listed if spec.match_file(p)]
+        rel = check_relative(scope)
+        if rel == ".":
+            return listed
+        prefix = rel.rstrip("/") + "/"
+        return [p for p in listed if p == rel or p.startswith(prefix)]
+
+    @cached_property
+    def _all_files(self) -> list[str]:
+        listed = self._git_files()
+        if listed is None:
+            listed = list(self._walk_files())
+        keep = []
+        for rel in listed:
+            parts = rel.split("/")
+            if any(part in self.skip_dirs for part in parts[:-1]):
+                continue
+            if self.exclude.match_file(rel):
+                continue
+            if not self._small_regular_file(rel):
+                continue
+            keep.append(rel)
+        return sorted(keep)
+
+    def _small_regular_file(self, rel: str) -> bool:
+        full = self.root / rel
+        try:
+            info = os.lstat(full)
+            if stat.S_ISLNK(info.st_mode):
+                real = self.resolve(rel)
+                info = os.stat(real)
+        except (OSError, UnsafePathError):
+            return False
+        return stat.S_ISREG(info.st_mode) and info.st_size <= self.max_file_size
+
+    def _git_files(self) -> list[str] | None:
+        if not self.in_git:
+            return None
+        out = self.git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
+        if out is None:
+            return None
+        return sorted({p for p in out.split("\0") if p})
+
+    def _walk_files(self) -> Iterable[str]:
+        """Walk the tree without git, applying every .gitignore on the way down."""
+        specs: list[tuple[str, GitIgnoreSpec]] = []
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            rel_dir = os.path.relpath(dirpath, self.root).replace(os.sep, "/")
+            rel_dir = "" if rel_dir == "." else rel_dir + "/"
+            specs = [(base, spec) for base, spec in specs if rel_dir.startswith(base)]
+            if ".gitignore" in filenames:
+                try:
+                    lines = (Path(dirpath) / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
+                    specs.append((rel_dir, GitIgnoreSpec.from_lines(lines)))
+                except OSError:
+                    pass
+            dirnames[:] = sorted(
+                d
+                for d in dirnames
+                if d not in self.skip_dirs and not _ignored(specs, rel_dir + d + "/")
+            )
+            for name in sorted(filenames):
+                rel = rel_dir + name
+                if not _ignored(specs, rel):
+                    yield rel
+
+    # -- git -------------------------------------------------------------------
+
+    def git(self, *args: str) -> str | None:
+        """Run read-only git plumbing in the root; None when git is missing or fails."""
+        env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
+        try:
+            done = subprocess.run(
+                ["git", "-C", str(self.root), *args],
+                capture_output=True,
+                env=env,
+                timeout=60,
+                check=False,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if done.returncode != 0:
+            return None
+        return done.stdout.decode("utf-8", errors="surrogateescape")
+
+    @cached_property
+    def in_git(self) -> bool:
+        """Whether the root is inside a git work tree and git is installed."""
+        if not any((d / ".git").exists() for d in (self.root, *self.root.parents)):
+            return False
+        return (self.git("rev-parse", "--is-inside-work-tree") or "").strip() == "true"
+
+    @cached_property
+    def identity(self) -> str:
+        """`git:<root commit>` (stable across clones and moves), else `path:<canonical root>`."""
+        if self.in_git:
+            roots = (self.git("rev-list", "--max-parents=0", "HEAD") or "").split()
+            if roots:
+                return f"git:{sorted(roots)[0]}"
+        return f"path:{self.root}"
+
+    @cached_property
+    def head(self) -> str | None:
+        if not self.in_git:
+            return None
+        out = (self.git("rev-parse", "--verify", "-q", "HEAD") or "").strip()
+        return out or None
+
+    @cached_property
+    def origin(self) -> str | None:
+        """The origin remote URL with credentials stripped, when there is one."""
+        if not self.in_git:
+            return None
+        out = (self.git("config", "--get", "remote.origin.url") or "").strip()
+        return strip_credentials(out) if out else None
+
+    @cached_property
+    def blob_ids(self) -> dict[str, str]:
+        """Git blob ids of tracked files whose working copy matches the index: free content hashes."""
+        if not self.in_git:
+            return {}
+        staged = self.git("ls-files", "-s", "-z") or ""
+        modified = set((self.git("diff-files", "--name-only", "-z") or "").split("\0"))
+        ids: dict[str, str] = {}
+        for entry in staged.split("\0"):
+            if not entry:
+                continue
+            meta, _, path = entry.partition("\t")
+            fields = meta.split()
+            if len(fields) == 3 and fields[2] == "0" and path not in modified:
+                ids[path] = fields[1]
+        return ids
+
+    def relative(self, path: str | os.PathLike[str]) -> str:
+        """A path (absolute or relative to the current directory) as a repo-relative POSIX path."""
+        full = Path(path).resolve()
+        return PurePosixPath(full.relative_to(self.root)).as_posix()
+
+
+def _ignored(specs: list[tuple[str, GitIgnoreSpec]], rel: str) -> bool:
+    return any(spec.match_file(rel[len(base):]) for base, spec in specs)
+
+
+class FileTooLargeError(OSError):
+    """A file over the size cap: not read, so a huge file never stalls a check."""
+
+    def __init__(self, path: str, size: int, cap: int) -> None:
+        self.path, self.size, self.cap = path, size, cap
+        super().__init__(f"{path}: {size} bytes is over the {cap}-byte cap")

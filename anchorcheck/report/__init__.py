@@ -1,0 +1,40 @@
+"""Report formats: each module renders a `Run` (the reports of one invocation) as text.
+
+A format is a function `render(run, stream)`; `FORMATS` maps the names the
+CLI accepts to them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import IO
+
+from anchorcheck.model import MemoryReport, Verdict
+
+
+@dataclass
+class Run:
+    """Everything one CLI invocation found, in the order it was checked."""
+
+    reports: list[MemoryReport]
+    files: list[str] = field(default_factory=list)
+    elapsed: float = 0.0
+    verbose: bool = False
+    color: bool = False
+
+    def anchor_counts(self) -> Counter[Verdict]:
+        return Counter(r.verdict for report in self.reports for r in report.results)
+
+    def memory_counts(self) -> Counter[Verdict]:
+        return Counter(report.verdict for report in self.reports)
+
+
+Renderer = Callable[[Run, IO[str]], None]
+
+
+def formats() -> dict[str, Renderer]:
+    from anchorcheck.report import json_format, text
+
+    return {"text": text.render, "json": json_format.render}

@@ -1,0 +1,60 @@
+"""`--format json`: one object, `{"results": [...], "memories": [...], "summary": {...}}`.
+
+Each result carries the anchor, verdict, reason and evidence; results read
+from memory files add the file, memory id, line and column so a tool can
+point back at them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Any
+
+from anchorcheck.model import Verdict
+from anchorcheck.report import Run
+
+
+def as_dict(run: Run) -> dict[str, Any]:
+    results: list[dict[str, Any]] = []
+    memories: list[dict[str, Any]] = []
+    for report in run.reports:
+        memory = report.memory
+        for index, result in enumerate(report.results):
+            row = result.to_dict()
+            if memory.source is not None:
+                pos = memory.anchor_position(index)
+                row.update(
+                    memory_file=memory.source,
+                    memory_id=memory.id,
+                    line=pos.line if pos else None,
+                    column=pos.column if pos else None,
+                )
+            results.append(row)
+        if memory.source is not None:
+            memories.append(
+                {
+                    "memory_file": memory.source,
+                    "memory_id": memory.id,
+                    "line": memory.position.line if memory.position else None,
+                    "text": memory.text,
+                    "verdict": str(report.verdict),
+                    "reason": report.reason,
+                }
+            )
+    anchors = run.anchor_counts()
+    by_memory = run.memory_counts()
+    summary = {
+        "anchors": {v.value: anchors[v] for v in Verdict},
+        "memories": {v.value: by_memory[v] for v in Verdict},
+        "files": len(run.files),
+        "elapsed_seconds": round(run.elapsed, 4),
+    }
+    data: dict[str, Any] = {"results": results, "summary": summary}
+    if memories:
+        data["memories"] = memories
+    return data
+
+
+def render(run: Run, out: IO[str]) -> None:
+    json.dump(as_dict(run), out, indent=2, ensure_ascii=False)
+    out.write("\n")

@@ -1,0 +1,181 @@
+"""The public entry point: `Verifier(root).check(anchor)` and `.verify(memory)`.
+
+The Verifier owns one Context, so evidence is gathered lazily (only what the
+anchors ask for) and shared between anchors. Dispatch goes through the
+`verify_anchor` hook, then the kind's own verifier; any exception a plugin
+raises is contained to the anchor it was checking.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from anchorcheck.anchors import Anchor, AnchorSyntaxError, anchor_text, format_anchor, parse_anchor
+from anchorcheck.config import Config, load_config
+from anchorcheck.context import BudgetExceeded, Context
+from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict
+from anchorcheck.plugins import PluginSet, default_plugins, load_plugins, only_from_env
+from anchorcheck.repo import Repository, UnsafePathError, check_relative
+
+
+class Verifier:
+    """Checks anchors and memories against one checkout.
+
+    `plugins` adds plugin objects (modules or instances with hookimpls) beside
+    the installed ones; `only_plugins` restricts which installed plugins load
+    (default: ANCHORCHECK_PLUGINS, then the config's `plugins` key).
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str] = ".",
+        *,
+        plugins: Sequence[object] = (),
+        only_plugins: Sequence[str] | None = None,
+        config: Config | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        root_path = Path(root)
+        self.config = config if config is not None else load_config(root_path.resolve())
+        self.repo = Repository(
+            root_path,
+            skip_dirs=self.config.skip_dirs,
+            exclude=self.config.exclude,
+            max_file_size=self.config.max_file_size,
+        )
+        self.plugins = _plugin_set(only_plugins, self.config, plugins)
+        self.context = Context(self.repo, self.plugins.registry, self.config, options=dict(options or {}))
+
+    @property
+    def root(self) -> Path:
+        return self.repo.root
+
+    @property
+    def registry(self):  # noqa: ANN201 - Registry, kept out of the signature to avoid an import cycle
+        return self.plugins.registry
+
+    def parse(self, text: str) -> Anchor:
+        """Parse an anchor against the kinds this Verifier's plugins registered."""
+        return parse_anchor(text, self.plugins.registry.kinds)
+
+    def check(self, anchor: Any, *, deadline: float | None = None) -> AnchorResult:
+        """Verify one anchor: a string, an `Anchor` or a `Citation`. Never raises for bad input.
+
+        `deadline` is a budget in seconds for this call; past it the anchor is
+        INCONCLUSIVE ("budget exceeded").
+        """
+        self.context.deadline = time.monotonic() + deadline if deadline is not None else None
+        try:
+            return self._check(anchor)
+        finally:
+            self.context.deadline = None
+
+    def verify(self, memory: Memory, *, deadline: float | None = None) -> MemoryReport:
+        """Verify every anchor of a memory and combine their verdicts."""
+        self.context.deadline = time.monotonic() + deadline if deadline is not None else None
+        try:
+            results = [self._check(anchor) for anchor in memory.anchors]
+        finally:
+            self.context.deadline = None
+        return MemoryReport(memory=memory, results=results)
+
+    # -- dispatch --------------------------------------------------------------
+
+    def _check(self, raw: Any) -> AnchorResult:
+        text = anchor_text(raw)
+        try:
+            anchor = self._as_anchor(raw)
+        except AnchorSyntaxError as exc:
+            return AnchorResult(text, Verdict.INCONCLUSIVE, f"malformed anchor: {exc}", state="malformed")
+        shown = format_anchor(anchor)
+        if self.context.time_left() is not None and self.context.time_left() <= 0:
+            return _budget(shown)
+        refused = self._refused_scope(anchor)
+        if refused is not None:
+            return AnchorResult(shown, Verdict.INCONCLUSIVE, refused, state="unverifiable")
+        result = self._dispatch(anchor.positive())
+        result.anchor = shown
+        if anchor.negated:
+            result = _negate(result)
+        return result
+
+    def _as_anchor(self, raw: Any) -> Anchor:
+        if isinstance(raw, Anchor):
+            return raw
+        as_anchor = getattr(raw, "as_anchor", None)
+        if callable(as_anchor):
+            return as_anchor()
+        if isinstance(raw, str):
+            return self.parse(raw)
+        raise AnchorSyntaxError(f"expected an anchor string, Anchor or Citation, got {type(raw).__name__}")
+
+    def _refused_scope(self, anchor: Anchor) -> str | None:
+        if anchor.scope is None or set("*?[") & set(anchor.scope):
+            return None
+        try:
+            check_relative(anchor.scope)
+            self.repo.resolve(anchor.scope)
+        except UnsafePathError as exc:
+            return f"scope refused: {exc.why}"
+        return None
+
+    def _dispatch(self, anchor: Anchor) -> AnchorResult:
+        shown = format_anchor(anchor)
+        for impl in self.plugins.hook_impls("verify_anchor"):
+            result = self._guarded(impl.plugin_name, shown, impl.function, anchor=anchor, context=self.context)
+            if result is not None:
+                return result
+        kind = self.plugins.registry.kinds.get(anchor.kind)
+        if kind is None:
+            return AnchorResult(
+                shown, Verdict.INCONCLUSIVE, f"no loaded plugin verifies '{anchor.kind}:' anchors"
+            )
+        result = self._guarded(kind.plugin, shown, kind.verify, anchor, self.context)
+        return result if result is not None else AnchorResult(
+            shown, Verdict.INCONCLUSIVE, f"plugin {kind.plugin!r} returned no result"
+        )
+
+    def _guarded(self, plugin: str, shown: str, function: Any, *args: Any, **kwargs: Any) -> AnchorResult | None:
+        try:
+            result = function(*args, **kwargs)
+        except BudgetExceeded:
+            return _budget(shown)
+        except UnsafePathError as exc:
+            return AnchorResult(shown, Verdict.INCONCLUSIVE, f"refused path {exc.path!r}: {exc.why}", state="unverifiable", plugin=plugin)
+        except Exception as exc:  # a plugin bug costs one anchor, not the run
+            return AnchorResult(
+                shown,
+                Verdict.INCONCLUSIVE,
+                f"plugin {plugin!r} failed: {type(exc).__name__}: {exc}",
+                state="error",
+                plugin=plugin,
+            )
+        if result is not None and result.plugin is None:
+            result.plugin = plugin
+        return result
+
+
+def _plugin_set(only: Sequence[str] | None, config: Config, extra: Sequence[object]) -> PluginSet:
+    if only is None:
+        env = only_from_env()
+        only = env if env is not None else config.plugins
+    if not extra:
+        return default_plugins(only)
+    return load_plugins(only, extra)
+
+
+def _budget(shown: str) -> AnchorResult:
+    return AnchorResult(shown, Verdict.INCONCLUSIVE, "budget exceeded before this anchor was checked", state="budget")
+
+
+def _negate(result: AnchorResult) -> AnchorResult:
+    flipped = result.verdict.negated()
+    if flipped is not result.verdict:
+        claim = "holds" if result.verdict is Verdict.VERIFIED else "does not hold"
+        result.reason = f"negated anchor, and the positive claim {claim}: {result.reason}"
+    result.verdict = flipped
+    return result

@@ -1,0 +1,53 @@
+"""`file:PATH` — the path exists inside the repository.
+
+The simplest kind, and the model for the others: parse the value, resolve it
+through the Repository (which refuses paths outside the root), and answer.
+"""
+
+from __future__ import annotations
+
+from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
+from anchorcheck.anchors import Anchor, AnchorSyntaxError, decode_path
+from anchorcheck.context import Context
+
+
+def parse_file(value: str) -> str:
+    path = decode_path(value)
+    if not path.strip():
+        raise AnchorSyntaxError("expected a repo-relative path", column=1)
+    return path
+
+
+def verify_file(anchor: Anchor, context: Context) -> AnchorResult:
+    path: str = anchor.detail if anchor.detail is not None else parse_file(anchor.value)
+    shown = str(anchor)
+    real = context.repo.resolve(path)  # UnsafePathError -> INCONCLUSIVE, handled by the core
+    if real.is_file():
+        return AnchorResult(shown, Verdict.VERIFIED, f"{path} exists", [Evidence(path, None, "file exists")], state="present")
+    if real.is_dir():
+        return AnchorResult(shown, Verdict.VERIFIED, f"{path} exists (a directory)", [Evidence(path, None, "directory exists")], state="present")
+    reason = f"{path} does not exist in the repository"
+    similar = _same_name_elsewhere(context, path)
+    if similar:
+        reason += f"; a file of that name is at {', '.join(similar)}"
+    return AnchorResult(shown, Verdict.REFUTED, reason, state="missing")
+
+
+def _same_name_elsewhere(context: Context, path: str, limit: int = 3) -> list[str]:
+    """Files with the same base name: a hint for the person fixing a moved path, not evidence."""
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    matches = [p for p in context.repo.files() if p.rsplit("/", 1)[-1] == name]
+    return matches[:limit]
+
+
+@hookimpl
+def register_anchor_kinds(register):  # noqa: ANN001, ANN201 - hook signature
+    register(
+        AnchorKind(
+            prefix="file",
+            verify=verify_file,
+            parse=parse_file,
+            summary="the path exists inside the repository",
+            example="file:docs/adr/0003.md",
+        )
+    )
