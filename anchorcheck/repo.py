@@ -137,6 +137,12 @@ class Repository:
         """Whether a file or directory exists there; raises UnsafePathError for refused paths."""
         return self.resolve(path).exists()
 
+    def is_file(self, path: str) -> bool:
+        return self.resolve(path).is_file()
+
+    def is_dir(self, path: str) -> bool:
+        return self.resolve(path).is_dir()
+
     def read_bytes(self, path: str, limit: int | None = None) -> bytes:
         """The file's bytes; raises UnsafePathError, OSError, or FileTooLargeError past `limit`."""
         real = self.resolve(path)

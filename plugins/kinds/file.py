@@ -21,10 +21,10 @@ def parse_file(value: str) -> str:
 def verify_file(anchor: Anchor, context: Context) -> AnchorResult:
     path: str = anchor.detail if anchor.detail is not None else parse_file(anchor.value)
     shown = str(anchor)
-    real = context.repo.resolve(path)  # UnsafePathError -> INCONCLUSIVE, handled by the core
-    if real.is_file():
+    # Through the Repository only: it refuses escaping paths (INCONCLUSIVE, handled by the core).
+    if context.repo.is_file(path):
         return AnchorResult(shown, Verdict.VERIFIED, f"{path} exists", [Evidence(path, None, "file exists")], state="present")
-    if real.is_dir():
+    if context.repo.is_dir(path):
         return AnchorResult(shown, Verdict.VERIFIED, f"{path} exists (a directory)", [Evidence(path, None, "directory exists")], state="present")
     reason = f"{path} does not exist in the repository"
     similar = _same_name_elsewhere(context, path)
