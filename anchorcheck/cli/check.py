@@ -23,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 def run(args: argparse.Namespace) -> int:
     verifier = make_verifier(args)
     start = time.perf_counter()
-    reports, shown_files = [], []
+    memories, shown_files = [], []
     for name in args.files:
         path = Path(name)
         if not path.exists():
@@ -32,8 +32,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{name}: is a directory; name the memory files to check")
         shown = _shown(path, verifier.root)
         shown_files.append(shown)
-        for memory in read_memory_file(path, shown, verifier.registry):
-            reports.append(verifier.verify(memory))
+        memories.extend(read_memory_file(path, shown, verifier.registry))
+    reports = verifier.verify_many(memories, deadline=args.deadline)
     result = Run(reports, files=shown_files, elapsed=time.perf_counter() - start, verbose=args.verbose)
     emit(result, args.format)
     return exit_code(result, args.fail_on or verifier.config.fail_on)
