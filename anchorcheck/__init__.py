@@ -11,6 +11,7 @@ from __future__ import annotations
 from importlib import metadata
 
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, format_anchor, parse_anchor
+from anchorcheck.citation import BankError, Citation, bank
 from anchorcheck.hookspecs import hookimpl
 from anchorcheck.model import AnchorResult, Evidence, Memory, MemoryReport, Position, Verdict, combine
 from anchorcheck.registry import AnchorKind, Ecosystem, Language, MemoryFormat
@@ -27,6 +28,8 @@ __all__ = [
     "AnchorKind",
     "AnchorResult",
     "AnchorSyntaxError",
+    "BankError",
+    "Citation",
     "Ecosystem",
     "Evidence",
     "Language",
@@ -38,6 +41,7 @@ __all__ = [
     "UnsafePathError",
     "Verdict",
     "Verifier",
+    "bank",
     "combine",
     "format_anchor",
     "hookimpl",
