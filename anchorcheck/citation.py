@@ -89,15 +89,18 @@ def sha256_of(lines: Sequence[bytes]) -> str:
     return hashlib.sha256(b"".join(lines)).hexdigest()
 
 
+def find_block(lines: Sequence[bytes], block: Sequence[bytes]) -> list[int]:
+    """0-based starts of every line-aligned occurrence of `block` in `lines`."""
+    n = len(block)
+    if not n or n > len(lines):
+        return []
+    first, wanted = block[0], list(block)
+    return [i for i in range(len(lines) - n + 1) if lines[i] == first and list(lines[i : i + n]) == wanted]
+
+
 def count_copies(lines: Sequence[bytes], span: Sequence[bytes]) -> int:
     """How many times the span's lines occur, line-aligned, in a file's lines."""
-    n = len(span)
-    if not n or n > len(lines):
-        return 0
-    first = span[0]
-    return sum(
-        1 for i in range(len(lines) - n + 1) if lines[i] == first and lines[i : i + n] == list(span)
-    )
+    return len(find_block(lines, span))
 
 
 def _encode(lines: Sequence[bytes]) -> tuple[str, ...]:

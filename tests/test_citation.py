@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,23 +13,10 @@ import anchorcheck
 from anchorcheck import BankError, Citation, bank
 from anchorcheck.citation import MAX_SPAN_BYTES, MAX_SPAN_LINES, count_copies, split_lines
 
+from _span_support import run_git as git
+from _span_support import write_file as write
+
 SOURCE = "".join(f"line {n}\n" for n in range(1, 21))
-
-
-def write(root: Path, rel: str, data: str | bytes) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(data, str):
-        path.write_bytes(data.encode("utf-8"))
-    else:
-        path.write_bytes(data)
-    return path
-
-
-def git(root: Path, *args: str) -> str:
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@e", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@e")
-    done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, env=env, check=True)
-    return done.stdout.strip()
 
 
 def test_split_lines_keeps_endings_and_a_last_line_without_newline() -> None:
