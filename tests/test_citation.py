@@ -13,8 +13,8 @@ import anchorcheck
 from anchorcheck import BankError, Citation, bank
 from anchorcheck.citation import MAX_SPAN_BYTES, MAX_SPAN_LINES, count_copies, split_lines
 
-from _span_support import run_git as git
-from _span_support import write_file as write
+from tests._span_support import run_git as git
+from tests._span_support import write_file as write
 
 SOURCE = "".join(f"line {n}\n" for n in range(1, 21))
 

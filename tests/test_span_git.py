@@ -7,7 +7,7 @@ from pathlib import Path
 
 from anchorcheck import Verdict, Verifier, bank
 
-from _span_support import commit_all, make_git_repo, run_git, write_file
+from tests._span_support import commit_all, make_git_repo, run_git, write_file
 
 BODY = "".join(f"value_{n} = {n}\n" for n in range(1, 41))
 

@@ -10,7 +10,7 @@ import pytest
 from anchorcheck import Anchor, Citation, Memory, Verdict, Verifier, bank
 from anchorcheck.anchors import AnchorSyntaxError
 
-from _span_support import write_file
+from tests._span_support import write_file
 
 BODY = "".join(f"line {n}\n" for n in range(1, 31))
 
