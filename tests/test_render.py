@@ -9,7 +9,7 @@ import pytest
 from anchorcheck import Memory, Verifier, bank, render_prompt
 from anchorcheck.render import mark_for
 
-from _span_support import commit_all, make_git_repo, run_git, write_file
+from tests._span_support import commit_all, make_git_repo, run_git, write_file
 
 BODY = "".join(f"setting_{n} = {n}\n" for n in range(1, 21))
 

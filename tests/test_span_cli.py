@@ -12,7 +12,7 @@ import tomlkit
 from anchorcheck import Citation
 from anchorcheck.cli import main
 
-from _span_support import write_file
+from tests._span_support import write_file
 
 BODY = "".join(f"row_{n} = {n}\n" for n in range(1, 21))
 
