@@ -69,10 +69,12 @@ def test_check_memory_file_points_at_lines(make_tree) -> None:
     lines = done.stdout.splitlines()
     assert "NOTES.md:4: REFUTED memory: Docs are in `file:docs/` and `file:docs/index.md`." in lines
     assert any(line.startswith("NOTES.md:5:4: REFUTED file:docs/index.md — ") for line in lines)
-    assert "NOTES.md:6: INCONCLUSIVE memory: Plain prose." in lines
+    assert not any("Plain prose" in line for line in lines), "memories without anchors are only counted"
+    assert "(1 verified, 1 refuted, 1 inconclusive; 1 without anchors)" in lines[-1]
     assert not any("src/app.py" in line for line in lines), "verified memories stay quiet"
     verbose = run("check", "-v", "--root", str(root), "NOTES.md", cwd=root)
     assert "NOTES.md:3:21: VERIFIED file:src/app.py — src/app.py exists" in verbose.stdout
+    assert "NOTES.md:6: INCONCLUSIVE memory: Plain prose." in verbose.stdout
     data = json.loads(run("check", "--format", "json", "--root", str(root), "NOTES.md", cwd=root).stdout)
     first = data["results"][0]
     assert (first["memory_file"], first["line"], first["column"], first["memory_id"]) == ("NOTES.md", 3, 21, "NOTES.md:3")
