@@ -84,6 +84,17 @@ def split_lines(data: bytes) -> list[bytes]:
     return out
 
 
+def window(data: bytes, start: int, end: int) -> bytes | None:
+    """The raw bytes of lines `start`..`end` (1-based, inclusive) as `split_lines` numbers them,
+    or None when the file has fewer lines; cheaper than splitting the whole file."""
+    parts = data.split(b"\n", end)
+    if len(parts) > end:  # line `end` is followed by a newline
+        return b"\n".join(parts[start - 1 : end]) + b"\n"
+    if len(parts) == end and parts[-1]:  # line `end` is the last line, without a newline
+        return b"\n".join(parts[start - 1 : end])
+    return None
+
+
 def sha256_of(lines: Sequence[bytes]) -> str:
     """The fingerprint of a span: sha256 over the exact concatenated bytes."""
     return hashlib.sha256(b"".join(lines)).hexdigest()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anchorcheck.citation import CONTEXT_LINES, Citation, count_copies, sha256_of, split_lines
+from anchorcheck.citation import CONTEXT_LINES, Citation, count_copies, sha256_of, split_lines, window
 from anchorcheck.spanlocate import locate
 
 LINE = st.text(alphabet="ab \t\r", max_size=4).map(lambda s: s + "\n")
@@ -97,3 +97,13 @@ def test_edits_outside_the_span_and_its_context_keep_it_fresh(
         i = data.draw(st.integers(0, before_context - 1))
         edited[i] = edited[i].replace("a", "b").replace(" ", "\t") if edited[i].strip("\n") else "x\n"
     assert locate(c, current("".join(edited).encode())).state == "fresh"
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(["a\n", "\n", "b\r\n", "c"]), max_size=12).map("".join), st.integers(1, 14), st.integers(0, 3))
+def test_window_agrees_with_splitting_the_whole_file(text: str, start: int, extra: int) -> None:
+    data = text.encode()
+    lines = split_lines(data)
+    end = start + extra
+    expected = b"".join(lines[start - 1 : end]) if end <= len(lines) else None
+    assert window(data, start, end) == expected

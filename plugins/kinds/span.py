@@ -20,12 +20,13 @@ else from an exact-content search of the checkout's text files.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 
 from anchorcheck import AnchorKind, AnchorResult, Citation, Evidence, Verdict, hookimpl
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, decode_path
-from anchorcheck.citation import MAX_LINE_NUMBER, split_lines
+from anchorcheck.citation import MAX_LINE_NUMBER, split_lines, window
 from anchorcheck.context import Context
 from anchorcheck.repo import FileTooLargeError, Repository, UnsafePathError
 from anchorcheck.spanlocate import Found, current_region, locate, unified_diff
@@ -89,18 +90,21 @@ class _Check:
 
     def run(self) -> AnchorResult:
         c = self.c
-        lines = self._lines(c.path)
-        if isinstance(lines, AnchorResult):
-            return lines
-        if lines is None:
+        data = self._read(c.path)
+        if isinstance(data, AnchorResult):
+            return data
+        if data is None:
             moved = self._follow_rename()
             if moved is not None:
                 return moved
             return self._stale(f"{c.path} no longer exists and the cited lines were not found elsewhere", None)
-        found = locate(c, lines)
-        if found.state == "fresh":
+        span = window(data, c.start_line, c.end_line)
+        if span is not None and hashlib.sha256(span).hexdigest() == c.sha256:  # the common case, no split
             detail = f"lines {c.start_line}-{c.end_line} unchanged (sha256 {c.sha256[:12]})"
+            found = Found("fresh", c.start_line, c.end_line, "window", copies=1)
             return self._verified("fresh", f"{c.path} lines {c.start_line}-{c.end_line} are unchanged", c.path, found, detail)
+        lines = split_lines(data)
+        found = locate(c, lines)
         if found.state == "relocated":
             return self._relocated(c.path, found)
         twins = f"; {found.copies} identical cop{'y' if found.copies == 1 else 'ies'} elsewhere lack the banked context" if found.copies else ""
@@ -108,12 +112,12 @@ class _Check:
 
     # -- reading ------------------------------------------------------------------
 
-    def _lines(self, path: str) -> list[bytes] | AnchorResult | None:
-        """The file's lines; None when it is gone; an INCONCLUSIVE result when it cannot be read."""
+    def _read(self, path: str) -> bytes | AnchorResult | None:
+        """The file's bytes; None when it is gone; an INCONCLUSIVE result when it cannot be read."""
         try:
-            if not self.repo.is_file(path):
-                return None
             data = self.repo.read_bytes(path)
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return None
         except UnsafePathError as exc:
             return _unverifiable(self.shown, f"refused path {path!r}: {exc.why}")
         except FileTooLargeError as exc:
@@ -122,15 +126,15 @@ class _Check:
             return _unverifiable(self.shown, f"cannot read {path}: {exc.strerror or exc}")
         if b"\x00" in data[:8000]:
             return _unverifiable(self.shown, f"{path} is now a binary file")
-        return split_lines(data)
+        return data
 
     # -- renames --------------------------------------------------------------------
 
     def _follow_rename(self) -> AnchorResult | None:
         for path in self._renamed_to():
-            lines = self._lines(path)
-            if isinstance(lines, list):
-                found = locate(self.c, lines)
+            data = self._read(path)
+            if isinstance(data, bytes):
+                found = locate(self.c, split_lines(data))
                 if found.state in ("fresh", "relocated"):
                     return self._relocated(path, found, rule="git rename")
         return self._content_search()
