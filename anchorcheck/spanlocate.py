@@ -35,8 +35,9 @@ class Found:
     """Where the span is now. `state` is `fresh`, `relocated` or `absent`.
 
     `start`/`end` are 1-based inclusive lines when found; `rule` says which
-    rule accepted a relocation (`context` or `unique`); `copies` counts the
-    line-aligned occurrences of the banked bytes in the file now.
+    rule accepted it (`window`, `context` or `unique`); `copies` counts the
+    line-aligned occurrences of the banked bytes in the file now (not
+    counted for a window hit), `matching` those that carry the banked context.
     """
 
     state: str
@@ -47,11 +48,15 @@ class Found:
     matching: int = 0
 
 
-def locate(citation: Citation, lines: Sequence[bytes]) -> Found:
-    """Apply the window, context and uniqueness rules to one file's current lines."""
+def locate(citation: Citation, lines: Sequence[bytes], *, window: bool = True) -> Found:
+    """Apply the window, context and uniqueness rules to one file's current lines.
+
+    `window=False` skips the recorded-window shortcut: for another file that
+    merely might hold the span, the same line numbers are no evidence.
+    """
     n = citation.line_count
     s = citation.start_line - 1
-    if s + n <= len(lines) and sha256_of(lines[s : s + n]) == citation.sha256:
+    if window and s + n <= len(lines) and sha256_of(lines[s : s + n]) == citation.sha256:
         return Found("fresh", citation.start_line, citation.end_line, "window", copies=1)
     candidates = occurrences(citation, lines)
     if not candidates:

@@ -46,6 +46,15 @@ def test_bank_json_and_single_line(tmp_path: Path, capsys) -> None:  # noqa: ANN
     assert (data["anchor"], data["start_line"], data["end_line"]) == ("span:a.py#L7", 7, 7)
 
 
+def test_bank_takes_paths_relative_to_the_current_directory(tmp_path: Path, capsys, monkeypatch) -> None:  # noqa: ANN001
+    write_file(tmp_path, "src/pkg/a.py", BODY)
+    monkeypatch.chdir(tmp_path / "src")
+    assert run(tmp_path, "bank", "--format", "json", "pkg/a.py:2-3") == 0
+    assert json.loads(capsys.readouterr().out)["path"] == "src/pkg/a.py"
+    assert run(tmp_path, "bank", "--format", "json", str(tmp_path / "src/pkg/a.py") + ":2") == 0
+    assert json.loads(capsys.readouterr().out)["anchor"] == "span:src/pkg/a.py#L2"
+
+
 @pytest.mark.parametrize(
     ("target", "message"),
     [

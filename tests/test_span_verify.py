@@ -180,6 +180,25 @@ def test_file_gone_and_content_only_in_twins_without_context_is_stale(tmp_path: 
     assert check(tmp_path, c).verdict is Verdict.REFUTED
 
 
+def test_file_gone_and_twin_file_without_its_context_does_not_vouch(tmp_path: Path) -> None:
+    shared = "def main():\n    run()\n"
+    write_file(tmp_path, "a.py", "import a\n" + shared + "# a only\n")
+    write_file(tmp_path, "b.py", "import b\n" + shared + "# b only\n")  # same lines, same numbers
+    c = bank(tmp_path, "a.py", 2, 3)
+    assert c.copies == 1
+    (tmp_path / "a.py").unlink()
+    assert check(tmp_path, c).verdict is Verdict.REFUTED
+
+
+def test_file_gone_and_copied_whole_into_two_places_is_not_guessed(tmp_path: Path) -> None:
+    write_file(tmp_path, "a.py", BODY)
+    c = bank(tmp_path, "a.py", 10, 12)
+    write_file(tmp_path, "x/a.py", BODY)
+    write_file(tmp_path, "y/a.py", BODY)
+    (tmp_path / "a.py").unlink()
+    assert check(tmp_path, c).verdict is Verdict.REFUTED
+
+
 def test_shrunk_file_is_stale_not_an_error(tmp_path: Path) -> None:
     write_file(tmp_path, "a.py", BODY)
     c = bank(tmp_path, "a.py", 25, 30)

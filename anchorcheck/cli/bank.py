@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 import tomlkit
 
@@ -30,13 +31,29 @@ def parse_target(text: str) -> tuple[str, int, int]:
     return path, int(start), int(end) if dash else int(start)
 
 
+def repo_path(path: str, repo: Repository) -> str:
+    """A path as typed on the command line, relative to the current directory, as a repo-relative one.
+
+    The library only takes repo-relative paths (stored records are untrusted);
+    at the prompt a path below the current directory is what a person means.
+    Paths outside the root are passed on unchanged, for `bank` to refuse.
+    """
+    local = Path(path)
+    if not local.exists():
+        return path
+    try:
+        return repo.relative(local)
+    except ValueError:
+        return path
+
+
 def run(args: argparse.Namespace) -> int:
     repo = Repository(root_of(args))
     citations: list[Citation] = []
     for text in args.spans:
         path, start, end = parse_target(text)
         try:
-            citations.append(bank(repo, path, start, end))
+            citations.append(bank(repo, repo_path(path, repo), start, end))
         except BankError as exc:
             raise UsageError(f"cannot bank {text}: {exc}") from None
     if args.format == "json":

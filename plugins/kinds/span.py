@@ -159,7 +159,12 @@ class _Check:
         return targets
 
     def _content_search(self) -> AnchorResult | None:
-        """The exact banked bytes in other text files: accepted under the same rules as in-file."""
+        """The exact banked bytes, with their banked context, in exactly one other text file.
+
+        Stricter than within a file: neither the recorded line numbers nor
+        uniqueness vouch for a passage in another file, because the same
+        boilerplate may well have stood in both files all along.
+        """
         banked = self.c.banked_bytes()
         if banked is None:
             return None
@@ -170,18 +175,11 @@ class _Check:
                 data = self.repo.read_bytes(path)
             except (OSError, UnsafePathError):
                 continue
-            if first not in data:
-                continue
-            found = locate(self.c, split_lines(data))
-            if found.state != "absent" or found.copies:
-                hits.append((path, found))
-        accepted = [(p, f) for p, f in hits if f.state in ("fresh", "relocated") and f.rule != "unique"]
-        if len(accepted) == 1:
-            return self._relocated(*accepted[0], rule="moved file")
-        total = sum(max(f.copies, 1) for _, f in hits)
-        if not accepted and self.c.copies == 1 and total == 1 and hits[0][1].state != "absent":
-            return self._relocated(*hits[0], rule="moved file (unique)")
-        return None
+            if first in data:
+                found = locate(self.c, split_lines(data), window=False)
+                if found.rule == "context":
+                    hits.append((path, found))
+        return self._relocated(*hits[0], rule="moved file") if len(hits) == 1 else None
 
     # -- results ----------------------------------------------------------------------
 
