@@ -176,3 +176,20 @@ def test_missing_or_malformed_store_files_exit_2(tmp_path: Path, capsys) -> None
     bad.write_text("citation = 3\n")
     assert run(tmp_path, "relocate") == 2
     assert "array of tables" in capsys.readouterr().err
+
+
+def test_text_report_prints_the_stale_diff_under_the_result(tmp_path: Path) -> None:
+    import io
+
+    from anchorcheck import Memory, Verifier, bank
+    from anchorcheck.report import Run, text
+
+    write_file(tmp_path, "a.py", BODY)
+    c = bank(tmp_path, "a.py", 3, 4)
+    write_file(tmp_path, "a.py", BODY.replace("row_4 = 4", "row_4 = 44"))
+    report = Verifier(tmp_path).verify(Memory(text="rows", anchors=[c], source="m.md"))
+    out = io.StringIO()
+    text.render(Run([report], files=["m.md"]), out)
+    printed = out.getvalue()
+    assert "REFUTED span:a.py#L3-L4 — a.py lines 3-4 changed since they were banked" in printed
+    assert "    | -row_4 = 4\n    | +row_4 = 44\n" in printed
