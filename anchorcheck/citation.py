@@ -174,6 +174,8 @@ class Citation:
                 values[name] = tuple(values[name])
         if values["sha256"] is None and _is_text_lines(values["lines"]):
             values["sha256"] = sha256_of([line.encode("utf-8") for line in values["lines"]])
+        if isinstance(values["sha256"], str):
+            values["sha256"] = values["sha256"].strip().lower()
         if isinstance(values["origin"], str):
             values["origin"] = strip_credentials(values["origin"])
         return cls(**values)
@@ -191,6 +193,7 @@ class Citation:
         if _is_int(start) and _is_int(end):
             start, end = start + 1, end  # 0-based [start, end) -> 1-based [start, end]
         sha = _plain(data.get("span_hash"))
+        sha = sha.strip().lower() if isinstance(sha, str) else sha
         lines, ending = _rebuild_lines(data.get("span_text"), sha)
         return cls(
             path=_plain(data.get("path")),
@@ -361,7 +364,7 @@ def _rebuild_lines(text: object, sha: object) -> tuple[tuple[str, ...] | None, s
         rebuilt = [p + ending for p in parts]
         if not final:
             rebuilt[-1] = parts[-1]
-        if sha256_of([line.encode("utf-8") for line in rebuilt]) == sha.lower():
+        if sha256_of([line.encode("utf-8") for line in rebuilt]) == sha:
             return tuple(rebuilt), ending
     return None, "\n"
 

@@ -95,6 +95,18 @@ def rebank_file(
     return changes
 
 
+def as_toml_table(record: dict[str, Any]) -> Table:
+    """A citation record as a TOML table, its line lists one line per element (diff-friendly)."""
+    table = tomlkit.table()
+    for name, value in record.items():
+        if isinstance(value, list):
+            array = tomlkit.array()
+            array.extend(value)
+            value = array.multiline(len(value) > 1)
+        table[name] = value
+    return table
+
+
 def _load(path: Path, shown: str) -> tomlkit.TOMLDocument:
     try:
         return tomlkit.parse(path.read_text(encoding="utf-8"))

@@ -152,6 +152,11 @@ def test_malformed_records_load_and_report_their_problem(record: dict, message: 
     assert c.anchor_text().startswith("span:")  # printable even when malformed
 
 
+def test_hand_written_upper_case_fingerprint_is_normalized() -> None:
+    c = Citation.from_dict({"path": "a", "start_line": 1, "end_line": 1, "sha256": " " + "AB" * 32 + " "})
+    assert c.sha256 == "ab" * 32 and c.problem() is None
+
+
 def test_from_dict_strips_credentials_from_stored_origins() -> None:
     c = Citation.from_dict({"path": "a", "start_line": 1, "end_line": 1, "origin": "https://u:p@h/x.git"})
     assert c.origin == "https://h/x.git"

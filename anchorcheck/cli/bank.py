@@ -10,6 +10,7 @@ from pathlib import Path
 import tomlkit
 
 from anchorcheck.citation import BankError, Citation, bank
+from anchorcheck.citation_store import as_toml_table
 from anchorcheck.cli.common import EXIT_CLEAN, UsageError, add_root, root_of
 from anchorcheck.repo import Repository
 
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     doc = tomlkit.document()
     entries = tomlkit.aot()
     for c in citations:
-        entries.append(tomlkit.item({"anchor": c.anchor_text(), **c.to_dict()}))
+        entries.append(as_toml_table({"anchor": c.anchor_text(), **c.to_dict()}))
     doc.append("citation", entries)
     sys.stdout.write(tomlkit.dumps(doc))
     return EXIT_CLEAN

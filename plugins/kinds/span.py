@@ -67,6 +67,7 @@ def _validate(value: str) -> None:
 
 
 def verify_span(anchor: Anchor, context: Context) -> AnchorResult:
+    """Check the citation the anchor carries; a bare `span:` anchor was never banked."""
     shown = str(anchor)
     citation = anchor.detail
     if not isinstance(citation, Citation):
