@@ -7,7 +7,7 @@ import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
-from sourcetree import git_init, verifier, write
+from tests._source_support import git_init, verifier, write
 
 from anchorcheck import Memory, Verdict
 from anchorcheck.cache import FactsCache, git_blob_id

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from sourcetree import check, lines, write
+from tests._source_support import check, lines, write
 
 from anchorcheck import Verdict
 from anchorcheck.cli import main

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sourcetree import verifier, write
+from tests._source_support import verifier, write
 
 from anchorcheck import Memory, Verdict
 from anchorcheck.index import SourceIndex, classify

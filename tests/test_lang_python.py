@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from sourcetree import check, lines, write
+from tests._source_support import check, lines, write
 
 from anchorcheck import Verdict
 

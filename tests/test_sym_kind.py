@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sourcetree import check, write
+from tests._source_support import check, write
 
 from anchorcheck import Verdict
 
