@@ -138,3 +138,28 @@ def _memory_files_under(directory: Path, repo: Repository, registry: Registry) -
         raise MemoryFileError(str(directory), None, f"directory is outside the repository {repo.root}") from None
     listed = repo.files(None if prefix == "." else prefix)
     return [repo.root / rel for rel in listed if format_for(rel, registry) is not None]
+
+
+def load(arguments: Sequence[str], repo: Repository, registry: Registry, patterns: Sequence[str] = ()) -> list[tuple[str, list[Memory]]]:
+    """The memories of every file `check`/`lock` was given, or of every discovered file when none.
+
+    Each file is shown as the user would type it (relative to the current
+    directory when possible). Raises MemoryFileError for the first bad file.
+    """
+    if arguments:
+        paths = expand(arguments, repo, registry)
+    else:
+        paths = [repo.root / rel for rel in discover(repo, registry, patterns)]
+    loaded = []
+    for path in paths:
+        shown = shown_path(path)
+        loaded.append((shown, read_memory_file(path, shown, registry)))
+    return loaded
+
+
+def shown_path(path: Path) -> str:
+    """A path as the user typed it: relative to the current directory when it is below it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -3,7 +3,7 @@
 One top-level bullet, numbered item or paragraph is one memory. Anchors are
 inline code spans (`` `pkg:pypi/redis` ``) and belong to the block they sit
 in; the block's first line is where results point. Not memories: headings,
-fenced code, HTML comments, and YAML frontmatter (Cursor `.mdc` rules and
+fenced code, HTML comments, thematic breaks, and YAML frontmatter (Cursor `.mdc` rules and
 `*.instructions.md` files open with one; its `key: value` lines are kept as
 the memories' metadata, e.g. `globs` or `applyTo`).
 
@@ -23,6 +23,7 @@ from anchorcheck.memoryfiles import code_span_anchors
 _BULLET = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s+")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
+_THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(?:\s*\1){2,}\s*$")
 _FRONTMATTER_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$")
 
 # Where agents' memory and rule files live; `check` with no arguments looks for these.
@@ -70,7 +71,7 @@ def read_markdown(path: str, text: str) -> list[Memory]:
             flush()
             fence = fence_match.group(1)
             continue
-        if not line.strip() or _HEADING.match(line):
+        if not line.strip() or _HEADING.match(line) or _THEMATIC_BREAK.match(line):
             flush()
             continue
         bullet = _BULLET.match(line)

@@ -20,7 +20,7 @@ from anchorcheck import Memory, MemoryFormat, Position, hookimpl
 from anchorcheck.memoryfiles import MemoryFileError
 
 VERSION = 1
-_MEMORY_HEADER = re.compile(r"^\s*\[\[\s*memory\s*\]\]", re.MULTILINE)
+_MEMORY_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*memory[ \t]*\]\]", re.MULTILINE)
 _OPTIONAL = {
     "status": str,
     "created": (dt.datetime, dt.date),
@@ -106,7 +106,7 @@ def _json_safe(value: Any) -> Any:
 
 
 def _line_of_key(text: str, key: str) -> int | None:
-    match = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.MULTILINE)
+    match = re.search(rf"^[ \t]*{re.escape(key)}[ \t]*=", text, re.MULTILINE)
     return text.count("\n", 0, match.start()) + 1 if match else None
 
 
