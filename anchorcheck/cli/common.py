@@ -27,6 +27,10 @@ def add_root(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_memory_files(parser: argparse.ArgumentParser, default: str) -> None:
+    parser.add_argument("files", nargs="*", metavar="FILE", help=f"memory files, directories or globs (default: {default})")
+
+
 def add_format(parser: argparse.ArgumentParser, choices: list[str] | None = None) -> None:
     parser.add_argument("--format", default="text", choices=choices or sorted(formats()), help="output format")
 
