@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-from collections.abc import Callable, Iterable, Sequence
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -118,7 +120,6 @@ class SourceIndex:
             directory = context.options.get("cache_dir") or default_cache_dir(self.repo.root)
             self.cache = FactsCache(Path(directory))
         self._facts: dict[str, Facts] = {}
-        self._queries: dict[str, _Queries] = {}
         self.parsed = 0  # files parsed by this index (cache misses): for benchmarks and tests
 
     @classmethod
@@ -155,23 +156,31 @@ class SourceIndex:
         files, others = self.sources(scope)
         result = Search(searched=len(files), unsupported=others)
         self._preload(path for path, _ in files)
+        pending: list[tuple[str, Language, bytes]] = []
         for path, language in files:
             self.context.check_deadline()
-            facts = self._facts.get(path)
-            if facts is None:
-                try:
-                    data = self.repo.read_bytes(path)
-                except (OSError, UnsafePathError):
-                    result.unreadable.append(path)
-                    continue
-                wanted = needles(language)
-                if not (always and always(path, language)) and not any(n in data for n in wanted):
-                    result.ruled_out += 1
-                    continue
-                facts = self._compute(path, language, data)
-            result.hits.append((path, facts))
-        self.flush()
+            if path in self._facts:
+                continue
+            try:
+                data = self.repo.read_bytes(path)
+            except (OSError, UnsafePathError):
+                result.unreadable.append(path)
+                continue
+            if not (always and always(path, language)) and not any(n in data for n in needles(language)):
+                result.ruled_out += 1
+                continue
+            if not self._cached_untracked(path, language, data):
+                pending.append((path, language, data))
+        try:
+            self._parse(pending)
+        finally:
+            self.flush()
+        result.hits = [(path, self._facts[path]) for path, _ in files if path in self._facts]
         return result
+
+    def everything(self, scope: str | None = None) -> Search:
+        """Facts of every source file in scope, prefilter off: the full index (benchmarks, whole-tree reports)."""
+        return self.search(scope, lambda language: (), lambda path, language: True)
 
     def facts(self, path: str) -> Facts | None:
         """The facts of one file (None when no language plugin parses it); raises OSError/UnsafePathError."""
@@ -182,8 +191,10 @@ class SourceIndex:
             return None
         self._preload([path])
         if path not in self._facts:
-            self._compute(path, language, self.repo.read_bytes(path))
-            self.flush()
+            data = self.repo.read_bytes(path)
+            if not self._cached_untracked(path, language, data):
+                self._store(path, language, data, extract_facts(language, data))
+                self.flush()
         return self._facts[path]
 
     def flush(self) -> None:
@@ -212,33 +223,76 @@ class SourceIndex:
             except (KeyError, TypeError, ValueError):
                 continue  # a well-formed row of the wrong shape: recompute rather than trust it
 
-    def _compute(self, path: str, language: Language, data: bytes) -> Facts:
-        key = self._key(language, self.repo.blob_ids.get(path) or git_blob_id(data))
-        facts = None
-        if self.cache is not None and path not in self.repo.blob_ids:
-            found = self.cache.get_many([key]).get(key)
-            if found is not None:
+    def _cached_untracked(self, path: str, language: Language, data: bytes) -> bool:
+        """For a file git does not vouch for, look its content up by hash; True when found."""
+        if self.cache is None or path in self.repo.blob_ids:
+            return False
+        key = self._key(language, git_blob_id(data))
+        found = self.cache.get_many([key]).get(key)
+        if found is None:
+            return False
+        try:
+            self._facts[path] = Facts.from_dict(found)
+        except (KeyError, TypeError, ValueError):
+            return False
+        return True
+
+    def _parse(self, pending: list[tuple[str, Language, bytes]]) -> None:
+        """Parse cache misses: in worker processes when there are many and workers are allowed."""
+        workers = int(self.context.options.get("workers") or os.cpu_count() or 1)
+        if workers > 1 and len(pending) >= PARALLEL_PARSE:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                results = pool.map(_extract_chunk, _chunks(pending), chunksize=1)
                 try:
-                    facts = Facts.from_dict(found)
-                except (KeyError, TypeError, ValueError):
-                    facts = None
-        if facts is None:
-            facts = self._extract(language, data)
-            self.parsed += 1
-            if self.cache is not None:
-                self.cache.put(key, facts.to_dict())
+                    for chunk, facts_list in zip(_chunks(pending), results):
+                        self.context.check_deadline()
+                        for (path, language, data), facts in zip(chunk, facts_list):
+                            self._store(path, language, data, facts)
+                except BaseException:
+                    pool.shutdown(cancel_futures=True)
+                    raise
+            return
+        for path, language, data in pending:
+            self.context.check_deadline()
+            self._store(path, language, data, extract_facts(language, data))
+
+    def _store(self, path: str, language: Language, data: bytes, facts: Facts) -> None:
+        self.parsed += 1
         self._facts[path] = facts
-        return facts
+        if self.cache is not None:
+            key = self._key(language, self.repo.blob_ids.get(path) or git_blob_id(data))
+            self.cache.put(key, facts.to_dict())
 
-    def _extract(self, language: Language, data: bytes) -> Facts:
-        grammar = language.grammar
-        parser = parser_for(grammar) if isinstance(grammar, str) else None
-        if parser is None:
-            from tree_sitter import Parser
 
-            parser = Parser(grammar())  # type: ignore[operator]
-        tree = parser.parse(data)
-        queries = self._queries.setdefault(language.name, _Queries(language))
-        facts: Facts = language.extract(Parsed(tree.root_node, data, queries))  # type: ignore[misc]
-        facts.error = first_error_line(tree.root_node)
-        return facts
+PARALLEL_PARSE = 400  # misses below this parse faster here than a pool starts
+_CHUNK = 64
+
+
+def _chunks(pending: list[tuple[str, Language, bytes]]) -> Iterator[list[tuple[str, Language, bytes]]]:
+    for start in range(0, len(pending), _CHUNK):
+        yield pending[start : start + _CHUNK]
+
+
+def _extract_chunk(chunk: list[tuple[str, Language, bytes]]) -> list[Facts]:
+    return [extract_facts(language, data) for _, language, data in chunk]
+
+
+_QUERIES: dict[str, _Queries] = {}
+
+
+def extract_facts(language: Language, data: bytes) -> Facts:
+    """Parse bytes with the language's grammar and run its extract function (per process, no I/O)."""
+    grammar = language.grammar
+    if isinstance(grammar, str):
+        parser = parser_for(grammar)
+    else:
+        from tree_sitter import Parser
+
+        parser = Parser(grammar())
+    tree = parser.parse(data)
+    queries = _QUERIES.get(language.name)
+    if queries is None or queries.language is not language:
+        queries = _QUERIES[language.name] = _Queries(language)
+    facts: Facts = language.extract(Parsed(tree.root_node, data, queries))  # type: ignore[misc]
+    facts.error = first_error_line(tree.root_node)
+    return facts

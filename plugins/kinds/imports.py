@@ -9,12 +9,16 @@ unparsed; a candidate that failed to parse or read makes absence INCONCLUSIVE.
 
 from __future__ import annotations
 
-from anchorcheck import AnchorKind, AnchorResult, Verdict, hookimpl
+from dataclasses import dataclass, field
+
+from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
 from anchorcheck.anchors import Anchor, AnchorSyntaxError
 from anchorcheck.context import Context
 from anchorcheck.facts import Facts
-from anchorcheck.index import SourceIndex
+from anchorcheck.index import Search, SourceIndex
 from anchorcheck.registry import Language
+from anchorcheck_plugins.ecosystems.pypi_import_names import distributions_for_import
+from anchorcheck_plugins.languages.python import SOURCE_ROOTS
 from anchorcheck_plugins.kinds._source import MAX_EVIDENCE, coverage, evidence, places, scope_words
 
 
@@ -42,9 +46,18 @@ def imports_of(facts: Facts, path: str, language: Language, context: Context) ->
     return resolved
 
 
-def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
-    module = anchor.detail or parse_import(anchor.value)
-    shown = str(anchor)
+@dataclass
+class ImportSearch:
+    """Where a module is imported in a scope, and how complete the search was."""
+
+    found: list[Evidence] = field(default_factory=list)
+    search: Search = field(default_factory=Search)
+    shaky: list[str] = field(default_factory=list)  # candidates with syntax errors, as path:line
+    python_hit: bool = False  # a Python file imports it, so a PyPI distribution may provide it
+
+
+def find_imports(module: str, context: Context, scope: str | None = None) -> ImportSearch:
+    """Every import of `module` (or a submodule) in scope; also what `pkg:` asks to say "never imported"."""
     index = SourceIndex.of(context)
 
     def needles(language: Language) -> list[bytes]:
@@ -56,9 +69,8 @@ def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
         first = _segments(language, module)[0]
         return language.resolve_import is not None and first in path.split("/")[:-1]
 
-    search = index.search(anchor.scope, needles, always)
-    found, shaky = [], []
-    for path, facts in search.hits:
+    result = ImportSearch(search=index.search(scope, needles, always))
+    for path, facts in result.search.hits:
         language = index.language(path)
         assert language is not None  # search only returns files a language parses
         target = _segments(language, module)
@@ -66,16 +78,33 @@ def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
         for name, line, flag in imports_of(facts, path, language, context):
             if line not in lines and _segments(language, name)[: len(target)] == target:
                 lines.add(line)
-                found.append(evidence(path, line, f"imports {name}", flag))
+                result.found.append(evidence(path, line, f"imports {name}", flag))
+                result.python_hit |= language.name == "python"
         if facts.error is not None:
-            shaky.append(f"{path}:{facts.error}")
+            result.shaky.append(f"{path}:{facts.error}")
+    return result
+
+
+def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
+    module = anchor.detail or parse_import(anchor.value)
+    shown = str(anchor)
+    hits = find_imports(module, context, anchor.scope)
+    found, search, shaky = hits.found, hits.search, hits.shaky
     where = scope_words(anchor.scope)
     if found:
         flags = {e.detail for e in found}
         reason = f"{module} is imported{where} {places(found)}"
         if all("type-checking" in d or "optional" in d for d in flags):
             reason += "; every import is optional or TYPE_CHECKING-only"
-        return AnchorResult(shown, Verdict.VERIFIED, reason, found[:MAX_EVIDENCE], state="imported", details={"imports": len(found)})
+        details: dict[str, object] = {"imports": len(found)}
+        distributions = distributions_for_import(module, context) if hits.python_hit else []
+        if hits.python_hit and _first_party(module, context):
+            details["first_party"] = True
+            reason += "; it is first-party code of this repository"
+        elif distributions:
+            details["distributions"] = distributions
+            reason += f"; provided by the PyPI distribution {' or '.join(distributions)}"
+        return AnchorResult(shown, Verdict.VERIFIED, reason, found[:MAX_EVIDENCE], state="imported", details=details)
     if search.searched == 0:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"no source file{where} is in a language anchorcheck parses", state="no-source")
     if search.unreadable or shaky:
@@ -87,6 +116,15 @@ def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
             state="unparsed",
         )
     return AnchorResult(shown, Verdict.REFUTED, f"nothing{where} imports {module}; {coverage(search)}", state="not-imported")
+
+
+def _first_party(module: str, context: Context) -> bool:
+    """Whether the top-level package lives in this checkout (top level or a source root)."""
+    top = module.split(".", 1)[0]
+    return any(
+        context.repo.is_dir(f"{root}{top}") or context.repo.is_file(f"{root}{top}.py")
+        for root in ("", *(f"{r}/" for r in SOURCE_ROOTS))
+    )
 
 
 @hookimpl

@@ -18,8 +18,8 @@ QUERIES = {
         (import_statement name: (dotted_name) @module)
         (import_statement name: (aliased_import name: (dotted_name) @module))
         (import_from_statement module_name: (_) @from) @stmt
-        (call function: (_) @fn arguments: (argument_list . (_) @arg)) @call
     """,
+    "dynamic_imports": "(call function: (_) @fn arguments: (argument_list . (_) @arg)) @call",
     "env": """
         (subscript value: (_) @object subscript: (_) @key) @read
         (call function: (_) @fn arguments: (argument_list . (_) @key)) @read
@@ -28,6 +28,12 @@ QUERIES = {
 }
 
 _IMPORT_FUNCTIONS = {"importlib.import_module", "import_module", "__import__"}
+_DYNAMIC_MARKERS = (b"import_module", b"__import__")
+LANGUAGE_ENV_MARKERS = (b"environ", b"getenv")
+
+
+def _mentions(parsed: Parsed, markers: tuple[bytes, ...]) -> bool:
+    return any(marker in parsed.source for marker in markers)
 _GUARD_ERRORS = ("ImportError", "ModuleNotFoundError")
 
 
@@ -41,7 +47,9 @@ def extract(parsed: Parsed) -> Facts:
     for node in found.get("stmt", []):
         _from_import(facts, node)
         aliases.note_from(node)
-    for call in found.get("call", []):
+    # Queries that match every call or subscript run only where their names occur at all.
+    dynamic = parsed.captures("dynamic_imports").get("call", []) if _mentions(parsed, _DYNAMIC_MARKERS) else []
+    for call in dynamic:
         function = call.child_by_field_name("function")
         args = call.child_by_field_name("arguments")
         if function is None or args is None or Parsed.text(function) not in _IMPORT_FUNCTIONS:
@@ -50,7 +58,8 @@ def extract(parsed: Parsed) -> Facts:
         value = string_value(first) if first is not None and first.type == "string" else None
         if value:
             _add_import(facts, call, value)
-    _env_reads(parsed, facts, aliases)
+    if _mentions(parsed, LANGUAGE_ENV_MARKERS):
+        _env_reads(parsed, facts, aliases)
     _definitions(parsed.root, "", facts)
     return facts
 
@@ -241,7 +250,7 @@ LANGUAGE = Language(
     extract=extract,
     import_segments=import_segments,
     resolve_import=resolve_import,
-    env_markers=(b"environ", b"getenv"),
+    env_markers=LANGUAGE_ENV_MARKERS,
 )
 
 
