@@ -120,6 +120,7 @@ class SourceIndex:
             directory = context.options.get("cache_dir") or default_cache_dir(self.repo.root)
             self.cache = FactsCache(Path(directory))
         self._facts: dict[str, Facts] = {}
+        self._searches: dict[object, Search] = {}
         self.parsed = 0  # files parsed by this index (cache misses): for benchmarks and tests
 
     @classmethod
@@ -146,13 +147,21 @@ class SourceIndex:
         scope: str | None,
         needles: Callable[[Language], Sequence[bytes]],
         always: Callable[[str, Language], bool] | None = None,
+        key: object = None,
     ) -> Search:
         """Facts of every file in scope whose bytes contain one of its language's needles.
 
         `always(path, language)` forces a file in regardless of its bytes.
         Cached facts are used without reading the file; the context's
-        deadline is checked between files.
+        deadline is checked between files. With a `key` naming what the
+        needles stand for, the result is kept for this Verifier's lifetime
+        (which sees one snapshot of the checkout, like its file listing).
         """
+        if key is not None:
+            memo = (key, scope)
+            if memo not in self._searches:
+                self._searches[memo] = self.search(scope, needles, always)
+            return self._searches[memo]
         files, others = self.sources(scope)
         result = Search(searched=len(files), unsupported=others)
         self._preload(path for path, _ in files)

@@ -36,7 +36,7 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     def needles(language: Language) -> list[bytes]:
         return [key.encode(), *language.env_markers]
 
-    search = index.search(anchor.scope, needles)
+    search = index.search(anchor.scope, needles, key=("env", key))
     found: list[Evidence] = []
     computed: list[str] = []
     shaky: list[str] = []
@@ -45,7 +45,9 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
         computed.extend(f"{path}:{line}" for line in facts.env_computed)
         if facts.error is not None and key.encode() in _bytes_or_empty(context, path):
             shaky.append(f"{path}:{facts.error}")
-    configs = [p for p in context.repo.files(anchor.scope) if config_kind(p)]
+    configs = context.memo(
+        ("anchorcheck.env-configs", anchor.scope), lambda: [p for p in context.repo.files(anchor.scope) if config_kind(p)]
+    )
     unreadable = list(search.unreadable)
     for path in configs:
         context.check_deadline()

@@ -34,7 +34,11 @@ def _segments(language: Language, module: str) -> tuple[str, ...]:
 
 
 def imports_of(facts: Facts, path: str, language: Language, context: Context) -> list[tuple[str, int, str]]:
-    """The file's imports with relative ones resolved to absolute module names."""
+    """The file's imports with relative ones resolved to absolute module names (once per file)."""
+    return context.memo(("anchorcheck.imports-of", path), lambda: _resolve_all(facts, path, language, context))
+
+
+def _resolve_all(facts: Facts, path: str, language: Language, context: Context) -> list[tuple[str, int, str]]:
     resolved = []
     for module, line, flag in facts.imports:
         if module.startswith(".") and language.resolve_import is not None:
@@ -50,14 +54,28 @@ def imports_of(facts: Facts, path: str, language: Language, context: Context) ->
 class ImportSearch:
     """Where a module is imported in a scope, and how complete the search was."""
 
-    found: list[Evidence] = field(default_factory=list)
+    places: list[tuple[str, int, str, str]] = field(default_factory=list)  # path, line, module, flag
     search: Search = field(default_factory=Search)
     shaky: list[str] = field(default_factory=list)  # candidates with syntax errors, as path:line
     python_hit: bool = False  # a Python file imports it, so a PyPI distribution may provide it
 
+    def evidence(self, limit: int = MAX_EVIDENCE) -> list[Evidence]:
+        return [evidence(path, line, f"imports {name}", flag) for path, line, name, flag in self.places[:limit]]
+
+    def all_guarded(self) -> bool:
+        """Every import is optional or TYPE_CHECKING-only: the code runs without the module."""
+        return all(flag for *_, flag in self.places)
+
 
 def find_imports(module: str, context: Context, scope: str | None = None) -> ImportSearch:
-    """Every import of `module` (or a submodule) in scope; also what `pkg:` asks to say "never imported"."""
+    """Every import of `module` (or a submodule) in scope; also what `pkg:` asks to say "never imported".
+
+    Kept for the Verifier's lifetime, so re-verifying a memory costs a lookup.
+    """
+    return context.memo(("anchorcheck.find-imports", module, scope), lambda: _find_imports(module, context, scope))
+
+
+def _find_imports(module: str, context: Context, scope: str | None) -> ImportSearch:
     index = SourceIndex.of(context)
 
     def needles(language: Language) -> list[bytes]:
@@ -78,7 +96,7 @@ def find_imports(module: str, context: Context, scope: str | None = None) -> Imp
         for name, line, flag in imports_of(facts, path, language, context):
             if line not in lines and _segments(language, name)[: len(target)] == target:
                 lines.add(line)
-                result.found.append(evidence(path, line, f"imports {name}", flag))
+                result.places.append((path, line, name, flag))
                 result.python_hit |= language.name == "python"
         if facts.error is not None:
             result.shaky.append(f"{path}:{facts.error}")
@@ -89,14 +107,14 @@ def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
     module = anchor.detail or parse_import(anchor.value)
     shown = str(anchor)
     hits = find_imports(module, context, anchor.scope)
-    found, search, shaky = hits.found, hits.search, hits.shaky
+    search, shaky = hits.search, hits.shaky
     where = scope_words(anchor.scope)
-    if found:
-        flags = {e.detail for e in found}
-        reason = f"{module} is imported{where} {places(found)}"
-        if all("type-checking" in d or "optional" in d for d in flags):
+    if hits.places:
+        found = hits.evidence()
+        reason = f"{module} is imported{where} {places(found, len(hits.places))}"
+        if hits.all_guarded():
             reason += "; every import is optional or TYPE_CHECKING-only"
-        details: dict[str, object] = {"imports": len(found)}
+        details: dict[str, object] = {"imports": len(hits.places)}
         distributions = distributions_for_import(module, context) if hits.python_hit else []
         if hits.python_hit and _first_party(module, context):
             details["first_party"] = True
@@ -104,7 +122,7 @@ def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
         elif distributions:
             details["distributions"] = distributions
             reason += f"; provided by the PyPI distribution {' or '.join(distributions)}"
-        return AnchorResult(shown, Verdict.VERIFIED, reason, found[:MAX_EVIDENCE], state="imported", details=details)
+        return AnchorResult(shown, Verdict.VERIFIED, reason, found, state="imported", details=details)
     if search.searched == 0:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"no source file{where} is in a language anchorcheck parses", state="no-source")
     if search.unreadable or shaky:

@@ -8,6 +8,8 @@ the importing file's package when an anchor is checked.
 
 from __future__ import annotations
 
+import weakref
+
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
@@ -225,21 +227,27 @@ def module_name(path: str, repo: object) -> str:
     parts = path[: -len(".py")].split("/") if path.endswith(".py") else path.split("/")
     if parts[-1] == "__init__":
         parts = parts[:-1]
-    is_file = getattr(repo, "is_file", None)
+    listed = _listed_files(repo)
     directories = path.split("/")[:-1]
     start = len(directories)
-    while start > 0 and is_file is not None and _safe_is_file(is_file, "/".join([*directories[:start], "__init__.py"])):
+    while start > 0 and "/".join([*directories[:start], "__init__.py"]) in listed:
         start -= 1
     if start == len(directories):  # no __init__.py to go by: a namespace package or a script
         start = 1 if directories and directories[0] in SOURCE_ROOTS else 0
     return ".".join(parts[start:])
 
 
-def _safe_is_file(is_file: object, path: str) -> bool:
-    try:
-        return bool(is_file(path))  # type: ignore[operator]
-    except (OSError, ValueError):
-        return False
+_LISTED: weakref.WeakKeyDictionary[object, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def _listed_files(repo: object) -> frozenset[str]:
+    """The checkout's file list as a set, once per Repository: a stat per `__init__.py` probe is too slow."""
+    listed = _LISTED.get(repo)
+    if listed is None:
+        files = getattr(repo, "files", None)
+        listed = frozenset(files()) if callable(files) else frozenset()
+        _LISTED[repo] = listed
+    return listed
 
 
 LANGUAGE = Language(
