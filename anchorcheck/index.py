@@ -57,6 +57,23 @@ class Search:
     ruled_out: int = 0  # of those, how many the byte prefilter excluded unparsed
     unreadable: list[str] = field(default_factory=list)
     unsupported: int = 0  # files in scope that no language plugin parses
+    unexamined: int = 0  # candidates left unparsed because a goal was met: the hits are not all of them
+
+    @property
+    def complete(self) -> bool:
+        return self.unexamined == 0
+
+
+@dataclass(frozen=True)
+class Goal:
+    """When a positive answer has enough evidence: `files` files satisfy `satisfied`.
+
+    `likely(language, data)` says which candidates to parse first.
+    """
+
+    satisfied: Callable[[str, Facts], bool]
+    files: int = 10
+    likely: Callable[[Language, bytes], bool] | None = None
 
 
 @lru_cache(maxsize=None)
@@ -120,7 +137,6 @@ class SourceIndex:
             directory = context.options.get("cache_dir") or default_cache_dir(self.repo.root)
             self.cache = FactsCache(Path(directory))
         self._facts: dict[str, Facts] = {}
-        self._searches: dict[object, Search] = {}
         self.parsed = 0  # files parsed by this index (cache misses): for benchmarks and tests
 
     @classmethod
@@ -147,21 +163,16 @@ class SourceIndex:
         scope: str | None,
         needles: Callable[[Language], Sequence[bytes]],
         always: Callable[[str, Language], bool] | None = None,
-        key: object = None,
+        goal: Goal | None = None,
     ) -> Search:
-        """Facts of every file in scope whose bytes contain one of its language's needles.
+        """Facts of the files in scope whose bytes contain one of their language's needles.
 
         `always(path, language)` forces a file in regardless of its bytes.
-        Cached facts are used without reading the file; the context's
-        deadline is checked between files. With a `key` naming what the
-        needles stand for, the result is kept for this Verifier's lifetime
-        (which sees one snapshot of the checkout, like its file listing).
+        Cached facts are used without reading the file. With a `goal`, parsing
+        stops once enough files satisfy it (likely files first), and the
+        result says it is incomplete: a positive answer needs a few hits, only
+        absence needs them all. The context's deadline is checked between files.
         """
-        if key is not None:
-            memo = (key, scope)
-            if memo not in self._searches:
-                self._searches[memo] = self.search(scope, needles, always)
-            return self._searches[memo]
         files, others = self.sources(scope)
         result = Search(searched=len(files), unsupported=others)
         self._preload(path for path, _ in files)
@@ -181,11 +192,35 @@ class SourceIndex:
             if not self._cached_untracked(path, language, data):
                 pending.append((path, language, data))
         try:
+            if goal is not None:
+                pending = self._parse_until(goal, files, pending, result)
             self._parse(pending)
         finally:
             self.flush()
         result.hits = [(path, self._facts[path]) for path, _ in files if path in self._facts]
         return result
+
+    def _parse_until(
+        self, goal: Goal, files: list[tuple[str, Language]], pending: list[tuple[str, Language, bytes]], result: Search
+    ) -> list[tuple[str, Language, bytes]]:
+        """Parse likely files first until the goal is met; return what is left to parse (nothing, if met)."""
+        met = sum(1 for path, _ in files if path in self._facts and goal.satisfied(path, self._facts[path]))
+        if goal.likely is not None:
+            likely = goal.likely
+            pending = sorted(pending, key=lambda item: not likely(item[1], item[2]))
+        done = 0
+        for path, language, data in pending:
+            if met >= goal.files:
+                break
+            self.context.check_deadline()
+            facts = extract_facts(language, data)
+            self._store(path, language, data, facts)
+            done += 1
+            met += goal.satisfied(path, facts)
+        if met >= goal.files and done < len(pending):
+            result.unexamined = len(pending) - done
+            return []
+        return pending[done:]
 
     def everything(self, scope: str | None = None) -> Search:
         """Facts of every source file in scope, prefilter off: the full index (benchmarks, whole-tree reports)."""

@@ -59,3 +59,23 @@ def test_many_misses_parse_in_worker_processes(tmp_path):
     assert [(p, f.to_dict()) for p, f in a.hits] == [(p, f.to_dict()) for p, f in b.hits]
     assert SourceIndex.of(pooled.context).parsed == len(files)
     assert pooled.check("env:K7").evidence[0].location() == "m7.py:3"
+
+
+def test_positive_answer_stops_after_enough_evidence(tmp_path):
+    files = {f"m{i:02}.py": "import redis\n" for i in range(30)}
+    files.update({f"n{i:02}.py": "# mentions redis only\n" for i in range(10)})
+    write(tmp_path, files)
+    v = verifier(tmp_path)
+    result = v.check("import:redis")
+    assert result.verdict is Verdict.VERIFIED and "at least" in result.reason
+    assert result.details["complete"] is False
+    assert SourceIndex.of(v.context).parsed == 10  # likely importers first, none of the mentions
+
+
+def test_guarded_imports_need_the_whole_search(tmp_path):
+    files = {f"m{i:02}.py": "try:\n    import redis\nexcept ImportError:\n    redis = None\n" for i in range(30)}
+    write(tmp_path, files)
+    v = verifier(tmp_path)
+    result = v.check("import:redis")
+    assert result.details["complete"] is True and "optional" in result.reason
+    assert SourceIndex.of(v.context).parsed == 30

@@ -9,13 +9,15 @@ unparsed; a candidate that failed to parse or read makes absence INCONCLUSIVE.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
 from anchorcheck.anchors import Anchor, AnchorSyntaxError
 from anchorcheck.context import Context
 from anchorcheck.facts import Facts
-from anchorcheck.index import Search, SourceIndex
+from anchorcheck.index import Goal, Search, SourceIndex
 from anchorcheck.registry import Language
 from anchorcheck_plugins.ecosystems.pypi_import_names import distributions_for_import
 from anchorcheck_plugins.languages.python import SOURCE_ROOTS
@@ -87,20 +89,41 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         first = _segments(language, module)[0]
         return language.resolve_import is not None and first in path.split("/")[:-1]
 
-    result = ImportSearch(search=index.search(scope, needles, always))
-    for path, facts in result.search.hits:
+    def matches(path: str, facts: Facts) -> list[tuple[str, int, str]]:
         language = index.language(path)
         assert language is not None  # search only returns files a language parses
         target = _segments(language, module)
+        return [i for i in imports_of(facts, path, language, context) if _segments(language, i[0])[: len(target)] == target]
+
+    def unguarded(path: str, facts: Facts) -> bool:
+        # Only an import that always runs may end the search early: guarded ones need the whole picture.
+        return any(not flag for _, _, flag in matches(path, facts))
+
+    goal = Goal(unguarded, MAX_EVIDENCE, _likely_importer(module))
+    result = ImportSearch(search=index.search(scope, needles, always, goal))
+    for path, facts in result.search.hits:
         lines = set()
-        for name, line, flag in imports_of(facts, path, language, context):
-            if line not in lines and _segments(language, name)[: len(target)] == target:
+        for name, line, flag in matches(path, facts):
+            if line not in lines:
                 lines.add(line)
                 result.places.append((path, line, name, flag))
-                result.python_hit |= language.name == "python"
+                result.python_hit |= path.endswith((".py", ".pyi"))
         if facts.error is not None:
             result.shaky.append(f"{path}:{facts.error}")
     return result
+
+
+def _likely_importer(module: str) -> Callable[[Language, bytes], bool]:
+    """Bytes that look like an import statement of the module: those files are parsed first."""
+    first = re.escape(module.split(".")[0].split("/")[0].split("::")[0].encode())
+    python = re.compile(rb"(?m)^[ \t]*(?:from|import)[ \t]+" + first + rb"\b")
+    quoted = re.compile(rb"[\"'`]" + first)
+
+    def likely(language: Language, data: bytes) -> bool:
+        pattern = python if language.resolve_import is not None else quoted
+        return pattern.search(data) is not None
+
+    return likely
 
 
 def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
@@ -111,10 +134,10 @@ def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
     where = scope_words(anchor.scope)
     if hits.places:
         found = hits.evidence()
-        reason = f"{module} is imported{where} {places(found, len(hits.places))}"
+        reason = f"{module} is imported{where} {places(found, len(hits.places), search.complete)}"
         if hits.all_guarded():
             reason += "; every import is optional or TYPE_CHECKING-only"
-        details: dict[str, object] = {"imports": len(hits.places)}
+        details: dict[str, object] = {"imports": len(hits.places), "complete": search.complete}
         distributions = distributions_for_import(module, context) if hits.python_hit else []
         if hits.python_hit and _first_party(module, context):
             details["first_party"] = True
