@@ -29,7 +29,7 @@ def declare(
     if requirement.url:
         specifier = f"@ {requirement.url}"
     if requirement.marker is not None:
-        specifier = f"{specifier} ; {requirement.marker}".strip()
+        specifier = f"{specifier} ; {requirement.marker}" if specifier else f"; {requirement.marker}"
     return Declaration(
         name=normalize(requirement.name),
         relation=relation,

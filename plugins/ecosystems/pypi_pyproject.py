@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from packaging.dependency_groups import resolve_dependency_groups
+from packaging.requirements import Requirement
 
 from anchorcheck.packages import (
     BUILD,
@@ -92,9 +93,12 @@ def _groups(groups: dict[str, Any], path: str, lines: LineFinder) -> list[Declar
             resolved = resolve_dependency_groups(groups, group)
         except (ValueError, TypeError, LookupError) as exc:
             raise ManifestError(f"[dependency-groups] {group}: {exc}", at) from None
-        for text in resolved:  # an included requirement is found under its own group: point at this group then
-            line = lines.string(text, lines.offset(at))
-            found.append(declare(text, GROUP, path, line if line is not None else at, group=group))
+        own = [item for item in groups[group] if isinstance(item, str)] if isinstance(groups[group], list) else []
+        for text in own:  # as written, so that the line search finds it
+            found.append(declare(text, GROUP, path, lines.string(text, lines.offset(at)), group=group))
+        # What include-group adds (packaging gives it back normalized): point at this group's line.
+        written = {str(Requirement(text)) for text in own}
+        found += [declare(text, GROUP, path, at, group=group) for text in resolved if text not in written]
     return found
 
 
