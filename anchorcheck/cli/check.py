@@ -35,10 +35,11 @@ def run(args: argparse.Namespace) -> int:
     loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files)
     if not loaded:
         print("anchorcheck: no memory files found (name them, or set memory-files in the config)", file=sys.stderr)
-    reports = []
+    batch = []
     for _, memories in loaded:
         attach(memories, lock, verifier.registry.kinds)
-        reports.extend(verifier.verify(memory) for memory in memories)
+        batch.extend(memories)
+    reports = verifier.verify_many(batch, deadline=args.deadline)
     files = [shown for shown, _ in loaded]
     result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose)
     emit(result, args.format)
