@@ -15,6 +15,7 @@ from anchorcheck.citation import BankError, Citation, bank
 from anchorcheck.hookspecs import hookimpl
 from anchorcheck.model import AnchorResult, Evidence, Memory, MemoryReport, Position, Verdict, combine
 from anchorcheck.registry import AnchorKind, Ecosystem, Language, MemoryFormat
+from anchorcheck.render import Rendered, render_prompt
 from anchorcheck.repo import Repository, UnsafePathError
 from anchorcheck.verifier import Verifier
 
@@ -37,6 +38,7 @@ __all__ = [
     "MemoryFormat",
     "MemoryReport",
     "Position",
+    "Rendered",
     "Repository",
     "UnsafePathError",
     "Verdict",
@@ -46,4 +48,5 @@ __all__ = [
     "format_anchor",
     "hookimpl",
     "parse_anchor",
+    "render_prompt",
 ]

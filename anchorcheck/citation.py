@@ -84,20 +84,34 @@ def split_lines(data: bytes) -> list[bytes]:
     return out
 
 
+def window(data: bytes, start: int, end: int) -> bytes | None:
+    """The raw bytes of lines `start`..`end` (1-based, inclusive) as `split_lines` numbers them,
+    or None when the file has fewer lines; cheaper than splitting the whole file."""
+    parts = data.split(b"\n", end)
+    if len(parts) > end:  # line `end` is followed by a newline
+        return b"\n".join(parts[start - 1 : end]) + b"\n"
+    if len(parts) == end and parts[-1]:  # line `end` is the last line, without a newline
+        return b"\n".join(parts[start - 1 : end])
+    return None
+
+
 def sha256_of(lines: Sequence[bytes]) -> str:
     """The fingerprint of a span: sha256 over the exact concatenated bytes."""
     return hashlib.sha256(b"".join(lines)).hexdigest()
 
 
+def find_block(lines: Sequence[bytes], block: Sequence[bytes]) -> list[int]:
+    """0-based starts of every line-aligned occurrence of `block` in `lines`."""
+    n = len(block)
+    if not n or n > len(lines):
+        return []
+    first, wanted = block[0], list(block)
+    return [i for i in range(len(lines) - n + 1) if lines[i] == first and list(lines[i : i + n]) == wanted]
+
+
 def count_copies(lines: Sequence[bytes], span: Sequence[bytes]) -> int:
     """How many times the span's lines occur, line-aligned, in a file's lines."""
-    n = len(span)
-    if not n or n > len(lines):
-        return 0
-    first = span[0]
-    return sum(
-        1 for i in range(len(lines) - n + 1) if lines[i] == first and lines[i : i + n] == list(span)
-    )
+    return len(find_block(lines, span))
 
 
 def _encode(lines: Sequence[bytes]) -> tuple[str, ...]:
@@ -160,6 +174,8 @@ class Citation:
                 values[name] = tuple(values[name])
         if values["sha256"] is None and _is_text_lines(values["lines"]):
             values["sha256"] = sha256_of([line.encode("utf-8") for line in values["lines"]])
+        if isinstance(values["sha256"], str):
+            values["sha256"] = values["sha256"].strip().lower()
         if isinstance(values["origin"], str):
             values["origin"] = strip_credentials(values["origin"])
         return cls(**values)
@@ -177,6 +193,7 @@ class Citation:
         if _is_int(start) and _is_int(end):
             start, end = start + 1, end  # 0-based [start, end) -> 1-based [start, end]
         sha = _plain(data.get("span_hash"))
+        sha = sha.strip().lower() if isinstance(sha, str) else sha
         lines, ending = _rebuild_lines(data.get("span_text"), sha)
         return cls(
             path=_plain(data.get("path")),
@@ -347,7 +364,7 @@ def _rebuild_lines(text: object, sha: object) -> tuple[tuple[str, ...] | None, s
         rebuilt = [p + ending for p in parts]
         if not final:
             rebuilt[-1] = parts[-1]
-        if sha256_of([line.encode("utf-8") for line in rebuilt]) == sha.lower():
+        if sha256_of([line.encode("utf-8") for line in rebuilt]) == sha:
             return tuple(rebuilt), ending
     return None, "\n"
 

@@ -9,9 +9,12 @@ raises is contained to the anchor it was checking.
 from __future__ import annotations
 
 import os
+import pickle
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, anchor_text, format_anchor, parse_anchor
@@ -19,8 +22,11 @@ from anchorcheck.config import Config, load_config
 from anchorcheck.context import BudgetExceeded, Context
 from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict
 from anchorcheck.plugins import PluginSet, default_plugins, load_plugins, only_from_env
+from anchorcheck.registry import Registry
 from anchorcheck.repo import Repository, UnsafePathError, check_relative
 
+PARALLEL_THRESHOLD = 200  # below this many memories a pool costs more than it saves
+_CHUNK = 64
 
 class Verifier:
     """Checks anchors and memories against one checkout.
@@ -49,13 +55,21 @@ class Verifier:
         )
         self.plugins = _plugin_set(only_plugins, self.config, plugins)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=dict(options or {}))
+        # What a worker process needs to build the same Verifier (modules travel by name).
+        self._spec = (
+            str(root_path),
+            [p.__name__ if isinstance(p, ModuleType) else p for p in plugins],
+            None if only_plugins is None else list(only_plugins),
+            self.config,
+            dict(options or {}),
+        )
 
     @property
     def root(self) -> Path:
         return self.repo.root
 
     @property
-    def registry(self):  # noqa: ANN201 - Registry, kept out of the signature to avoid an import cycle
+    def registry(self) -> Registry:
         return self.plugins.registry
 
     def parse(self, text: str) -> Anchor:
@@ -82,6 +96,36 @@ class Verifier:
         finally:
             self.context.deadline = None
         return MemoryReport(memory=memory, results=results)
+
+    def verify_many(
+        self, memories: Iterable[Memory], executor: Executor | None = None, *, deadline: float | None = None
+    ) -> list[MemoryReport]:
+        """Verify many memories, in order; `deadline` is a budget in seconds for the whole call.
+
+        `executor` is any `concurrent.futures.Executor` (a process pool, or
+        Dask's / Ray's executors): memories go to it in chunks, and each
+        worker builds its own Verifier for this root once, sharing the on-disk
+        cache. Without one, a large batch gets a process pool and a small one
+        runs here, where the in-memory index is warm.
+        """
+        batch = list(memories)
+        until = time.time() + deadline if deadline is not None else None
+        if executor is None and len(batch) < PARALLEL_THRESHOLD:
+            return _verify_here(self, batch, until)
+        owned = executor is None
+        pool = executor or ProcessPoolExecutor(max_workers=min(os.cpu_count() or 1, 8))
+        try:
+            spec = pickle.dumps(self._spec)
+            chunks = [batch[i : i + _CHUNK] for i in range(0, len(batch), _CHUNK)]
+            futures = [pool.submit(_verify_chunk, spec, [m.to_dict() for m in chunk], until) for chunk in chunks]
+            reports = []
+            for chunk, future in zip(chunks, futures):
+                for memory, results in zip(chunk, future.result()):
+                    reports.append(MemoryReport(memory=memory, results=[AnchorResult.from_dict(r) for r in results]))
+            return reports
+        finally:
+            if owned:
+                pool.shutdown()
 
     # -- dispatch --------------------------------------------------------------
 
@@ -157,6 +201,29 @@ class Verifier:
         if result is not None and result.plugin is None:
             result.plugin = plugin
         return result
+
+
+_WORKER_VERIFIERS: dict[bytes, Verifier] = {}
+
+
+def _verify_here(verifier: Verifier, memories: list[Memory], until: float | None) -> list[MemoryReport]:
+    """Verify in this process against one wall-clock deadline (`time.time()` based, so it crosses processes)."""
+    verifier.context.deadline = time.monotonic() + (until - time.time()) if until is not None else None
+    try:
+        return [MemoryReport(memory=m, results=[verifier._check(a) for a in m.anchors]) for m in memories]
+    finally:
+        verifier.context.deadline = None
+
+
+def _verify_chunk(spec: bytes, memories: list[dict[str, Any]], until: float | None) -> list[list[dict[str, Any]]]:
+    """Runs in a worker: one Verifier per spec per process, reused across chunks so its index stays warm."""
+    verifier = _WORKER_VERIFIERS.get(spec)
+    if verifier is None:
+        root, plugins, only, config, options = pickle.loads(spec)  # noqa: S301 - our own pickle, same program
+        extra = [__import__(p, fromlist=["_"]) if isinstance(p, str) else p for p in plugins]
+        verifier = _WORKER_VERIFIERS[spec] = Verifier(root, plugins=extra, only_plugins=only, config=config, options=options)
+    reports = _verify_here(verifier, [Memory.from_dict(m) for m in memories], until)
+    return [[r.to_dict() for r in report.results] for report in reports]
 
 
 def _plugin_set(only: Sequence[str] | None, config: Config, extra: Sequence[object]) -> PluginSet:

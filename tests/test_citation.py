@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,23 +13,10 @@ import anchorcheck
 from anchorcheck import BankError, Citation, bank
 from anchorcheck.citation import MAX_SPAN_BYTES, MAX_SPAN_LINES, count_copies, split_lines
 
+from tests._span_support import run_git as git
+from tests._span_support import write_file as write
+
 SOURCE = "".join(f"line {n}\n" for n in range(1, 21))
-
-
-def write(root: Path, rel: str, data: str | bytes) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(data, str):
-        path.write_bytes(data.encode("utf-8"))
-    else:
-        path.write_bytes(data)
-    return path
-
-
-def git(root: Path, *args: str) -> str:
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@e", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@e")
-    done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, env=env, check=True)
-    return done.stdout.strip()
 
 
 def test_split_lines_keeps_endings_and_a_last_line_without_newline() -> None:
@@ -165,6 +150,11 @@ def test_malformed_records_load_and_report_their_problem(record: dict, message: 
     problem = c.problem()
     assert problem is not None and message in problem
     assert c.anchor_text().startswith("span:")  # printable even when malformed
+
+
+def test_hand_written_upper_case_fingerprint_is_normalized() -> None:
+    c = Citation.from_dict({"path": "a", "start_line": 1, "end_line": 1, "sha256": " " + "AB" * 32 + " "})
+    assert c.sha256 == "ab" * 32 and c.problem() is None
 
 
 def test_from_dict_strips_credentials_from_stored_origins() -> None:
