@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pkg_helpers import corpus, index, names, needs_corpus, verdict, verifier, write
+from tests._pkg_support import corpus, index, names, needs_corpus, verdict, verifier, write
 
 from anchorcheck.packages import BUILD, CONDA, DEV, DIRECT, GROUP, LOCKED, OPTIONAL, PROJECT
 

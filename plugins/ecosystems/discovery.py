@@ -76,11 +76,27 @@ def _in_scope(context: Context, layout: Layout, scope: str | None) -> list[tuple
     elif not repo.is_dir(base):
         return []
     found: list[tuple[str, Reader, str]] = []
-    for directory in [base, *layout.members(context, base)]:
-        member = "" if directory == base else directory
-        found += [(path, reader, member) for path, reader in project_files(context, layout, directory)]
+    for project in _projects(context, layout, base):
+        for directory in [project, *layout.members(context, project)]:
+            member = "" if directory == project else directory
+            found += [(path, reader, member) for path, reader in project_files(context, layout, directory)]
     seen: set[str] = set()
     return [item for item in found if not (item[0] in seen or seen.add(item[0]))]
+
+
+def _projects(context: Context, layout: Layout, base: str) -> list[str]:
+    """The project directories a scope stands for: itself when it has a manifest of the ecosystem,
+    else the top-most directories below it that do (a polyglot repo keeps its npm project in web/).
+    A project nested in another one (an examples/ folder) is never picked up this way."""
+    if any(reader.kind == "manifest" for _, reader in project_files(context, layout, base)):
+        return [base]
+    names = {name for reader in layout.readers if reader.kind == "manifest" for name in reader.names}
+    candidates = sorted({posixpath.dirname(p) for p in context.repo.files(base or None) if posixpath.basename(p) in names})
+    tops: list[str] = []
+    for directory in candidates:
+        if not any(directory == top or directory.startswith(top + "/") for top in tops):
+            tops.append(directory)
+    return tops or [base]
 
 
 def _reader_for(layout: Layout, relative: str) -> Reader | None:

@@ -9,6 +9,9 @@ import pytest
 from anchorcheck import Verifier
 from anchorcheck.config import Config
 from anchorcheck.packages import PackageIndex
+from tests.conftest import write_tree as write
+
+__all__ = ["MANIFESTS", "corpus", "index", "names", "needs_corpus", "verdict", "verifier", "write"]
 
 
 def _find_manifests() -> Path | None:
@@ -46,17 +49,6 @@ def names(idx: PackageIndex, relation: str, group: str | None = None, member: st
         for d in idx.declarations
         if d.relation == relation and (group is None or d.group == group) and (member is None or d.member == member)
     }
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content)
-    return root
 
 
 def verdict(root: Path, anchor: str) -> str:
