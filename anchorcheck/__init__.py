@@ -11,9 +11,11 @@ from __future__ import annotations
 from importlib import metadata
 
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, format_anchor, parse_anchor
+from anchorcheck.citation import BankError, Citation, bank
 from anchorcheck.hookspecs import hookimpl
 from anchorcheck.model import AnchorResult, Evidence, Memory, MemoryReport, Position, Verdict, combine
 from anchorcheck.registry import AnchorKind, Ecosystem, Language, MemoryFormat
+from anchorcheck.render import Rendered, render_prompt
 from anchorcheck.repo import Repository, UnsafePathError
 from anchorcheck.verifier import Verifier
 
@@ -27,6 +29,8 @@ __all__ = [
     "AnchorKind",
     "AnchorResult",
     "AnchorSyntaxError",
+    "BankError",
+    "Citation",
     "Ecosystem",
     "Evidence",
     "Language",
@@ -34,12 +38,15 @@ __all__ = [
     "MemoryFormat",
     "MemoryReport",
     "Position",
+    "Rendered",
     "Repository",
     "UnsafePathError",
     "Verdict",
     "Verifier",
+    "bank",
     "combine",
     "format_anchor",
     "hookimpl",
     "parse_anchor",
+    "render_prompt",
 ]

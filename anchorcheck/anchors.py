@@ -107,8 +107,10 @@ def parse_anchor(text: str, kinds: Mapping[str, AnchorKind] | None = None) -> An
     scope, end = _parse_scope(text, value_end)
     if scope is not None and not kinds[kind].scoped:
         raise AnchorSyntaxError(f"'{kind}:' anchors do not take an 'in:' scope", text, value_end + 2)
-    if text[end:].strip():
-        raise AnchorSyntaxError("expected ' in:PATH' or the end of the anchor", text, end + 1)
+    trailing = text[end:]
+    if trailing.strip():
+        column = end + len(trailing) - len(trailing.lstrip()) + 1
+        raise AnchorSyntaxError("expected the end of the anchor (one ' in:PATH' scope at most)", text, column)
     detail = _parse_value(kinds[kind].parse, value, text, value_start)
     return Anchor(kind, value, negated, scope, detail)
 

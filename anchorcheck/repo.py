@@ -64,15 +64,22 @@ def find_root(start: str | os.PathLike[str] = ".") -> Path:
 
 
 def strip_credentials(url: str) -> str:
-    """Remove user:password@ from a remote URL so it can be stored and printed."""
+    """Remove credentials from a remote URL so it can be stored and printed.
+
+    Over http(s) any user part is a credential (tokens travel as user names);
+    elsewhere (ssh://git@host) the user name is kept and only a password goes.
+    """
     try:
         parts = urlsplit(url)
     except ValueError:
         return url
-    if parts.scheme and parts.netloc and "@" in parts.netloc:
-        host = parts.netloc.rsplit("@", 1)[1]
-        return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
-    return url
+    if not (parts.scheme and parts.netloc and "@" in parts.netloc):
+        return url
+    userinfo, host = parts.netloc.rsplit("@", 1)
+    if parts.scheme not in ("http", "https"):
+        user = userinfo.split(":", 1)[0]
+        host = f"{user}@{host}" if user else host
+    return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
 
 
 def check_relative(path: object) -> str:

@@ -19,6 +19,7 @@ from anchorcheck.config import Config, load_config
 from anchorcheck.context import BudgetExceeded, Context
 from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict
 from anchorcheck.plugins import PluginSet, default_plugins, load_plugins, only_from_env
+from anchorcheck.registry import Registry
 from anchorcheck.repo import Repository, UnsafePathError, check_relative
 
 
@@ -55,7 +56,7 @@ class Verifier:
         return self.repo.root
 
     @property
-    def registry(self):  # noqa: ANN201 - Registry, kept out of the signature to avoid an import cycle
+    def registry(self) -> Registry:
         return self.plugins.registry
 
     def parse(self, text: str) -> Anchor:

@@ -13,12 +13,12 @@ from collections.abc import Sequence
 
 from anchorcheck import __version__
 from anchorcheck.anchors import AnchorSyntaxError
-from anchorcheck.cli import anchor, check, plugins
+from anchorcheck.cli import anchor, bank, check, plugins, rebank, relocate
 from anchorcheck.cli.common import UsageError
 from anchorcheck.config import ConfigError
 from anchorcheck.memoryfiles import MemoryFileError
 
-COMMANDS = [check, anchor, plugins]
+COMMANDS = [check, anchor, bank, relocate, rebank, plugins]
 EXIT_USAGE = 2
 
 

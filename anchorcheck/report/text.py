@@ -1,6 +1,6 @@
 """The human format: `path:line:col: VERDICT anchor — reason`, quiet about what is fine.
 
-Memories that verified are left out unless verbose; every other memory is
+Memories that verified, and memories without anchors, are left out unless verbose; every other memory is
 printed as a group (the memory line, then one line per anchor, then its
 evidence indented), and a summary line always closes the report.
 """
@@ -19,8 +19,9 @@ MAX_EVIDENCE = 3
 
 def render(run: Run, out: IO[str]) -> None:
     for report in run.reports:
-        if report.verdict is Verdict.VERIFIED and not run.verbose:
-            continue
+        quiet = report.verdict is Verdict.VERIFIED or not report.results
+        if quiet and not run.verbose:
+            continue  # fine, or nothing to check: counted in the summary, not listed
         _memory(report, run, out)
     out.write(summary(run) + "\n")
 
@@ -76,6 +77,9 @@ def summary(run: Run) -> str:
     if run.files:
         scope += f" in {len(run.files)} file{'s' if len(run.files) != 1 else ''}"
     mem = ", ".join(f"{memories[v]} {v.value.lower()}" for v in Verdict)
+    bare = sum(1 for report in run.reports if not report.results)
+    if bare:
+        mem += f"; {bare} without anchors"
     if run.files:
         return f"Checked {n_anchors} anchors ({parts}) of {scope} ({mem}) in {run.elapsed:.2f}s."
     return f"Checked {n_anchors} anchor{'s' if n_anchors != 1 else ''}: {parts} in {run.elapsed:.2f}s."

@@ -1,0 +1,49 @@
+"""Shared by `relocate` and `rebank`: which citation files to edit, and how changes are printed."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from anchorcheck.citation_store import LOCK_NAME, Change, CitationStoreError
+from anchorcheck.cli.common import UsageError
+
+
+def add_store_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dry-run", action="store_true", help="show what would change, write nothing")
+
+
+def store_files(names: list[str], root: Path) -> list[tuple[Path, str]]:
+    """The files named, or the repository's lock file; a missing one is a usage error."""
+    if not names:
+        lock = root / LOCK_NAME
+        if not lock.is_file():
+            raise UsageError(f"no {LOCK_NAME} in {root}; name the lock or *.memories.toml files to update")
+        return [(lock, LOCK_NAME)]
+    out = []
+    for name in names:
+        path = Path(name)
+        if not path.is_file():
+            raise UsageError(f"{name}: no such file")
+        out.append((path, name))
+    return out
+
+
+def print_changes(changes: list[Change], done: str, dry_run: bool) -> None:
+    for change in changes:
+        verb = f"would be {change.action}" if dry_run and change.action in ("relocated", "rebanked") else change.action
+        print(f"{change.file}: {change.anchor}: {verb}: {change.message}")
+    count = sum(1 for c in changes if c.action == done)
+    what = f"{count} citation{'s' if count != 1 else ''}"
+    print(f"{'Would update' if dry_run else 'Updated'} {what} ({done}).")
+
+
+@contextmanager
+def store_errors() -> Iterator[None]:
+    """A malformed lock or memory file is a one-line error and exit 2, like any usage error."""
+    try:
+        yield
+    except CitationStoreError as exc:
+        raise UsageError(str(exc)) from None

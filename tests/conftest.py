@@ -1,0 +1,67 @@
+"""Shared fixtures: real directories and real git repositories in temp dirs."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+GIT = shutil.which("git")
+needs_git = pytest.mark.skipif(GIT is None, reason="git is not installed")
+
+
+def git(cwd: Path, *args: str) -> str:
+    """Run git in a test repository with a fixed identity, so commits are reproducible."""
+    env = dict(
+        os.environ,
+        GIT_AUTHOR_NAME="Test",
+        GIT_AUTHOR_EMAIL="test@example.com",
+        GIT_COMMITTER_NAME="Test",
+        GIT_COMMITTER_EMAIL="test@example.com",
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_CONFIG_SYSTEM=os.devnull,
+    )
+    done = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def make_tree(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
+    """A plain directory (no git) holding the given files."""
+
+    def make(files: dict[str, str | bytes]) -> Path:
+        root = tmp_path / "tree"
+        root.mkdir(exist_ok=True)
+        return write_tree(root, files)
+
+    return make
+
+
+@pytest.fixture
+def make_repo(tmp_path: Path) -> Callable[..., Path]:
+    """A real git repository holding the given files in one commit."""
+
+    def make(files: dict[str, str | bytes], name: str = "repo") -> Path:
+        root = write_tree(tmp_path / name, files)
+        git(root, "init", "-q", "-b", "main")
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", "initial")
+        return root
+
+    return make

@@ -1,0 +1,55 @@
+"""The bundled demo: every memory and anchor gets the verdict recorded in corpora/demo/expected.toml.
+
+Anchors of a kind no loaded plugin registers are not anchors to the reader
+(they stay prose), so they are checked only once their kind is installed.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from anchorcheck import Verifier
+from anchorcheck.memoryfiles import read_memory_file
+from tests.conftest import REPO_ROOT
+
+DEMO = REPO_ROOT / "corpora" / "demo"
+
+
+def _expected() -> dict[int, dict]:
+    data = tomllib.loads((DEMO / "expected.toml").read_text(encoding="utf-8"))
+    return {m["line"]: m for m in data["memory"]}
+
+
+def _reports() -> dict[int, object]:
+    verifier = Verifier(DEMO / "repo")
+    memories = read_memory_file(DEMO / "MEMORY.md", "MEMORY.md", verifier.registry)
+    return {m.position.line: verifier.verify(m) for m in memories}, verifier
+
+
+def test_demo_verdicts_match_expectations() -> None:
+    expected = _expected()
+    reports, verifier = _reports()
+    assert set(expected) <= set(reports), "every bullet of MEMORY.md is a memory"
+    assert all(not reports[line].results for line in set(reports) - set(expected)), "prose has no anchors"
+    kinds = set(verifier.registry.kinds)
+    checked = 0
+    for line, memory in expected.items():
+        report = reports[line]
+        anchors = memory.get("anchor", [])
+        implemented = [a for a in anchors if a["anchor"].lstrip("!").split(":", 1)[0] in kinds]
+        got = {r.anchor: r for r in report.results}
+        assert sorted(got) == sorted(a["anchor"] for a in implemented), f"MEMORY.md:{line}"
+        for item in implemented:
+            result = got[item["anchor"]]
+            assert result.verdict == item["verdict"], f"MEMORY.md:{line} {item['anchor']}: {result.reason}"
+            checked += 1
+        if len(implemented) == len(anchors):
+            assert report.verdict == memory["verdict"], f"MEMORY.md:{line}"
+    assert checked >= 1
+
+
+def test_demo_file_anchors_are_checked() -> None:
+    reports, _ = _reports()
+    results = {r.anchor: r for report in reports.values() for r in report.results}
+    assert results["file:src/tracker/api.py"].verdict == "VERIFIED"
+    assert results["file:docs/adr/0003-drop-postgres.md"].verdict == "REFUTED"
+    assert results["!file:src/tracker/pg_store.py"].verdict == "VERIFIED"

@@ -1,0 +1,48 @@
+"""`file:` anchors end to end through the Verifier."""
+
+from __future__ import annotations
+
+from anchorcheck import Memory, Verdict, Verifier
+
+
+def test_existing_missing_and_escaping_paths(make_tree, tmp_path) -> None:
+    root = make_tree({"docs/adr/0003.md": "# ADR", "src/app.py": ""})
+    (tmp_path / "outside.txt").write_text("x")
+    v = Verifier(root)
+    assert v.check("file:docs/adr/0003.md").verdict is Verdict.VERIFIED
+    assert v.check("file:docs/adr").verdict is Verdict.VERIFIED
+    missing = v.check("file:docs/adr/0004.md")
+    assert missing.verdict is Verdict.REFUTED and "does not exist" in missing.reason
+    escaping = v.check("file:../outside.txt")
+    assert escaping.verdict is Verdict.INCONCLUSIVE and "'..'" in escaping.reason
+    absolute = v.check(f"file:{tmp_path / 'outside.txt'}")
+    assert absolute.verdict is Verdict.INCONCLUSIVE and "absolute" in absolute.reason
+
+
+def test_moved_file_hint_names_the_new_place(make_tree) -> None:
+    root = make_tree({"src/new/settings.py": ""})
+    result = Verifier(root).check("file:src/old/settings.py")
+    assert result.verdict is Verdict.REFUTED and "src/new/settings.py" in result.reason
+
+
+def test_percent_encoded_path(make_tree) -> None:
+    root = make_tree({"docs/my notes.md": ""})
+    assert Verifier(root).check("file:docs/my%20notes.md").verdict is Verdict.VERIFIED
+
+
+def test_negation_and_memory_verdict(make_tree) -> None:
+    root = make_tree({"a.txt": ""})
+    v = Verifier(root)
+    report = v.verify(Memory(text="a exists, b does not", anchors=["file:a.txt", "!file:b.txt"]))
+    assert report.verdict is Verdict.VERIFIED
+    report = v.verify(Memory(text="b exists", anchors=["file:a.txt", "file:b.txt"]))
+    assert report.verdict is Verdict.REFUTED
+    report = v.verify(Memory(text="bad", anchors=["file:a.txt", "file:"]))
+    assert report.verdict is Verdict.INCONCLUSIVE
+    assert "malformed anchor" in report.results[1].reason
+
+
+def test_results_are_deterministic(make_tree) -> None:
+    root = make_tree({"a.txt": "", "b/a.txt": "", "c/a.txt": ""})
+    first = [Verifier(root).check("file:x/a.txt").to_dict() for _ in range(3)]
+    assert first[0] == first[1] == first[2]

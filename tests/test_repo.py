@@ -1,0 +1,180 @@
+"""Repository access: safe paths, listing, identity — in plain directories and real git repos."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from anchorcheck.repo import Repository, UnsafePathError, find_root, strip_credentials
+from tests.conftest import git, needs_git
+
+
+@pytest.mark.parametrize(
+    "path, why",
+    [
+        ("/etc/passwd", "absolute"),
+        ("\\\\server\\share", "absolute"),
+        ("C:/Windows/win.ini", "drive letter"),
+        ("c:relative", "drive letter"),
+        ("../outside.txt", "'..'"),
+        ("src/../../outside.txt", "'..'"),
+        ("src\\..\\..\\x", "'..'"),
+        ("a\x00b", "NUL"),
+        ("", "empty"),
+    ],
+)
+def test_unsafe_paths_are_refused_before_any_read(make_tree, path: str, why: str) -> None:
+    repo = Repository(make_tree({"a.txt": "x"}))
+    with pytest.raises(UnsafePathError) as caught:
+        repo.read_bytes(path)
+    assert why in str(caught.value)
+
+
+def test_non_string_path_is_refused(make_tree) -> None:
+    with pytest.raises(UnsafePathError, match="expected a path string"):
+        Repository(make_tree({"a": "x"})).resolve(7)  # type: ignore[arg-type]
+
+
+def test_symlink_outside_root_is_refused(tmp_path: Path, make_tree) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("top secret")
+    root = make_tree({"a.txt": "x"})
+    (root / "link.txt").symlink_to(secret)
+    (root / "linkdir").symlink_to(tmp_path)
+    repo = Repository(root)
+    with pytest.raises(UnsafePathError, match="outside the repository"):
+        repo.read_bytes("link.txt")
+    with pytest.raises(UnsafePathError, match="outside the repository"):
+        repo.read_bytes("linkdir/secret.txt")
+    assert "link.txt" not in repo.files()
+
+
+def test_symlink_inside_root_is_followed(make_tree) -> None:
+    root = make_tree({"real/a.txt": "hello"})
+    (root / "alias.txt").symlink_to(root / "real" / "a.txt")
+    assert Repository(root).read_bytes("alias.txt") == b"hello"
+
+
+def test_symlink_loop_is_refused_not_hung(make_tree) -> None:
+    root = make_tree({"a.txt": "x"})
+    (root / "loop1").symlink_to(root / "loop2")
+    (root / "loop2").symlink_to(root / "loop1")
+    repo = Repository(root)
+    with pytest.raises((UnsafePathError, OSError)):
+        repo.read_bytes("loop1")
+    assert repo.files() == ["a.txt"]
+
+
+def test_listing_without_git_honours_gitignore_and_skips(make_tree) -> None:
+    root = make_tree(
+        {
+            ".gitignore": "*.log\nsecret/\n!keep.log\n",
+            "src/app.py": "print()",
+            "src/.gitignore": "generated.py\n",
+            "src/generated.py": "x = 1",
+            "debug.log": "noise",
+            "keep.log": "kept",
+            "secret/key.txt": "k",
+            "node_modules/left/index.js": "module.exports = 1",
+            "build/out.py": "x",
+            "img.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00",
+            "big.txt": "x" * 5000,
+        }
+    )
+    repo = Repository(root, max_file_size=4096)
+    assert repo.files() == [".gitignore", "keep.log", "src/.gitignore", "src/app.py"]
+
+
+def test_scope_limits_listing(make_tree) -> None:
+    root = make_tree({"src/a/x.py": "", "src/b/y.py": "", "tests/t.py": "", "src/a/z.ts": ""})
+    repo = Repository(root)
+    assert repo.files("src/a/") == ["src/a/x.py", "src/a/z.ts"]
+    assert repo.files("src/a") == ["src/a/x.py", "src/a/z.ts"]
+    assert repo.files("tests/t.py") == ["tests/t.py"]
+    assert repo.files("*.py") == ["src/a/x.py", "src/b/y.py", "tests/t.py"]
+    assert repo.files("src/**/*.ts") == ["src/a/z.ts"]
+
+
+def test_configurable_skip_dirs_and_excludes(make_tree) -> None:
+    root = make_tree({"vendor/lib.py": "", "third_party/x.py": "", "app.py": "", "gen/a_pb2.py": ""})
+    repo = Repository(root, skip_dirs={"third_party"}, exclude=["*_pb2.py"])
+    assert repo.files() == ["app.py", "vendor/lib.py"]
+
+
+@needs_git
+def test_git_listing_uses_the_index_and_untracked_files(make_repo) -> None:
+    root = make_repo({".gitignore": "ignored.txt\n", "tracked.py": "a", "ignored.txt": "i", "gone.py": "g"})
+    git(root, "rm", "-q", "--cached", "gone.py")
+    (root / "gone.py").unlink()
+    (root / "new.py").write_text("n")
+    assert Repository(root).files() == [".gitignore", "new.py", "tracked.py"]
+
+
+@needs_git
+def test_identity_head_and_origin(make_repo, tmp_path: Path) -> None:
+    root = make_repo({"a.txt": "x"})
+    first = git(root, "rev-list", "--max-parents=0", "HEAD")
+    git(root, "remote", "add", "origin", "https://user:s3cret@example.com/org/repo.git")
+    repo = Repository(root)
+    assert repo.identity == f"git:{first}"
+    assert repo.head == git(root, "rev-parse", "HEAD")
+    assert repo.origin == "https://example.com/org/repo.git"
+    moved = tmp_path / "elsewhere"
+    root.rename(moved)
+    assert Repository(moved).identity == f"git:{first}", "a moved checkout keeps its identity"
+
+
+@needs_git
+def test_blob_ids_only_for_unmodified_tracked_files(make_repo) -> None:
+    root = make_repo({"a.py": "a", "b.py": "b"})
+    (root / "b.py").write_text("changed")
+    ids = Repository(root).blob_ids
+    assert set(ids) == {"a.py"}
+    assert ids["a.py"] == git(root, "hash-object", "a.py")
+
+
+def test_works_without_git_installed(make_tree, monkeypatch) -> None:
+    root = make_tree({".git/HEAD": "ref: refs/heads/main\n", ".gitignore": "x.txt\n", "x.txt": "", "y.txt": ""})
+    monkeypatch.setenv("PATH", str(root / "no-such-bin"))
+    repo = Repository(root)
+    assert repo.in_git is False
+    assert repo.identity == f"path:{root.resolve()}"
+    assert repo.head is None and repo.origin is None
+    assert repo.files() == [".gitignore", "y.txt"]
+
+
+def test_find_root_walks_up_to_git(make_tree) -> None:
+    root = make_tree({".git/HEAD": "x", "src/pkg/mod.py": ""})
+    assert find_root(root / "src" / "pkg") == root.resolve()
+    plain = root.parent / "plain"
+    plain.mkdir()
+    assert find_root(plain) == plain.resolve()
+
+
+def test_read_bytes_caps_size(make_tree) -> None:
+    repo = Repository(make_tree({"big.json": "x" * 100}), max_file_size=10)
+    with pytest.raises(OSError, match="over the 10-byte cap"):
+        repo.read_bytes("big.json")
+    assert repo.read_bytes("big.json", limit=1000) == b"x" * 100
+
+
+@pytest.mark.parametrize(
+    "url, shown",
+    [
+        ("https://user:pw@github.com/o/r.git", "https://github.com/o/r.git"),
+        ("https://token@github.com/o/r", "https://github.com/o/r"),
+        ("git@github.com:o/r.git", "git@github.com:o/r.git"),
+        ("ssh://git@host:22/o/r", "ssh://git@host:22/o/r"),
+        ("ssh://git:pw@host/o/r", "ssh://git@host/o/r"),
+    ],
+)
+def test_credentials_are_stripped(url: str, shown: str) -> None:
+    assert strip_credentials(url) == shown
+
+
+def test_unreadable_root_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(NotADirectoryError):
+        Repository(tmp_path / "missing")
+    assert os.path.exists(tmp_path)

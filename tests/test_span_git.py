@@ -1,0 +1,96 @@
+"""The `span:` kind in real git repositories: renames, repository identity, clones, revisions."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from anchorcheck import Verdict, Verifier, bank
+
+from tests._span_support import commit_all, make_git_repo, run_git, write_file
+
+BODY = "".join(f"value_{n} = {n}\n" for n in range(1, 41))
+
+
+def test_git_rename_is_followed_to_the_new_path(tmp_path: Path) -> None:
+    root = make_git_repo(tmp_path / "r", {"src/old_name.py": BODY, "other.py": "x = 1\n"})
+    c = bank(root, "src/old_name.py", 10, 12)
+    run_git(root, "mv", "src/old_name.py", "src/new_name.py")
+    commit_all(root, "rename")
+    r = Verifier(root).check(c)
+    assert (r.verdict, r.state) == (Verdict.VERIFIED, "relocated")
+    assert (r.details["path"], r.details["start_line"], r.details["rule"]) == ("src/new_name.py", 10, "git rename")
+    assert r.evidence[0].path == "src/new_name.py"
+
+
+def test_git_rename_with_edits_elsewhere_in_the_file_relocates(tmp_path: Path) -> None:
+    root = make_git_repo(tmp_path / "r", {"a.py": BODY})
+    c = bank(root, "a.py", 20, 22)
+    run_git(root, "mv", "a.py", "b.py")
+    write_file(root, "b.py", "# header\n" + BODY.replace("value_40 = 40\n", "value_40 = 41\n"))
+    commit_all(root, "rename and edit")
+    r = Verifier(root).check(c)
+    assert (r.verdict, r.details["path"], r.details["start_line"]) == (Verdict.VERIFIED, "b.py", 21)
+
+
+def test_renamed_and_edited_span_is_stale(tmp_path: Path) -> None:
+    root = make_git_repo(tmp_path / "r", {"a.py": BODY})
+    c = bank(root, "a.py", 20, 22)
+    run_git(root, "mv", "a.py", "b.py")
+    write_file(root, "b.py", BODY.replace("value_21 = 21\n", "value_21 = 0\n"))
+    commit_all(root, "rename and edit the span")
+    r = Verifier(root).check(c)
+    assert (r.verdict, r.state) == (Verdict.REFUTED, "stale")
+
+
+def test_stale_result_names_both_revisions(tmp_path: Path) -> None:
+    root = make_git_repo(tmp_path / "r", {"a.py": BODY})
+    c = bank(root, "a.py", 5, 6)
+    write_file(root, "a.py", BODY.replace("value_5 = 5\n", "value_5 = 50\n"))
+    now = commit_all(root, "edit")
+    r = Verifier(root).check(c)
+    assert r.verdict is Verdict.REFUTED
+    assert (r.details["banked_head"], r.details["current_head"]) == (c.head, now)
+    assert c.head[:12] in r.reason and now[:12] in r.reason
+    assert f"(banked at {c.head[:12]})" in r.details["diff"]
+
+
+def test_citation_from_another_repository_is_inconclusive(tmp_path: Path) -> None:
+    one = make_git_repo(tmp_path / "one", {"a.py": BODY})
+    other = make_git_repo(tmp_path / "other", {"a.py": BODY + "# different history\n"})
+    c = bank(one, "a.py", 1, 2)
+    r = Verifier(other).check(c)
+    assert (r.verdict, r.state) == (Verdict.INCONCLUSIVE, "unverifiable")
+    assert "different repository" in r.reason
+
+
+def test_moved_checkout_of_the_same_history_still_verifies(tmp_path: Path) -> None:
+    root = make_git_repo(tmp_path / "r", {"a.py": BODY})
+    c = bank(root, "a.py", 1, 2)
+    moved = tmp_path / "elsewhere" / "renamed-checkout"
+    moved.parent.mkdir()
+    shutil.move(str(root), str(moved))
+    r = Verifier(moved).check(c)
+    assert (r.verdict, r.state) == (Verdict.VERIFIED, "fresh")
+    assert "different checkout" not in r.reason
+
+
+def test_clone_with_a_different_origin_verifies_and_says_so(tmp_path: Path) -> None:
+    root = make_git_repo(tmp_path / "r", {"a.py": BODY})
+    run_git(root, "remote", "add", "origin", "https://example.com/team/project.git")
+    c = bank(root, "a.py", 3, 4)
+    clone = tmp_path / "clone"
+    run_git(tmp_path, "clone", "-q", str(root), str(clone))
+    r = Verifier(clone).check(c)
+    assert (r.verdict, r.state) == (Verdict.VERIFIED, "fresh")
+    assert "checked in a different checkout" in r.reason
+    assert r.details["checkout"] == "different"
+    assert any("banked from https://example.com/team/project.git" in e.detail for e in r.evidence)
+
+
+def test_unstaged_move_git_cannot_see_is_found_by_content_search(tmp_path: Path) -> None:
+    root = make_git_repo(tmp_path / "r", {"a.py": BODY})
+    c = bank(root, "a.py", 7, 9)
+    (root / "a.py").rename(root / "moved.py")  # untracked: `git diff -M` reports only a deletion
+    r = Verifier(root).check(c)
+    assert (r.verdict, r.details["path"]) == (Verdict.VERIFIED, "moved.py")

@@ -1,0 +1,72 @@
+"""A third-party plugin distribution, pip-installed with the project into a fresh virtual environment.
+
+This is the path a real plugin author takes: an `anchorcheck` entry point in
+their own pyproject, no access to anything private.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import venv
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO_ROOT, write_tree
+
+PLUGIN = Path(__file__).parent / "thirdparty" / "anchorcheck-heading"
+
+
+@pytest.fixture(scope="module")
+def plugin_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    env_dir = tmp_path_factory.mktemp("plugin-venv")
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    python = env_dir / "bin" / "python"
+    done = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", str(REPO_ROOT), str(PLUGIN)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    if done.returncode != 0:
+        pytest.fail(f"pip install failed:\n{done.stdout}\n{done.stderr}")
+    return env_dir
+
+
+def test_plugins_lists_the_third_party_plugin(plugin_env: Path) -> None:
+    done = subprocess.run([str(plugin_env / "bin" / "anchorcheck"), "plugins", "--format", "json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    heading = next(p for p in data["plugins"] if p["name"] == "heading")
+    assert heading["distribution"] == "anchorcheck-heading"
+    assert heading["version"] == "1.2.0"
+    assert heading["hooks"] == ["register_anchor_kinds"]
+    assert data["kinds"]["heading"] == "heading"
+    text = subprocess.run([str(plugin_env / "bin" / "anchorcheck"), "plugins"], capture_output=True, text=True).stdout
+    assert "heading (anchorcheck-heading 1.2.0)  hooks: register_anchor_kinds" in text
+
+
+def test_anchor_command_verifies_the_new_kind(plugin_env: Path, tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "proj", {"docs/guide.md": "# Guide\n\n## Install\n\npip install it\n"})
+    exe = str(plugin_env / "bin" / "anchorcheck")
+    ok = subprocess.run([exe, "anchor", "--root", str(root), "heading:docs/guide.md#Install"], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "VERIFIED heading:docs/guide.md#Install — heading found in docs/guide.md" in ok.stdout
+    assert "evidence: docs/guide.md:3 ## Install" in ok.stdout
+    bad = subprocess.run([exe, "anchor", "--root", str(root), "heading:docs/guide.md#Uninstall"], capture_output=True, text=True)
+    assert bad.returncode == 1 and "has no heading 'Uninstall'" in bad.stdout
+
+
+def test_the_wheel_has_no_generic_plugins_module(plugin_env: Path) -> None:
+    probe = "import importlib.util as u; print(u.find_spec('plugins') is None, u.find_spec('anchorcheck_plugins') is not None)"
+    done = subprocess.run([str(plugin_env / "bin" / "python"), "-c", probe], capture_output=True, text=True, cwd=plugin_env)
+    assert done.stdout.split() == ["True", "True"]
+
+
+def test_restricting_plugins_by_environment(plugin_env: Path, tmp_path: Path) -> None:
+    env = {"ANCHORCHECK_PLUGINS": "file", "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [str(plugin_env / "bin" / "anchorcheck"), "plugins", "--format", "json"], capture_output=True, text=True, env=env
+    )
+    assert [p["name"] for p in json.loads(done.stdout)["plugins"]] == ["file"]
