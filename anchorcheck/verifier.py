@@ -11,9 +11,11 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from anchorcheck import lifecycle
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, anchor_text, format_anchor, parse_anchor
 from anchorcheck.config import Config, load_config
 from anchorcheck.context import BudgetExceeded, Context
@@ -75,14 +77,26 @@ class Verifier:
         finally:
             self.context.deadline = None
 
-    def verify(self, memory: Memory, *, deadline: float | None = None) -> MemoryReport:
-        """Verify every anchor of a memory and combine their verdicts."""
+    def verify(
+        self, memory: Memory, *, deadline: float | None = None, now: datetime | None = None
+    ) -> MemoryReport:
+        """Verify every anchor of a memory and combine their verdicts under the lifecycle rules.
+
+        The memory's `expires`, `resolve_after` and `as_of` fields (see
+        `anchorcheck.lifecycle`) are judged against `now` (default: the clock);
+        `as_of` anchors are checked at that git revision.
+        """
+        how = lifecycle.plan(memory, self.context)
+        if how.problem is not None:
+            return lifecycle.conclude(memory, [lifecycle.unchecked(a, how.problem) for a in memory.anchors], how, now)
+        home, self.context = self.context, how.context
         self.context.deadline = time.monotonic() + deadline if deadline is not None else None
         try:
             results = [self._check(anchor) for anchor in memory.anchors]
         finally:
             self.context.deadline = None
-        return MemoryReport(memory=memory, results=results)
+            self.context = home
+        return lifecycle.conclude(memory, results, how, now)
 
     # -- dispatch --------------------------------------------------------------
 
@@ -119,7 +133,7 @@ class Verifier:
             return None
         try:
             check_relative(anchor.scope)
-            self.repo.resolve(anchor.scope)
+            self.context.repo.resolve(anchor.scope)
         except UnsafePathError as exc:
             return f"scope refused: {exc.why}"
         return None

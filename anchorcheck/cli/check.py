@@ -8,6 +8,7 @@ from pathlib import Path
 
 from anchorcheck.cli.common import UsageError, add_format, add_root, add_verification, emit, exit_code, make_verifier
 from anchorcheck.memoryfiles import MemoryFileError, read_memory_file
+from anchorcheck.receipts import ReceiptLog
 from anchorcheck.report import Run
 
 
@@ -17,6 +18,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     add_root(parser)
     add_format(parser)
     add_verification(parser)
+    parser.add_argument(
+        "--receipts",
+        metavar="FILE",
+        help="append a JSONL receipt for each memory whose verdict changed since the last run",
+    )
     parser.set_defaults(run=run)
 
 
@@ -34,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
         shown_files.append(shown)
         for memory in read_memory_file(path, shown, verifier.registry):
             reports.append(verifier.verify(memory))
+    if args.receipts:
+        ReceiptLog(args.receipts).record(reports, revision=verifier.repo.head)
     result = Run(reports, files=shown_files, elapsed=time.perf_counter() - start, verbose=args.verbose)
     emit(result, args.format)
     return exit_code(result, args.fail_on or verifier.config.fail_on)
