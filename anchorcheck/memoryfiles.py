@@ -8,14 +8,18 @@ such as `` `https://example.com` `` is never mistaken for one.
 from __future__ import annotations
 
 import fnmatch
+import glob
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from anchorcheck.anchors import anchor_text
 from anchorcheck.model import Memory
 from anchorcheck.registry import MemoryFormat, Registry
+from anchorcheck.repo import Repository
 
 _KIND_PREFIX = re.compile(r"\s*!?([a-z][a-z0-9_-]*):")
+_CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 
 
 class MemoryFileError(ValueError):
@@ -76,3 +80,86 @@ def looks_like_anchor(text: str) -> bool:
     """Whether a code span has the `[!]kind:value` shape (the kind is checked later)."""
     match = _KIND_PREFIX.match(text)
     return bool(match) and len(anchor_text(text)) > match.end()
+
+
+def code_span_anchors(text: str) -> list[tuple[str, int]]:
+    """The code spans of one line that look like anchors, with the 0-based offset of each."""
+    found = []
+    for match in _CODE_SPAN.finditer(text):
+        content = match.group(2).strip()
+        if looks_like_anchor(content):
+            found.append((content, match.start(2) + (len(match.group(2)) - len(match.group(2).lstrip()))))
+    return found
+
+
+def discover(repo: Repository, registry: Registry, patterns: Sequence[str] = ()) -> list[str]:
+    """The known memory files of a checkout (repo-relative, sorted).
+
+    `patterns` (the `memory-files` setting) replace the formats' own
+    discovery globs. Listing goes through the Repository, so ignored,
+    vendored and binary files are never picked up.
+    """
+    globs = list(patterns) or [p for fmt in registry.formats.values() for p in fmt.patterns]
+    return [path for path in repo.files() if any(fnmatch.fnmatchcase(path, g) for g in globs)]
+
+
+def expand(arguments: Sequence[str], repo: Repository, registry: Registry) -> list[Path]:
+    """Turn `check`'s arguments (files, directories, globs) into the memory files to read.
+
+    A file is taken as named (its format is checked when it is read); a
+    directory contributes the files under it that some format reads; a glob
+    is expanded relative to the current directory. A name matching nothing
+    is an error naming it.
+    """
+    found: list[Path] = []
+    for argument in arguments:
+        path = Path(argument)
+        if set("*?[") & set(argument) and not path.exists():
+            matches = sorted(Path(p) for p in glob.glob(argument, recursive=True) if Path(p).is_file())
+            if not matches:
+                raise MemoryFileError(argument, None, "no file matches this glob")
+            found.extend(matches)
+        elif path.is_dir():
+            found.extend(_memory_files_under(path, repo, registry))
+        elif path.exists():
+            found.append(path)
+        else:
+            raise MemoryFileError(argument, None, "no such file")
+    unique: dict[Path, Path] = {}
+    for path in found:
+        unique.setdefault(path.resolve(), path)
+    return list(unique.values())
+
+
+def _memory_files_under(directory: Path, repo: Repository, registry: Registry) -> list[Path]:
+    try:
+        prefix = repo.relative(directory)
+    except ValueError:
+        raise MemoryFileError(str(directory), None, f"directory is outside the repository {repo.root}") from None
+    listed = repo.files(None if prefix == "." else prefix)
+    return [repo.root / rel for rel in listed if format_for(rel, registry) is not None]
+
+
+def load(arguments: Sequence[str], repo: Repository, registry: Registry, patterns: Sequence[str] = ()) -> list[tuple[str, list[Memory]]]:
+    """The memories of every file `check`/`lock` was given, or of every discovered file when none.
+
+    Each file is shown as the user would type it (relative to the current
+    directory when possible). Raises MemoryFileError for the first bad file.
+    """
+    if arguments:
+        paths = expand(arguments, repo, registry)
+    else:
+        paths = [repo.root / rel for rel in discover(repo, registry, patterns)]
+    loaded = []
+    for path in paths:
+        shown = shown_path(path)
+        loaded.append((shown, read_memory_file(path, shown, registry)))
+    return loaded
+
+
+def shown_path(path: Path) -> str:
+    """A path as the user typed it: relative to the current directory when it is below it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -45,8 +45,14 @@ class Language:
     """A tree-sitter grammar plus the queries that find imports, environment reads and definitions.
 
     `grammar` is a tree-sitter-language-pack name or a callable returning a
-    `tree_sitter.Language`. `extract` turns a parsed file into facts; it is
-    what the source verifiers call, so a language is data plus one function.
+    `tree_sitter.Language`. `extract` turns a parsed file (`facts.Parsed`)
+    into `facts.Facts`; it is what the source verifiers call, so a language is
+    data plus one function. `import_segments` splits a module name into the
+    segments that `import:` matches by prefix (`a.b.c`, `@s/p/sub`,
+    `serde::de`); `resolve_import(name, path, repo)` turns a relative import
+    written in `path` into an absolute one; `env_markers` are the bytes that
+    any environment read contains, so the prefilter keeps files that might
+    read a computed key.
     """
 
     name: str
@@ -56,6 +62,9 @@ class Language:
     extract: Callable[..., Any] | None = None
     filenames: tuple[str, ...] = ()
     plugin: str = ""
+    import_segments: Callable[[str], tuple[str, ...]] | None = None
+    resolve_import: Callable[[str, str, Any], str | None] | None = None
+    env_markers: tuple[bytes, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,13 @@ raises is contained to the anchor it was checking.
 from __future__ import annotations
 
 import os
+import pickle
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
 from datetime import datetime
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from anchorcheck import lifecycle
@@ -24,6 +27,8 @@ from anchorcheck.plugins import PluginSet, default_plugins, load_plugins, only_f
 from anchorcheck.registry import Registry
 from anchorcheck.repo import Repository, UnsafePathError, check_relative
 
+PARALLEL_THRESHOLD = 200  # below this many memories a pool costs more than it saves
+_CHUNK = 64
 
 class Verifier:
     """Checks anchors and memories against one checkout.
@@ -52,6 +57,14 @@ class Verifier:
         )
         self.plugins = _plugin_set(only_plugins, self.config, plugins)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=dict(options or {}))
+        # What a worker process needs to build the same Verifier (modules travel by name).
+        self._spec = (
+            str(root_path),
+            [p.__name__ if isinstance(p, ModuleType) else p for p in plugins],
+            None if only_plugins is None else list(only_plugins),
+            self.config,
+            dict(options or {}),
+        )
 
     @property
     def root(self) -> Path:
@@ -86,17 +99,61 @@ class Verifier:
         `anchorcheck.lifecycle`) are judged against `now` (default: the clock);
         `as_of` anchors are checked at that git revision.
         """
+        self.context.deadline = time.monotonic() + deadline if deadline is not None else None
+        try:
+            return self._verify_one(memory, now)
+        finally:
+            self.context.deadline = None
+
+    def _verify_one(self, memory: Memory, now: datetime | None) -> MemoryReport:
         how = lifecycle.plan(memory, self.context)
         if how.problem is not None:
             return lifecycle.conclude(memory, [lifecycle.unchecked(a, how.problem) for a in memory.anchors], how, now)
-        home, self.context = self.context, how.context
-        self.context.deadline = time.monotonic() + deadline if deadline is not None else None
+        home = self.context
+        how.context.deadline, self.context = home.deadline, how.context
         try:
             results = [self._check(anchor) for anchor in memory.anchors]
         finally:
-            self.context.deadline = None
             self.context = home
+            if how.context is not home:
+                how.context.deadline = None
         return lifecycle.conclude(memory, results, how, now)
+
+    def verify_many(
+        self,
+        memories: Iterable[Memory],
+        executor: Executor | None = None,
+        *,
+        deadline: float | None = None,
+        now: datetime | None = None,
+    ) -> list[MemoryReport]:
+        """Verify many memories, in order; `deadline` is a budget in seconds for the whole call.
+
+        `executor` is any `concurrent.futures.Executor` (a process pool, or
+        Dask's / Ray's executors): memories go to it in chunks, and each
+        worker builds its own Verifier for this root once, sharing the on-disk
+        cache. Without one, a large batch gets a process pool and a small one
+        runs here, where the in-memory index is warm.
+        """
+        batch = list(memories)
+        until = time.time() + deadline if deadline is not None else None
+        if executor is None and len(batch) < PARALLEL_THRESHOLD:
+            return _verify_here(self, batch, until, now)
+        owned = executor is None
+        pool = executor or ProcessPoolExecutor(max_workers=min(os.cpu_count() or 1, 8))
+        try:
+            spec = pickle.dumps(self._spec)
+            chunks = [batch[i : i + _CHUNK] for i in range(0, len(batch), _CHUNK)]
+            futures = [pool.submit(_verify_chunk, spec, [m.to_dict() for m in chunk], until, now) for chunk in chunks]
+            reports = []
+            for chunk, future in zip(chunks, futures):
+                for memory, done in zip(chunk, future.result()):
+                    results = [AnchorResult.from_dict(r) for r in done["results"]]
+                    reports.append(MemoryReport(memory, results, Verdict(done["verdict"]), done.get("reason", "")))
+            return reports
+        finally:
+            if owned:
+                pool.shutdown()
 
     # -- dispatch --------------------------------------------------------------
 
@@ -172,6 +229,33 @@ class Verifier:
         if result is not None and result.plugin is None:
             result.plugin = plugin
         return result
+
+
+_WORKER_VERIFIERS: dict[bytes, Verifier] = {}
+
+
+def _verify_here(
+    verifier: Verifier, memories: list[Memory], until: float | None, now: datetime | None = None
+) -> list[MemoryReport]:
+    """Verify in this process against one wall-clock deadline (`time.time()` based, so it crosses processes)."""
+    verifier.context.deadline = time.monotonic() + (until - time.time()) if until is not None else None
+    try:
+        return [verifier._verify_one(m, now) for m in memories]
+    finally:
+        verifier.context.deadline = None
+
+
+def _verify_chunk(
+    spec: bytes, memories: list[dict[str, Any]], until: float | None, now: datetime | None = None
+) -> list[dict[str, Any]]:
+    """Runs in a worker: one Verifier per spec per process, reused across chunks so its index stays warm."""
+    verifier = _WORKER_VERIFIERS.get(spec)
+    if verifier is None:
+        root, plugins, only, config, options = pickle.loads(spec)  # noqa: S301 - our own pickle, same program
+        extra = [__import__(p, fromlist=["_"]) if isinstance(p, str) else p for p in plugins]
+        verifier = _WORKER_VERIFIERS[spec] = Verifier(root, plugins=extra, only_plugins=only, config=config, options=options)
+    reports = _verify_here(verifier, [Memory.from_dict(m) for m in memories], until, now)
+    return [{"results": [r.to_dict() for r in rep.results], "verdict": str(rep.verdict), "reason": rep.reason} for rep in reports]
 
 
 def _plugin_set(only: Sequence[str] | None, config: Config, extra: Sequence[object]) -> PluginSet:

@@ -15,6 +15,12 @@ GIT = shutil.which("git")
 needs_git = pytest.mark.skipif(GIT is None, reason="git is not installed")
 
 
+@pytest.fixture(autouse=True)
+def _private_source_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests never touch the user's cache directory: the source cache lives in a temp dir."""
+    monkeypatch.setenv("ANCHORCHECK_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "anchorcheck-cache"))
+
+
 def git(cwd: Path, *args: str) -> str:
     """Run git in a test repository with a fixed identity, so commits are reproducible."""
     env = dict(

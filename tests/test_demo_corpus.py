@@ -6,8 +6,12 @@ Anchors of a kind no loaded plugin registers are not anchors to the reader
 
 from __future__ import annotations
 
+import json
 import tomllib
+
 from anchorcheck import Verifier
+from anchorcheck.cli import main
+from anchorcheck.lockfile import attach, load_lock
 from anchorcheck.memoryfiles import read_memory_file
 from tests.conftest import REPO_ROOT
 
@@ -22,6 +26,7 @@ def _expected() -> dict[int, dict]:
 def _reports() -> dict[int, object]:
     verifier = Verifier(DEMO / "repo")
     memories = read_memory_file(DEMO / "MEMORY.md", "MEMORY.md", verifier.registry)
+    attach(memories, load_lock(verifier.root), verifier.registry.kinds)
     return {m.position.line: verifier.verify(m) for m in memories}, verifier
 
 
@@ -53,3 +58,20 @@ def test_demo_file_anchors_are_checked() -> None:
     assert results["file:src/tracker/api.py"].verdict == "VERIFIED"
     assert results["file:docs/adr/0003-drop-postgres.md"].verdict == "REFUTED"
     assert results["!file:src/tracker/pg_store.py"].verdict == "VERIFIED"
+
+
+def test_demo_command_reports_what_expected_toml_says(capsys, monkeypatch) -> None:  # noqa: ANN001
+    """The README's first command, through the CLI: the spans verify from the committed lock."""
+    monkeypatch.chdir(DEMO)
+    code = main(["check", "--root", "repo", "--format", "json", "MEMORY.md"])
+    data = json.loads(capsys.readouterr().out)
+    by_line = {m["line"]: m["verdict"] for m in data["memories"]}
+    assert by_line[23] == "VERIFIED" and by_line[28] == "VERIFIED"
+    assert code == 1, "the demo has REFUTED memories, so the check fails"
+    spans = [r for r in data["results"] if r["anchor"].startswith("span:")]
+    assert [r["verdict"] for r in spans] == ["VERIFIED", "VERIFIED"]
+
+
+def test_demo_lock_is_up_to_date() -> None:
+    """`anchorcheck lock --check` agrees that the committed lock covers every span anchor."""
+    assert main(["lock", "--check", "--root", str(DEMO / "repo"), str(DEMO / "MEMORY.md")]) == 0

@@ -6,7 +6,7 @@ import argparse
 import time
 
 from anchorcheck.cli.common import add_format, add_root, add_verification, emit, exit_code, make_verifier
-from anchorcheck.model import Memory, MemoryReport
+from anchorcheck.model import Memory
 from anchorcheck.report import Run
 
 
@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     verifier = make_verifier(args)
     anchors = [verifier.parse(text) for text in args.anchors]  # malformed: exit 2 with the column
     start = time.perf_counter()
-    reports = [MemoryReport(Memory(text=str(a), anchors=[a]), [verifier.check(a)]) for a in anchors]
+    reports = verifier.verify_many([Memory(text=str(a), anchors=[a]) for a in anchors], deadline=args.deadline)
     result = Run(reports, elapsed=time.perf_counter() - start, verbose=True)
     emit(result, args.format)
     return exit_code(result, args.fail_on or verifier.config.fail_on)

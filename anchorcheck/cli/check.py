@@ -1,20 +1,28 @@
-"""`anchorcheck check FILE...` — verify the memories in memory files."""
+"""`anchorcheck check [FILE|DIR|GLOB...]` — verify the memories in memory files.
+
+With no arguments it checks the known memory files of the repository
+(CLAUDE.md, AGENTS.md, memory-bank/, Cursor rules, Copilot instructions,
+`*.memories.toml`, `memory.jsonl`, or the `memory-files` setting). Span
+anchors get their fingerprints from `anchorcheck.lock`; `check` never writes
+a memory file or the lock.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
-from pathlib import Path
 
-from anchorcheck.cli.common import UsageError, add_format, add_root, add_verification, emit, exit_code, make_verifier
-from anchorcheck.memoryfiles import MemoryFileError, read_memory_file
+from anchorcheck.cli.common import add_memory_files, add_format, add_root, add_verification, emit, exit_code, make_verifier
+from anchorcheck.lockfile import attach, load_lock
+from anchorcheck.memoryfiles import load
 from anchorcheck.receipts import ReceiptLog
 from anchorcheck.report import Run
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("check", help="verify the memories in memory files")
-    parser.add_argument("files", nargs="+", metavar="FILE", help="memory files to check")
+    add_memory_files(parser, "the known memory files of the repository")
     add_root(parser)
     add_format(parser)
     add_verification(parser)
@@ -29,27 +37,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 def run(args: argparse.Namespace) -> int:
     verifier = make_verifier(args)
     start = time.perf_counter()
-    reports, shown_files = [], []
-    for name in args.files:
-        path = Path(name)
-        if not path.exists():
-            raise MemoryFileError(name, None, "no such file")
-        if path.is_dir():
-            raise UsageError(f"{name}: is a directory; name the memory files to check")
-        shown = _shown(path, verifier.root)
-        shown_files.append(shown)
-        for memory in read_memory_file(path, shown, verifier.registry):
-            reports.append(verifier.verify(memory))
+    lock = load_lock(verifier.root)
+    loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files)
+    if not loaded:
+        print("anchorcheck: no memory files found (name them, or set memory-files in the config)", file=sys.stderr)
+    batch = []
+    for _, memories in loaded:
+        attach(memories, lock, verifier.registry.kinds)
+        batch.extend(memories)
+    reports = verifier.verify_many(batch, deadline=args.deadline)
     if args.receipts:
         ReceiptLog(args.receipts).record(reports, revision=verifier.repo.head)
-    result = Run(reports, files=shown_files, elapsed=time.perf_counter() - start, verbose=args.verbose)
+    files = [shown for shown, _ in loaded]
+    result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose)
     emit(result, args.format)
     return exit_code(result, args.fail_on or verifier.config.fail_on)
-
-
-def _shown(path: Path, root: Path) -> str:
-    """Paths as the user typed them: relative to the current directory when possible."""
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path.as_posix()

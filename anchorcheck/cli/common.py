@@ -27,6 +27,10 @@ def add_root(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_memory_files(parser: argparse.ArgumentParser, default: str) -> None:
+    parser.add_argument("files", nargs="*", metavar="FILE", help=f"memory files, directories or globs (default: {default})")
+
+
 def add_format(parser: argparse.ArgumentParser, choices: list[str] | None = None) -> None:
     parser.add_argument("--format", default="text", choices=choices or sorted(formats()), help="output format")
 
@@ -39,6 +43,24 @@ def add_verification(parser: argparse.ArgumentParser) -> None:
         help="exit 1 on REFUTED only (default), or on INCONCLUSIVE too",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="also show what verified")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the on-disk source cache")
+    parser.add_argument(
+        "--deadline",
+        type=_seconds,
+        metavar="SECONDS",
+        default=None,
+        help="time budget for the whole command; anchors not reached are INCONCLUSIVE (budget exceeded)",
+    )
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("the deadline must be a positive number of seconds")
+    return value
 
 
 def root_of(args: argparse.Namespace) -> str:
@@ -50,7 +72,7 @@ def root_of(args: argparse.Namespace) -> str:
 
 
 def make_verifier(args: argparse.Namespace) -> Verifier:
-    return Verifier(root_of(args))
+    return Verifier(root_of(args), options={"cache": not getattr(args, "no_cache", False)})
 
 
 def exit_code(run: Run, fail_on: str) -> int:

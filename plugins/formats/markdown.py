@@ -1,8 +1,16 @@
-"""Markdown memory files (CLAUDE.md, AGENTS.md, memory-bank/*.md, ...): one bullet or paragraph per memory.
+"""Markdown memory files as people keep them: CLAUDE.md, AGENTS.md, memory-bank/, Cursor rules, Copilot instructions.
 
-Anchors are inline code spans (`` `pkg:pypi/redis` ``) and belong to the
-block they sit in; the block's first line is where results point. Fenced
-code, headings and YAML frontmatter are not memories.
+One top-level bullet, numbered item or paragraph is one memory. Anchors are
+inline code spans (`` `pkg:pypi/redis` ``) and belong to the block they sit
+in; the block's first line is where results point. Not memories: headings,
+fenced code, HTML comments, thematic breaks, and YAML frontmatter (Cursor `.mdc` rules and
+`*.instructions.md` files open with one; its `key: value` lines are kept as
+the memories' metadata, e.g. `globs` or `applyTo`).
+
+Sub-bullets belong to the bullet above them: a nested item elaborates its
+parent ("- Cache is Redis / - configured in `span:...`"), so its anchors are
+the parent memory's anchors and a stale one refutes the parent. A person who
+means two independent facts writes two top-level bullets.
 """
 
 from __future__ import annotations
@@ -10,37 +18,60 @@ from __future__ import annotations
 import re
 
 from anchorcheck import Memory, MemoryFormat, Position, hookimpl
-from anchorcheck.memoryfiles import looks_like_anchor
+from anchorcheck.memoryfiles import code_span_anchors
 
 _BULLET = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s+")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
-_CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(?:\s*\1){2,}\s*$")
+_FRONTMATTER_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$")
+
+# Where agents' memory and rule files live; `check` with no arguments looks for these.
+KNOWN_FILES = (
+    "CLAUDE.md",
+    "CLAUDE.local.md",
+    ".claude/CLAUDE.md",
+    "**/CLAUDE.md",
+    "AGENTS.md",
+    "**/AGENTS.md",
+    "MEMORY.md",
+    "memory-bank/*.md",
+    ".cursor/rules/*.mdc",
+    ".cursor/rules/**/*.mdc",
+    ".github/copilot-instructions.md",
+    ".github/instructions/*.instructions.md",
+)
 
 
 def read_markdown(path: str, text: str) -> list[Memory]:
+    """The memories of one Markdown file, in file order."""
     lines = text.splitlines()
+    start, frontmatter = _frontmatter(lines)
     memories: list[Memory] = []
     block: list[tuple[int, str]] = []
 
     def flush() -> None:
         if block:
-            memories.append(_memory(path, block))
+            memories.append(_memory(path, block, frontmatter))
             block.clear()
 
     fence: str | None = None
-    start = _after_frontmatter(lines)
+    in_comment = False
     for number, line in enumerate(lines[start:], start=start + 1):
         fence_match = _FENCE.match(line)
         if fence is not None:
             if fence_match and fence_match.group(1)[0] == fence[0] and len(fence_match.group(1)) >= len(fence):
                 fence = None
             continue
+        if in_comment or line.lstrip().startswith("<!--"):
+            flush()
+            in_comment = "-->" not in line.split("<!--", 1)[-1]
+            continue
         if fence_match:
             flush()
             fence = fence_match.group(1)
             continue
-        if not line.strip() or _HEADING.match(line):
+        if not line.strip() or _HEADING.match(line) or _THEMATIC_BREAK.match(line):
             flush()
             continue
         bullet = _BULLET.match(line)
@@ -51,33 +82,39 @@ def read_markdown(path: str, text: str) -> list[Memory]:
     return memories
 
 
-def _after_frontmatter(lines: list[str]) -> int:
-    if lines and lines[0].strip() == "---":
-        for index in range(1, len(lines)):
-            if lines[index].strip() in ("---", "..."):
-                return index + 1
-    return 0
+def _frontmatter(lines: list[str]) -> tuple[int, dict[str, str]]:
+    """Where the body starts, and the frontmatter's top-level `key: value` pairs as text."""
+    if not lines or lines[0].strip() != "---":
+        return 0, {}
+    for index in range(1, len(lines)):
+        if lines[index].strip() in ("---", "..."):
+            pairs = {}
+            for line in lines[1:index]:
+                match = _FRONTMATTER_KEY.match(line)
+                if match:
+                    pairs[match.group(1)] = match.group(2).strip().strip("\"'")
+            return index + 1, pairs
+    return 0, {}
 
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def _memory(path: str, block: list[tuple[int, str]]) -> Memory:
+def _memory(path: str, block: list[tuple[int, str]], frontmatter: dict[str, str]) -> Memory:
     anchors: list[str] = []
     positions: list[Position | None] = []
     for number, line in block:
-        for match in _CODE_SPAN.finditer(line):
-            content = match.group(2).strip()
-            if looks_like_anchor(content):
-                anchors.append(content)
-                positions.append(Position(number, match.start(2) + 1))
+        for content, offset in code_span_anchors(line):
+            anchors.append(content)
+            positions.append(Position(number, offset + 1))
     first = block[0][0]
     text = " ".join(_BULLET.sub("", line, count=1).strip() for _, line in block)
     return Memory(
         text=text,
-        anchors=list(anchors),
+        anchors=anchors,
         id=f"{path}:{first}",
+        metadata={"frontmatter": dict(frontmatter)} if frontmatter else {},
         source=path,
         position=Position(first, _indent(block[0][1]) + 1),
         anchor_positions=positions,
@@ -90,7 +127,8 @@ def register_memory_formats(register):  # noqa: ANN001, ANN201 - hook signature
         MemoryFormat(
             name="markdown",
             read=read_markdown,
-            patterns=("*.md", "*.mdc", "*.markdown"),
+            patterns=KNOWN_FILES,
+            matches=lambda path: path.lower().endswith((".md", ".mdc", ".markdown")),
             summary="Markdown memory files: one bullet or paragraph per memory, anchors as code spans",
         )
     )

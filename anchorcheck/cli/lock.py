@@ -1,0 +1,47 @@
+"""`anchorcheck lock [FILE|DIR|GLOB...]` — bank every span anchor of the memory files into `anchorcheck.lock`.
+
+Span anchors that have no entry are banked from the current checkout;
+entries that exist are kept as they are (a stale one is `rebank`'s job,
+after someone has read the memory). With no arguments the known memory
+files are read and entries that no memory file writes any more are
+removed; naming files only adds. Exit 0, or 1 when some anchor could not
+be banked (each printed with its file and line), 2 for usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from anchorcheck.cli.common import add_memory_files, EXIT_CLEAN, EXIT_FAILED, add_root, make_verifier
+from anchorcheck.lockfile import LOCK_NAME, load_lock, unbanked, update, write
+from anchorcheck.memoryfiles import load
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("lock", help="bank the span anchors of the memory files into anchorcheck.lock")
+    add_memory_files(parser, "the known memory files; also prunes unused entries")
+    add_root(parser)
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if the lock is not up to date")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    verifier = make_verifier(args)
+    lock = load_lock(verifier.root)
+    loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files)
+    wanted = unbanked([m for _, memories in loaded for m in memories], verifier.registry.kinds)
+    result = update(lock, wanted, verifier.repo, prune=not args.files)
+    for key, memory, message in result.failed:
+        line = memory.position.line if memory.position else None
+        where = f"{memory.source}:{line}" if line else str(memory.source)
+        print(f"{where}: cannot bank {key}: {message}", file=sys.stderr)
+    summary = f"{len(result.added)} added, {len(result.removed)} removed, {len(result.kept)} unchanged"
+    if args.check:
+        state = "out of date" if result.changed else "up to date"
+        print(f"{LOCK_NAME} is {state} ({summary}).")
+        return EXIT_FAILED if result.changed or result.failed else EXIT_CLEAN
+    if result.changed or not lock.path.exists():
+        write(lock)
+    print(f"Wrote {LOCK_NAME}: {summary}." if result.changed else f"{LOCK_NAME} is up to date ({summary}).")
+    return EXIT_FAILED if result.failed else EXIT_CLEAN

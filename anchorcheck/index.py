@@ -1,0 +1,244 @@
+"""The source index: lazy per-file facts behind a byte prefilter and a content-keyed cache.
+
+An anchor asks for the files of a scope that could hold its evidence; a file
+whose bytes lack every needle cannot, so it is ruled out without parsing.
+Only the files that pass are parsed (once per content, thanks to the cache),
+which is what keeps a closed-world search cheap enough for every recall.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tree_sitter import Query
+from tree_sitter_language_pack import get_language, get_parser
+
+from anchorcheck.cache import FactsCache, default_cache_dir, git_blob_id
+from anchorcheck.facts import Facts, Parsed, first_error_line
+from anchorcheck.repo import UnsafePathError
+
+if TYPE_CHECKING:
+    from anchorcheck.context import Context
+    from anchorcheck.registry import Language
+
+FACTS_VERSION = "1"
+_VENDORED = frozenset({"vendor", "vendored", "third_party", "third-party", "_vendor", "node_modules", "external"})
+_TESTS = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs", "testdata", "fixtures"})
+_EXAMPLES = frozenset({"example", "examples", "sample", "samples", "demo", "demos", "docs", "doc"})
+
+
+def classify(path: str) -> str:
+    """Which kind of code a file is — production, test, example or vendored — judged by its path."""
+    parts = path.lower().split("/")
+    dirs, name = parts[:-1], parts[-1]
+    if _VENDORED & set(dirs):
+        return "vendored"
+    if _TESTS & set(dirs) or name.startswith("test_") or ".test." in name or ".spec." in name or name.endswith(("_test.go", "_test.py", "_spec.rb")) or name == "conftest.py":
+        return "test"
+    if _EXAMPLES & set(dirs):
+        return "example"
+    return "production"
+
+
+@dataclass
+class Search:
+    """What a prefiltered search of a scope found, and how much of the closed world it covered."""
+
+    hits: list[tuple[str, Facts]] = field(default_factory=list)
+    searched: int = 0  # source files in scope that a language plugin understands
+    ruled_out: int = 0  # of those, how many the byte prefilter excluded unparsed
+    unreadable: list[str] = field(default_factory=list)
+    unsupported: int = 0  # files in scope that no language plugin parses
+
+
+@lru_cache(maxsize=None)
+def parser_for(grammar: str):  # noqa: ANN201 - tree_sitter.Parser
+    """One parser per grammar per process: building a parser is not free."""
+    return get_parser(grammar)  # type: ignore[arg-type]
+
+
+_FINGERPRINTS: dict[tuple[str, str], str] = {}
+
+
+def _fingerprint(language: Language) -> str:
+    """Changes when the language's queries or extract code change, so stale facts are never reused."""
+    known = (language.name, getattr(language.extract, "__module__", ""))
+    if known not in _FINGERPRINTS:
+        _FINGERPRINTS[known] = _compute_fingerprint(language)
+    return _FINGERPRINTS[known]
+
+
+def _compute_fingerprint(language: Language) -> str:
+    digest = hashlib.sha1(f"{FACTS_VERSION}\0{language.name}\0{language.grammar}".encode())  # noqa: S324
+    for name in sorted(language.queries):
+        digest.update(f"\0{name}\0{language.queries[name]}".encode())
+    extract = language.extract
+    try:
+        source = Path(inspect.getsourcefile(extract) or "").read_bytes() if extract else b""
+    except (OSError, TypeError):
+        source = getattr(extract, "__qualname__", "").encode()
+    digest.update(source)
+    return digest.hexdigest()[:16]
+
+
+class _Queries:
+    """Compiled queries of one language, compiled on first use."""
+
+    def __init__(self, language: Language) -> None:
+        self.language = language
+        self._ts_language = None
+        self._compiled: dict[str, Query] = {}
+
+    def __call__(self, name: str) -> Query:
+        query = self._compiled.get(name)
+        if query is None:
+            if self._ts_language is None:
+                grammar = self.language.grammar
+                self._ts_language = get_language(grammar) if isinstance(grammar, str) else grammar()  # type: ignore[arg-type]
+            query = Query(self._ts_language, self.language.queries[name])
+            self._compiled[name] = query
+        return query
+
+
+class SourceIndex:
+    """Per-file facts of one checkout, computed lazily and shared by all source anchors of a Verifier."""
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
+        self.repo = context.repo
+        self.registry = context.registry
+        self.cache: FactsCache | None = None
+        if context.options.get("cache", True):
+            directory = context.options.get("cache_dir") or default_cache_dir(self.repo.root)
+            self.cache = FactsCache(Path(directory))
+        self._facts: dict[str, Facts] = {}
+        self._queries: dict[str, _Queries] = {}
+        self.parsed = 0  # files parsed by this index (cache misses): for benchmarks and tests
+
+    @classmethod
+    def of(cls, context: Context) -> SourceIndex:
+        return context.memo("anchorcheck.index", lambda: cls(context))
+
+    def language(self, path: str) -> Language | None:
+        language = self.registry.language_for(path)
+        return language if language is not None and language.extract is not None else None
+
+    def sources(self, scope: str | None) -> tuple[list[tuple[str, Language]], int]:
+        """The files of a scope that some language plugin parses, and how many others there were."""
+        supported, others = [], 0
+        for path in self.repo.files(scope):
+            language = self.language(path)
+            if language is None:
+                others += 1
+            else:
+                supported.append((path, language))
+        return supported, others
+
+    def search(
+        self,
+        scope: str | None,
+        needles: Callable[[Language], Sequence[bytes]],
+        always: Callable[[str, Language], bool] | None = None,
+    ) -> Search:
+        """Facts of every file in scope whose bytes contain one of its language's needles.
+
+        `always(path, language)` forces a file in regardless of its bytes.
+        Cached facts are used without reading the file; the context's
+        deadline is checked between files.
+        """
+        files, others = self.sources(scope)
+        result = Search(searched=len(files), unsupported=others)
+        self._preload(path for path, _ in files)
+        for path, language in files:
+            self.context.check_deadline()
+            facts = self._facts.get(path)
+            if facts is None:
+                try:
+                    data = self.repo.read_bytes(path)
+                except (OSError, UnsafePathError):
+                    result.unreadable.append(path)
+                    continue
+                wanted = needles(language)
+                if not (always and always(path, language)) and not any(n in data for n in wanted):
+                    result.ruled_out += 1
+                    continue
+                facts = self._compute(path, language, data)
+            result.hits.append((path, facts))
+        self.flush()
+        return result
+
+    def facts(self, path: str) -> Facts | None:
+        """The facts of one file (None when no language plugin parses it); raises OSError/UnsafePathError."""
+        if path in self._facts:
+            return self._facts[path]
+        language = self.language(path)
+        if language is None:
+            return None
+        self._preload([path])
+        if path not in self._facts:
+            self._compute(path, language, self.repo.read_bytes(path))
+            self.flush()
+        return self._facts[path]
+
+    def flush(self) -> None:
+        if self.cache is not None:
+            self.cache.flush()
+
+    # -- internals -------------------------------------------------------------
+
+    def _key(self, language: Language, blob: str) -> str:
+        return f"{_fingerprint(language)}:{blob}"
+
+    def _preload(self, paths: Iterable[str]) -> None:
+        """Fetch cached facts of tracked, unmodified files in one query: no file is read for them."""
+        if self.cache is None:
+            return
+        blob_ids = self.repo.blob_ids
+        keys: dict[str, str] = {}
+        for path in paths:
+            blob = blob_ids.get(path)
+            language = self.language(path)
+            if blob and path not in self._facts and language is not None:
+                keys[self._key(language, blob)] = path
+        for key, value in self.cache.get_many(keys).items():
+            try:
+                self._facts[keys[key]] = Facts.from_dict(value)
+            except (KeyError, TypeError, ValueError):
+                continue  # a well-formed row of the wrong shape: recompute rather than trust it
+
+    def _compute(self, path: str, language: Language, data: bytes) -> Facts:
+        key = self._key(language, self.repo.blob_ids.get(path) or git_blob_id(data))
+        facts = None
+        if self.cache is not None and path not in self.repo.blob_ids:
+            found = self.cache.get_many([key]).get(key)
+            if found is not None:
+                try:
+                    facts = Facts.from_dict(found)
+                except (KeyError, TypeError, ValueError):
+                    facts = None
+        if facts is None:
+            facts = self._extract(language, data)
+            self.parsed += 1
+            if self.cache is not None:
+                self.cache.put(key, facts.to_dict())
+        self._facts[path] = facts
+        return facts
+
+    def _extract(self, language: Language, data: bytes) -> Facts:
+        grammar = language.grammar
+        parser = parser_for(grammar) if isinstance(grammar, str) else None
+        if parser is None:
+            from tree_sitter import Parser
+
+            parser = Parser(grammar())  # type: ignore[operator]
+        tree = parser.parse(data)
+        queries = self._queries.setdefault(language.name, _Queries(language))
+        facts: Facts = language.extract(Parsed(tree.root_node, data, queries))  # type: ignore[misc]
+        facts.error = first_error_line(tree.root_node)
+        return facts

@@ -1,0 +1,199 @@
+"""`anchorcheck.lock`: the fingerprints of the span anchors written in memory files.
+
+People write `span:src/app.py#L10-L20` in a CLAUDE.md; nobody types a sha256.
+`anchorcheck lock` banks each such anchor once and stores the citation in
+the lock at the repository root, keyed by the anchor text exactly as written
+(the format is in HELPERS.md and docs/memory-format.md). Readers attach the
+entry to the anchor so the `span:` kind can verify it; an anchor with no
+entry stays bare, and the kind answers INCONCLUSIVE "not banked, run
+anchorcheck lock".
+
+Like a package lockfile it is deterministic and diff-friendly: entries sorted
+by anchor, one banked line per array element, and an entry that exists is
+never rewritten by `lock` (so re-running it changes nothing). A stale entry
+stays stale until someone looks: `anchorcheck rebank` and `relocate` are the
+explicit ways to move it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import tomlkit
+
+from anchorcheck.anchors import Anchor, AnchorSyntaxError, parse_anchor
+from anchorcheck.atomic import write_atomic
+from anchorcheck.citation import BankError, Citation, bank
+from anchorcheck.citation_store import LOCK_NAME, CitationStoreError, as_toml_table
+from anchorcheck.citation_store import _load as load_toml
+from anchorcheck.memoryfiles import MemoryFileError
+from anchorcheck.model import Memory
+from anchorcheck.registry import AnchorKind
+from anchorcheck.repo import Repository
+from anchorcheck_plugins.kinds.span import parse_span
+
+VERSION = 1
+SPAN = "span"
+_HEADER = "Written by `anchorcheck lock`: fingerprints of the span anchors in the memory files."
+_CITATION_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*citation[ \t]*\]\]", re.MULTILINE)
+
+
+class LockError(MemoryFileError):
+    """A malformed `anchorcheck.lock`: names the file and line (exit 2 in the CLI)."""
+
+
+@dataclass
+class Lock:
+    """The entries of one lock file: anchor text → citation record (the `Citation.to_dict()` fields)."""
+
+    path: Path
+    entries: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def lock_path(root: Path) -> Path:
+    return Path(root) / LOCK_NAME
+
+
+def load_lock(root: Path) -> Lock:
+    """The lock at the root (empty when there is none); LockError for a malformed one."""
+    path = lock_path(root)
+    if not path.exists():
+        return Lock(path)
+    shown = LOCK_NAME
+    try:
+        doc = load_toml(path, shown)
+    except CitationStoreError as exc:
+        raise LockError(exc.path, exc.line, exc.message) from None
+    text = doc.as_string()
+    doc = doc.unwrap()
+    if doc.get("version") != VERSION:
+        raise LockError(shown, 1, f"'version' must be {VERSION}, got {doc.get('version')!r}")
+    records = doc.get("citation", [])
+    if not isinstance(records, list):
+        raise LockError(shown, None, "'citation' must be an array of tables: [[citation]]")
+    lines = [text.count("\n", 0, m.start()) + 1 for m in _CITATION_HEADER.finditer(text)]
+    lock = Lock(path)
+    for index, record in enumerate(records):
+        line = lines[index] if index < len(lines) else None
+        if not isinstance(record, dict) or not isinstance(record.get("anchor"), str):
+            raise LockError(shown, line, "each [[citation]] needs an 'anchor' string (the span anchor as written)")
+        key = record["anchor"]
+        if key in lock.entries:
+            raise LockError(shown, line, f"duplicate entry for {key!r}")
+        lock.entries[key] = {k: v for k, v in record.items() if k != "anchor"}
+    return lock
+
+
+def attach(memories: Iterable[Memory], lock: Lock, kinds: Mapping[str, AnchorKind]) -> None:
+    """Give each written span anchor its banked citation: the memory's own record, else the lock's.
+
+    Anchors without a record are left as written; malformed anchors too
+    (the Verifier reports those with their column).
+    """
+    for memory in memories:
+        own = _own_citations(memory)
+        for index, raw in enumerate(memory.anchors):
+            anchor = _span_anchor(raw, kinds)
+            if anchor is None:
+                continue
+            key = raw.strip()
+            record = own.get(key, lock.entries.get(key))
+            if record is not None:
+                memory.anchors[index] = replace(anchor, detail=Citation.from_dict(record))
+
+
+def unbanked(memories: Iterable[Memory], kinds: Mapping[str, AnchorKind]) -> list[tuple[str, Memory]]:
+    """The written span anchors that carry no citation of their own (what `lock` must bank)."""
+    found = []
+    for memory in memories:
+        own = _own_citations(memory)
+        for raw in memory.anchors:
+            anchor = _span_anchor(raw, kinds)
+            if anchor is not None and raw.strip() not in own:
+                found.append((raw.strip(), memory))
+    return found
+
+
+@dataclass
+class LockUpdate:
+    """What `lock` did: anchors added, kept as they were, removed, and the ones that failed."""
+
+    added: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    failed: list[tuple[str, Memory, str]] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.removed)
+
+
+def update(lock: Lock, wanted: list[tuple[str, Memory]], repo: Repository, *, prune: bool) -> LockUpdate:
+    """Bank the wanted anchors that have no entry; with `prune`, drop entries nobody writes any more.
+
+    Existing entries are kept byte for byte, which is what makes a re-run a
+    no-op and keeps a stale fingerprint stale.
+    """
+    result = LockUpdate()
+    seen: set[str] = set()
+    for key, memory in wanted:
+        if key in seen:
+            continue
+        seen.add(key)
+        if key in lock.entries:
+            result.kept.append(key)
+            continue
+        try:
+            ref = parse_span(key.split(":", 1)[1])
+            citation = bank(repo, ref.path, ref.start, ref.end)
+        except (AnchorSyntaxError, BankError) as exc:
+            result.failed.append((key, memory, str(exc)))
+            continue
+        lock.entries[key] = citation.to_dict()
+        result.added.append(key)
+    if prune:
+        for key in sorted(set(lock.entries) - seen):
+            del lock.entries[key]
+            result.removed.append(key)
+    return result
+
+
+def dumps(lock: Lock) -> str:
+    """The lock's text: version, then one [[citation]] per anchor, sorted by anchor."""
+    doc = tomlkit.document()
+    doc.add(tomlkit.comment(_HEADER))
+    doc["version"] = VERSION
+    tables = tomlkit.aot()
+    for key in sorted(lock.entries):
+        tables.append(as_toml_table({"anchor": key, **lock.entries[key]}))
+    if tables:
+        doc["citation"] = tables
+    return tomlkit.dumps(doc)
+
+
+def write(lock: Lock) -> None:
+    write_atomic(lock.path, dumps(lock))
+
+
+def _span_anchor(raw: Any, kinds: Mapping[str, AnchorKind]) -> Anchor | None:
+    if not isinstance(raw, str) or not raw.strip().startswith(f"{SPAN}:"):
+        return None
+    try:
+        return parse_anchor(raw, kinds)
+    except AnchorSyntaxError:
+        return None
+
+
+def _own_citations(memory: Memory) -> dict[str, dict[str, Any]]:
+    """Citation records a native memory carries itself (`[[memory.citation]]`), by anchor text."""
+    own = {}
+    for record in memory.metadata.get("citations", []) or []:
+        if isinstance(record, dict):
+            data = {k: v for k, v in record.items() if k != "anchor"}
+            key = record.get("anchor")
+            own[key if isinstance(key, str) else Citation.from_dict(data).anchor_text()] = data
+    return own

@@ -1,0 +1,123 @@
+"""The native memory format, `*.memories.toml`: ids, timestamps, status and exact citations.
+
+For memory stores that want more than prose: each `[[memory]]` table is one
+memory with an id, its text, its anchors and optional metadata; full citation
+records (`[[memory.citation]]`, the fields of the lock) may ride along so the
+store needs no separate lock. The format is documented in
+docs/memory-format.md and docs/memory-format.schema.json.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import tomlkit
+from tomlkit.exceptions import ParseError
+
+from anchorcheck import Memory, MemoryFormat, Position, hookimpl
+from anchorcheck.memoryfiles import MemoryFileError
+
+VERSION = 1
+_MEMORY_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*memory[ \t]*\]\]", re.MULTILINE)
+_OPTIONAL = {
+    "status": str,
+    "created": (dt.datetime, dt.date),
+    "expires": (dt.datetime, dt.date),
+    "resolve_after": (dt.datetime, dt.date),
+    "as_of": str,
+}
+_KNOWN = {"id", "text", "anchors", "citation", "metadata", *_OPTIONAL}
+
+
+def read_native(path: str, text: str) -> list[Memory]:
+    """The memories of one `*.memories.toml` file; MemoryFileError names the line of a bad entry."""
+    try:
+        doc = tomlkit.parse(text).unwrap()
+    except ParseError as exc:
+        raise MemoryFileError(path, exc.line, f"invalid TOML: {exc}") from None
+    version = doc.get("version")
+    if version != VERSION:
+        raise MemoryFileError(path, _line_of_key(text, "version"), f"'version' must be {VERSION}, got {version!r}")
+    entries = doc.get("memory", [])
+    if not isinstance(entries, list):
+        raise MemoryFileError(path, _line_of_key(text, "memory"), "'memory' must be an array of tables: [[memory]]")
+    lines = [text.count("\n", 0, m.start()) + 1 for m in _MEMORY_HEADER.finditer(text)]
+    memories, seen = [], {}
+    for index, entry in enumerate(entries):
+        line = lines[index] if index < len(lines) else None
+        memory = _memory(path, entry, line)
+        if memory.id in seen:
+            raise MemoryFileError(path, line, f"duplicate memory id {memory.id!r} (first at line {seen[memory.id]})")
+        seen[memory.id] = line
+        memories.append(memory)
+    return memories
+
+
+def _memory(path: str, entry: Any, line: int | None) -> Memory:
+    def fail(message: str) -> MemoryFileError:
+        return MemoryFileError(path, line, message)
+
+    if not isinstance(entry, dict):
+        raise fail("each [[memory]] must be a table")
+    unknown = sorted(set(entry) - _KNOWN)
+    if unknown:
+        raise fail(f"unknown key {unknown[0]!r} in [[memory]] (known: {', '.join(sorted(_KNOWN))})")
+    memory_id, text = entry.get("id"), entry.get("text")
+    if not isinstance(memory_id, str) or not memory_id:
+        raise fail("[[memory]] needs an 'id' string")
+    if not isinstance(text, str):
+        raise fail(f"memory {memory_id!r} needs a 'text' string")
+    anchors = entry.get("anchors", [])
+    if not isinstance(anchors, list) or not all(isinstance(a, str) for a in anchors):
+        raise fail(f"memory {memory_id!r}: 'anchors' must be a list of strings")
+    citations = entry.get("citation", [])
+    if not isinstance(citations, list) or not all(isinstance(c, dict) for c in citations):
+        raise fail(f"memory {memory_id!r}: 'citation' must be an array of tables: [[memory.citation]]")
+    metadata = entry.get("metadata", {})
+    if not isinstance(metadata, dict):
+        raise fail(f"memory {memory_id!r}: 'metadata' must be a table")
+    metadata = {key: _json_safe(value) for key, value in metadata.items()}
+    for key, expected in _OPTIONAL.items():
+        if key in entry:
+            if not isinstance(entry[key], expected):
+                raise fail(f"memory {memory_id!r}: {key!r} has the wrong type ({type(entry[key]).__name__})")
+            metadata[key] = _json_safe(entry[key])
+    if citations:
+        metadata["citations"] = [dict(c) for c in citations]
+    return Memory(
+        text=text,
+        anchors=list(anchors),
+        id=memory_id,
+        metadata=metadata,
+        source=path,
+        position=Position(line) if line else None,
+        anchor_positions=[Position(line) if line else None for _ in anchors],
+    )
+
+
+def _json_safe(value: Any) -> Any:
+    """Dates and times become ISO 8601 text so reports and JSON output can carry them."""
+    if isinstance(value, (dt.datetime, dt.date)):
+        text = value.isoformat()
+        return text.replace("+00:00", "Z") if isinstance(value, dt.datetime) else text
+    return value
+
+
+def _line_of_key(text: str, key: str) -> int | None:
+    match = re.search(rf"^[ \t]*{re.escape(key)}[ \t]*=", text, re.MULTILINE)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+@hookimpl
+def register_memory_formats(register):  # noqa: ANN001, ANN201 - hook signature
+    register(
+        MemoryFormat(
+            name="native",
+            read=read_native,
+            patterns=("*.memories.toml", "**/*.memories.toml"),
+            matches=lambda path: path.endswith(".memories.toml"),
+            summary="anchorcheck's structured memories: [[memory]] tables with ids, anchors and citations",
+        )
+    )

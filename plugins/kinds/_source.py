@@ -1,0 +1,33 @@
+"""What the source kinds (`import:`, `env:`) share: evidence lines and the closed-world sentence."""
+
+from __future__ import annotations
+
+from anchorcheck.index import Search, classify
+from anchorcheck.model import Evidence
+
+MAX_EVIDENCE = 10
+
+
+def evidence(path: str, line: int, what: str, flag: str = "") -> Evidence:
+    """One hit, classified as production, test, example or vendored code, with its import flag."""
+    labels = [classify(path), *([flag] if flag else [])]
+    return Evidence(path, line, f"{what} ({', '.join(labels)})")
+
+
+def coverage(search: Search) -> str:
+    """How much of the closed world was looked at: the sentence a REFUTED verdict rests on."""
+    examined = search.searched - search.ruled_out - len(search.unreadable)
+    return (
+        f"searched {search.searched} source file(s): {examined} parsed (or known from the cache), "
+        f"{search.ruled_out} ruled out unparsed by the byte prefilter"
+    )
+
+
+def scope_words(scope: str | None) -> str:
+    return f" in {scope}" if scope else ""
+
+
+def places(found: list[Evidence]) -> str:
+    """`at a.py:3 and 2 other place(s)`: the first hit and how many more."""
+    text = f"at {found[0].location()}"
+    return text + (f" and {len(found) - 1} other place(s)" if len(found) > 1 else "")

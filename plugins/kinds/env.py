@@ -1,0 +1,98 @@
+"""`env:KEY` — code reads the variable, or committed configuration defines it.
+
+Code reads come from the language plugins; configuration from
+`env_config`. Absence is REFUTED only over a complete world: every file in
+scope that could read the environment was parsed and none reads the
+environment with a computed key (`os.environ[name]`), which could be KEY.
+"""
+
+from __future__ import annotations
+
+import re
+
+from anchorcheck import AnchorKind, AnchorResult, Verdict, hookimpl
+from anchorcheck.anchors import Anchor, AnchorSyntaxError
+from anchorcheck.context import Context
+from anchorcheck.index import SourceIndex
+from anchorcheck.model import Evidence
+from anchorcheck.registry import Language
+from anchorcheck_plugins.kinds._source import MAX_EVIDENCE, coverage, evidence, places, scope_words
+from anchorcheck_plugins.kinds.env_config import config_kind, defined_names
+
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+
+
+def parse_env(value: str) -> str:
+    if not _KEY.fullmatch(value):
+        raise AnchorSyntaxError("expected an environment variable name such as REDIS_URL", column=1)
+    return value
+
+
+def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
+    key = anchor.detail or parse_env(anchor.value)
+    shown, where = str(anchor), scope_words(anchor.scope)
+    index = SourceIndex.of(context)
+
+    def needles(language: Language) -> list[bytes]:
+        return [key.encode(), *language.env_markers]
+
+    search = index.search(anchor.scope, needles)
+    found: list[Evidence] = []
+    computed: list[str] = []
+    shaky: list[str] = []
+    for path, facts in search.hits:
+        found.extend(evidence(path, line, f"reads {key}") for name, line in facts.env if name == key)
+        computed.extend(f"{path}:{line}" for line in facts.env_computed)
+        if facts.error is not None and key.encode() in _bytes_or_empty(context, path):
+            shaky.append(f"{path}:{facts.error}")
+    configs = [p for p in context.repo.files(anchor.scope) if config_kind(p)]
+    unreadable = list(search.unreadable)
+    for path in configs:
+        context.check_deadline()
+        names = defined_names(context, path)
+        if names is None:
+            unreadable.append(path)
+            continue
+        found.extend(Evidence(path, line, what) for name, line, what in names if name == key)
+    if found:
+        reason = f"{key} is read or defined{where} {places(found)}"
+        return AnchorResult(shown, Verdict.VERIFIED, reason, found[:MAX_EVIDENCE], state="present", details={"places": len(found)})
+    if search.searched == 0 and not configs:
+        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"no source or configuration file{where} that anchorcheck reads", state="no-source")
+    if computed:
+        return AnchorResult(
+            shown,
+            Verdict.INCONCLUSIVE,
+            f"{key} is not read by name{where}, but the environment is read with a computed key at {', '.join(computed[:3])}",
+            state="computed-key",
+        )
+    if unreadable or shaky:
+        bad = [*unreadable, *(f"{s} (syntax error)" for s in shaky)]
+        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{key} not found{where}, but some files could not be read or parsed: {', '.join(bad[:3])}", state="unparsed")
+    return AnchorResult(
+        shown,
+        Verdict.REFUTED,
+        f"nothing{where} reads or defines {key}; {coverage(search)}; {len(configs)} configuration file(s) read",
+        state="absent",
+    )
+
+
+def _bytes_or_empty(context: Context, path: str) -> bytes:
+    try:
+        return context.repo.read_bytes(path)
+    except OSError:
+        return b""
+
+
+@hookimpl
+def register_anchor_kinds(register):  # noqa: ANN001, ANN201 - hook signature
+    register(
+        AnchorKind(
+            prefix="env",
+            verify=verify_env,
+            parse=parse_env,
+            scoped=True,
+            summary="code reads the environment variable, or committed configuration defines it",
+            example="env:REDIS_URL",
+        )
+    )

@@ -1,0 +1,137 @@
+"""Environment variables that committed configuration defines: the non-code half of `env:`.
+
+Read here: dotenv templates (`.env.example`, `.env.sample`, `*.env`...),
+docker-compose `environment:` (mapping or list form), Dockerfile `ENV`/`ARG`,
+and GitHub Actions `env:` at any level. Only names are kept: a value never
+leaves this module, so evidence cannot leak a secret.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from anchorcheck.context import Context
+from anchorcheck.index import parser_for
+from anchorcheck.repo import UnsafePathError
+
+_DOTENV_LINE = re.compile(rb"^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.]*)[ \t]*=", re.MULTILINE)
+_DOCKER_LINE = re.compile(r"^\s*(ENV|ARG)\s+(.*)$", re.IGNORECASE)
+_COMPOSE = re.compile(r"^(docker-)?compose([.-][^/]*)?\.ya?ml$")
+_WORKFLOW = re.compile(r"^\.github/workflows/[^/]+\.ya?ml$")
+
+
+def config_kind(path: str) -> str | None:
+    """Which reader understands this file, by its name; None for any other file."""
+    name = path.rsplit("/", 1)[-1]
+    if name == ".env" or name.startswith(".env.") or name.endswith(".env"):
+        return "dotenv"
+    if name in ("Dockerfile", "Containerfile") or name.startswith("Dockerfile.") or name.endswith(".Dockerfile"):
+        return "dockerfile"
+    if _COMPOSE.match(name):
+        return "compose"
+    if _WORKFLOW.match(path):
+        return "workflow"
+    return None
+
+
+def defined_names(context: Context, path: str) -> list[tuple[str, int, str]] | None:
+    """(name, line, what) for each variable the file defines; None when it cannot be read."""
+    kind = config_kind(path)
+    if kind is None:
+        return []
+
+    def read() -> list[tuple[str, int, str]] | None:
+        try:
+            data = context.repo.read_bytes(path)
+        except (OSError, UnsafePathError):
+            return None
+        return list(_READERS[kind](data))
+
+    return context.memo(("anchorcheck.env-config", path), read)
+
+
+def _dotenv(data: bytes) -> Iterator[tuple[str, int, str]]:
+    for match in _DOTENV_LINE.finditer(data):
+        yield match.group(1).decode("ascii"), data.count(b"\n", 0, match.start()) + 1, "defined in a dotenv file"
+
+
+def _dockerfile(data: bytes) -> Iterator[tuple[str, int, str]]:
+    text = data.decode("utf-8", errors="replace")
+    lines = text.splitlines()
+    number = 0
+    while number < len(lines):
+        start, logical = number + 1, lines[number]
+        while logical.endswith("\\") and number + 1 < len(lines):  # a continued instruction
+            number += 1
+            logical = logical[:-1] + " " + lines[number]
+        number += 1
+        match = _DOCKER_LINE.match(logical)
+        if match is None:
+            continue
+        instruction, rest = match.group(1).upper(), match.group(2)
+        try:
+            words = shlex.split(rest, comments=False, posix=True)
+        except ValueError:
+            words = rest.split()
+        if not words:
+            continue
+        if instruction == "ENV" and "=" not in words[0]:
+            names = [words[0]]  # the legacy form: ENV NAME value with spaces
+        else:
+            names = [w.split("=", 1)[0] for w in words if instruction == "ARG" or "=" in w]
+        for name in names:
+            yield name, start, f"Dockerfile {instruction}"
+
+
+def _yaml_keys(data: bytes, section: str, what: str) -> Iterator[tuple[str, int, str]]:
+    root = parser_for("yaml").parse(data).root_node
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in ("block_mapping_pair", "flow_pair"):
+            key = node.child_by_field_name("key")
+            value = node.child_by_field_name("value")
+            if key is not None and value is not None and _scalar(key) == section:
+                yield from _section_names(value, what)
+        stack.extend(reversed(node.named_children))
+
+
+def _section_names(value: Node, what: str) -> Iterator[tuple[str, int, str]]:
+    """Keys of a mapping, or `NAME=value` / `NAME` items of a list."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if node.type in ("block_mapping_pair", "flow_pair"):
+            key = node.child_by_field_name("key")
+            name = _scalar(key) if key is not None else None
+            if name:
+                yield name, node.start_point[0] + 1, what
+            continue
+        if node.type in ("block_sequence_item",) or (node.type == "flow_node" and node.parent is not None and node.parent.type == "flow_sequence"):
+            item = _scalar(node)
+            if item:
+                yield item.split("=", 1)[0].strip(), node.start_point[0] + 1, what
+            continue
+        stack.extend(reversed(node.named_children))
+
+
+def _scalar(node: Node) -> str | None:
+    """The text of a plain or quoted scalar; None for anything structured."""
+    while node.type in ("flow_node", "block_node", "block_sequence_item") and node.named_child_count == 1:
+        node = node.named_children[0]
+    if node.type not in ("plain_scalar", "double_quote_scalar", "single_quote_scalar"):
+        return None
+    text = (node.text or b"").decode("utf-8", errors="replace")
+    return text[1:-1] if node.type != "plain_scalar" else text
+
+
+_READERS = {
+    "dotenv": _dotenv,
+    "dockerfile": _dockerfile,
+    "compose": lambda data: _yaml_keys(data, "environment", "docker-compose environment"),
+    "workflow": lambda data: _yaml_keys(data, "env", "GitHub Actions env"),
+}

@@ -1,0 +1,152 @@
+"""JavaScript (and the shared walk that TypeScript reuses): imports, `process.env` reads, definitions.
+
+`import`/`export ... from`, `require("x")` and `import("x")` with a literal
+are imports; module names keep npm's shape (`@scope/pkg/sub`), so
+`import:@scope/pkg` matches by path segment and `node:fs` is `fs`.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from anchorcheck import Language, hookimpl
+from anchorcheck.facts import TYPE_CHECKING_ONLY, Facts, Parsed, string_value
+
+QUERIES = {
+    "imports": """
+        (import_statement source: (string) @source) @stmt
+        (export_statement source: (string) @source) @stmt
+        (call_expression function: (identifier) @fn arguments: (arguments . (_) @source)) @stmt
+        (call_expression function: (import) @fn arguments: (arguments . (_) @source)) @stmt
+    """,
+    "env": """
+        (member_expression object: (_) @object property: (property_identifier) @key) @read
+        (subscript_expression object: (_) @object index: (_) @key) @read
+        (variable_declarator name: (object_pattern) @pattern value: (_) @object) @read
+    """,
+}
+_ENV_OBJECTS = {"process.env", "import.meta.env"}
+_STRINGS = {"string", "template_string"}
+
+
+def extract(parsed: Parsed) -> Facts:
+    facts = Facts()
+    for _, found in parsed.matches("imports"):
+        stmt, source = found["stmt"][0], found["source"][0]
+        function = found.get("fn", [None])[0]
+        if function is not None and function.type == "identifier" and Parsed.text(function) != "require":
+            continue
+        value = string_value(source) if source.type in _STRINGS else None
+        if value:
+            type_only = Parsed.text(stmt).startswith(("import type", "export type"))
+            facts.imports.append((value, Parsed.line(stmt), TYPE_CHECKING_ONLY if type_only else ""))
+    env_reads(parsed, facts)
+    definitions(parsed.root, "", facts)
+    return facts
+
+
+def env_reads(parsed: Parsed, facts: Facts) -> None:
+    for _, found in parsed.matches("env"):
+        read, obj = found["read"][0], found["object"][0]
+        if Parsed.text(obj) not in _ENV_OBJECTS:
+            continue
+        if "pattern" in found:
+            for item in found["pattern"][0].named_children:
+                key = item.child_by_field_name("key") if item.type == "pair_pattern" else item
+                if item.type in ("shorthand_property_identifier_pattern", "pair_pattern") and key is not None:
+                    facts.env.append((Parsed.text(key), Parsed.line(item)))
+                else:
+                    facts.env_computed.append(Parsed.line(item))  # `...rest` takes every key
+            continue
+        key = found["key"][0]
+        if key.type == "property_identifier":
+            facts.env.append((Parsed.text(key), Parsed.line(read)))
+        else:
+            value = string_value(key) if key.type in _STRINGS else None
+            if value:
+                facts.env.append((value, Parsed.line(read)))
+            else:
+                facts.env_computed.append(Parsed.line(read))
+
+
+_NAMED = {
+    "function_declaration",
+    "generator_function_declaration",
+    "class_declaration",
+    "abstract_class_declaration",
+    "interface_declaration",
+    "type_alias_declaration",
+    "enum_declaration",
+    "module",
+    "internal_module",
+}
+_CLASS_MEMBERS = {"method_definition", "field_definition", "public_field_definition", "abstract_method_signature", "method_signature"}
+
+
+def definitions(node: Node, prefix: str, facts: Facts) -> None:
+    """Top-level functions, classes (with their members), consts/lets/vars, TS types; exported or not."""
+    for child in node.named_children:
+        if child.type == "export_statement":
+            declaration = child.child_by_field_name("declaration")
+            if declaration is not None:
+                _definition(declaration, prefix, facts, Parsed.line(child))
+            for specifier in (s for c in child.named_children if c.type == "export_clause" for s in c.named_children):
+                alias = specifier.child_by_field_name("alias") or specifier.child_by_field_name("name")
+                if alias is not None and child.child_by_field_name("source") is None:
+                    facts.defs.append((prefix + Parsed.text(alias), Parsed.line(specifier)))
+        else:
+            _definition(child, prefix, facts, Parsed.line(child))
+
+
+def _definition(node: Node, prefix: str, facts: Facts, line: int) -> None:
+    if node.type in ("lexical_declaration", "variable_declaration"):
+        for declarator in node.named_children:
+            name = declarator.child_by_field_name("name")
+            if declarator.type == "variable_declarator" and name is not None and name.type == "identifier":
+                facts.defs.append((prefix + Parsed.text(name), Parsed.line(declarator)))
+        return
+    if node.type not in _NAMED:
+        return
+    name = node.child_by_field_name("name")
+    if name is None:
+        return
+    qualified = prefix + Parsed.text(name)
+    facts.defs.append((qualified, line))
+    body = node.child_by_field_name("body")
+    if body is None:
+        return
+    if node.type in ("class_declaration", "abstract_class_declaration"):
+        for member in body.named_children:
+            member_name = member.child_by_field_name("name") or member.child_by_field_name("property")
+            if member.type in _CLASS_MEMBERS and member_name is not None:
+                facts.defs.append((f"{qualified}.{Parsed.text(member_name)}", Parsed.line(member)))
+    elif node.type in ("module", "internal_module"):
+        definitions(body, qualified + ".", facts)
+
+
+def import_segments(module: str) -> tuple[str, ...]:
+    """`@scope/pkg/sub` -> ('@scope/pkg', 'sub'); `node:fs/promises` -> ('fs', 'promises')."""
+    if module.startswith("node:"):
+        module = module[len("node:") :]
+    parts = module.split("/")
+    if module.startswith("@") and len(parts) > 1:
+        parts = [f"{parts[0]}/{parts[1]}", *parts[2:]]
+    return tuple(parts)
+
+
+ENV_MARKERS = (b".env",)
+
+LANGUAGE = Language(
+    name="javascript",
+    extensions=(".js", ".mjs", ".cjs", ".jsx"),
+    grammar="javascript",
+    queries=QUERIES,
+    extract=extract,
+    import_segments=import_segments,
+    env_markers=ENV_MARKERS,
+)
+
+
+@hookimpl
+def register_languages(register):  # noqa: ANN001, ANN201 - hook signature
+    register(LANGUAGE)

@@ -1,0 +1,250 @@
+"""Python: imports (absolute, relative, importlib), environment reads and definitions.
+
+Queries find the candidate nodes; the small walk below decides what they
+mean (is this import under `if TYPE_CHECKING`, is this call `os.getenv` or an
+alias of it). Relative imports are kept with their dots and resolved against
+the importing file's package when an anchor is checked.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from anchorcheck import Language, hookimpl
+from anchorcheck.facts import OPTIONAL, TYPE_CHECKING_ONLY, Facts, Parsed, string_value
+
+QUERIES = {
+    "imports": """
+        (import_statement name: (dotted_name) @module)
+        (import_statement name: (aliased_import name: (dotted_name) @module))
+        (import_from_statement module_name: (_) @from) @stmt
+        (call function: (_) @fn arguments: (argument_list . (_) @arg)) @call
+    """,
+    "env": """
+        (subscript value: (_) @object subscript: (_) @key) @read
+        (call function: (_) @fn arguments: (argument_list . (_) @key)) @read
+        (comparison_operator (_) @key "in" (_) @object) @read
+    """,
+}
+
+_IMPORT_FUNCTIONS = {"importlib.import_module", "import_module", "__import__"}
+_GUARD_ERRORS = ("ImportError", "ModuleNotFoundError")
+
+
+def extract(parsed: Parsed) -> Facts:
+    facts = Facts()
+    aliases = _ImportAliases()
+    found = parsed.captures("imports")
+    for node in found.get("module", []):
+        _add_import(facts, node, Parsed.text(node))
+        aliases.note_import(node)
+    for node in found.get("stmt", []):
+        _from_import(facts, node)
+        aliases.note_from(node)
+    for call in found.get("call", []):
+        function = call.child_by_field_name("function")
+        args = call.child_by_field_name("arguments")
+        if function is None or args is None or Parsed.text(function) not in _IMPORT_FUNCTIONS:
+            continue
+        first = args.named_children[0] if args.named_children else None
+        value = string_value(first) if first is not None and first.type == "string" else None
+        if value:
+            _add_import(facts, call, value)
+    _env_reads(parsed, facts, aliases)
+    _definitions(parsed.root, "", facts)
+    return facts
+
+
+def _add_import(facts: Facts, node: Node, module: str) -> None:
+    facts.imports.append((module, Parsed.line(node), _import_flag(node)))
+
+
+def _from_import(facts: Facts, stmt: Node) -> None:
+    source = stmt.child_by_field_name("module_name")
+    if source is None:
+        return
+    base = Parsed.text(source).replace(" ", "")
+    _add_import(facts, stmt, base)
+    # `from pkg import sub` may import the submodule pkg.sub; `from . import x` usually does.
+    for name in stmt.children_by_field_name("name"):
+        target = name.child_by_field_name("name") if name.type == "aliased_import" else name
+        if target is not None:
+            joiner = "" if base.endswith(".") else "."
+            facts.imports.append((base + joiner + Parsed.text(target), Parsed.line(name), _import_flag(stmt)))
+
+
+def _import_flag(node: Node) -> str:
+    """TYPE_CHECKING-only beats optional; an import in the `else:` of `if TYPE_CHECKING` runs."""
+    flag = ""
+    child, parent = node, node.parent
+    while parent is not None:
+        if parent.type == "if_statement":
+            condition = parent.child_by_field_name("condition")
+            consequence = parent.child_by_field_name("consequence")
+            if condition is not None and "TYPE_CHECKING" in Parsed.text(condition) and child == consequence:
+                return TYPE_CHECKING_ONLY
+        if parent.type == "try_statement" and any(
+            c.type == "except_clause" and any(e in Parsed.text(c).split(":", 1)[0] for e in _GUARD_ERRORS)
+            for c in parent.children
+        ):
+            flag = OPTIONAL
+        child, parent = parent, parent.parent
+    return flag
+
+
+class _ImportAliases:
+    """Which local names mean `os.environ` and `os.getenv` in this file (`from os import environ as e`)."""
+
+    def __init__(self) -> None:
+        self.environ = {"os.environ", "environ", "os.environb"}
+        self.getenv = {"os.getenv", "getenv", "os.environ.get", "environ.get", "os.getenvb"}
+
+    def note_import(self, module: Node) -> None:
+        parent = module.parent
+        if Parsed.text(module) == "os" and parent is not None and parent.type == "aliased_import":
+            alias = parent.child_by_field_name("alias")
+            if alias is not None:
+                name = Parsed.text(alias)
+                self.environ.add(f"{name}.environ")
+                self.getenv.update({f"{name}.getenv", f"{name}.environ.get"})
+
+    def note_from(self, stmt: Node) -> None:
+        source = stmt.child_by_field_name("module_name")
+        if source is None or Parsed.text(source) != "os":
+            return
+        for name in stmt.children_by_field_name("name"):
+            if name.type != "aliased_import":
+                continue
+            original, alias = name.child_by_field_name("name"), name.child_by_field_name("alias")
+            if original is None or alias is None:
+                continue
+            local = Parsed.text(alias)
+            if Parsed.text(original) == "environ":
+                self.environ.add(local)
+                self.getenv.add(f"{local}.get")
+            elif Parsed.text(original) == "getenv":
+                self.getenv.add(local)
+
+    def reads_with_key(self, read: Node, found: dict[str, Node]) -> bool:
+        if read.type == "call":
+            function = found.get("fn")
+            if function is None:
+                return False
+            text = Parsed.text(function)
+            if text in self.getenv:
+                return True
+            owner, _, method = text.rpartition(".")
+            return owner in self.environ and method in {"get", "setdefault", "pop"}
+        obj = found.get("object")
+        return obj is not None and Parsed.text(obj) in self.environ
+
+
+def _env_reads(parsed: Parsed, facts: Facts, aliases: _ImportAliases) -> None:
+    for _, found in parsed.matches("env"):
+        nodes = {name: items[0] for name, items in found.items() if items}
+        read, key = nodes.get("read"), nodes.get("key")
+        if read is None or key is None or not aliases.reads_with_key(read, nodes):
+            continue
+        value = string_value(key) if key.type == "string" else None
+        if value:
+            facts.env.append((value, Parsed.line(read)))
+        else:
+            facts.env_computed.append(Parsed.line(read))
+
+
+_BLOCKS = {"if_statement", "else_clause", "elif_clause", "try_statement", "except_clause", "finally_clause", "with_statement", "block"}
+
+
+def _definitions(node: Node, prefix: str, facts: Facts) -> None:
+    """Module-level and class-level names: classes, functions, methods, assignments (annotated or not)."""
+    for child in node.named_children:
+        target = child.child_by_field_name("definition") if child.type == "decorated_definition" else child
+        if target is None:
+            continue
+        if target.type in ("class_definition", "function_definition"):
+            name = target.child_by_field_name("name")
+            if name is None:
+                continue
+            qualified = prefix + Parsed.text(name)
+            facts.defs.append((qualified, Parsed.line(child)))
+            body = target.child_by_field_name("body")
+            if target.type == "class_definition" and body is not None:
+                _definitions(body, qualified + ".", facts)
+        elif target.type == "assignment":
+            _assignment(target, prefix, facts)
+        elif target.type == "expression_statement":
+            for inner in target.named_children:
+                if inner.type == "assignment":
+                    _assignment(inner, prefix, facts)
+        elif target.type in _BLOCKS:
+            _definitions(target, prefix, facts)
+
+
+def _assignment(node: Node, prefix: str, facts: Facts) -> None:
+    left = node.child_by_field_name("left")
+    while node is not None and left is not None:
+        names = [left] if left.type == "identifier" else [n for n in left.named_children if n.type == "identifier"]
+        for name in names:
+            facts.defs.append((prefix + Parsed.text(name), Parsed.line(name)))
+        right = node.child_by_field_name("right")
+        node = right if right is not None and right.type == "assignment" else None  # a = b = 1
+        left = node.child_by_field_name("left") if node is not None else None
+
+
+def import_segments(module: str) -> tuple[str, ...]:
+    return tuple(module.split("."))
+
+
+def resolve_import(module: str, path: str, repo: object) -> str | None:
+    """`..x` written in `pkg/sub/a.py` is `pkg.x`; None when it climbs above the source root."""
+    level = len(module) - len(module.lstrip("."))
+    if level == 0:
+        return module
+    package = module_name(path, repo).split(".")[:-1] if not path.endswith("/__init__.py") else module_name(path, repo).split(".")
+    if level - 1 > len(package) or not package:
+        return None
+    base = package[: len(package) - (level - 1)]
+    rest = module[level:]
+    return ".".join([*base, rest] if rest else base) or None
+
+
+SOURCE_ROOTS = ("src", "lib", "python")
+
+
+def module_name(path: str, repo: object) -> str:
+    """The dotted module a file is: the enclosing `__init__.py` packages, or the path below a source root."""
+    parts = path[: -len(".py")].split("/") if path.endswith(".py") else path.split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    is_file = getattr(repo, "is_file", None)
+    directories = path.split("/")[:-1]
+    start = len(directories)
+    while start > 0 and is_file is not None and _safe_is_file(is_file, "/".join([*directories[:start], "__init__.py"])):
+        start -= 1
+    if start == len(directories):  # no __init__.py to go by: a namespace package or a script
+        start = 1 if directories and directories[0] in SOURCE_ROOTS else 0
+    return ".".join(parts[start:])
+
+
+def _safe_is_file(is_file: object, path: str) -> bool:
+    try:
+        return bool(is_file(path))  # type: ignore[operator]
+    except (OSError, ValueError):
+        return False
+
+
+LANGUAGE = Language(
+    name="python",
+    extensions=(".py", ".pyi"),
+    grammar="python",
+    queries=QUERIES,
+    extract=extract,
+    import_segments=import_segments,
+    resolve_import=resolve_import,
+    env_markers=(b"environ", b"getenv"),
+)
+
+
+@hookimpl
+def register_languages(register):  # noqa: ANN001, ANN201 - hook signature
+    register(LANGUAGE)

@@ -1,0 +1,150 @@
+"""Rust: `use` trees, `extern crate`, crate paths in code (`serde_json::to_string`), env reads, items.
+
+A crate is named with `_` in code and often `-` in Cargo.toml, so segments
+are compared with `-` folded to `_`. `crate::`, `self::` and `super::` paths
+are first-party and not recorded as imports.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from anchorcheck import Language, hookimpl
+from anchorcheck.facts import Facts, Parsed, string_value
+
+QUERIES = {
+    "imports": """
+        (use_declaration argument: (_) @use)
+        (extern_crate_declaration name: (identifier) @crate)
+        (scoped_identifier path: (identifier) @root)
+        (scoped_type_identifier path: (identifier) @root)
+    """,
+    "env": """
+        (call_expression function: (_) @function arguments: (arguments . (_) @key)) @read
+        (macro_invocation macro: (identifier) @function (token_tree . "(" . (_) @key)) @read
+    """,
+}
+_LOCAL_ROOTS = {"crate", "self", "super", "Self"}
+_ENV_CALLS = {"env::var", "std::env::var", "env::var_os", "std::env::var_os", "var", "var_os"}
+_ENV_MACROS = {"env", "option_env"}
+
+
+def extract(parsed: Parsed) -> Facts:
+    facts = Facts()
+    found = parsed.captures("imports")
+    for node in found.get("use", []):
+        for path in _use_paths(node):
+            if path.split("::")[0] not in _LOCAL_ROOTS:
+                facts.imports.append((path, Parsed.line(node), ""))
+    for node in found.get("crate", []):
+        facts.imports.append((Parsed.text(node), Parsed.line(node), ""))
+    for node in found.get("root", []):
+        path = _code_path(node)
+        if path is not None:
+            facts.imports.append((path, Parsed.line(node), ""))
+    _env_reads(parsed, facts)
+    _items(parsed.root, "", facts)
+    return facts
+
+
+def _code_path(root: Node) -> str | None:
+    """The whole path a crate name starts in code (`serde_json::to_string`); None inside `use` or local."""
+    if Parsed.text(root) in _LOCAL_ROOTS or root.parent is None:
+        return None
+    top = root.parent
+    while top.parent is not None and top.parent.type in ("scoped_identifier", "scoped_type_identifier"):
+        top = top.parent
+    ancestor = top.parent
+    while ancestor is not None:
+        if ancestor.type == "use_declaration":
+            return None
+        ancestor = ancestor.parent
+    return Parsed.text(top).replace(" ", "")
+
+
+def _use_paths(node: Node) -> list[str]:
+    """Every path a use tree names: `a::{b, c::{self, d}}` -> a::b, a::c, a::c::d."""
+    kind = node.type
+    if kind in ("identifier", "scoped_identifier", "crate", "self", "super"):
+        return [Parsed.text(node).replace(" ", "")]
+    if kind == "use_as_clause" or kind == "use_wildcard":
+        inner = node.child_by_field_name("path") or (node.named_children[0] if node.named_children else None)
+        return _use_paths(inner) if inner is not None else []
+    if kind == "scoped_use_list":
+        path = node.child_by_field_name("path")
+        items = node.child_by_field_name("list")
+        base = Parsed.text(path).replace(" ", "") if path is not None else ""
+        paths = [base] if base else []
+        for item in items.named_children if items is not None else []:
+            for sub in _use_paths(item):
+                if sub != "self":
+                    paths.append(f"{base}::{sub}" if base else sub)
+        return paths
+    if kind == "use_list":
+        return [p for item in node.named_children for p in _use_paths(item)]
+    return []
+
+
+def _env_reads(parsed: Parsed, facts: Facts) -> None:
+    for _, found in parsed.matches("env"):
+        read, function, key = found["read"][0], found["function"][0], found["key"][0]
+        name = Parsed.text(function).replace(" ", "")
+        if read.type == "macro_invocation" and name not in _ENV_MACROS:
+            continue
+        if read.type == "call_expression" and name not in _ENV_CALLS:
+            continue
+        value = string_value(key) if key.type == "string_literal" else None
+        if value:
+            facts.env.append((value, Parsed.line(read)))
+        else:
+            facts.env_computed.append(Parsed.line(read))
+
+
+_ITEMS = {"function_item", "function_signature_item", "struct_item", "enum_item", "union_item", "trait_item", "type_item", "const_item", "static_item", "mod_item", "macro_definition"}
+
+
+def _items(node: Node, prefix: str, facts: Facts) -> None:
+    """Items with their module path (`inner.q`), trait methods (`Tr.t`) and impl methods (`S.m`)."""
+    for child in node.named_children:
+        if child.type == "impl_item":
+            owner = _type_name(child.child_by_field_name("type"))
+            body = child.child_by_field_name("body")
+            if owner and body is not None:
+                _items(body, f"{prefix}{owner}.", facts)
+            continue
+        if child.type not in _ITEMS:
+            continue
+        name = child.child_by_field_name("name")
+        if name is None:
+            continue
+        qualified = prefix + Parsed.text(name)
+        facts.defs.append((qualified, Parsed.line(child)))
+        body = child.child_by_field_name("body")
+        if child.type in ("mod_item", "trait_item") and body is not None:
+            _items(body, qualified + ".", facts)
+
+
+def _type_name(node: Node | None) -> str | None:
+    while node is not None and node.type in ("generic_type", "reference_type", "scoped_type_identifier"):
+        node = node.child_by_field_name("type") or node.child_by_field_name("name")
+    return Parsed.text(node) if node is not None else None
+
+
+def import_segments(module: str) -> tuple[str, ...]:
+    return tuple(module.replace("-", "_").split("::"))
+
+
+LANGUAGE = Language(
+    name="rust",
+    extensions=(".rs",),
+    grammar="rust",
+    queries=QUERIES,
+    extract=extract,
+    import_segments=import_segments,
+    env_markers=(b"env", b"var"),
+)
+
+
+@hookimpl
+def register_languages(register):  # noqa: ANN001, ANN201 - hook signature
+    register(LANGUAGE)

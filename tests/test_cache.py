@@ -1,0 +1,126 @@
+"""The on-disk cache: reuse, invalidation by content, corruption, processes sharing it, verify_many on a pool."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+from tests._source_support import git_init, verifier, write
+
+from anchorcheck import Memory, Verdict
+from anchorcheck.cache import FactsCache, git_blob_id
+from anchorcheck.index import SourceIndex
+
+
+def _parsed_after(root, cache_dir, anchor="import:redis"):
+    v = verifier(root, cache_dir)
+    result = v.check(anchor)
+    return result, SourceIndex.of(v.context).parsed
+
+
+def test_git_blob_id_matches_git(tmp_path):
+    write(tmp_path, {"a.py": "import redis\n"})
+    out = subprocess.run(["git", "hash-object", str(tmp_path / "a.py")], capture_output=True, text=True, check=True)
+    assert git_blob_id((tmp_path / "a.py").read_bytes()) == out.stdout.strip()
+
+
+def test_reuse_and_invalidation_after_an_edit(tmp_path):
+    root, cache = write(tmp_path / "repo", {"a.py": "import redis\n", "b.py": "import redis.client\n"}), tmp_path / "cache"
+    git_init(root)
+    assert _parsed_after(root, cache)[1] == 2
+    result, parsed = _parsed_after(root, cache)
+    assert parsed == 0 and result.verdict is Verdict.VERIFIED
+    (root / "a.py").write_text("import json\nimport redis.sentinel\n")  # modified: hashed, reparsed
+    result, parsed = _parsed_after(root, cache)
+    assert parsed == 1 and [(e.path, e.line) for e in result.evidence] == [("a.py", 2), ("b.py", 1)]
+    (root / "a.py").write_text("import redis\n")  # back to the committed bytes: the old entry serves
+    assert _parsed_after(root, cache)[1] == 0
+
+
+def test_untracked_tree_without_git(tmp_path):
+    root, cache = write(tmp_path / "repo", {"a.py": "import redis\n"}), tmp_path / "cache"
+    assert _parsed_after(root, cache)[1] == 1
+    assert _parsed_after(root, cache)[1] == 0
+
+
+def test_no_cache_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("ANCHORCHECK_CACHE_DIR", str(tmp_path / "cache"))
+    root = write(tmp_path / "repo", {"a.py": "import redis\n"})
+    from anchorcheck.cli import main
+
+    assert main(["anchor", "--root", str(root), "--no-cache", "import:redis"]) == 0
+    assert not (tmp_path / "cache").exists()
+    assert main(["anchor", "--root", str(root), "import:redis"]) == 0
+    assert (tmp_path / "cache" / "facts-v1.sqlite").exists()
+
+
+def test_corrupted_database_is_rebuilt(tmp_path):
+    root, cache = write(tmp_path / "repo", {"a.py": "import redis\n"}), tmp_path / "cache"
+    cache.mkdir()
+    (cache / "facts-v1.sqlite").write_bytes(b"this is not a database" * 100)
+    result, parsed = _parsed_after(root, cache)
+    assert result.verdict is Verdict.VERIFIED and parsed == 1
+    assert (cache / "facts-v1.sqlite.corrupt").exists()
+    assert _parsed_after(root, cache)[1] == 0
+
+
+def test_damaged_row_is_dropped_not_trusted(tmp_path):
+    root, cache = write(tmp_path / "repo", {"a.py": "import redis\n"}), tmp_path / "cache"
+    _parsed_after(root, cache)
+    db = sqlite3.connect(cache / "facts-v1.sqlite")
+    db.execute("UPDATE facts SET payload = substr(payload, 1, 16) || x'00112233445566778899'")
+    db.commit()
+    db.close()
+    result, parsed = _parsed_after(root, cache)
+    assert result.verdict is Verdict.VERIFIED and parsed == 1
+
+
+def test_cache_roundtrip_and_pickling(tmp_path):
+    import pickle
+
+    store = FactsCache(tmp_path)
+    store.put("k", {"a": [1, 2]})
+    store.flush()
+    clone = pickle.loads(pickle.dumps(store))
+    assert clone.get_many(["k", "missing"]) == {"k": {"a": [1, 2]}}
+
+
+WORKER = """
+import sys
+from anchorcheck import Verifier
+from anchorcheck.index import SourceIndex
+v = Verifier(sys.argv[1], options={"cache_dir": sys.argv[2]})
+verdicts = [v.check(f"import:mod{i}").verdict.value for i in range(40)]
+assert set(verdicts) == {"VERIFIED"}, verdicts
+print(SourceIndex.of(v.context).parsed)
+"""
+
+
+def test_two_processes_share_the_cache(tmp_path):
+    root = write(tmp_path / "repo", {f"m{i}.py": f"import mod{i}\n" for i in range(40)})
+    cache = tmp_path / "cache"
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WORKER, str(root), str(cache)], stdout=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outputs = [p.communicate(timeout=120)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0]
+    assert all(int(o) <= 40 for o in outputs)
+    third = subprocess.run([sys.executable, "-c", WORKER, str(root), str(cache)], capture_output=True, text=True, check=True)
+    assert int(third.stdout) == 0
+
+
+def test_verify_many_on_a_process_pool(tmp_path):
+    root = write(tmp_path / "repo", {"a.py": "import redis\nimport os\nos.environ['K']\n"})
+    memories = [Memory(id=str(i), anchors=["import:redis", "env:K", f"import:absent{i}"]) for i in range(10)]
+    v = verifier(root, tmp_path / "cache")
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        reports = v.verify_many(memories, executor=pool)
+    assert [r.memory.id for r in reports] == [str(i) for i in range(10)]
+    assert all(r.verdict is Verdict.REFUTED for r in reports)
+    assert [x.verdict for x in reports[0].results] == [Verdict.VERIFIED, Verdict.VERIFIED, Verdict.REFUTED]
+    assert reports[3].memory is memories[3]
+    here = v.verify_many(memories)
+    assert [r.to_dict() for r in here] == [r.to_dict() for r in reports]

@@ -1,0 +1,100 @@
+"""Which files `check` reads: the known memory files with no arguments; files, directories and globs otherwise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from anchorcheck.cli import main
+from anchorcheck.memoryfiles import MemoryFileError, discover, expand
+from anchorcheck.plugins import default_registry
+from anchorcheck.repo import Repository
+from tests.conftest import needs_git
+
+MEMORY_FILES = {
+    "CLAUDE.md": "- Entry point `file:src/app.py`.\n",
+    "AGENTS.md": "- Same `file:src/app.py`.\n",
+    "services/api/CLAUDE.md": "- Local notes `file:src/app.py`.\n",
+    "memory-bank/techContext.md": "- Stack `file:src/app.py`.\n",
+    ".cursor/rules/style.mdc": "---\nglobs: '*.py'\n---\n- Style `file:src/app.py`.\n",
+    ".github/copilot-instructions.md": "- Copilot `file:src/app.py`.\n",
+    ".github/instructions/py.instructions.md": "---\napplyTo: '**/*.py'\n---\n- Py `file:src/app.py`.\n",
+    "store/team.memories.toml": 'version = 1\n[[memory]]\nid = "a"\ntext = "t"\nanchors = ["file:src/app.py"]\n',
+    ".mcp/memory.jsonl": '{"type": "entity", "name": "app", "entityType": "x", "observations": ["`file:src/app.py`"]}\n',
+}
+NOT_MEMORY = {
+    "README.md": "- `file:missing.py`\n",
+    "docs/guide.md": "- `file:missing.py`\n",
+    "node_modules/pkg/CLAUDE.md": "- `file:missing.py`\n",
+    "ignored/CLAUDE.md": "- `file:missing.py`\n",
+    ".gitignore": "ignored/\n",
+    "src/app.py": "print('hi')\n",
+}
+
+
+@needs_git
+def test_discovers_the_known_memory_files_only(make_repo) -> None:  # noqa: ANN001
+    root = make_repo({**MEMORY_FILES, **NOT_MEMORY})
+    found = discover(Repository(root), default_registry())
+    assert found == sorted(MEMORY_FILES)
+
+
+@needs_git
+def test_memory_files_setting_replaces_the_defaults(make_repo) -> None:  # noqa: ANN001
+    root = make_repo({**MEMORY_FILES, **NOT_MEMORY})
+    assert discover(Repository(root), default_registry(), ["docs/*.md"]) == ["docs/guide.md"]
+
+
+@needs_git
+def test_check_without_arguments_checks_discovered_files(make_repo, capsys, monkeypatch) -> None:  # noqa: ANN001
+    root = make_repo({**MEMORY_FILES, **NOT_MEMORY})
+    monkeypatch.chdir(root)
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out
+    assert "in 9 files" in out and "missing.py" not in out
+
+
+def test_directories_and_globs_expand(make_tree, monkeypatch) -> None:  # noqa: ANN001
+    root = make_tree({**MEMORY_FILES, "src/app.py": ""})
+    monkeypatch.chdir(root)
+    registry, repo = default_registry(), Repository(root)
+    assert [p.as_posix() for p in expand(["memory-bank"], repo, registry)] == [f"{root}/memory-bank/techContext.md"]
+    globbed = expand([".github/**/*.md"], repo, registry)
+    assert sorted(p.as_posix() for p in globbed) == [".github/copilot-instructions.md", ".github/instructions/py.instructions.md"]
+    twice = expand(["CLAUDE.md", "./CLAUDE.md"], repo, registry)
+    assert len(twice) == 1
+
+
+@pytest.mark.parametrize(("argument", "message"), [("nope.md", "no such file"), ("nothing/*.md", "no file matches")])
+def test_missing_names_are_errors(make_tree, monkeypatch, argument: str, message: str) -> None:  # noqa: ANN001
+    root = make_tree({"CLAUDE.md": "x\n"})
+    monkeypatch.chdir(root)
+    with pytest.raises(MemoryFileError, match=message):
+        expand([argument], Repository(root), default_registry())
+
+
+def test_cli_errors_are_exit_2_naming_the_file(make_tree, capsys, monkeypatch) -> None:  # noqa: ANN001
+    root = make_tree({"notes.txt": "x\n", "bad.memories.toml": "version = 1\n[[memory]]\nid = 3\n", "bin.md": b"\xff\xfe"})
+    monkeypatch.chdir(root)
+    assert main(["check", "notes.txt"]) == 2
+    assert "notes.txt: unknown memory file format" in capsys.readouterr().err
+    assert main(["check", "bad.memories.toml"]) == 2
+    assert "bad.memories.toml:2: [[memory]] needs an 'id' string" in capsys.readouterr().err
+    assert main(["check", "bin.md"]) == 2
+    assert "bin.md:1: not valid UTF-8" in capsys.readouterr().err
+
+
+def test_no_memory_files_is_a_warning_not_an_error(make_tree, capsys, monkeypatch) -> None:  # noqa: ANN001
+    root = make_tree({"src/app.py": ""})
+    monkeypatch.chdir(root)
+    assert main(["check"]) == 0
+    assert "no memory files found" in capsys.readouterr().err
+
+
+def test_directory_outside_the_repository_is_refused(make_tree, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    root = make_tree({"CLAUDE.md": "x\n"})
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    with pytest.raises(MemoryFileError, match="outside the repository"):
+        expand([str(outside)], Repository(root), default_registry())

@@ -1,0 +1,71 @@
+"""`env:` over committed configuration, scopes, and values that must never be printed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from tests._source_support import check, lines, write
+
+from anchorcheck import Verdict
+from anchorcheck.cli import main
+
+CONFIG = {
+    ".env.example": "export DOTENV_KEY=hunter2-secret\n# SKIPPED=1\nEMPTY_KEY=\n",
+    "deploy/prod.env": "PROD_KEY=topsecret\n",
+    "Dockerfile": "FROM python\nARG BUILD_VER=1\nENV RUN_A=1 \\\n    RUN_B=\"two\"\nENV LEGACY value with spaces\n",
+    "docker-compose.yml": "services:\n  web:\n    environment:\n      - LIST_KEY=s3cret\n      - BARE_KEY\n  db:\n    environment:\n      MAP_KEY: x\n      \"QUOTED_KEY\": y\n",
+    ".github/workflows/ci.yml": "env:\n  TOP_KEY: a\njobs:\n  test:\n    env: {FLOW_KEY: b}\n    steps:\n      - env:\n          STEP_KEY: ${{ secrets.TOKEN }}\n",
+    "app.py": "import os\nos.getenv('CODE_KEY')\n",
+}
+
+
+@pytest.fixture()
+def tree(tmp_path):
+    return write(tmp_path, CONFIG)
+
+
+@pytest.mark.parametrize(
+    ("key", "where"),
+    [
+        ("DOTENV_KEY", (".env.example", 1)),
+        ("EMPTY_KEY", (".env.example", 3)),
+        ("PROD_KEY", ("deploy/prod.env", 1)),
+        ("BUILD_VER", ("Dockerfile", 2)),
+        ("RUN_A", ("Dockerfile", 3)),
+        ("RUN_B", ("Dockerfile", 3)),
+        ("LEGACY", ("Dockerfile", 5)),
+        ("LIST_KEY", ("docker-compose.yml", 4)),
+        ("BARE_KEY", ("docker-compose.yml", 5)),
+        ("MAP_KEY", ("docker-compose.yml", 8)),
+        ("QUOTED_KEY", ("docker-compose.yml", 9)),
+        ("TOP_KEY", (".github/workflows/ci.yml", 2)),
+        ("FLOW_KEY", (".github/workflows/ci.yml", 5)),
+        ("STEP_KEY", (".github/workflows/ci.yml", 8)),
+        ("CODE_KEY", ("app.py", 2)),
+    ],
+)
+def test_defined_in_config_or_code(tree, key, where):
+    result = check(tree, f"env:{key}")
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert lines(result) == [where]
+
+
+def test_absent_everywhere_is_refuted(tree):
+    result = check(tree, "env:SKIPPED")
+    assert result.verdict is Verdict.REFUTED
+    assert "configuration file" in result.reason
+
+
+def test_scope_limits_config_too(tree):
+    assert check(tree, "env:PROD_KEY in:deploy/").verdict is Verdict.VERIFIED
+    assert check(tree, "env:DOTENV_KEY in:deploy/").verdict is Verdict.REFUTED
+
+
+def test_values_are_never_printed(tree, monkeypatch, capsys):
+    monkeypatch.chdir(tree)
+    main(["anchor", "--no-cache", "--format", "json", "env:DOTENV_KEY", "env:LIST_KEY", "env:PROD_KEY", "env:STEP_KEY"])
+    out = capsys.readouterr().out
+    assert all(r["verdict"] == "VERIFIED" for r in json.loads(out)["results"])
+    for secret in ("hunter2", "s3cret", "topsecret", "secrets.TOKEN"):
+        assert secret not in out

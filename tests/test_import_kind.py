@@ -1,0 +1,69 @@
+"""`import:` as a closed-world claim: scopes (the present trap), negation, bad files, unsupported languages."""
+
+from __future__ import annotations
+
+from tests._source_support import check, lines, write
+
+from anchorcheck import Verdict
+
+
+def test_present_trap_scope_excludes_unrelated_use(tmp_path):
+    write(tmp_path, {"src/incidents/store.py": "import json\n", "scripts/backfill.py": "import sqlite3\n"})
+    assert check(tmp_path, "import:sqlite3").verdict is Verdict.VERIFIED
+    scoped = check(tmp_path, "import:sqlite3 in:src/incidents/")
+    assert scoped.verdict is Verdict.REFUTED
+    assert "searched 1 source file" in scoped.reason
+    assert check(tmp_path, "import:sqlite3 in:scripts/*.py").verdict is Verdict.VERIFIED
+
+
+def test_negated_anchor(tmp_path):
+    write(tmp_path, {"app.py": "import redis\n"})
+    assert check(tmp_path, "!import:celery").verdict is Verdict.VERIFIED
+    assert check(tmp_path, "!import:redis").verdict is Verdict.REFUTED
+
+
+def test_evidence_classifies_code(tmp_path):
+    write(
+        tmp_path,
+        {
+            "src/a.py": "import redis\n",
+            "tests/test_a.py": "import redis\n",
+            "examples/demo.py": "import redis\n",
+            "third_party/lib.py": "import redis\n",
+        },
+    )
+    kinds = {e.path: e.detail for e in check(tmp_path, "import:redis").evidence}
+    assert "production" in kinds["src/a.py"] and "test" in kinds["tests/test_a.py"]
+    assert "example" in kinds["examples/demo.py"] and "vendored" in kinds["third_party/lib.py"]
+
+
+def test_syntax_error_in_a_candidate_is_inconclusive(tmp_path):
+    write(tmp_path, {"ok.py": "import json\n", "broken.py": "import redis_like\ndef (:\n"})
+    result = check(tmp_path, "import:redis")
+    assert result.verdict is Verdict.INCONCLUSIVE
+    assert "broken.py:2" in result.reason
+    # a file that cannot mention the module does not matter, even when broken
+    assert check(tmp_path, "import:yaml").verdict is Verdict.REFUTED
+
+
+def test_binary_and_unsupported_files(tmp_path):
+    write(tmp_path, {"blob.py": b"import redis\x00\x01", "Main.kt": "import redis\n"})
+    result = check(tmp_path, "import:redis")
+    assert result.verdict is Verdict.INCONCLUSIVE
+    assert "no source file" in result.reason
+    write(tmp_path, {"real.py": "import os\n"})
+    assert check(tmp_path, "import:redis").verdict is Verdict.REFUTED
+
+
+def test_malformed_anchor(tmp_path):
+    assert check(tmp_path, "import:.relative").state == "malformed"
+
+
+def test_scope_outside_repo_is_refused(tmp_path):
+    write(tmp_path, {"a.py": "import os\n"})
+    assert check(tmp_path, "import:os in:../").verdict is Verdict.INCONCLUSIVE
+
+
+def test_a_hit_in_an_unparseable_file_still_counts(tmp_path):
+    write(tmp_path, {"a.py": "import redis\ndef (:\n"})
+    assert lines(check(tmp_path, "import:redis")) == [("a.py", 1)]

@@ -1,0 +1,45 @@
+"""The index parses only what the byte prefilter lets through, and honours the deadline."""
+
+from __future__ import annotations
+
+from tests._source_support import verifier, write
+
+from anchorcheck import Memory, Verdict
+from anchorcheck.index import SourceIndex, classify
+
+
+def test_prefilter_parses_only_candidates(tmp_path):
+    files = {f"pkg/m{i}.py": f"import json\nX{i} = {i}\n" for i in range(30)}
+    files["pkg/uses.py"] = "import redis\n"
+    write(tmp_path, files)
+    v = verifier(tmp_path)
+    result = v.check("import:redis")
+    index = SourceIndex.of(v.context)
+    assert result.verdict is Verdict.VERIFIED
+    assert index.parsed == 1
+    refuted = v.check("import:celery")
+    assert refuted.verdict is Verdict.REFUTED and "30 ruled out" in refuted.reason
+    assert index.parsed == 1
+
+
+def test_facts_are_shared_between_anchors(tmp_path):
+    write(tmp_path, {"a.py": "import redis\nimport os\nos.getenv('K')\n"})
+    v = verifier(tmp_path)
+    v.verify(Memory(anchors=["import:redis", "import:os", "env:K", "sym:a.py::nothing"]))
+    assert SourceIndex.of(v.context).parsed == 1
+
+
+def test_deadline_makes_anchors_inconclusive(tmp_path):
+    write(tmp_path, {f"m{i}.py": "import redis\n" for i in range(50)})
+    report = verifier(tmp_path).verify(Memory(anchors=["import:redis", "env:X"]), deadline=1e-9)
+    assert [r.verdict for r in report.results] == [Verdict.INCONCLUSIVE, Verdict.INCONCLUSIVE]
+    assert all("budget" in r.reason for r in report.results)
+
+
+def test_classify():
+    assert classify("src/app.py") == "production"
+    assert classify("tests/unit/x.py") == "test"
+    assert classify("pkg/thing_test.go") == "test"
+    assert classify("web/a.spec.ts") == "test"
+    assert classify("examples/basic.py") == "example"
+    assert classify("third_party/lib/x.py") == "vendored"

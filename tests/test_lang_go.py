@@ -1,0 +1,66 @@
+"""Go: import paths, `os.Getenv`/`os.LookupEnv`, funcs, types, methods, consts and vars."""
+
+from __future__ import annotations
+
+import pytest
+from tests._source_support import check, lines, write
+
+from anchorcheck import Verdict
+
+GO = '''
+package main
+
+import (
+	"os"
+	flag "github.com/spf13/pflag/v2"
+)
+
+const Version = "1"
+var Debug, Trace = false, false
+
+type Server struct{}
+type Box[T any] struct{}
+
+func (s *Server) Start() {}
+func (b Box[T]) Open() {}
+
+func Main(name string) {
+	os.Getenv("GO_KEY")
+	os.LookupEnv("GO_OTHER")
+}
+'''
+
+
+@pytest.fixture()
+def tree(tmp_path):
+    return write(tmp_path, {"cmd/main.go": GO})
+
+
+@pytest.mark.parametrize("anchor", ["import:github.com/spf13/pflag", "import:github.com/spf13/pflag/v2", "import:os"])
+def test_imports(tree, anchor):
+    result = check(tree, anchor)
+    assert result.verdict is Verdict.VERIFIED
+    assert lines(result)[0][0] == "cmd/main.go"
+
+
+def test_import_lines_and_segments(tree):
+    assert lines(check(tree, "import:github.com/spf13/pflag")) == [("cmd/main.go", 5)]
+    assert check(tree, "import:github.com/spf13/pfl").verdict is Verdict.REFUTED
+
+
+@pytest.mark.parametrize(("key", "line"), [("GO_KEY", 18), ("GO_OTHER", 19)])
+def test_env(tree, key, line):
+    assert lines(check(tree, f"env:{key}")) == [("cmd/main.go", line)]
+
+
+@pytest.mark.parametrize(
+    ("name", "line"),
+    [("Version", 8), ("Debug", 9), ("Trace", 9), ("Server", 11), ("Box", 12), ("Server.Start", 14), ("Box.Open", 15), ("Main", 17)],
+)
+def test_definitions(tree, name, line):
+    assert lines(check(tree, f"sym:cmd/main.go::{name}")) == [("cmd/main.go", line)]
+
+
+def test_missing_method(tree):
+    result = check(tree, "sym:cmd/main.go::Server.Stop")
+    assert result.verdict is Verdict.REFUTED

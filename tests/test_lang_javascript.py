@@ -1,0 +1,84 @@
+"""JavaScript, TypeScript and TSX: imports, `process.env` reads and definitions, with evidence lines."""
+
+from __future__ import annotations
+
+import pytest
+from tests._source_support import check, lines, write
+
+from anchorcheck import Verdict
+
+JS = '''
+import a from "lodash/fp";
+import {x} from '@scope/pkg/sub';
+export {y} from "./local";
+export * from "re-exported";
+const r = require("redis");
+const m = await import("dynamic-mod");
+import fs from "node:fs/promises";
+const k = process.env.KEY_A + process.env["KEY_B"] + import.meta.env.VITE_KEY;
+const {KEY_C, KEY_D: renamed} = process.env;
+export function handler() {}
+export const LIMIT = 1, OTHER = 2;
+class Store { load() {} static size = 1 }
+export default class Main {}
+'''
+
+TS = '''
+import type {T} from "only-types";
+import x = require("old-style");
+interface Shape { a: string }
+type Alias = number;
+enum Color { Red }
+export abstract class Base { run(): void {} }
+const v = process.env.TS_KEY;
+'''
+
+
+@pytest.fixture()
+def tree(tmp_path):
+    return write(tmp_path, {"web/app.js": JS, "web/types.ts": TS, "web/view.tsx": TS + "const el = <div/>;\n"})
+
+
+@pytest.mark.parametrize(
+    ("anchor", "line"),
+    [
+        ("import:lodash", 1),
+        ("import:lodash/fp", 1),
+        ("import:@scope/pkg", 2),
+        ("import:re-exported", 4),
+        ("import:redis", 5),
+        ("import:dynamic-mod", 6),
+        ("import:fs", 7),
+    ],
+)
+def test_js_imports(tree, anchor, line):
+    result = check(tree, anchor + " in:web/app.js")
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert lines(result) == [("web/app.js", line)]
+
+
+def test_scope_segment_is_whole(tree):
+    assert check(tree, "import:@scope").verdict is Verdict.REFUTED
+    assert check(tree, "import:lodash.fp").verdict is Verdict.REFUTED
+
+
+@pytest.mark.parametrize(("key", "line"), [("KEY_A", 8), ("KEY_B", 8), ("VITE_KEY", 8), ("KEY_C", 9), ("KEY_D", 9)])
+def test_js_env(tree, key, line):
+    assert lines(check(tree, f"env:{key}")) == [("web/app.js", line)]
+
+
+@pytest.mark.parametrize(
+    ("name", "line"), [("handler", 10), ("LIMIT", 11), ("OTHER", 11), ("Store", 12), ("Store.load", 12), ("Store.size", 12), ("Main", 13)]
+)
+def test_js_definitions(tree, name, line):
+    assert lines(check(tree, f"sym:web/app.js::{name}")) == [("web/app.js", line)]
+
+
+@pytest.mark.parametrize("path", ["web/types.ts", "web/view.tsx"])
+def test_typescript(tree, path):
+    typed = check(tree, f"import:only-types in:{path}")
+    assert lines(typed) == [(path, 1)] and "type-checking" in typed.evidence[0].detail
+    assert lines(check(tree, f"import:old-style in:{path}")) == [(path, 2)]
+    assert lines(check(tree, f"env:TS_KEY in:{path}")) == [(path, 7)]
+    for name, line in [("Shape", 3), ("Alias", 4), ("Color", 5), ("Base", 6), ("Base.run", 6)]:
+        assert lines(check(tree, f"sym:{path}::{name}")) == [(path, line)]

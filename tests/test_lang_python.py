@@ -1,0 +1,133 @@
+"""Python: every import, environment and definition construct, with its verdict and evidence line."""
+
+from __future__ import annotations
+
+import pytest
+from tests._source_support import check, lines, write
+
+from anchorcheck import Verdict
+
+MODULE = '''
+import os as o
+import a.b.c, plain
+from os import environ as E, getenv as ge
+from typing import TYPE_CHECKING
+from mcp.server.fastmcp import FastMCP
+from .. import helpers
+from ..x import y
+from . import sibling
+if TYPE_CHECKING:
+    import redis
+else:
+    import fallback_mod
+try:
+    import ujson
+except ImportError:
+    ujson = None
+def f():
+    import inner_mod
+    loader = importlib.import_module("dyn.loaded")
+    old = __import__("legacy")
+    return o.getenv("A_KEY"), E["B_KEY"], ge("C_KEY"), o.environ.get("D_KEY"), "E_KEY" in o.environ
+def g(name):
+    return o.environ[name]
+CONSTANT = 3
+TYPED: int = 4
+first, second = 1, 2
+class Cache(Base):
+    ttl = 10
+    size: int
+    def get(self, key): pass
+    class Inner:
+        deep = 1
+@decorator
+def decorated(): pass
+'''
+
+
+@pytest.fixture()
+def tree(tmp_path):
+    return write(tmp_path, {"pkg/__init__.py": "", "pkg/sub/__init__.py": "", "pkg/sub/mod.py": MODULE})
+
+
+@pytest.mark.parametrize(
+    ("anchor", "line", "flag"),
+    [
+        ("import:os", 1, ""),
+        ("import:a.b", 2, ""),
+        ("import:a.b.c", 2, ""),
+        ("import:plain", 2, ""),
+        ("import:mcp", 5, ""),
+        ("import:mcp.server.fastmcp", 5, ""),
+        ("import:pkg.helpers", 6, ""),
+        ("import:pkg.x", 7, ""),
+        ("import:pkg.sub.sibling", 8, ""),
+        ("import:redis", 10, "type-checking"),
+        ("import:fallback_mod", 12, ""),
+        ("import:ujson", 14, "optional"),
+        ("import:inner_mod", 18, ""),
+        ("import:dyn", 19, ""),
+        ("import:legacy", 20, ""),
+    ],
+)
+def test_imports(tree, anchor, line, flag):
+    result = check(tree, anchor)
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert lines(result)[0] == ("pkg/sub/mod.py", line)
+    assert ("production" in result.evidence[0].detail) and (flag in result.evidence[0].detail)
+
+
+@pytest.mark.parametrize("anchor", ["import:mc", "import:mcp.serverx", "import:a.b.d", "import:numpy"])
+def test_segment_prefix_only(tree, anchor):
+    assert check(tree, anchor).verdict is Verdict.REFUTED
+
+
+@pytest.mark.parametrize(("key", "line"), [("A_KEY", 21), ("B_KEY", 21), ("C_KEY", 21), ("D_KEY", 21), ("E_KEY", 21)])
+def test_env_reads(tree, key, line):
+    result = check(tree, f"env:{key}")
+    assert result.verdict is Verdict.VERIFIED
+    assert lines(result) == [("pkg/sub/mod.py", line)]
+
+
+def test_computed_key_breaks_the_closed_world(tree):
+    result = check(tree, "env:UNSEEN")
+    assert result.verdict is Verdict.INCONCLUSIVE
+    assert "pkg/sub/mod.py:23" in result.reason
+
+
+@pytest.mark.parametrize(
+    ("name", "line"),
+    [
+        ("f", 17),
+        ("g", 22),
+        ("CONSTANT", 24),
+        ("TYPED", 25),
+        ("first", 26),
+        ("second", 26),
+        ("Cache", 27),
+        ("Cache.ttl", 28),
+        ("Cache.size", 29),
+        ("Cache.get", 30),
+        ("Cache.Inner", 31),
+        ("Cache.Inner.deep", 32),
+        ("decorated", 33),
+        ("ujson", 16),
+    ],
+)
+def test_definitions(tree, name, line):
+    result = check(tree, f"sym:pkg/sub/mod.py::{name}")
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert lines(result) == [("pkg/sub/mod.py", line)]
+
+
+def test_module_form_with_src_layout(tmp_path):
+    write(tmp_path, {"src/app/__init__.py": "", "src/app/cache.py": "class Redis:\n    def get(self): pass\n"})
+    assert lines(check(tmp_path, "sym:py:app.cache.Redis.get")) == [("src/app/cache.py", 2)]
+    assert check(tmp_path, "sym:py:app.cache.Memcached").verdict is Verdict.REFUTED
+    assert check(tmp_path, "sym:py:app.gone.X").verdict is Verdict.REFUTED
+    assert check(tmp_path, "sym:py:requests.get").verdict is Verdict.INCONCLUSIVE
+
+
+def test_namespace_package_relative_import(tmp_path):
+    write(tmp_path, {"src/ns/a.py": "from .b import thing\n"})
+    assert lines(check(tmp_path, "import:ns.b")) == [("src/ns/a.py", 1)]

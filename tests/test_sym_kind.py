@@ -1,0 +1,38 @@
+"""`sym:` edge cases: gone files, unparseable files, unsupported languages, malformed values."""
+
+from __future__ import annotations
+
+from tests._source_support import check, write
+
+from anchorcheck import Verdict
+
+
+def test_gone_file_is_refuted(tmp_path):
+    assert check(tmp_path, "sym:src/gone.py::X").verdict is Verdict.REFUTED
+
+
+def test_unparseable_file_lacking_the_name_is_inconclusive(tmp_path):
+    write(tmp_path, {"a.py": "def ok(): pass\ndef (:\n"})
+    assert check(tmp_path, "sym:a.py::ok").verdict is Verdict.VERIFIED
+    result = check(tmp_path, "sym:a.py::missing")
+    assert result.verdict is Verdict.INCONCLUSIVE and "line 2" in result.reason
+
+
+def test_language_without_plugin_is_inconclusive(tmp_path):
+    write(tmp_path, {"Main.kt": "class Main\n"})
+    assert check(tmp_path, "sym:Main.kt::Main").verdict is Verdict.INCONCLUSIVE
+
+
+def test_refuted_names_a_near_miss(tmp_path):
+    write(tmp_path, {"a.py": "class Cache:\n    def get(self): pass\n"})
+    result = check(tmp_path, "sym:a.py::Other.get")
+    assert result.verdict is Verdict.REFUTED and "Cache.get (line 2)" in result.reason
+
+
+def test_malformed_values(tmp_path):
+    for text in ("sym:a.py", "sym:a.py::", "sym:a.py::A..b", "sym:py:single", "sym:py:a.1b"):
+        assert check(tmp_path, text).state == "malformed", text
+
+
+def test_path_outside_repo_is_refused(tmp_path):
+    assert check(tmp_path, "sym:../x.py::A").verdict is Verdict.INCONCLUSIVE
