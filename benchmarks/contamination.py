@@ -32,7 +32,6 @@ import importlib.util
 import sys
 import tempfile
 import time
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +39,7 @@ from types import ModuleType
 
 from anchorcheck import Memory, Verdict, Verifier
 from anchorcheck.anchors import AnchorSyntaxError, format_anchor
+from anchorcheck_plugins.formats.native import read_native
 from anchorcheck_plugins.kinds.watch import bank_watch
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "contamination"
@@ -47,7 +47,6 @@ CLASSES = ("true", "false", "trap", "silent")
 VERDICTS = (Verdict.VERIFIED, Verdict.REFUTED, Verdict.INCONCLUSIVE)
 # Time is part of the input: fixed, so that expires/resolve_after give the same figures every run.
 NOW = dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)
-LIFECYCLE_KEYS = ("expires", "resolve_after", "as_of", "status", "created")
 
 
 def load_drift() -> ModuleType:
@@ -76,13 +75,12 @@ class Fact:
 
 
 def load_facts(path: Path = CORPUS / "facts.memories.toml") -> list[Fact]:
-    """The labelled facts. Read with tomllib: the labels are benchmark data, not memory fields."""
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    """The labelled facts, read by the native memory-file reader; labels come from each memory's metadata."""
     facts = []
-    for table in data["memory"]:
-        metadata = {k: table[k] for k in LIFECYCLE_KEYS if k in table}
-        memory = Memory(text=table["text"], anchors=list(table.get("anchors", [])), id=table["id"], metadata=metadata, source=path.name)
-        facts.append(Fact(memory, table["class"], dict(table.get("becomes", {}))))
+    for memory in read_native(path.name, path.read_text(encoding="utf-8")):
+        label = memory.metadata.pop("class")
+        becomes = memory.metadata.pop("becomes", {})
+        facts.append(Fact(memory, label, dict(becomes)))
     return facts
 
 
