@@ -186,7 +186,7 @@ def answer(agent: str, label: str, memory_offered: bool) -> bool | None:
 
 
 def adoption(run: StepRun, agent: str, policy: str, verdicts: dict[str, Verdict] | None = None) -> dict[str, float]:
-    """Rates for one agent at one commit: false facts adopted, silent facts adopted, true facts kept."""
+    """Rates for one agent at one commit: false (and trap) facts adopted, silent facts adopted."""
     verdicts = verdicts if verdicts is not None else run.verdicts
     adopted: Counter[str] = Counter()
     total: Counter[str] = Counter()
@@ -195,7 +195,13 @@ def adoption(run: StepRun, agent: str, policy: str, verdicts: dict[str, Verdict]
         total[group] += 1
         if answer(agent, label, offered(verdicts[key], policy)) is True:
             adopted[group] += 1
-    return {g: adopted[g] / total[g] if total[g] else 0.0 for g in ("false", "silent", "true")}
+    return {g: adopted[g] / total[g] if total[g] else 0.0 for g in ("false", "silent")}
+
+
+def true_offered(run: StepRun, policy: str) -> float:
+    """The share of true memories that still reach the agent under a policy: what filtering costs."""
+    true = [k for k, label in run.labels.items() if label == "true"]
+    return sum(offered(run.verdicts[k], policy) for k in true) / len(true) if true else 0.0
 
 
 # -- targets -----------------------------------------------------------------------
@@ -263,18 +269,19 @@ def render(runs: list[StepRun]) -> str:
             extra = str(loose[cls][Verdict.VERIFIED]) if loose else "-"
             lines.append(f"| {cls} | {n} | {counts[Verdict.VERIFIED]} | {counts[Verdict.REFUTED]} | {counts[Verdict.INCONCLUSIVE]} | {extra} |")
         lines.append("")
-        lines.append("| agent | false adopted: raw | filter | strict | unscoped+filter | silent adopted: raw / filter / strict | true kept: raw / filter / strict |")
-        lines.append("|---|---|---|---|---|---|---|")
+        lines.append("| agent | false adopted: raw | filter | strict | unscoped anchors + filter | silent adopted: raw / filter / strict |")
+        lines.append("|---|---|---|---|---|---|")
         for agent in AGENTS:
             rates = {p: adoption(run, agent, p) for p in POLICIES}
             loose_rate = adoption(run, agent, "filter", run.unscoped)["false"] if run.unscoped else 0.0
             silent = " / ".join(_pct(rates[p]["silent"]).strip() for p in POLICIES)
-            kept = " / ".join(_pct(rates[p]["true"]).strip() for p in POLICIES)
             lines.append(
                 f"| {agent} | {_pct(rates['raw']['false'])} | {_pct(rates['filter']['false'])} | {_pct(rates['strict']['false'])} "
-                f"| {_pct(loose_rate)} | {silent} | {kept} |"
+                f"| {_pct(loose_rate)} | {silent} |"
             )
         lines.append("")
+        offered_line = " / ".join(_pct(true_offered(run, p)).strip() for p in POLICIES)
+        lines.append(f"true memories offered (raw / filter / strict): {offered_line}")
         lines.append(f"true facts wrongly REFUTED: {_pct(wrongly_refuted(run)).strip()}; triggers fired: {len(run.fired)}")
         if index:
             broken, caught = broken_by(runs[index - 1], run), detected(runs[index - 1], run)
@@ -283,7 +290,33 @@ def render(runs: list[StepRun]) -> str:
         for problem in violations(run):
             lines.append(f"TARGET MISSED: {problem}")
         lines.append("")
+    lines.extend(summary(runs))
     return "\n".join(lines)
+
+
+def summary(runs: list[StepRun]) -> list[str]:
+    """One row per commit: the figures the targets are about, and the unscoped-anchor ablation."""
+    lines = [
+        "## summary",
+        "",
+        "| commit | false+trap VERIFIED | trap VERIFIED, unscoped | true REFUTED | silent VERIFIED | memory-first adopts false: raw / filter / strict / unscoped+filter | true memories offered: filter / strict | detected by |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for index, run in enumerate(runs):
+        table = matrix(run)
+        loose = matrix(run, run.unscoped) if run.unscoped else None
+        rates = [adoption(run, "memory-first", p)["false"] for p in POLICIES]
+        rates.append(adoption(run, "memory-first", "filter", run.unscoped)["false"] if run.unscoped else 0.0)
+        caught = ", ".join(detected(runs[index - 1], run)) if index else "-"
+        lines.append(
+            f"| {run.name} | {table['false'][Verdict.VERIFIED] + table['trap'][Verdict.VERIFIED]} "
+            f"| {loose['trap'][Verdict.VERIFIED] if loose else '-'} of {sum(table['trap'].values())} "
+            f"| {table['true'][Verdict.REFUTED]} | {table['silent'][Verdict.VERIFIED]} "
+            f"| {' / '.join(_pct(r).strip() for r in rates)} "
+            f"| {_pct(true_offered(run, 'filter')).strip()} / {_pct(true_offered(run, 'strict')).strip()} | {caught or 'NOT DETECTED'} |"
+        )
+    lines.append("")
+    return lines
 
 
 def main() -> int:
