@@ -91,19 +91,27 @@ def load_lock(root: Path) -> Lock:
 def attach(memories: Iterable[Memory], lock: Lock, kinds: Mapping[str, AnchorKind]) -> None:
     """Give each written span anchor its banked citation: the memory's own record, else the lock's.
 
-    Anchors without a record are left as written; malformed anchors too
-    (the Verifier reports those with their column).
+    A memory's own citation that none of its anchors names is checked as an
+    anchor of its own. Anchors without a record are left as written, and so
+    are malformed ones (the Verifier reports those with their column).
     """
     for memory in memories:
         own = _own_citations(memory)
+        used: set[str] = set()
         for index, raw in enumerate(memory.anchors):
             anchor = _span_anchor(raw, kinds)
             if anchor is None:
                 continue
             key = raw.strip()
+            used.add(key)
             record = own.get(key, lock.entries.get(key))
             if record is not None:
                 memory.anchors[index] = replace(anchor, detail=Citation.from_dict(record))
+        extra = [Citation.from_dict(record) for key, record in own.items() if key not in used]
+        if extra:
+            positions = [memory.anchor_position(i) for i in range(len(memory.anchors))]
+            memory.anchors.extend(extra)
+            memory.anchor_positions = positions + [memory.position] * len(extra)
 
 
 def unbanked(memories: Iterable[Memory], kinds: Mapping[str, AnchorKind]) -> list[tuple[str, Memory]]:

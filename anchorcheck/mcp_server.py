@@ -25,7 +25,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from anchorcheck import __version__
-from anchorcheck.citation import BankError, Citation, bank
+from anchorcheck.citation import BankError, bank
 from anchorcheck.lockfile import attach, load_lock
 from anchorcheck.memoryfiles import MemoryFileError
 from anchorcheck.model import Memory, Verdict
@@ -70,10 +70,6 @@ def build_server(root: str | Path) -> MCPServer:
             attach([memory], load_lock(root), verifier.registry.kinds)
         except MemoryFileError as exc:
             raise ToolError(str(exc)) from None
-        named = {a.strip() for a in anchors}
-        for record in records:
-            if record.get("anchor") not in named:
-                memory.anchors.append(Citation.from_dict({k: v for k, v in record.items() if k != "anchor"}))
         return verifier.verify(memory).to_dict()
 
     @server.tool()

@@ -100,6 +100,7 @@ def discover(repo: Repository, registry: Registry, patterns: Sequence[str] = ())
     vendored and binary files are never picked up.
     """
     globs = list(patterns) or [p for fmt in registry.formats.values() for p in fmt.patterns]
+    # fnmatch semantics: `*` crosses `/`, so `*.memories.toml` matches at any depth
     return [path for path in repo.files() if any(fnmatch.fnmatchcase(path, g) for g in globs)]
 
 

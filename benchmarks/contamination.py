@@ -32,7 +32,6 @@ import importlib.util
 import sys
 import tempfile
 import time
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +39,9 @@ from types import ModuleType
 
 from anchorcheck import Memory, Verdict, Verifier
 from anchorcheck.anchors import AnchorSyntaxError, format_anchor
+from anchorcheck.lockfile import Lock, attach
+from anchorcheck.plugins import default_registry
+from anchorcheck_plugins.formats.native import read_native
 from anchorcheck_plugins.kinds.watch import bank_watch
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpora" / "contamination"
@@ -47,7 +49,6 @@ CLASSES = ("true", "false", "trap", "silent")
 VERDICTS = (Verdict.VERIFIED, Verdict.REFUTED, Verdict.INCONCLUSIVE)
 # Time is part of the input: fixed, so that expires/resolve_after give the same figures every run.
 NOW = dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)
-LIFECYCLE_KEYS = ("expires", "resolve_after", "as_of", "status", "created")
 
 
 def load_drift() -> ModuleType:
@@ -76,13 +77,14 @@ class Fact:
 
 
 def load_facts(path: Path = CORPUS / "facts.memories.toml") -> list[Fact]:
-    """The labelled facts. Read with tomllib: the labels are benchmark data, not memory fields."""
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    """The labelled facts, read by the native memory-file reader; labels come from each memory's metadata."""
+    memories = read_native(path.name, path.read_text(encoding="utf-8"))
+    attach(memories, Lock(path.with_name("anchorcheck.lock")), default_registry().kinds)
     facts = []
-    for table in data["memory"]:
-        metadata = {k: table[k] for k in LIFECYCLE_KEYS if k in table}
-        memory = Memory(text=table["text"], anchors=list(table.get("anchors", [])), id=table["id"], metadata=metadata, source=path.name)
-        facts.append(Fact(memory, table["class"], dict(table.get("becomes", {}))))
+    for memory in memories:
+        label = memory.metadata.pop("class")
+        becomes = memory.metadata.pop("becomes", {})
+        facts.append(Fact(memory, label, dict(becomes)))
     return facts
 
 
@@ -91,9 +93,11 @@ def unscoped(memory: Memory, verifier: Verifier) -> Memory:
     anchors = []
     for text in memory.anchors:
         try:
-            anchor = verifier.parse(text)
+            anchor = verifier.parse(text) if isinstance(text, str) else None
         except AnchorSyntaxError:
-            anchors.append(text)
+            anchor = None
+        if anchor is None or anchor.scope is None:
+            anchors.append(text)  # banked spans and unscoped anchors stay as they are
             continue
         anchors.append(format_anchor(type(anchor)(anchor.kind, anchor.value, anchor.negated, None)))
     return Memory(text=memory.text, anchors=anchors, id=memory.id, metadata=memory.metadata, source=memory.source)
@@ -149,7 +153,7 @@ def rebanked(memory: Memory, verifier: Verifier) -> Memory:
     """The agent's answer to "trigger fired: re-check": the fact still holds, so bank its triggers anew."""
     anchors = []
     for text in memory.anchors:
-        anchor = verifier.parse(text) if text.startswith("watch:") else None
+        anchor = verifier.parse(text) if isinstance(text, str) and text.startswith("watch:") else None
         anchors.append(bank_watch(verifier.repo, anchor.detail.glob) if anchor is not None else text)
     return Memory(text=memory.text, anchors=anchors, id=memory.id, metadata=memory.metadata, source=memory.source)
 
@@ -188,7 +192,7 @@ def answer(agent: str, label: str, memory_offered: bool) -> bool | None:
 
 
 def adoption(run: StepRun, agent: str, policy: str, verdicts: dict[str, Verdict] | None = None) -> dict[str, float]:
-    """Rates for one agent at one commit: false facts adopted, silent facts adopted, true facts kept."""
+    """Rates for one agent at one commit: false (and trap) facts adopted, silent facts adopted."""
     verdicts = verdicts if verdicts is not None else run.verdicts
     adopted: Counter[str] = Counter()
     total: Counter[str] = Counter()
@@ -197,7 +201,13 @@ def adoption(run: StepRun, agent: str, policy: str, verdicts: dict[str, Verdict]
         total[group] += 1
         if answer(agent, label, offered(verdicts[key], policy)) is True:
             adopted[group] += 1
-    return {g: adopted[g] / total[g] if total[g] else 0.0 for g in ("false", "silent", "true")}
+    return {g: adopted[g] / total[g] if total[g] else 0.0 for g in ("false", "silent")}
+
+
+def true_offered(run: StepRun, policy: str) -> float:
+    """The share of true memories that still reach the agent under a policy: what filtering costs."""
+    true = [k for k, label in run.labels.items() if label == "true"]
+    return sum(offered(run.verdicts[k], policy) for k in true) / len(true) if true else 0.0
 
 
 # -- targets -----------------------------------------------------------------------
@@ -265,18 +275,19 @@ def render(runs: list[StepRun]) -> str:
             extra = str(loose[cls][Verdict.VERIFIED]) if loose else "-"
             lines.append(f"| {cls} | {n} | {counts[Verdict.VERIFIED]} | {counts[Verdict.REFUTED]} | {counts[Verdict.INCONCLUSIVE]} | {extra} |")
         lines.append("")
-        lines.append("| agent | false adopted: raw | filter | strict | unscoped+filter | silent adopted: raw / filter / strict | true kept: raw / filter / strict |")
-        lines.append("|---|---|---|---|---|---|---|")
+        lines.append("| agent | false adopted: raw | filter | strict | unscoped anchors + filter | silent adopted: raw / filter / strict |")
+        lines.append("|---|---|---|---|---|---|")
         for agent in AGENTS:
             rates = {p: adoption(run, agent, p) for p in POLICIES}
             loose_rate = adoption(run, agent, "filter", run.unscoped)["false"] if run.unscoped else 0.0
             silent = " / ".join(_pct(rates[p]["silent"]).strip() for p in POLICIES)
-            kept = " / ".join(_pct(rates[p]["true"]).strip() for p in POLICIES)
             lines.append(
                 f"| {agent} | {_pct(rates['raw']['false'])} | {_pct(rates['filter']['false'])} | {_pct(rates['strict']['false'])} "
-                f"| {_pct(loose_rate)} | {silent} | {kept} |"
+                f"| {_pct(loose_rate)} | {silent} |"
             )
         lines.append("")
+        offered_line = " / ".join(_pct(true_offered(run, p)).strip() for p in POLICIES)
+        lines.append(f"true memories offered (raw / filter / strict): {offered_line}")
         lines.append(f"true facts wrongly REFUTED: {_pct(wrongly_refuted(run)).strip()}; triggers fired: {len(run.fired)}")
         if index:
             broken, caught = broken_by(runs[index - 1], run), detected(runs[index - 1], run)
@@ -285,7 +296,33 @@ def render(runs: list[StepRun]) -> str:
         for problem in violations(run):
             lines.append(f"TARGET MISSED: {problem}")
         lines.append("")
+    lines.extend(summary(runs))
     return "\n".join(lines)
+
+
+def summary(runs: list[StepRun]) -> list[str]:
+    """One row per commit: the figures the targets are about, and the unscoped-anchor ablation."""
+    lines = [
+        "## summary",
+        "",
+        "| commit | false+trap VERIFIED | trap VERIFIED, unscoped | true REFUTED | silent VERIFIED | memory-first adopts false: raw / filter / strict / unscoped+filter | true memories offered: filter / strict | detected by |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for index, run in enumerate(runs):
+        table = matrix(run)
+        loose = matrix(run, run.unscoped) if run.unscoped else None
+        rates = [adoption(run, "memory-first", p)["false"] for p in POLICIES]
+        rates.append(adoption(run, "memory-first", "filter", run.unscoped)["false"] if run.unscoped else 0.0)
+        caught = ", ".join(detected(runs[index - 1], run)) if index else "-"
+        lines.append(
+            f"| {run.name} | {table['false'][Verdict.VERIFIED] + table['trap'][Verdict.VERIFIED]} "
+            f"| {loose['trap'][Verdict.VERIFIED] if loose else '-'} of {sum(table['trap'].values())} "
+            f"| {table['true'][Verdict.REFUTED]} | {table['silent'][Verdict.VERIFIED]} "
+            f"| {' / '.join(_pct(r).strip() for r in rates)} "
+            f"| {_pct(true_offered(run, 'filter')).strip()} / {_pct(true_offered(run, 'strict')).strip()} | {caught or 'NOT DETECTED'} |"
+        )
+    lines.append("")
+    return lines
 
 
 def main() -> int:

@@ -70,3 +70,29 @@ def test_as_of_checks_anchors_at_the_past_revision(make_repo):
 def test_as_of_outside_git_is_inconclusive(tree):
     report = verify(tree, ["file:README.md"], as_of="v1")
     assert report.verdict is Verdict.INCONCLUSIVE and "not a git checkout" in report.reason
+
+
+def test_verify_many_applies_the_rules_in_workers_too(tree):
+    from concurrent.futures import ThreadPoolExecutor
+
+    memories = [
+        Memory("expired", ["file:README.md"], id="a", metadata={"expires": "2026-01-01"}),
+        Memory("fine", ["file:README.md"], id="b"),
+    ]
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pooled = Verifier(tree).verify_many(memories, pool, now=NOW)
+    here = Verifier(tree).verify_many(memories, now=NOW)
+    for reports in (pooled, here):
+        assert [r.verdict for r in reports] == [Verdict.INCONCLUSIVE, Verdict.VERIFIED]
+        assert "expired" in reports[0].reason
+
+
+def test_text_report_prints_the_lifecycle_reason(tree, tmp_path, capsys):
+    from anchorcheck.cli import main
+
+    memories = tmp_path / "facts.memories.toml"
+    memories.write_text(
+        'version = 1\n[[memory]]\nid = "m"\ntext = "readme"\nanchors = ["file:README.md"]\nexpires = 2026-01-01\n'
+    )
+    assert main(["check", "--root", str(tree), str(memories)]) == 0
+    assert "expired on 2026-01-01" in capsys.readouterr().out

@@ -116,7 +116,7 @@ def register_memory_formats(register):  # noqa: ANN001, ANN201 - hook signature
         MemoryFormat(
             name="native",
             read=read_native,
-            patterns=("*.memories.toml", "**/*.memories.toml"),
+            patterns=("*.memories.toml",),
             matches=lambda path: path.endswith(".memories.toml"),
             summary="anchorcheck's structured memories: [[memory]] tables with ids, anchors and citations",
         )
