@@ -160,19 +160,17 @@ class PackageIndex:
         return [s for s in self.statuses if not s.complete]
 
 
-def load(
-    context: Context,
-    path: str,
-    parse: Callable[[bytes], T],
-    *,
-    limit: int = DEFAULT_LIMIT,
-) -> T:
+def load(context: Context, path: str, parse: Callable[[bytes], T]) -> T:
     """Read `path` through the Repository and parse it, once per content and parser.
 
     Raises ManifestError for files that cannot be read (too large, unreadable),
     and whatever `parse` raises. The cache key is the parser and the sha256 of
-    the bytes, so two scopes that share a lockfile share its parse.
+    the bytes, so two scopes that share a lockfile share its parse. The size
+    cap is `[tool.anchorcheck.plugin.pkg] max-manifest-bytes` (default 64 MiB).
     """
+    limit = context.settings("pkg").get("max-manifest-bytes", DEFAULT_LIMIT)
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0:
+        limit = DEFAULT_LIMIT
     try:
         data = context.repo.read_bytes(path, limit=limit)
     except FileTooLargeError as exc:

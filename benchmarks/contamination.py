@@ -39,6 +39,8 @@ from types import ModuleType
 
 from anchorcheck import Memory, Verdict, Verifier
 from anchorcheck.anchors import AnchorSyntaxError, format_anchor
+from anchorcheck.lockfile import Lock, attach
+from anchorcheck.plugins import default_registry
 from anchorcheck_plugins.formats.native import read_native
 from anchorcheck_plugins.kinds.watch import bank_watch
 
@@ -76,8 +78,10 @@ class Fact:
 
 def load_facts(path: Path = CORPUS / "facts.memories.toml") -> list[Fact]:
     """The labelled facts, read by the native memory-file reader; labels come from each memory's metadata."""
+    memories = read_native(path.name, path.read_text(encoding="utf-8"))
+    attach(memories, Lock(path.with_name("anchorcheck.lock")), default_registry().kinds)
     facts = []
-    for memory in read_native(path.name, path.read_text(encoding="utf-8")):
+    for memory in memories:
         label = memory.metadata.pop("class")
         becomes = memory.metadata.pop("becomes", {})
         facts.append(Fact(memory, label, dict(becomes)))
@@ -89,9 +93,11 @@ def unscoped(memory: Memory, verifier: Verifier) -> Memory:
     anchors = []
     for text in memory.anchors:
         try:
-            anchor = verifier.parse(text)
+            anchor = verifier.parse(text) if isinstance(text, str) else None
         except AnchorSyntaxError:
-            anchors.append(text)
+            anchor = None
+        if anchor is None or anchor.scope is None:
+            anchors.append(text)  # banked spans and unscoped anchors stay as they are
             continue
         anchors.append(format_anchor(type(anchor)(anchor.kind, anchor.value, anchor.negated, None)))
     return Memory(text=memory.text, anchors=anchors, id=memory.id, metadata=memory.metadata, source=memory.source)
@@ -147,7 +153,7 @@ def rebanked(memory: Memory, verifier: Verifier) -> Memory:
     """The agent's answer to "trigger fired: re-check": the fact still holds, so bank its triggers anew."""
     anchors = []
     for text in memory.anchors:
-        anchor = verifier.parse(text) if text.startswith("watch:") else None
+        anchor = verifier.parse(text) if isinstance(text, str) and text.startswith("watch:") else None
         anchors.append(bank_watch(verifier.repo, anchor.detail.glob) if anchor is not None else text)
     return Memory(text=memory.text, anchors=anchors, id=memory.id, metadata=memory.metadata, source=memory.source)
 

@@ -45,7 +45,7 @@ def runs(tmp_path_factory):
 def test_corpus_shape():
     classes = [f.cls for f in FACTS]
     assert len(FACTS) >= 60
-    assert {c: classes.count(c) for c in bench.CLASSES} == {"true": 33, "false": 18, "trap": 12, "silent": 11}
+    assert {c: classes.count(c) for c in bench.CLASSES} == {"true": 36, "false": 18, "trap": 12, "silent": 11}
     for fact in FACTS:
         assert set(fact.becomes) <= set(STEPS[1:]), fact.memory.id
         if fact.cls == "trap":
@@ -67,6 +67,20 @@ def test_watch_triggers_are_banked_at_the_base_commit(runs):
     assert runs[0].fired == set()
 
 
+def test_base_commit_verdicts_are_exact_where_the_kinds_are_loaded(runs):
+    """The corpus itself: at v1.0 each checkable true fact verifies and each false or trap fact is refuted."""
+    loaded = set(default_registry().kinds)
+    base = runs[0]
+    for fact in FACTS:
+        key = fact.memory.id
+        if not _kinds(fact.memory.anchors) <= loaded:
+            continue
+        if fact.cls == "true":
+            assert base.verdicts[key] is Verdict.VERIFIED, base.reasons[key]
+        if fact.cls in ("false", "trap"):
+            assert base.verdicts[key] is Verdict.REFUTED, base.reasons[key]
+
+
 def test_strict_policy_stops_memory_first_adopting_false_facts(runs):
     for run in runs:
         assert bench.adoption(run, "memory-first", "raw")["false"] == 1.0
@@ -74,8 +88,12 @@ def test_strict_policy_stops_memory_first_adopting_false_facts(runs):
         assert bench.adoption(run, "memory-first", "strict")["silent"] == 0.0
 
 
+def _texts(anchors) -> list[str]:
+    return [a if isinstance(a, str) else str(a) for a in anchors]
+
+
 def _kinds(anchors) -> set[str]:
-    return {m.group(1) for a in anchors if (m := re.match(r"!?([a-z]+):", a))}
+    return {m.group(1) for a in _texts(anchors) if (m := re.match(r"!?([a-z]+):", a))}
 
 
 @pytest.mark.parametrize("index", range(1, len(STEPS)), ids=STEPS[1:])

@@ -78,7 +78,7 @@ def _features(table: dict[str, Any]) -> dict[str, list[str]]:
 
 def _line(lines: LineFinder, name: str, section: str) -> int | None:
     """`name = ...` under the section, or a `[section.name]` header of its own."""
-    header = re.search(r"^\s*\[[^\]\n]*\.\s*[\"']?" + re.escape(name) + r"[\"']?\s*\]", lines.text, re.MULTILINE)
+    header = re.search(r"^[ \t]*\[[^\]\n]*dependencies\.\s*[\"']?" + re.escape(name) + r"[\"']?\s*\]", lines.text, re.MULTILINE)
     if header:
         return lines.line(header.start())
     return lines.key(name, section)

@@ -85,10 +85,10 @@ def _in_scope(context: Context, layout: Layout, scope: str | None) -> list[tuple
 
 
 def _projects(context: Context, layout: Layout, base: str) -> list[str]:
-    """The project directories a scope stands for: itself when it has a manifest of the ecosystem,
+    """The project directories a scope stands for: itself when it has a manifest (or workspace file),
     else the top-most directories below it that do (a polyglot repo keeps its npm project in web/).
     A project nested in another one (an examples/ folder) is never picked up this way."""
-    if any(reader.kind == "manifest" for _, reader in project_files(context, layout, base)):
+    if any(reader.kind in ("manifest", "workspace") for _, reader in project_files(context, layout, base)):
         return [base]
     names = {name for reader in layout.readers if reader.kind == "manifest" for name in reader.names}
     candidates = sorted({posixpath.dirname(p) for p in context.repo.files(base or None) if posixpath.basename(p) in names})

@@ -66,9 +66,16 @@ class _NoAliasLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+# Where an alias token could start: `*` at the start of the text, or after whitespace or a flow indicator.
+_MAYBE_ALIAS = re.compile(r"(?:^|[\s\[{,])\*")
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def parse_yaml(data: bytes) -> Any:
+    """YAML without aliases. Text that cannot hold an alias token goes to libyaml's fast loader;
+    anything else (a `*` in a place an alias could start, even inside a string) to the guarded one."""
     text = decode(data)
-    loader = _NoAliasLoader(text)
+    loader = _NoAliasLoader(text) if _MAYBE_ALIAS.search(text) else _FAST_LOADER(text)
     try:
         return loader.get_single_data()
     except yaml.MarkedYAMLError as exc:
