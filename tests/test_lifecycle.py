@@ -96,3 +96,19 @@ def test_text_report_prints_the_lifecycle_reason(tree, tmp_path, capsys):
     )
     assert main(["check", "--root", str(tree), str(memories)]) == 0
     assert "expired on 2026-01-01" in capsys.readouterr().out
+
+
+@needs_git
+def test_as_of_relocates_a_span_to_where_the_file_was_at_that_revision(make_repo):
+    from anchorcheck import bank
+
+    root = make_repo({"a.py": "import os\n\n\ndef f():\n    return 1\n\n\nx = 2\n"})
+    citation = bank(root, "a.py", 4, 5)
+    git(root, "mv", "a.py", "b.py")
+    git(root, "commit", "-q", "-m", "rename")
+    git(root, "tag", "v2")
+    git(root, "mv", "b.py", "c.py")
+    git(root, "commit", "-q", "-m", "rename again")
+    report = Verifier(root).verify(Memory("f returns 1", [citation], metadata={"as_of": "v2"}), now=NOW)
+    assert report.verdict is Verdict.VERIFIED
+    assert report.results[0].evidence[0].path == "b.py"
