@@ -164,3 +164,13 @@ def shown_path(path: Path) -> str:
         return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+def header_lines(text: str, header: re.Pattern[str]) -> list[int]:
+    """1-based lines of every match of `header` (a MULTILINE pattern), in one linear pass."""
+    lines, line, offset = [], 1, 0
+    for match in header.finditer(text):
+        line += text.count("\n", offset, match.start())
+        offset = match.start()
+        lines.append(line)
+    return lines

@@ -89,7 +89,7 @@ def test_spans_that_cannot_be_banked_name_their_memory(repo: Path, capsys) -> No
     (repo / "CLAUDE.md").write_text("# x\n\n- Past the end `span:src/app.py#L30-L40`\n- Fine `span:src/app.py#L1`\n")
     assert main(["lock"]) == 1
     err = capsys.readouterr().err
-    assert "CLAUDE.md:3: cannot bank span:src/app.py#L30-L40:" in err and "past the end of the file" in err
+    assert "CLAUDE.md:3:17: cannot bank span:src/app.py#L30-L40:" in err and "past the end of the file" in err
     assert "span:src/app.py#L1" in (repo / "anchorcheck.lock").read_text()
 
 
