@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from anchorcheck.context import Context
 
 
-_LOCK_KEY = re.compile(r'^\s*"((?:[^"\\]|\\.)+)":\s*\{', re.MULTILINE)
+_LOCK_KEY = re.compile(r'^[ \t]*"([^"\n]+)":[ \t]*\{', re.MULTILINE)
 _YAML_KEY = re.compile(r"""^(?P<indent> *)(?P<q>['"]?)(?P<key>[^'"\n#][^\n]*?)(?P=q):[ \t]*$""", re.MULTILINE)
 
 

@@ -10,6 +10,7 @@ laughs") turns a few hundred bytes into gigabytes.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 import tomllib
@@ -129,14 +130,7 @@ class LineFinder:
             self._starts.append(match.end())
 
     def line(self, offset: int) -> int:
-        lo, hi = 0, len(self._starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self._starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo + 1
+        return bisect.bisect_right(self._starts, offset)
 
     def offset(self, line: int | None) -> int:
         """The offset where a 1-based line starts (0 for None)."""

@@ -15,6 +15,7 @@ package, the anchor is REFUTED; anything less is INCONCLUSIVE with the reason.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -44,8 +45,11 @@ class PackageRef:
         return self.version is not None and bool(_RANGE_MARK.search(self.version))
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_pkg(value: str) -> PackageRef:
-    """Parse the part after `pkg:`; AnchorSyntaxError (column relative to the value) when malformed."""
+    """Parse the part after `pkg:`; AnchorSyntaxError (column relative to the value) when malformed.
+
+    Cached: memory files repeat the same anchors, and a purl parse is most of a warm check."""
     head = value.split("?", 1)[0].split("#", 1)[0]
     if "/" not in head:
         return _parse_shorthand(value)
