@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from anchorcheck_plugins.ecosystems.semver import RangeError, SemVer, matches, same_version
 
@@ -50,3 +52,11 @@ def test_precedence_and_equality() -> None:
 def test_unreadable_ranges(spec: str, dialect: str) -> None:
     with pytest.raises(RangeError):
         matches(spec, "1.2.3", dialect)
+
+
+@given(st.text(alphabet="0123456789.xX*^~<>=|, -v", max_size=20), st.sampled_from(["npm", "cargo", "golang"]))
+def test_any_range_matches_or_raises_range_error(spec: str, dialect: str) -> None:
+    try:
+        assert matches(spec, "1.2.3", dialect) in (True, False)
+    except RangeError:
+        pass

@@ -6,6 +6,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from anchorcheck import Verifier
 from anchorcheck.config import Config
@@ -69,3 +71,22 @@ def test_huge_lockfile(tmp_path: Path) -> None:
 def test_yaml_anchor_without_alias_still_loads(tmp_path: Path) -> None:
     write(tmp_path, {"environment.yml": "dependencies:\n  - &n numpy\n  - scipy  # see *this: a star after a space takes the guarded loader\n"})
     assert verifier(tmp_path).check("pkg:pypi/numpy").verdict.value == "VERIFIED"
+
+
+_FILES = [
+    "pyproject.toml", "uv.lock", "requirements.txt", "setup.py", "setup.cfg", "Pipfile", "Pipfile.lock", "environment.yml",
+    "package.json", "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "Cargo.toml", "Cargo.lock", "go.mod", "go.sum",
+]
+_ALPHABET = st.sampled_from(list('[]{}"=:,-@ \n\t*&#\\/.^~<>abcnpv019') + ["require", "[[package]]", "name", "version", "-r "])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(_FILES), content=st.lists(_ALPHABET, max_size=60).map("".join))
+def test_arbitrary_manifest_text_never_crashes(tmp_path: Path, name: str, content: str) -> None:
+    root = tmp_path / "fuzz"
+    root.mkdir(exist_ok=True)
+    for old in root.iterdir():
+        old.unlink()
+    (root / name).write_text(content)
+    result = verifier(root).check("pkg:zzz")
+    assert result.state != "error", result.reason

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from anchorcheck.anchors import AnchorSyntaxError, format_anchor, parse_anchor
 from anchorcheck.plugins import default_registry
@@ -94,6 +96,8 @@ def test_shorthand_any_ecosystem(tmp_path: Path) -> None:
     assert verdict(tmp_path / "web", "pkg:redis") == "REFUTED"
     write(tmp_path, {"setup.py": "import os\nsetup(install_requires=os.environ['X'].split())\n"})
     assert verdict(tmp_path, "pkg:left-pad") == "INCONCLUSIVE"  # pypi is now dynamic
+    tools = write(tmp_path / "js", {"package.json": '{"dependencies": {"zod": "^3"}}', "pyproject.toml": "[tool.black]\n"})
+    assert verdict(tools, "pkg:left-pad") == "REFUTED"  # a tool-only pyproject.toml is not a pypi manifest
     empty = tmp_path / "empty"
     empty.mkdir()
     assert verdict(empty, "pkg:redis") == "INCONCLUSIVE"
@@ -117,3 +121,14 @@ def test_each_manifest_parsed_once_per_verifier(tmp_path: Path, monkeypatch: pyt
     for anchor in ("pkg:pypi/redis", "pkg:pypi/celery", "pkg:redis", "pkg:pypi/redis in:pyproject.toml", "pkg:pypi/x in:."):
         v.check(anchor)
     assert len(calls) == 2  # pyproject.toml and uv.lock, once each
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_any_value_parses_or_raises_a_syntax_error(value: str) -> None:
+    try:
+        ref = parse_pkg(value)
+    except AnchorSyntaxError as exc:
+        assert exc.column >= 1
+    else:
+        assert ref.name

@@ -22,7 +22,7 @@ _VERSION = re.compile(
     r"^v?(?P<major>0|[1-9]\d*)(?:\.(?P<minor>0|[1-9]\d*)(?:\.(?P<patch>0|[1-9]\d*))?)?"
     r"(?:-(?P<pre>[0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$"
 )
-_PARTIAL = re.compile(r"^v?(?P<parts>[0-9xX*]+(?:\.[0-9xX*]+){0,2})(?:-(?P<pre>[0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$")
+_PARTIAL = re.compile(r"^v?(?P<parts>(?:\d+|[xX*])(?:\.(?:\d+|[xX*])){0,2})(?:-(?P<pre>[0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$")
 _COMPARATOR = re.compile(r"^(?P<op><=|>=|<|>|=|\^|~>|~)?\s*(?P<version>\S*)$")
 
 DIALECTS = ("npm", "cargo", "golang")

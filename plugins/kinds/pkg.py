@@ -106,7 +106,7 @@ def _check_any(shown: str, ref: PackageRef, scope: str | None, context: Context)
     present = [
         (name, _check(eco, ref, scope, context))
         for name, eco in sorted(context.registry.ecosystems.items())
-        if _index(eco, scope, context).statuses
+        if _present(_index(eco, scope, context))
     ]
     if not present:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, "no manifest of any ecosystem is in scope", state="no-manifest")
@@ -119,6 +119,12 @@ def _check_any(shown: str, ref: PackageRef, scope: str | None, context: Context)
     if all(f.verdict is Verdict.REFUTED for _, f in present):
         return AnchorResult(shown, Verdict.REFUTED, reason, [e for _, f in present for e in f.evidence], state="absent")
     return AnchorResult(shown, Verdict.INCONCLUSIVE, reason, state="incomplete")
+
+
+def _present(index: PackageIndex) -> bool:
+    """An ecosystem takes part in a shorthand check when it has a manifest, or a file that failed:
+    a tool-only pyproject.toml in a JavaScript project must not make `pkg:left-pad` inconclusive."""
+    return bool(index.manifests or index.problems() or index.declarations)
 
 
 def _index(ecosystem: Ecosystem, scope: str | None, context: Context) -> PackageIndex:
