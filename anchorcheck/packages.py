@@ -193,23 +193,7 @@ def decode(data: bytes) -> str:
         raise ManifestError("not valid UTF-8", line) from None
 
 
-def line_of(text: str, offset: int) -> int:
-    """The 1-based line of a character offset."""
-    return text.count("\n", 0, offset) + 1
-
-
-def lock_versions(declarations: Iterable[Declaration]) -> dict[str, list[str]]:
-    """The locked versions of each name, in first-seen order, without repeats."""
-    versions: dict[str, list[str]] = {}
-    for decl in declarations:
-        if decl.locked_version:
-            seen = versions.setdefault(decl.name, [])
-            if decl.locked_version not in seen:
-                seen.append(decl.locked_version)
-    return versions
-
-
-LockEntry = tuple[str, "str | None", "int | None"]  # name as written, version, line
+LockEntry = tuple[str, str | None, int | None]  # name as written, version, line
 
 
 def locked_facts(path: str, entries: Iterable[LockEntry], normalize: Callable[[str], str]) -> FileFacts:
@@ -233,12 +217,4 @@ def as_table(value: Any, where: str) -> dict[str, Any]:
         return {}
     if not isinstance(value, dict):
         raise ManifestError(f"{where} should be a table, not {type(value).__name__}")
-    return value
-
-
-def as_list(value: Any, where: str) -> list[Any]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise ManifestError(f"{where} should be a list, not {type(value).__name__}")
     return value

@@ -36,6 +36,8 @@ BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         ({"requirements.txt": "-r missing.txt\n"}, "pkg:pypi/x", "requirements.txt:1"),
         ({"requirements.txt": "-r ../../etc/passwd\n"}, "pkg:pypi/x", "requirements.txt:1"),
         ({"environment.yml": "dependencies: 3\n"}, "pkg:pypi/x", "environment.yml:1"),
+        ({"pyproject.toml": '[dependency-groups]\na = [{include-group = "a"}]\n'}, "pkg:pypi/x", "pyproject.toml:2"),
+        ({"setup.cfg": "garbage\n"}, "pkg:pypi/x", "setup.cfg:1"),
         ({"package.json": b'{"name": "\xff"}'}, "pkg:npm/b", "package.json:1"),
     ],
 )

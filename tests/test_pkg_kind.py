@@ -81,7 +81,7 @@ def test_evidence_names_file_line_relation_specifier_and_lock(tmp_path: Path) ->
     write(tmp_path, {"pyproject.toml": PYPROJECT, "uv.lock": LOCK})
     result = verifier(tmp_path).check("pkg:pypi/redis")
     assert [(e.path, e.line) for e in result.evidence] == [("pyproject.toml", 3), ("uv.lock", 2)]
-    assert result.evidence[0].detail == "a direct dependency, specifier <6,>=5"
+    assert result.evidence[0].detail == "a direct dependency, specifier <6,>=5, locked 5.2.1"
     assert result.evidence[1].detail == "lockfile entry, locked 5.2.1"
     assert result.reason == "redis is a direct dependency"
 

@@ -91,8 +91,9 @@ def _groups(groups: dict[str, Any], path: str, lines: LineFinder) -> list[Declar
         at = lines.key(group, "dependency-groups")
         try:
             resolved = resolve_dependency_groups(groups, group)
-        except (ValueError, TypeError, LookupError) as exc:
-            raise ManifestError(f"[dependency-groups] {group}: {exc}", at) from None
+        except (ValueError, TypeError, LookupError, ExceptionGroup) as exc:  # packaging groups its findings
+            detail = "; ".join(str(e) for e in exc.exceptions) if isinstance(exc, ExceptionGroup) else str(exc)
+            raise ManifestError(f"[dependency-groups] {group}: {detail}", at) from None
         own = [item for item in groups[group] if isinstance(item, str)] if isinstance(groups[group], list) else []
         for text in own:  # as written, so that the line search finds it
             found.append(declare(text, GROUP, path, lines.string(text, lines.offset(at)), group=group))

@@ -31,6 +31,8 @@ def _config(data: bytes) -> tuple[configparser.RawConfigParser, LineFinder]:
     parser = configparser.RawConfigParser(strict=False)
     try:
         parser.read_string(text)
+    except configparser.MissingSectionHeaderError as exc:
+        raise ManifestError("a setup.cfg line before any [section]", exc.lineno) from None
     except configparser.ParsingError as exc:
         line = exc.errors[0][0] if exc.errors else None
         raise ManifestError("invalid setup.cfg syntax", line) from None

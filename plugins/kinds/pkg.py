@@ -157,11 +157,12 @@ def _check(ecosystem: Ecosystem, ref: PackageRef, scope: str | None, context: Co
 
 def _found(ecosystem: Ecosystem, ref: PackageRef, name: str, found: list[Declaration]) -> _Finding:
     declared = [d for d in found if d.relation != LOCKED]
-    evidence = [Evidence(d.file, d.line, _detail(d, bool(declared))) for d in found]
+    locked = list(dict.fromkeys(d.locked_version for d in found if d.locked_version))
+    evidence = [Evidence(d.file, d.line, _detail(d, bool(declared), locked)) for d in found]
     how = _listed(list(dict.fromkeys(d.describe() for d in declared))) if declared else found[0].describe()
     if ref.version is None:
         return _Finding(Verdict.VERIFIED, f"{name} is {how}", evidence, "declared" if declared else "locked")
-    versions = list(dict.fromkeys(d.locked_version for d in found if d.locked_version))
+    versions = locked
     source = "locked"
     if not versions and ecosystem.pinned is not None:
         versions = list(dict.fromkeys(v for d in declared if (v := ecosystem.pinned(d.specifier))))
@@ -196,13 +197,18 @@ def _listed(items: list[str], most: int = 4) -> str:
     return shown if len(items) <= most else f"{shown} and {len(items) - most} more"
 
 
-def _detail(decl: Declaration, declared: bool) -> str:
-    """One evidence line; a lockfile entry of a declared package is just that, not 'locked only'."""
-    parts = ["lockfile entry" if declared and decl.relation == LOCKED else decl.describe()]
+def _detail(decl: Declaration, declared: bool, locked: list[str]) -> str:
+    """One evidence line: the relation, the declared specifier and the locked version(s).
+
+    A lockfile entry of a declared package is just that, not 'locked only'."""
+    if decl.relation == LOCKED:
+        head = "lockfile entry" if declared else decl.describe()
+        return f"{head}, locked {decl.locked_version}" if decl.locked_version else head
+    parts = [decl.describe()]
     if decl.specifier:
         parts.append(f"specifier {decl.specifier}")
-    if decl.locked_version:
-        parts.append(f"locked {decl.locked_version}")
+    if locked:
+        parts.append(f"locked {', '.join(locked)}")
     return ", ".join(parts)
 
 
