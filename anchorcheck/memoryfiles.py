@@ -100,6 +100,7 @@ def discover(repo: Repository, registry: Registry, patterns: Sequence[str] = ())
     vendored and binary files are never picked up.
     """
     globs = list(patterns) or [p for fmt in registry.formats.values() for p in fmt.patterns]
+    # fnmatch semantics: `*` crosses `/`, so `*.memories.toml` matches at any depth
     return [path for path in repo.files() if any(fnmatch.fnmatchcase(path, g) for g in globs)]
 
 
@@ -163,3 +164,13 @@ def shown_path(path: Path) -> str:
         return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+def header_lines(text: str, header: re.Pattern[str]) -> list[int]:
+    """1-based lines of every match of `header` (a MULTILINE pattern), in one linear pass."""
+    lines, line, offset = [], 1, 0
+    for match in header.finditer(text):
+        line += text.count("\n", offset, match.start())
+        offset = match.start()
+        lines.append(line)
+    return lines

@@ -72,7 +72,14 @@ class Ecosystem:
     """A package ecosystem (a purl type such as `pypi`, `npm`, `cargo`, `golang`).
 
     `manifests` are the file names or globs its readers understand; `read`
-    collects what the project declares and locks, as the `pkg:` verifier needs.
+    collects what the project declares and locks, as the `pkg:` verifier needs:
+    `read(context, scope)` returns an `anchorcheck.packages.PackageIndex`.
+    `normalize` spells a package name the way the ecosystem compares names;
+    `version_matches(wanted, actual, is_range)` checks a locked version against
+    an exact version or a range in the ecosystem's own syntax (raising
+    ValueError for one it cannot read); `pinned(specifier)` is the exact
+    version a declaration pins, if any; `builtin(name)` says why a name is
+    part of the platform rather than a package (the standard library), or None.
     """
 
     name: str
@@ -80,6 +87,10 @@ class Ecosystem:
     read: Callable[..., Any]
     summary: str = ""
     plugin: str = ""
+    normalize: Callable[[str], str] = str.strip
+    version_matches: Callable[[str, str, bool], bool] | None = None
+    pinned: Callable[[str], str | None] | None = None
+    builtin: Callable[[str], str | None] | None = None
 
 
 @dataclass(frozen=True)

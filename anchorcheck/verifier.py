@@ -13,10 +13,12 @@ import pickle
 import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from datetime import datetime
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from anchorcheck import lifecycle
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, anchor_text, format_anchor, parse_anchor
 from anchorcheck.config import Config, load_config
 from anchorcheck.context import BudgetExceeded, Context
@@ -88,17 +90,42 @@ class Verifier:
         finally:
             self.context.deadline = None
 
-    def verify(self, memory: Memory, *, deadline: float | None = None) -> MemoryReport:
-        """Verify every anchor of a memory and combine their verdicts."""
+    def verify(
+        self, memory: Memory, *, deadline: float | None = None, now: datetime | None = None
+    ) -> MemoryReport:
+        """Verify every anchor of a memory and combine their verdicts under the lifecycle rules.
+
+        The memory's `expires`, `resolve_after` and `as_of` fields (see
+        `anchorcheck.lifecycle`) are judged against `now` (default: the clock);
+        `as_of` anchors are checked at that git revision.
+        """
         self.context.deadline = time.monotonic() + deadline if deadline is not None else None
+        try:
+            return self._verify_one(memory, now)
+        finally:
+            self.context.deadline = None
+
+    def _verify_one(self, memory: Memory, now: datetime | None) -> MemoryReport:
+        how = lifecycle.plan(memory, self.context)
+        if how.problem is not None:
+            return lifecycle.conclude(memory, [lifecycle.unchecked(a, how.problem) for a in memory.anchors], how, now)
+        home = self.context
+        how.context.deadline, self.context = home.deadline, how.context
         try:
             results = [self._check(anchor) for anchor in memory.anchors]
         finally:
-            self.context.deadline = None
-        return MemoryReport(memory=memory, results=results)
+            self.context = home
+            if how.context is not home:
+                how.context.deadline = None
+        return lifecycle.conclude(memory, results, how, now)
 
     def verify_many(
-        self, memories: Iterable[Memory], executor: Executor | None = None, *, deadline: float | None = None
+        self,
+        memories: Iterable[Memory],
+        executor: Executor | None = None,
+        *,
+        deadline: float | None = None,
+        now: datetime | None = None,
     ) -> list[MemoryReport]:
         """Verify many memories, in order; `deadline` is a budget in seconds for the whole call.
 
@@ -111,17 +138,18 @@ class Verifier:
         batch = list(memories)
         until = time.time() + deadline if deadline is not None else None
         if executor is None and len(batch) < PARALLEL_THRESHOLD:
-            return _verify_here(self, batch, until)
+            return _verify_here(self, batch, until, now)
         owned = executor is None
         pool = executor or ProcessPoolExecutor(max_workers=min(os.cpu_count() or 1, 8))
         try:
             spec = pickle.dumps(self._spec)
             chunks = [batch[i : i + _CHUNK] for i in range(0, len(batch), _CHUNK)]
-            futures = [pool.submit(_verify_chunk, spec, [m.to_dict() for m in chunk], until) for chunk in chunks]
+            futures = [pool.submit(_verify_chunk, spec, [m.to_dict() for m in chunk], until, now) for chunk in chunks]
             reports = []
             for chunk, future in zip(chunks, futures):
-                for memory, results in zip(chunk, future.result()):
-                    reports.append(MemoryReport(memory=memory, results=[AnchorResult.from_dict(r) for r in results]))
+                for memory, done in zip(chunk, future.result()):
+                    results = [AnchorResult.from_dict(r) for r in done["results"]]
+                    reports.append(MemoryReport(memory, results, Verdict(done["verdict"]), done.get("reason", "")))
             return reports
         finally:
             if owned:
@@ -162,7 +190,7 @@ class Verifier:
             return None
         try:
             check_relative(anchor.scope)
-            self.repo.resolve(anchor.scope)
+            self.context.repo.resolve(anchor.scope)
         except UnsafePathError as exc:
             return f"scope refused: {exc.why}"
         return None
@@ -206,24 +234,28 @@ class Verifier:
 _WORKER_VERIFIERS: dict[bytes, Verifier] = {}
 
 
-def _verify_here(verifier: Verifier, memories: list[Memory], until: float | None) -> list[MemoryReport]:
+def _verify_here(
+    verifier: Verifier, memories: list[Memory], until: float | None, now: datetime | None = None
+) -> list[MemoryReport]:
     """Verify in this process against one wall-clock deadline (`time.time()` based, so it crosses processes)."""
     verifier.context.deadline = time.monotonic() + (until - time.time()) if until is not None else None
     try:
-        return [MemoryReport(memory=m, results=[verifier._check(a) for a in m.anchors]) for m in memories]
+        return [verifier._verify_one(m, now) for m in memories]
     finally:
         verifier.context.deadline = None
 
 
-def _verify_chunk(spec: bytes, memories: list[dict[str, Any]], until: float | None) -> list[list[dict[str, Any]]]:
+def _verify_chunk(
+    spec: bytes, memories: list[dict[str, Any]], until: float | None, now: datetime | None = None
+) -> list[dict[str, Any]]:
     """Runs in a worker: one Verifier per spec per process, reused across chunks so its index stays warm."""
     verifier = _WORKER_VERIFIERS.get(spec)
     if verifier is None:
         root, plugins, only, config, options = pickle.loads(spec)  # noqa: S301 - our own pickle, same program
         extra = [__import__(p, fromlist=["_"]) if isinstance(p, str) else p for p in plugins]
         verifier = _WORKER_VERIFIERS[spec] = Verifier(root, plugins=extra, only_plugins=only, config=config, options=options)
-    reports = _verify_here(verifier, [Memory.from_dict(m) for m in memories], until)
-    return [[r.to_dict() for r in report.results] for report in reports]
+    reports = _verify_here(verifier, [Memory.from_dict(m) for m in memories], until, now)
+    return [{"results": [r.to_dict() for r in rep.results], "verdict": str(rep.verdict), "reason": rep.reason} for rep in reports]
 
 
 def _plugin_set(only: Sequence[str] | None, config: Config, extra: Sequence[object]) -> PluginSet:

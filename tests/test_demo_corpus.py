@@ -61,15 +61,23 @@ def test_demo_file_anchors_are_checked() -> None:
 
 
 def test_demo_command_reports_what_expected_toml_says(capsys, monkeypatch) -> None:  # noqa: ANN001
-    """The README's first command, through the CLI: the spans verify from the committed lock."""
+    """The README's first command, through the CLI: every verdict is the one expected.toml records.
+
+    The spans get their fingerprints from the committed repo/anchorcheck.lock: two are fresh,
+    one was banked before `RedisCache.set` changed and is stale.
+    """
     monkeypatch.chdir(DEMO)
     code = main(["check", "--root", "repo", "--format", "json", "MEMORY.md"])
     data = json.loads(capsys.readouterr().out)
-    by_line = {m["line"]: m["verdict"] for m in data["memories"]}
-    assert by_line[23] == "VERIFIED" and by_line[28] == "VERIFIED"
+    expected = _expected()
+    got_memories = {m["line"]: m["verdict"] for m in data["memories"] if m["line"] in expected}
+    assert got_memories == {line: m["verdict"] for line, m in expected.items()}
+    got_anchors = {(r["line"], r["anchor"]): r["verdict"] for r in data["results"]}
+    want_anchors = {(line, a["anchor"]): a["verdict"] for line, m in expected.items() for a in m.get("anchor", [])}
+    assert got_anchors == want_anchors
+    spans = {key[1]: verdict for key, verdict in got_anchors.items() if key[1].startswith("span:")}
+    assert sorted(spans.values()) == ["REFUTED", "VERIFIED", "VERIFIED"]
     assert code == 1, "the demo has REFUTED memories, so the check fails"
-    spans = [r for r in data["results"] if r["anchor"].startswith("span:")]
-    assert [r["verdict"] for r in spans] == ["VERIFIED", "VERIFIED"]
 
 
 def test_demo_lock_is_up_to_date() -> None:

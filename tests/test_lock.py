@@ -89,7 +89,7 @@ def test_spans_that_cannot_be_banked_name_their_memory(repo: Path, capsys) -> No
     (repo / "CLAUDE.md").write_text("# x\n\n- Past the end `span:src/app.py#L30-L40`\n- Fine `span:src/app.py#L1`\n")
     assert main(["lock"]) == 1
     err = capsys.readouterr().err
-    assert "CLAUDE.md:3: cannot bank span:src/app.py#L30-L40:" in err and "past the end of the file" in err
+    assert "CLAUDE.md:3:17: cannot bank span:src/app.py#L30-L40:" in err and "past the end of the file" in err
     assert "span:src/app.py#L1" in (repo / "anchorcheck.lock").read_text()
 
 
@@ -127,3 +127,23 @@ def test_malformed_lock_is_an_error_with_file_and_line(make_tree, capsys, monkey
     monkeypatch.chdir(root)
     assert main(["check", "--root", str(root), "CLAUDE.md"]) == 2
     assert f"anchorcheck.lock:{line}: " in capsys.readouterr().err
+
+
+@needs_git
+def test_escaping_span_paths_are_refused_not_read(repo: Path, capsys) -> None:  # noqa: ANN001
+    (repo / "CLAUDE.md").write_text("- Outside `span:../outside.txt#L1`\n")
+    (repo.parent / "outside.txt").write_text("secret\n")
+    assert main(["lock"]) == 1
+    assert "cannot bank span:../outside.txt#L1: ../outside.txt: refused" in capsys.readouterr().err
+    assert "secret" not in (repo / "anchorcheck.lock").read_text()
+
+
+@needs_git
+def test_a_native_citation_no_anchor_names_is_checked_on_its_own(repo: Path, capsys) -> None:  # noqa: ANN001
+    record = anchorcheck.bank(repo, "src/app.py", 7, 8).to_dict()
+    fields = "\n".join(f"{k} = {_toml(v)}" for k, v in record.items())
+    (repo / "team.memories.toml").write_text(f'version = 1\n[[memory]]\nid = "m"\ntext = "t"\n[[memory.citation]]\n{fields}\n')
+    assert main(["check", "-v", "team.memories.toml"]) == 0
+    assert "team.memories.toml:2:1: VERIFIED span:src/app.py#L7-L8" in capsys.readouterr().out
+    (repo / "src/app.py").write_text(CODE.replace("line 7\n", "line seven\n"))
+    assert main(["check", "team.memories.toml"]) == 1

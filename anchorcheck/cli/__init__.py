@@ -13,12 +13,13 @@ from collections.abc import Sequence
 
 from anchorcheck import __version__
 from anchorcheck.anchors import AnchorSyntaxError
-from anchorcheck.cli import anchor, bank, check, lock, plugins, rebank, relocate
+from anchorcheck.cli import anchor, bank, check, lock, mcp, plugins, rebank, relocate
 from anchorcheck.cli.common import UsageError
 from anchorcheck.config import ConfigError
 from anchorcheck.memoryfiles import MemoryFileError
+from anchorcheck.receipts import ReceiptLogError
 
-COMMANDS = [check, lock, anchor, bank, relocate, rebank, plugins]
+COMMANDS = [check, lock, anchor, bank, relocate, rebank, mcp, plugins]
 EXIT_USAGE = 2
 
 
@@ -39,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except (AnchorSyntaxError, ConfigError, MemoryFileError, UsageError) as exc:
+    except (AnchorSyntaxError, ConfigError, MemoryFileError, ReceiptLogError, UsageError) as exc:
         print(f"anchorcheck: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except (OSError, NotADirectoryError) as exc:

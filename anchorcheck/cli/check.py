@@ -16,6 +16,7 @@ import time
 from anchorcheck.cli.common import add_memory_files, add_format, add_root, add_verification, emit, exit_code, make_verifier
 from anchorcheck.lockfile import attach, load_lock
 from anchorcheck.memoryfiles import load
+from anchorcheck.receipts import ReceiptLog
 from anchorcheck.report import Run
 
 
@@ -25,6 +26,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     add_root(parser)
     add_format(parser)
     add_verification(parser)
+    parser.add_argument(
+        "--receipts",
+        metavar="FILE",
+        help="append a JSONL receipt for each memory whose verdict changed since the last run",
+    )
     parser.set_defaults(run=run)
 
 
@@ -40,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         attach(memories, lock, verifier.registry.kinds)
         batch.extend(memories)
     reports = verifier.verify_many(batch, deadline=args.deadline)
+    if args.receipts:
+        ReceiptLog(args.receipts).record(reports, revision=verifier.repo.head)
     files = [shown for shown, _ in loaded]
     result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose)
     emit(result, args.format)

@@ -16,6 +16,7 @@ import sys
 from anchorcheck.cli.common import add_memory_files, EXIT_CLEAN, EXIT_FAILED, add_root, make_verifier
 from anchorcheck.lockfile import LOCK_NAME, load_lock, unbanked, update, write
 from anchorcheck.memoryfiles import load
+from anchorcheck.model import Memory
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -33,9 +34,7 @@ def run(args: argparse.Namespace) -> int:
     wanted = unbanked([m for _, memories in loaded for m in memories], verifier.registry.kinds)
     result = update(lock, wanted, verifier.repo, prune=not args.files)
     for key, memory, message in result.failed:
-        line = memory.position.line if memory.position else None
-        where = f"{memory.source}:{line}" if line else str(memory.source)
-        print(f"{where}: cannot bank {key}: {message}", file=sys.stderr)
+        print(f"{_where(key, memory)}: cannot bank {key}: {message}", file=sys.stderr)
     summary = f"{len(result.added)} added, {len(result.removed)} removed, {len(result.kept)} unchanged"
     if args.check:
         state = "out of date" if result.changed else "up to date"
@@ -45,3 +44,10 @@ def run(args: argparse.Namespace) -> int:
         write(lock)
     print(f"Wrote {LOCK_NAME}: {summary}." if result.changed else f"{LOCK_NAME} is up to date ({summary}).")
     return EXIT_FAILED if result.failed else EXIT_CLEAN
+
+
+def _where(key: str, memory: Memory) -> str:
+    """`file:line:col` of the anchor as written (the memory's line when the reader gave no column)."""
+    index = next((i for i, a in enumerate(memory.anchors) if isinstance(a, str) and a.strip() == key), None)
+    pos = memory.anchor_position(index) if index is not None else memory.position
+    return f"{memory.source}:{pos.line}:{pos.column}" if pos else str(memory.source)

@@ -35,6 +35,6 @@ Renderer = Callable[[Run, IO[str]], None]
 
 
 def formats() -> dict[str, Renderer]:
-    from anchorcheck.report import json_format, text
+    from anchorcheck.report import github, json_format, sarif, text
 
-    return {"text": text.render, "json": json_format.render}
+    return {"text": text.render, "json": json_format.render, "sarif": sarif.render, "github": github.render}

@@ -56,5 +56,10 @@ def as_dict(run: Run) -> dict[str, Any]:
 
 
 def render(run: Run, out: IO[str]) -> None:
-    json.dump(as_dict(run), out, indent=2, ensure_ascii=False)
+    write_json(as_dict(run), out)
+
+
+def write_json(data: dict[str, Any], out: IO[str]) -> None:
+    """Indented UTF-8 JSON and a final newline: the layout of every JSON report format."""
+    json.dump(data, out, indent=2, ensure_ascii=False)
     out.write("\n")

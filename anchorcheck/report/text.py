@@ -32,7 +32,7 @@ def _memory(report: MemoryReport, run: Run, out: IO[str]) -> None:
         line = memory.position.line if memory.position else 1
         text = memory.text if len(memory.text) <= 80 else memory.text[:77] + "..."
         out.write(f"{memory.source}:{line}: {_verdict(report.verdict, run)} memory: {text}\n")
-        if not report.results:
+        if report.reason:  # no anchors, or a lifecycle rule (expired, pending, trigger fired, as of)
             out.write(f"    {report.reason}\n")
     elif report.reason and not report.results:
         out.write(f"{_verdict(report.verdict, run)} {report.reason}\n")

@@ -27,6 +27,7 @@ _THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(?:\s*\1){2,}\s*$")
 _FRONTMATTER_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$")
 
 # Where agents' memory and rule files live; `check` with no arguments looks for these.
+# Matched with fnmatch on the repo-relative path, where `*` also crosses `/`.
 KNOWN_FILES = (
     "CLAUDE.md",
     "CLAUDE.local.md",
@@ -37,7 +38,6 @@ KNOWN_FILES = (
     "MEMORY.md",
     "memory-bank/*.md",
     ".cursor/rules/*.mdc",
-    ".cursor/rules/**/*.mdc",
     ".github/copilot-instructions.md",
     ".github/instructions/*.instructions.md",
 )

@@ -73,7 +73,7 @@ def register_memory_formats(register):  # noqa: ANN001, ANN201 - hook signature
         MemoryFormat(
             name="mcp-memory",
             read=read_mcp_jsonl,
-            patterns=("memory.jsonl", "**/memory.jsonl", ".mcp/memory.jsonl"),
+            patterns=("memory.jsonl", "*/memory.jsonl"),
             matches=lambda path: path.endswith(".jsonl"),
             summary="MCP reference memory server knowledge graph: one memory per entity observation",
         )

@@ -17,7 +17,7 @@ import tomlkit
 from tomlkit.exceptions import ParseError
 
 from anchorcheck import Memory, MemoryFormat, Position, hookimpl
-from anchorcheck.memoryfiles import MemoryFileError
+from anchorcheck.memoryfiles import MemoryFileError, header_lines
 
 VERSION = 1
 _MEMORY_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*memory[ \t]*\]\]", re.MULTILINE)
@@ -43,7 +43,7 @@ def read_native(path: str, text: str) -> list[Memory]:
     entries = doc.get("memory", [])
     if not isinstance(entries, list):
         raise MemoryFileError(path, _line_of_key(text, "memory"), "'memory' must be an array of tables: [[memory]]")
-    lines = [text.count("\n", 0, m.start()) + 1 for m in _MEMORY_HEADER.finditer(text)]
+    lines = header_lines(text, _MEMORY_HEADER)
     memories, seen = [], {}
     for index, entry in enumerate(entries):
         line = lines[index] if index < len(lines) else None
@@ -116,7 +116,7 @@ def register_memory_formats(register):  # noqa: ANN001, ANN201 - hook signature
         MemoryFormat(
             name="native",
             read=read_native,
-            patterns=("*.memories.toml", "**/*.memories.toml"),
+            patterns=("*.memories.toml",),
             matches=lambda path: path.endswith(".memories.toml"),
             summary="anchorcheck's structured memories: [[memory]] tables with ids, anchors and citations",
         )

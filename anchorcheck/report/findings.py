@@ -1,0 +1,62 @@
+"""The findings of a run as CI formats see them: one per anchor result, with a stable rule id.
+
+SARIF and GitHub annotations both want a flat list of located findings
+rather than memories, and both need the same rule id (`KIND/verdict`, e.g.
+`span/refuted`: it depends only on the anchor kind and the verdict, so it is
+stable across runs and versions) and the same fingerprint.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from anchorcheck.memoryfiles import looks_like_anchor
+from anchorcheck.model import AnchorResult, Memory, Verdict
+from anchorcheck.report import Run
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One anchor result, where it was written, and what identifies it across runs."""
+
+    result: AnchorResult
+    memory: Memory
+    file: str | None
+    line: int | None
+    column: int | None
+
+    @property
+    def kind(self) -> str:
+        return kind_of(self.result.anchor)
+
+    @property
+    def rule_id(self) -> str:
+        return f"{self.kind}/{self.result.verdict.value.lower()}"
+
+    @property
+    def message(self) -> str:
+        return f"{self.result.anchor} — {self.result.reason}"
+
+    def fingerprint(self) -> str:
+        """Stable when lines move: the file, the memory's text and the anchor, not line numbers."""
+        key = "\0".join([self.file or "", self.memory.text, self.result.anchor, self.rule_id])
+        return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def kind_of(anchor: str) -> str:
+    """The anchor kind of a result's anchor text (`!pkg:pypi/x` → `pkg`); `anchor` when it has none."""
+    text = anchor.strip().lstrip("!")
+    return text.split(":", 1)[0] if looks_like_anchor(text) else "anchor"
+
+
+def findings(run: Run) -> Iterator[Finding]:
+    """Every anchor result that is not VERIFIED (all of them when the run is verbose), in order."""
+    for report in run.reports:
+        memory = report.memory
+        for index, result in enumerate(report.results):
+            if result.verdict is Verdict.VERIFIED and not run.verbose:
+                continue
+            pos = memory.anchor_position(index) if memory.source is not None else None
+            yield Finding(result, memory, memory.source, pos.line if pos else None, pos.column if pos else None)

@@ -1,0 +1,45 @@
+"""`--format github`: GitHub Actions workflow commands, so findings appear as annotations on the diff.
+
+REFUTED anchors are `::error`, INCONCLUSIVE ones `::notice` (VERIFIED, with
+`-v`, are not annotated), each at the memory file's line and column and
+titled with the rule id shared with SARIF. The text summary line closes the
+output so the log still says what was checked.
+"""
+
+from __future__ import annotations
+
+from typing import IO
+
+from anchorcheck.model import Verdict
+from anchorcheck.report import Run
+from anchorcheck.report.findings import findings
+from anchorcheck.report.text import summary
+
+_COMMAND = {Verdict.REFUTED: "error", Verdict.INCONCLUSIVE: "notice"}
+
+
+def escape_data(text: str) -> str:
+    """The message part of a workflow command: `%`, CR and LF are percent-encoded."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A `key=value` property: additionally `:` and `,`, which delimit properties."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render(run: Run, out: IO[str]) -> None:
+    for finding in findings(run):
+        command = _COMMAND.get(finding.result.verdict)
+        if command is None:
+            continue
+        props = []
+        if finding.file is not None:
+            props.append(f"file={escape_property(finding.file)}")
+            if finding.line:
+                props.append(f"line={finding.line}")
+            if finding.column:
+                props.append(f"col={finding.column}")
+        props.append(f"title={escape_property('anchorcheck ' + finding.rule_id)}")
+        out.write(f"::{command} {','.join(props)}::{escape_data(finding.message)}\n")
+    out.write(summary(run) + "\n")

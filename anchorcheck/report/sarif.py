@@ -1,0 +1,105 @@
+"""`--format sarif`: a SARIF 2.1.0 log for code-scanning dashboards (GitHub, GitLab, Azure DevOps).
+
+One result per anchor that did not verify: REFUTED is `error`, INCONCLUSIVE
+is `note` (VERIFIED, shown only with `-v`, is `none` with kind `pass`). Rule
+ids are `KIND/verdict` (`span/refuted`, `pkg/inconclusive`); the rules used
+are listed in the driver. `partialFingerprints` ignore line numbers, so a
+finding keeps its identity when the memory file is edited above it.
+Validated against the official schema in tests/test_report_sarif.py.
+"""
+
+from __future__ import annotations
+
+from typing import IO, Any
+
+from anchorcheck.model import Verdict
+from anchorcheck.report import Run
+from anchorcheck.report.findings import Finding, findings
+from anchorcheck.report.json_format import write_json
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+FINGERPRINT = "anchorcheck/v1"
+_LEVEL = {Verdict.REFUTED: "error", Verdict.INCONCLUSIVE: "note", Verdict.VERIFIED: "none"}
+_RULE_TEXT = {
+    Verdict.REFUTED: "The code contradicts a '{kind}:' anchor of a memory: the memory is stale.",
+    Verdict.INCONCLUSIVE: "A '{kind}:' anchor of a memory could not be checked either way.",
+    Verdict.VERIFIED: "A '{kind}:' anchor of a memory holds.",
+}
+
+
+def as_dict(run: Run) -> dict[str, Any]:
+    from anchorcheck import __version__
+
+    found = list(findings(run))
+    rules = sorted({f.rule_id: f for f in found}.items())
+    index = {rule_id: i for i, (rule_id, _) in enumerate(rules)}
+    driver = {
+        "name": "anchorcheck",
+        "version": __version__,
+        "rules": [_rule(rule_id, f) for rule_id, f in rules],
+    }
+    return {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": driver},
+                "columnKind": "unicodeCodePoints",
+                "results": [_result(f, index[f.rule_id]) for f in found],
+            }
+        ],
+    }
+
+
+def _rule(rule_id: str, example: Finding) -> dict[str, Any]:
+    verdict = example.result.verdict
+    return {
+        "id": rule_id,
+        "name": rule_id.replace("/", "-"),
+        "shortDescription": {"text": _RULE_TEXT[verdict].format(kind=example.kind)},
+        "defaultConfiguration": {"level": _LEVEL[verdict]},
+    }
+
+
+def _result(finding: Finding, rule_index: int) -> dict[str, Any]:
+    result = finding.result
+    out: dict[str, Any] = {
+        "ruleId": finding.rule_id,
+        "ruleIndex": rule_index,
+        "level": _LEVEL[result.verdict],
+        "message": {"text": finding.message},
+        "partialFingerprints": {FINGERPRINT: finding.fingerprint()},
+        "properties": {"verdict": result.verdict.value, "anchor": result.anchor, "memoryId": finding.memory.id},
+    }
+    if result.verdict is Verdict.VERIFIED:
+        out["kind"] = "pass"
+    if result.state:
+        out["properties"]["state"] = result.state
+    if finding.file is not None:
+        region: dict[str, int] = {}
+        if finding.line:
+            region["startLine"] = finding.line
+            if finding.column:
+                region["startColumn"] = finding.column
+        physical: dict[str, Any] = {"artifactLocation": {"uri": finding.file}}
+        if region:
+            physical["region"] = region
+        out["locations"] = [{"physicalLocation": physical}]
+    related = [
+        {
+            "id": i,
+            "physicalLocation": {
+                "artifactLocation": {"uri": e.path, "uriBaseId": "%SRCROOT%"},
+                **({"region": {"startLine": e.line}} if e.line else {}),
+            },
+            **({"message": {"text": e.detail}} if e.detail else {}),
+        }
+        for i, e in enumerate(result.evidence)
+    ]
+    if related:
+        out["relatedLocations"] = related
+    return out
+
+
+def render(run: Run, out: IO[str]) -> None:
+    write_json(as_dict(run), out)

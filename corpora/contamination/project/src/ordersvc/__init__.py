@@ -1,0 +1,3 @@
+"""Order intake service."""
+
+__version__ = "1.0.0"

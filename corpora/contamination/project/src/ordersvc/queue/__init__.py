@@ -1,0 +1,1 @@
+"""Order events on RabbitMQ."""

@@ -1,0 +1,169 @@
+"""Which manifests and lockfiles are in scope, and reading them into a PackageIndex.
+
+Every ecosystem answers the same two questions: which file names it reads
+in a project directory, and which directories are the workspace members of
+a project. The rest is shared: by default the root project and its declared
+members are in scope (a nested project that is not a member, such as an
+`examples/` folder with its own manifest, is not); an anchor scoped with
+` in:DIR` makes DIR the project; ` in:FILE` reads just that file; a glob
+reads every matching manifest.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from anchorcheck.packages import FileFacts, ManifestError, PackageIndex, broken
+from anchorcheck.repo import UnsafePathError
+
+if TYPE_CHECKING:
+    from anchorcheck.context import Context
+
+Parse = Callable[["Context", str], FileFacts]
+
+
+@dataclass(frozen=True)
+class Reader:
+    """One file format: the exact names it reads in a project directory, or a pattern of relative paths."""
+
+    kind: str  # "manifest" or "lockfile"
+    parse: Parse
+    names: tuple[str, ...] = ()
+    pattern: re.Pattern[str] | None = None
+
+    def matches(self, relative: str) -> bool:
+        return relative in self.names or bool(self.pattern and self.pattern.fullmatch(relative))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """An ecosystem's readers and how it finds the workspace members of a project directory."""
+
+    ecosystem: str
+    readers: tuple[Reader, ...]
+    members: Callable[[Context, str], list[str]]
+
+
+def collect(context: Context, layout: Layout, scope: str | None) -> PackageIndex:
+    """Parse every in-scope file of the ecosystem once (the parse is cached by content)."""
+    index = PackageIndex(layout.ecosystem)
+    for path, reader, member in _in_scope(context, layout, scope):
+        context.check_deadline()
+        try:
+            facts = reader.parse(context, path)
+        except ManifestError as exc:
+            facts = broken(path, reader.kind, exc)
+        if member:
+            facts = FileFacts([replace(d, member=member) for d in facts.declarations], facts.status)
+        index.add(facts)
+    return index
+
+
+def _in_scope(context: Context, layout: Layout, scope: str | None) -> list[tuple[str, Reader, str]]:
+    repo = context.repo
+    if scope is not None and set("*?[") & set(scope):
+        return [(p, r, "") for p in repo.files(scope) if (r := _reader_for(layout, posixpath.basename(p)))]
+    base = "" if scope is None else scope.strip("/")
+    if base in (".", ""):
+        base = ""
+    elif repo.is_file(base):
+        reader = _reader_for(layout, posixpath.basename(base))
+        return [(base, reader, "")] if reader else []
+    elif not repo.is_dir(base):
+        return []
+    found: list[tuple[str, Reader, str]] = []
+    for project in _projects(context, layout, base):
+        for directory in [project, *layout.members(context, project)]:
+            member = "" if directory == project else directory
+            found += [(path, reader, member) for path, reader in project_files(context, layout, directory)]
+    seen: set[str] = set()
+    return [item for item in found if not (item[0] in seen or seen.add(item[0]))]
+
+
+def _projects(context: Context, layout: Layout, base: str) -> list[str]:
+    """The project directories a scope stands for: itself when it has a manifest (or workspace file),
+    else the top-most directories below it that do (a polyglot repo keeps its npm project in web/).
+    A project nested in another one (an examples/ folder) is never picked up this way."""
+    if any(reader.kind in ("manifest", "workspace") for _, reader in project_files(context, layout, base)):
+        return [base]
+    names = {name for reader in layout.readers if reader.kind == "manifest" for name in reader.names}
+    candidates = sorted({posixpath.dirname(p) for p in context.repo.files(base or None) if posixpath.basename(p) in names})
+    tops: list[str] = []
+    for directory in candidates:
+        if not any(directory == top or directory.startswith(top + "/") for top in tops):
+            tops.append(directory)
+    return tops or [base]
+
+
+def _reader_for(layout: Layout, relative: str) -> Reader | None:
+    return next((r for r in layout.readers if r.matches(relative)), None)
+
+
+def project_files(context: Context, layout: Layout, directory: str) -> list[tuple[str, Reader]]:
+    """The files of one project directory that the ecosystem reads, by exact name then by pattern.
+
+    Exact names are checked on disk, so a lockfile too large for the file
+    listing is still found (and then reported as too large, not missed).
+    """
+    repo = context.repo
+    found: list[tuple[str, Reader]] = []
+    for reader in layout.readers:
+        for name in reader.names:
+            path = posixpath.join(directory, name) if directory else name
+            try:
+                if repo.is_file(path):
+                    found.append((path, reader))
+            except UnsafePathError:
+                continue
+        if reader.pattern is not None:
+            prefix = directory + "/" if directory else ""
+            for path in repo.files(directory or None):
+                relative = path[len(prefix):]
+                if reader.pattern.fullmatch(relative) and relative not in reader.names:
+                    found.append((path, reader))
+    return found
+
+
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """A workspace glob (`packages/*`, `crates/**`) as a regex over directory paths."""
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out).rstrip("/"))
+
+
+def member_dirs(context: Context, base: str, globs: Iterable[str], manifest: str, exclude: Iterable[str] = ()) -> list[str]:
+    """Directories under `base` matching the member globs (`!glob` excludes) that hold `manifest`."""
+    include = [g for g in globs if isinstance(g, str) and not g.startswith("!")]
+    excluded = [g[1:] for g in globs if isinstance(g, str) and g.startswith("!")] + [g for g in exclude if isinstance(g, str)]
+    prefix = base + "/" if base else ""
+    candidates = sorted(
+        {posixpath.dirname(p) for p in context.repo.files(base or None) if posixpath.basename(p) == manifest}
+    )
+    members = []
+    for directory in candidates:
+        relative = directory[len(prefix):] if directory.startswith(prefix) else directory
+        if not relative or directory == base:
+            continue
+        normalized = [posixpath.normpath(g) for g in include]
+        if any(glob_regex(g).fullmatch(relative) for g in normalized if g != ".") and not any(
+            glob_regex(posixpath.normpath(g)).fullmatch(relative) for g in excluded
+        ):
+            members.append(directory)
+    return members

@@ -1,0 +1,174 @@
+"""Node lockfiles: package-lock.json / npm-shrinkwrap.json (v1-3), yarn.lock (v1 and Berry), pnpm-lock.yaml (5, 6, 9).
+
+Each lockfile becomes `locked` declarations with versions; lines are found
+with one regex pass over the text (the real package-lock.json is 1.6 MB, so
+no per-package search). yarn.lock v1 is not YAML and has its own small
+parser; Berry lockfiles (with `__metadata`) are YAML.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from anchorcheck.packages import FileFacts, LockEntry, ManifestError, decode, load, locked_facts
+from anchorcheck_plugins.ecosystems.parsing import LineFinder, parse_json, parse_yaml
+
+if TYPE_CHECKING:
+    from anchorcheck.context import Context
+
+
+_LOCK_KEY = re.compile(r'^[ \t]*"([^"\n]+)":[ \t]*\{', re.MULTILINE)
+_YAML_KEY = re.compile(r"""^(?P<indent> *)(?P<q>['"]?)(?P<key>[^'"\n#][^\n]*?)(?P=q):[ \t]*$""", re.MULTILINE)
+
+
+def descriptor_name(descriptor: str) -> str:
+    """`@scope/x@^1.0` -> `@scope/x`; `x@npm:1.0` -> `x` (the name ends at the first `@` after the first character)."""
+    at = descriptor.find("@", 1)
+    return descriptor if at < 0 else descriptor[:at]
+
+
+# -- package-lock.json -------------------------------------------------------------
+
+
+def _package_lock(data: bytes) -> list[LockEntry]:
+    doc = parse_json(data)
+    if not isinstance(doc, dict):
+        raise ManifestError("a package-lock should be a JSON object", 1)
+    text = decode(data)
+    finder = LineFinder(text)
+    key_lines: dict[str, int] = {}
+    for match in _LOCK_KEY.finditer(text):
+        key_lines.setdefault(match.group(1), finder.line(match.start()))
+    entries: list[LockEntry] = []
+    packages = doc.get("packages")
+    if isinstance(packages, dict):  # lockfileVersion 2 and 3
+        for key, info in packages.items():
+            if not key or not isinstance(info, dict):
+                continue
+            name = info.get("name") if isinstance(info.get("name"), str) else key.rsplit("node_modules/", 1)[-1]
+            if "node_modules/" not in key and not info.get("name"):
+                continue  # a workspace folder without a name: its package.json speaks for it
+            version = info.get("version")
+            entries.append((name, version if isinstance(version, str) else None, key_lines.get(key)))
+    elif packages is not None:
+        raise ManifestError('"packages" should be an object', None)
+    else:  # lockfileVersion 1: nested "dependencies"
+        _legacy(doc.get("dependencies"), key_lines, entries, depth=0)
+    return entries
+
+
+def _legacy(table: Any, key_lines: dict[str, int], entries: list[LockEntry], depth: int) -> None:
+    if table is None:
+        return
+    if not isinstance(table, dict) or depth > 200:
+        raise ManifestError('"dependencies" should be an object of packages')
+    for name, info in table.items():
+        if not isinstance(info, dict):
+            raise ManifestError(f"dependency {name!r} should be an object", key_lines.get(name))
+        version = info.get("version")
+        entries.append((name, version if isinstance(version, str) else None, key_lines.get(name)))
+        _legacy(info.get("dependencies"), key_lines, entries, depth + 1)
+
+
+def parse_package_lock(context: Context, path: str) -> FileFacts:
+    return locked_facts(path, load(context, path, _package_lock), str.lower)
+
+
+# -- yarn.lock -----------------------------------------------------------------------
+
+
+def _yarn_v1(text: str) -> list[LockEntry]:
+    """The classic format: unindented `desc, desc:` headers, then indented `version "x"`."""
+    entries: list[LockEntry] = []
+    names: list[str] = []
+    header_line = 0
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        if not raw.startswith((" ", "\t")):
+            if not raw.rstrip().endswith(":"):
+                raise ManifestError("expected a package header ending with ':'", number)
+            descriptors = [d.strip().strip('"') for d in raw.rstrip()[:-1].split(",")]
+            names = list(dict.fromkeys(descriptor_name(d) for d in descriptors if d))
+            header_line = number
+            continue
+        stripped = raw.strip()
+        if stripped.startswith("version ") and names and raw.startswith("  ") and not raw.startswith("   "):
+            version = stripped[len("version "):].strip().strip('"')
+            entries += [(name, version, header_line) for name in names]
+            names = []
+    return entries
+
+
+def _yarn_berry(data: bytes, text: str) -> list[LockEntry]:
+    doc = parse_yaml(data)
+    if not isinstance(doc, dict):
+        raise ManifestError("a yarn lockfile should be a mapping of packages", 1)
+    finder = LineFinder(text)
+    key_lines = {m.group("key"): finder.line(m.start()) for m in _YAML_KEY.finditer(text) if not m.group("indent")}
+    entries: list[LockEntry] = []
+    for key, info in doc.items():
+        if key == "__metadata":
+            continue
+        if not isinstance(info, dict) or not isinstance(key, str):
+            raise ManifestError(f"entry {key!r} should be a mapping", key_lines.get(str(key)))
+        version = info.get("version")
+        names = dict.fromkeys(descriptor_name(d.strip()) for d in key.split(","))
+        entries += [(name, str(version) if version is not None else None, key_lines.get(key)) for name in names]
+    return entries
+
+
+def _yarn_lock(data: bytes) -> list[LockEntry]:
+    text = decode(data)
+    if re.search(r"^__metadata:", text, re.MULTILINE):
+        return _yarn_berry(data, text)
+    return _yarn_v1(text)
+
+
+def parse_yarn_lock(context: Context, path: str) -> FileFacts:
+    return locked_facts(path, load(context, path, _yarn_lock), str.lower)
+
+
+# -- pnpm-lock.yaml ------------------------------------------------------------------
+
+_PEER_SUFFIX = re.compile(r"\(.*\)$|_.*$")
+
+
+def _pnpm_key(key: str, version: float) -> tuple[str, str | None]:
+    """Package keys: v9 `name@1.0.0(peer)`, v6 `/name@1.0.0`, v5 `/name/1.0.0_peer`."""
+    key = key.lstrip("/")
+    if version < 6:
+        name, _, ver = key.rpartition("/")
+        return (name, _PEER_SUFFIX.sub("", ver) or None) if name else (key, None)
+    name = descriptor_name(key)
+    ver = key[len(name) + 1:] if len(key) > len(name) else None
+    return name, _PEER_SUFFIX.sub("", ver) if ver else None
+
+
+def _pnpm_lock(data: bytes) -> list[LockEntry]:
+    doc = parse_yaml(data)
+    if not isinstance(doc, dict):
+        raise ManifestError("pnpm-lock.yaml should be a mapping", 1)
+    try:
+        lock_version = float(str(doc.get("lockfileVersion", "9")))
+    except ValueError:
+        raise ManifestError(f"unknown lockfileVersion {doc.get('lockfileVersion')!r}", 1) from None
+    text = decode(data)
+    finder = LineFinder(text)
+    key_lines: dict[str, int] = {}
+    for match in _YAML_KEY.finditer(text):
+        key_lines.setdefault(match.group("key"), finder.line(match.start()))
+    entries: list[LockEntry] = []
+    for section in ("packages", "snapshots"):
+        table = doc.get(section) or {}
+        if not isinstance(table, dict):
+            raise ManifestError(f"{section}: should be a mapping", key_lines.get(section))
+        for key in table:
+            name, version = _pnpm_key(str(key), lock_version)
+            entries.append((name, version, key_lines.get(str(key))))
+    return entries  # importers repeat what package.json declares and `packages` locks
+
+
+def parse_pnpm_lock(context: Context, path: str) -> FileFacts:
+    return locked_facts(path, load(context, path, _pnpm_lock), str.lower)

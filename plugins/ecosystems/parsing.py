@@ -1,0 +1,162 @@
+"""Safe parsing of the data formats manifests come in: TOML, JSON and YAML.
+
+Every function takes the raw bytes and either returns plain Python data or
+raises ManifestError naming the 1-based line, so an ecosystem reader never
+has to know how each library reports a syntax error. YAML is loaded with a
+safe loader that refuses aliases outright: no manifest or lockfile format
+uses them, and expanding shared aliases is how an alias bomb ("billion
+laughs") turns a few hundred bytes into gigabytes.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+import tomllib
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from anchorcheck.packages import ManifestError, decode, load
+
+if TYPE_CHECKING:
+    from anchorcheck.context import Context
+
+_TOML_AT = re.compile(r"at line (\d+)")
+
+
+def parse_toml(data: bytes) -> dict[str, Any]:
+    text = decode(data)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = _TOML_AT.search(str(exc))
+        line = int(found.group(1)) if found else text.count("\n") + 1
+        raise ManifestError(f"invalid TOML: {str(exc).split(' (at')[0]}", line) from None
+    except RecursionError:
+        raise ManifestError("invalid TOML: nested too deeply") from None
+
+
+def _toml_with_lines(data: bytes) -> tuple[dict[str, Any], LineFinder]:
+    return parse_toml(data), LineFinder(decode(data))
+
+
+def read_toml(context: Context, path: str) -> tuple[dict[str, Any], LineFinder]:
+    """A TOML manifest (pyproject.toml, Cargo.toml, Pipfile) and a line finder, parsed once per content."""
+    return load(context, path, _toml_with_lines)
+
+
+def parse_json(data: bytes) -> Any:
+    text = decode(data)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ManifestError(f"invalid JSON: {exc.msg}", exc.lineno) from None
+    except RecursionError:
+        raise ManifestError("invalid JSON: nested too deeply") from None
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """SafeLoader that rejects `*alias` references instead of sharing (and later expanding) nodes."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:  # noqa: ANN401 - PyYAML's signature
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise ManifestError("YAML aliases are not accepted in manifests (alias bomb guard)", event.start_mark.line + 1)
+        return super().compose_node(parent, index)
+
+
+# Where an alias token could start: `*` at the start of the text, or after whitespace or a flow indicator.
+_MAYBE_ALIAS = re.compile(r"(?:^|[\s\[{,])\*")
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def parse_yaml(data: bytes) -> Any:
+    """YAML without aliases. Text that cannot hold an alias token goes to libyaml's fast loader;
+    anything else (a `*` in a place an alias could start, even inside a string) to the guarded one."""
+    text = decode(data)
+    loader = _NoAliasLoader(text) if _MAYBE_ALIAS.search(text) else _FAST_LOADER(text)
+    try:
+        return loader.get_single_data()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        raise ManifestError(f"invalid YAML: {exc.problem or exc.context}", line) from None
+    except yaml.YAMLError as exc:
+        raise ManifestError(f"invalid YAML: {exc}") from None
+    except RecursionError:
+        raise ManifestError("invalid YAML: nested too deeply") from None
+    finally:
+        loader.dispose()
+
+
+def toml_packages(data: bytes) -> list[tuple[str, str | None, int | None]]:
+    """The `[[package]]` name/version entries, with the line of each header.
+
+    The shape uv.lock, poetry.lock, pdm.lock and Cargo.lock share. A package
+    without a string name, or with a version that is not a string, is an
+    error at its header's line.
+    """
+    doc = parse_toml(data)
+    finder = LineFinder(decode(data))
+    headers = [finder.line(m.start()) for m in re.finditer(r"^[ \t]*\[\[package\]\]", finder.text, re.MULTILINE)]
+    packages = doc.get("package", [])
+    if not isinstance(packages, list):
+        raise ManifestError("package should be an array of tables ([[package]])", headers[0] if headers else None)
+    entries = []
+    for i, package in enumerate(packages):
+        line = headers[i] if i < len(headers) else None
+        name = package.get("name") if isinstance(package, dict) else None
+        version = package.get("version") if isinstance(package, dict) else None
+        if not isinstance(name, str) or not (version is None or isinstance(version, str)):
+            raise ManifestError("[[package]] needs a string name and version", line)
+        entries.append((name, version, line))
+    return entries
+
+
+class LineFinder:
+    """Locates declarations in a file whose parser keeps no line numbers (tomllib, json).
+
+    Lines are found by searching the text for the quoted string or the key
+    after its section header; a miss gives None, which is honest: the
+    evidence still names the file.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._starts = [0]
+        for match in re.finditer("\n", text):
+            self._starts.append(match.end())
+
+    def line(self, offset: int) -> int:
+        return bisect.bisect_right(self._starts, offset)
+
+    def offset(self, line: int | None) -> int:
+        """The offset where a 1-based line starts (0 for None)."""
+        if not line:
+            return 0
+        return self._starts[min(line, len(self._starts)) - 1]
+
+    def string(self, value: str, after: int = 0) -> int | None:
+        """The line of the first quoted occurrence of `value` at or after offset `after`."""
+        for quote in ('"', "'"):
+            at = self.text.find(f"{quote}{value}{quote}", after)
+            if at >= 0:
+                return self.line(at)
+        at = self.text.find(value, after)
+        return self.line(at) if at >= 0 else None
+
+    def key(self, name: str, section: str | None = None, after: int = 0) -> int | None:
+        """The line of `name = ...` / `"name": ...`, after the `[section]` header (or offset `after`)."""
+        start = (self.section(section) or 0) if section else after
+        pattern = re.compile(r"""^[ \t]*["']?""" + re.escape(name) + r"""["']?[ \t]*[=:]""", re.MULTILINE)
+        found = pattern.search(self.text, start)
+        return self.line(found.start()) if found else None
+
+    def section(self, name: str) -> int | None:
+        """Offset of a `[name]` TOML header (quotes around parts tolerated), or None."""
+        parts = [re.escape(p) for p in name.split(".")]
+        dotted = r"""\s*\.\s*""".join(r"""["']?""" + p + r"""["']?""" for p in parts)
+        found = re.search(r"^\s*\[\s*" + dotted + r"\s*\]", self.text, re.MULTILINE)
+        return found.end() if found else None

@@ -1,0 +1,105 @@
+"""The `pypi` ecosystem: which Python manifests and lockfiles are read, and how names and versions compare.
+
+The readers live in their own modules (pyproject, setuptools, requirements,
+environments, lockfiles); this one wires them into a layout, finds uv
+workspace members, and registers the ecosystem. Versions compare with
+`packaging`: `@1.0` is PEP 440 equality (so 1.0 == 1.0.0) and a range is a
+PEP 440 specifier set (`@>=5,<6`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+
+from anchorcheck import Ecosystem, hookimpl
+from anchorcheck.packages import FileFacts, ManifestStatus, PackageIndex
+from anchorcheck_plugins.ecosystems.discovery import Layout, Reader, collect, member_dirs
+from anchorcheck_plugins.ecosystems.pypi_common import normalize
+from anchorcheck_plugins.ecosystems.pypi_environments import parse_environment, parse_pipfile
+from anchorcheck_plugins.ecosystems.pypi_import_names import is_standard_library
+from anchorcheck_plugins.ecosystems.pypi_lockfiles import parse_package_lock, parse_pipfile_lock, parse_pylock
+from anchorcheck_plugins.ecosystems.pypi_pyproject import parse_pyproject, workspace_members
+from anchorcheck_plugins.ecosystems.pypi_requirements import PATTERN as REQUIREMENTS, parse_requirements
+from anchorcheck_plugins.ecosystems.pypi_setuptools import parse_setup_cfg, parse_setup_py
+
+if TYPE_CHECKING:
+    from anchorcheck.context import Context
+
+def _pyproject(context: Context, path: str) -> FileFacts:
+    """A pyproject.toml that only configures tools (black, ruff...) is not a manifest: it proves no absence."""
+    facts = parse_pyproject(context, path)
+    if not facts.declarations and facts.status is not None and not facts.status.dynamic:
+        facts.status = ManifestStatus(path, kind="config")
+    return facts
+
+
+def _setup_cfg(context: Context, path: str) -> FileFacts:
+    facts = parse_setup_cfg(context, path)
+    if not facts.declarations and facts.status is not None and not facts.status.dynamic:
+        facts.status = ManifestStatus(path, kind="config")
+    return facts
+
+
+def _uv_members(context: Context, directory: str) -> list[str]:
+    """uv workspace members: `[tool.uv.workspace] members` globs minus `exclude`, each with a pyproject.toml."""
+    members, exclude = workspace_members(context, directory)
+    return member_dirs(context, directory, members, "pyproject.toml", exclude)
+
+
+LAYOUT = Layout(
+    ecosystem="pypi",
+    readers=(
+        Reader("manifest", _pyproject, names=("pyproject.toml",)),
+        Reader("manifest", _setup_cfg, names=("setup.cfg",)),
+        Reader("manifest", parse_setup_py, names=("setup.py",)),
+        Reader("manifest", parse_requirements, pattern=REQUIREMENTS),
+        Reader("manifest", parse_pipfile, names=("Pipfile",)),
+        Reader("manifest", parse_environment, names=("environment.yml", "environment.yaml")),
+        Reader("lockfile", parse_package_lock, names=("uv.lock", "poetry.lock", "pdm.lock")),
+        Reader("lockfile", parse_pipfile_lock, names=("Pipfile.lock",)),
+        Reader("lockfile", parse_pylock, names=("pylock.toml",), pattern=re.compile(r"pylock\.[^/]+\.toml")),
+    ),
+    members=_uv_members,
+)
+
+
+
+def read(context: Context, scope: str | None) -> PackageIndex:
+    return collect(context, LAYOUT, scope)
+
+
+def version_matches(wanted: str, actual: str, is_range: bool) -> bool:
+    """PEP 440: equality for an exact version, a specifier set for a range (pre-releases count: a lock is a fact)."""
+    if is_range:
+        return SpecifierSet(wanted).contains(Version(actual), prereleases=True)
+    return Version(wanted) == Version(actual)
+
+
+def pinned(specifier: str) -> str | None:
+    """`==1.2.3` (or `===1.2.3`) pins a version; anything looser pins nothing."""
+    found = re.fullmatch(r"===?\s*([^,;*\s]+)", specifier.split(";", 1)[0].strip())
+    return found.group(1) if found else None
+
+
+def builtin(name: str) -> str | None:
+    return "part of the Python standard library" if is_standard_library(name.replace("-", "_")) else None
+
+
+@hookimpl
+def register_ecosystems(register):  # noqa: ANN001, ANN201 - hook signature
+    register(
+        Ecosystem(
+            name="pypi",
+            manifests=("pyproject.toml", "setup.cfg", "setup.py", "requirements*.txt", "requirements/*.in", "Pipfile", "environment.yml"),
+            read=read,
+            summary="Python: PEP 621/735, Poetry, PDM, uv, setuptools, requirements, Pipfile, conda; uv/poetry/pdm/Pipfile locks, pylock.toml",
+            normalize=normalize,
+            version_matches=version_matches,
+            pinned=pinned,
+            builtin=builtin,
+        )
+    )

@@ -1,0 +1,53 @@
+"""Cargo: the ripgrep workspace (members, optional, target and header-style deps) and Cargo.lock; fixtures for the rest."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from anchorcheck.packages import BUILD, DEV, DIRECT, LOCKED, OPTIONAL, PROJECT, WORKSPACE
+from tests._pkg_support import corpus, index, names, needs_corpus, verdict, verifier, write
+
+
+@needs_corpus
+def test_ripgrep_workspace() -> None:
+    root = corpus("ripgrep")
+    idx = index(root, "cargo")
+    assert names(idx, DIRECT, member="") == {
+        "anyhow", "bstr", "grep", "ignore", "lexopt", "log", "serde-json", "termcolor", "textwrap", "tikv-jemallocator",
+    }
+    assert names(idx, OPTIONAL, "unstable-index") == {"grep-index"}  # enabled by "dep:grep-index"
+    assert names(idx, DEV, member="") == {"serde", "serde-derive", "walkdir"}
+    members = {d.member for d in idx.declarations if d.member}
+    assert members == {f"crates/{c}" for c in ("cli", "globset", "grep", "ignore", "index", "matcher", "pcre2", "printer", "regex", "searcher")}
+    assert names(idx, PROJECT) >= {"ripgrep", "grep-cli", "globset", "ignore", "grep-searcher"}
+    assert names(idx, DIRECT, member="crates/ignore") >= {"regex-automata", "winapi-util", "crossbeam-deque"}
+    assert names(idx, OPTIONAL, member="crates/globset") == {"arbitrary", "log", "serde"}
+    lock = tomllib.loads((root / "Cargo.lock").read_text())
+    assert names(idx, LOCKED) == {p["name"].replace("_", "-") for p in lock["package"]} and len(lock["package"]) == 63
+    jemalloc = next(d for d in idx.declarations if d.name == "tikv-jemallocator")
+    assert (jemalloc.line, jemalloc.specifier) == (69, "0.7.0")
+    automata = next(d for d in idx.declarations if d.name == "regex-automata" and d.member == "crates/ignore")
+    assert automata.line == 30
+    assert verdict(root, "pkg:cargo/serde_json") == "VERIFIED"  # '_' and '-' are one name
+    assert verdict(root, "pkg:cargo/aho-corasick@^1.1") == "VERIFIED"
+    assert verdict(root, "pkg:cargo/aho-corasick@<1") == "REFUTED"
+    assert verdict(root, "pkg:cargo/tokio") == "REFUTED"
+    assert verdict(root, "pkg:cargo/std") == "INCONCLUSIVE"
+
+
+def test_renamed_build_workspace_deps_and_lock_v1(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "app"\n[dependencies]\nser = { package = "serde", version = "1" }\n'
+            '[build-dependencies]\ncc = "1.0"\n[workspace.dependencies]\nrand = "0.8"\n[features]\n',
+            "Cargo.lock": '[[package]]\nname = "serde"\nversion = "1.0.200"\n\n[[package]]\nname = "cc"\nversion = "1.0.90"\n\n'
+            '[metadata]\n"checksum serde 1.0.200 (registry+https://example.invalid)" = "00"\n',
+        },
+    )
+    idx = index(tmp_path, "cargo")
+    assert names(idx, DIRECT) == {"serde"} and names(idx, BUILD) == {"cc"} and names(idx, WORKSPACE) == {"rand"}
+    assert verdict(tmp_path, "pkg:cargo/ser") == "REFUTED"  # the rename is not the crate
+    result = verifier(tmp_path).check("pkg:cargo/serde@1.0.200")
+    assert result.verdict.value == "VERIFIED" and ("Cargo.lock", 1) in [(e.path, e.line) for e in result.evidence]

@@ -1,0 +1,24 @@
+"""`--format github`: workflow-command annotations, escaped as the Actions runner expects."""
+
+from __future__ import annotations
+
+from anchorcheck.cli import main
+from anchorcheck.report.github import escape_data, escape_property
+
+
+def test_annotations_for_refuted_and_inconclusive(make_tree, capsys, monkeypatch) -> None:  # noqa: ANN001
+    root = make_tree({"CLAUDE.md": "- Gone `file:src/gone.py`\n- Unbanked `span:a.py#L1`\n- Here `file:a.py`\n", "a.py": "x\n"})
+    monkeypatch.chdir(root)
+    assert main(["check", "--format", "github", "CLAUDE.md"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        "::error file=CLAUDE.md,line=1,col=9,title=anchorcheck file/refuted::"
+        "file:src/gone.py — src/gone.py does not exist in the repository"
+    )
+    assert lines[1].startswith("::notice file=CLAUDE.md,line=2,col=13,title=anchorcheck span/inconclusive::span:a.py#L1 — ")
+    assert len(lines) == 3 and lines[2].startswith("Checked 3 anchors")
+
+
+def test_escaping() -> None:
+    assert escape_data("50% done\nnext\r") == "50%25 done%0Anext%0D"
+    assert escape_property("dir,with:colon/CLAUDE.md") == "dir%2Cwith%3Acolon/CLAUDE.md"
