@@ -137,6 +137,10 @@ class SourceIndex:
             directory = context.options.get("cache_dir") or default_cache_dir(self.repo.root)
             self.cache = FactsCache(Path(directory))
         self._facts: dict[str, Facts] = {}
+        # Bytes of files the prefilter ruled out, so the next anchor scans memory instead of the disk.
+        self._bytes: dict[str, bytes] = {}
+        self._bytes_left = int(context.options.get("prefilter_memory", PREFILTER_MEMORY))
+        self._sources: dict[str | None, tuple[list[tuple[str, Language]], int]] = {}
         self.parsed = 0  # files parsed by this index (cache misses): for benchmarks and tests
 
     @classmethod
@@ -149,6 +153,11 @@ class SourceIndex:
 
     def sources(self, scope: str | None) -> tuple[list[tuple[str, Language]], int]:
         """The files of a scope that some language plugin parses, and how many others there were."""
+        if scope not in self._sources:
+            self._sources[scope] = self._list_sources(scope)
+        return self._sources[scope]
+
+    def _list_sources(self, scope: str | None) -> tuple[list[tuple[str, Language]], int]:
         supported, others = [], 0
         for path in self.repo.files(scope):
             language = self.language(path)
@@ -181,13 +190,16 @@ class SourceIndex:
             self.context.check_deadline()
             if path in self._facts:
                 continue
-            try:
-                data = self.repo.read_bytes(path)
-            except (OSError, UnsafePathError):
-                result.unreadable.append(path)
-                continue
+            data = self._bytes.get(path)
+            if data is None:
+                try:
+                    data = self.repo.read_bytes(path)
+                except (OSError, UnsafePathError):
+                    result.unreadable.append(path)
+                    continue
             if not (always and always(path, language)) and not any(n in data for n in needles(language)):
                 result.ruled_out += 1
+                self._keep(path, data)
                 continue
             if not self._cached_untracked(path, language, data):
                 pending.append((path, language, data))
@@ -219,6 +231,8 @@ class SourceIndex:
             met += goal.satisfied(path, facts)
         if met >= goal.files and done < len(pending):
             result.unexamined = len(pending) - done
+            for path, _, data in pending[done:]:
+                self._keep(path, data)
             return []
         return pending[done:]
 
@@ -279,6 +293,8 @@ class SourceIndex:
             self._facts[path] = Facts.from_dict(found)
         except (KeyError, TypeError, ValueError):
             return False
+        if self._bytes.pop(path, None) is not None:
+            self._bytes_left += len(data)
         return True
 
     def _parse(self, pending: list[tuple[str, Language, bytes]]) -> None:
@@ -300,14 +316,22 @@ class SourceIndex:
             self.context.check_deadline()
             self._store(path, language, data, extract_facts(language, data))
 
+    def _keep(self, path: str, data: bytes) -> None:
+        if path not in self._bytes and len(data) <= self._bytes_left:
+            self._bytes[path] = data
+            self._bytes_left -= len(data)
+
     def _store(self, path: str, language: Language, data: bytes, facts: Facts) -> None:
         self.parsed += 1
         self._facts[path] = facts
+        if self._bytes.pop(path, None) is not None:
+            self._bytes_left += len(data)
         if self.cache is not None:
             key = self._key(language, self.repo.blob_ids.get(path) or git_blob_id(data))
             self.cache.put(key, facts.to_dict())
 
 
+PREFILTER_MEMORY = 128 * 1024 * 1024  # bytes of ruled-out files kept for later anchors of a Verifier
 PARALLEL_PARSE = 400  # misses below this parse faster here than a pool starts
 _CHUNK = 64
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests._source_support import check, lines, write
+from tests._source_support import check, lines, verifier, write
 
 from anchorcheck import Verdict
 
@@ -76,3 +76,10 @@ def test_evidence_names_the_distribution(tmp_path):
     assert check(tmp_path, "import:sklearn").details["distributions"] == ["scikit-learn"]
     own = check(tmp_path, "import:app")
     assert own.details.get("first_party") is True and "distributions" not in own.details
+
+
+def test_a_broken_file_parsed_for_another_anchor_does_not_block_absence(tmp_path):
+    write(tmp_path, {"a.py": "import redis\n", "broken.py": "import redis\ndef (:\n"})
+    v = verifier(tmp_path)
+    assert v.check("import:redis").verdict is Verdict.VERIFIED  # parses broken.py too
+    assert v.check("import:celery").verdict is Verdict.REFUTED
