@@ -34,6 +34,14 @@ class Facts:
     defs: list[tuple[str, int]] = field(default_factory=list)
     error: int | None = None
 
+    def add_env_read(self, read: Node, key: Node, literal_types: tuple[str, ...]) -> None:
+        """Record a read of the environment: by name when the key is a plain literal, else as computed."""
+        value = string_value(key) if key.type in literal_types else None
+        if value:
+            self.env.append((value, read.start_point[0] + 1))
+        else:
+            self.env_computed.append(read.start_point[0] + 1)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "imports": [list(i) for i in self.imports],

@@ -82,13 +82,22 @@ def sh(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
 
 
 def measured(args: list[str], cwd: Path | None = None) -> tuple[float, int, str, int]:
-    """Wall seconds, peak RSS in MiB, stdout and exit code of one fresh process."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    out = proc.stdout.read() if proc.stdout else ""
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return time.perf_counter() - start, usage.ru_maxrss // 1024, out, proc.returncode
+    """Wall seconds, peak RSS in MiB, stdout and exit code of one fresh process.
+
+    The peak comes from GNU time when it is installed: a forked child's own
+    rusage would also count the benchmark process it was forked from.
+    """
+    gnu_time = Path("/usr/bin/time")
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
+        prefix = [str(gnu_time), "-f", "%M", "-o", rss_file.name] if gnu_time.exists() else []
+        start = time.perf_counter()
+        proc = subprocess.Popen([*prefix, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        out = proc.stdout.read() if proc.stdout else ""
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        text = rss_file.read().strip().splitlines()
+        peak_kib = int(text[-1]) if prefix and text and text[-1].isdigit() else usage.ru_maxrss
+    return seconds, peak_kib // 1024, out, os.waitstatus_to_exitcode(status)
 
 
 def fetch(spec: str, work: Path) -> Path:
@@ -117,7 +126,12 @@ def tool_venv(work: Path) -> Path:
 
 
 def third_party(imports: list[str], root: Path) -> set[str]:
-    """Top-level names that are neither standard library, first-party, relative, nor __future__."""
+    """Top-level names that are neither standard library, first-party, relative, nor __future__.
+
+    First-party: a top-level entry of the root, src/ or lib/ (where a package
+    ships from). Test apps that a test runner puts on sys.path are not
+    recognised, so they show up here; the docs say so.
+    """
     local = {p.name.removesuffix(".py") for base in (root, root / "src", root / "lib") if base.is_dir() for p in base.iterdir()}
     tops = {m.split(".")[0] for m in imports if m and not m.startswith(".")}
     return {t for t in tops if t not in sys.stdlib_module_names and t not in local and t != "__future__" and t}

@@ -28,11 +28,7 @@ def extract(parsed: Parsed) -> Facts:
         if Parsed.text(found["package"][0]) != "os" or Parsed.text(found["function"][0]) not in _ENV_FUNCTIONS:
             continue
         read, key = found["read"][0], found["key"][0]
-        value = string_value(key) if key.type in ("interpreted_string_literal", "raw_string_literal") else None
-        if value:
-            facts.env.append((value, Parsed.line(read)))
-        else:
-            facts.env_computed.append(Parsed.line(read))
+        facts.add_env_read(read, key, ("interpreted_string_literal", "raw_string_literal"))
     for child in parsed.root.named_children:
         _definition(child, facts)
     return facts

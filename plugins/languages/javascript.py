@@ -26,7 +26,7 @@ QUERIES = {
     """,
 }
 _ENV_OBJECTS = {"process.env", "import.meta.env"}
-_STRINGS = {"string", "template_string"}
+_STRINGS = ("string", "template_string")
 
 
 def extract(parsed: Parsed) -> Facts:
@@ -62,11 +62,7 @@ def env_reads(parsed: Parsed, facts: Facts) -> None:
         if key.type == "property_identifier":
             facts.env.append((Parsed.text(key), Parsed.line(read)))
         else:
-            value = string_value(key) if key.type in _STRINGS else None
-            if value:
-                facts.env.append((value, Parsed.line(read)))
-            else:
-                facts.env_computed.append(Parsed.line(read))
+            facts.add_env_read(read, key, _STRINGS)
 
 
 _NAMED = {

@@ -156,11 +156,7 @@ def _env_reads(parsed: Parsed, facts: Facts, aliases: _ImportAliases) -> None:
         read, key = nodes.get("read"), nodes.get("key")
         if read is None or key is None or not aliases.reads_with_key(read, nodes):
             continue
-        value = string_value(key) if key.type == "string" else None
-        if value:
-            facts.env.append((value, Parsed.line(read)))
-        else:
-            facts.env_computed.append(Parsed.line(read))
+        facts.add_env_read(read, key, ("string",))
 
 
 _BLOCKS = {"if_statement", "else_clause", "elif_clause", "try_statement", "except_clause", "finally_clause", "with_statement", "block"}

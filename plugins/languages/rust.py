@@ -10,7 +10,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Facts, Parsed, string_value
+from anchorcheck.facts import Facts, Parsed
 
 QUERIES = {
     "imports": """
@@ -93,11 +93,7 @@ def _env_reads(parsed: Parsed, facts: Facts) -> None:
             continue
         if read.type == "call_expression" and name not in _ENV_CALLS:
             continue
-        value = string_value(key) if key.type == "string_literal" else None
-        if value:
-            facts.env.append((value, Parsed.line(read)))
-        else:
-            facts.env_computed.append(Parsed.line(read))
+        facts.add_env_read(read, key, ("string_literal",))
 
 
 _ITEMS = {"function_item", "function_signature_item", "struct_item", "enum_item", "union_item", "trait_item", "type_item", "const_item", "static_item", "mod_item", "macro_definition"}

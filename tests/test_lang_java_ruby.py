@@ -1,0 +1,85 @@
+"""Java and Ruby: imports, environment reads and definitions, with evidence lines."""
+
+from __future__ import annotations
+
+import pytest
+
+from anchorcheck import Verdict
+from tests._source_support import check, lines, write
+
+JAVA = '''
+package com.x;
+import java.util.List;
+import static org.junit.Assert.assertEquals;
+import com.google.common.collect.*;
+public class Store<T> extends Base {
+  static final int LIMIT = 1;
+  private String name, other;
+  public void save() { String v = System.getenv("J_KEY"); }
+  class Inner { void m() {} }
+  enum Mode { FAST }
+}
+'''
+
+RUBY = '''
+require "json"
+require_relative "lib/local"
+require 'active_support/core_ext'
+module Outer
+  class Store < Base
+    LIMIT = 1
+    def save; ENV["R_KEY"]; ENV.fetch("R_OTHER"); end
+    def self.build; end
+  end
+end
+'''
+
+
+@pytest.fixture()
+def tree(tmp_path):
+    return write(tmp_path, {"src/Store.java": JAVA, "lib/store.rb": RUBY})
+
+
+@pytest.mark.parametrize(
+    ("anchor", "where"),
+    [
+        ("import:java.util", ("src/Store.java", 2)),
+        ("import:org.junit.Assert", ("src/Store.java", 3)),
+        ("import:com.google.common", ("src/Store.java", 4)),
+        ("import:json", ("lib/store.rb", 1)),
+        ("import:active_support", ("lib/store.rb", 3)),
+        ("env:J_KEY", ("src/Store.java", 8)),
+        ("env:R_KEY", ("lib/store.rb", 7)),
+        ("env:R_OTHER", ("lib/store.rb", 7)),
+    ],
+)
+def test_imports_and_env(tree, anchor, where):
+    result = check(tree, anchor)
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert lines(result) == [where]
+
+
+def test_require_relative_is_not_an_import(tree):
+    assert check(tree, "import:lib").verdict is Verdict.REFUTED
+    assert check(tree, "import:com.google.commonx").verdict is Verdict.REFUTED
+
+
+@pytest.mark.parametrize(
+    ("anchor", "line"),
+    [
+        ("sym:src/Store.java::Store", 5),
+        ("sym:src/Store.java::Store.LIMIT", 6),
+        ("sym:src/Store.java::Store.other", 7),
+        ("sym:src/Store.java::Store.save", 8),
+        ("sym:src/Store.java::Store.Inner.m", 9),
+        ("sym:src/Store.java::Store.Mode.FAST", 10),
+        ("sym:lib/store.rb::Outer.Store", 5),
+        ("sym:lib/store.rb::Outer.Store.LIMIT", 6),
+        ("sym:lib/store.rb::Outer.Store.save", 7),
+        ("sym:lib/store.rb::Outer.Store.build", 8),
+    ],
+)
+def test_definitions(tree, anchor, line):
+    result = check(tree, anchor)
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert lines(result)[0][1] == line
