@@ -103,7 +103,7 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
     result = ImportSearch(search=index.search(scope, needles, always, goal))
     for path, facts in result.search.hits:
         lines = set()
-        for name, line, flag in matches(path, facts):
+        for name, line, flag in sorted(matches(path, facts), key=lambda item: item[1]):
             if line not in lines:
                 lines.add(line)
                 result.places.append((path, line, name, flag))
