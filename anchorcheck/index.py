@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-from collections.abc import Callable, Iterable, Sequence
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -55,6 +57,23 @@ class Search:
     ruled_out: int = 0  # of those, how many the byte prefilter excluded unparsed
     unreadable: list[str] = field(default_factory=list)
     unsupported: int = 0  # files in scope that no language plugin parses
+    unexamined: int = 0  # candidates left unparsed because a goal was met: the hits are not all of them
+
+    @property
+    def complete(self) -> bool:
+        return self.unexamined == 0
+
+
+@dataclass(frozen=True)
+class Goal:
+    """When a positive answer has enough evidence: `files` files satisfy `satisfied`.
+
+    `likely(language, data)` says which candidates to parse first.
+    """
+
+    satisfied: Callable[[str, Facts], bool]
+    files: int = 10
+    likely: Callable[[Language, bytes], bool] | None = None
 
 
 @lru_cache(maxsize=None)
@@ -118,7 +137,6 @@ class SourceIndex:
             directory = context.options.get("cache_dir") or default_cache_dir(self.repo.root)
             self.cache = FactsCache(Path(directory))
         self._facts: dict[str, Facts] = {}
-        self._queries: dict[str, _Queries] = {}
         self.parsed = 0  # files parsed by this index (cache misses): for benchmarks and tests
 
     @classmethod
@@ -145,33 +163,68 @@ class SourceIndex:
         scope: str | None,
         needles: Callable[[Language], Sequence[bytes]],
         always: Callable[[str, Language], bool] | None = None,
+        goal: Goal | None = None,
     ) -> Search:
-        """Facts of every file in scope whose bytes contain one of its language's needles.
+        """Facts of the files in scope whose bytes contain one of their language's needles.
 
         `always(path, language)` forces a file in regardless of its bytes.
-        Cached facts are used without reading the file; the context's
-        deadline is checked between files.
+        Cached facts are used without reading the file. With a `goal`, parsing
+        stops once enough files satisfy it (likely files first), and the
+        result says it is incomplete: a positive answer needs a few hits, only
+        absence needs them all. The context's deadline is checked between files.
         """
         files, others = self.sources(scope)
         result = Search(searched=len(files), unsupported=others)
         self._preload(path for path, _ in files)
+        pending: list[tuple[str, Language, bytes]] = []
         for path, language in files:
             self.context.check_deadline()
-            facts = self._facts.get(path)
-            if facts is None:
-                try:
-                    data = self.repo.read_bytes(path)
-                except (OSError, UnsafePathError):
-                    result.unreadable.append(path)
-                    continue
-                wanted = needles(language)
-                if not (always and always(path, language)) and not any(n in data for n in wanted):
-                    result.ruled_out += 1
-                    continue
-                facts = self._compute(path, language, data)
-            result.hits.append((path, facts))
-        self.flush()
+            if path in self._facts:
+                continue
+            try:
+                data = self.repo.read_bytes(path)
+            except (OSError, UnsafePathError):
+                result.unreadable.append(path)
+                continue
+            if not (always and always(path, language)) and not any(n in data for n in needles(language)):
+                result.ruled_out += 1
+                continue
+            if not self._cached_untracked(path, language, data):
+                pending.append((path, language, data))
+        try:
+            if goal is not None:
+                pending = self._parse_until(goal, files, pending, result)
+            self._parse(pending)
+        finally:
+            self.flush()
+        result.hits = [(path, self._facts[path]) for path, _ in files if path in self._facts]
         return result
+
+    def _parse_until(
+        self, goal: Goal, files: list[tuple[str, Language]], pending: list[tuple[str, Language, bytes]], result: Search
+    ) -> list[tuple[str, Language, bytes]]:
+        """Parse likely files first until the goal is met; return what is left to parse (nothing, if met)."""
+        met = sum(1 for path, _ in files if path in self._facts and goal.satisfied(path, self._facts[path]))
+        if goal.likely is not None:
+            likely = goal.likely
+            pending = sorted(pending, key=lambda item: not likely(item[1], item[2]))
+        done = 0
+        for path, language, data in pending:
+            if met >= goal.files:
+                break
+            self.context.check_deadline()
+            facts = extract_facts(language, data)
+            self._store(path, language, data, facts)
+            done += 1
+            met += goal.satisfied(path, facts)
+        if met >= goal.files and done < len(pending):
+            result.unexamined = len(pending) - done
+            return []
+        return pending[done:]
+
+    def everything(self, scope: str | None = None) -> Search:
+        """Facts of every source file in scope, prefilter off: the full index (benchmarks, whole-tree reports)."""
+        return self.search(scope, lambda language: (), lambda path, language: True)
 
     def facts(self, path: str) -> Facts | None:
         """The facts of one file (None when no language plugin parses it); raises OSError/UnsafePathError."""
@@ -182,8 +235,10 @@ class SourceIndex:
             return None
         self._preload([path])
         if path not in self._facts:
-            self._compute(path, language, self.repo.read_bytes(path))
-            self.flush()
+            data = self.repo.read_bytes(path)
+            if not self._cached_untracked(path, language, data):
+                self._store(path, language, data, extract_facts(language, data))
+                self.flush()
         return self._facts[path]
 
     def flush(self) -> None:
@@ -212,33 +267,76 @@ class SourceIndex:
             except (KeyError, TypeError, ValueError):
                 continue  # a well-formed row of the wrong shape: recompute rather than trust it
 
-    def _compute(self, path: str, language: Language, data: bytes) -> Facts:
-        key = self._key(language, self.repo.blob_ids.get(path) or git_blob_id(data))
-        facts = None
-        if self.cache is not None and path not in self.repo.blob_ids:
-            found = self.cache.get_many([key]).get(key)
-            if found is not None:
+    def _cached_untracked(self, path: str, language: Language, data: bytes) -> bool:
+        """For a file git does not vouch for, look its content up by hash; True when found."""
+        if self.cache is None or path in self.repo.blob_ids:
+            return False
+        key = self._key(language, git_blob_id(data))
+        found = self.cache.get_many([key]).get(key)
+        if found is None:
+            return False
+        try:
+            self._facts[path] = Facts.from_dict(found)
+        except (KeyError, TypeError, ValueError):
+            return False
+        return True
+
+    def _parse(self, pending: list[tuple[str, Language, bytes]]) -> None:
+        """Parse cache misses: in worker processes when there are many and workers are allowed."""
+        workers = int(self.context.options.get("workers") or os.cpu_count() or 1)
+        if workers > 1 and len(pending) >= PARALLEL_PARSE:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                results = pool.map(_extract_chunk, _chunks(pending), chunksize=1)
                 try:
-                    facts = Facts.from_dict(found)
-                except (KeyError, TypeError, ValueError):
-                    facts = None
-        if facts is None:
-            facts = self._extract(language, data)
-            self.parsed += 1
-            if self.cache is not None:
-                self.cache.put(key, facts.to_dict())
+                    for chunk, facts_list in zip(_chunks(pending), results):
+                        self.context.check_deadline()
+                        for (path, language, data), facts in zip(chunk, facts_list):
+                            self._store(path, language, data, facts)
+                except BaseException:
+                    pool.shutdown(cancel_futures=True)
+                    raise
+            return
+        for path, language, data in pending:
+            self.context.check_deadline()
+            self._store(path, language, data, extract_facts(language, data))
+
+    def _store(self, path: str, language: Language, data: bytes, facts: Facts) -> None:
+        self.parsed += 1
         self._facts[path] = facts
-        return facts
+        if self.cache is not None:
+            key = self._key(language, self.repo.blob_ids.get(path) or git_blob_id(data))
+            self.cache.put(key, facts.to_dict())
 
-    def _extract(self, language: Language, data: bytes) -> Facts:
-        grammar = language.grammar
-        parser = parser_for(grammar) if isinstance(grammar, str) else None
-        if parser is None:
-            from tree_sitter import Parser
 
-            parser = Parser(grammar())  # type: ignore[operator]
-        tree = parser.parse(data)
-        queries = self._queries.setdefault(language.name, _Queries(language))
-        facts: Facts = language.extract(Parsed(tree.root_node, data, queries))  # type: ignore[misc]
-        facts.error = first_error_line(tree.root_node)
-        return facts
+PARALLEL_PARSE = 400  # misses below this parse faster here than a pool starts
+_CHUNK = 64
+
+
+def _chunks(pending: list[tuple[str, Language, bytes]]) -> Iterator[list[tuple[str, Language, bytes]]]:
+    for start in range(0, len(pending), _CHUNK):
+        yield pending[start : start + _CHUNK]
+
+
+def _extract_chunk(chunk: list[tuple[str, Language, bytes]]) -> list[Facts]:
+    return [extract_facts(language, data) for _, language, data in chunk]
+
+
+_QUERIES: dict[str, _Queries] = {}
+
+
+def extract_facts(language: Language, data: bytes) -> Facts:
+    """Parse bytes with the language's grammar and run its extract function (per process, no I/O)."""
+    grammar = language.grammar
+    if isinstance(grammar, str):
+        parser = parser_for(grammar)
+    else:
+        from tree_sitter import Parser
+
+        parser = Parser(grammar())
+    tree = parser.parse(data)
+    queries = _QUERIES.get(language.name)
+    if queries is None or queries.language is not language:
+        queries = _QUERIES[language.name] = _Queries(language)
+    facts: Facts = language.extract(Parsed(tree.root_node, data, queries))  # type: ignore[misc]
+    facts.error = first_error_line(tree.root_node)
+    return facts

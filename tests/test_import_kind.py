@@ -67,3 +67,12 @@ def test_scope_outside_repo_is_refused(tmp_path):
 def test_a_hit_in_an_unparseable_file_still_counts(tmp_path):
     write(tmp_path, {"a.py": "import redis\ndef (:\n"})
     assert lines(check(tmp_path, "import:redis")) == [("a.py", 1)]
+
+
+def test_evidence_names_the_distribution(tmp_path):
+    write(tmp_path, {"src/app/__init__.py": "", "src/app/main.py": "import yaml\nfrom sklearn.linear_model import X\nfrom app import helpers\n"})
+    yaml = check(tmp_path, "import:yaml")
+    assert yaml.details["distributions"] == ["pyyaml"] and "pyyaml" in yaml.reason
+    assert check(tmp_path, "import:sklearn").details["distributions"] == ["scikit-learn"]
+    own = check(tmp_path, "import:app")
+    assert own.details.get("first_party") is True and "distributions" not in own.details

@@ -43,3 +43,39 @@ def test_classify():
     assert classify("web/a.spec.ts") == "test"
     assert classify("examples/basic.py") == "example"
     assert classify("third_party/lib/x.py") == "vendored"
+
+
+def test_many_misses_parse_in_worker_processes(tmp_path):
+    from anchorcheck.index import PARALLEL_PARSE
+
+    files = {f"m{i}.py": f"import mod{i}\nimport os\nos.getenv('K{i}')\nclass C{i}: pass\n" for i in range(PARALLEL_PARSE + 5)}
+    write(tmp_path, files)
+    serial = verifier(tmp_path)
+    serial.context.options["workers"] = 1
+    pooled = verifier(tmp_path)
+    pooled.context.options["workers"] = 2
+    a = SourceIndex.of(serial.context).everything()
+    b = SourceIndex.of(pooled.context).everything()
+    assert [(p, f.to_dict()) for p, f in a.hits] == [(p, f.to_dict()) for p, f in b.hits]
+    assert SourceIndex.of(pooled.context).parsed == len(files)
+    assert pooled.check("env:K7").evidence[0].location() == "m7.py:3"
+
+
+def test_positive_answer_stops_after_enough_evidence(tmp_path):
+    files = {f"m{i:02}.py": "import redis\n" for i in range(30)}
+    files.update({f"n{i:02}.py": "# mentions redis only\n" for i in range(10)})
+    write(tmp_path, files)
+    v = verifier(tmp_path)
+    result = v.check("import:redis")
+    assert result.verdict is Verdict.VERIFIED and "at least" in result.reason
+    assert result.details["complete"] is False
+    assert SourceIndex.of(v.context).parsed == 10  # likely importers first, none of the mentions
+
+
+def test_guarded_imports_need_the_whole_search(tmp_path):
+    files = {f"m{i:02}.py": "try:\n    import redis\nexcept ImportError:\n    redis = None\n" for i in range(30)}
+    write(tmp_path, files)
+    v = verifier(tmp_path)
+    result = v.check("import:redis")
+    assert result.details["complete"] is True and "optional" in result.reason
+    assert SourceIndex.of(v.context).parsed == 30

@@ -27,7 +27,13 @@ def scope_words(scope: str | None) -> str:
     return f" in {scope}" if scope else ""
 
 
-def places(found: list[Evidence]) -> str:
-    """`at a.py:3 and 2 other place(s)`: the first hit and how many more."""
+def places(found: list[Evidence], total: int | None = None, complete: bool = True) -> str:
+    """`at a.py:3 and 2 other place(s)`: the first hit and how many more (of `total`, when only some are kept).
+
+    An incomplete search (it stopped once the evidence was enough) says "at least".
+    """
+    count = len(found) if total is None else total
     text = f"at {found[0].location()}"
-    return text + (f" and {len(found) - 1} other place(s)" if len(found) > 1 else "")
+    if count > 1:
+        text += f" and {'at least ' if not complete else ''}{count - 1} other place(s)"
+    return text

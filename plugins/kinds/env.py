@@ -13,7 +13,8 @@ import re
 from anchorcheck import AnchorKind, AnchorResult, Verdict, hookimpl
 from anchorcheck.anchors import Anchor, AnchorSyntaxError
 from anchorcheck.context import Context
-from anchorcheck.index import SourceIndex
+from anchorcheck.facts import Facts
+from anchorcheck.index import Goal, SourceIndex
 from anchorcheck.model import Evidence
 from anchorcheck.registry import Language
 from anchorcheck_plugins.kinds._source import MAX_EVIDENCE, coverage, evidence, places, scope_words
@@ -36,7 +37,13 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     def needles(language: Language) -> list[bytes]:
         return [key.encode(), *language.env_markers]
 
-    search = index.search(anchor.scope, needles)
+    def reads_key(path: str, facts: Facts) -> bool:
+        return any(name == key for name, _ in facts.env)
+
+    search = context.memo(
+        ("anchorcheck.env-search", key, anchor.scope),
+        lambda: index.search(anchor.scope, needles, goal=Goal(reads_key, MAX_EVIDENCE, lambda language, data: key.encode() in data)),
+    )
     found: list[Evidence] = []
     computed: list[str] = []
     shaky: list[str] = []
@@ -45,7 +52,9 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
         computed.extend(f"{path}:{line}" for line in facts.env_computed)
         if facts.error is not None and key.encode() in _bytes_or_empty(context, path):
             shaky.append(f"{path}:{facts.error}")
-    configs = [p for p in context.repo.files(anchor.scope) if config_kind(p)]
+    configs = context.memo(
+        ("anchorcheck.env-configs", anchor.scope), lambda: [p for p in context.repo.files(anchor.scope) if config_kind(p)]
+    )
     unreadable = list(search.unreadable)
     for path in configs:
         context.check_deadline()
@@ -55,7 +64,7 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
             continue
         found.extend(Evidence(path, line, what) for name, line, what in names if name == key)
     if found:
-        reason = f"{key} is read or defined{where} {places(found)}"
+        reason = f"{key} is read or defined{where} {places(found, None, search.complete)}"
         return AnchorResult(shown, Verdict.VERIFIED, reason, found[:MAX_EVIDENCE], state="present", details={"places": len(found)})
     if search.searched == 0 and not configs:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"no source or configuration file{where} that anchorcheck reads", state="no-source")

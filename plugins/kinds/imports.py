@@ -9,12 +9,18 @@ unparsed; a candidate that failed to parse or read makes absence INCONCLUSIVE.
 
 from __future__ import annotations
 
-from anchorcheck import AnchorKind, AnchorResult, Verdict, hookimpl
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
 from anchorcheck.anchors import Anchor, AnchorSyntaxError
 from anchorcheck.context import Context
 from anchorcheck.facts import Facts
-from anchorcheck.index import SourceIndex
+from anchorcheck.index import Goal, Search, SourceIndex
 from anchorcheck.registry import Language
+from anchorcheck_plugins.ecosystems.pypi_import_names import distributions_for_import
+from anchorcheck_plugins.languages.python import SOURCE_ROOTS
 from anchorcheck_plugins.kinds._source import MAX_EVIDENCE, coverage, evidence, places, scope_words
 
 
@@ -30,7 +36,11 @@ def _segments(language: Language, module: str) -> tuple[str, ...]:
 
 
 def imports_of(facts: Facts, path: str, language: Language, context: Context) -> list[tuple[str, int, str]]:
-    """The file's imports with relative ones resolved to absolute module names."""
+    """The file's imports with relative ones resolved to absolute module names (once per file)."""
+    return context.memo(("anchorcheck.imports-of", path), lambda: _resolve_all(facts, path, language, context))
+
+
+def _resolve_all(facts: Facts, path: str, language: Language, context: Context) -> list[tuple[str, int, str]]:
     resolved = []
     for module, line, flag in facts.imports:
         if module.startswith(".") and language.resolve_import is not None:
@@ -42,9 +52,32 @@ def imports_of(facts: Facts, path: str, language: Language, context: Context) ->
     return resolved
 
 
-def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
-    module = anchor.detail or parse_import(anchor.value)
-    shown = str(anchor)
+@dataclass
+class ImportSearch:
+    """Where a module is imported in a scope, and how complete the search was."""
+
+    places: list[tuple[str, int, str, str]] = field(default_factory=list)  # path, line, module, flag
+    search: Search = field(default_factory=Search)
+    shaky: list[str] = field(default_factory=list)  # candidates with syntax errors, as path:line
+    python_hit: bool = False  # a Python file imports it, so a PyPI distribution may provide it
+
+    def evidence(self, limit: int = MAX_EVIDENCE) -> list[Evidence]:
+        return [evidence(path, line, f"imports {name}", flag) for path, line, name, flag in self.places[:limit]]
+
+    def all_guarded(self) -> bool:
+        """Every import is optional or TYPE_CHECKING-only: the code runs without the module."""
+        return all(flag for *_, flag in self.places)
+
+
+def find_imports(module: str, context: Context, scope: str | None = None) -> ImportSearch:
+    """Every import of `module` (or a submodule) in scope; also what `pkg:` asks to say "never imported".
+
+    Kept for the Verifier's lifetime, so re-verifying a memory costs a lookup.
+    """
+    return context.memo(("anchorcheck.find-imports", module, scope), lambda: _find_imports(module, context, scope))
+
+
+def _find_imports(module: str, context: Context, scope: str | None) -> ImportSearch:
     index = SourceIndex.of(context)
 
     def needles(language: Language) -> list[bytes]:
@@ -56,26 +89,63 @@ def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
         first = _segments(language, module)[0]
         return language.resolve_import is not None and first in path.split("/")[:-1]
 
-    search = index.search(anchor.scope, needles, always)
-    found, shaky = [], []
-    for path, facts in search.hits:
+    def matches(path: str, facts: Facts) -> list[tuple[str, int, str]]:
         language = index.language(path)
         assert language is not None  # search only returns files a language parses
         target = _segments(language, module)
+        return [i for i in imports_of(facts, path, language, context) if _segments(language, i[0])[: len(target)] == target]
+
+    def unguarded(path: str, facts: Facts) -> bool:
+        # Only an import that always runs may end the search early: guarded ones need the whole picture.
+        return any(not flag for _, _, flag in matches(path, facts))
+
+    goal = Goal(unguarded, MAX_EVIDENCE, _likely_importer(module))
+    result = ImportSearch(search=index.search(scope, needles, always, goal))
+    for path, facts in result.search.hits:
         lines = set()
-        for name, line, flag in imports_of(facts, path, language, context):
-            if line not in lines and _segments(language, name)[: len(target)] == target:
+        for name, line, flag in matches(path, facts):
+            if line not in lines:
                 lines.add(line)
-                found.append(evidence(path, line, f"imports {name}", flag))
+                result.places.append((path, line, name, flag))
+                result.python_hit |= path.endswith((".py", ".pyi"))
         if facts.error is not None:
-            shaky.append(f"{path}:{facts.error}")
+            result.shaky.append(f"{path}:{facts.error}")
+    return result
+
+
+def _likely_importer(module: str) -> Callable[[Language, bytes], bool]:
+    """Bytes that look like an import statement of the module: those files are parsed first."""
+    first = re.escape(module.split(".")[0].split("/")[0].split("::")[0].encode())
+    python = re.compile(rb"(?m)^[ \t]*(?:from|import)[ \t]+" + first + rb"\b")
+    quoted = re.compile(rb"[\"'`]" + first)
+
+    def likely(language: Language, data: bytes) -> bool:
+        pattern = python if language.resolve_import is not None else quoted
+        return pattern.search(data) is not None
+
+    return likely
+
+
+def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
+    module = anchor.detail or parse_import(anchor.value)
+    shown = str(anchor)
+    hits = find_imports(module, context, anchor.scope)
+    search, shaky = hits.search, hits.shaky
     where = scope_words(anchor.scope)
-    if found:
-        flags = {e.detail for e in found}
-        reason = f"{module} is imported{where} {places(found)}"
-        if all("type-checking" in d or "optional" in d for d in flags):
+    if hits.places:
+        found = hits.evidence()
+        reason = f"{module} is imported{where} {places(found, len(hits.places), search.complete)}"
+        if hits.all_guarded():
             reason += "; every import is optional or TYPE_CHECKING-only"
-        return AnchorResult(shown, Verdict.VERIFIED, reason, found[:MAX_EVIDENCE], state="imported", details={"imports": len(found)})
+        details: dict[str, object] = {"imports": len(hits.places), "complete": search.complete}
+        distributions = distributions_for_import(module, context) if hits.python_hit else []
+        if hits.python_hit and _first_party(module, context):
+            details["first_party"] = True
+            reason += "; it is first-party code of this repository"
+        elif distributions:
+            details["distributions"] = distributions
+            reason += f"; provided by the PyPI distribution {' or '.join(distributions)}"
+        return AnchorResult(shown, Verdict.VERIFIED, reason, found, state="imported", details=details)
     if search.searched == 0:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"no source file{where} is in a language anchorcheck parses", state="no-source")
     if search.unreadable or shaky:
@@ -87,6 +157,15 @@ def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
             state="unparsed",
         )
     return AnchorResult(shown, Verdict.REFUTED, f"nothing{where} imports {module}; {coverage(search)}", state="not-imported")
+
+
+def _first_party(module: str, context: Context) -> bool:
+    """Whether the top-level package lives in this checkout (top level or a source root)."""
+    top = module.split(".", 1)[0]
+    return any(
+        context.repo.is_dir(f"{root}{top}") or context.repo.is_file(f"{root}{top}.py")
+        for root in ("", *(f"{r}/" for r in SOURCE_ROOTS))
+    )
 
 
 @hookimpl

@@ -8,6 +8,8 @@ the importing file's package when an anchor is checked.
 
 from __future__ import annotations
 
+import weakref
+
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
@@ -18,8 +20,8 @@ QUERIES = {
         (import_statement name: (dotted_name) @module)
         (import_statement name: (aliased_import name: (dotted_name) @module))
         (import_from_statement module_name: (_) @from) @stmt
-        (call function: (_) @fn arguments: (argument_list . (_) @arg)) @call
     """,
+    "dynamic_imports": "(call function: (_) @fn arguments: (argument_list . (_) @arg)) @call",
     "env": """
         (subscript value: (_) @object subscript: (_) @key) @read
         (call function: (_) @fn arguments: (argument_list . (_) @key)) @read
@@ -28,6 +30,12 @@ QUERIES = {
 }
 
 _IMPORT_FUNCTIONS = {"importlib.import_module", "import_module", "__import__"}
+_DYNAMIC_MARKERS = (b"import_module", b"__import__")
+LANGUAGE_ENV_MARKERS = (b"environ", b"getenv")
+
+
+def _mentions(parsed: Parsed, markers: tuple[bytes, ...]) -> bool:
+    return any(marker in parsed.source for marker in markers)
 _GUARD_ERRORS = ("ImportError", "ModuleNotFoundError")
 
 
@@ -41,7 +49,9 @@ def extract(parsed: Parsed) -> Facts:
     for node in found.get("stmt", []):
         _from_import(facts, node)
         aliases.note_from(node)
-    for call in found.get("call", []):
+    # Queries that match every call or subscript run only where their names occur at all.
+    dynamic = parsed.captures("dynamic_imports").get("call", []) if _mentions(parsed, _DYNAMIC_MARKERS) else []
+    for call in dynamic:
         function = call.child_by_field_name("function")
         args = call.child_by_field_name("arguments")
         if function is None or args is None or Parsed.text(function) not in _IMPORT_FUNCTIONS:
@@ -50,7 +60,8 @@ def extract(parsed: Parsed) -> Facts:
         value = string_value(first) if first is not None and first.type == "string" else None
         if value:
             _add_import(facts, call, value)
-    _env_reads(parsed, facts, aliases)
+    if _mentions(parsed, LANGUAGE_ENV_MARKERS):
+        _env_reads(parsed, facts, aliases)
     _definitions(parsed.root, "", facts)
     return facts
 
@@ -216,21 +227,27 @@ def module_name(path: str, repo: object) -> str:
     parts = path[: -len(".py")].split("/") if path.endswith(".py") else path.split("/")
     if parts[-1] == "__init__":
         parts = parts[:-1]
-    is_file = getattr(repo, "is_file", None)
+    listed = _listed_files(repo)
     directories = path.split("/")[:-1]
     start = len(directories)
-    while start > 0 and is_file is not None and _safe_is_file(is_file, "/".join([*directories[:start], "__init__.py"])):
+    while start > 0 and "/".join([*directories[:start], "__init__.py"]) in listed:
         start -= 1
     if start == len(directories):  # no __init__.py to go by: a namespace package or a script
         start = 1 if directories and directories[0] in SOURCE_ROOTS else 0
     return ".".join(parts[start:])
 
 
-def _safe_is_file(is_file: object, path: str) -> bool:
-    try:
-        return bool(is_file(path))  # type: ignore[operator]
-    except (OSError, ValueError):
-        return False
+_LISTED: weakref.WeakKeyDictionary[object, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def _listed_files(repo: object) -> frozenset[str]:
+    """The checkout's file list as a set, once per Repository: a stat per `__init__.py` probe is too slow."""
+    listed = _LISTED.get(repo)
+    if listed is None:
+        files = getattr(repo, "files", None)
+        listed = frozenset(files()) if callable(files) else frozenset()
+        _LISTED[repo] = listed
+    return listed
 
 
 LANGUAGE = Language(
@@ -241,7 +258,7 @@ LANGUAGE = Language(
     extract=extract,
     import_segments=import_segments,
     resolve_import=resolve_import,
-    env_markers=(b"environ", b"getenv"),
+    env_markers=LANGUAGE_ENV_MARKERS,
 )
 
 

@@ -1,0 +1,256 @@
+"""Benchmark: source evidence (`import:`, `env:`, `sym:`) on real code downloaded from PyPI.
+
+At benchmark time (never committed) it downloads sdists (`pip download
+--no-deps --no-binary :all:`), unpacks each into a temp dir and commits it to a
+fresh git repository (a real checkout has blob ids), and installs deptry and
+FawltyDeps into a throwaway venv. Then, for each tree, in one run:
+
+1. cold full import index: anchorcheck (`SourceIndex.everything()`, no cache)
+   versus `deptry` and `fawltydeps --list-imports`, each a fresh process,
+   wall time and peak RSS; plus the sets of imported third-party top-level
+   modules, and where they differ;
+2. cold verification of 50 mixed anchors (a new Verifier, empty cache) versus
+   the floor: reading every candidate file (all files a language parses) once;
+3. warm re-verification: the same Verifier again, and a new Verifier on the
+   warm on-disk cache, per memory;
+4. after editing one file: a new Verifier, warm cache; what it costs and how
+   many files it parses.
+
+Run: `python benchmarks/source_index.py [--package django==5.1.* ...]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+DEFAULT_PACKAGES = ["django==5.1.*", "sqlalchemy==2.0.*", "flask==3.1.*"]
+TOOLS = ["deptry", "fawltydeps"]
+
+FULL_INDEX = """
+import json, sys
+from anchorcheck import Verifier
+from anchorcheck.index import SourceIndex
+v = Verifier(sys.argv[1], options={"cache": False})
+search = SourceIndex.of(v.context).everything()
+imports = sorted({m for p, f in search.hits if p.endswith((".py", ".pyi")) for m, _, _ in f.imports})
+print(json.dumps({"files": len(search.hits), "imports": imports}))
+"""
+
+ANCHOR_PHASES = """
+import json, sys, time
+from anchorcheck import Memory, Verifier
+from anchorcheck.index import SourceIndex
+root, cache, edit = sys.argv[1], sys.argv[2], sys.argv[3]
+anchors = json.loads(sys.argv[4])
+memories = [Memory(id=str(i), anchors=[a]) for i, a in enumerate(anchors)]
+out = {}
+
+def timed(name, verifier):
+    start = time.perf_counter()
+    reports = verifier.verify_many(memories)
+    out[name] = time.perf_counter() - start
+    out[name + "_parsed"] = SourceIndex.of(verifier.context).parsed
+    return reports
+
+def new():
+    return Verifier(root, options={"cache_dir": cache})
+
+cold = new()
+reports = timed("cold", cold)
+out["verdicts"] = [r.verdict.value for r in reports]
+timed("warm_same", cold)
+timed("warm_new", new())
+with open(f"{root}/{edit}", "a", encoding="utf-8") as handle:
+    handle.write("\\nimport absentmod0  # benchmark edit\\n")
+timed("edited", new())
+print(json.dumps(out))
+"""
+
+
+def sh(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, check=False)
+
+
+def measured(args: list[str], cwd: Path | None = None) -> tuple[float, int, str, int]:
+    """Wall seconds, peak RSS in MiB, stdout and exit code of one fresh process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    out = proc.stdout.read() if proc.stdout else ""
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - start, usage.ru_maxrss // 1024, out, proc.returncode
+
+
+def fetch(spec: str, work: Path) -> Path:
+    downloads = work / "downloads"
+    before = set(downloads.glob("*")) if downloads.exists() else set()
+    done = sh(sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", spec, "-d", str(downloads))
+    if done.returncode:
+        raise SystemExit(f"pip download {spec} failed: {done.stderr.strip()[-400:]}")
+    archive = sorted(set(downloads.glob("*.tar.gz")) - before or downloads.glob(f"{spec.split('=')[0]}*.tar.gz"))[-1]
+    with tarfile.open(archive) as tar:
+        tar.extractall(work / "trees", filter="data")
+    root = work / "trees" / archive.name[: -len(".tar.gz")]
+    env = dict(os.environ, GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@e", GIT_COMMITTER_NAME="b", GIT_COMMITTER_EMAIL="b@e")
+    for args in (["init", "-q"], ["add", "-A", "-f"], ["commit", "-qm", "sdist"]):
+        subprocess.run(["git", "-C", str(root), *args], check=True, env=env, capture_output=True)
+    return root
+
+
+def tool_venv(work: Path) -> Path:
+    venv = work / "tools"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    done = sh(str(venv / "bin" / "pip"), "install", "-q", *TOOLS)
+    if done.returncode:
+        raise SystemExit(f"installing {TOOLS} failed: {done.stderr.strip()[-400:]}")
+    return venv / "bin"
+
+
+def third_party(imports: list[str], root: Path) -> set[str]:
+    """Top-level names that are neither standard library, first-party, relative, nor __future__."""
+    local = {p.name.removesuffix(".py") for base in (root, root / "src", root / "lib") if base.is_dir() for p in base.iterdir()}
+    tops = {m.split(".")[0] for m in imports if m and not m.startswith(".")}
+    return {t for t in tops if t not in sys.stdlib_module_names and t not in local and t != "__future__" and t}
+
+
+def declared_modules(root: Path) -> set[str]:
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    from anchorcheck_plugins.ecosystems.pypi_import_names import imports_for_distribution
+
+    try:
+        project = tomllib.loads((root / "pyproject.toml").read_text()).get("project", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return set()
+    specs = list(project.get("dependencies", [])) + [s for group in project.get("optional-dependencies", {}).values() for s in group]
+    names = set()
+    for spec in specs:
+        try:
+            names.add(Requirement(spec).name)
+        except InvalidRequirement:
+            continue
+    return {m.split(".")[0] for n in names for m in imports_for_distribution(n)}
+
+
+def full_index(root: Path, tools: Path, work: Path) -> dict[str, object]:
+    rows: dict[str, object] = {}
+    seconds, rss, out, code = measured([sys.executable, "-c", FULL_INDEX, str(root)])
+    data = json.loads(out)
+    ours = third_party(data["imports"], root)
+    rows["anchorcheck"] = (seconds, rss, code, data["files"])
+    report = work / f"deptry-{root.name}.json"
+    args = [str(tools / "deptry"), ".", "-e", r"\.git", "--json-output", str(report)]
+    if not (root / "pyproject.toml").is_file() or b"[project]" not in (root / "pyproject.toml").read_bytes():
+        empty = work / "empty-requirements.txt"
+        empty.write_text("")
+        args += ["--requirements-files", str(empty)]
+    seconds, rss, _, code = measured(args, cwd=root)
+    rows["deptry"] = (seconds, rss, code, None)
+    deptry_missing = None
+    if report.is_file():
+        deptry_missing = {v["module"] for v in json.loads(report.read_text()) if v["error"]["code"] == "DEP001"}
+    seconds, rss, out, code = measured([str(tools / "fawltydeps"), "--list-imports", "--json", "--code", "."], cwd=root)
+    rows["fawltydeps"] = (seconds, rss, code, None)
+    fawlty = {i["name"].split(".")[0] for i in json.loads(out)["imports"]} if out.strip() else set()
+    ours_missing = ours - declared_modules(root)
+    return {
+        "rows": rows,
+        "ours": ours,
+        "fawlty": fawlty,
+        "only_ours_vs_fawlty": sorted(ours - fawlty),
+        "only_fawlty": sorted(fawlty - ours),
+        "deptry_missing": None if deptry_missing is None else sorted(deptry_missing),
+        "only_ours_missing": None if deptry_missing is None else sorted(ours_missing - deptry_missing),
+        "only_deptry_missing": None if deptry_missing is None else sorted(deptry_missing - ours_missing),
+    }
+
+
+def pick_anchors(root: Path, rng: random.Random) -> tuple[list[str], str, list[str]]:
+    """50 anchors: present and absent imports (some scoped), env reads, symbols; plus the file to edit."""
+    from anchorcheck import Verifier
+    from anchorcheck.index import SourceIndex
+
+    v = Verifier(root, options={"cache": False})
+    hits = SourceIndex.of(v.context).everything().hits
+    py = [(p, f) for p, f in hits if p.endswith(".py") and f.imports and f.defs]
+    anchors = []
+    for path, facts in rng.sample(py, 15):
+        module = rng.choice([m for m, _, _ in facts.imports if not m.startswith(".")] or ["os"])
+        anchors.append(f"import:{module.split('.')[0]}")
+    anchors += [f"import:absentmod{i}" for i in range(8)]
+    for path, facts in rng.sample(py, 5):
+        scope = path.rsplit("/", 1)[0] + "/" if "/" in path else path
+        anchors.append(f"import:{rng.choice(['json', 'redis', 'typing', 'absentmod9'])} in:{scope}")
+    env = sorted({k for _, f in hits for k, _ in f.env})
+    anchors += [f"env:{k}" for k in rng.sample(env, min(5, len(env)))] + ["env:ABSENT_KEY_1", "env:ABSENT_KEY_2"]
+    for path, facts in rng.sample(py, 50 - len(anchors) - 3):
+        anchors.append(f"sym:{path}::{rng.choice(facts.defs)[0]}")
+    anchors += [f"sym:{py[0][0]}::NoSuchName", f"sym:{py[1][0]}::Nope.nope", "sym:gone/file.py::X"]
+    sources = [p for p, _ in hits]
+    edit = next(p for p, f in py if any(m.split(".")[0] == anchors[0].split(":")[1] for m, _, _ in f.imports))
+    return anchors[:50], edit, sources
+
+
+def read_floor(root: Path, sources: list[str]) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for rel in sources:
+            with open(root / rel, "rb") as handle:
+                handle.read()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--package", action="append", help="pip requirement of an sdist (repeatable)")
+    args = parser.parse_args()
+    rng = random.Random(20261202)
+    with tempfile.TemporaryDirectory(prefix="anchorcheck-bench-") as tmp:
+        work = Path(tmp)
+        tools = tool_venv(work)
+        for spec in args.package or DEFAULT_PACKAGES:
+            root = fetch(spec, work)
+            print(f"\n## {root.name}")
+            full = full_index(root, tools, work)
+            rows = full["rows"]
+            base = rows["deptry"][0]
+            print(f"full import index of {rows['anchorcheck'][3]} source files (cold, fresh process each):")
+            for name, (seconds, rss, code, _) in rows.items():
+                note = "" if code == 0 else f"  (exit {code})"
+                print(f"  {name:12s} {seconds:7.2f} s  {seconds / base:5.2f}x deptry  peak {rss:4d} MiB{note}")
+            print(f"  third-party top-level imports: anchorcheck {len(full['ours'])}, fawltydeps {len(full['fawlty'])}")
+            print(f"  only anchorcheck: {full['only_ours_vs_fawlty']}")
+            print(f"  only fawltydeps:  {full['only_fawlty']}")
+            if full["deptry_missing"] is not None:
+                print(f"  undeclared, only anchorcheck: {full['only_ours_missing']}")
+                print(f"  undeclared, only deptry:      {full['only_deptry_missing']}")
+            anchors, edit, sources = pick_anchors(root, rng)
+            floor = read_floor(root, sources)
+            cache = work / f"cache-{root.name}"
+            seconds, rss, out, code = measured([sys.executable, "-c", ANCHOR_PHASES, str(root), str(cache), edit, json.dumps(anchors)])
+            if code:
+                raise SystemExit(f"anchor phases failed on {root.name}")
+            got = json.loads(out)
+            counts = {v: got["verdicts"].count(v) for v in ("VERIFIED", "REFUTED", "INCONCLUSIVE")}
+            print(f"50 anchors ({counts}); floor: read {len(sources)} candidate files once = {floor * 1000:.1f} ms")
+            print(f"  cold (new Verifier, empty cache)  {got['cold'] * 1000:8.1f} ms  {got['cold'] / floor:5.1f}x floor  parsed {got['cold_parsed']}")
+            print(f"  warm, same Verifier               {got['warm_same'] * 1000:8.2f} ms  {got['warm_same'] * 1000 / 50:.3f} ms/memory")
+            print(f"  warm, new Verifier + disk cache   {got['warm_new'] * 1000:8.1f} ms  {got['warm_new'] * 1000 / 50:.3f} ms/memory  parsed {got['warm_new_parsed']}")
+            print(f"  after editing {edit}: {got['edited'] * 1000:8.1f} ms  parsed {got['edited_parsed']}")
+            print(f"  peak RSS of the anchor phases: {rss} MiB")
+
+
+if __name__ == "__main__":
+    main()
