@@ -90,3 +90,17 @@ def test_configured_packages_and_broken_pyproject(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[project\n")
     # The core refuses a broken pyproject as configuration; given a config, the mapping ignores the file.
     assert imports_for_distribution("svc", Verifier(tmp_path, config=Config()).context) == ["svc"]
+
+
+def test_workspace_members_and_malformed_metadata(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        'tool = {uv = {workspace = {members = ["libs/*"]}}, deptry = 3}\n[project]\nname = "root-app"\n'
+    )
+    (tmp_path / "libs" / "billing" / "src" / "billing_core").mkdir(parents=True)
+    (tmp_path / "libs" / "billing" / "pyproject.toml").write_text('[project]\nname = "acme-billing"\n')
+    (tmp_path / "libs" / "billing" / "src" / "billing_core" / "__init__.py").write_text("")
+    context = Verifier(tmp_path, config=Config()).context
+    assert distributions_for_import("billing_core.invoices", context) == ["acme-billing"]
+    assert imports_for_distribution("root_app", context) == ["root_app"]
+    (tmp_path / "pyproject.toml").write_text("tool = 3\nproject = 4\n")
+    assert distributions_for_import("yaml", Verifier(tmp_path, config=Config()).context) == ["pyyaml"]

@@ -7,8 +7,9 @@ in order of trust:
 
 1. the project's own statements: `[tool.anchorcheck.plugin.pypi] import-names`
    and deptry's `[tool.deptry] package_module_name_map` in the root
-   pyproject.toml, and the project's own distribution with the packages it
-   ships (src/ or flat layout, or the build backend's `packages` setting);
+   pyproject.toml, and the distributions of the root project and its uv
+   workspace members with the packages each ships (the build backend's
+   `packages` setting, else its src/ or flat layout);
 2. a shipped table of well-known mismatches and namespace families
    (google-cloud-*, azure-*) mapped at submodule level;
 3. identity with PEP 503 normalization (`import redis` -> redis,
@@ -27,6 +28,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from packaging.utils import canonicalize_name
+
+from anchorcheck.repo import UnsafePathError
+from anchorcheck_plugins.ecosystems.discovery import member_dirs
+from anchorcheck_plugins.ecosystems.pypi_pyproject import workspace_members
 
 if TYPE_CHECKING:
     from anchorcheck.context import Context
@@ -227,15 +232,30 @@ def _project_backward(context: Context | None) -> dict[str, list[str]]:
 
 
 def _read_project_map(context: Context) -> dict[str, tuple[str, ...]]:
+    """The root project and its uv workspace members, then deptry's map, then our own setting."""
     found: dict[str, tuple[str, ...]] = {}
-    pyproject = _root_pyproject(context)
-    own = _own_distribution(context, pyproject)
-    if own:
-        found[own[0]] = own[1]
-    deptry = pyproject.get("tool", {}).get("deptry", {}).get("package_module_name_map", {})
-    found.update(_name_map(deptry))
+    root = _pyproject_at(context, "")
+    try:
+        globs, exclude = workspace_members(context, "")
+        members = member_dirs(context, "", globs, "pyproject.toml", exclude)
+    except UnsafePathError:  # a pyproject.toml symlinked out of the repository: the root alone
+        members = []
+    for directory in ["", *members]:
+        own = _own_distribution(context, root if not directory else _pyproject_at(context, directory), directory)
+        if own:
+            found[own[0]] = own[1]
+    found.update(_name_map(_get(root, "tool", "deptry", "package_module_name_map")))
     found.update(_name_map(context.settings("pypi").get("import-names", {})))
     return found
+
+
+def _get(table: Any, *keys: str) -> Any:
+    """A nested value, or None when any level is missing or not a table (the file may be malformed)."""
+    for key in keys:
+        if not isinstance(table, dict):
+            return None
+        table = table.get(key)
+    return table
 
 
 def _name_map(table: Any) -> dict[str, tuple[str, ...]]:
@@ -251,36 +271,31 @@ def _name_map(table: Any) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def _root_pyproject(context: Context) -> dict[str, Any]:
+def _pyproject_at(context: Context, directory: str) -> dict[str, Any]:
     try:
-        data = context.repo.read_bytes("pyproject.toml")
+        data = context.repo.read_bytes(f"{directory}/pyproject.toml" if directory else "pyproject.toml")
         parsed = tomllib.loads(data.decode("utf-8-sig"))
-    except (OSError, ValueError):  # absent or broken: the pypi ecosystem reports that, not this table
+    except (OSError, ValueError, UnsafePathError):  # absent or broken: the pypi ecosystem reports that
         return {}
     return parsed if isinstance(parsed, dict) else {}
 
 
-def _own_distribution(context: Context, pyproject: dict[str, Any]) -> tuple[str, tuple[str, ...]] | None:
-    """The project's own distribution and its top-level packages, read from layout and build config."""
-    project = pyproject.get("project") if isinstance(pyproject.get("project"), dict) else {}
-    poetry = pyproject.get("tool", {}).get("poetry", {})
-    name = project.get("name") or (poetry.get("name") if isinstance(poetry, dict) else None)
+def _own_distribution(context: Context, pyproject: dict[str, Any], directory: str) -> tuple[str, tuple[str, ...]] | None:
+    """A project's own distribution and its top-level packages, read from build config, then layout."""
+    name = _get(pyproject, "project", "name") or _get(pyproject, "tool", "poetry", "name")
     if not isinstance(name, str) or not name:
         return None
-    packages = _configured_packages(pyproject)
-    if not packages:
-        packages = _layout_packages(context)
-    return canonicalize_name(name), tuple(packages) if packages else (canonicalize_name(name).replace("-", "_"),)
+    packages = _configured_packages(pyproject) or _layout_packages(context, directory)
+    dist = canonicalize_name(name)
+    return dist, tuple(packages) if packages else (dist.replace("-", "_"),)
 
 
 def _configured_packages(pyproject: dict[str, Any]) -> list[str]:
-    tool = pyproject.get("tool", {}) if isinstance(pyproject.get("tool"), dict) else {}
     candidates: list[Any] = []
-    hatch = tool.get("hatch", {}).get("build", {}).get("targets", {}).get("wheel", {}).get("packages")
-    candidates += hatch if isinstance(hatch, list) else []
-    setuptools_packages = tool.get("setuptools", {}).get("packages")
-    candidates += setuptools_packages if isinstance(setuptools_packages, list) else []
-    poetry_packages = tool.get("poetry", {}).get("packages")
+    for keys in (("tool", "hatch", "build", "targets", "wheel", "packages"), ("tool", "setuptools", "packages")):
+        value = _get(pyproject, *keys)
+        candidates += value if isinstance(value, list) else []
+    poetry_packages = _get(pyproject, "tool", "poetry", "packages")
     for entry in poetry_packages if isinstance(poetry_packages, list) else []:
         if isinstance(entry, dict) and isinstance(entry.get("include"), str):
             candidates.append(entry["include"])
@@ -293,10 +308,12 @@ def _configured_packages(pyproject: dict[str, Any]) -> list[str]:
     return names
 
 
-def _layout_packages(context: Context) -> list[str]:
+def _layout_packages(context: Context, directory: str) -> list[str]:
+    """Packages of a src/ or flat layout: `src/NAME/__init__.py` or `NAME/__init__.py` under the project."""
+    prefix = f"{directory}/" if directory else ""
     names = []
-    for path in context.repo.files():
-        parts = path.split("/")
+    for path in context.repo.files(directory or None):
+        parts = path[len(prefix):].split("/")
         if parts[-1] != "__init__.py":
             continue
         if (len(parts) == 3 and parts[0] == "src") or (len(parts) == 2 and parts[0] not in ("tests", "test", "docs")):
