@@ -83,3 +83,20 @@ def test_a_broken_file_parsed_for_another_anchor_does_not_block_absence(tmp_path
     v = verifier(tmp_path)
     assert v.check("import:redis").verdict is Verdict.VERIFIED  # parses broken.py too
     assert v.check("import:celery").verdict is Verdict.REFUTED
+
+
+def test_pkg_evidence_says_whether_a_declared_package_is_imported(tmp_path):
+    write(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "app"\nversion = "1"\ndependencies = ["PyYAML>=6", "black"]\n',
+            "src/app/__init__.py": "",
+            "src/app/conf.py": "import os\nimport yaml\n",
+        },
+    )
+    used = check(tmp_path, "pkg:pypi/pyyaml")
+    assert used.verdict is Verdict.VERIFIED
+    assert used.details["imported"] is True and used.details["imported_at"] == "src/app/conf.py:2"
+    unused = check(tmp_path, "pkg:pypi/black")
+    assert unused.verdict is Verdict.VERIFIED
+    assert unused.details["imported"] is False and "no source file imports it" in unused.reason

@@ -19,7 +19,7 @@ from anchorcheck.context import Context
 from anchorcheck.facts import Facts
 from anchorcheck.index import Goal, Search, SourceIndex
 from anchorcheck.registry import Language
-from anchorcheck_plugins.ecosystems.pypi_import_names import distributions_for_import
+from anchorcheck_plugins.ecosystems.pypi_import_names import distributions_for_import, imports_for_distribution
 from anchorcheck_plugins.languages.python import SOURCE_ROOTS
 from anchorcheck_plugins.kinds._source import MAX_EVIDENCE, coverage, evidence, places, scope_words
 
@@ -189,3 +189,25 @@ def register_anchor_kinds(register):  # noqa: ANN001, ANN201 - hook signature
             example="import:redis in:src/",
         )
     )
+
+
+def note_import_usage(result: AnchorResult, distribution: str, context: Context) -> None:
+    """Add to a VERIFIED `pkg:pypi/...` result whether the source imports what the distribution provides.
+
+    Informative only (a declared tool such as black is never imported, and
+    rightly so): the verdict does not change. `details["imported"]` is True
+    with the first import's location, False when a complete search of every
+    module the distribution provides found none, and absent when unsure.
+    """
+    modules = imports_for_distribution(distribution, context)
+    searches = [find_imports(module, context) for module in modules]
+    for search in searches:
+        if search.places:
+            path, line, name, _ = search.places[0]
+            result.details["imported"] = True
+            result.details["imported_at"] = f"{path}:{line}"
+            result.reason += f"; imported as {name} at {path}:{line}"
+            return
+    if searches and all(s.search.searched and not s.shaky and not s.search.unreadable for s in searches):
+        result.details["imported"] = False
+        result.reason += f"; no source file imports it ({', '.join(modules)})"

@@ -26,6 +26,7 @@ from anchorcheck.anchors import Anchor, AnchorSyntaxError
 from anchorcheck.context import Context
 from anchorcheck.packages import LOCKED, Declaration, PackageIndex
 from anchorcheck.registry import Ecosystem
+from anchorcheck_plugins.kinds.imports import note_import_usage
 
 _RANGE_MARK = re.compile(r"[<>=!~^*,|\s]|(?:^|\.)[xX](?:\.|$)")
 _SHORTHAND = re.compile(r"[A-Za-z0-9@][A-Za-z0-9._\-]*")
@@ -97,7 +98,10 @@ def verify_pkg(anchor: Anchor, context: Context) -> AnchorResult:
                 shown, Verdict.INCONCLUSIVE, f"no loaded plugin reads {ref.ecosystem!r} manifests (loaded: {known})", state="unsupported"
             )
         finding = _check(ecosystem, ref, anchor.scope, context)
-        return AnchorResult(shown, finding.verdict, finding.reason, finding.evidence, state=finding.state)
+        result = AnchorResult(shown, finding.verdict, finding.reason, finding.evidence, state=finding.state)
+        if finding.verdict is Verdict.VERIFIED and ecosystem.name == "pypi":
+            note_import_usage(result, ref.name, context)  # source evidence: is the package ever imported?
+        return result
     return _check_any(shown, ref, anchor.scope, context)
 
 
