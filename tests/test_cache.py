@@ -7,6 +7,8 @@ import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
+import pytest
+
 from tests._source_support import git_init, verifier, write
 
 from anchorcheck import Memory, Verdict
@@ -124,3 +126,27 @@ def test_verify_many_on_a_process_pool(tmp_path):
     assert reports[3].memory is memories[3]
     here = v.verify_many(memories)
     assert [r.to_dict() for r in here] == [r.to_dict() for r in reports]
+
+
+def test_large_batches_get_a_process_pool_by_default(tmp_path):
+    from anchorcheck.verifier import PARALLEL_THRESHOLD
+
+    root = write(tmp_path / "repo", {"a.py": "import redis\n"})
+    memories = [Memory(id=str(i), anchors=["import:redis", "import:celery"]) for i in range(PARALLEL_THRESHOLD)]
+    reports = verifier(root, tmp_path / "cache").verify_many(memories)
+    assert len(reports) == PARALLEL_THRESHOLD and all(r.verdict is Verdict.REFUTED for r in reports)
+    assert reports[-1].memory is memories[-1]
+
+
+def test_cli_deadline(tmp_path, capsys):
+    import json
+
+    from anchorcheck.cli import main
+
+    root = write(tmp_path / "repo", {f"m{i}.py": "import redis\n" for i in range(20)})
+    assert main(["anchor", "--root", str(root), "--format", "json", "--deadline", "0.000001", "import:redis"]) == 0
+    result = json.loads(capsys.readouterr().out)["results"][0]
+    assert result["verdict"] == "INCONCLUSIVE" and "budget" in result["reason"]
+    with pytest.raises(SystemExit) as exc:  # argparse: a negative budget is a usage error
+        main(["anchor", "--root", str(root), "--deadline", "-1", "import:redis"])
+    assert exc.value.code == 2
