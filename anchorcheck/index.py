@@ -97,12 +97,20 @@ def _compute_fingerprint(language: Language) -> str:
     digest = hashlib.sha1(f"{FACTS_VERSION}\0{language.name}\0{language.grammar}".encode())  # noqa: S324
     for name in sorted(language.queries):
         digest.update(f"\0{name}\0{language.queries[name]}".encode())
-    extract = language.extract
+    # The extract code and what it leans on: its package's modules (TypeScript reuses the
+    # JavaScript walk) and the facts helpers. Any change there re-extracts, never a stale fact.
     try:
-        source = Path(inspect.getsourcefile(extract) or "").read_bytes() if extract else b""
-    except (OSError, TypeError):
-        source = getattr(extract, "__qualname__", "").encode()
-    digest.update(source)
+        home = Path(inspect.getsourcefile(language.extract) or "") if language.extract else None
+    except TypeError:
+        home = None
+    sources = sorted(home.parent.glob("*.py")) if home is not None and home.is_file() else []
+    for source in [*sources, Path(__file__).with_name("facts.py")]:
+        try:
+            digest.update(source.read_bytes())
+        except OSError:
+            digest.update(source.name.encode())
+    if not sources:
+        digest.update(getattr(language.extract, "__qualname__", "").encode())
     return digest.hexdigest()[:16]
 
 
@@ -225,7 +233,7 @@ class SourceIndex:
             if met >= goal.files:
                 break
             self.context.check_deadline()
-            facts = extract_facts(language, data)
+            facts = _extract_or_broken(language, data)
             self._store(path, language, data, facts)
             done += 1
             met += goal.satisfied(path, facts)
@@ -251,7 +259,7 @@ class SourceIndex:
         if path not in self._facts:
             data = self.repo.read_bytes(path)
             if not self._cached_untracked(path, language, data):
-                self._store(path, language, data, extract_facts(language, data))
+                self._store(path, language, data, _extract_or_broken(language, data))
                 self.flush()
         return self._facts[path]
 
@@ -314,7 +322,7 @@ class SourceIndex:
             return
         for path, language, data in pending:
             self.context.check_deadline()
-            self._store(path, language, data, extract_facts(language, data))
+            self._store(path, language, data, _extract_or_broken(language, data))
 
     def _keep(self, path: str, data: bytes) -> None:
         if path not in self._bytes and len(data) <= self._bytes_left:
@@ -342,7 +350,15 @@ def _chunks(pending: list[tuple[str, Language, bytes]]) -> Iterator[list[tuple[s
 
 
 def _extract_chunk(chunk: list[tuple[str, Language, bytes]]) -> list[Facts]:
-    return [extract_facts(language, data) for _, language, data in chunk]
+    return [_extract_or_broken(language, data) for _, language, data in chunk]
+
+
+def _extract_or_broken(language: Language, data: bytes) -> Facts:
+    """A language plugin that fails on one file makes that file unparseable, not the search."""
+    try:
+        return extract_facts(language, data)
+    except Exception:  # noqa: BLE001 - contained to the file, reported as its error line
+        return Facts(error=1)
 
 
 _QUERIES: dict[str, _Queries] = {}

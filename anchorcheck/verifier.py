@@ -253,6 +253,8 @@ def _verify_chunk(
     if verifier is None:
         root, plugins, only, config, options = pickle.loads(spec)  # noqa: S301 - our own pickle, same program
         extra = [__import__(p, fromlist=["_"]) if isinstance(p, str) else p for p in plugins]
+        # One process per worker already: the index must not start a pool of its own.
+        options = {**options, "workers": 1}
         verifier = _WORKER_VERIFIERS[spec] = Verifier(root, plugins=extra, only_plugins=only, config=config, options=options)
     reports = _verify_here(verifier, [Memory.from_dict(m) for m in memories], until, now)
     return [{"results": [r.to_dict() for r in rep.results], "verdict": str(rep.verdict), "reason": rep.reason} for rep in reports]

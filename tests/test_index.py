@@ -79,3 +79,27 @@ def test_guarded_imports_need_the_whole_search(tmp_path):
     result = v.check("import:redis")
     assert result.details["complete"] is True and "optional" in result.reason
     assert SourceIndex.of(v.context).parsed == 30
+
+
+def test_a_language_plugin_failing_on_a_file_makes_it_unparseable(tmp_path):
+    from anchorcheck import Language, hookimpl
+    from anchorcheck.facts import Facts
+
+    def extract(parsed):  # noqa: ANN001, ANN202
+        if b"boom" in parsed.source:
+            raise RuntimeError("plugin bug")
+        return Facts(imports=[("redis", 1, "")])
+
+    class Plugin:
+        @hookimpl
+        def register_languages(self, register):  # noqa: ANN001, ANN201
+            register(Language(name="toy", extensions=(".toy",), grammar="python", extract=extract))
+
+    write(tmp_path, {"a.toy": "redis\n", "b.toy": "boom redis\n"})
+    from anchorcheck import Verifier
+
+    v = Verifier(tmp_path, plugins=[Plugin()], options={"cache": False})
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+    write(tmp_path / "other", {"b.toy": "boom celery\n"})
+    other = Verifier(tmp_path / "other", plugins=[Plugin()], options={"cache": False}).check("import:celery")
+    assert other.verdict is Verdict.INCONCLUSIVE and "b.toy:1" in other.reason
