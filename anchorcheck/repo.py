@@ -125,6 +125,8 @@ class Repository:
         self.exclude = GitIgnoreSpec.from_lines(list(exclude))
         self.max_file_size = max_file_size
         self._binary: dict[str, bool] = {}
+        self._vetted: set[str] = set()
+        self._root_str = str(self.root)
 
     # -- paths ---------------------------------------------------------------
 
@@ -164,7 +166,9 @@ class Repository:
         cached = self._binary.get(path)
         if cached is None:
             try:
-                with open(self.resolve(path), "rb") as handle:
+                # Listed files were vetted (symlinks resolved and checked) when listed.
+                target = os.path.join(self._root_str, path) if path in self._vetted else self.resolve(path)
+                with open(target, "rb") as handle:
                     cached = b"\x00" in handle.read(_BINARY_PEEK)
             except (OSError, UnsafePathError):
                 cached = True
@@ -210,12 +214,12 @@ class Repository:
             if not self._small_regular_file(rel):
                 continue
             keep.append(rel)
+        self._vetted.update(keep)
         return sorted(keep)
 
     def _small_regular_file(self, rel: str) -> bool:
-        full = self.root / rel
         try:
-            info = os.lstat(full)
+            info = os.lstat(os.path.join(self._root_str, rel))
             if stat.S_ISLNK(info.st_mode):
                 real = self.resolve(rel)
                 info = os.stat(real)
