@@ -7,7 +7,7 @@ cached by content and shared between checkouts; anything that needs the path
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,9 +34,14 @@ class Facts:
     defs: list[tuple[str, int]] = field(default_factory=list)
     error: int | None = None
 
-    def add_env_read(self, read: Node, key: Node, literal_types: tuple[str, ...]) -> None:
-        """Record a read of the environment: by name when the key is a plain literal, else as computed."""
+    def add_env_read(
+        self, read: Node, key: Node, literal_types: tuple[str, ...], constants: Mapping[str, str] | None = None
+    ) -> None:
+        """Record a read of the environment: by name when the key is a plain literal (or a name
+        bound once to one in the same file, `KEY = "X"; os.getenv(KEY)`), else as computed."""
         value = string_value(key) if key.type in literal_types else None
+        if value is None and constants and key.type == "identifier":
+            value = constants.get(Parsed.text(key))
         if value:
             self.env.append((value, read.start_point[0] + 1))
         else:

@@ -131,3 +131,18 @@ def test_module_form_with_src_layout(tmp_path):
 def test_namespace_package_relative_import(tmp_path):
     write(tmp_path, {"src/ns/a.py": "from .b import thing\n"})
     assert lines(check(tmp_path, "import:ns.b")) == [("src/ns/a.py", 1)]
+
+
+def test_key_named_by_a_module_constant_is_read_by_name(tmp_path):
+    root = write(
+        tmp_path,
+        {
+            "settings.py": "import os\nURL_ENV = 'CACHE_URL'\nTWICE = 'A'\nTWICE = 'B'\n"
+            "url = os.environ.get(URL_ENV)\nother = os.getenv(TWICE)\n",
+        },
+    )
+    result = check(root, "env:CACHE_URL")
+    assert result.verdict is Verdict.VERIFIED and lines(result) == [("settings.py", 5)]
+    rebound = check(root, "env:B")
+    assert rebound.verdict is Verdict.INCONCLUSIVE, "a name bound twice is not a constant"
+    assert "settings.py:6" in rebound.reason

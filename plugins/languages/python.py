@@ -150,13 +150,29 @@ class _ImportAliases:
         return obj is not None and Parsed.text(obj) in self.environ
 
 
+def _string_constants(parsed: Parsed) -> dict[str, str]:
+    """Module-level names bound exactly once to a plain string literal: `ENV_KEY = "REDIS_URL"`."""
+    seen: dict[str, str | None] = {}
+    for statement in parsed.root.named_children:
+        nodes = statement.named_children if statement.type == "expression_statement" else [statement]
+        for node in nodes:
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if node.type != "assignment" or left is None or left.type != "identifier":
+                continue
+            name = Parsed.text(left)
+            value = string_value(right) if right is not None and right.type == "string" else None
+            seen[name] = value if name not in seen else None
+    return {name: value for name, value in seen.items() if value}
+
+
 def _env_reads(parsed: Parsed, facts: Facts, aliases: _ImportAliases) -> None:
+    constants = _string_constants(parsed)
     for _, found in parsed.matches("env"):
         nodes = {name: items[0] for name, items in found.items() if items}
         read, key = nodes.get("read"), nodes.get("key")
         if read is None or key is None or not aliases.reads_with_key(read, nodes):
             continue
-        facts.add_env_read(read, key, ("string",))
+        facts.add_env_read(read, key, ("string",), constants)
 
 
 _BLOCKS = {"if_statement", "else_clause", "elif_clause", "try_statement", "except_clause", "finally_clause", "with_statement", "block"}
