@@ -100,3 +100,11 @@ def test_pkg_evidence_says_whether_a_declared_package_is_imported(tmp_path):
     unused = check(tmp_path, "pkg:pypi/black")
     assert unused.verdict is Verdict.VERIFIED
     assert unused.details["imported"] is False and "no source file imports it" in unused.reason
+
+
+def test_scope_matching_nothing_says_so(tmp_path):
+    root = write(tmp_path, {"src/app.py": "import redis\n"})
+    for anchor in ("import:redis in:src/cache/", "env:REDIS_URL in:src/cache/"):
+        result = check(root, anchor)
+        assert result.verdict is Verdict.INCONCLUSIVE
+        assert result.reason == "no file of the repository matches the scope 'src/cache/'"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from anchorcheck.context import Context
 from anchorcheck.index import Search, classify
 from anchorcheck.model import Evidence
 
@@ -37,3 +38,10 @@ def places(found: list[Evidence], total: int | None = None, complete: bool = Tru
     if count > 1:
         text += f" and {'at least ' if not complete else ''}{count - 1} other place(s)"
     return text
+
+
+def nothing_to_search(context: Context, scope: str | None, usual: str) -> str:
+    """Why no file was searched: an empty scope is a mistake in the anchor, worth saying so."""
+    if scope is not None and not context.repo.files(scope):
+        return f"no file of the repository matches the scope {scope!r}"
+    return usual

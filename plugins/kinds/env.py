@@ -17,7 +17,7 @@ from anchorcheck.facts import Facts
 from anchorcheck.index import Goal, SourceIndex
 from anchorcheck.model import Evidence
 from anchorcheck.registry import Language
-from anchorcheck_plugins.kinds._source import MAX_EVIDENCE, coverage, evidence, places, scope_words
+from anchorcheck_plugins.kinds._source import MAX_EVIDENCE, coverage, evidence, nothing_to_search, places, scope_words
 from anchorcheck_plugins.kinds.env_config import config_kind, defined_names
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
@@ -67,7 +67,8 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
         reason = f"{key} is read or defined{where} {places(found, None, search.complete)}"
         return AnchorResult(shown, Verdict.VERIFIED, reason, found[:MAX_EVIDENCE], state="present", details={"places": len(found)})
     if search.searched == 0 and not configs:
-        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"no source or configuration file{where} that anchorcheck reads", state="no-source")
+        reason = nothing_to_search(context, anchor.scope, f"no source or configuration file{where} that anchorcheck reads")
+        return AnchorResult(shown, Verdict.INCONCLUSIVE, reason, state="no-source")
     if computed:
         return AnchorResult(
             shown,

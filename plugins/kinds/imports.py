@@ -21,7 +21,7 @@ from anchorcheck.index import Goal, Search, SourceIndex
 from anchorcheck.registry import Language
 from anchorcheck_plugins.ecosystems.pypi_import_names import distributions_for_import, imports_for_distribution
 from anchorcheck_plugins.languages.python import SOURCE_ROOTS
-from anchorcheck_plugins.kinds._source import MAX_EVIDENCE, coverage, evidence, places, scope_words
+from anchorcheck_plugins.kinds._source import MAX_EVIDENCE, coverage, evidence, nothing_to_search, places, scope_words
 
 
 def parse_import(value: str) -> str:
@@ -156,7 +156,8 @@ def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
             reason += f"; provided by the PyPI distribution {' or '.join(distributions)}"
         return AnchorResult(shown, Verdict.VERIFIED, reason, found, state="imported", details=details)
     if search.searched == 0:
-        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"no source file{where} is in a language anchorcheck parses", state="no-source")
+        reason = nothing_to_search(context, anchor.scope, f"no source file{where} is in a language anchorcheck parses")
+        return AnchorResult(shown, Verdict.INCONCLUSIVE, reason, state="no-source")
     if search.unreadable or shaky:
         bad = [*search.unreadable, *(f"{s} (syntax error)" for s in shaky)]
         return AnchorResult(
