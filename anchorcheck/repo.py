@@ -154,7 +154,7 @@ class Repository:
 
     def read_bytes(self, path: str, limit: int | None = None) -> bytes:
         """The file's bytes; raises UnsafePathError, OSError, or FileTooLargeError past `limit`."""
-        real = self.resolve(path)
+        real = self._vetted_or_resolved(path)
         cap = self.max_file_size if limit is None else limit
         with open(real, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
@@ -162,13 +162,15 @@ class Repository:
                 raise FileTooLargeError(path, size, cap)
             return handle.read()
 
+    def _vetted_or_resolved(self, path: str) -> str | Path:
+        """Listed files were vetted (symlinks resolved and checked) when listed: skip resolving them again."""
+        return os.path.join(self._root_str, path) if path in self._vetted else self.resolve(path)
+
     def is_binary(self, path: str) -> bool:
         cached = self._binary.get(path)
         if cached is None:
             try:
-                # Listed files were vetted (symlinks resolved and checked) when listed.
-                target = os.path.join(self._root_str, path) if path in self._vetted else self.resolve(path)
-                with open(target, "rb") as handle:
+                with open(self._vetted_or_resolved(path), "rb") as handle:
                     cached = b"\x00" in handle.read(_BINARY_PEEK)
             except (OSError, UnsafePathError):
                 cached = True
