@@ -145,6 +145,9 @@ class SourceIndex:
             directory = context.options.get("cache_dir") or default_cache_dir(self.repo.root)
             self.cache = FactsCache(Path(directory))
         self._facts: dict[str, Facts] = {}
+        # Paths already looked up in the disk cache and missed: a later search need not ask again
+        # (a miss only turns into facts through _store, which fills _facts itself).
+        self._preloaded: set[str] = set()
         # Bytes of files the prefilter ruled out, so the next anchor scans memory instead of the disk.
         self._bytes: dict[str, bytes] = {}
         self._bytes_left = int(context.options.get("prefilter_memory", PREFILTER_MEMORY))
@@ -192,8 +195,9 @@ class SourceIndex:
         """
         files, others = self.sources(scope)
         result = Search(searched=len(files), unsupported=others)
-        self._preload(path for path, _ in files)
+        self._preload(files)
         pending: list[tuple[str, Language, bytes]] = []
+        wanted: dict[str, Sequence[bytes]] = {}  # needles per language, asked once per search
         for path, language in files:
             self.context.check_deadline()
             if path in self._facts:
@@ -205,7 +209,10 @@ class SourceIndex:
                 except (OSError, UnsafePathError):
                     result.unreadable.append(path)
                     continue
-            if not (always and always(path, language)) and not any(n in data for n in needles(language)):
+            found = wanted.get(language.name)
+            if found is None:
+                found = wanted[language.name] = needles(language)
+            if not (always and always(path, language)) and not any(n in data for n in found):
                 result.ruled_out += 1
                 self._keep(path, data)
                 continue
@@ -255,7 +262,7 @@ class SourceIndex:
         language = self.language(path)
         if language is None:
             return None
-        self._preload([path])
+        self._preload([(path, language)])
         if path not in self._facts:
             data = self.repo.read_bytes(path)
             if not self._cached_untracked(path, language, data):
@@ -272,16 +279,18 @@ class SourceIndex:
     def _key(self, language: Language, blob: str) -> str:
         return f"{_fingerprint(language)}:{blob}"
 
-    def _preload(self, paths: Iterable[str]) -> None:
+    def _preload(self, files: Iterable[tuple[str, Language]]) -> None:
         """Fetch cached facts of tracked, unmodified files in one query: no file is read for them."""
         if self.cache is None:
             return
         blob_ids = self.repo.blob_ids
         keys: dict[str, str] = {}
-        for path in paths:
+        for path, language in files:
+            if path in self._facts or path in self._preloaded:
+                continue
+            self._preloaded.add(path)
             blob = blob_ids.get(path)
-            language = self.language(path)
-            if blob and path not in self._facts and language is not None:
+            if blob:
                 keys[self._key(language, blob)] = path
         for key, value in self.cache.get_many(keys).items():
             try:

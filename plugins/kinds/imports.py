@@ -89,11 +89,16 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         first = _segments(language, module)[0]
         return language.resolve_import is not None and first in path.split("/")[:-1]
 
+    matched: dict[str, list[tuple[str, int, str]]] = {}  # per path: the goal and the report both ask
+
     def matches(path: str, facts: Facts) -> list[tuple[str, int, str]]:
-        language = index.language(path)
-        assert language is not None  # search only returns files a language parses
-        target = _segments(language, module)
-        return [i for i in imports_of(facts, path, language, context) if _segments(language, i[0])[: len(target)] == target]
+        if path not in matched:
+            language = index.language(path)
+            assert language is not None  # search only returns files a language parses
+            target = _segments(language, module)
+            found = imports_of(facts, path, language, context)
+            matched[path] = [i for i in found if _segments(language, i[0])[: len(target)] == target]
+        return matched[path]
 
     def unguarded(path: str, facts: Facts) -> bool:
         # Only an import that always runs may end the search early: guarded ones need the whole picture.
