@@ -56,7 +56,9 @@ def parse_span(value: str) -> SpanRef:
     end = int(match.group(2)) if match.group(2) is not None else start
     if not 1 <= start <= MAX_LINE_NUMBER:
         raise AnchorSyntaxError(f"line numbers start at 1 and stop at {MAX_LINE_NUMBER}", column=match.start(1) + 1)
-    if not start <= end <= MAX_LINE_NUMBER:
+    if end > MAX_LINE_NUMBER:
+        raise AnchorSyntaxError(f"line numbers start at 1 and stop at {MAX_LINE_NUMBER}", column=match.start(2) + 1)
+    if end < start:
         raise AnchorSyntaxError(f"end line {end} is before start line {start}", column=match.start(2) + 1)
     return SpanRef(path, start, end)
 

@@ -1,0 +1,36 @@
+"""Bad input through the real CLI: a clear one-line error and exit code 2, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+
+def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "anchorcheck", *args], cwd=root, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_span_end_line_past_the_limit_is_not_called_reversed(tmp_path: Path) -> None:
+    result = _run(tmp_path, "anchor", "span:a.py#L1-L99999999999999999999999")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "stop at" in result.stderr
+    assert "before start line" not in result.stderr
+
+
+def test_span_reversed_range_still_named(tmp_path: Path) -> None:
+    result = _run(tmp_path, "anchor", "span:a.py#L9-L3")
+    assert result.returncode == 2
+    assert "end line 3 is before start line 9" in result.stderr
+
+
+def test_root_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
+    target = tmp_path / "plain.txt"
+    target.write_text("x\n")
+    result = _run(tmp_path, "check", "--root", str(target), "a.memories.toml")
+    assert result.returncode == 2
+    assert "not a directory" in result.stderr
+    assert "Traceback" not in result.stderr
