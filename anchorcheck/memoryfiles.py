@@ -20,6 +20,8 @@ from anchorcheck.repo import Repository
 
 _KIND_PREFIX = re.compile(r"\s*!?([a-z][a-z0-9_-]*):")
 _CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+# Memory files are notes, not data: a larger file is almost surely a mistake and would stall the run.
+MAX_MEMORY_FILE_BYTES = 16 * 1024 * 1024
 
 
 class MemoryFileError(ValueError):
@@ -51,6 +53,8 @@ def read_memory_file(path: Path, shown: str, registry: Registry) -> list[Memory]
         known = ", ".join(sorted(p for f in registry.formats.values() for p in f.patterns)) or "none"
         raise MemoryFileError(shown, None, f"unknown memory file format (known: {known})")
     try:
+        if path.stat().st_size > MAX_MEMORY_FILE_BYTES:
+            raise MemoryFileError(shown, None, f"file larger than {MAX_MEMORY_FILE_BYTES // 2**20} MiB; not a memory file")
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
         line = path.read_bytes()[: exc.start].count(b"\n") + 1

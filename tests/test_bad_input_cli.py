@@ -34,3 +34,12 @@ def test_root_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "not a directory" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_huge_memory_file_is_refused_quickly(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "huge.md").write_text("note `file:a.py`\n" * 1_100_000)
+    result = _run(tmp_path, "check", "huge.md")
+    assert result.returncode == 2
+    assert "huge.md: file larger than 16 MiB" in result.stderr
+    assert "Traceback" not in result.stderr
