@@ -40,10 +40,8 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     for rel, content in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
+        # Bytes exactly as given: span tests depend on CRLF and missing final newlines surviving.
+        path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
     return root
 
 
