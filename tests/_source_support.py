@@ -6,18 +6,12 @@ import textwrap
 from pathlib import Path
 
 import anchorcheck
-from tests.conftest import git, write_tree
+from tests.conftest import write_tree
 
 
 def write(root: Path, files: dict[str, str | bytes]) -> Path:
     """Like `write_tree`, with text dedented so fixtures can be indented in the test."""
     return write_tree(root, {k: v if isinstance(v, bytes) else textwrap.dedent(v).lstrip("\n") for k, v in files.items()})
-
-
-def git_init(root: Path) -> None:
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "init")
 
 
 def verifier(root: Path, cache_dir: Path | None = None) -> anchorcheck.Verifier:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.conftest import git as run_git
-from tests.conftest import write_tree
+from tests.conftest import init_repo, write_tree
 
 
 def write_file(root: Path, rel: str, data: str | bytes) -> Path:
@@ -19,10 +19,7 @@ def write_file(root: Path, rel: str, data: str | bytes) -> Path:
 def make_git_repo(root: Path, files: dict[str, str]) -> Path:
     """A committed repository at `root` holding `files`."""
     root.mkdir(parents=True, exist_ok=True)
-    write_tree(root, files)
-    run_git(root, "init", "-q", "-b", "main")
-    commit_all(root, "init")
-    return root
+    return init_repo(write_tree(root, files), "init")
 
 
 def commit_all(root: Path, message: str = "change") -> str:

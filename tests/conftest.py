@@ -45,6 +45,14 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     return root
 
 
+def init_repo(root: Path, message: str = "initial") -> Path:
+    """Make `root` a git repository whose one commit holds everything in it."""
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", message)
+    return root
+
+
 @pytest.fixture
 def make_tree(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
     """A plain directory (no git) holding the given files."""
@@ -62,10 +70,6 @@ def make_repo(tmp_path: Path) -> Callable[..., Path]:
     """A real git repository holding the given files in one commit."""
 
     def make(files: dict[str, str | bytes], name: str = "repo") -> Path:
-        root = write_tree(tmp_path / name, files)
-        git(root, "init", "-q", "-b", "main")
-        git(root, "add", "-A")
-        git(root, "commit", "-q", "-m", "initial")
-        return root
+        return init_repo(write_tree(tmp_path / name, files))
 
     return make

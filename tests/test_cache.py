@@ -9,7 +9,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from tests._source_support import git_init, verifier, write
+from tests._source_support import verifier, write
+from tests.conftest import init_repo
 
 from anchorcheck import Memory, Verdict
 from anchorcheck.cache import FactsCache, git_blob_id
@@ -30,7 +31,7 @@ def test_git_blob_id_matches_git(tmp_path):
 
 def test_reuse_and_invalidation_after_an_edit(tmp_path):
     root, cache = write(tmp_path / "repo", {"a.py": "import redis\n", "b.py": "import redis.client\n"}), tmp_path / "cache"
-    git_init(root)
+    init_repo(root)
     assert _parsed_after(root, cache)[1] == 2
     result, parsed = _parsed_after(root, cache)
     assert parsed == 0 and result.verdict is Verdict.VERIFIED
