@@ -57,7 +57,7 @@ def read_memory_file(path: Path, shown: str, registry: Registry) -> list[Memory]
             raise MemoryFileError(shown, None, f"file larger than {MAX_MEMORY_FILE_BYTES // 2**20} MiB; not a memory file")
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        line = exc.object[: exc.start].count(b"\n") + 1  # the bytes already read, not a second read
         raise MemoryFileError(shown, line, "not valid UTF-8 text") from None
     except OSError as exc:
         raise MemoryFileError(shown, None, f"cannot read: {exc.strerror or exc}") from None
