@@ -23,7 +23,7 @@ from tree_sitter_language_pack import get_language, get_parser
 
 from anchorcheck.cache import FactsCache, default_cache_dir, git_blob_id
 from anchorcheck.facts import Facts, Parsed, first_error_line
-from anchorcheck.repo import UnsafePathError
+from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
 
 if TYPE_CHECKING:
     from anchorcheck.context import Context
@@ -145,6 +145,7 @@ class SourceIndex:
             directory = context.options.get("cache_dir") or default_cache_dir(self.repo.root)
             self.cache = FactsCache(Path(directory))
         self._facts: dict[str, Facts] = {}
+        self._skipped: set[str] = set()  # binary or over the size cap: not source, whatever the name says
         # Paths already looked up in the disk cache and missed: a later search need not ask again
         # (a miss only turns into facts through _store, which fills _facts itself).
         self._preloaded: set[str] = set()
@@ -169,8 +170,10 @@ class SourceIndex:
         return self._sources[scope]
 
     def _list_sources(self, scope: str | None) -> tuple[list[tuple[str, Language]], int]:
+        # Listed paths, not `files`: the search reads each candidate anyway and tells binary
+        # and oversized files from those bytes, instead of opening every file twice.
         supported, others = [], 0
-        for path in self.repo.files(scope):
+        for path in self.repo.paths(scope):
             language = self.language(path)
             if language is None:
                 others += 1
@@ -202,13 +205,9 @@ class SourceIndex:
             self.context.check_deadline()
             if path in self._facts:
                 continue
-            data = self._bytes.get(path)
+            data = self._candidate_bytes(path, result)
             if data is None:
-                try:
-                    data = self.repo.read_bytes(path)
-                except (OSError, UnsafePathError):
-                    result.unreadable.append(path)
-                    continue
+                continue
             found = wanted.get(language.name)
             if found is None:
                 found = wanted[language.name] = needles(language)
@@ -226,6 +225,27 @@ class SourceIndex:
             self.flush()
         result.hits = [(path, self._facts[path]) for path, _ in files if path in self._facts]
         return result
+
+    def _candidate_bytes(self, path: str, result: Search) -> bytes | None:
+        """The bytes a search judges, or None (counted in `result`) for a file that is not source after all."""
+        data = self._bytes.get(path)
+        if data is not None:
+            return data
+        if path not in self._skipped:
+            try:
+                data = self.repo.read_bytes(path)
+            except FileTooLargeError:
+                self._skipped.add(path)  # skipped as `Repository.files` skips it
+            except (OSError, UnsafePathError):
+                result.unreadable.append(path)
+                return None
+            if data is not None and looks_binary(data):
+                self._skipped.add(path)
+        if path in self._skipped:
+            result.searched -= 1
+            result.unsupported += 1
+            return None
+        return data
 
     def _parse_until(
         self, goal: Goal, files: list[tuple[str, Language]], pending: list[tuple[str, Language, bytes]], result: Search

@@ -105,7 +105,7 @@ def discover(repo: Repository, registry: Registry, patterns: Sequence[str] = ())
     """
     globs = list(patterns) or [p for fmt in registry.formats.values() for p in fmt.patterns]
     # fnmatch semantics: `*` crosses `/`, so `*.memories.toml` matches at any depth
-    return [path for path in repo.files() if any(fnmatch.fnmatchcase(path, g) for g in globs)]
+    return repo.files(where=lambda path: any(fnmatch.fnmatchcase(path, g) for g in globs))
 
 
 def expand(arguments: Sequence[str], repo: Repository, registry: Registry) -> list[Path]:
@@ -141,8 +141,8 @@ def _memory_files_under(directory: Path, repo: Repository, registry: Registry) -
         prefix = repo.relative(directory)
     except ValueError:
         raise MemoryFileError(str(directory), None, f"directory is outside the repository {repo.root}") from None
-    listed = repo.files(None if prefix == "." else prefix)
-    return [repo.root / rel for rel in listed if format_for(rel, registry) is not None]
+    listed = repo.files(None if prefix == "." else prefix, where=lambda rel: format_for(rel, registry) is not None)
+    return [repo.root / rel for rel in listed]
 
 
 def load(arguments: Sequence[str], repo: Repository, registry: Registry, patterns: Sequence[str] = ()) -> list[tuple[str, list[Memory]]]:

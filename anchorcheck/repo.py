@@ -12,7 +12,7 @@ import os
 import re
 import stat
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit, urlunsplit
@@ -41,6 +41,7 @@ DEFAULT_SKIP_DIRS = frozenset(
 )
 DEFAULT_MAX_FILE_SIZE = 2 * 1024 * 1024
 _BINARY_PEEK = 8000  # git's own heuristic: a NUL in the first 8000 bytes means binary
+_REGULAR_MODES = frozenset({"100644", "100755"})
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _GLOB_CHARS = frozenset("*?[")
 
@@ -124,7 +125,7 @@ class Repository:
         self.skip_dirs = frozenset(skip_dirs)
         self.exclude = GitIgnoreSpec.from_lines(list(exclude))
         self.max_file_size = max_file_size
-        self._binary: dict[str, bool] = {}
+        self._text: dict[str, bool] = {}
         self._vetted: set[str] = set()
         self._root_str = str(self.root)
 
@@ -166,30 +167,43 @@ class Repository:
         """Listed files were vetted (symlinks resolved and checked) when listed: skip resolving them again."""
         return os.path.join(self._root_str, path) if path in self._vetted else self.resolve(path)
 
-    def is_binary(self, path: str) -> bool:
-        cached = self._binary.get(path)
+    def is_text(self, path: str) -> bool:
+        """Within the size cap and not binary: what `files` lists. Judged on first ask, then remembered."""
+        cached = self._text.get(path)
         if cached is None:
             try:
-                with open(self._vetted_or_resolved(path), "rb") as handle:
-                    cached = b"\x00" in handle.read(_BINARY_PEEK)
+                cached = not looks_binary(self._peek(path))
             except (OSError, UnsafePathError):
-                cached = True
-            self._binary[path] = cached
+                cached = False
+            self._text[path] = cached
         return cached
+
+    def _peek(self, path: str) -> bytes:
+        """The first bytes of a file, enough to tell binary from text; FileTooLargeError past the cap."""
+        with open(self._vetted_or_resolved(path), "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if self.max_file_size and size > self.max_file_size:
+                raise FileTooLargeError(path, size, self.max_file_size)
+            return handle.read(_BINARY_PEEK)
 
     # -- listing -------------------------------------------------------------
 
-    def files(self, scope: str | None = None) -> list[str]:
-        """Text files of the checkout, sorted, optionally limited to a scope.
+    def files(self, scope: str | None = None, where: Callable[[str], bool] | None = None) -> list[str]:
+        """Text files of the checkout, sorted, optionally limited to a scope and to paths `where` accepts.
 
         Honours .gitignore (through the git index when in git), skips vendored
         and generated trees, files over the size cap and binary files. A scope
-        is a repo-relative file, a directory, or a gitignore-style glob.
+        is a repo-relative file, a directory, or a gitignore-style glob. `where`
+        is asked first, so a caller after a few names never pays for judging
+        every other file's content.
         """
+        return [p for p in self.paths(scope) if (where is None or where(p)) and self.is_text(p)]
+
+    def paths(self, scope: str | None = None) -> list[str]:
+        """What `files` lists before the size cap and the binary check: for a caller that reads each
+        file anyway and can judge it from those bytes (`looks_binary`, `FileTooLargeError`)."""
         listed = self._all_files
-        if scope is not None:
-            listed = self._in_scope(listed, scope)
-        return [p for p in listed if not self.is_binary(p)]
+        return listed if scope is None else self._in_scope(listed, scope)
 
     def _in_scope(self, listed: list[str], scope: str) -> list[str]:
         if _GLOB_CHARS & set(scope):
@@ -203,7 +217,11 @@ class Repository:
 
     @cached_property
     def _all_files(self) -> list[str]:
-        listed = self._git_files()
+        trusted: set[str] = set()
+        listed = None
+        if self.in_git:
+            trusted, listed = self._git_listing()
+        walked = listed is None
         if listed is None:
             listed = list(self._walk_files())
         keep = []
@@ -213,29 +231,61 @@ class Repository:
                 continue
             if self.exclude.match_file(rel):
                 continue
-            if not self._small_regular_file(rel):
+            if rel not in trusted and not self._regular_file(rel, walked):
                 continue
             keep.append(rel)
         self._vetted.update(keep)
         return sorted(keep)
 
-    def _small_regular_file(self, rel: str) -> bool:
+    def _regular_file(self, rel: str, walked: bool) -> bool:
+        """A regular file, or a symlink to one inside the root (checked, so reads may skip resolving).
+
+        A walk never enters a symlinked directory, so only the last component
+        can be a link; a path from git may sit under a directory that was
+        swapped for a link since it was tracked, so it is resolved whole.
+        """
         try:
             info = os.lstat(os.path.join(self._root_str, rel))
-            if stat.S_ISLNK(info.st_mode):
-                real = self.resolve(rel)
-                info = os.stat(real)
+            if not walked or stat.S_ISLNK(info.st_mode):
+                info = os.stat(self.resolve(rel))
         except (OSError, UnsafePathError):
             return False
-        return stat.S_ISREG(info.st_mode) and info.st_size <= self.max_file_size
+        return stat.S_ISREG(info.st_mode)
 
-    def _git_files(self) -> list[str] | None:
-        if not self.in_git:
-            return None
-        out = self.git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
-        if out is None:
-            return None
-        return sorted({p for p in out.split("\0") if p})
+    def _git_listing(self) -> tuple[set[str], list[str] | None]:
+        """Tracked and untracked paths, and which of them git already vouches are regular files.
+
+        A tracked regular file (mode 100644/100755) that `git diff-files` does not
+        report is what the index says it is: git compared its stat data, and a
+        type change, a deletion or a symlinked parent would be reported. Only
+        the rest is stat-ed here, which spares a syscall per file on large trees.
+        """
+        staged, modified, untracked = self._index_listing
+        if staged is None or untracked is None:
+            return set(), None
+        trusted = {path for path, (mode, _) in staged.items() if mode in _REGULAR_MODES and path not in modified}
+        return trusted, sorted({*staged, *untracked})
+
+    @cached_property
+    def _index_listing(self) -> tuple[dict[str, tuple[str, str]] | None, set[str], list[str] | None]:
+        """One read of the git index (mode and blob per stage-0 path), the modified paths and the
+        untracked, unignored ones; the three git calls run side by side."""
+        staged_out, modified_out, untracked_out = self._git_parallel(
+            ("ls-files", "-s", "-z"),
+            ("diff-files", "--name-only", "-z"),
+            ("ls-files", "-z", "--others", "--exclude-standard"),
+        )
+        staged: dict[str, tuple[str, str]] | None = None
+        if staged_out is not None:
+            staged = {}
+            for entry in staged_out.split("\0"):
+                meta, _, path = entry.partition("\t")
+                fields = meta.split()
+                if path and len(fields) == 3 and fields[2] == "0":
+                    staged[path] = (fields[0], fields[1])
+        modified = set((modified_out or "").split("\0")) - {""}
+        untracked = None if untracked_out is None else [p for p in untracked_out.split("\0") if p]
+        return staged, modified, untracked
 
     def _walk_files(self) -> Iterable[str]:
         """Walk the tree without git, applying every .gitignore on the way down."""
@@ -264,20 +314,35 @@ class Repository:
 
     def git(self, *args: str) -> str | None:
         """Run read-only git plumbing in the root; None when git is missing or fails."""
+        return self._git_parallel(args)[0]
+
+    def _git_parallel(self, *commands: tuple[str, ...]) -> list[str | None]:
+        """Run several read-only git commands at once (each waits on its own I/O); None for each that fails."""
         env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
-        try:
-            done = subprocess.run(
-                ["git", "-C", str(self.root), *args],
-                capture_output=True,
-                env=env,
-                timeout=60,
-                check=False,
-            )
-        except (OSError, subprocess.SubprocessError):
-            return None
-        if done.returncode != 0:
-            return None
-        return done.stdout.decode("utf-8", errors="surrogateescape")
+        running: list[subprocess.Popen[bytes] | None] = []
+        for args in commands:
+            try:
+                running.append(
+                    subprocess.Popen(
+                        ["git", "-C", str(self.root), *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+                    )
+                )
+            except OSError:
+                running.append(None)
+        results: list[str | None] = []
+        for proc in running:
+            if proc is None:
+                results.append(None)
+                continue
+            try:
+                out, _ = proc.communicate(timeout=60)
+            except subprocess.SubprocessError:
+                proc.kill()
+                proc.communicate()
+                results.append(None)
+                continue
+            results.append(out.decode("utf-8", errors="surrogateescape") if proc.returncode == 0 else None)
+        return results
 
     @cached_property
     def in_git(self) -> bool:
@@ -315,22 +380,18 @@ class Repository:
         """Git blob ids of tracked files whose working copy matches the index: free content hashes."""
         if not self.in_git:
             return {}
-        staged = self.git("ls-files", "-s", "-z") or ""
-        modified = set((self.git("diff-files", "--name-only", "-z") or "").split("\0"))
-        ids: dict[str, str] = {}
-        for entry in staged.split("\0"):
-            if not entry:
-                continue
-            meta, _, path = entry.partition("\t")
-            fields = meta.split()
-            if len(fields) == 3 and fields[2] == "0" and path not in modified:
-                ids[path] = fields[1]
-        return ids
+        staged, modified, _ = self._index_listing
+        return {path: blob for path, (_, blob) in (staged or {}).items() if path not in modified}
 
     def relative(self, path: str | os.PathLike[str]) -> str:
         """A path (absolute or relative to the current directory) as a repo-relative POSIX path."""
         full = Path(path).resolve()
         return PurePosixPath(full.relative_to(self.root)).as_posix()
+
+
+def looks_binary(data: bytes) -> bool:
+    """Git's own heuristic: a NUL byte in the first 8000 bytes means binary."""
+    return b"\x00" in data[:_BINARY_PEEK]
 
 
 def _ignored(specs: list[tuple[str, GitIgnoreSpec]], rel: str) -> bool:

@@ -17,7 +17,6 @@ from pathlib import Path
 
 from anchorcheck.repo import FileTooLargeError, Repository, UnsafePathError, check_relative
 
-_BINARY_PEEK = 8000
 _SYMLINK_MODE = "120000"
 _MAX_SYMLINK_HOPS = 40
 
@@ -121,15 +120,8 @@ class RevisionRepository(Repository):
             raise FileTooLargeError(rel, entry.size, cap)
         return self._blob(entry.oid)
 
-    def is_binary(self, path: str) -> bool:
-        cached = self._binary.get(path)
-        if cached is None:
-            try:
-                cached = b"\x00" in self.read_bytes(path)[:_BINARY_PEEK]
-            except (OSError, UnsafePathError):
-                cached = True
-            self._binary[path] = cached
-        return cached
+    def _peek(self, path: str) -> bytes:
+        return self.read_bytes(path)
 
     @cached_property
     def _all_files(self) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests._source_support import verifier, write
+from tests.conftest import init_repo, needs_git
 
 from anchorcheck import Memory, Verdict
 from anchorcheck.index import SourceIndex, classify
@@ -103,3 +104,20 @@ def test_a_language_plugin_failing_on_a_file_makes_it_unparseable(tmp_path):
     write(tmp_path / "other", {"b.toy": "boom celery\n"})
     other = Verifier(tmp_path / "other", plugins=[Plugin()], options={"cache": False}).check("import:celery")
     assert other.verdict is Verdict.INCONCLUSIVE and "b.toy:1" in other.reason
+
+
+@needs_git
+def test_binary_and_oversized_sources_are_skipped_not_unreadable(tmp_path):
+    # The index judges binary and size from the bytes it reads, as `Repository.files` would.
+    write(tmp_path, {
+        "pyproject.toml": "[tool.anchorcheck]\nmax-file-size = 1024\n",
+        "blob.py": b"import redis\x00\x01",
+        "big.py": "import redis\n" + "#" * 4096,
+        "ok.py": "import os\n",
+    })
+    init_repo(tmp_path)
+    v = verifier(tmp_path)
+    result = v.check("import:redis")
+    assert result.verdict is Verdict.REFUTED
+    assert "searched 1 source file(s)" in result.reason
+    assert SourceIndex.of(v.context).parsed == 0

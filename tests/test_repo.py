@@ -178,3 +178,30 @@ def test_unreadable_root_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(NotADirectoryError):
         Repository(tmp_path / "missing")
     assert os.path.exists(tmp_path)
+
+
+@needs_git
+def test_tracked_file_turned_into_an_escaping_symlink_is_refused(tmp_path: Path, make_repo) -> None:
+    # The listing trusts git's index for unmodified regular files; a swap git reports must be stat-ed again.
+    root = make_repo({"a.py": "x = 1\n", "pkg/b.py": "y = 2\n"})
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "b.py").write_text("stolen\n")
+    (root / "a.py").unlink()
+    (root / "a.py").symlink_to(secret / "b.py")
+    (root / "pkg" / "b.py").unlink()
+    (root / "pkg").rmdir()
+    (root / "pkg").symlink_to(secret)
+    repo = Repository(root)
+    assert repo.files() == []
+    with pytest.raises(UnsafePathError):
+        repo.read_bytes("pkg/b.py")
+
+
+@needs_git
+def test_size_cap_and_binary_check_apply_to_tracked_files(make_repo) -> None:
+    root = make_repo({"small.py": "x", "big.py": "x" * 50, "blob.py": b"x\x00y"})
+    repo = Repository(root, max_file_size=10)
+    assert repo.files() == ["small.py"]
+    assert repo.paths() == ["big.py", "blob.py", "small.py"]  # listed, not yet judged
+    assert repo.files(where=lambda p: p != "small.py") == []

@@ -66,7 +66,8 @@ def collect(context: Context, layout: Layout, scope: str | None) -> PackageIndex
 def _in_scope(context: Context, layout: Layout, scope: str | None) -> list[tuple[str, Reader, str]]:
     repo = context.repo
     if scope is not None and set("*?[") & set(scope):
-        return [(p, r, "") for p in repo.files(scope) if (r := _reader_for(layout, posixpath.basename(p)))]
+        matching = repo.files(scope, where=lambda p: _reader_for(layout, posixpath.basename(p)) is not None)
+        return [(p, _reader_for(layout, posixpath.basename(p)), "") for p in matching]
     base = "" if scope is None else scope.strip("/")
     if base in (".", ""):
         base = ""
@@ -91,7 +92,7 @@ def _projects(context: Context, layout: Layout, base: str) -> list[str]:
     if any(reader.kind in ("manifest", "workspace") for _, reader in project_files(context, layout, base)):
         return [base]
     names = {name for reader in layout.readers if reader.kind == "manifest" for name in reader.names}
-    candidates = sorted({posixpath.dirname(p) for p in context.repo.files(base or None) if posixpath.basename(p) in names})
+    candidates = sorted({posixpath.dirname(p) for p in context.repo.files(base or None, where=lambda p: posixpath.basename(p) in names)})
     tops: list[str] = []
     for directory in candidates:
         if not any(directory == top or directory.startswith(top + "/") for top in tops):
@@ -121,10 +122,13 @@ def project_files(context: Context, layout: Layout, directory: str) -> list[tupl
                 continue
         if reader.pattern is not None:
             prefix = directory + "/" if directory else ""
-            for path in repo.files(directory or None):
+            pattern = reader.pattern
+
+            def wanted(path: str, pattern: re.Pattern[str] = pattern, reader: Reader = reader) -> bool:
                 relative = path[len(prefix):]
-                if reader.pattern.fullmatch(relative) and relative not in reader.names:
-                    found.append((path, reader))
+                return pattern.fullmatch(relative) is not None and relative not in reader.names
+
+            found.extend((path, reader) for path in repo.files(directory or None, where=wanted))
     return found
 
 
@@ -154,7 +158,7 @@ def member_dirs(context: Context, base: str, globs: Iterable[str], manifest: str
     excluded = [g[1:] for g in globs if isinstance(g, str) and g.startswith("!")] + [g for g in exclude if isinstance(g, str)]
     prefix = base + "/" if base else ""
     candidates = sorted(
-        {posixpath.dirname(p) for p in context.repo.files(base or None) if posixpath.basename(p) == manifest}
+        {posixpath.dirname(p) for p in context.repo.files(base or None, where=lambda p: posixpath.basename(p) == manifest)}
     )
     members = []
     for directory in candidates:

@@ -312,10 +312,8 @@ def _layout_packages(context: Context, directory: str) -> list[str]:
     """Packages of a src/ or flat layout: `src/NAME/__init__.py` or `NAME/__init__.py` under the project."""
     prefix = f"{directory}/" if directory else ""
     names = []
-    for path in context.repo.files(directory or None):
+    for path in context.repo.files(directory or None, where=lambda p: p.endswith("/__init__.py")):
         parts = path[len(prefix):].split("/")
-        if parts[-1] != "__init__.py":
-            continue
         if (len(parts) == 3 and parts[0] == "src") or (len(parts) == 2 and parts[0] not in ("tests", "test", "docs")):
             top = parts[-2]
             if top.isidentifier() and top not in names:

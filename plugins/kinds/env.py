@@ -53,7 +53,7 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
         if facts.error is not None and key.encode() in _bytes_or_empty(context, path):
             shaky.append(f"{path}:{facts.error}")
     configs = context.memo(
-        ("anchorcheck.env-configs", anchor.scope), lambda: [p for p in context.repo.files(anchor.scope) if config_kind(p)]
+        ("anchorcheck.env-configs", anchor.scope), lambda: context.repo.files(anchor.scope, where=config_kind)
     )
     unreadable = list(search.unreadable)
     for path in configs:
