@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -62,6 +62,60 @@ class Search:
     @property
     def complete(self) -> bool:
         return self.unexamined == 0
+
+
+_HIT, _MISS, _SKIPPED, _UNREADABLE = "hit", "miss", "skipped", "unreadable"
+
+
+@dataclass
+class _Prefilter:
+    """What one search's prefilter found in the files git vouches for, to be remembered under `key`.
+
+    Only clean files (working copy = staged blob) are recorded; the others
+    are listed as uncovered, so a later search judges them from their bytes.
+    """
+
+    key: str | None
+    clean: Mapping[str, str]
+    hits: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    uncovered: list[str] = field(default_factory=list)
+
+    def note(self, path: str, verdict: str) -> None:
+        if self.key is None:
+            return
+        if path not in self.clean or verdict == _UNREADABLE:
+            self.uncovered.append(path)
+        elif verdict == _HIT:
+            self.hits.append(path)
+        elif verdict == _SKIPPED:
+            self.skipped.append(path)
+
+    def to_dict(self) -> dict[str, list[str]]:
+        return {"hits": self.hits, "skipped": self.skipped, "uncovered": self.uncovered}
+
+
+@dataclass(frozen=True)
+class _Recorded:
+    """A remembered prefilter: the verdict of every clean file it covered."""
+
+    hits: frozenset[str]
+    skipped: frozenset[str]
+    uncovered: frozenset[str]
+
+    def decides(self, path: str, clean: Mapping[str, str]) -> bool:
+        """Whether the record speaks for this file: clean now and when recorded, under the same staged blob."""
+        return path in clean and path not in self.uncovered
+
+    def verdict(self, path: str) -> str:
+        return _HIT if path in self.hits else _SKIPPED if path in self.skipped else _MISS
+
+    @classmethod
+    def from_dict(cls, data: dict[str, list[str]]) -> _Recorded:
+        parts = [data["hits"], data["skipped"], data["uncovered"]]
+        if not all(isinstance(part, list) and all(isinstance(p, str) for p in part) for part in parts):
+            raise TypeError("a prefilter record holds lists of paths")
+        return cls(*(frozenset(part) for part in parts))
 
 
 @dataclass(frozen=True)
@@ -149,7 +203,7 @@ class SourceIndex:
         # Paths already looked up in the disk cache and missed: a later search need not ask again
         # (a miss only turns into facts through _store, which fills _facts itself).
         self._preloaded: set[str] = set()
-        # Bytes of files the prefilter ruled out, so the next anchor scans memory instead of the disk.
+        # Bytes of the files read, so the next anchor's prefilter scans memory instead of the disk.
         self._bytes: dict[str, bytes] = {}
         self._bytes_left = int(context.options.get("prefilter_memory", PREFILTER_MEMORY))
         self._sources: dict[str | None, tuple[list[tuple[str, Language]], int]] = {}
@@ -190,68 +244,120 @@ class SourceIndex:
     ) -> Search:
         """Facts of the files in scope whose bytes contain one of their language's needles.
 
-        `always(path, language)` forces a file in regardless of its bytes.
-        Cached facts are used without reading the file. With a `goal`, parsing
-        stops once enough files satisfy it (likely files first), and the
-        result says it is incomplete: a positive answer needs a few hits, only
-        absence needs them all. The context's deadline is checked between files.
+        `always(path, language)` forces a file in regardless of its bytes. Which
+        tracked files hold a needle is remembered on disk per tree state, so a
+        later process re-reads only the files git says changed; cached facts
+        are used without reading the file. With a `goal`, parsing stops once
+        enough files satisfy it (likely files first), and the result says it is
+        incomplete: a positive answer needs a few hits, only absence needs them
+        all. The context's deadline is checked between files.
         """
         files, others = self.sources(scope)
         result = Search(searched=len(files), unsupported=others)
-        self._preload(files)
-        pending: list[tuple[str, Language, bytes]] = []
-        wanted: dict[str, Sequence[bytes]] = {}  # needles per language, asked once per search
+        languages = {language.name: language for _, language in files}
+        wanted = {name: needles(language) for name, language in languages.items()}
+        record = _Prefilter(self._prefilter_key(files, wanted), self.repo.blob_ids)
+        known = self._recorded(record.key)
+        candidates: list[tuple[str, Language]] = []
         for path, language in files:
             self.context.check_deadline()
-            if path in self._facts:
-                continue
-            data = self._candidate_bytes(path, result)
-            if data is None:
-                continue
-            found = wanted.get(language.name)
-            if found is None:
-                found = wanted[language.name] = needles(language)
-            if not (always and always(path, language)) and not any(n in data for n in found):
+            if known is not None and known.decides(path, record.clean):
+                verdict = known.verdict(path)
+            else:
+                verdict = self._judge(path, wanted[language.name], result)
+                record.note(path, verdict)
+            if verdict == _SKIPPED:
+                result.searched -= 1
+                result.unsupported += 1
+            elif verdict == _HIT or (verdict == _MISS and always is not None and always(path, language)):
+                candidates.append((path, language))
+            elif verdict == _MISS:
                 result.ruled_out += 1
-                self._keep(path, data)
-                continue
-            if not self._cached_untracked(path, language, data):
-                pending.append((path, language, data))
+        if known is None:
+            self._remember(record)
+        unknown = self._unknown(candidates)
+        met = 0
+        if goal is not None:
+            met = sum(1 for path, _ in candidates if path in self._facts and goal.satisfied(path, self._facts[path]))
+            if met >= goal.files and unknown:
+                result.unexamined, unknown = len(unknown), []  # known facts already meet the goal: read nothing
+        pending = self._pending(unknown, result)
         try:
             if goal is not None:
-                pending = self._parse_until(goal, files, pending, result)
+                pending = self._parse_until(goal, met, pending, result)
             self._parse(pending)
         finally:
             self.flush()
-        result.hits = [(path, self._facts[path]) for path, _ in files if path in self._facts]
+        result.hits = [(path, self._facts[path]) for path, _ in candidates if path in self._facts]
         return result
 
-    def _candidate_bytes(self, path: str, result: Search) -> bytes | None:
-        """The bytes a search judges, or None (counted in `result`) for a file that is not source after all."""
-        data = self._bytes.get(path)
-        if data is not None:
-            return data
-        if path not in self._skipped:
-            try:
-                data = self.repo.read_bytes(path)
-            except FileTooLargeError:
-                self._skipped.add(path)  # skipped as `Repository.files` skips it
-            except (OSError, UnsafePathError):
-                result.unreadable.append(path)
-                return None
-            if data is not None and looks_binary(data):
-                self._skipped.add(path)
-        if path in self._skipped:
-            result.searched -= 1
-            result.unsupported += 1
+    def _judge(self, path: str, needles: Sequence[bytes], result: Search) -> str:
+        """Read a file (or reuse its bytes) and say whether the prefilter lets it through."""
+        data = self._candidate_bytes(path, result)
+        if data is None:
+            return _SKIPPED if path in self._skipped else _UNREADABLE
+        return _HIT if any(n in data for n in needles) else _MISS
+
+    def _unknown(self, candidates: list[tuple[str, Language]]) -> list[tuple[str, Language]]:
+        """Candidates whose facts neither memory nor the disk cache (by git blob id) knows."""
+        self._preload(candidates)
+        return [(path, language) for path, language in candidates if path not in self._facts]
+
+    def _pending(self, unknown: list[tuple[str, Language]], result: Search) -> list[tuple[str, Language, bytes]]:
+        """The bytes of files to parse, less untracked ones whose content the disk cache knows by hash."""
+        pending = []
+        for path, language in unknown:
+            data = self._candidate_bytes(path, result)
+            if data is not None and not self._cached_untracked(path, language, data):
+                pending.append((path, language, data))
+        return pending
+
+    def _prefilter_key(self, files: list[tuple[str, Language]], wanted: dict[str, Sequence[bytes]]) -> str | None:
+        """Names the tracked files of a search (as staged) and the needles: what a recorded prefilter answers."""
+        staged = self.repo.staged_blob_ids
+        if self.cache is None or not staged:
             return None
+        digest = hashlib.sha1(f"{FACTS_VERSION}\0{self.repo.max_file_size}\0{sorted(wanted.items())!r}".encode())  # noqa: S324
+        digest.update("\0".join(f"{path}\0{staged[path]}" for path, _ in files if path in staged).encode("utf-8", "surrogateescape"))
+        return f"prefilter:{digest.hexdigest()}"
+
+    def _recorded(self, key: str | None) -> _Recorded | None:
+        if key is None or self.cache is None:
+            return None
+        found = self.cache.get_many([key]).get(key)
+        try:
+            return _Recorded.from_dict(found) if found is not None else None
+        except (KeyError, TypeError, ValueError):
+            return None  # a well-formed row of the wrong shape: judge the files again
+
+    def _remember(self, record: _Prefilter) -> None:
+        if self.cache is not None and record.key is not None:
+            self.cache.put(record.key, record.to_dict())
+
+    def _candidate_bytes(self, path: str, result: Search) -> bytes | None:
+        """The bytes a search judges, or None for a file that is not source after all (binary,
+        over the size cap: remembered in `_skipped`) or cannot be read (added to `result`)."""
+        data = self._bytes.get(path)
+        if data is not None or path in self._skipped:
+            return data
+        try:
+            data = self.repo.read_bytes(path)
+        except FileTooLargeError:
+            self._skipped.add(path)  # skipped as `Repository.files` skips it
+            return None
+        except (OSError, UnsafePathError):
+            result.unreadable.append(path)
+            return None
+        if looks_binary(data):
+            self._skipped.add(path)
+            return None
+        self._keep(path, data)
         return data
 
     def _parse_until(
-        self, goal: Goal, files: list[tuple[str, Language]], pending: list[tuple[str, Language, bytes]], result: Search
+        self, goal: Goal, met: int, pending: list[tuple[str, Language, bytes]], result: Search
     ) -> list[tuple[str, Language, bytes]]:
-        """Parse likely files first until the goal is met; return what is left to parse (nothing, if met)."""
-        met = sum(1 for path, _ in files if path in self._facts and goal.satisfied(path, self._facts[path]))
+        """Parse likely files first until the goal is met (`met` files already do); return what is left to parse."""
         if goal.likely is not None:
             likely = goal.likely
             pending = sorted(pending, key=lambda item: not likely(item[1], item[2]))
@@ -266,8 +372,6 @@ class SourceIndex:
             met += goal.satisfied(path, facts)
         if met >= goal.files and done < len(pending):
             result.unexamined = len(pending) - done
-            for path, _, data in pending[done:]:
-                self._keep(path, data)
             return []
         return pending[done:]
 
@@ -330,8 +434,6 @@ class SourceIndex:
             self._facts[path] = Facts.from_dict(found)
         except (KeyError, TypeError, ValueError):
             return False
-        if self._bytes.pop(path, None) is not None:
-            self._bytes_left += len(data)
         return True
 
     def _parse(self, pending: list[tuple[str, Language, bytes]]) -> None:
@@ -361,14 +463,12 @@ class SourceIndex:
     def _store(self, path: str, language: Language, data: bytes, facts: Facts) -> None:
         self.parsed += 1
         self._facts[path] = facts
-        if self._bytes.pop(path, None) is not None:
-            self._bytes_left += len(data)
         if self.cache is not None:
             key = self._key(language, self.repo.blob_ids.get(path) or git_blob_id(data))
             self.cache.put(key, facts.to_dict())
 
 
-PREFILTER_MEMORY = 128 * 1024 * 1024  # bytes of ruled-out files kept for later anchors of a Verifier
+PREFILTER_MEMORY = 128 * 1024 * 1024  # bytes of read files kept for later anchors of a Verifier
 PARALLEL_PARSE = 400  # misses below this parse faster here than a pool starts
 _CHUNK = 64
 

@@ -222,6 +222,7 @@ class Repository:
         if self.in_git:
             trusted, listed = self._git_listing()
         walked = listed is None
+        excluding = bool(self.exclude.patterns)
         if listed is None:
             listed = list(self._walk_files())
         keep = []
@@ -229,7 +230,7 @@ class Repository:
             parts = rel.split("/")
             if any(part in self.skip_dirs for part in parts[:-1]):
                 continue
-            if self.exclude.match_file(rel):
+            if excluding and self.exclude.match_file(rel):
                 continue
             if rel not in trusted and not self._regular_file(rel, walked):
                 continue
@@ -382,6 +383,13 @@ class Repository:
             return {}
         staged, modified, _ = self._index_listing
         return {path: blob for path, (_, blob) in (staged or {}).items() if path not in modified}
+
+    @cached_property
+    def staged_blob_ids(self) -> dict[str, str]:
+        """Git blob ids of every tracked file as staged, modified or not: together they name a tree state."""
+        if not self.in_git:
+            return {}
+        return {path: blob for path, (_, blob) in (self._index_listing[0] or {}).items()}
 
     def relative(self, path: str | os.PathLike[str]) -> str:
         """A path (absolute or relative to the current directory) as a repo-relative POSIX path."""

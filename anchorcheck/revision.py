@@ -144,3 +144,7 @@ class RevisionRepository(Repository):
     def blob_ids(self) -> dict[str, str]:
         """Every file's blob id: at a revision, the tree is the content."""
         return {rel: e.oid for rel, e in self._tree.items() if e.kind == "blob" and e.mode != _SYMLINK_MODE}
+
+    @property
+    def staged_blob_ids(self) -> dict[str, str]:  # type: ignore[override]
+        return self.blob_ids

@@ -151,3 +151,49 @@ def test_cli_deadline(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:  # argparse: a negative budget is a usage error
         main(["anchor", "--root", str(root), "--deadline", "-1", "import:redis"])
     assert exc.value.code == 2
+
+
+def _reads_of(root, cache_dir, anchor):
+    """The verdict of one anchor on a new Verifier, and which source files it read to get there."""
+    v = verifier(root, cache_dir)
+    read, original = [], v.repo.read_bytes
+
+    def counting(path, limit=None):
+        read.append(path)
+        return original(path, limit)
+
+    v.repo.read_bytes = counting  # type: ignore[method-assign]
+    return v.check(anchor), sorted({p for p in read if p.endswith(".py")})
+
+
+def test_a_new_verifier_reads_only_what_git_says_changed(tmp_path):
+    files = {f"pkg/m{i}.py": f"import json\nX{i} = {i}\n" for i in range(20)}
+    files["pkg/uses.py"] = "import redis\n"
+    root, cache = write(tmp_path / "repo", files), tmp_path / "cache"
+    init_repo(root)
+    first, read = _reads_of(root, cache, "import:celery")
+    assert first.verdict is Verdict.REFUTED and len(read) == 21
+    again, read = _reads_of(root, cache, "import:celery")  # the prefilter's answers are remembered
+    assert again.reason == first.reason and read == []
+    (root / "pkg/m3.py").write_text("import celery\n")
+    edited, read = _reads_of(root, cache, "import:celery")
+    assert edited.verdict is Verdict.VERIFIED and read == ["pkg/m3.py"]
+    (root / "pkg/m3.py").write_text("import json\nX3 = 3\n")  # clean again: judged from its bytes once more
+    back, read = _reads_of(root, cache, "import:celery")
+    assert back.verdict is Verdict.REFUTED and read == ["pkg/m3.py"]
+    assert _reads_of(root, cache, "import:redis")[0].verdict is Verdict.VERIFIED
+
+
+def test_a_damaged_prefilter_record_is_judged_again(tmp_path):
+    root, cache = write(tmp_path / "repo", {"a.py": "import redis\n", "b.py": "x = 1\n"}), tmp_path / "cache"
+    init_repo(root)
+    assert _reads_of(root, cache, "import:redis")[0].verdict is Verdict.VERIFIED
+    store = FactsCache(cache)
+    db = store._connect()
+    keys = [k for (k,) in db.execute("SELECT key FROM facts WHERE key LIKE 'prefilter:%'")]
+    assert keys
+    for key in keys:
+        store.put(key, {"hits": "not a list", "skipped": [], "uncovered": []})
+    store.close()
+    result, read = _reads_of(root, cache, "import:redis")
+    assert result.verdict is Verdict.VERIFIED and read == ["a.py", "b.py"]

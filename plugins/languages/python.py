@@ -239,7 +239,7 @@ def module_name(path: str, repo: object) -> str:
     parts = path[: -len(".py")].split("/") if path.endswith(".py") else path.split("/")
     if parts[-1] == "__init__":
         parts = parts[:-1]
-    listed = _listed_files(repo)
+    listed = _package_inits(repo)
     directories = path.split("/")[:-1]
     start = len(directories)
     while start > 0 and "/".join([*directories[:start], "__init__.py"]) in listed:
@@ -252,14 +252,18 @@ def module_name(path: str, repo: object) -> str:
 _LISTED: weakref.WeakKeyDictionary[object, frozenset[str]] = weakref.WeakKeyDictionary()
 
 
-def _listed_files(repo: object) -> frozenset[str]:
-    """The checkout's file list as a set, once per Repository: a stat per `__init__.py` probe is too slow."""
+def _package_inits(repo: object) -> frozenset[str]:
+    """The checkout's `__init__.py` files as a set, once per Repository: a stat per probe is too slow."""
     listed = _LISTED.get(repo)
     if listed is None:
         files = getattr(repo, "files", None)
-        listed = frozenset(files()) if callable(files) else frozenset()
+        listed = frozenset(files(where=_is_package_init)) if callable(files) else frozenset()
         _LISTED[repo] = listed
     return listed
+
+
+def _is_package_init(path: str) -> bool:
+    return path.rsplit("/", 1)[-1] == "__init__.py"
 
 
 LANGUAGE = Language(
