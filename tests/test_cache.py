@@ -178,9 +178,10 @@ def test_a_new_verifier_reads_only_what_git_says_changed(tmp_path):
     (root / "pkg/m3.py").write_text("import celery\n")
     edited, read = _reads_of(root, cache, "import:celery")
     assert edited.verdict is Verdict.VERIFIED and read == ["pkg/m3.py"]
-    (root / "pkg/m3.py").write_text("import json\nX3 = 3\n")  # clean again: judged from its bytes once more
+    # The committed bytes again: git may still call it modified (its stat changed), then it is read once more.
+    (root / "pkg/m3.py").write_text("import json\nX3 = 3\n")
     back, read = _reads_of(root, cache, "import:celery")
-    assert back.verdict is Verdict.REFUTED and read == ["pkg/m3.py"]
+    assert back.verdict is Verdict.REFUTED and read in ([], ["pkg/m3.py"])
     assert _reads_of(root, cache, "import:redis")[0].verdict is Verdict.VERIFIED
 
 
