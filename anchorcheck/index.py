@@ -122,12 +122,29 @@ class _Recorded:
 class Goal:
     """When a positive answer has enough evidence: `files` files satisfy `satisfied`.
 
-    `likely(language, data)` says which candidates to parse first.
+    `likely(language, data)` says which candidates to parse first. With
+    `likely_required`, only likely files can satisfy the goal (their bytes
+    are necessary for it, as a variable's name is for reading it by name):
+    once they are all parsed, one satisfied file is enough, and with none, the
+    first other file that `settles` accepts decides the answer all the same
+    (a computed key: absence can no longer be proven).
     """
 
     satisfied: Callable[[str, Facts], bool]
     files: int = 10
     likely: Callable[[Language, bytes], bool] | None = None
+    likely_required: bool = False
+    settles: Callable[[str, Facts], bool] | None = None
+
+    def done(self, met: int, likely: bool, facts: Facts | None = None, path: str = "") -> bool:
+        """Whether the search may stop, `met` files satisfying it, at a file of this likelihood."""
+        if met >= self.files:
+            return True
+        if not self.likely_required or likely:
+            return False
+        if met:
+            return True
+        return facts is not None and self.settles is not None and self.settles(path, facts)
 
 
 @lru_cache(maxsize=None)
@@ -358,22 +375,25 @@ class SourceIndex:
         self, goal: Goal, met: int, pending: list[tuple[str, Language, bytes]], result: Search
     ) -> list[tuple[str, Language, bytes]]:
         """Parse likely files first until the goal is met (`met` files already do); return what is left to parse."""
-        if goal.likely is not None:
-            likely = goal.likely
-            pending = sorted(pending, key=lambda item: not likely(item[1], item[2]))
-        done = 0
-        for path, language, data in pending:
-            if met >= goal.files:
+        likely = goal.likely
+        ranked = sorted(((likely is not None and likely(language, data), path, language, data) for path, language, data in pending), key=lambda item: not item[0])
+        done, stopped = 0, False
+        for is_likely, path, language, data in ranked:
+            if goal.done(met, is_likely):
+                stopped = True
                 break
             self.context.check_deadline()
             facts = _extract_or_broken(language, data)
             self._store(path, language, data, facts)
             done += 1
             met += goal.satisfied(path, facts)
-        if met >= goal.files and done < len(pending):
-            result.unexamined = len(pending) - done
+            if goal.done(met, is_likely, facts, path):
+                stopped = True
+                break
+        if stopped or goal.done(met, False):
+            result.unexamined = len(ranked) - done
             return []
-        return pending[done:]
+        return [(path, language, data) for _, path, language, data in ranked[done:]]
 
     def everything(self, scope: str | None = None) -> Search:
         """Facts of every source file in scope, prefilter off: the full index (benchmarks, whole-tree reports)."""

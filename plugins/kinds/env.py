@@ -40,10 +40,13 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     def reads_key(path: str, facts: Facts) -> bool:
         return any(name == key for name, _ in facts.env)
 
-    search = context.memo(
-        ("anchorcheck.env-search", key, anchor.scope),
-        lambda: index.search(anchor.scope, needles, goal=Goal(reads_key, MAX_EVIDENCE, lambda language, data: key.encode() in data)),
-    )
+    def names_key(language: Language, data: bytes) -> bool:
+        return key.encode() in data
+
+    # A read by name needs the name in the file's bytes; the other candidates only matter for a
+    # computed key, and the first one found makes absence unprovable.
+    goal = Goal(reads_key, MAX_EVIDENCE, names_key, likely_required=True, settles=lambda path, facts: bool(facts.env_computed))
+    search = context.memo(("anchorcheck.env-search", key, anchor.scope), lambda: index.search(anchor.scope, needles, goal=goal))
     found: list[Evidence] = []
     computed: list[str] = []
     shaky: list[str] = []
