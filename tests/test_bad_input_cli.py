@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -43,3 +45,23 @@ def test_huge_memory_file_is_refused_quickly(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "huge.md: file larger than 16 MiB" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+_BAD_LOCKS = [
+    ("version = 1\n\n[[citation]]\npath = 'a.py'\nstart_line = 1\nend_line = 1\n", "anchorcheck.lock:3: each [[citation]] needs an 'anchor' string"),
+    ("version = 1\n[[citation]]\nanchor = 'span:a.py#L1'\n[[citation]]\nanchor = 'span:a.py#L1'\n", "anchorcheck.lock:4: duplicate entry for 'span:a.py#L1'"),
+    ("version = 7\n", "anchorcheck.lock:1: 'version' must be 1, got 7"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), _BAD_LOCKS)
+@pytest.mark.parametrize("command", [["relocate"], ["rebank", "span:a.py#L1"], ["check", "CLAUDE.md"]])
+def test_malformed_lock_entries_are_refused_by_every_command(tmp_path: Path, command: list[str], text: str, message: str) -> None:
+    (tmp_path / "a.py").write_text("x\n")
+    (tmp_path / "CLAUDE.md").write_text("- `span:a.py#L1`\n")
+    (tmp_path / "anchorcheck.lock").write_text(text)
+    result = _run(tmp_path, *command, "--root", str(tmp_path))
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"anchorcheck: error: {message}")
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert (tmp_path / "anchorcheck.lock").read_text() == text
