@@ -65,3 +65,29 @@ def test_malformed_lock_entries_are_refused_by_every_command(tmp_path: Path, com
     assert result.stderr.startswith(f"anchorcheck: error: {message}")
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert (tmp_path / "anchorcheck.lock").read_text() == text
+
+
+_NATIVE_CITATION = "version = 1\n\n[[memory]]\nid = 'm'\ntext = 't'\nanchors = ['span:a.py#L1']\n\n[[memory.citation]]\n"
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ("anchor = 'span:a.py#L1'\npath = 'a.py'\nstart_line = 'one'\nend_line = 1\n", "'start_line' has the wrong type (str)"),
+        ("path = 'a.py'\nstart_line = 1\nend_line = true\n", "'end_line' has the wrong type (bool)"),
+        ("path = 'a.py'\nstart_line = 1\nend_line = 1\nlines = [1]\n", "'lines' must be a list of strings"),
+        ("path = 'a.py'\nstart_line = 1\n", "needs 'end_line'"),
+        ("path = 'a.py'\nstart_line = 1\nend_line = 1\nsha = 'x'\n", "unknown key 'sha'"),
+    ],
+)
+@pytest.mark.parametrize("command", ["check", "relocate"])
+def test_native_citation_with_wrong_types_is_a_parse_error(tmp_path: Path, command: str, fields: str, message: str) -> None:
+    (tmp_path / "a.py").write_text("x\n")
+    text = _NATIVE_CITATION + fields
+    (tmp_path / "team.memories.toml").write_text(text)
+    result = _run(tmp_path, command, "--root", str(tmp_path), "team.memories.toml")
+    assert result.returncode == 2
+    assert result.stderr.startswith("anchorcheck: error: team.memories.toml:8: memory 'm': [[memory.citation]] ")
+    assert message in result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert (tmp_path / "team.memories.toml").read_text() == text
