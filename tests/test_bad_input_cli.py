@@ -91,3 +91,22 @@ def test_native_citation_with_wrong_types_is_a_parse_error(tmp_path: Path, comma
     assert message in result.stderr
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert (tmp_path / "team.memories.toml").read_text() == text
+
+
+@pytest.mark.parametrize("command", ["check", "lock"])
+@pytest.mark.parametrize("directory", ["empty", "docs", "ignored"])
+def test_a_named_directory_without_memory_files_is_an_error(tmp_path: Path, command: str, directory: str) -> None:
+    (tmp_path / "CLAUDE.md").write_text("- `file:CLAUDE.md`\n")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.txt").write_text("not a memory file\n")
+    (tmp_path / "ignored").mkdir()
+    (tmp_path / "ignored" / "CLAUDE.md").write_text("- `file:CLAUDE.md`\n")
+    (tmp_path / ".gitignore").write_text("ignored/\n")
+    result = _run(tmp_path, command, directory)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"anchorcheck: error: {directory}: no memory files in this directory")
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert not (tmp_path / "anchorcheck.lock").exists()
+    assert _run(tmp_path, command, ".", directory).returncode == 2  # one name matching nothing is enough
+    assert _run(tmp_path, command).returncode == 0  # no names: discovery, unchanged
