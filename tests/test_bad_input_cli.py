@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import git, init_repo, needs_git, write_tree
+
 
 def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -110,3 +112,39 @@ def test_a_named_directory_without_memory_files_is_an_error(tmp_path: Path, comm
     assert not (tmp_path / "anchorcheck.lock").exists()
     assert _run(tmp_path, command, ".", directory).returncode == 2  # one name matching nothing is enough
     assert _run(tmp_path, command).returncode == 0  # no names: discovery, unchanged
+
+
+@needs_git
+@pytest.mark.parametrize("gitdir", ["/nonexistent/anchorcheck-test/worktrees/gone", "../moved/.git/worktrees/sub"])
+@pytest.mark.parametrize("command", [["check"], ["lock"], ["bank", "a.py:1"], ["anchor", "file:a.py"]])
+def test_a_git_file_pointing_nowhere_is_reported_not_taken_for_a_plain_directory(
+    tmp_path: Path, command: list[str], gitdir: str
+) -> None:
+    outer = init_repo(write_tree(tmp_path / "outer", {"a.py": "x\n"}))
+    sub = write_tree(outer / "sub", {"a.py": "x\n", "CLAUDE.md": "- `span:a.py#L1`\n"})
+    (sub / ".git").write_text(f"gitdir: {gitdir}\n")  # a worktree or submodule whose git directory moved
+    for cwd in (sub, sub / "deeper"):
+        cwd.mkdir(exist_ok=True)
+        result = _run(cwd, *command)
+        assert result.returncode == 2
+        assert result.stderr == f"anchorcheck: error: {sub / '.git'}: gitdir {gitdir} does not exist (a moved or removed worktree or submodule?)\n"
+        assert not (sub / "anchorcheck.lock").exists()
+
+
+@needs_git
+def test_a_working_git_file_still_reads_as_git(tmp_path: Path) -> None:
+    main_repo = init_repo(write_tree(tmp_path / "main", {"a.py": "x\n", "CLAUDE.md": "- `span:a.py#L1`\n"}))
+    git(main_repo, "worktree", "add", "-q", str(tmp_path / "wt"))
+    assert (tmp_path / "wt" / ".git").is_file()
+    result = _run(tmp_path / "wt", "lock")
+    assert result.returncode == 0, result.stderr
+    root_commit = git(main_repo, "rev-list", "--max-parents=0", "HEAD")
+    assert f'identity = "git:{root_commit}"' in (tmp_path / "wt" / "anchorcheck.lock").read_text()
+
+
+
+def test_a_git_file_that_is_not_a_gitdir_line_is_reported(tmp_path: Path) -> None:
+    (tmp_path / ".git").write_text("garbage\n")
+    result = _run(tmp_path, "anchor", "file:a.py")
+    assert result.returncode == 2
+    assert result.stderr == f"anchorcheck: error: {tmp_path / '.git'}: not a 'gitdir: PATH' file, so git cannot read this checkout\n"
