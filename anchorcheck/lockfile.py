@@ -64,7 +64,11 @@ def load_lock(root: Path) -> Lock:
     path = lock_path(root)
     if not path.exists():
         return Lock(path)
-    shown = LOCK_NAME
+    return read_lock(path, LOCK_NAME)
+
+
+def read_lock(path: Path, shown: str) -> Lock:
+    """The lock file at `path` (shown as `shown` in errors); LockError names the line of a malformed entry."""
     try:
         text = path.read_text(encoding="utf-8")
         doc = tomllib.loads(text)  # read-only: tomllib is ~50x faster than tomlkit on a large lock

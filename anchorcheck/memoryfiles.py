@@ -114,7 +114,9 @@ def expand(arguments: Sequence[str], repo: Repository, registry: Registry) -> li
     A file is taken as named (its format is checked when it is read); a
     directory contributes the files under it that some format reads; a glob
     is expanded relative to the current directory. A name matching nothing
-    is an error naming it.
+    (a missing file, a glob without matches, a directory without memory
+    files) is an error naming it, as in eslint or mypy: a name given on the
+    command line that checks nothing must not pass silently.
     """
     found: list[Path] = []
     for argument in arguments:
@@ -125,7 +127,11 @@ def expand(arguments: Sequence[str], repo: Repository, registry: Registry) -> li
                 raise MemoryFileError(argument, None, "no file matches this glob")
             found.extend(matches)
         elif path.is_dir():
-            found.extend(_memory_files_under(path, repo, registry))
+            under = _memory_files_under(path, repo, registry)
+            if not under:
+                why = "only files a memory format reads count; ignored and vendored files are skipped"
+                raise MemoryFileError(argument, None, f"no memory files in this directory ({why})")
+            found.extend(under)
         elif path.exists():
             found.append(path)
         else:

@@ -64,6 +64,29 @@ def find_root(start: str | os.PathLike[str] = ".") -> Path:
     return here
 
 
+def broken_git_file(start: str | os.PathLike[str] = ".") -> str | None:
+    """Why git cannot read the checkout at `start`, when the nearest `.git` is a file it cannot follow.
+
+    Worktrees and submodules have a `.git` file naming their git directory;
+    when that moved, git refuses the checkout and anchorcheck would quietly
+    take it for a plain directory (a `path:` identity, no HEAD). None when
+    the nearest `.git` is a directory, a usable file, or there is none.
+    """
+    here = Path(start).resolve()
+    for dotgit in (d / ".git" for d in (here, *here.parents)):
+        if dotgit.is_file():
+            text = dotgit.read_text(encoding="utf-8", errors="replace").strip()
+            target = text.removeprefix("gitdir:").strip()
+            if not text.startswith("gitdir:") or not target:
+                return f"{dotgit}: not a 'gitdir: PATH' file, so git cannot read this checkout"
+            if not (dotgit.parent / target).is_dir():
+                return f"{dotgit}: gitdir {target} does not exist (a moved or removed worktree or submodule?)"
+            return None
+        if dotgit.exists():
+            return None
+    return None
+
+
 def strip_credentials(url: str) -> str:
     """Remove credentials from a remote URL so it can be stored and printed.
 

@@ -173,7 +173,7 @@ def test_missing_or_malformed_store_files_exit_2(tmp_path: Path, capsys) -> None
     bad.write_text("version = 1\n[[citation]\n")
     assert run(tmp_path, "relocate") == 2
     assert "anchorcheck.lock:2" in capsys.readouterr().err
-    bad.write_text("citation = 3\n")
+    bad.write_text("version = 1\ncitation = 3\n")
     assert run(tmp_path, "relocate") == 2
     assert "array of tables" in capsys.readouterr().err
 

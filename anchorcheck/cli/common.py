@@ -9,7 +9,7 @@ from typing import IO
 
 from anchorcheck.model import Verdict
 from anchorcheck.report import Run, formats
-from anchorcheck.repo import find_root
+from anchorcheck.repo import broken_git_file, find_root
 from anchorcheck.verifier import Verifier
 
 EXIT_CLEAN, EXIT_FAILED = 0, 1
@@ -67,8 +67,13 @@ def root_of(args: argparse.Namespace) -> str:
     if args.root:
         if not os.path.isdir(args.root):
             raise UsageError(f"--root {args.root}: not a directory")
-        return str(args.root)
-    return str(find_root("."))
+        root = str(args.root)
+    else:
+        root = str(find_root("."))
+    broken = broken_git_file(root)
+    if broken:  # git refuses this checkout: never bank or verify it under a made-up path identity
+        raise UsageError(broken)
+    return root
 
 
 def make_verifier(args: argparse.Namespace) -> Verifier:

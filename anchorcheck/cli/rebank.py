@@ -26,7 +26,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 def run(args: argparse.Namespace) -> int:
     verifier = make_verifier(args)
     wanted = {a.strip() for a in args.anchors}
-    files = store_files(args.files, verifier.root)
+    files = store_files(args.files, verifier.root, verifier.registry)
     changes = []
     for path, shown in files:
         with store_errors():

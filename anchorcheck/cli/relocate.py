@@ -25,7 +25,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 def run(args: argparse.Namespace) -> int:
     verifier = make_verifier(args)
     changes = []
-    for path, shown in store_files(args.files, verifier.root):
+    for path, shown in store_files(args.files, verifier.root, verifier.registry):
         with store_errors():
             changes += relocate_file(path, shown, verifier, dry_run=args.dry_run)
     print_changes(changes, "relocated", args.dry_run)

@@ -9,25 +9,36 @@ from pathlib import Path
 
 from anchorcheck.citation_store import LOCK_NAME, Change, CitationStoreError
 from anchorcheck.cli.common import UsageError
+from anchorcheck.lockfile import read_lock
+from anchorcheck.memoryfiles import format_for, read_memory_file
+from anchorcheck.registry import Registry
 
 
 def add_store_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dry-run", action="store_true", help="show what would change, write nothing")
 
 
-def store_files(names: list[str], root: Path) -> list[tuple[Path, str]]:
-    """The files named, or the repository's lock file; a missing one is a usage error."""
+def store_files(names: list[str], root: Path, registry: Registry) -> list[tuple[Path, str]]:
+    """The files named, or the repository's lock file; a missing one is a usage error.
+
+    Each file is read first the way `check` and `lock` read it (a memory
+    file by its format, anything else as a lock), so a malformed one is
+    refused with its line before anything is written.
+    """
     if not names:
         lock = root / LOCK_NAME
         if not lock.is_file():
             raise UsageError(f"no {LOCK_NAME} in {root}; name the lock or *.memories.toml files to update")
-        return [(lock, LOCK_NAME)]
-    out = []
-    for name in names:
-        path = Path(name)
+        out = [(lock, LOCK_NAME)]
+    else:
+        out = [(Path(name), name) for name in names]
+    for path, shown in out:
         if not path.is_file():
-            raise UsageError(f"{name}: no such file")
-        out.append((path, name))
+            raise UsageError(f"{shown}: no such file")
+        if format_for(shown, registry) is not None:
+            read_memory_file(path, shown, registry)
+        else:
+            read_lock(path, shown)
     return out
 
 

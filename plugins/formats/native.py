@@ -21,6 +21,7 @@ from anchorcheck.memoryfiles import MemoryFileError, header_lines
 
 VERSION = 1
 _MEMORY_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*memory[ \t]*\]\]", re.MULTILINE)
+_CITATION_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*memory[ \t]*\.[ \t]*citation[ \t]*\]\]", re.MULTILINE)
 _OPTIONAL = {
     "status": str,
     "created": (dt.datetime, dt.date),
@@ -29,6 +30,23 @@ _OPTIONAL = {
     "as_of": str,
 }
 _KNOWN = {"id", "text", "anchors", "citation", "metadata", *_OPTIONAL}
+# The fields of a banked citation (docs/citations.md, the lock's [[citation]]); lists hold strings.
+_CITATION = {
+    "anchor": str,
+    "path": str,
+    "start_line": int,
+    "end_line": int,
+    "sha256": str,
+    "lines": list,
+    "context_before": list,
+    "context_after": list,
+    "copies": int,
+    "identity": str,
+    "head": str,
+    "origin": str,
+    "banked_at": (str, dt.datetime, dt.date),
+}
+_CITATION_REQUIRED = ("path", "start_line", "end_line")
 
 
 def read_native(path: str, text: str) -> list[Memory]:
@@ -44,10 +62,13 @@ def read_native(path: str, text: str) -> list[Memory]:
     if not isinstance(entries, list):
         raise MemoryFileError(path, _line_of_key(text, "memory"), "'memory' must be an array of tables: [[memory]]")
     lines = header_lines(text, _MEMORY_HEADER)
+    citation_lines = header_lines(text, _CITATION_HEADER)
     memories, seen = [], {}
     for index, entry in enumerate(entries):
         line = lines[index] if index < len(lines) else None
-        memory = _memory(path, entry, line)
+        after = lines[index + 1] if index + 1 < len(lines) else float("inf")
+        mine = [n for n in citation_lines if line is not None and line < n < after]
+        memory = _memory(path, entry, line, mine)
         if memory.id in seen:
             raise MemoryFileError(path, line, f"duplicate memory id {memory.id!r} (first at line {seen[memory.id]})")
         seen[memory.id] = line
@@ -55,9 +76,11 @@ def read_native(path: str, text: str) -> list[Memory]:
     return memories
 
 
-def _memory(path: str, entry: Any, line: int | None) -> Memory:
-    def fail(message: str) -> MemoryFileError:
-        return MemoryFileError(path, line, message)
+def _memory(path: str, entry: Any, line: int | None, citation_lines: list[int]) -> Memory:
+    """One [[memory]] table; `citation_lines` are the lines of its [[memory.citation]] headers."""
+
+    def fail(message: str, at: int | None = line) -> MemoryFileError:
+        return MemoryFileError(path, at, message)
 
     if not isinstance(entry, dict):
         raise fail("each [[memory]] must be a table")
@@ -75,15 +98,20 @@ def _memory(path: str, entry: Any, line: int | None) -> Memory:
     citations = entry.get("citation", [])
     if not isinstance(citations, list) or not all(isinstance(c, dict) for c in citations):
         raise fail(f"memory {memory_id!r}: 'citation' must be an array of tables: [[memory.citation]]")
+    if len(citation_lines) != len(citations):  # inline tables have no header line: name the memory's
+        citation_lines = [line] * len(citations)
+    for citation, at in zip(citations, citation_lines):
+        problem = _citation_problem(citation)
+        if problem:
+            raise fail(f"memory {memory_id!r}: [[memory.citation]] {problem}", at)
     metadata = entry.get("metadata", {})
     if not isinstance(metadata, dict):
         raise fail(f"memory {memory_id!r}: 'metadata' must be a table")
     metadata = {key: _json_safe(value) for key, value in metadata.items()}
-    for key, expected in _OPTIONAL.items():
-        if key in entry:
-            if not isinstance(entry[key], expected):
-                raise fail(f"memory {memory_id!r}: {key!r} has the wrong type ({type(entry[key]).__name__})")
-            metadata[key] = _json_safe(entry[key])
+    problem = _wrong_type(entry, _OPTIONAL)
+    if problem:
+        raise fail(f"memory {memory_id!r}: {problem}")
+    metadata.update({key: _json_safe(entry[key]) for key in _OPTIONAL if key in entry})
     if citations:
         metadata["citations"] = [dict(c) for c in citations]
     return Memory(
@@ -95,6 +123,31 @@ def _memory(path: str, entry: Any, line: int | None) -> Memory:
         position=Position(line) if line else None,
         anchor_positions=[Position(line) if line else None for _ in anchors],
     )
+
+
+def _citation_problem(record: dict[str, Any]) -> str | None:
+    """What is wrong with the shape of a [[memory.citation]] table (its values are judged when verified)."""
+    unknown = sorted(set(record) - set(_CITATION))
+    if unknown:
+        return f"has unknown key {unknown[0]!r} (known: {', '.join(_CITATION)})"
+    missing = [key for key in _CITATION_REQUIRED if key not in record]
+    if missing:
+        return f"needs {missing[0]!r}"
+    wrong = _wrong_type(record, _CITATION)
+    return f"field {wrong}" if wrong else None
+
+
+def _wrong_type(table: dict[str, Any], types: dict[str, Any]) -> str | None:
+    """`'key' has the wrong type (T)` for the first key of `table` not of its type in `types`, else None."""
+    for key, expected in types.items():
+        if key not in table:
+            continue
+        value = table[key]
+        if not isinstance(value, expected) or (isinstance(value, bool) and expected is int):
+            return f"{key!r} has the wrong type ({type(value).__name__})"
+        if isinstance(value, list) and not all(isinstance(item, str) for item in value):
+            return f"{key!r} must be a list of strings"
+    return None
 
 
 def _json_safe(value: Any) -> Any:
