@@ -136,15 +136,17 @@ class Goal:
     likely_required: bool = False
     settles: Callable[[str, Facts], bool] | None = None
 
-    def done(self, met: int, likely: bool, facts: Facts | None = None, path: str = "") -> bool:
-        """Whether the search may stop, `met` files satisfying it, at a file of this likelihood."""
+    def done(self, met: int, likely: bool, settled: bool = False) -> bool:
+        """Whether the search may stop at a file of this likelihood, `met` files satisfying the goal
+        and `settled` saying whether a parsed file was one that `settles` accepts."""
         if met >= self.files:
             return True
         if not self.likely_required or likely:
             return False
-        if met:
-            return True
-        return facts is not None and self.settles is not None and self.settles(path, facts)
+        return bool(met) or settled
+
+    def settled_by(self, path: str, facts: Facts) -> bool:
+        return self.settles is not None and self.settles(path, facts)
 
 
 @lru_cache(maxsize=None)
@@ -301,7 +303,8 @@ class SourceIndex:
         pending = self._pending(unknown, result)
         try:
             if goal is not None:
-                pending = self._parse_until(goal, met, pending, result)
+                settled = any(goal.settled_by(path, self._facts[path]) for path, _ in candidates if path in self._facts)
+                pending = self._parse_until(goal, met, settled, pending, result)
             self._parse(pending)
         finally:
             self.flush()
@@ -372,14 +375,15 @@ class SourceIndex:
         return data
 
     def _parse_until(
-        self, goal: Goal, met: int, pending: list[tuple[str, Language, bytes]], result: Search
+        self, goal: Goal, met: int, settled: bool, pending: list[tuple[str, Language, bytes]], result: Search
     ) -> list[tuple[str, Language, bytes]]:
-        """Parse likely files first until the goal is met (`met` files already do); return what is left to parse."""
+        """Parse likely files first until the goal is met (`met` known files satisfy it, and `settled`
+        says whether one settles it); return what is left to parse."""
         likely = goal.likely
         ranked = sorted(((likely is not None and likely(language, data), path, language, data) for path, language, data in pending), key=lambda item: not item[0])
         done, stopped = 0, False
         for is_likely, path, language, data in ranked:
-            if goal.done(met, is_likely):
+            if goal.done(met, is_likely, settled):
                 stopped = True
                 break
             self.context.check_deadline()
@@ -387,7 +391,8 @@ class SourceIndex:
             self._store(path, language, data, facts)
             done += 1
             met += goal.satisfied(path, facts)
-            if goal.done(met, is_likely, facts, path):
+            settled = settled or goal.settled_by(path, facts)
+            if goal.done(met, is_likely, settled):
                 stopped = True
                 break
         if stopped or goal.done(met, False):

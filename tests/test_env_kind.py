@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests._source_support import check, lines, write
+from tests._source_support import check, lines, verifier, write
 
 from anchorcheck import Verdict
 from anchorcheck.cli import main
@@ -69,3 +69,22 @@ def test_values_are_never_printed(tree, monkeypatch, capsys):
     assert all(r["verdict"] == "VERIFIED" for r in json.loads(out)["results"])
     for secret in ("hunter2", "s3cret", "topsecret", "secrets.TOKEN"):
         assert secret not in out
+
+
+def test_env_search_parses_only_what_can_change_the_answer(tmp_path):
+    from anchorcheck.index import SourceIndex
+
+    files = {f"svc/m{i}.py": f"import os\nA{i} = os.getenv('OTHER_{i}')\n" for i in range(12)}
+    files["svc/reads.py"] = "import os\nURL = os.environ['REDIS_URL']\n"
+    files["svc/dyn.py"] = "import os\ndef get(name):\n    return os.environ[name]\n"
+    write(tmp_path, files)
+    v = verifier(tmp_path)
+    present = v.check("env:REDIS_URL")
+    assert present.verdict is Verdict.VERIFIED and [(e.path, e.line) for e in present.evidence] == [("svc/reads.py", 2)]
+    assert SourceIndex.of(v.context).parsed == 1  # the one file naming the key
+    absent = v.check("env:NOT_THERE")
+    assert absent.verdict is Verdict.INCONCLUSIVE and "svc/dyn.py:3" in absent.reason
+    del files["svc/dyn.py"]
+    (tmp_path / "svc/dyn.py").unlink()
+    refuted = verifier(tmp_path).check("env:NOT_THERE")  # no computed key: absence needs every reader parsed
+    assert refuted.verdict is Verdict.REFUTED and "13 parsed" in refuted.reason
