@@ -219,6 +219,7 @@ class SourceIndex:
             self.cache = FactsCache(Path(directory))
         self._facts: dict[str, Facts] = {}
         self._skipped: set[str] = set()  # binary or over the size cap: not source, whatever the name says
+        self._contains: dict[bytes, dict[str, bool]] = {}  # needle -> path -> whether its bytes hold it
         # Paths already looked up in the disk cache and missed: a later search need not ask again
         # (a miss only turns into facts through _store, which fills _facts itself).
         self._preloaded: set[str] = set()
@@ -302,21 +303,35 @@ class SourceIndex:
                 result.unexamined, unknown = len(unknown), []  # known facts already meet the goal: read nothing
         pending = self._pending(unknown, result)
         try:
-            if goal is not None:
+            if goal is None:
+                self._parse(pending)
+            else:
                 settled = any(goal.settled_by(path, self._facts[path]) for path, _ in candidates if path in self._facts)
-                pending = self._parse_until(goal, met, settled, pending, result)
-            self._parse(pending)
+                self._parse_until(goal, met, settled, pending, result)
         finally:
             self.flush()
         result.hits = [(path, self._facts[path]) for path, _ in candidates if path in self._facts]
         return result
 
     def _judge(self, path: str, needles: Sequence[bytes], result: Search) -> str:
-        """Read a file (or reuse its bytes) and say whether the prefilter lets it through."""
-        data = self._candidate_bytes(path, result)
-        if data is None:
-            return _SKIPPED if path in self._skipped else _UNREADABLE
-        return _HIT if any(n in data for n in needles) else _MISS
+        """Say whether the prefilter lets a file through, from its bytes (read once, then kept).
+
+        Each needle's answer per file is remembered: anchors of one kind share
+        needles (every `env:` anchor looks for the environment readers).
+        """
+        data = None
+        for needle in needles:
+            seen = self._contains.setdefault(needle, {})
+            found = seen.get(path)
+            if found is None:
+                if data is None:
+                    data = self._candidate_bytes(path, result)
+                    if data is None:
+                        return _SKIPPED if path in self._skipped else _UNREADABLE
+                found = seen[path] = needle in data
+            if found:
+                return _HIT
+        return _MISS
 
     def _unknown(self, candidates: list[tuple[str, Language]]) -> list[tuple[str, Language]]:
         """Candidates whose facts neither memory nor the disk cache (by git blob id) knows."""
@@ -374,17 +389,12 @@ class SourceIndex:
         self._keep(path, data)
         return data
 
-    def _parse_until(
-        self, goal: Goal, met: int, settled: bool, pending: list[tuple[str, Language, bytes]], result: Search
-    ) -> list[tuple[str, Language, bytes]]:
+    def _parse_until(self, goal: Goal, met: int, settled: bool, pending: list[tuple[str, Language, bytes]], result: Search) -> None:
         """Parse likely files first until the goal is met (`met` known files satisfy it, and `settled`
-        says whether one settles it); return what is left to parse."""
-        likely = goal.likely
-        ranked = sorted(((likely is not None and likely(language, data), path, language, data) for path, language, data in pending), key=lambda item: not item[0])
-        done, stopped = 0, False
-        for is_likely, path, language, data in ranked:
+        says whether one settles it); what is left unparsed is counted as unexamined."""
+        done = 0
+        for is_likely, (path, language, data) in _likely_first(pending, goal.likely):
             if goal.done(met, is_likely, settled):
-                stopped = True
                 break
             self.context.check_deadline()
             facts = _extract_or_broken(language, data)
@@ -392,13 +402,7 @@ class SourceIndex:
             done += 1
             met += goal.satisfied(path, facts)
             settled = settled or goal.settled_by(path, facts)
-            if goal.done(met, is_likely, settled):
-                stopped = True
-                break
-        if stopped or goal.done(met, False):
-            result.unexamined = len(ranked) - done
-            return []
-        return [(path, language, data) for _, path, language, data in ranked[done:]]
+        result.unexamined = len(pending) - done
 
     def everything(self, scope: str | None = None) -> Search:
         """Facts of every source file in scope, prefilter off: the full index (benchmarks, whole-tree reports)."""
@@ -496,6 +500,20 @@ class SourceIndex:
 PREFILTER_MEMORY = 128 * 1024 * 1024  # bytes of read files kept for later anchors of a Verifier
 PARALLEL_PARSE = 400  # misses below this parse faster here than a pool starts
 _CHUNK = 64
+
+
+def _likely_first(
+    pending: list[tuple[str, Language, bytes]], likely: Callable[[Language, bytes], bool] | None
+) -> Iterator[tuple[bool, tuple[str, Language, bytes]]]:
+    """Likely files first, judged lazily: once a goal is met, the rest are never even scanned."""
+    later = []
+    for item in pending:
+        if likely is not None and likely(item[1], item[2]):
+            yield True, item
+        else:
+            later.append(item)
+    for item in later:
+        yield False, item
 
 
 def _chunks(pending: list[tuple[str, Language, bytes]]) -> Iterator[list[tuple[str, Language, bytes]]]:
