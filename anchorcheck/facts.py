@@ -7,7 +7,7 @@ cached by content and shared between checkouts; anything that needs the path
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -117,3 +117,87 @@ def first_error_line(root: Node) -> int | None:
         if node.has_error:
             stack.extend(reversed(node.children))
     return root.start_point[0] + 1
+
+
+@dataclass(frozen=True)
+class Define:
+    """How one node type defines a name, and what its body holds under that name.
+
+    `name` is the field holding the name (every node in it, for declarations
+    such as Go's `const A, B = 1, 2`), or a function that finds the name nodes
+    where no field holds them. `name_types` keeps only names of those node
+    types (`const x = 1` defines x, `const {a} = o` is left out). The line is
+    the definition's, or its wrapper's (a decorator or `export` belongs to
+    what it wraps), unless `at_name`. `members` are the body's own children
+    (class members), recorded before anything nested; `nests` walks the body
+    by the same rules as this definition (nested classes, modules). `owner` is
+    the type a definition belongs to where that is written outside it (a Go
+    method's receiver); a definition that is not `recorded` only qualifies
+    the names in its body (a Rust `impl` block).
+    """
+
+    name: str | Callable[[Node], Iterable[Node]] = "name"
+    name_types: frozenset[str] | None = None
+    at_name: bool = False
+    members: Definitions | None = None
+    nests: bool = False
+    owner: Callable[[Node], str | None] | None = None
+    recorded: bool = True
+
+
+@dataclass(frozen=True)
+class Definitions:
+    """A language's definition rules: the data that `definitions` walks a tree by.
+
+    `transparent` nodes (blocks, declaration lists) hold definitions at their
+    parent's level; `wrappers` map a node type to the field of the definition
+    it wraps, and a wrapper without one is looked at as itself. `scope` is how
+    a language writes a name with its scope in it (Ruby `Outer::Inner`), folded
+    to the dots of a qualified name.
+    """
+
+    defines: Mapping[str, Define]
+    transparent: frozenset[str] = frozenset()
+    wrappers: Mapping[str, str] = field(default_factory=dict)
+    scope: str | None = None
+
+
+def definitions(root: Node, rules: Definitions) -> list[tuple[str, int]]:
+    """Qualified names (`Class.method`) and lines of what a file defines, by one language's rules.
+
+    One walker serves every language, so how names qualify and nest is the
+    same everywhere and a new language is a table, not another recursion.
+    """
+    found: list[tuple[str, int]] = []
+    _walk(root, rules, "", found)
+    return found
+
+
+def _walk(node: Node, rules: Definitions, prefix: str, found: list[tuple[str, int]]) -> None:
+    for child in node.named_children:
+        target = child
+        wrapped = rules.wrappers.get(child.type)
+        if wrapped is not None:
+            target = child.child_by_field_name(wrapped) or child
+        if target.type in rules.transparent:
+            _walk(target, rules, prefix, found)
+            continue
+        define = rules.defines.get(target.type)
+        if define is None:
+            continue
+        names = target.children_by_field_name(define.name) if isinstance(define.name, str) else define.name(target)
+        owner = define.owner(target) if define.owner is not None else None
+        scope = prefix + (f"{owner}." if owner else "")
+        for name in names:
+            if define.name_types is not None and name.type not in define.name_types:
+                continue
+            text = Parsed.text(name) if rules.scope is None else Parsed.text(name).replace(rules.scope, ".")
+            if define.recorded:
+                found.append((scope + text, Parsed.line(name if define.at_name else child)))
+            body = target.child_by_field_name("body") if define.members is not None or define.nests else None
+            if body is None:
+                continue
+            if define.members is not None:
+                _walk(body, define.members, f"{scope}{text}.", found)
+            if define.nests:
+                _walk(body, rules, f"{scope}{text}.", found)

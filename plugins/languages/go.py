@@ -5,7 +5,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Facts, Parsed, string_value
+from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_value
 
 QUERIES = {
     "imports": "(import_spec path: (_) @path)",
@@ -29,30 +29,13 @@ def extract(parsed: Parsed) -> Facts:
             continue
         read, key = found["read"][0], found["key"][0]
         facts.add_env_read(read, key, ("interpreted_string_literal", "raw_string_literal"))
-    for child in parsed.root.named_children:
-        _definition(child, facts)
+    facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
 
 
-def _definition(node: Node, facts: Facts) -> None:
-    if node.type == "function_declaration":
-        _add(facts, node.child_by_field_name("name"), "")
-    elif node.type == "method_declaration":
-        receiver = _receiver_type(node.child_by_field_name("receiver"))
-        _add(facts, node.child_by_field_name("name"), f"{receiver}." if receiver else "")
-    elif node.type in ("type_declaration", "const_declaration", "var_declaration"):
-        for spec in node.named_children:
-            for name in spec.children_by_field_name("name"):
-                _add(facts, name, "")
-
-
-def _add(facts: Facts, name: Node | None, prefix: str) -> None:
-    if name is not None:
-        facts.defs.append((prefix + Parsed.text(name), Parsed.line(name)))
-
-
-def _receiver_type(receiver: Node | None) -> str | None:
-    """`(t *T)` and `(t T[K])` both name the type T."""
+def _receiver_type(method: Node) -> str | None:
+    """`func (t *T) M()` and `func (t T[K]) M()` are both methods of T."""
+    receiver = method.child_by_field_name("receiver")
     stack = [receiver] if receiver is not None else []
     while stack:
         node = stack.pop(0)
@@ -60,6 +43,17 @@ def _receiver_type(receiver: Node | None) -> str | None:
             return Parsed.text(node)
         stack.extend(node.named_children)
     return None
+
+
+# Top-level funcs, methods (`Type.Method`), types, consts and vars, each at the line of its name.
+_DEFINITIONS = Definitions(
+    defines={
+        "function_declaration": Define(at_name=True),
+        "method_declaration": Define(at_name=True, owner=_receiver_type),
+        **dict.fromkeys(("type_spec", "type_alias", "const_spec", "var_spec"), Define(at_name=True)),
+    },
+    transparent=frozenset({"type_declaration", "const_declaration", "var_declaration"}),
+)
 
 
 def import_segments(module: str) -> tuple[str, ...]:

@@ -7,10 +7,8 @@ types `Outer.Inner`.
 
 from __future__ import annotations
 
-from tree_sitter import Node
-
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Facts, Parsed
+from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions
 
 QUERIES = {
     "imports": "(import_declaration (_) @name) @stmt",
@@ -19,7 +17,6 @@ QUERIES = {
             arguments: (argument_list . (_) @key)) @read
     """,
 }
-_TYPES = {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration"}
 
 
 def extract(parsed: Parsed) -> Facts:
@@ -33,33 +30,21 @@ def extract(parsed: Parsed) -> Facts:
             continue
         read, key = found["read"][0], found["key"][0]
         facts.add_env_read(read, key, ("string_literal",))
-    _types(parsed.root, "", facts)
+    facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
 
 
-def _types(node: Node, prefix: str, facts: Facts) -> None:
-    for child in node.named_children:
-        if child.type not in _TYPES:
-            continue
-        name = child.child_by_field_name("name")
-        if name is None:
-            continue
-        qualified = prefix + Parsed.text(name)
-        facts.defs.append((qualified, Parsed.line(child)))
-        body = child.child_by_field_name("body")
-        if body is None:
-            continue
-        for member in body.named_children:
-            if member.type in ("method_declaration", "constructor_declaration", "enum_constant"):
-                member_name = member.child_by_field_name("name")
-                if member_name is not None:
-                    facts.defs.append((f"{qualified}.{Parsed.text(member_name)}", Parsed.line(member)))
-            elif member.type in ("field_declaration", "constant_declaration"):
-                for declarator in member.children_by_field_name("declarator"):
-                    field_name = declarator.child_by_field_name("name")
-                    if field_name is not None:
-                        facts.defs.append((f"{qualified}.{Parsed.text(field_name)}", Parsed.line(declarator)))
-        _types(body, qualified + ".", facts)
+# Types with their methods, constructors, enum constants and fields (`Type.member`), nested types (`Outer.Inner`).
+_MEMBERS = Definitions(
+    defines=dict.fromkeys(("method_declaration", "constructor_declaration", "enum_constant", "variable_declarator"), Define()),
+    transparent=frozenset({"field_declaration", "constant_declaration"}),
+)
+_DEFINITIONS = Definitions(
+    defines=dict.fromkeys(
+        ("class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration"),
+        Define(members=_MEMBERS, nests=True),
+    )
+)
 
 
 def import_segments(module: str) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import TYPE_CHECKING_ONLY, Facts, Parsed, string_value
+from anchorcheck.facts import TYPE_CHECKING_ONLY, Define, Definitions, Facts, Parsed, definitions, string_value
 
 QUERIES = {
     "imports": """
@@ -41,7 +41,7 @@ def extract(parsed: Parsed) -> Facts:
             type_only = Parsed.text(stmt).startswith(("import type", "export type"))
             facts.imports.append((value, Parsed.line(stmt), TYPE_CHECKING_ONLY if type_only else ""))
     env_reads(parsed, facts)
-    definitions(parsed.root, "", facts)
+    facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
 
 
@@ -65,59 +65,42 @@ def env_reads(parsed: Parsed, facts: Facts) -> None:
             facts.add_env_read(read, key, _STRINGS)
 
 
-_NAMED = {
-    "function_declaration",
-    "generator_function_declaration",
-    "class_declaration",
-    "abstract_class_declaration",
-    "interface_declaration",
-    "type_alias_declaration",
-    "enum_declaration",
-    "module",
-    "internal_module",
-}
-_CLASS_MEMBERS = {"method_definition", "field_definition", "public_field_definition", "abstract_method_signature", "method_signature"}
+def _member_name(member: Node) -> list[Node]:
+    """A class field names itself in `property` (`x = 1;`, `#x;`), a method or TS member in `name`."""
+    name = member.child_by_field_name("name") or member.child_by_field_name("property")
+    return [name] if name is not None else []
 
 
-def definitions(node: Node, prefix: str, facts: Facts) -> None:
-    """Top-level functions, classes (with their members), consts/lets/vars, TS types; exported or not."""
-    for child in node.named_children:
-        if child.type == "export_statement":
-            declaration = child.child_by_field_name("declaration")
-            if declaration is not None:
-                _definition(declaration, prefix, facts, Parsed.line(child))
-            for specifier in (s for c in child.named_children if c.type == "export_clause" for s in c.named_children):
-                alias = specifier.child_by_field_name("alias") or specifier.child_by_field_name("name")
-                if alias is not None and child.child_by_field_name("source") is None:
-                    facts.defs.append((prefix + Parsed.text(alias), Parsed.line(specifier)))
-        else:
-            _definition(child, prefix, facts, Parsed.line(child))
+def _exported_name(specifier: Node) -> list[Node]:
+    """`export { a as b }` defines b here; `export { a } from "m"` re-exports another module's name."""
+    statement = specifier.parent.parent if specifier.parent is not None else None
+    if statement is not None and statement.child_by_field_name("source") is not None:
+        return []
+    name = specifier.child_by_field_name("alias") or specifier.child_by_field_name("name")
+    return [name] if name is not None else []
 
 
-def _definition(node: Node, prefix: str, facts: Facts, line: int) -> None:
-    if node.type in ("lexical_declaration", "variable_declaration"):
-        for declarator in node.named_children:
-            name = declarator.child_by_field_name("name")
-            if declarator.type == "variable_declarator" and name is not None and name.type == "identifier":
-                facts.defs.append((prefix + Parsed.text(name), Parsed.line(declarator)))
-        return
-    if node.type not in _NAMED:
-        return
-    name = node.child_by_field_name("name")
-    if name is None:
-        return
-    qualified = prefix + Parsed.text(name)
-    facts.defs.append((qualified, line))
-    body = node.child_by_field_name("body")
-    if body is None:
-        return
-    if node.type in ("class_declaration", "abstract_class_declaration"):
-        for member in body.named_children:
-            member_name = member.child_by_field_name("name") or member.child_by_field_name("property")
-            if member.type in _CLASS_MEMBERS and member_name is not None:
-                facts.defs.append((f"{qualified}.{Parsed.text(member_name)}", Parsed.line(member)))
-    elif node.type in ("module", "internal_module"):
-        definitions(body, qualified + ".", facts)
+_CLASS_MEMBERS = Definitions(
+    defines=dict.fromkeys(
+        ("method_definition", "field_definition", "public_field_definition", "abstract_method_signature", "method_signature"),
+        Define(name=_member_name),
+    )
+)
+# Top-level functions, classes (with their members), consts/lets/vars, TS types and namespaces; exported or not.
+_DEFINITIONS = Definitions(
+    defines={
+        **dict.fromkeys(
+            ("function_declaration", "generator_function_declaration", "interface_declaration", "type_alias_declaration", "enum_declaration"),
+            Define(),
+        ),
+        **dict.fromkeys(("class_declaration", "abstract_class_declaration"), Define(members=_CLASS_MEMBERS)),
+        **dict.fromkeys(("module", "internal_module"), Define(nests=True)),
+        "variable_declarator": Define(name_types=frozenset({"identifier"})),
+        "export_specifier": Define(name=_exported_name),
+    },
+    transparent=frozenset({"lexical_declaration", "variable_declaration", "export_statement", "export_clause"}),
+    wrappers={"export_statement": "declaration"},
+)
 
 
 def import_segments(module: str) -> tuple[str, ...]:

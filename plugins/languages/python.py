@@ -9,11 +9,12 @@ the importing file's package when an anchor is checked.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterator
 
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import OPTIONAL, TYPE_CHECKING_ONLY, Facts, Parsed, string_value
+from anchorcheck.facts import OPTIONAL, TYPE_CHECKING_ONLY, Define, Definitions, Facts, Parsed, definitions, string_value
 
 QUERIES = {
     "imports": """
@@ -62,7 +63,7 @@ def extract(parsed: Parsed) -> Facts:
             _add_import(facts, call, value)
     if _mentions(parsed, LANGUAGE_ENV_MARKERS):
         _env_reads(parsed, facts, aliases)
-    _definitions(parsed.root, "", facts)
+    facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
 
 
@@ -175,43 +176,28 @@ def _env_reads(parsed: Parsed, facts: Facts, aliases: _ImportAliases) -> None:
         facts.add_env_read(read, key, ("string",), constants)
 
 
-_BLOCKS = {"if_statement", "else_clause", "elif_clause", "try_statement", "except_clause", "finally_clause", "with_statement", "block"}
-
-
-def _definitions(node: Node, prefix: str, facts: Facts) -> None:
-    """Module-level and class-level names: classes, functions, methods, assignments (annotated or not)."""
-    for child in node.named_children:
-        target = child.child_by_field_name("definition") if child.type == "decorated_definition" else child
-        if target is None:
-            continue
-        if target.type in ("class_definition", "function_definition"):
-            name = target.child_by_field_name("name")
-            if name is None:
-                continue
-            qualified = prefix + Parsed.text(name)
-            facts.defs.append((qualified, Parsed.line(child)))
-            body = target.child_by_field_name("body")
-            if target.type == "class_definition" and body is not None:
-                _definitions(body, qualified + ".", facts)
-        elif target.type == "assignment":
-            _assignment(target, prefix, facts)
-        elif target.type == "expression_statement":
-            for inner in target.named_children:
-                if inner.type == "assignment":
-                    _assignment(inner, prefix, facts)
-        elif target.type in _BLOCKS:
-            _definitions(target, prefix, facts)
-
-
-def _assignment(node: Node, prefix: str, facts: Facts) -> None:
+def _assigned_names(node: Node) -> Iterator[Node]:
+    """The names an assignment binds: `a = 1`, `a, b = t`, and each target of `a = b = 1`."""
     left = node.child_by_field_name("left")
     while node is not None and left is not None:
-        names = [left] if left.type == "identifier" else [n for n in left.named_children if n.type == "identifier"]
-        for name in names:
-            facts.defs.append((prefix + Parsed.text(name), Parsed.line(name)))
+        yield from [left] if left.type == "identifier" else [n for n in left.named_children if n.type == "identifier"]
         right = node.child_by_field_name("right")
-        node = right if right is not None and right.type == "assignment" else None  # a = b = 1
+        node = right if right is not None and right.type == "assignment" else None
         left = node.child_by_field_name("left") if node is not None else None
+
+
+# Module-level and class-level names: classes, functions, methods, assignments (annotated or not).
+_DEFINITIONS = Definitions(
+    defines={
+        "class_definition": Define(nests=True),
+        "function_definition": Define(),
+        "assignment": Define(name=_assigned_names, at_name=True),
+    },
+    transparent=frozenset(
+        {"if_statement", "else_clause", "elif_clause", "try_statement", "except_clause", "finally_clause", "with_statement", "block", "expression_statement"}
+    ),
+    wrappers={"decorated_definition": "definition"},
+)
 
 
 def import_segments(module: str) -> tuple[str, ...]:

@@ -6,10 +6,8 @@ Definitions nest with dots: `Outer.Store.save`, singleton methods included.
 
 from __future__ import annotations
 
-from tree_sitter import Node
-
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Facts, Parsed, string_value
+from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_value
 
 QUERIES = {
     "imports": "(call method: (identifier) @method arguments: (argument_list . (string) @feature)) @stmt",
@@ -35,29 +33,19 @@ def extract(parsed: Parsed) -> Facts:
             continue
         read, key = found["read"][0], found["key"][0]
         facts.add_env_read(read, key, ("string",))
-    _definitions(parsed.root, "", facts)
+    facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
 
 
-def _definitions(node: Node, prefix: str, facts: Facts) -> None:
-    for child in node.named_children:
-        if child.type in ("module", "class"):
-            name = child.child_by_field_name("name")
-            if name is None:
-                continue
-            qualified = prefix + Parsed.text(name).replace("::", ".")
-            facts.defs.append((qualified, Parsed.line(child)))
-            body = child.child_by_field_name("body")
-            if body is not None:
-                _definitions(body, qualified + ".", facts)
-        elif child.type in ("method", "singleton_method"):
-            name = child.child_by_field_name("name")
-            if name is not None:
-                facts.defs.append((prefix + Parsed.text(name), Parsed.line(child)))
-        elif child.type == "assignment":
-            left = child.child_by_field_name("left")
-            if left is not None and left.type == "constant":
-                facts.defs.append((prefix + Parsed.text(left), Parsed.line(child)))
+# Modules and classes nest (`Outer.Store.save`); methods, singleton methods and constants are leaves.
+_DEFINITIONS = Definitions(
+    defines={
+        **dict.fromkeys(("module", "class"), Define(nests=True)),
+        **dict.fromkeys(("method", "singleton_method"), Define()),
+        "assignment": Define(name="left", name_types=frozenset({"constant"})),
+    },
+    scope="::",
+)
 
 
 def import_segments(module: str) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Facts, Parsed
+from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions
 
 QUERIES = {
     "imports": """
@@ -43,7 +43,7 @@ def extract(parsed: Parsed) -> Facts:
         if path is not None:
             facts.imports.append((path, Parsed.line(node), ""))
     _env_reads(parsed, facts)
-    _items(parsed.root, "", facts)
+    facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
 
 
@@ -96,34 +96,25 @@ def _env_reads(parsed: Parsed, facts: Facts) -> None:
         facts.add_env_read(read, key, ("string_literal",))
 
 
-_ITEMS = {"function_item", "function_signature_item", "struct_item", "enum_item", "union_item", "trait_item", "type_item", "const_item", "static_item", "mod_item", "macro_definition"}
-
-
-def _items(node: Node, prefix: str, facts: Facts) -> None:
-    """Items with their module path (`inner.q`), trait methods (`Tr.t`) and impl methods (`S.m`)."""
-    for child in node.named_children:
-        if child.type == "impl_item":
-            owner = _type_name(child.child_by_field_name("type"))
-            body = child.child_by_field_name("body")
-            if owner and body is not None:
-                _items(body, f"{prefix}{owner}.", facts)
-            continue
-        if child.type not in _ITEMS:
-            continue
-        name = child.child_by_field_name("name")
-        if name is None:
-            continue
-        qualified = prefix + Parsed.text(name)
-        facts.defs.append((qualified, Parsed.line(child)))
-        body = child.child_by_field_name("body")
-        if child.type in ("mod_item", "trait_item") and body is not None:
-            _items(body, qualified + ".", facts)
-
-
-def _type_name(node: Node | None) -> str | None:
+def _impl_type(impl: Node) -> list[Node]:
+    """The type an `impl` block adds to (`impl<T> Tr for Vec<T>`: Vec); its methods are that type's."""
+    node = impl.child_by_field_name("type")
     while node is not None and node.type in ("generic_type", "reference_type", "scoped_type_identifier"):
         node = node.child_by_field_name("type") or node.child_by_field_name("name")
-    return Parsed.text(node) if node is not None else None
+    return [node] if node is not None and Parsed.text(node) else []
+
+
+# Items with their module path (`inner.q`), trait methods (`Tr.t`) and impl methods (`S.m`).
+_DEFINITIONS = Definitions(
+    defines={
+        **dict.fromkeys(
+            ("function_item", "function_signature_item", "struct_item", "enum_item", "union_item", "type_item", "const_item", "static_item", "macro_definition"),
+            Define(),
+        ),
+        **dict.fromkeys(("mod_item", "trait_item"), Define(nests=True)),
+        "impl_item": Define(name=_impl_type, nests=True, recorded=False),
+    }
+)
 
 
 def import_segments(module: str) -> tuple[str, ...]:
