@@ -103,3 +103,15 @@ def test_a_language_plugin_failing_on_a_file_makes_it_unparseable(tmp_path):
     write(tmp_path / "other", {"b.toy": "boom celery\n"})
     other = Verifier(tmp_path / "other", plugins=[Plugin()], options={"cache": False}).check("import:celery")
     assert other.verdict is Verdict.INCONCLUSIVE and "b.toy:1" in other.reason
+
+
+def test_facts_list_imports_in_document_order():
+    # py-tree-sitter hands query captures over in a set's order, which moves between processes.
+    from anchorcheck.index import extract_facts
+    from anchorcheck.plugins import load_plugins
+
+    languages = load_plugins().registry.languages
+    source = "".join(f"import m{i}\n" for i in range(40)).encode()
+    assert [line for _, line, _ in extract_facts(languages["python"], source).imports] == list(range(1, 41))
+    go = b"package p\n\nimport (\n" + b"".join(b'\t"m%d"\n' % i for i in range(40)) + b")\n"
+    assert [module for module, _, _ in extract_facts(languages["go"], go).imports] == [f"m{i}" for i in range(40)]
