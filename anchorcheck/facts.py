@@ -76,7 +76,10 @@ class Parsed:
         self._queries = queries
 
     def captures(self, query: str, node: Node | None = None) -> dict[str, list[Node]]:
-        return QueryCursor(self._queries(query)).captures(node or self.root)
+        """Each capture's nodes in document order: py-tree-sitter collects them in a set, whose order
+        changes from one process to the next, and facts must not depend on the process."""
+        found = QueryCursor(self._queries(query)).captures(node or self.root)
+        return {name: sorted(nodes, key=_document_order) for name, nodes in found.items()}
 
     def matches(self, query: str, node: Node | None = None) -> list[tuple[int, dict[str, list[Node]]]]:
         return QueryCursor(self._queries(query)).matches(node or self.root)
@@ -88,6 +91,10 @@ class Parsed:
     @staticmethod
     def line(node: Node) -> int:
         return node.start_point[0] + 1
+
+
+def _document_order(node: Node) -> tuple[int, int]:
+    return node.start_byte, -node.end_byte
 
 
 def string_value(node: Node) -> str | None:

@@ -122,3 +122,15 @@ def test_binary_and_oversized_sources_are_skipped_not_unreadable(tmp_path):
     assert result.verdict is Verdict.REFUTED
     assert "searched 1 source file(s)" in result.reason
     assert SourceIndex.of(v.context).parsed == 0
+
+
+def test_facts_list_imports_in_document_order():
+    # py-tree-sitter hands query captures over in a set's order, which moves between processes.
+    from anchorcheck.index import extract_facts
+    from anchorcheck.plugins import load_plugins
+
+    languages = load_plugins().registry.languages
+    source = "".join(f"import m{i}\n" for i in range(40)).encode()
+    assert [line for _, line, _ in extract_facts(languages["python"], source).imports] == list(range(1, 41))
+    go = b"package p\n\nimport (\n" + b"".join(b'\t"m%d"\n' % i for i in range(40)) + b")\n"
+    assert [module for module, _, _ in extract_facts(languages["go"], go).imports] == [f"m{i}" for i in range(40)]
