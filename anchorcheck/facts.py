@@ -81,6 +81,36 @@ class Parsed:
         found = QueryCursor(self._queries(query)).captures(node or self.root)
         return {name: sorted(nodes, key=_document_order) for name, nodes in found.items()}
 
+    def captures_around(self, query: str, markers: tuple[bytes, ...], kinds: frozenset[str]) -> dict[str, list[Node]]:
+        """`captures` of a query each of whose matches lies in a node of one of `kinds` that holds one
+        of the marker bytes (an import statement its keyword), querying only those nodes: a query
+        walks every node it is given, and most of a file is neither. A tree with a syntax error
+        may hold a statement whose keyword is MISSING, so it is queried whole."""
+        if not any(marker in self.source for marker in markers):
+            return {}
+        if self.root.has_error:
+            return self.captures(query)
+        found: dict[str, dict[Node, None]] = {}
+        cursor = QueryCursor(self._queries(query))
+        for node in self._enclosing(markers, kinds):
+            for name, nodes in cursor.captures(node).items():
+                found.setdefault(name, {}).update(dict.fromkeys(nodes))
+        return {name: sorted(nodes, key=_document_order) for name, nodes in found.items()}
+
+    def _enclosing(self, markers: tuple[bytes, ...], kinds: frozenset[str]) -> dict[Node, None]:
+        """The nearest node of one of `kinds` around each occurrence of the markers, once each."""
+        enclosing: dict[Node, None] = {}
+        for marker in markers:
+            at = self.source.find(marker)
+            while at != -1:
+                node = self.root.descendant_for_byte_range(at, at + len(marker))
+                while node is not None and node.type not in kinds:
+                    node = node.parent
+                if node is not None:
+                    enclosing[node] = None
+                at = self.source.find(marker, at + len(marker))
+        return enclosing
+
     def matches(self, query: str, node: Node | None = None) -> list[tuple[int, dict[str, list[Node]]]]:
         return QueryCursor(self._queries(query)).matches(node or self.root)
 

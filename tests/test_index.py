@@ -134,3 +134,17 @@ def test_facts_list_imports_in_document_order():
     assert [line for _, line, _ in extract_facts(languages["python"], source).imports] == list(range(1, 41))
     go = b"package p\n\nimport (\n" + b"".join(b'\t"m%d"\n' % i for i in range(40)) + b")\n"
     assert [module for module, _, _ in extract_facts(languages["go"], go).imports] == [f"m{i}" for i in range(40)]
+
+
+def test_python_imports_are_found_wherever_they_stand():
+    # The import queries run only around the `import` keywords (the whole tree when it has an error).
+    from anchorcheck.index import extract_facts
+    from anchorcheck.plugins import load_plugins
+
+    python = load_plugins().registry.languages["python"]
+    body = "x = 1\n" * 500
+    source = f"import a\n{body}def f():\n    try:\n        from b.c import (\n            d,\n        )\n    except ImportError:\n        pass\n{body}m = importlib.import_module(\n    'e'\n)\n"
+    clean = extract_facts(python, source.encode())
+    assert [(m, line) for m, line, _ in clean.imports] == [("a", 1), ("b.c", 504), ("b.c.d", 505), ("e", 1009)]
+    broken = extract_facts(python, (source + "def (:\n").encode())
+    assert broken.imports == clean.imports and broken.error is not None

@@ -32,6 +32,8 @@ QUERIES = {
 
 _IMPORT_FUNCTIONS = {"importlib.import_module", "import_module", "__import__"}
 _DYNAMIC_MARKERS = (b"import_module", b"__import__")
+_IMPORT_STATEMENTS = frozenset({"import_statement", "import_from_statement"})
+_CALLS = frozenset({"call"})
 LANGUAGE_ENV_MARKERS = (b"environ", b"getenv")
 
 
@@ -43,16 +45,15 @@ _GUARD_ERRORS = ("ImportError", "ModuleNotFoundError")
 def extract(parsed: Parsed) -> Facts:
     facts = Facts()
     aliases = _ImportAliases()
-    found = parsed.captures("imports")
+    found = parsed.captures_around("imports", (b"import",), _IMPORT_STATEMENTS)
     for node in found.get("module", []):
         _add_import(facts, node, Parsed.text(node))
         aliases.note_import(node)
     for node in found.get("stmt", []):
         _from_import(facts, node)
         aliases.note_from(node)
-    # Queries that match every call or subscript run only where their names occur at all.
-    dynamic = parsed.captures("dynamic_imports").get("call", []) if _mentions(parsed, _DYNAMIC_MARKERS) else []
-    for call in dynamic:
+    # A query that matches every call runs only around the places that name an import function.
+    for call in parsed.captures_around("dynamic_imports", _DYNAMIC_MARKERS, _CALLS).get("call", []):
         function = call.child_by_field_name("function")
         args = call.child_by_field_name("arguments")
         if function is None or args is None or Parsed.text(function) not in _IMPORT_FUNCTIONS:
