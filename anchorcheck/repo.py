@@ -178,13 +178,15 @@ class Repository:
 
     def read_bytes(self, path: str, limit: int | None = None) -> bytes:
         """The file's bytes; raises UnsafePathError, OSError, or FileTooLargeError past `limit`."""
-        real = self._vetted_or_resolved(path)
-        cap = self.max_file_size if limit is None else limit
-        with open(real, "rb") as handle:
+        return self._read(path, self.max_file_size if limit is None else limit)
+
+    def _read(self, path: str, cap: int, amount: int = -1) -> bytes:
+        """Up to `amount` bytes of a file (all by default), refused past the size cap before reading."""
+        with open(self._vetted_or_resolved(path), "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             if cap and size > cap:
                 raise FileTooLargeError(path, size, cap)
-            return handle.read()
+            return handle.read(amount)
 
     def _vetted_or_resolved(self, path: str) -> str | Path:
         """Listed files were vetted (symlinks resolved and checked) when listed: skip resolving them again."""
@@ -203,11 +205,7 @@ class Repository:
 
     def _peek(self, path: str) -> bytes:
         """The first bytes of a file, enough to tell binary from text; FileTooLargeError past the cap."""
-        with open(self._vetted_or_resolved(path), "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if self.max_file_size and size > self.max_file_size:
-                raise FileTooLargeError(path, size, self.max_file_size)
-            return handle.read(_BINARY_PEEK)
+        return self._read(path, self.max_file_size, _BINARY_PEEK)
 
     # -- listing -------------------------------------------------------------
 
@@ -402,10 +400,11 @@ class Repository:
     @cached_property
     def blob_ids(self) -> dict[str, str]:
         """Git blob ids of tracked files whose working copy matches the index: free content hashes."""
-        if not self.in_git:
+        staged = self.staged_blob_ids
+        if not staged:
             return {}
-        staged, modified, _ = self._index_listing
-        return {path: blob for path, (_, blob) in (staged or {}).items() if path not in modified}
+        modified = self._index_listing[1]
+        return {path: blob for path, blob in staged.items() if path not in modified}
 
     @cached_property
     def staged_blob_ids(self) -> dict[str, str]:
