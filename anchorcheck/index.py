@@ -296,18 +296,11 @@ class SourceIndex:
         if known is None:
             self._remember(record)
         unknown = self._unknown(candidates)
-        met = 0
-        if goal is not None:
-            met = sum(1 for path, _ in candidates if path in self._facts and goal.satisfied(path, self._facts[path]))
-            if met >= goal.files and unknown:
-                result.unexamined, unknown = len(unknown), []  # known facts already meet the goal: read nothing
-        pending = self._pending(unknown, result)
         try:
             if goal is None:
-                self._parse(pending)
+                self._parse(self._pending(unknown, result))
             else:
-                settled = any(goal.settled_by(path, self._facts[path]) for path, _ in candidates if path in self._facts)
-                self._parse_until(goal, met, settled, pending, result)
+                self._parse_until(goal, candidates, unknown, result)
         finally:
             self.flush()
         result.hits = [(path, self._facts[path]) for path, _ in candidates if path in self._facts]
@@ -389,9 +382,23 @@ class SourceIndex:
         self._keep(path, data)
         return data
 
-    def _parse_until(self, goal: Goal, met: int, settled: bool, pending: list[tuple[str, Language, bytes]], result: Search) -> None:
-        """Parse likely files first until the goal is met (`met` known files satisfy it, and `settled`
-        says whether one settles it); what is left unparsed is counted as unexamined."""
+    def _parse_until(
+        self, goal: Goal, candidates: list[tuple[str, Language]], unknown: list[tuple[str, Language]], result: Search
+    ) -> None:
+        """Parse likely files first until the goal is met; what is left unparsed is counted as unexamined.
+
+        Facts already known count first: when they meet the goal, no unknown
+        candidate is even read (a new process on a warm cache reads nothing).
+        """
+        known = [(path, self._facts[path]) for path, _ in candidates if path in self._facts]
+        met = sum(1 for path, facts in known if goal.satisfied(path, facts))
+        if met >= goal.files:
+            result.unexamined = len(unknown)
+            return
+        pending = self._pending(unknown, result)
+        resolved = [(path, self._facts[path]) for path, _ in unknown if path in self._facts]  # untracked, known by hash
+        met += sum(1 for path, facts in resolved if goal.satisfied(path, facts))
+        settled = any(goal.settled_by(path, facts) for path, facts in (*known, *resolved))
         done = 0
         for is_likely, (path, language, data) in _likely_first(pending, goal.likely):
             if goal.done(met, is_likely, settled):
