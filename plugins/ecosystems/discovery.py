@@ -66,8 +66,8 @@ def collect(context: Context, layout: Layout, scope: str | None) -> PackageIndex
 def _in_scope(context: Context, layout: Layout, scope: str | None) -> list[tuple[str, Reader, str]]:
     repo = context.repo
     if scope is not None and set("*?[") & set(scope):
-        matching = repo.files(scope, where=lambda p: _reader_for(layout, posixpath.basename(p)) is not None)
-        return [(p, _reader_for(layout, posixpath.basename(p)), "") for p in matching]
+        readers = [(p, _reader_for(layout, posixpath.basename(p))) for p in repo.paths(scope)]
+        return [(p, r, "") for p, r in readers if r is not None and repo.is_text(p)]
     base = "" if scope is None else scope.strip("/")
     if base in (".", ""):
         base = ""

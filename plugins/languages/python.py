@@ -236,16 +236,16 @@ def module_name(path: str, repo: object) -> str:
     return ".".join(parts[start:])
 
 
-_LISTED: weakref.WeakKeyDictionary[object, frozenset[str]] = weakref.WeakKeyDictionary()
+_PACKAGE_INITS: weakref.WeakKeyDictionary[object, frozenset[str]] = weakref.WeakKeyDictionary()
 
 
 def _package_inits(repo: object) -> frozenset[str]:
     """The checkout's `__init__.py` files as a set, once per Repository: a stat per probe is too slow."""
-    listed = _LISTED.get(repo)
+    listed = _PACKAGE_INITS.get(repo)
     if listed is None:
         files = getattr(repo, "files", None)
         listed = frozenset(files(where=_is_package_init)) if callable(files) else frozenset()
-        _LISTED[repo] = listed
+        _PACKAGE_INITS[repo] = listed
     return listed
 
 
