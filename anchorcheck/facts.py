@@ -86,7 +86,7 @@ class Parsed:
         of the marker bytes (an import statement its keyword), querying only those nodes: a query
         walks every node it is given, and most of a file is neither. A tree with a syntax error
         may hold a statement whose keyword is MISSING, so it is queried whole."""
-        if not any(marker in self.source for marker in markers):
+        if not self.mentions(markers):
             return {}
         if self.root.has_error:
             return self.captures(query)
@@ -110,6 +110,10 @@ class Parsed:
                     enclosing[node] = None
                 at = self.source.find(marker, at + len(marker))
         return enclosing
+
+    def mentions(self, markers: tuple[bytes, ...]) -> bool:
+        """Whether the source holds any marker: a query that can only match around one need not run."""
+        return any(marker in self.source for marker in markers)
 
     def matches(self, query: str, node: Node | None = None) -> list[tuple[int, dict[str, list[Node]]]]:
         return QueryCursor(self._queries(query)).matches(node or self.root)

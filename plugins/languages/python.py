@@ -35,10 +35,6 @@ _DYNAMIC_MARKERS = (b"import_module", b"__import__")
 _IMPORT_STATEMENTS = frozenset({"import_statement", "import_from_statement"})
 _CALLS = frozenset({"call"})
 LANGUAGE_ENV_MARKERS = (b"environ", b"getenv")
-
-
-def _mentions(parsed: Parsed, markers: tuple[bytes, ...]) -> bool:
-    return any(marker in parsed.source for marker in markers)
 _GUARD_ERRORS = ("ImportError", "ModuleNotFoundError")
 
 
@@ -62,7 +58,7 @@ def extract(parsed: Parsed) -> Facts:
         value = string_value(first) if first is not None and first.type == "string" else None
         if value:
             _add_import(facts, call, value)
-    if _mentions(parsed, LANGUAGE_ENV_MARKERS):
+    if parsed.mentions(LANGUAGE_ENV_MARKERS):
         _env_reads(parsed, facts, aliases)
     facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
