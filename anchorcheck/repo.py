@@ -42,6 +42,9 @@ DEFAULT_SKIP_DIRS = frozenset(
 DEFAULT_MAX_FILE_SIZE = 2 * 1024 * 1024
 _BINARY_PEEK = 8000  # git's own heuristic: a NUL in the first 8000 bytes means binary
 _REGULAR_MODES = frozenset({"100644", "100755"})
+_LS_STAGED = ("ls-files", "-s", "-z")
+_LS_MODIFIED = ("diff-files", "--name-only", "-z")
+_LS_UNTRACKED = ("ls-files", "-z", "--others", "--exclude-standard")
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _GLOB_CHARS = frozenset("*?[")
 
@@ -282,32 +285,26 @@ class Repository:
         type change, a deletion or a symlinked parent would be reported. Only
         the rest is stat-ed here, which spares a syscall per file on large trees.
         """
-        staged, modified, untracked = self._index_listing
+        if "_index_listing" in vars(self):  # blob ids were asked first: only the untracked files are left
+            (untracked_out,) = self._git_parallel(_LS_UNTRACKED)
+        else:  # all three side by side, the index read kept for blob ids
+            staged_out, modified_out, untracked_out = self._git_parallel(_LS_STAGED, _LS_MODIFIED, _LS_UNTRACKED)
+            self.__dict__["_index_listing"] = _index_entries(staged_out, modified_out)
+        staged, modified = self._index_listing
+        untracked = None if untracked_out is None else [p for p in untracked_out.split("\0") if p]
         if staged is None or untracked is None:
             return set(), None
         trusted = {path for path, (mode, _) in staged.items() if mode in _REGULAR_MODES and path not in modified}
         return trusted, sorted({*staged, *untracked})
 
     @cached_property
-    def _index_listing(self) -> tuple[dict[str, tuple[str, str]] | None, set[str], list[str] | None]:
-        """One read of the git index (mode and blob per stage-0 path), the modified paths and the
-        untracked, unignored ones; the three git calls run side by side."""
-        staged_out, modified_out, untracked_out = self._git_parallel(
-            ("ls-files", "-s", "-z"),
-            ("diff-files", "--name-only", "-z"),
-            ("ls-files", "-z", "--others", "--exclude-standard"),
-        )
-        staged: dict[str, tuple[str, str]] | None = None
-        if staged_out is not None:
-            staged = {}
-            for entry in staged_out.split("\0"):
-                meta, _, path = entry.partition("\t")
-                fields = meta.split()
-                if path and len(fields) == 3 and fields[2] == "0":
-                    staged[path] = (fields[0], fields[1])
-        modified = set((modified_out or "").split("\0")) - {""}
-        untracked = None if untracked_out is None else [p for p in untracked_out.split("\0") if p]
-        return staged, modified, untracked
+    def _index_listing(self) -> tuple[dict[str, tuple[str, str]] | None, set[str]]:
+        """One read of the git index (mode and blob per stage-0 path) and the paths git reports modified.
+
+        Blob ids need only these; the untracked files, whose listing walks the
+        whole tree, are asked for by the listing alone (`_git_listing`).
+        """
+        return _index_entries(*self._git_parallel(_LS_STAGED, _LS_MODIFIED))
 
     def _walk_files(self) -> Iterable[str]:
         """Walk the tree without git, applying every .gitignore on the way down."""
@@ -417,6 +414,19 @@ class Repository:
         """A path (absolute or relative to the current directory) as a repo-relative POSIX path."""
         full = Path(path).resolve()
         return PurePosixPath(full.relative_to(self.root)).as_posix()
+
+
+def _index_entries(staged_out: str | None, modified_out: str | None) -> tuple[dict[str, tuple[str, str]] | None, set[str]]:
+    """`git ls-files -s -z` as path -> (mode, blob) for stage 0, and the paths of `git diff-files --name-only -z`."""
+    staged: dict[str, tuple[str, str]] | None = None
+    if staged_out is not None:
+        staged = {}
+        for entry in staged_out.split("\0"):
+            meta, _, path = entry.partition("\t")
+            fields = meta.split()
+            if path and len(fields) == 3 and fields[2] == "0":
+                staged[path] = (fields[0], fields[1])
+    return staged, set((modified_out or "").split("\0")) - {""}
 
 
 def looks_binary(data: bytes) -> bool:

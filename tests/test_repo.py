@@ -205,3 +205,17 @@ def test_size_cap_and_binary_check_apply_to_tracked_files(make_repo) -> None:
     assert repo.files() == ["small.py"]
     assert repo.paths() == ["big.py", "blob.py", "small.py"]  # listed, not yet judged
     assert repo.files(where=lambda p: p != "small.py") == []
+
+
+@needs_git
+def test_listing_and_blob_ids_agree_whichever_is_asked_first(make_repo) -> None:
+    # blob ids need only the index; the listing adds untracked files, however the two calls are ordered
+    root = make_repo({"tracked.py": "a", "edited.py": "b"})
+    (root / "edited.py").write_text("changed")
+    (root / "new.py").write_text("n")
+    ids_first, listing_first = Repository(root), Repository(root)
+    assert set(ids_first.blob_ids) == {"tracked.py"}
+    assert listing_first.files() == ["edited.py", "new.py", "tracked.py"]
+    assert ids_first.files() == listing_first.files()
+    assert listing_first.blob_ids == ids_first.blob_ids
+    assert set(listing_first.staged_blob_ids) == {"edited.py", "tracked.py"}
