@@ -84,18 +84,35 @@ class Parsed:
     def captures_around(self, query: str, markers: tuple[bytes, ...], kinds: frozenset[str]) -> dict[str, list[Node]]:
         """`captures` of a query each of whose matches lies in a node of one of `kinds` that holds one
         of the marker bytes (an import statement its keyword), querying only those nodes: a query
-        walks every node it is given, and most of a file is neither. A tree with a syntax error
-        may hold a statement whose keyword is MISSING, so it is queried whole."""
-        if not self.mentions(markers):
-            return {}
-        if self.root.has_error:
-            return self.captures(query)
+        walks every node it is given, and most of a file is neither."""
         found: dict[str, dict[Node, None]] = {}
         cursor = QueryCursor(self._queries(query))
-        for node in self._enclosing(markers, kinds):
+        for node in self._regions(markers, kinds):
             for name, nodes in cursor.captures(node).items():
                 found.setdefault(name, {}).update(dict.fromkeys(nodes))
         return {name: sorted(nodes, key=_document_order) for name, nodes in found.items()}
+
+    def matches_around(
+        self, query: str, markers: tuple[bytes, ...], kinds: frozenset[str]
+    ) -> list[tuple[int, dict[str, list[Node]]]]:
+        """`matches` narrowed as `captures_around` narrows captures, each match once (regions may
+        nest), in document order of its first node."""
+        found: dict[tuple[int, tuple[tuple[str, int, int], ...]], tuple[int, dict[str, list[Node]]]] = {}
+        cursor = QueryCursor(self._queries(query))
+        for node in self._regions(markers, kinds):
+            for pattern, captures in cursor.matches(node):
+                spans = tuple(sorted((name, n.start_byte, n.end_byte) for name, nodes in captures.items() for n in nodes))
+                found.setdefault((pattern, spans), (pattern, captures))
+        return sorted(found.values(), key=lambda match: min(_document_order(n) for nodes in match[1].values() for n in nodes))
+
+    def _regions(self, markers: tuple[bytes, ...], kinds: frozenset[str]) -> Iterable[Node]:
+        """The nodes a narrowed query runs on. A tree with a syntax error may hold a statement whose
+        keyword is MISSING, so it is queried whole."""
+        if not self.mentions(markers):
+            return ()
+        if self.root.has_error:
+            return (self.root,)
+        return self._enclosing(markers, kinds)
 
     def _enclosing(self, markers: tuple[bytes, ...], kinds: frozenset[str]) -> dict[Node, None]:
         """The nearest node of one of `kinds` around each occurrence of the markers, once each."""

@@ -74,6 +74,31 @@ def test_positive_answer_stops_after_enough_evidence(tmp_path):
     assert SourceIndex.of(v.context).parsed == 10  # likely importers first, none of the mentions
 
 
+def test_mentions_are_not_parsed_once_the_likely_importers_are(tmp_path):
+    # Two real importers, forty files that only mention the name: after the importers, the
+    # answer is VERIFIED whatever the mentions hold, so they stay unparsed.
+    files = {"a.py": "import mypy\n", "b.py": "from mypy.nodes import Node\n"}
+    files.update({f"m{i:02}.py": "# type: ignore  # mypy wants this\nX = 1\n" for i in range(40)})
+    write(tmp_path, files)
+    v = verifier(tmp_path)
+    result = v.check("import:mypy")
+    assert result.verdict is Verdict.VERIFIED and "at least 1 other place" in result.reason
+    assert [e.location() for e in result.evidence] == ["a.py:1", "b.py:1"]
+    assert SourceIndex.of(v.context).parsed == 2
+
+
+def test_small_likely_importers_are_parsed_first(tmp_path):
+    # Twelve files import redis; the two huge ones are not needed for ten pieces of evidence.
+    files = {f"m{i:02}.py": "import redis\n" for i in range(10)}
+    files.update({f"big{i}.py": "import redis\n" + "X = [1, 2, 3]\n" * 20000 for i in range(2)})
+    write(tmp_path, files)
+    v = verifier(tmp_path)
+    result = v.check("import:redis")
+    assert result.verdict is Verdict.VERIFIED
+    assert not any(e.path.startswith("big") for e in result.evidence)
+    assert SourceIndex.of(v.context).parsed == 10
+
+
 def test_guarded_imports_need_the_whole_search(tmp_path):
     files = {f"m{i:02}.py": "try:\n    import redis\nexcept ImportError:\n    redis = None\n" for i in range(30)}
     write(tmp_path, files)

@@ -84,10 +84,15 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         first = _segments(language, module)[0]
         return list({first.encode(), first.replace("-", "_").encode()})
 
+    inside: dict[str, str] = {}  # per language: "/pkg/", a directory of the package
+
     def always(path: str, language: Language) -> bool:
         # A relative import names no package: keep files that live inside the package.
-        first = _segments(language, module)[0]
-        return language.resolve_import is not None and first in path.split("/")[:-1]
+        if language.resolve_import is None:
+            return False
+        if language.name not in inside:
+            inside[language.name] = f"/{_segments(language, module)[0]}/"
+        return inside[language.name] in f"/{path}"
 
     matched: dict[str, list[tuple[str, int, str]]] = {}  # per path: the goal and the report both ask
 
@@ -128,16 +133,30 @@ def _mentions(context: Context, path: str, needles: list[bytes]) -> bool:
 
 
 def _likely_importer(module: str) -> Callable[[Language, bytes], bool]:
-    """Bytes that look like an import statement of the module: those files are parsed first."""
-    first = re.escape(module.split(".")[0].split("/")[0].split("::")[0].encode())
-    python = re.compile(rb"(?m)^[ \t]*(?:from|import)[ \t]+" + first + rb"\b")
-    quoted = re.compile(rb"[\"'`]" + first)
+    """Bytes that look like an import statement of the module: those files are parsed first.
+
+    Each occurrence of the name is judged from what precedes it on its line
+    (Python: `from`/`import` at the start; others: a quote), so a file costs a
+    substring scan, not a regex tried at every line.
+    """
+    first = module.split(".")[0].split("/")[0].split("::")[0].encode()
+    python = re.compile(rb"[ \t]*(?:from|import)[ \t]+")
 
     def likely(language: Language, data: bytes) -> bool:
-        pattern = python if language.resolve_import is not None else quoted
-        return pattern.search(data) is not None
+        at = data.find(first)
+        while at != -1:
+            if language.resolve_import is None:
+                if at and data[at - 1 : at] in (b'"', b"'", b"`"):
+                    return True
+            elif not _WORD.match(data, at + len(first)) and python.fullmatch(data, data.rfind(b"\n", 0, at) + 1, at):
+                return True
+            at = data.find(first, at + 1)
+        return False
 
     return likely
+
+
+_WORD = re.compile(rb"\w")
 
 
 def verify_import(anchor: Anchor, context: Context) -> AnchorResult:

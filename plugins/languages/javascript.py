@@ -25,13 +25,15 @@ QUERIES = {
         (variable_declarator name: (object_pattern) @pattern value: (_) @object) @read
     """,
 }
+_IMPORT_MARKERS = (b"import", b"require", b"export")
+_IMPORTS = frozenset({"import_statement", "export_statement", "call_expression"})  # what the imports query's statements are
 _ENV_OBJECTS = {"process.env", "import.meta.env"}
 _STRINGS = ("string", "template_string")
 
 
 def extract(parsed: Parsed) -> Facts:
     facts = Facts()
-    for _, found in parsed.matches("imports"):
+    for _, found in parsed.matches_around("imports", _IMPORT_MARKERS, _IMPORTS):
         stmt, source = found["stmt"][0], found["source"][0]
         function = found.get("fn", [None])[0]
         if function is not None and function.type == "identifier" and Parsed.text(function) != "require":
@@ -40,7 +42,8 @@ def extract(parsed: Parsed) -> Facts:
         if value:
             type_only = Parsed.text(stmt).startswith(("import type", "export type"))
             facts.imports.append((value, Parsed.line(stmt), TYPE_CHECKING_ONLY if type_only else ""))
-    env_reads(parsed, facts)
+    if parsed.mentions(ENV_MARKERS):
+        env_reads(parsed, facts)
     facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
 

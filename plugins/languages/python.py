@@ -34,6 +34,7 @@ _IMPORT_FUNCTIONS = {"importlib.import_module", "import_module", "__import__"}
 _DYNAMIC_MARKERS = (b"import_module", b"__import__")
 _IMPORT_STATEMENTS = frozenset({"import_statement", "import_from_statement"})
 _CALLS = frozenset({"call"})
+_READS = frozenset({"subscript", "call", "comparison_operator"})  # what the env query's reads are
 LANGUAGE_ENV_MARKERS = (b"environ", b"getenv")
 _GUARD_ERRORS = ("ImportError", "ModuleNotFoundError")
 
@@ -134,6 +135,13 @@ class _ImportAliases:
             elif Parsed.text(original) == "getenv":
                 self.getenv.add(local)
 
+    def markers(self) -> tuple[bytes, ...]:
+        """Bytes every environment read of this file holds: the usual names, and local aliases
+        (`from os import environ as e` reads `e["K"]`, which names neither)."""
+        names = [name.encode() for name in self.environ | self.getenv]
+        local = {name.split(b".")[0] for name in names if not any(marker in name for marker in LANGUAGE_ENV_MARKERS)}
+        return LANGUAGE_ENV_MARKERS + tuple(sorted(local))
+
     def reads_with_key(self, read: Node, found: dict[str, Node]) -> bool:
         if read.type == "call":
             function = found.get("fn")
@@ -165,7 +173,7 @@ def _string_constants(parsed: Parsed) -> dict[str, str]:
 
 def _env_reads(parsed: Parsed, facts: Facts, aliases: _ImportAliases) -> None:
     constants = _string_constants(parsed)
-    for _, found in parsed.matches("env"):
+    for _, found in parsed.matches_around("env", aliases.markers(), _READS):
         nodes = {name: items[0] for name, items in found.items() if items}
         read, key = nodes.get("read"), nodes.get("key")
         if read is None or key is None or not aliases.reads_with_key(read, nodes):
@@ -239,8 +247,10 @@ def _package_inits(repo: object) -> frozenset[str]:
     """The checkout's `__init__.py` files as a set, once per Repository: a stat per probe is too slow."""
     listed = _PACKAGE_INITS.get(repo)
     if listed is None:
-        files = getattr(repo, "files", None)
-        listed = frozenset(files(where=_is_package_init)) if callable(files) else frozenset()
+        # Listed paths, not `files`: a package is a package whatever its `__init__.py` holds, and
+        # judging each one's content (a read per file) is what made this slow.
+        paths = getattr(repo, "paths", None)
+        listed = frozenset(filter(_is_package_init, paths())) if callable(paths) else frozenset()
         _PACKAGE_INITS[repo] = listed
     return listed
 
