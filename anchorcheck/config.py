@@ -80,6 +80,8 @@ def _from_file(path: Path, table: tuple[str, ...] | None) -> Config:
     name = path.name
     try:
         text = path.read_text(encoding="utf-8")
+        if table is not None and table[-1] not in text:
+            return Config()  # a project's own pyproject.toml without our table: not ours to parse (or judge)
         doc = tomlkit.parse(text).unwrap()
     except ParseError as exc:
         raise ConfigError(name, exc.line, f"invalid TOML: {exc}") from None

@@ -340,7 +340,7 @@ class SourceIndex:
         unknown = self._unknown(candidates)
         try:
             if goal is None:
-                self._parse(self._pending(unknown, result))
+                self._parse(self._pending(unknown, result), parallel=len(unknown) >= PARALLEL_PARSE)
             else:
                 self._parse_until(goal, candidates, unknown, result)
         finally:
@@ -373,14 +373,13 @@ class SourceIndex:
         self._preload(candidates)
         return [(path, language) for path, language in candidates if path not in self._facts]
 
-    def _pending(self, unknown: list[tuple[str, Language]], result: Search) -> list[tuple[str, Language, bytes]]:
-        """The bytes of files to parse, less untracked ones whose content the disk cache knows by hash."""
-        pending = []
+    def _pending(self, unknown: list[tuple[str, Language]], result: Search) -> Iterator[tuple[str, Language, bytes]]:
+        """The bytes of files to parse, less untracked ones whose content the disk cache knows by hash.
+        Read lazily, so that worker processes parse the first files while later ones are read."""
         for path, language in unknown:
             data = self._candidate_bytes(path, result)
             if data is not None and not self._cached_untracked(path, language, data):
-                pending.append((path, language, data))
-        return pending
+                yield path, language, data
 
     def _prefilter_key(self, listing: _Listing, wanted: dict[str, Sequence[bytes]]) -> str | None:
         """Names the tracked files of a search (as staged) and the needles: what a recorded prefilter answers."""
@@ -435,7 +434,7 @@ class SourceIndex:
         if met >= goal.files:
             result.unexamined = len(unknown)
             return
-        pending = self._pending(unknown, result)
+        pending = list(self._pending(unknown, result))
         resolved = [(path, self._facts[path]) for path, _ in unknown if path in self._facts]  # untracked, known by hash
         met += sum(1 for path, facts in resolved if goal.satisfied(path, facts))
         settled = any(goal.settled_by(path, facts) for path, facts in (*known, *resolved))
@@ -512,14 +511,19 @@ class SourceIndex:
             return False
         return True
 
-    def _parse(self, pending: list[tuple[str, Language, bytes]]) -> None:
-        """Parse cache misses: in worker processes when there are many and workers are allowed."""
+    def _parse(self, pending: Iterable[tuple[str, Language, bytes]], parallel: bool = False) -> None:
+        """Parse cache misses: in worker processes when there are many and workers are allowed.
+
+        Chunks go to the workers as soon as they are read, and are cut by size,
+        not count, so that no worker is left with the last large files alone.
+        """
         workers = int(self.context.options.get("workers") or os.cpu_count() or 1)
-        if workers > 1 and len(pending) >= PARALLEL_PARSE:
+        if workers > 1 and parallel:
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                results = pool.map(_extract_chunk, _chunks(pending), chunksize=1)
                 try:
-                    for chunk, facts_list in zip(_chunks(pending), results):
+                    submitted = [(chunk, pool.submit(_extract_chunk, chunk)) for chunk in _chunks(pending)]
+                    for chunk, future in submitted:
+                        facts_list = future.result()
                         self.context.check_deadline()
                         for (path, language, data), facts in zip(chunk, facts_list):
                             self._store(path, language, data, facts)
@@ -546,7 +550,7 @@ class SourceIndex:
 
 PREFILTER_MEMORY = 128 * 1024 * 1024  # bytes of read files kept for later anchors of a Verifier
 PARALLEL_PARSE = 400  # misses below this parse faster here than a pool starts
-_CHUNK = 64
+_CHUNK_BYTES = 256 * 1024  # a worker's share per round trip: about 25 ms of parsing
 
 
 def _likely_first(
@@ -564,9 +568,17 @@ def _likely_first(
         yield False, item
 
 
-def _chunks(pending: list[tuple[str, Language, bytes]]) -> Iterator[list[tuple[str, Language, bytes]]]:
-    for start in range(0, len(pending), _CHUNK):
-        yield pending[start : start + _CHUNK]
+def _chunks(pending: Iterable[tuple[str, Language, bytes]]) -> Iterator[list[tuple[str, Language, bytes]]]:
+    chunk: list[tuple[str, Language, bytes]] = []
+    size = 0
+    for item in pending:
+        chunk.append(item)
+        size += len(item[2])
+        if size >= _CHUNK_BYTES:
+            yield chunk
+            chunk, size = [], 0
+    if chunk:
+        yield chunk
 
 
 def _extract_chunk(chunk: list[tuple[str, Language, bytes]]) -> list[Facts]:

@@ -12,7 +12,8 @@ import os
 import re
 import stat
 import subprocess
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit, urlunsplit
@@ -45,6 +46,7 @@ _REGULAR_MODES = frozenset({"100644", "100755"})
 _LS_STAGED = ("ls-files", "-s", "-z")
 _LS_MODIFIED = ("diff-files", "--name-only", "-z")
 _LS_UNTRACKED = ("ls-files", "-z", "--others", "--exclude-standard")
+_LISTING = (_LS_STAGED, _LS_MODIFIED, _LS_UNTRACKED)
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _GLOB_CHARS = frozenset("*?[")
 
@@ -154,6 +156,9 @@ class Repository:
         self._text: dict[str, bool] = {}
         self._vetted: set[str] = set()
         self._root_str = str(self.root)
+        self._prefetch: threading.Thread | None = None
+        self._prefetched: dict[tuple[str, ...], str | None] = {}
+        self._prefetch_done = False
 
     # -- paths ---------------------------------------------------------------
 
@@ -335,8 +340,27 @@ class Repository:
         """Run read-only git plumbing in the root; None when git is missing or fails."""
         return self._git_parallel(args)[0]
 
+    def prefetch_listing(self) -> None:
+        """Start git's listing of the checkout in the background: nearly every run needs it, and on a
+        large tree git takes as long as importing the plugins, which can happen meanwhile."""
+        if self._prefetch is None and any((d / ".git").exists() for d in (self.root, *self.root.parents)):
+            self._prefetch = threading.Thread(target=self._fetch_listing, name="anchorcheck-git-listing", daemon=True)
+            self._prefetch.start()
+
+    def _fetch_listing(self) -> None:
+        self._prefetched = dict(zip(_LISTING, self._run_git(_LISTING)))
+
     def _git_parallel(self, *commands: tuple[str, ...]) -> list[str | None]:
-        """Run several read-only git commands at once (each waits on its own I/O); None for each that fails."""
+        """Run several read-only git commands at once (each waits on its own I/O); None for each that fails.
+        A command the prefetch ran is answered from it, once."""
+        if self._prefetch is not None and not self._prefetch_done and any(c in _LISTING for c in commands):
+            self._prefetch.join()
+            self._prefetch_done = True
+        results = {command: self._prefetched.pop(command) for command in commands if command in self._prefetched}
+        ran = self._run_git([command for command in commands if command not in results])
+        return [results[command] if command in results else next(ran) for command in commands]
+
+    def _run_git(self, commands: Iterable[tuple[str, ...]]) -> Iterator[str | None]:
         env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
         running: list[subprocess.Popen[bytes] | None] = []
         for args in commands:
@@ -361,7 +385,7 @@ class Repository:
                 results.append(None)
                 continue
             results.append(out.decode("utf-8", errors="surrogateescape") if proc.returncode == 0 else None)
-        return results
+        return iter(results)
 
     @cached_property
     def in_git(self) -> bool:

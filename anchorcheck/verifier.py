@@ -55,6 +55,7 @@ class Verifier:
             exclude=self.config.exclude,
             max_file_size=self.config.max_file_size,
         )
+        self.repo.prefetch_listing()
         self.plugins = _plugin_set(only_plugins, self.config, plugins)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=dict(options or {}))
         # What a worker process needs to build the same Verifier (modules travel by name).

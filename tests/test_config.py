@@ -52,3 +52,10 @@ def test_bad_config_names_file_and_line(make_tree, text: str, line: int, fragmen
 
 def test_no_config_is_fine(make_tree) -> None:
     assert load_config(make_tree({"pyproject.toml": "[project]\nname='x'\n"})).fail_on == "refuted"
+
+
+def test_a_broken_pyproject_without_our_table_is_not_a_config_error(make_tree) -> None:
+    # The project's own pyproject.toml is the pypi plugin's to judge (with its line), not the config's.
+    root = make_tree({"pyproject.toml": "[project\nname = 'x'\n", "a.py": "import os\n"})
+    assert load_config(root).source is None
+    assert Verifier(root).check("import:os").verdict.value == "VERIFIED"

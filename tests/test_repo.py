@@ -219,3 +219,31 @@ def test_listing_and_blob_ids_agree_whichever_is_asked_first(make_repo) -> None:
     assert ids_first.files() == listing_first.files()
     assert listing_first.blob_ids == ids_first.blob_ids
     assert set(listing_first.staged_blob_ids) == {"edited.py", "tracked.py"}
+
+
+@needs_git
+def test_a_prefetched_listing_is_the_same_and_runs_git_once(make_repo, monkeypatch) -> None:
+    root = make_repo({"tracked.py": "a", "edited.py": "b"})
+    (root / "edited.py").write_text("changed")
+    (root / "new.py").write_text("n")
+    plain = Repository(root)
+    expected = (plain.files(), plain.blob_ids, plain.staged_blob_ids)
+    ran: list[tuple[str, ...]] = []
+    real = Repository._run_git
+    monkeypatch.setattr(Repository, "_run_git", lambda self, commands: real(self, ran.extend(commands) or commands))
+    for ask_ids_first in (True, False):
+        ran.clear()
+        repo = Repository(root)
+        repo.prefetch_listing()
+        if ask_ids_first:
+            assert repo.blob_ids == expected[1]
+        assert (repo.files(), repo.blob_ids, repo.staged_blob_ids) == expected
+        listing = [c for c in ran if c[0] in ("ls-files", "diff-files")]
+        assert sorted(listing) == sorted(set(listing)) and len(listing) == 3
+
+
+def test_no_prefetch_outside_git(tmp_path) -> None:
+    (tmp_path / "a.py").write_text("x")
+    repo = Repository(tmp_path)
+    repo.prefetch_listing()
+    assert repo.files() == ["a.py"]
