@@ -32,9 +32,18 @@ def test_evidence_classifies_code(tmp_path):
             "third_party/lib.py": "import redis\n",
         },
     )
-    kinds = {e.path: e.detail for e in check(tmp_path, "import:redis").evidence}
+    result = check(tmp_path, "import:redis")
+    kinds = {e.path: e.detail for e in result.evidence}
     assert "production" in kinds["src/a.py"] and "test" in kinds["tests/test_a.py"]
-    assert "example" in kinds["examples/demo.py"] and "vendored" in kinds["third_party/lib.py"]
+    # Production and test code said enough: examples and vendored code are left unparsed.
+    assert set(kinds) == {"src/a.py", "tests/test_a.py"} and "at least 1 other place" in result.reason
+    (tmp_path / "src/a.py").unlink()
+    (tmp_path / "tests/test_a.py").unlink()
+    evidence = check(tmp_path, "import:redis").evidence
+    assert len(evidence) == 1 and "example" in evidence[0].detail  # one is enough: vendored code stays unparsed
+    (tmp_path / "examples/demo.py").unlink()
+    evidence = check(tmp_path, "import:redis").evidence
+    assert [e.path for e in evidence] == ["third_party/lib.py"] and "vendored" in evidence[0].detail
 
 
 def test_syntax_error_in_a_candidate_is_inconclusive(tmp_path):

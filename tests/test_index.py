@@ -7,6 +7,7 @@ from tests.conftest import init_repo, needs_git
 
 from anchorcheck import Memory, Verdict
 from anchorcheck.index import SourceIndex, classify
+from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE
 
 
 def test_prefilter_parses_only_candidates(tmp_path):
@@ -71,7 +72,7 @@ def test_positive_answer_stops_after_enough_evidence(tmp_path):
     result = v.check("import:redis")
     assert result.verdict is Verdict.VERIFIED and "at least" in result.reason
     assert result.details["complete"] is False
-    assert SourceIndex.of(v.context).parsed == 10  # likely importers first, none of the mentions
+    assert SourceIndex.of(v.context).parsed == ENOUGH_EVIDENCE  # likely importers first, none of the mentions
 
 
 def test_mentions_are_not_parsed_once_the_likely_importers_are(tmp_path):
@@ -88,7 +89,7 @@ def test_mentions_are_not_parsed_once_the_likely_importers_are(tmp_path):
 
 
 def test_small_likely_importers_are_parsed_first(tmp_path):
-    # Twelve files import redis; the two huge ones are not needed for ten pieces of evidence.
+    # Twelve files import redis; the two huge ones are not needed for enough evidence.
     files = {f"m{i:02}.py": "import redis\n" for i in range(10)}
     files.update({f"big{i}.py": "import redis\n" + "X = [1, 2, 3]\n" * 20000 for i in range(2)})
     write(tmp_path, files)
@@ -96,7 +97,7 @@ def test_small_likely_importers_are_parsed_first(tmp_path):
     result = v.check("import:redis")
     assert result.verdict is Verdict.VERIFIED
     assert not any(e.path.startswith("big") for e in result.evidence)
-    assert SourceIndex.of(v.context).parsed == 10
+    assert SourceIndex.of(v.context).parsed == ENOUGH_EVIDENCE
 
 
 def test_guarded_imports_need_the_whole_search(tmp_path):

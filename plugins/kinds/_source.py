@@ -6,7 +6,10 @@ from anchorcheck.context import Context
 from anchorcheck.index import Search, classify
 from anchorcheck.model import Evidence
 
-MAX_EVIDENCE = 10
+MAX_EVIDENCE = 10  # evidence items a result lists
+# Files with evidence after which a positive search stops parsing: the text report shows three,
+# and each further file is a parse that cannot change a positive answer.
+ENOUGH_EVIDENCE = 3
 
 
 def evidence(path: str, line: int, what: str, flag: str = "") -> Evidence:

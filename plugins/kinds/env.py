@@ -17,7 +17,7 @@ from anchorcheck.facts import Facts
 from anchorcheck.index import Goal, SourceIndex
 from anchorcheck.model import Evidence
 from anchorcheck.registry import Language
-from anchorcheck_plugins.kinds._source import MAX_EVIDENCE, coverage, evidence, nothing_to_search, places, scope_words
+from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE, MAX_EVIDENCE, coverage, evidence, nothing_to_search, places, scope_words
 from anchorcheck_plugins.kinds.env_config import config_kind, defined_names
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
@@ -45,7 +45,7 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
 
     # A read by name needs the name in the file's bytes; the other candidates only matter for a
     # computed key, and the first one found makes absence unprovable.
-    goal = Goal(reads_key, MAX_EVIDENCE, names_key, likely_required=True, settles=lambda path, facts: bool(facts.env_computed))
+    goal = Goal(reads_key, ENOUGH_EVIDENCE, names_key, likely_required=True, settles=lambda path, facts: bool(facts.env_computed))
     search = context.memo(("anchorcheck.env-search", key, anchor.scope), lambda: index.search(anchor.scope, needles, goal=goal))
     found: list[Evidence] = []
     computed: list[str] = []

@@ -21,7 +21,7 @@ from anchorcheck.index import Goal, Search, SourceIndex
 from anchorcheck.registry import Language
 from anchorcheck_plugins.ecosystems.pypi_import_names import distributions_for_import, imports_for_distribution
 from anchorcheck_plugins.languages.python import SOURCE_ROOTS
-from anchorcheck_plugins.kinds._source import MAX_EVIDENCE, coverage, evidence, nothing_to_search, places, scope_words
+from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE, MAX_EVIDENCE, coverage, evidence, nothing_to_search, places, scope_words
 
 
 def parse_import(value: str) -> str:
@@ -109,7 +109,7 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         # Only an import that always runs may end the search early: guarded ones need the whole picture.
         return any(not flag for _, _, flag in matches(path, facts))
 
-    goal = Goal(unguarded, MAX_EVIDENCE, _likely_importer(module))
+    goal = Goal(unguarded, ENOUGH_EVIDENCE, _likely_importer(module))
     result = ImportSearch(search=index.search(scope, needles, always, goal))
     for path, facts in result.search.hits:
         lines = set()
