@@ -12,7 +12,6 @@ import hashlib
 import inspect
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -81,15 +80,16 @@ class _Prefilter:
     skipped: list[str] = field(default_factory=list)
     uncovered: list[str] = field(default_factory=list)
 
-    def note(self, path: str, verdict: str) -> None:
+    def note(self, verdicts: Mapping[str, str]) -> None:
         if self.key is None:
             return
-        if path not in self.clean or verdict == _UNREADABLE:
-            self.uncovered.append(path)
-        elif verdict == _HIT:
-            self.hits.append(path)
-        elif verdict == _SKIPPED:
-            self.skipped.append(path)
+        for path, verdict in verdicts.items():
+            if path not in self.clean or verdict == _UNREADABLE:
+                self.uncovered.append(path)
+            elif verdict == _HIT:
+                self.hits.append(path)
+            elif verdict == _SKIPPED:
+                self.skipped.append(path)
 
     def to_dict(self) -> dict[str, list[str]]:
         return {"hits": self.hits, "skipped": self.skipped, "uncovered": self.uncovered}
@@ -133,13 +133,14 @@ class _Verdicts:
         """A remembered prefilter's verdicts of the files it still speaks for (clean, covered)."""
         return cls(listing.still_clean(known.hits), listing.still_clean(known.skipped))
 
-    def note(self, path: str, verdict: str) -> None:
-        if verdict == _HIT:
-            self.hits.add(path)
-        elif verdict == _SKIPPED:
-            self.skipped.add(path)
-        elif verdict == _UNREADABLE:
-            self.unreadable.add(path)
+    def note(self, verdicts: Mapping[str, str]) -> None:
+        for path, verdict in verdicts.items():
+            if verdict == _HIT:
+                self.hits.add(path)
+            elif verdict == _SKIPPED:
+                self.skipped.add(path)
+            elif verdict == _UNREADABLE:
+                self.unreadable.add(path)
 
 
 @dataclass(frozen=True)
@@ -325,13 +326,10 @@ class SourceIndex:
         record = _Prefilter(self._prefilter_key(listing, wanted), listing.clean)
         known = self._recorded(record.key)
         found = _Verdicts.recalled(known, listing) if known is not None else _Verdicts()
-        for path, language in listing.undecided(known):
-            self.context.check_deadline()
-            verdict = self._judge(path, wanted[language.name], result)
-            found.note(path, verdict)
-            if known is None:
-                record.note(path, verdict)
+        judged = self._judge(listing.undecided(known), wanted, result)
+        found.note(judged)
         if known is None:
+            record.note(judged)
             self._remember(record)
         hits, neither = found.hits, found.skipped | found.unreadable
         candidates = [(p, lang) for p, lang in files if p in hits or (always is not None and p not in neither and always(p, lang))]
@@ -350,25 +348,33 @@ class SourceIndex:
         result.hits = [(path, self._facts[path]) for path, _ in candidates if path in self._facts]
         return result
 
-    def _judge(self, path: str, needles: Sequence[bytes], result: Search) -> str:
-        """Say whether the prefilter lets a file through, from its bytes (read once, then kept).
+    def _judge(self, files: list[tuple[str, Language]], wanted: dict[str, Sequence[bytes]], result: Search) -> dict[str, str]:
+        """The prefilter's verdict on each file: hit, miss, skipped (binary, oversized) or unreadable.
 
-        Each needle's answer per file is remembered: anchors of one kind share
-        needles (every `env:` anchor looks for the environment readers).
+        Needle by needle over all files, so the per-file work stays in
+        comprehensions; a file's bytes are read once and kept, and each
+        needle's answer per file is remembered, since anchors of one kind
+        share needles (every `env:` anchor looks for the environment readers).
         """
-        data = None
-        for needle in needles:
-            seen = self._contains.setdefault(needle, {})
-            found = seen.get(path)
-            if found is None:
-                if data is None:
+        verdicts: dict[str, str] = {}
+        by_language: dict[str, list[str]] = {}
+        for path, language in files:
+            by_language.setdefault(language.name, []).append(path)
+        for name, paths in by_language.items():
+            for needle in wanted[name]:
+                self.context.check_deadline()
+                seen = self._contains.setdefault(needle, {})
+                for path in [p for p in paths if p not in seen]:
                     data = self._candidate_bytes(path, result)
                     if data is None:
-                        return _SKIPPED if path in self._skipped else _UNREADABLE
-                found = seen[path] = needle in data
-            if found:
-                return _HIT
-        return _MISS
+                        verdicts[path] = _SKIPPED if path in self._skipped else _UNREADABLE
+                    else:
+                        seen[path] = needle in data
+                paths = [p for p in paths if p in seen]  # drops the files just found skipped or unreadable
+                verdicts.update(dict.fromkeys([p for p in paths if seen[p]], _HIT))
+                paths = [p for p in paths if not seen[p]]
+            verdicts.update(dict.fromkeys(paths, _MISS))
+        return verdicts
 
     def _unknown(self, candidates: list[tuple[str, Language]]) -> list[tuple[str, Language]]:
         """Candidates whose facts neither memory nor the disk cache (by git blob id) knows."""
@@ -521,6 +527,8 @@ class SourceIndex:
         """
         workers = int(self.context.options.get("workers") or os.cpu_count() or 1)
         if workers > 1 and parallel:
+            from concurrent.futures import ProcessPoolExecutor  # a pool is rare: most searches parse a few files
+
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 try:
                     submitted = [(chunk, pool.submit(_extract_chunk, chunk)) for chunk in _chunks(pending)]

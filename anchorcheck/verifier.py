@@ -12,11 +12,10 @@ import os
 import pickle
 import time
 from collections.abc import Iterable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anchorcheck import lifecycle
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, anchor_text, format_anchor, parse_anchor
@@ -26,6 +25,9 @@ from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict
 from anchorcheck.plugins import PluginSet, default_plugins, load_plugins, only_from_env
 from anchorcheck.registry import Registry
 from anchorcheck.repo import Repository, UnsafePathError, check_relative
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 PARALLEL_THRESHOLD = 200  # below this many memories a pool costs more than it saves
 _CHUNK = 64
@@ -141,11 +143,14 @@ class Verifier:
         if executor is None and len(batch) < PARALLEL_THRESHOLD:
             return _verify_here(self, batch, until, now)
         owned = executor is None
-        pool = executor or ProcessPoolExecutor(max_workers=min(os.cpu_count() or 1, 8))
+        if executor is None:
+            from concurrent.futures import ProcessPoolExecutor  # only large batches need it: spare the import
+
+            executor = ProcessPoolExecutor(max_workers=min(os.cpu_count() or 1, 8))
         try:
             spec = pickle.dumps(self._spec)
             chunks = [batch[i : i + _CHUNK] for i in range(0, len(batch), _CHUNK)]
-            futures = [pool.submit(_verify_chunk, spec, [m.to_dict() for m in chunk], until, now) for chunk in chunks]
+            futures = [executor.submit(_verify_chunk, spec, [m.to_dict() for m in chunk], until, now) for chunk in chunks]
             reports = []
             for chunk, future in zip(chunks, futures):
                 for memory, done in zip(chunk, future.result()):
@@ -154,7 +159,7 @@ class Verifier:
             return reports
         finally:
             if owned:
-                pool.shutdown()
+                executor.shutdown()
 
     # -- dispatch --------------------------------------------------------------
 

@@ -14,9 +14,9 @@ import bisect
 import json
 import re
 import tomllib
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-import yaml
 
 from anchorcheck.packages import ManifestError, decode, load
 
@@ -57,26 +57,37 @@ def parse_json(data: bytes) -> Any:
         raise ManifestError("invalid JSON: nested too deeply") from None
 
 
-class _NoAliasLoader(yaml.SafeLoader):
-    """SafeLoader that rejects `*alias` references instead of sharing (and later expanding) nodes."""
+@lru_cache(maxsize=1)
+def _loaders() -> tuple[type, type]:
+    """PyYAML's loaders, built on first use: most runs read no YAML and need not import it.
 
-    def compose_node(self, parent: Any, index: Any) -> Any:  # noqa: ANN401 - PyYAML's signature
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise ManifestError("YAML aliases are not accepted in manifests (alias bomb guard)", event.start_mark.line + 1)
-        return super().compose_node(parent, index)
+    The first rejects `*alias` references instead of sharing (and later
+    expanding) nodes; the second is libyaml's fast loader when installed.
+    """
+    import yaml
+
+    class NoAliasLoader(yaml.SafeLoader):
+        def compose_node(self, parent: Any, index: Any) -> Any:  # noqa: ANN401 - PyYAML's signature
+            if self.check_event(yaml.AliasEvent):
+                event = self.peek_event()
+                raise ManifestError("YAML aliases are not accepted in manifests (alias bomb guard)", event.start_mark.line + 1)
+            return super().compose_node(parent, index)
+
+    return NoAliasLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 # Where an alias token could start: `*` at the start of the text, or after whitespace or a flow indicator.
 _MAYBE_ALIAS = re.compile(r"(?:^|[\s\[{,])\*")
-_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def parse_yaml(data: bytes) -> Any:
     """YAML without aliases. Text that cannot hold an alias token goes to libyaml's fast loader;
     anything else (a `*` in a place an alias could start, even inside a string) to the guarded one."""
+    import yaml
+
     text = decode(data)
-    loader = _NoAliasLoader(text) if _MAYBE_ALIAS.search(text) else _FAST_LOADER(text)
+    guarded, fast = _loaders()
+    loader = guarded(text) if _MAYBE_ALIAS.search(text) else fast(text)
     try:
         return loader.get_single_data()
     except yaml.MarkedYAMLError as exc:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from packaging.pylock import Pylock, PylockUnsupportedVersionError, PylockValidationError
 
 from anchorcheck.packages import FileFacts, LockEntry, ManifestError, as_table, decode, load, locked_facts
 from anchorcheck_plugins.ecosystems.parsing import LineFinder, parse_json, parse_toml, toml_packages
@@ -46,6 +45,8 @@ def parse_pipfile_lock(context: Context, path: str) -> FileFacts:
 
 
 def _pylock(data: bytes) -> list[LockEntry]:
+    from packaging.pylock import Pylock, PylockUnsupportedVersionError, PylockValidationError  # rare: imported on use
+
     doc = parse_toml(data)
     try:
         lock = Pylock.from_dict(doc)
