@@ -362,9 +362,9 @@ class SourceIndex:
             by_language.setdefault(language.name, []).append(path)
         for name, paths in by_language.items():
             for needle in wanted[name]:
-                self.context.check_deadline()
                 seen = self._contains.setdefault(needle, {})
                 for path in [p for p in paths if p not in seen]:
+                    self.context.check_deadline()  # between files: the first search reads the whole tree
                     data = self._candidate_bytes(path, result)
                     if data is None:
                         verdicts[path] = _SKIPPED if path in self._skipped else _UNREADABLE
@@ -476,6 +476,20 @@ class SourceIndex:
                 self._store(path, language, data, _extract_or_broken(language, data))
                 self.flush()
         return self._facts[path]
+
+    def contains(self, path: str, needle: bytes) -> bool | None:
+        """Whether a file's bytes hold the needle, None when it cannot be read: answered from what the
+        prefilter remembered, or the bytes it kept, before the disk."""
+        seen = self._contains.setdefault(needle, {})
+        if path not in seen:
+            data = self._bytes.get(path)
+            if data is None:
+                try:
+                    data = self.repo.read_bytes(path)
+                except (OSError, UnsafePathError):
+                    return None
+            seen[path] = needle in data
+        return seen[path]
 
     def flush(self) -> None:
         if self.cache is not None:

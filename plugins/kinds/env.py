@@ -53,7 +53,7 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     for path, facts in search.hits:
         found.extend(evidence(path, line, f"reads {key}") for name, line in facts.env if name == key)
         computed.extend(f"{path}:{line}" for line in facts.env_computed)
-        if facts.error is not None and key.encode() in _bytes_or_empty(context, path):
+        if facts.error is not None and index.contains(path, key.encode()):
             shaky.append(f"{path}:{facts.error}")
     configs = context.memo(
         ("anchorcheck.env-configs", anchor.scope), lambda: context.repo.files(anchor.scope, where=config_kind)
@@ -88,13 +88,6 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
         f"nothing{where} reads or defines {key}; {coverage(search)}; {len(configs)} configuration file(s) read",
         state="absent",
     )
-
-
-def _bytes_or_empty(context: Context, path: str) -> bytes:
-    try:
-        return context.repo.read_bytes(path)
-    except OSError:
-        return b""
 
 
 @hookimpl

@@ -118,18 +118,10 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
                 lines.add(line)
                 result.places.append((path, line, name, flag))
                 result.python_hit |= path.endswith((".py", ".pyi"))
-        if facts.error is not None and _mentions(context, path, needles(index.language(path))):  # type: ignore[arg-type]
+        # A broken file matters only if it could hold the import at all (or cannot be read to tell).
+        if facts.error is not None and any(index.contains(path, n) is not False for n in needles(index.language(path))):  # type: ignore[arg-type]
             result.shaky.append(f"{path}:{facts.error}")
     return result
-
-
-def _mentions(context: Context, path: str, needles: list[bytes]) -> bool:
-    """Whether a broken file could hold the import at all: only then does its breakage matter."""
-    try:
-        data = context.repo.read_bytes(path)
-    except OSError:
-        return True
-    return any(n in data for n in needles)
 
 
 def _likely_importer(module: str) -> Callable[[Language, bytes], bool]:
