@@ -42,6 +42,11 @@ class Cache(Base):
         deep = 1
 @decorator
 def decorated(): pass
+type Alias = list[int]
+match command:
+    case [_, "x"]:
+        MATCHED = 1
+type Pair[T] = tuple[T, T]
 '''
 
 
@@ -112,6 +117,9 @@ def test_computed_key_breaks_the_closed_world(tree):
         ("Cache.Inner.deep", 32),
         ("decorated", 33),
         ("ujson", 16),
+        ("Alias", 35),
+        ("MATCHED", 38),
+        ("Pair", 39),
     ],
 )
 def test_definitions(tree, name, line):

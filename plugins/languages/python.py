@@ -181,6 +181,15 @@ def _env_reads(parsed: Parsed, facts: Facts, aliases: _ImportAliases) -> None:
         facts.add_env_read(read, key, ("string",), constants)
 
 
+def _alias_name(node: Node) -> list[Node]:
+    """`type Alias[T] = ...` (3.12) defines Alias: the identifier inside its left-hand type."""
+    left = node.child_by_field_name("left")
+    found = left.named_children[0] if left is not None and left.named_children else None
+    if found is not None and found.type == "generic_type":  # `Alias[T]`
+        found = found.named_children[0] if found.named_children else None
+    return [found] if found is not None and found.type == "identifier" else []
+
+
 def _assigned_names(node: Node) -> Iterator[Node]:
     """The names an assignment binds: `a = 1`, `a, b = t`, and each target of `a = b = 1`."""
     left = node.child_by_field_name("left")
@@ -197,9 +206,13 @@ _DEFINITIONS = Definitions(
         "class_definition": Define(nests=True),
         "function_definition": Define(),
         "assignment": Define(name=_assigned_names, at_name=True),
+        "type_alias_statement": Define(name=_alias_name),
     },
     transparent=frozenset(
-        {"if_statement", "else_clause", "elif_clause", "try_statement", "except_clause", "finally_clause", "with_statement", "block", "expression_statement"}
+        {
+            *("if_statement", "else_clause", "elif_clause", "try_statement", "except_clause", "finally_clause"),
+            *("with_statement", "match_statement", "case_clause", "block", "expression_statement"),
+        }
     ),
     wrappers={"decorated_definition": "definition"},
 )
