@@ -28,6 +28,11 @@ func Main(name string) {
 	os.Getenv("GO_KEY")
 	os.LookupEnv("GO_OTHER")
 }
+
+var (
+	Grouped = 1
+	Typed int
+)
 '''
 
 
@@ -55,7 +60,7 @@ def test_env(tree, key, line):
 
 @pytest.mark.parametrize(
     ("name", "line"),
-    [("Version", 8), ("Debug", 9), ("Trace", 9), ("Server", 11), ("Box", 12), ("Server.Start", 14), ("Box.Open", 15), ("Main", 17)],
+    [("Version", 8), ("Debug", 9), ("Trace", 9), ("Server", 11), ("Box", 12), ("Server.Start", 14), ("Box.Open", 15), ("Main", 17), ("Grouped", 23), ("Typed", 24)],
 )
 def test_definitions(tree, name, line):
     assert lines(check(tree, f"sym:cmd/main.go::{name}")) == [("cmd/main.go", line)]

@@ -52,7 +52,7 @@ _DEFINITIONS = Definitions(
         "method_declaration": Define(at_name=True, owner=_receiver_type),
         **dict.fromkeys(("type_spec", "type_alias", "const_spec", "var_spec"), Define(at_name=True)),
     },
-    transparent=frozenset({"type_declaration", "const_declaration", "var_declaration"}),
+    transparent=frozenset({"type_declaration", "const_declaration", "var_declaration", "var_spec_list"}),
 )
 
 
