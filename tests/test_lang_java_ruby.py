@@ -19,6 +19,11 @@ public class Store<T> extends Base {
   class Inner { void m() {} }
   enum Mode { FAST }
 }
+enum Level {
+  LOW, HIGH;
+  private final int weight = 1;
+  int weight() { return weight; }
+}
 '''
 
 RUBY = '''
@@ -73,6 +78,8 @@ def test_require_relative_is_not_an_import(tree):
         ("sym:src/Store.java::Store.save", 8),
         ("sym:src/Store.java::Store.Inner.m", 9),
         ("sym:src/Store.java::Store.Mode.FAST", 10),
+        ("sym:src/Store.java::Level.HIGH", 13),
+        ("sym:src/Store.java::Level.weight", 14),  # the field and the method share a name: the first line
         ("sym:lib/store.rb::Outer.Store", 5),
         ("sym:lib/store.rb::Outer.Store.LIMIT", 6),
         ("sym:lib/store.rb::Outer.Store.save", 7),

@@ -31,6 +31,7 @@ type Alias = number;
 enum Color { Red }
 export abstract class Base { run(): void {} }
 const v = process.env.TS_KEY;
+namespace Geo { export function area() {} }
 '''
 
 
@@ -80,5 +81,5 @@ def test_typescript(tree, path):
     assert lines(typed) == [(path, 1)] and "type-checking" in typed.evidence[0].detail
     assert lines(check(tree, f"import:old-style in:{path}")) == [(path, 2)]
     assert lines(check(tree, f"env:TS_KEY in:{path}")) == [(path, 7)]
-    for name, line in [("Shape", 3), ("Alias", 4), ("Color", 5), ("Base", 6), ("Base.run", 6)]:
+    for name, line in [("Shape", 3), ("Alias", 4), ("Color", 5), ("Base", 6), ("Base.run", 6), ("Geo", 8), ("Geo.area", 8)]:
         assert lines(check(tree, f"sym:{path}::{name}")) == [(path, line)]

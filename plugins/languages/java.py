@@ -37,7 +37,7 @@ def extract(parsed: Parsed) -> Facts:
 # Types with their methods, constructors, enum constants and fields (`Type.member`), nested types (`Outer.Inner`).
 _MEMBERS = Definitions(
     defines=dict.fromkeys(("method_declaration", "constructor_declaration", "enum_constant", "variable_declarator"), Define()),
-    transparent=frozenset({"field_declaration", "constant_declaration"}),
+    transparent=frozenset({"field_declaration", "constant_declaration", "enum_body_declarations"}),
 )
 _DEFINITIONS = Definitions(
     defines=dict.fromkeys(

@@ -101,7 +101,8 @@ _DEFINITIONS = Definitions(
         "variable_declarator": Define(name_types=frozenset({"identifier"})),
         "export_specifier": Define(name=_exported_name),
     },
-    transparent=frozenset({"lexical_declaration", "variable_declaration", "export_statement", "export_clause"}),
+    # A TS `namespace N {}` at the top level parses as an expression statement.
+    transparent=frozenset({"lexical_declaration", "variable_declaration", "export_statement", "export_clause", "expression_statement"}),
     wrappers={"export_statement": "declaration"},
 )
 
