@@ -543,6 +543,7 @@ class SourceIndex:
         if workers > 1 and parallel:
             from concurrent.futures import ProcessPoolExecutor  # a pool is rare: most searches parse a few files
 
+            self.repo.join_prefetch()  # the pool forks: no thread may be mid-call then
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 try:
                     submitted = [(chunk, pool.submit(_extract_chunk, chunk)) for chunk in _chunks(pending)]

@@ -347,15 +347,21 @@ class Repository:
             self._prefetch = threading.Thread(target=self._fetch_listing, name="anchorcheck-git-listing", daemon=True)
             self._prefetch.start()
 
+    def join_prefetch(self) -> None:
+        """Wait for a prefetch still running: before its results are used, and before a fork (a child
+        must not inherit a thread in the middle of a subprocess call)."""
+        if self._prefetch is not None and not self._prefetch_done:
+            self._prefetch.join()
+            self._prefetch_done = True
+
     def _fetch_listing(self) -> None:
         self._prefetched = dict(zip(_LISTING, self._run_git(_LISTING)))
 
     def _git_parallel(self, *commands: tuple[str, ...]) -> list[str | None]:
         """Run several read-only git commands at once (each waits on its own I/O); None for each that fails.
         A command the prefetch ran is answered from it, once."""
-        if self._prefetch is not None and not self._prefetch_done and any(c in _LISTING for c in commands):
-            self._prefetch.join()
-            self._prefetch_done = True
+        if any(c in _LISTING for c in commands):
+            self.join_prefetch()
         results = {command: self._prefetched.pop(command) for command in commands if command in self._prefetched}
         ran = self._run_git([command for command in commands if command not in results])
         return [results[command] if command in results else next(ran) for command in commands]

@@ -143,6 +143,7 @@ class Verifier:
         if executor is None and len(batch) < PARALLEL_THRESHOLD:
             return _verify_here(self, batch, until, now)
         owned = executor is None
+        self.repo.join_prefetch()  # a process pool forks: no thread may be mid-call then
         if executor is None:
             from concurrent.futures import ProcessPoolExecutor  # only large batches need it: spare the import
 
