@@ -6,6 +6,10 @@ invalidated by content and by a changed language plugin, never by time.
 SQLite in WAL mode makes concurrent readers and writers safe; every payload
 carries a checksum, so a damaged row is dropped and recomputed, and a database
 that cannot be opened is moved aside and rebuilt, never trusted.
+
+Nothing expires, so every commit of every repository would add rows forever:
+the database has a size cap instead, and when a write takes it over the cap
+the least recently used rows go first.
 """
 
 from __future__ import annotations
@@ -15,14 +19,19 @@ import json
 import os
 import sqlite3
 import sys
+import time
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 CACHE_ENV = "ANCHORCHECK_CACHE_DIR"
-_FILE = "facts-v1.sqlite"
+_FILE = "facts-v2.sqlite"
+_OLD_FILES = ("facts-v1.sqlite", "facts-v1.sqlite-wal", "facts-v1.sqlite-shm")  # another schema: never read again
 _BATCH = 500
+MAX_BYTES = 512 * 1024 * 1024  # default cap on the database's live pages
+_TRIM_TO = 0.75  # a trim leaves this share of the cap, so the next writes do not trim again at once
+_STALE = 24 * 3600  # a row read this long after its stamp gets a new one, so a read costs no write
 
 
 def git_blob_id(data: bytes) -> str:
@@ -53,13 +62,20 @@ def default_cache_dir(root: Path) -> Path:
 
 
 class FactsCache:
-    """A key -> JSON-safe dict store. Failures to read or write degrade to cache misses."""
+    """A key -> JSON-safe dict store. Failures to read or write degrade to cache misses.
 
-    def __init__(self, directory: Path) -> None:
+    Each row carries a `stamp`, the unix second it was last written or used;
+    a flush that takes the live pages over `max_bytes` deletes the least
+    recently stamped rows until they fit in three quarters of it.
+    """
+
+    def __init__(self, directory: Path, max_bytes: int = MAX_BYTES) -> None:
         self.path = Path(directory) / _FILE
+        self.max_bytes = max_bytes
         self.rebuilt = False  # whether a damaged database was set aside on open
         self._db: sqlite3.Connection | None = None
         self._pending: dict[str, bytes] = {}
+        self._used: set[str] = set()  # keys read with a stale stamp, stamped anew at the next flush
 
     def _connect(self) -> sqlite3.Connection | None:
         if self._db is not None:
@@ -75,6 +91,7 @@ class FactsCache:
                 return None
         except OSError:
             return None
+        self._remove_old_files()
         return self._db
 
     def _open(self) -> sqlite3.Connection:
@@ -83,12 +100,25 @@ class FactsCache:
             db.execute("PRAGMA busy_timeout = 30000")
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = NORMAL")
-            db.execute("CREATE TABLE IF NOT EXISTS facts (key TEXT PRIMARY KEY, payload BLOB NOT NULL) WITHOUT ROWID")
+            db.execute("PRAGMA journal_size_limit = 4194304")  # a WAL grown by a big trim shrinks back after it
+            # A rowid table: a payload of a few KB stays in the tree's page (WITHOUT ROWID moves all
+            # past about 1 KB to overflow pages of its own: 3-5x the bytes for rows of 1-2 KB), and rows
+            # lie in write order, so deleting the oldest frees whole pages.
+            db.execute("CREATE TABLE IF NOT EXISTS facts (key TEXT PRIMARY KEY, stamp INTEGER NOT NULL, payload BLOB NOT NULL)")
+            db.execute("CREATE INDEX IF NOT EXISTS facts_by_stamp ON facts (stamp)")
             db.execute("SELECT count(*) FROM facts WHERE key = ''").fetchone()
         except sqlite3.DatabaseError:
             db.close()
             raise
         return db
+
+    def _remove_old_files(self) -> None:
+        """Delete the database of the previous schema, best effort: it only takes space now."""
+        for name in _OLD_FILES:
+            try:
+                (self.path.parent / name).unlink(missing_ok=True)
+            except OSError:
+                pass  # e.g. still open in an older process on Windows: the next open tries again
 
     def _set_aside(self) -> None:
         self.rebuilt = True
@@ -99,23 +129,30 @@ class FactsCache:
                 pass
 
     def get_many(self, keys: Iterable[str]) -> dict[str, dict[str, Any]]:
-        """The entries found for these keys; damaged ones are deleted and left out."""
+        """The entries found for these keys; damaged ones are deleted and left out.
+
+        A found row whose stamp is over a day old is stamped anew at the next
+        `flush`: recency is kept to the day, and reading fresh rows writes nothing.
+        """
         wanted = list(dict.fromkeys(keys))
         found: dict[str, dict[str, Any]] = {}
         db = self._connect()
         if db is None or not wanted:
             return found
         damaged: list[str] = []
+        stale = int(time.time()) - _STALE
         try:
             for start in range(0, len(wanted), _BATCH):
                 chunk = wanted[start : start + _BATCH]
                 marks = ",".join("?" * len(chunk))
-                for key, payload in db.execute(f"SELECT key, payload FROM facts WHERE key IN ({marks})", chunk):  # noqa: S608 - placeholders only
+                for key, stamp, payload in db.execute(f"SELECT key, stamp, payload FROM facts WHERE key IN ({marks})", chunk):  # noqa: S608 - placeholders only
                     value = _decode(payload)
                     if value is None:
                         damaged.append(key)
-                    else:
-                        found[key] = value
+                        continue
+                    found[key] = value
+                    if stamp < stale:
+                        self._used.add(key)
             if damaged:
                 db.executemany("DELETE FROM facts WHERE key = ?", [(k,) for k in damaged])
         except sqlite3.DatabaseError:
@@ -130,18 +167,47 @@ class FactsCache:
             self.flush()
 
     def flush(self) -> None:
-        if not self._pending:
+        """Write the queued entries and the new stamps of stale rows read, then trim if over the cap."""
+        if not self._pending and not self._used:
             return
-        rows, self._pending = list(self._pending.items()), {}
+        now = int(time.time())
+        rows = [(key, now, payload) for key, payload in self._pending.items()]
+        used = [(now, key) for key in self._used - self._pending.keys()]
+        self._pending, self._used = {}, set()
         db = self._connect()
         if db is None:
             return
         try:
             db.execute("BEGIN IMMEDIATE")
-            db.executemany("INSERT OR REPLACE INTO facts (key, payload) VALUES (?, ?)", rows)
+            db.executemany("INSERT OR REPLACE INTO facts (key, stamp, payload) VALUES (?, ?, ?)", rows)
+            db.executemany("UPDATE facts SET stamp = ? WHERE key = ?", used)
+            if rows:
+                self._trim(db)
             db.execute("COMMIT")
         except sqlite3.DatabaseError:
             self._reset()
+
+    def _trim(self, db: sqlite3.Connection) -> None:
+        """Over the cap, delete the least recently stamped rows until the live pages fit in `_TRIM_TO` of it.
+
+        Runs in the flush's write transaction, so processes trimming at once
+        take turns and each measures what the one before left. The live size
+        comes from the page counts, not a scan. Each round deletes the share of
+        the rows that the excess is of the live size, then measures again: the
+        oldest rows may be smaller than most. Freed pages are reused by later
+        writes, so the file stays near the cap.
+        """
+        live = _live_bytes(db)
+        if live <= self.max_bytes:
+            return
+        target = int(self.max_bytes * _TRIM_TO)
+        while live > target:
+            (rows,) = db.execute("SELECT count(*) FROM facts").fetchone()
+            if not rows:
+                return  # the cap is below what an empty database takes
+            doomed = -(-rows * (live - target) // live)
+            db.execute("DELETE FROM facts WHERE rowid IN (SELECT rowid FROM facts ORDER BY stamp LIMIT ?)", (doomed,))
+            live = _live_bytes(db)
 
     def _reset(self) -> None:
         """The database went bad under us: set it aside so the next use rebuilds it."""
@@ -161,7 +227,13 @@ class FactsCache:
 
     def __getstate__(self) -> dict[str, Any]:
         # A connection cannot cross a process boundary; the copy reopens the same file.
-        return {"path": self.path, "rebuilt": False, "_db": None, "_pending": {}}
+        return {"path": self.path, "max_bytes": self.max_bytes, "rebuilt": False, "_db": None, "_pending": {}, "_used": set()}
+
+
+def _live_bytes(db: sqlite3.Connection) -> int:
+    """The bytes of the pages in use, from the database header: no table is read."""
+    pages = db.execute("PRAGMA page_count").fetchone()[0] - db.execute("PRAGMA freelist_count").fetchone()[0]
+    return int(pages * db.execute("PRAGMA page_size").fetchone()[0])
 
 
 def _encode(value: dict[str, Any]) -> bytes:

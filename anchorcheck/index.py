@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from tree_sitter import Query
 from tree_sitter_language_pack import get_language, get_parser
 
-from anchorcheck.cache import FactsCache, default_cache_dir, git_blob_id
+from anchorcheck.cache import MAX_BYTES, FactsCache, default_cache_dir, git_blob_id
 from anchorcheck.facts import Facts, Parsed, first_error_line
 from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
 
@@ -261,7 +261,7 @@ class SourceIndex:
         self.cache: FactsCache | None = None
         if context.options.get("cache", True):
             directory = context.options.get("cache_dir") or default_cache_dir(self.repo.root)
-            self.cache = FactsCache(Path(directory))
+            self.cache = FactsCache(Path(directory), int(context.options.get("cache_max_bytes", MAX_BYTES)))
         self._facts: dict[str, Facts] = {}
         self._skipped: set[str] = set()  # binary or over the size cap: not source, whatever the name says
         self._contains: dict[bytes, dict[str, bool]] = {}  # needle -> path -> whether its bytes hold it
@@ -474,7 +474,7 @@ class SourceIndex:
             data = self.repo.read_bytes(path)
             if not self._cached_untracked(path, language, data):
                 self._store(path, language, data, _extract_or_broken(language, data))
-                self.flush()
+        self.flush()  # also stamps anew an old entry just read, so it outlives a trim
         return self._facts[path]
 
     def contains(self, path: str, needle: bytes) -> bool | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -10,9 +11,9 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from tests._source_support import verifier, write
-from tests.conftest import init_repo
+from tests.conftest import git, init_repo
 
-from anchorcheck import Memory, Verdict
+from anchorcheck import Memory, Verdict, Verifier
 from anchorcheck.cache import FactsCache, git_blob_id
 from anchorcheck.index import SourceIndex
 
@@ -56,23 +57,23 @@ def test_no_cache_writes_nothing(tmp_path, monkeypatch):
     assert main(["anchor", "--root", str(root), "--no-cache", "import:redis"]) == 0
     assert not (tmp_path / "cache").exists()
     assert main(["anchor", "--root", str(root), "import:redis"]) == 0
-    assert (tmp_path / "cache" / "facts-v1.sqlite").exists()
+    assert (tmp_path / "cache" / "facts-v2.sqlite").exists()
 
 
 def test_corrupted_database_is_rebuilt(tmp_path):
     root, cache = write(tmp_path / "repo", {"a.py": "import redis\n"}), tmp_path / "cache"
     cache.mkdir()
-    (cache / "facts-v1.sqlite").write_bytes(b"this is not a database" * 100)
+    (cache / "facts-v2.sqlite").write_bytes(b"this is not a database" * 100)
     result, parsed = _parsed_after(root, cache)
     assert result.verdict is Verdict.VERIFIED and parsed == 1
-    assert (cache / "facts-v1.sqlite.corrupt").exists()
+    assert (cache / "facts-v2.sqlite.corrupt").exists()
     assert _parsed_after(root, cache)[1] == 0
 
 
 def test_damaged_row_is_dropped_not_trusted(tmp_path):
     root, cache = write(tmp_path / "repo", {"a.py": "import redis\n"}), tmp_path / "cache"
     _parsed_after(root, cache)
-    db = sqlite3.connect(cache / "facts-v1.sqlite")
+    db = sqlite3.connect(cache / "facts-v2.sqlite")
     db.execute("UPDATE facts SET payload = substr(payload, 1, 16) || x'00112233445566778899'")
     db.commit()
     db.close()
@@ -198,3 +199,151 @@ def test_a_damaged_prefilter_record_is_judged_again(tmp_path):
     store.close()
     result, read = _reads_of(root, cache, "import:redis")
     assert result.verdict is Verdict.VERIFIED and read == ["a.py", "b.py"]
+
+
+# -- the size cap ----------------------------------------------------------------
+
+DAY = 24 * 3600
+
+
+def _age(cache_dir, seconds, keys=None):
+    """Make entries look used `seconds` earlier, as if time had passed (all of them, or these keys)."""
+    db = sqlite3.connect(cache_dir / "facts-v2.sqlite")
+    where, args = ("", []) if keys is None else (f" WHERE key IN ({','.join('?' * len(keys))})", list(keys))
+    db.execute(f"UPDATE facts SET stamp = stamp - ?{where}", [seconds, *args])  # noqa: S608 - placeholders only
+    db.commit()
+    db.close()
+
+
+def _live_bytes(cache_dir):
+    """The bytes of the database pages holding data, committed WAL included."""
+    db = sqlite3.connect(cache_dir / "facts-v2.sqlite")
+    pages = db.execute("PRAGMA page_count").fetchone()[0] - db.execute("PRAGMA freelist_count").fetchone()[0]
+    size = pages * db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    return size
+
+
+def _keys(cache_dir):
+    """The keys stored, read past FactsCache so that looking does not count as a use."""
+    db = sqlite3.connect(cache_dir / "facts-v2.sqlite")
+    keys = {key for (key,) in db.execute("SELECT key FROM facts")}
+    db.close()
+    return keys
+
+
+def _put_batch(store, prefix, count):
+    """Queue `count` entries of about 1.2 KB each (random bytes do not compress) and flush them."""
+    keys = [f"{prefix}{i}" for i in range(count)]
+    for key in keys:
+        store.put(key, {"blob": os.urandom(1000).hex()})
+    store.flush()
+    return keys
+
+
+def test_the_cache_stays_under_its_cap_and_keeps_the_most_recently_used(tmp_path):
+    cap = 256 * 1024
+    store = FactsCache(tmp_path, max_bytes=cap)
+    generations = []
+    for g in range(12):  # over 3x the cap in all
+        generations.append(_put_batch(store, f"g{g}:", 60))
+        _age(tmp_path, DAY)
+    assert _live_bytes(tmp_path) <= cap
+    store.close()  # checkpoints the WAL into the file
+    assert (tmp_path / "facts-v2.sqlite").stat().st_size <= cap + 128 * 1024  # at most one flush past the cap
+    kept = _keys(tmp_path)
+    assert kept >= set(generations[-1]) and kept.isdisjoint(generations[0])
+
+
+def test_reading_an_old_entry_keeps_it_through_a_trim(tmp_path):
+    cap = 256 * 1024
+    store = FactsCache(tmp_path, max_bytes=cap)
+    old = _put_batch(store, "old:", 100)  # about 60% of the cap
+    for rank, key in enumerate(old):  # the first is the least recently used of all
+        _age(tmp_path, 10 * DAY - rank, [key])
+    assert list(store.get_many([old[0]])) == [old[0]]
+    store.flush()  # the read stamps it anew
+    for batch in range(20):  # until a trim takes some old entries
+        _put_batch(store, f"new{batch}:", 20)
+        kept = _keys(tmp_path)
+        if not set(old) <= kept:
+            break
+    assert old[0] in kept and old[1] not in kept
+
+
+def test_a_warm_read_writes_nothing(tmp_path):
+    keys = _put_batch(FactsCache(tmp_path), "k", 2000)
+    watcher = sqlite3.connect(tmp_path / "facts-v2.sqlite")
+
+    def commits():
+        return watcher.execute("PRAGMA data_version").fetchone()[0]
+
+    def read_all(store):
+        assert len(store.get_many(keys)) == 2000
+        store.flush()
+        return commits()
+
+    store, before = FactsCache(tmp_path), commits()
+    assert read_all(store) == before
+    _age(tmp_path, 2 * DAY)  # over a day old: the next read stamps them anew
+    before = commits()
+    after = read_all(store)
+    assert after != before
+    assert read_all(store) == after  # fresh again
+    watcher.close()
+
+
+def test_the_old_version_database_is_removed(tmp_path):
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / f"facts-v1.sqlite{suffix}").write_bytes(b"old rows")
+    store = FactsCache(tmp_path)
+    assert store.get_many(["k"]) == {}
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith("facts-v1")]
+    assert (tmp_path / "facts-v2.sqlite").exists()
+
+
+def test_a_verifier_with_a_tiny_cap_stays_correct_and_bounded(tmp_path):
+    root, cache, cap = tmp_path / "repo", tmp_path / "cache", 48 * 1024
+    options = {"cache_dir": cache, "cache_max_bytes": cap}
+    init_repo(write(root, {"README.md": "a project\n"}))
+    commits = 6  # every commit adds each file's facts and the prefilter's answer: about 10 KB of pages
+    for n in range(commits):
+        # "celery" is in every file but imported by none: a search for it parses them all.
+        write(root, {f"m{i}.py": "import redis  # not celery\n" + "".join(f"def f{n}_{i}_{j}(): pass\n" for j in range(40)) for i in range(30)})
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", f"commit {n}")
+        v = Verifier(root, options=options)
+        assert v.check("import:celery").verdict is Verdict.REFUTED
+        assert _live_bytes(cache) <= cap
+        _age(cache, DAY)
+    db = sqlite3.connect(cache / "facts-v2.sqlite")
+    (remembered,) = db.execute("SELECT count(*) FROM facts WHERE key LIKE 'prefilter:%'").fetchone()
+    db.close()
+    assert 0 < remembered < commits  # the oldest commits' answers were dropped
+    for _ in range(2):
+        v = Verifier(root, options=options)
+        assert v.check("import:redis").verdict is Verdict.VERIFIED
+    assert SourceIndex.of(v.context).parsed == 0  # the second time from the cache
+
+
+TRIMMER = """
+import os, sys
+from pathlib import Path
+from anchorcheck.cache import FactsCache
+store = FactsCache(Path(sys.argv[1]), max_bytes=128 * 1024)
+for batch in range(30):
+    for i in range(30):
+        store.put(f"{sys.argv[2]}:{batch}:{i}", {"blob": os.urandom(1000).hex()})
+    store.flush()
+assert not store.rebuilt
+"""
+
+
+def test_processes_trimming_at_once(tmp_path):
+    procs = [subprocess.Popen([sys.executable, "-c", TRIMMER, str(tmp_path), f"p{n}"]) for n in range(3)]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0, 0]
+    assert not list(tmp_path.glob("*.corrupt"))
+    assert _live_bytes(tmp_path) <= 128 * 1024
+    db = sqlite3.connect(tmp_path / "facts-v2.sqlite")
+    assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    db.close()
