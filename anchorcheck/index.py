@@ -107,6 +107,17 @@ class _Listing:
         self.staged = hashlib.sha1("\0".join(tracked).encode("utf-8", "surrogateescape")).hexdigest() if staged else None  # noqa: S324
         self.unclean = [(path, language) for path, language in files if path not in clean]
         self.language = dict(files)
+        self.languages = {language.name: language for _, language in files}
+        self._under: dict[str, set[str]] | None = None
+
+    def under(self, directory: str) -> set[str]:
+        """The paths with a directory of this name among their parents (an index built on first use)."""
+        if self._under is None:
+            self._under = {}
+            for path, _ in self.files:
+                for part in path.split("/")[:-1]:
+                    self._under.setdefault(part, set()).add(path)
+        return self._under.get(directory, set())
 
     def still_clean(self, paths: Iterable[str]) -> set[str]:
         """Those of `paths` in this listing whose working copy git still vouches for."""
@@ -305,12 +316,16 @@ class SourceIndex:
         self,
         scope: str | None,
         needles: Callable[[Language], Sequence[bytes]],
-        always: Callable[[str, Language], bool] | None = None,
+        inside: Callable[[Language], str | None] | None = None,
         goal: Goal | None = None,
+        *,
+        parse_all: bool = False,
     ) -> Search:
         """Facts of the files in scope whose bytes contain one of their language's needles.
 
-        `always(path, language)` forces a file in regardless of its bytes. Which
+        `inside(language)` names a directory whose files of that language are
+        candidates whatever their bytes (a relative import names no package);
+        `parse_all` makes every file one. Which
         tracked files hold a needle is remembered on disk per tree state, so a
         later process re-reads only the files git says changed; cached facts
         are used without reading the file. With a `goal`, parsing stops once
@@ -321,8 +336,7 @@ class SourceIndex:
         listing = self._listing(scope)
         files = listing.files
         result = Search(searched=len(files), unsupported=listing.others)
-        languages = {language.name: language for _, language in files}
-        wanted = {name: needles(language) for name, language in languages.items()}
+        wanted = {name: needles(language) for name, language in listing.languages.items()}
         record = _Prefilter(self._prefilter_key(listing, wanted), listing.clean)
         known = self._recorded(record.key)
         found = _Verdicts.recalled(known, listing) if known is not None else _Verdicts()
@@ -331,8 +345,9 @@ class SourceIndex:
         if known is None:
             record.note(judged)
             self._remember(record)
-        hits, neither = found.hits, found.skipped | found.unreadable
-        candidates = [(p, lang) for p, lang in files if p in hits or (always is not None and p not in neither and always(p, lang))]
+        forced = set(listing.language) if parse_all else self._inside(listing, inside)
+        chosen = found.hits | (forced - found.skipped - found.unreadable)
+        candidates = [(path, listing.language[path]) for path in sorted(chosen)]  # in listing order
         skipped = len(found.skipped)
         result.searched -= skipped
         result.unsupported += skipped
@@ -347,6 +362,16 @@ class SourceIndex:
             self.flush()
         result.hits = [(path, self._facts[path]) for path, _ in candidates if path in self._facts]
         return result
+
+    @staticmethod
+    def _inside(listing: _Listing, inside: Callable[[Language], str | None] | None) -> set[str]:
+        """The files `inside` forces in: those of each language under the directory it names."""
+        forced: set[str] = set()
+        for language in listing.languages.values():
+            directory = inside(language) if inside is not None else None
+            if directory:
+                forced |= {path for path in listing.under(directory) if listing.language[path] is language}
+        return forced
 
     def _judge(self, files: list[tuple[str, Language]], wanted: dict[str, Sequence[bytes]], result: Search) -> dict[str, str]:
         """The prefilter's verdict on each file: hit, miss, skipped (binary, oversized) or unreadable.
@@ -460,7 +485,7 @@ class SourceIndex:
 
     def everything(self, scope: str | None = None) -> Search:
         """Facts of every source file in scope, prefilter off: the full index (benchmarks, whole-tree reports)."""
-        return self.search(scope, lambda language: (), lambda path, language: True)
+        return self.search(scope, lambda language: (), parse_all=True)
 
     def facts(self, path: str) -> Facts | None:
         """The facts of one file (None when no language plugin parses it); raises OSError/UnsafePathError."""

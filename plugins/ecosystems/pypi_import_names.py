@@ -312,7 +312,8 @@ def _layout_packages(context: Context, directory: str) -> list[str]:
     """Packages of a src/ or flat layout: `src/NAME/__init__.py` or `NAME/__init__.py` under the project."""
     prefix = f"{directory}/" if directory else ""
     names = []
-    for path in context.repo.files(directory or None, where=lambda p: p.endswith("/__init__.py")):
+    # Listed paths, not `files`: a package is a package whatever its `__init__.py` holds (no read each).
+    for path in (p for p in context.repo.paths(directory or None) if p.endswith("/__init__.py")):
         parts = path[len(prefix):].split("/")
         if (len(parts) == 3 and parts[0] == "src") or (len(parts) == 2 and parts[0] not in ("tests", "test", "docs")):
             top = parts[-2]

@@ -27,6 +27,8 @@ _WORKFLOW = re.compile(r"^\.github/workflows/[^/]+\.ya?ml$")
 def config_kind(path: str) -> str | None:
     """Which reader understands this file, by its name; None for any other file."""
     name = path.rsplit("/", 1)[-1]
+    if ".env" not in name and "file" not in name and "compose" not in name and not path.startswith(".github/"):
+        return None  # nearly every file: one look, not four rules (asked of every path on each env: anchor's listing)
     if name == ".env" or name.startswith(".env.") or name.endswith(".env"):
         return "dotenv"
     if name in ("Dockerfile", "Containerfile") or name.startswith("Dockerfile.") or name.endswith(".Dockerfile"):

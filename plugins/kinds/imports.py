@@ -84,15 +84,9 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         first = _segments(language, module)[0]
         return list({first.encode(), first.replace("-", "_").encode()})
 
-    inside: dict[str, str] = {}  # per language: "/pkg/", a directory of the package
-
-    def always(path: str, language: Language) -> bool:
+    def inside(language: Language) -> str | None:
         # A relative import names no package: keep files that live inside the package.
-        if language.resolve_import is None:
-            return False
-        if language.name not in inside:
-            inside[language.name] = f"/{_segments(language, module)[0]}/"
-        return inside[language.name] in f"/{path}"
+        return _segments(language, module)[0] if language.resolve_import is not None else None
 
     matched: dict[str, list[tuple[str, int, str]]] = {}  # per path: the goal and the report both ask
 
@@ -110,7 +104,7 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         return any(not flag for _, _, flag in matches(path, facts))
 
     goal = Goal(unguarded, ENOUGH_EVIDENCE, _likely_importer(module))
-    result = ImportSearch(search=index.search(scope, needles, always, goal))
+    result = ImportSearch(search=index.search(scope, needles, inside, goal))
     for path, facts in result.search.hits:
         lines = set()
         for name, line, flag in sorted(matches(path, facts), key=lambda item: item[1]):
