@@ -217,22 +217,33 @@ class Repository:
 
     # -- listing -------------------------------------------------------------
 
-    def files(self, scope: str | None = None, where: Callable[[str], bool] | None = None) -> list[str]:
-        """Text files of the checkout, sorted, optionally limited to a scope and to paths `where` accepts.
+    def files(
+        self, scope: str | None = None, where: Callable[[str], bool] | None = None, named: Iterable[str] | None = None
+    ) -> list[str]:
+        """Text files of the checkout, sorted, optionally limited to a scope, to paths `where` accepts
+        and to file names in `named`.
 
         Honours .gitignore (through the git index when in git), skips vendored
         and generated trees, files over the size cap and binary files. A scope
-        is a repo-relative file, a directory, or a gitignore-style glob. `where`
-        is asked first, so a caller after a few names never pays for judging
-        every other file's content.
+        is a repo-relative file, a directory, or a gitignore-style glob. `named`
+        is answered from an index and `where` is asked next, so a caller after
+        a few names never pays for judging every other file's content.
         """
-        return [p for p in self.paths(scope) if (where is None or where(p)) and self.is_text(p)]
+        return [p for p in self.paths(scope, named) if (where is None or where(p)) and self.is_text(p)]
 
-    def paths(self, scope: str | None = None) -> list[str]:
+    def paths(self, scope: str | None = None, named: Iterable[str] | None = None) -> list[str]:
         """What `files` lists before the size cap and the binary check: for a caller that reads each
         file anyway and can judge it from those bytes (`looks_binary`, `FileTooLargeError`)."""
-        listed = self._all_files
+        listed = self._all_files if named is None else sorted(p for name in set(named) for p in self._by_name.get(name, ()))
         return listed if scope is None else self._in_scope(listed, scope)
+
+    @cached_property
+    def _by_name(self) -> dict[str, list[str]]:
+        """The listing by file name: lookups of manifests, `__init__.py` and the like without a pass each."""
+        index: dict[str, list[str]] = {}
+        for path in self._all_files:
+            index.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+        return index
 
     def _in_scope(self, listed: list[str], scope: str) -> list[str]:
         if _GLOB_CHARS & set(scope):

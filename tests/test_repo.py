@@ -247,3 +247,12 @@ def test_no_prefetch_outside_git(tmp_path) -> None:
     repo = Repository(tmp_path)
     repo.prefetch_listing()
     assert repo.files() == ["a.py"]
+
+
+def test_files_by_name(make_tree) -> None:
+    root = make_tree({"a/__init__.py": "", "a/b/__init__.py": "", "c/__init__.py": b"\0binary", "setup.py": "", "pkg.json": ""})
+    repo = Repository(root)
+    assert repo.paths(named=["__init__.py"]) == ["a/__init__.py", "a/b/__init__.py", "c/__init__.py"]
+    assert repo.files(named=["__init__.py"]) == ["a/__init__.py", "a/b/__init__.py"]  # still judged as text
+    assert repo.files("a/b", named=["__init__.py", "setup.py"]) == ["a/b/__init__.py"]
+    assert repo.paths(named=["setup.py", "missing"]) == ["setup.py"]

@@ -92,7 +92,7 @@ def _projects(context: Context, layout: Layout, base: str) -> list[str]:
     if any(reader.kind in ("manifest", "workspace") for _, reader in project_files(context, layout, base)):
         return [base]
     names = {name for reader in layout.readers if reader.kind == "manifest" for name in reader.names}
-    candidates = sorted({posixpath.dirname(p) for p in context.repo.files(base or None, where=lambda p: posixpath.basename(p) in names)})
+    candidates = sorted({posixpath.dirname(p) for p in context.repo.files(base or None, named=names)})
     tops: list[str] = []
     for directory in candidates:
         if not any(directory == top or directory.startswith(top + "/") for top in tops):
@@ -158,7 +158,7 @@ def member_dirs(context: Context, base: str, globs: Iterable[str], manifest: str
     excluded = [g[1:] for g in globs if isinstance(g, str) and g.startswith("!")] + [g for g in exclude if isinstance(g, str)]
     prefix = base + "/" if base else ""
     candidates = sorted(
-        {posixpath.dirname(p) for p in context.repo.files(base or None, where=lambda p: posixpath.basename(p) == manifest)}
+        {posixpath.dirname(p) for p in context.repo.files(base or None, named=[manifest])}
     )
     members = []
     for directory in candidates:

@@ -313,7 +313,7 @@ def _layout_packages(context: Context, directory: str) -> list[str]:
     prefix = f"{directory}/" if directory else ""
     names = []
     # Listed paths, not `files`: a package is a package whatever its `__init__.py` holds (no read each).
-    for path in (p for p in context.repo.paths(directory or None) if p.endswith("/__init__.py")):
+    for path in context.repo.paths(directory or None, named=["__init__.py"]):
         parts = path[len(prefix):].split("/")
         if (len(parts) == 3 and parts[0] == "src") or (len(parts) == 2 and parts[0] not in ("tests", "test", "docs")):
             top = parts[-2]

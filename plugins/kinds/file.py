@@ -36,7 +36,7 @@ def verify_file(anchor: Anchor, context: Context) -> AnchorResult:
 def _same_name_elsewhere(context: Context, path: str, limit: int = 3) -> list[str]:
     """Files with the same base name: a hint for the person fixing a moved path, not evidence."""
     name = path.rstrip("/").rsplit("/", 1)[-1]
-    matches = context.repo.files(where=lambda p: p.rsplit("/", 1)[-1] == name)
+    matches = context.repo.files(named=[name])
     return matches[:limit]
 
 

@@ -263,13 +263,9 @@ def _package_inits(repo: object) -> frozenset[str]:
         # Listed paths, not `files`: a package is a package whatever its `__init__.py` holds, and
         # judging each one's content (a read per file) is what made this slow.
         paths = getattr(repo, "paths", None)
-        listed = frozenset(filter(_is_package_init, paths())) if callable(paths) else frozenset()
+        listed = frozenset(paths(named=["__init__.py"])) if callable(paths) else frozenset()
         _PACKAGE_INITS[repo] = listed
     return listed
-
-
-def _is_package_init(path: str) -> bool:
-    return path.rsplit("/", 1)[-1] == "__init__.py"
 
 
 LANGUAGE = Language(
