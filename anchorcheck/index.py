@@ -594,7 +594,9 @@ class SourceIndex:
         self.parsed += 1
         self._facts[path] = facts
         if self.cache is not None:
-            key = self._key(language, self.repo.blob_ids.get(path) or git_blob_id(data))
+            # The hash of the bytes parsed, not git's id for the path: a file edited after git listed
+            # it must not file its facts under the old content's id in a cache other checkouts share.
+            key = self._key(language, git_blob_id(data))
             self.cache.put(key, facts.to_dict())
 
 

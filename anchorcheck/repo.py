@@ -358,6 +358,11 @@ class Repository:
             self._prefetch = threading.Thread(target=self._fetch_listing, name="anchorcheck-git-listing", daemon=True)
             self._prefetch.start()
 
+    def __getstate__(self) -> dict[str, object]:
+        """A thread cannot be pickled: a copy takes the prefetch's results, or lists again."""
+        self.join_prefetch()
+        return {**self.__dict__, "_prefetch": None}
+
     def join_prefetch(self) -> None:
         """Wait for a prefetch still running: before its results are used, and before a fork (a child
         must not inherit a thread in the middle of a subprocess call)."""

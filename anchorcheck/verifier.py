@@ -57,7 +57,10 @@ class Verifier:
             exclude=self.config.exclude,
             max_file_size=self.config.max_file_size,
         )
-        self.repo.prefetch_listing()
+        if (options or {}).get("prefetch_listing"):
+            # Only where the first check follows at once (the CLI): the listing is a snapshot, and
+            # one taken long before a library caller's first check would judge later edits wrongly.
+            self.repo.prefetch_listing()
         self.plugins = _plugin_set(only_plugins, self.config, plugins)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=dict(options or {}))
         # What a worker process needs to build the same Verifier (modules travel by name).

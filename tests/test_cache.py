@@ -11,7 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from tests._source_support import verifier, write
-from tests.conftest import git, init_repo
+from tests.conftest import git, init_repo, needs_git
 
 from anchorcheck import Memory, Verdict, Verifier
 from anchorcheck.cache import FactsCache, git_blob_id
@@ -347,3 +347,18 @@ def test_processes_trimming_at_once(tmp_path):
     db = sqlite3.connect(tmp_path / "facts-v2.sqlite")
     assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     db.close()
+
+
+@needs_git
+def test_a_file_edited_after_the_listing_does_not_poison_the_cache(tmp_path):
+    # Facts are filed under the hash of the bytes parsed, not under git's id for the path.
+    root = tmp_path / "repo"
+    write(root, {"a.py": "class Committed: pass\n"})
+    init_repo(root)
+    cache = tmp_path / "cache"
+    first = verifier(root, cache)
+    SourceIndex.of(first.context).sources(None)  # git listed a.py as clean, with its committed blob id
+    (root / "a.py").write_text("class Edited: pass\n")
+    assert first.check("sym:a.py::Edited").verdict is Verdict.VERIFIED
+    subprocess.run(["git", "-C", str(root), "checkout", "-q", "a.py"], check=True)
+    assert verifier(root, cache).check("sym:a.py::Committed").verdict is Verdict.VERIFIED

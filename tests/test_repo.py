@@ -256,3 +256,19 @@ def test_files_by_name(make_tree) -> None:
     assert repo.files(named=["__init__.py"]) == ["a/__init__.py", "a/b/__init__.py"]  # still judged as text
     assert repo.files("a/b", named=["__init__.py", "setup.py"]) == ["a/b/__init__.py"]
     assert repo.paths(named=["setup.py", "missing"]) == ["setup.py"]
+
+
+@needs_git
+def test_a_verifier_lists_the_checkout_when_first_asked_not_when_built(make_repo) -> None:
+    # A library caller may build a Verifier long before its first check: files added meanwhile count.
+    import pickle
+
+    from anchorcheck import Verifier
+
+    root = make_repo({"src/a.py": "import os\n"})
+    verifier = Verifier(root, options={"cache": False})
+    (root / "src/b.py").write_text("import redis\n")
+    assert verifier.check("import:redis").verdict.value == "VERIFIED"
+    prefetched = Repository(root)
+    prefetched.prefetch_listing()
+    assert pickle.loads(pickle.dumps(prefetched)).files() == ["src/a.py", "src/b.py"]

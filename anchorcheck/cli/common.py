@@ -77,7 +77,7 @@ def root_of(args: argparse.Namespace) -> str:
 
 
 def make_verifier(args: argparse.Namespace) -> Verifier:
-    return Verifier(root_of(args), options={"cache": not getattr(args, "no_cache", False)})
+    return Verifier(root_of(args), options={"cache": not getattr(args, "no_cache", False), "prefetch_listing": True})
 
 
 def exit_code(run: Run, fail_on: str) -> int:
