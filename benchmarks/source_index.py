@@ -44,7 +44,7 @@ FULL_INDEX = """
 import json, sys
 from anchorcheck import Verifier
 from anchorcheck.index import SourceIndex
-v = Verifier(sys.argv[1], options={"cache": False})
+v = Verifier(sys.argv[1], options={"cache": False, "prefetch_listing": True})  # as the CLI builds it
 search = SourceIndex.of(v.context).everything(sys.argv[2] if len(sys.argv) > 2 else None)
 imports = sorted({m for p, f in search.hits if p.endswith((".py", ".pyi")) for m, _, _ in f.imports})
 print(json.dumps({"files": len(search.hits), "imports": imports}))
