@@ -158,7 +158,6 @@ class Repository:
         self._root_str = str(self.root)
         self._prefetch: threading.Thread | None = None
         self._prefetched: dict[tuple[str, ...], str | None] = {}
-        self._prefetch_done = False
 
     # -- paths ---------------------------------------------------------------
 
@@ -354,21 +353,21 @@ class Repository:
     def prefetch_listing(self) -> None:
         """Start git's listing of the checkout in the background: nearly every run needs it, and on a
         large tree git takes as long as importing the plugins, which can happen meanwhile."""
-        if self._prefetch is None and any((d / ".git").exists() for d in (self.root, *self.root.parents)):
+        if self._prefetch is None and self._below_dotgit():
             self._prefetch = threading.Thread(target=self._fetch_listing, name="anchorcheck-git-listing", daemon=True)
             self._prefetch.start()
 
     def __getstate__(self) -> dict[str, object]:
         """A thread cannot be pickled: a copy takes the prefetch's results, or lists again."""
         self.join_prefetch()
-        return {**self.__dict__, "_prefetch": None}
+        return dict(self.__dict__)
 
     def join_prefetch(self) -> None:
         """Wait for a prefetch still running: before its results are used, and before a fork (a child
         must not inherit a thread in the middle of a subprocess call)."""
-        if self._prefetch is not None and not self._prefetch_done:
+        if self._prefetch is not None:
             self._prefetch.join()
-            self._prefetch_done = True
+            self._prefetch = None
 
     def _fetch_listing(self) -> None:
         self._prefetched = dict(zip(_LISTING, self._run_git(_LISTING)))
@@ -409,10 +408,14 @@ class Repository:
             results.append(out.decode("utf-8", errors="surrogateescape") if proc.returncode == 0 else None)
         return iter(results)
 
+    def _below_dotgit(self) -> bool:
+        """Whether a `.git` is at the root or above it: without one, no git command is worth running."""
+        return any((d / ".git").exists() for d in (self.root, *self.root.parents))
+
     @cached_property
     def in_git(self) -> bool:
         """Whether the root is inside a git work tree and git is installed."""
-        if not any((d / ".git").exists() for d in (self.root, *self.root.parents)):
+        if not self._below_dotgit():
             return False
         return (self.git("rev-parse", "--is-inside-work-tree") or "").strip() == "true"
 
