@@ -119,6 +119,15 @@ class _Listing:
                     self._under.setdefault(part, set()).add(path)
         return self._under.get(directory, set())
 
+    def forced(self, inside: Callable[[Language], str | None] | None) -> set[str]:
+        """The files a search's `inside` rule forces in: those of each language under the directory it names."""
+        found: set[str] = set()
+        for language in self.languages.values():
+            directory = inside(language) if inside is not None else None
+            if directory:
+                found |= {path for path in self.under(directory) if self.language[path] is language}
+        return found
+
     def still_clean(self, paths: Iterable[str]) -> set[str]:
         """Those of `paths` in this listing whose working copy git still vouches for."""
         return {path for path in paths if path in self.clean and path in self.language}
@@ -345,7 +354,7 @@ class SourceIndex:
         if known is None:
             record.note(judged)
             self._remember(record)
-        forced = set(listing.language) if parse_all else self._inside(listing, inside)
+        forced = set(listing.language) if parse_all else listing.forced(inside)
         chosen = found.hits | (forced - found.skipped - found.unreadable)
         candidates = [(path, listing.language[path]) for path in sorted(chosen)]  # in listing order
         skipped = len(found.skipped)
@@ -362,16 +371,6 @@ class SourceIndex:
             self.flush()
         result.hits = [(path, self._facts[path]) for path, _ in candidates if path in self._facts]
         return result
-
-    @staticmethod
-    def _inside(listing: _Listing, inside: Callable[[Language], str | None] | None) -> set[str]:
-        """The files `inside` forces in: those of each language under the directory it names."""
-        forced: set[str] = set()
-        for language in listing.languages.values():
-            directory = inside(language) if inside is not None else None
-            if directory:
-                forced |= {path for path in listing.under(directory) if listing.language[path] is language}
-        return forced
 
     def _judge(self, files: list[tuple[str, Language]], wanted: dict[str, Sequence[bytes]], result: Search) -> dict[str, str]:
         """The prefilter's verdict on each file: hit, miss, skipped (binary, oversized) or unreadable.
