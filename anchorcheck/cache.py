@@ -32,6 +32,8 @@ _BATCH = 500
 MAX_BYTES = 512 * 1024 * 1024  # default cap on the database's live pages
 _TRIM_TO = 0.75  # a trim leaves this share of the cap, so the next writes do not trim again at once
 _STALE = 24 * 3600  # a row read this long after its stamp gets a new one, so a read costs no write
+BUSY_TIMEOUT = 30.0  # seconds to wait for another process's write lock before going on without the cache
+_BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def git_blob_id(data: bytes) -> str:
@@ -76,14 +78,19 @@ class FactsCache:
         self._db: sqlite3.Connection | None = None
         self._pending: dict[str, bytes] = {}
         self._used: set[str] = set()  # keys read with a stale stamp, stamped anew at the next flush
+        self._busy = False  # another process held the lock past the timeout: this one goes on without
 
     def _connect(self) -> sqlite3.Connection | None:
+        if self._busy:
+            return None
         if self._db is not None:
             return self._db
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = self._open()
-        except sqlite3.DatabaseError:
+        except sqlite3.DatabaseError as exc:
+            if self._given_up(exc):
+                return None
             self._set_aside()
             try:
                 self._db = self._open()
@@ -95,9 +102,9 @@ class FactsCache:
         return self._db
 
     def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
         try:
-            db.execute("PRAGMA busy_timeout = 30000")
+            db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = NORMAL")
             db.execute("PRAGMA journal_size_limit = 4194304")  # a WAL grown by a big trim shrinks back after it
@@ -155,8 +162,9 @@ class FactsCache:
                         self._used.add(key)
             if damaged:
                 db.executemany("DELETE FROM facts WHERE key = ?", [(k,) for k in damaged])
-        except sqlite3.DatabaseError:
-            self._reset()
+        except sqlite3.DatabaseError as exc:
+            if not self._given_up(exc):
+                self._reset()
             return {}
         return found
 
@@ -184,8 +192,26 @@ class FactsCache:
             if rows:
                 self._trim(db)
             db.execute("COMMIT")
-        except sqlite3.DatabaseError:
-            self._reset()
+        except sqlite3.DatabaseError as exc:
+            if not self._given_up(exc):
+                self._reset()
+                return
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+
+    def _given_up(self, exc: sqlite3.DatabaseError) -> bool:
+        """A lock another process held past BUSY_TIMEOUT is not damage: setting a healthy shared file
+        aside would throw away every checkout's facts. This process goes on without the cache (its
+        queued rows are lost, to be computed again) and does not wait again."""
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code is None or code & 0xFF not in _BUSY_CODES:
+            return False
+        self._busy = True
+        self._pending, self._used = {}, set()
+        return True
 
     def _trim(self, db: sqlite3.Connection) -> None:
         """Over the cap, delete the least recently stamped rows until the live pages fit in `_TRIM_TO` of it.
@@ -227,7 +253,7 @@ class FactsCache:
 
     def __getstate__(self) -> dict[str, Any]:
         # A connection cannot cross a process boundary; the copy reopens the same file.
-        return {"path": self.path, "max_bytes": self.max_bytes, "rebuilt": False, "_db": None, "_pending": {}, "_used": set()}
+        return {"path": self.path, "max_bytes": self.max_bytes, "rebuilt": False, "_db": None, "_pending": {}, "_used": set(), "_busy": False}
 
 
 def _live_bytes(db: sqlite3.Connection) -> int:

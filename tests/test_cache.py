@@ -70,6 +70,32 @@ def test_corrupted_database_is_rebuilt(tmp_path):
     assert _parsed_after(root, cache)[1] == 0
 
 
+def test_a_lock_held_past_the_timeout_is_not_taken_for_damage(tmp_path, monkeypatch):
+    """Another process holding the shared file's lock must not get it set aside as corrupt:
+    this run goes on without the cache, and everyone's facts are still there afterwards."""
+    monkeypatch.setattr("anchorcheck.cache.BUSY_TIMEOUT", 0.2)
+    root, cache = write(tmp_path / "repo", {"a.py": "import redis\n", "b.py": "import celery\n"}), tmp_path / "cache"
+    warm = verifier(root, cache)
+    warm.check("import:redis"), warm.check("import:celery")
+    assert SourceIndex.of(warm.context).parsed == 2
+    SourceIndex.of(warm.context).cache.close()  # an exclusive lock on a WAL database needs it alone
+    (root / "c.py").write_text("import redis\n")
+    holder = sqlite3.connect(cache / "facts-v2.sqlite", isolation_level=None)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("UPDATE facts SET stamp = stamp")  # a WAL database grants the exclusive lock on a write
+    try:
+        v = verifier(root, cache)
+        assert v.check("import:redis").verdict is Verdict.VERIFIED
+        assert v.check("import:celery").verdict is Verdict.VERIFIED
+    finally:
+        holder.execute("COMMIT")
+        holder.close()
+    assert not list(cache.glob("*.corrupt"))
+    result, parsed = _parsed_after(root, cache, "import:celery")
+    assert result.verdict is Verdict.VERIFIED and parsed == 0  # b.py's facts were kept
+
+
 def test_damaged_row_is_dropped_not_trusted(tmp_path):
     root, cache = write(tmp_path / "repo", {"a.py": "import redis\n"}), tmp_path / "cache"
     _parsed_after(root, cache)
