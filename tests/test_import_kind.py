@@ -87,6 +87,17 @@ def test_evidence_names_the_distribution(tmp_path):
     assert own.details.get("first_party") is True and "distributions" not in own.details
 
 
+def test_the_distribution_is_named_when_other_languages_answer_first(tmp_path):
+    """A search may stop at three JavaScript `require("yaml")`s, the smallest files, before any
+    Python file: the PyPI distribution still needs a Python import, which is looked for."""
+    js = {f"web/w{i}.js": 'const y = require("yaml");\n' for i in range(4)}
+    python = "import yaml\n" + "".join(f"def f{i}():\n    return {i}\n" for i in range(50))
+    write(tmp_path, {**js, "app/load.py": python})
+    result = check(tmp_path, "import:yaml")
+    assert result.details["distributions"] == ["pyyaml"] and "pyyaml" in result.reason
+    assert result.details["imports"] == 4  # three JavaScript files, then the Python one
+
+
 def test_a_broken_file_parsed_for_another_anchor_does_not_block_absence(tmp_path):
     write(tmp_path, {"a.py": "import redis\n", "broken.py": "import redis\ndef (:\n"})
     v = verifier(tmp_path)

@@ -64,6 +64,17 @@ class ImportSearch:
     def evidence(self, limit: int = MAX_EVIDENCE) -> list[Evidence]:
         return [evidence(path, line, f"imports {name}", flag) for path, line, name, flag in self.places[:limit]]
 
+    def places_in(self, hits: list[tuple[str, Facts]], matches: Callable[[str, Facts], list[tuple[str, int, str]]]) -> bool:
+        """Add the import places of these searched files, one per line; whether there are any."""
+        for path, facts in hits:
+            lines = set()
+            for name, line, flag in sorted(matches(path, facts), key=lambda item: item[1]):
+                if line not in lines:
+                    lines.add(line)
+                    self.places.append((path, line, name, flag))
+                    self.python_hit |= path.endswith((".py", ".pyi"))
+        return bool(self.places)
+
     def all_guarded(self) -> bool:
         """Every import is optional or TYPE_CHECKING-only: the code runs without the module."""
         return all(flag for *_, flag in self.places)
@@ -105,17 +116,23 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
 
     goal = Goal(unguarded, ENOUGH_EVIDENCE, _likely_importer(module))
     result = ImportSearch(search=index.search(scope, needles, inside, goal))
-    for path, facts in result.search.hits:
-        lines = set()
-        for name, line, flag in sorted(matches(path, facts), key=lambda item: item[1]):
-            if line not in lines:
-                lines.add(line)
-                result.places.append((path, line, name, flag))
-                result.python_hit |= path.endswith((".py", ".pyi"))
+    hits = result.search.hits
+    if result.places_in(hits, matches) and not result.python_hit and not result.search.complete:
+        # Stopped early on other languages' imports (a JS `require("yaml")`): whether a PyPI
+        # distribution provides the module needs one Python import, if there is one to find.
+        python_only = Goal(unguarded, 1, goal.likely)
+        python_inside = lambda lang: inside(lang) if _is_python(lang) else None  # noqa: E731
+        follow_up = index.search(scope, lambda lang: needles(lang) if _is_python(lang) else (), python_inside, python_only)
+        result.places_in([hit for hit in follow_up.hits if hit[0] not in dict(hits)], matches)
+    for path, facts in hits:
         # A broken file matters only if it could hold the import at all (or cannot be read to tell).
         if facts.error is not None and any(index.contains(path, n) is not False for n in needles(index.language(path))):  # type: ignore[arg-type]
             result.shaky.append(f"{path}:{facts.error}")
     return result
+
+
+def _is_python(language: Language) -> bool:
+    return language.name == "python"
 
 
 def _likely_importer(module: str) -> Callable[[Language, bytes], bool]:
