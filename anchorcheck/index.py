@@ -385,15 +385,19 @@ class SourceIndex:
         for path, language in files:
             by_language.setdefault(language.name, []).append(path)
         for name, paths in by_language.items():
-            for needle in wanted[name]:
+            needles = wanted[name]
+            for at, needle in enumerate(needles):
                 seen = self._contains.setdefault(needle, {})
                 for path in [p for p in paths if p not in seen]:
                     self.context.check_deadline()  # between files: the first search reads the whole tree
                     data = self._candidate_bytes(path, result)
                     if data is None:
                         verdicts[path] = _SKIPPED if path in self._skipped else _UNREADABLE
-                    else:
-                        seen[path] = needle in data
+                        continue
+                    seen[path] = needle in data
+                    if path not in self._bytes:  # past the memory kept: answer every needle now, not read again
+                        for later in needles[at + 1 :]:
+                            self._contains.setdefault(later, {})[path] = later in data
                 paths = [p for p in paths if p in seen]  # drops the files just found skipped or unreadable
                 verdicts.update(dict.fromkeys([p for p in paths if seen[p]], _HIT))
                 paths = [p for p in paths if not seen[p]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests._source_support import verifier, write
 from tests.conftest import init_repo, needs_git
 
-from anchorcheck import Memory, Verdict
+from anchorcheck import Memory, Verdict, Verifier
 from anchorcheck.index import SourceIndex, classify
 from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE
 
@@ -23,6 +23,20 @@ def test_prefilter_parses_only_candidates(tmp_path):
     # every file lacks "celery", the one parsed for redis included: the prefilter does not depend on order
     assert refuted.verdict is Verdict.REFUTED and "31 ruled out" in refuted.reason
     assert index.parsed == 1
+
+
+def test_files_past_the_kept_bytes_are_read_once_per_search(tmp_path):
+    """Bytes not kept in memory (a tree over the prefilter's memory) are judged for every needle
+    at one read: a search with two needles reads each such file once, not once per needle."""
+    write(tmp_path, {f"m{i}.py": f"import json\nX{i} = {i}\n" for i in range(20)} | {"hit.py": "import os\nos.getenv('MY_KEY')\n"})
+    v = Verifier(tmp_path, options={"cache": False, "prefilter_memory": 0})
+    reads = []
+    real = v.context.repo.read_bytes
+    v.context.repo.read_bytes = lambda path: reads.append(path) or real(path)
+    result = v.check("env:MY_KEY")  # three needles: the key, environ and getenv
+    assert result.verdict is Verdict.VERIFIED
+    misses = [path for path in reads if path != "hit.py"]
+    assert sorted(misses) == sorted({*misses}) and len(misses) == 20  # hit.py is read again to be parsed
 
 
 def test_facts_are_shared_between_anchors(tmp_path):
