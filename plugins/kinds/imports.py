@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
 from anchorcheck.anchors import Anchor, AnchorSyntaxError
@@ -50,6 +51,8 @@ def _resolve_all(facts: Facts, path: str, language: Language, context: Context) 
             module = absolute
         resolved.append((module, line, flag))
     return resolved
+
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -121,9 +124,9 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         # Stopped early on other languages' imports (a JS `require("yaml")`): whether a PyPI
         # distribution provides the module needs one Python import, if there is one to find.
         python_only = Goal(unguarded, 1, goal.likely)
-        python_inside = lambda lang: inside(lang) if _is_python(lang) else None  # noqa: E731
-        follow_up = index.search(scope, lambda lang: needles(lang) if _is_python(lang) else (), python_inside, python_only)
-        result.places_in([hit for hit in follow_up.hits if hit[0] not in dict(hits)], matches)
+        follow_up = index.search(scope, _for_python(needles, []), _for_python(inside, None), python_only)
+        searched = {path for path, _ in hits}
+        result.places_in([hit for hit in follow_up.hits if hit[0] not in searched], matches)
     for path, facts in hits:
         # A broken file matters only if it could hold the import at all (or cannot be read to tell).
         if facts.error is not None and any(index.contains(path, n) is not False for n in needles(index.language(path))):  # type: ignore[arg-type]
@@ -131,8 +134,9 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
     return result
 
 
-def _is_python(language: Language) -> bool:
-    return language.name == "python"
+def _for_python(rule: Callable[[Language], _T], otherwise: _T) -> Callable[[Language], _T]:
+    """A search's per-language rule narrowed to Python files: other languages get `otherwise`."""
+    return lambda language: rule(language) if language.name == "python" else otherwise
 
 
 def _likely_importer(module: str) -> Callable[[Language, bytes], bool]:
