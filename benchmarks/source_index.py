@@ -36,6 +36,7 @@ import tempfile
 import time
 import tomllib
 from pathlib import Path
+from typing import NamedTuple
 
 DEFAULT_PACKAGES = ["django==5.1.*", "sqlalchemy==2.0.*", "flask==3.1.*"]
 TOOLS = ["deptry", "fawltydeps"]
@@ -104,12 +105,21 @@ def sh(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, check=False)
 
 
-def measured(args: list[str], cwd: Path | None = None) -> tuple[float, int, str, int]:
-    """Wall seconds, peak RSS in MiB, stdout and exit code of one fresh process.
+class Run(NamedTuple):
+    """One fresh process: wall seconds, CPU seconds (user + system, its waited-for children
+    included: worker processes, a tool's threads), peak RSS in MiB, stdout and exit code.
+    CPU time is the steadier figure on a shared machine, where wall time takes the load."""
 
-    The peak comes from GNU time when it is installed: a forked child's own
-    rusage would also count the benchmark process it was forked from.
-    """
+    seconds: float
+    cpu: float
+    rss: int
+    out: str
+    code: int
+
+
+def measured(args: list[str], cwd: Path | None = None) -> Run:
+    """Run one fresh process. The peak comes from GNU time when it is installed: a forked
+    child's own rusage would also count the benchmark process it was forked from."""
     gnu_time = Path("/usr/bin/time")
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
         prefix = [str(gnu_time), "-f", "%M", "-o", rss_file.name] if gnu_time.exists() else []
@@ -120,7 +130,7 @@ def measured(args: list[str], cwd: Path | None = None) -> tuple[float, int, str,
         seconds = time.perf_counter() - start
         text = rss_file.read().strip().splitlines()
         peak_kib = int(text[-1]) if prefix and text and text[-1].isdigit() else usage.ru_maxrss
-    return seconds, peak_kib // 1024, out, os.waitstatus_to_exitcode(status)
+    return Run(seconds, usage.ru_utime + usage.ru_stime, peak_kib // 1024, out, os.waitstatus_to_exitcode(status))
 
 
 def fetch(spec: str, work: Path) -> Path:
@@ -179,21 +189,21 @@ def declared_modules(root: Path) -> set[str]:
     return {m.split(".")[0] for n in names for m in imports_for_distribution(n)}
 
 
-def best_of(runs: int, commands: dict[str, tuple[list[str], Path | None]]) -> dict[str, tuple[float, int, str, int]]:
-    """Each command `runs` times, interleaved (a load spike hits all alike): the fastest wall time,
-    the largest peak RSS, and the output and exit code of the last run."""
-    best: dict[str, tuple[float, int, str, int]] = {}
+def best_of(runs: int, commands: dict[str, tuple[list[str], Path | None]]) -> dict[str, Run]:
+    """Each command `runs` times, interleaved (a load spike hits all alike): the fastest wall and
+    CPU times, the largest peak RSS, and the output and exit code of the last run."""
+    best: dict[str, Run] = {}
     for _ in range(runs):
         for name, (args, cwd) in commands.items():
-            seconds, rss, out, code = measured(args, cwd)
+            run = measured(args, cwd)
             if name in best:
-                seconds, rss = min(seconds, best[name][0]), max(rss, best[name][1])
-            best[name] = (seconds, rss, out, code)
+                run = run._replace(seconds=min(run.seconds, best[name].seconds), cpu=min(run.cpu, best[name].cpu), rss=max(run.rss, best[name].rss))
+            best[name] = run
     return best
 
 
 def full_index(root: Path, tools: Path, work: Path) -> dict[str, object]:
-    rows: dict[str, object] = {}
+    rows: dict[str, tuple[Run, int | None]] = {}  # the run, and the files it indexed
     report = work / f"deptry-{root.name}.json"
     args = [str(tools / "deptry"), ".", "-e", r"\.git", "--json-output", str(report)]
     if not (root / "pyproject.toml").is_file() or b"[project]" not in (root / "pyproject.toml").read_bytes():
@@ -206,17 +216,15 @@ def full_index(root: Path, tools: Path, work: Path) -> dict[str, object]:
         "deptry": (args, root),
     })
     for name in ("anchorcheck", "anchorcheck, .py only"):
-        seconds, rss, out, code = runs[name]
-        rows[name] = (seconds, rss, code, json.loads(out)["files"])
-    ours = third_party(json.loads(runs["anchorcheck"][2])["imports"], root)
-    seconds, rss, _, code = runs["deptry"]
-    rows["deptry"] = (seconds, rss, code, None)
+        rows[name] = (runs[name], json.loads(runs[name].out)["files"])
+    ours = third_party(json.loads(runs["anchorcheck"].out)["imports"], root)
+    rows["deptry"] = (runs["deptry"], None)
     deptry_missing = None
     if report.is_file():
         deptry_missing = {v["module"] for v in json.loads(report.read_text()) if v["error"]["code"] == "DEP001"}
-    seconds, rss, out, code = measured([str(tools / "fawltydeps"), "--list-imports", "--json", "--code", "."], cwd=root)
-    rows["fawltydeps"] = (seconds, rss, code, None)
-    fawlty = {i["name"].split(".")[0] for i in json.loads(out)["imports"]} if out.strip() else set()
+    fawltydeps = measured([str(tools / "fawltydeps"), "--list-imports", "--json", "--code", "."], cwd=root)
+    rows["fawltydeps"] = (fawltydeps, None)
+    fawlty = {i["name"].split(".")[0] for i in json.loads(fawltydeps.out)["imports"]} if fawltydeps.out.strip() else set()
     ours_missing = ours - declared_modules(root)
     return {
         "rows": rows,
@@ -300,10 +308,10 @@ def page_cold(root: Path, sources: list[str], anchors: list[str], work: Path) ->
         floor = min(floor, time.perf_counter() - start)
         cache = work / f"cache-page-cold-{root.name}-{attempt}"
         drop_page_cache()
-        _, _, out, code = measured([sys.executable, "-c", COLD_VERIFY, str(root), str(cache), json.dumps(anchors)])
-        if code:
+        run = measured([sys.executable, "-c", COLD_VERIFY, str(root), str(cache), json.dumps(anchors)])
+        if run.code:
             raise SystemExit(f"cold verification failed on {root.name}")
-        verify = min(verify, float(out))
+        verify = min(verify, float(run.out))
     return floor, verify
 
 
@@ -322,10 +330,13 @@ def main() -> None:
             full = full_index(root, tools, work)
             rows = full["rows"]
             base = rows["deptry"][0]
-            print(f"full import index of {rows['anchorcheck'][3]} source files, {rows['anchorcheck, .py only'][3]} of them .py (cold, fresh process each):")
-            for name, (seconds, rss, code, _) in rows.items():
-                note = "" if code == 0 else f"  (exit {code})"
-                print(f"  {name:22s} {seconds:7.2f} s  {seconds / base:5.2f}x deptry  peak {rss:4d} MiB{note}")
+            print(f"full import index of {rows['anchorcheck'][1]} source files, {rows['anchorcheck, .py only'][1]} of them .py (cold, fresh process each):")
+            for name, (run, _) in rows.items():
+                note = "" if run.code == 0 else f"  (exit {run.code})"
+                print(
+                    f"  {name:22s} {run.seconds:7.2f} s  {run.seconds / base.seconds:5.2f}x deptry"
+                    f"  CPU {run.cpu:5.2f} s  {run.cpu / base.cpu:5.2f}x deptry's  peak {run.rss:4d} MiB{note}"
+                )
             print(f"  third-party top-level imports: anchorcheck {len(full['ours'])}, fawltydeps {len(full['fawlty'])}")
             print(f"  only anchorcheck: {full['only_ours_vs_fawlty']}")
             print(f"  only fawltydeps:  {full['only_fawlty']}")
@@ -336,17 +347,17 @@ def main() -> None:
             floor, safe = read_floor(root, sources)
             cold_disk = page_cold(root, sources, anchors, work) if args.drop_page_cache else None
             cache = work / f"cache-{root.name}"
-            seconds, rss, out, code = measured([sys.executable, "-c", ANCHOR_PHASES, str(root), str(cache), edit, json.dumps(anchors)])
-            if code:
+            phases = measured([sys.executable, "-c", ANCHOR_PHASES, str(root), str(cache), edit, json.dumps(anchors)])
+            if phases.code:
                 raise SystemExit(f"anchor phases failed on {root.name}")
-            got = json.loads(out)
+            got = json.loads(phases.out)
             counts = {v: got["verdicts"].count(v) for v in ("VERIFIED", "REFUTED", "INCONCLUSIVE")}
             print(f"50 anchors ({counts}); floor: read {len(sources)} candidate files once = {floor * 1000:.1f} ms, through Repository.read_bytes {safe * 1000:.1f} ms")
             print(f"  cold (new Verifier, empty cache)  {got['cold'] * 1000:8.1f} ms  {got['cold'] / floor:5.1f}x floor  {got['cold'] / safe:5.1f}x safe-read floor  parsed {got['cold_parsed']}")
             print(f"  warm, same Verifier               {got['warm_same'] * 1000:8.2f} ms  {got['warm_same'] * 1000 / 50:.3f} ms/memory")
             print(f"  warm, new Verifier + disk cache   {got['warm_new'] * 1000:8.1f} ms  {got['warm_new'] * 1000 / 50:.3f} ms/memory  parsed {got['warm_new_parsed']}  (+ listing {got['warm_new_listing'] * 1000:.1f} ms once)")
             print(f"  after editing {edit}: {got['edited'] * 1000:8.1f} ms  parsed {got['edited_parsed']}  (+ listing {got['edited_listing'] * 1000:.1f} ms once)")
-            print(f"  peak RSS of the anchor phases: {rss} MiB")
+            print(f"  peak RSS of the anchor phases: {phases.rss} MiB")
             if cold_disk is not None:
                 disk_floor, disk_cold = cold_disk
                 print(f"  page cache emptied first: read {len(sources)} candidate files once = {disk_floor * 1000:.1f} ms, cold verification {disk_cold * 1000:.1f} ms  {disk_cold / disk_floor:5.2f}x floor")
