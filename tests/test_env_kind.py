@@ -88,3 +88,13 @@ def test_env_search_parses_only_what_can_change_the_answer(tmp_path):
     (tmp_path / "svc/dyn.py").unlink()
     refuted = verifier(tmp_path).check("env:NOT_THERE")  # no computed key: absence needs every reader parsed
     assert refuted.verdict is Verdict.REFUTED and "13 parsed" in refuted.reason
+
+
+def test_broken_yaml_that_could_define_the_key_is_not_evidence_of_absence(tmp_path):
+    """A workflow that does not parse may define more than can be read from it: like a source file
+    with a syntax error, it makes absence INCONCLUSIVE when its bytes hold the key, and only then."""
+    tree = write(tmp_path, {".github/workflows/ci.yml": "on: push\njobs:\n  a:\n    steps: [\n  env:\n    BROKEN_KEY: 1\n   bad: : :\n"})
+    result = check(tree, "env:BROKEN_KEY")
+    assert result.verdict is Verdict.INCONCLUSIVE, result.reason
+    assert ".github/workflows/ci.yml" in result.reason
+    assert check(tree, "env:OTHER_KEY").verdict is Verdict.REFUTED
