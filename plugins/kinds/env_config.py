@@ -20,7 +20,8 @@ from anchorcheck.facts import first_error_line
 from anchorcheck.index import parser_for
 from anchorcheck.repo import UnsafePathError
 
-_DOTENV_LINE = re.compile(rb"^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.]*)[ \t]*=", re.MULTILINE)
+# A name at the start of a line (after a byte order mark, on the first), `export` allowed.
+_DOTENV_LINE = re.compile(rb"^(?:\xef\xbb\xbf)?[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.]*)[ \t]*=", re.MULTILINE)
 _DOCKER_LINE = re.compile(r"^\s*(ENV|ARG)\s+(.*)$", re.IGNORECASE)
 _COMPOSE = re.compile(r"^(docker-)?compose([.-][^/]*)?\.ya?ml$")
 _WORKFLOW = re.compile(r"^\.github/workflows/[^/]+\.ya?ml$")
@@ -73,8 +74,10 @@ def _dotenv(data: bytes) -> Iterator[tuple[str, int, str]]:
 
 
 def _dockerfile(data: bytes) -> Iterator[tuple[str, int, str]]:
-    text = data.decode("utf-8", errors="replace")
-    lines = text.splitlines()
+    """`ENV`/`ARG` names at the line their instruction starts. Only `\\n` ends a line (splitlines
+    would also split at a form feed and shift every line after it), and a backslash continues
+    the instruction even with blanks after it, as Docker reads it."""
+    lines = [line.rstrip() for line in data.decode("utf-8-sig", errors="replace").split("\n")]
     number = 0
     while number < len(lines):
         start, logical = number + 1, lines[number]
