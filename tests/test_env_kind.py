@@ -88,3 +88,27 @@ def test_env_search_parses_only_what_can_change_the_answer(tmp_path):
     (tmp_path / "svc/dyn.py").unlink()
     refuted = verifier(tmp_path).check("env:NOT_THERE")  # no computed key: absence needs every reader parsed
     assert refuted.verdict is Verdict.REFUTED and "13 parsed" in refuted.reason
+
+
+def test_broken_yaml_that_could_define_the_key_is_not_evidence_of_absence(tmp_path):
+    """A workflow that does not parse may define more than can be read from it: like a source file
+    with a syntax error, it makes absence INCONCLUSIVE when its bytes hold the key, and only then."""
+    tree = write(tmp_path, {".github/workflows/ci.yml": "on: push\njobs:\n  a:\n    steps: [\n  env:\n    BROKEN_KEY: 1\n   bad: : :\n"})
+    result = check(tree, "env:BROKEN_KEY")
+    assert result.verdict is Verdict.INCONCLUSIVE, result.reason
+    assert ".github/workflows/ci.yml" in result.reason
+    assert check(tree, "env:OTHER_KEY").verdict is Verdict.REFUTED
+
+
+def test_dockerfile_lines_are_counted_by_newline_and_continue_past_trailing_blanks(tmp_path):
+    """Docker continues an instruction on a backslash followed by blanks, and only `\\n` ends a
+    line: a form feed in a RUN command must not shift the evidence lines after it."""
+    tree = write(tmp_path, {"Dockerfile": b"FROM x\r\nENV CONT_A=1 \\  \r\n    CONT_B=2\r\nRUN printf '\x0c'\r\nENV AFTER_FF=1\r\n"})
+    assert lines(check(tree, "env:CONT_B")) == [("Dockerfile", 2)]
+    assert lines(check(tree, "env:AFTER_FF")) == [("Dockerfile", 5)]
+
+
+def test_config_with_a_byte_order_mark(tmp_path):
+    tree = write(tmp_path, {".env.example": b"\xef\xbb\xbfBOM_KEY=1\nNEXT_KEY=2\n", "Dockerfile": b"\xef\xbb\xbfARG BOM_ARG\nFROM x\n"})
+    assert lines(check(tree, "env:BOM_KEY")) == [(".env.example", 1)]
+    assert lines(check(tree, "env:BOM_ARG")) == [("Dockerfile", 1)]

@@ -90,3 +90,32 @@ def test_definitions(tree, anchor, line):
     result = check(tree, anchor)
     assert result.verdict is Verdict.VERIFIED, result.reason
     assert lines(result)[0][1] == line
+
+
+def test_java_lookup_in_the_environment_map(tmp_path):
+    """`System.getenv()` without a key is the whole environment; `.get("K")` on it reads K."""
+    tree = write(tmp_path, {"App.java": '''
+        class App {
+          String url = System.getenv().get("J_MAP");
+          String mode = System.getenv().getOrDefault("J_DEFAULT", "dev");
+          int size = System.getenv().size();
+        }
+        '''})
+    assert lines(check(tree, "env:J_MAP")) == [("App.java", 2)]
+    assert lines(check(tree, "env:J_DEFAULT")) == [("App.java", 3)]
+    assert check(tree, "env:size").verdict is Verdict.REFUTED
+
+
+def test_ruby_methods_of_class_self(tmp_path):
+    """`class << self` defines singleton methods, named like `def self.m`."""
+    tree = write(tmp_path, {"lib/store.rb": '''
+        class Store
+          class << self
+            def create; end
+            attr_reader :pool
+          end
+          def save; end
+        end
+        '''})
+    assert lines(check(tree, "sym:lib/store.rb::Store.create")) == [("lib/store.rb", 3)]
+    assert lines(check(tree, "sym:lib/store.rb::Store.save")) == [("lib/store.rb", 6)]

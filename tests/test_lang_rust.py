@@ -61,3 +61,47 @@ def test_env(tree, key, line):
 )
 def test_items(tree, name, line):
     assert lines(check(tree, f"sym:src/main.rs::{name}")) == [("src/main.rs", line)]
+
+
+# Macro arguments and attributes are token trees, which tree-sitter leaves unparsed.
+MACROS = '''
+#[derive(serde::Serialize, Debug)]
+struct Row;
+
+const GENERATED: &str = include_str!(concat!(env!("OUT_DIR"), "/gen.rs"));
+
+fn main() {
+    println!("{}", std::env::var("RS_IN_MACRO").unwrap());
+    let raw = ::std::env::var(r"RS_RAW");
+    let errors = vec![::anyhow::anyhow!("x")];
+    assert!(self::local::check($crate::inner::f()));
+}
+'''
+
+
+@pytest.fixture()
+def macros(tmp_path):
+    return write(tmp_path, {"src/lib.rs": MACROS, "src/re.rs": "use ::regex::Regex;\n"})
+
+
+@pytest.mark.parametrize(
+    ("anchor", "where"),
+    [
+        ("import:serde", ("src/lib.rs", 1)),
+        ("import:serde::Serialize", ("src/lib.rs", 1)),
+        ("import:anyhow", ("src/lib.rs", 9)),
+        ("import:regex", ("src/re.rs", 1)),
+        ("env:OUT_DIR", ("src/lib.rs", 4)),
+        ("env:RS_IN_MACRO", ("src/lib.rs", 7)),
+        ("env:RS_RAW", ("src/lib.rs", 8)),
+    ],
+)
+def test_paths_and_reads_in_macros_and_attributes(macros, anchor, where):
+    result = check(macros, anchor)
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert lines(result) == [where]
+
+
+@pytest.mark.parametrize("module", ["local", "inner"])
+def test_local_paths_in_macros_are_not_imports(macros, module):
+    assert check(macros, f"import:{module}").verdict is Verdict.REFUTED

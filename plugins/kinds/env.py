@@ -61,11 +61,13 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     unreadable = list(search.unreadable)
     for path in configs:
         context.check_deadline()
-        names = defined_names(context, path)
-        if names is None:
+        defined = defined_names(context, path)
+        if defined is None:
             unreadable.append(path)
             continue
-        found.extend(Evidence(path, line, what) for name, line, what in names if name == key)
+        found.extend(Evidence(path, line, what) for name, line, what in defined.names if name == key)
+        if defined.error is not None and index.contains(path, key.encode()):
+            shaky.append(f"{path}:{defined.error}")
     if found:
         reason = f"{key} is read or defined{where} {places(found, None, search.complete)}"
         return AnchorResult(shown, Verdict.VERIFIED, reason, found[:MAX_EVIDENCE], state="present", details={"places": len(found)})

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from anchorcheck.context import Context
+from anchorcheck.facts import first_error_line
 from anchorcheck.index import parser_for
 from anchorcheck.repo import UnsafePathError
 
-_DOTENV_LINE = re.compile(rb"^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.]*)[ \t]*=", re.MULTILINE)
+# A name at the start of a line (after a byte order mark, on the first), `export` allowed.
+_DOTENV_LINE = re.compile(rb"^(?:\xef\xbb\xbf)?[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.]*)[ \t]*=", re.MULTILINE)
 _DOCKER_LINE = re.compile(r"^\s*(ENV|ARG)\s+(.*)$", re.IGNORECASE)
 _COMPOSE = re.compile(r"^(docker-)?compose([.-][^/]*)?\.ya?ml$")
 _WORKFLOW = re.compile(r"^\.github/workflows/[^/]+\.ya?ml$")
@@ -40,18 +43,27 @@ def config_kind(path: str) -> str | None:
     return None
 
 
-def defined_names(context: Context, path: str) -> list[tuple[str, int, str]] | None:
-    """(name, line, what) for each variable the file defines; None when it cannot be read."""
+@dataclass(frozen=True)
+class Defined:
+    """What a configuration file defines: (name, line, what) for each variable, and the first line
+    that does not parse, if any (a broken YAML file may define more than could be read from it)."""
+
+    names: list[tuple[str, int, str]] = field(default_factory=list)
+    error: int | None = None
+
+
+def defined_names(context: Context, path: str) -> Defined | None:
+    """The variables the file defines; None when it cannot be read."""
     kind = config_kind(path)
     if kind is None:
-        return []
+        return Defined()
 
-    def read() -> list[tuple[str, int, str]] | None:
+    def read() -> Defined | None:
         try:
             data = context.repo.read_bytes(path)
         except (OSError, UnsafePathError):
             return None
-        return list(_READERS[kind](data))
+        return _READERS[kind](data)
 
     return context.memo(("anchorcheck.env-config", path), read)
 
@@ -62,8 +74,10 @@ def _dotenv(data: bytes) -> Iterator[tuple[str, int, str]]:
 
 
 def _dockerfile(data: bytes) -> Iterator[tuple[str, int, str]]:
-    text = data.decode("utf-8", errors="replace")
-    lines = text.splitlines()
+    """`ENV`/`ARG` names at the line their instruction starts. Only `\\n` ends a line (splitlines
+    would also split at a form feed and shift every line after it), and a backslash continues
+    the instruction even with blanks after it, as Docker reads it."""
+    lines = [line.rstrip() for line in data.decode("utf-8-sig", errors="replace").split("\n")]
     number = 0
     while number < len(lines):
         start, logical = number + 1, lines[number]
@@ -89,8 +103,17 @@ def _dockerfile(data: bytes) -> Iterator[tuple[str, int, str]]:
             yield name, start, f"Dockerfile {instruction}"
 
 
-def _yaml_keys(data: bytes, section: str, what: str) -> Iterator[tuple[str, int, str]]:
-    root = parser_for("yaml").parse(data).root_node
+def _yaml(section: str, what: str) -> Callable[[bytes], Defined]:
+    """A reader of the names under every `section:` key of a YAML file."""
+
+    def read(data: bytes) -> Defined:
+        root = parser_for("yaml").parse(data).root_node
+        return Defined(list(_yaml_keys(root, section, what)), first_error_line(root))
+
+    return read
+
+
+def _yaml_keys(root: Node, section: str, what: str) -> Iterator[tuple[str, int, str]]:
     stack = [root]
     while stack:
         node = stack.pop()
@@ -131,9 +154,9 @@ def _scalar(node: Node) -> str | None:
     return text[1:-1] if node.type != "plain_scalar" else text
 
 
-_READERS = {
-    "dotenv": _dotenv,
-    "dockerfile": _dockerfile,
-    "compose": lambda data: _yaml_keys(data, "environment", "docker-compose environment"),
-    "workflow": lambda data: _yaml_keys(data, "env", "GitHub Actions env"),
+_READERS: dict[str, Callable[[bytes], Defined]] = {
+    "dotenv": lambda data: Defined(list(_dotenv(data))),
+    "dockerfile": lambda data: Defined(list(_dockerfile(data))),
+    "compose": _yaml("environment", "docker-compose environment"),
+    "workflow": _yaml("env", "GitHub Actions env"),
 }

@@ -1,4 +1,4 @@
-"""Java: imports (plain, static, on-demand), `System.getenv("K")`, and types with their members.
+"""Java: imports (plain, static, on-demand), `System.getenv("K")` (or `System.getenv().get("K")`), and types with their members.
 
 Import names are dotted (`import:com.google.common` matches
 `import com.google.common.collect.*`); members are `Type.member`, nested
@@ -6,6 +6,8 @@ types `Outer.Inner`.
 """
 
 from __future__ import annotations
+
+from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
 from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions
@@ -15,8 +17,12 @@ QUERIES = {
     "env": """
         (method_invocation object: (identifier) @object name: (identifier) @method
             arguments: (argument_list . (_) @key)) @read
+        (method_invocation
+            object: (method_invocation object: (identifier) @object name: (identifier) @method arguments: (argument_list) @all)
+            name: (identifier) @lookup arguments: (argument_list . (_) @key)) @read
     """,
 }
+_MAP_LOOKUPS = {"get", "getOrDefault", "containsKey"}
 
 
 def extract(parsed: Parsed) -> Facts:
@@ -26,12 +32,19 @@ def extract(parsed: Parsed) -> Facts:
         if name.type in ("scoped_identifier", "identifier"):
             facts.imports.append((Parsed.text(name), Parsed.line(found["stmt"][0]), ""))
     for _, found in parsed.matches("env"):
-        if Parsed.text(found["object"][0]) != "System" or Parsed.text(found["method"][0]) != "getenv":
+        if not _reads_environment(found):
             continue
         read, key = found["read"][0], found["key"][0]
         facts.add_env_read(read, key, ("string_literal",))
     facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
+
+
+def _reads_environment(found: dict[str, list[Node]]) -> bool:
+    """`System.getenv("K")`, or a lookup in the whole environment: `System.getenv().get("K")`."""
+    if Parsed.text(found["object"][0]) != "System" or Parsed.text(found["method"][0]) != "getenv":
+        return False
+    return "lookup" not in found or (not found["all"][0].named_children and Parsed.text(found["lookup"][0]) in _MAP_LOOKUPS)
 
 
 # Types with their methods, constructors, enum constants and fields (`Type.member`), nested types (`Outer.Inner`).

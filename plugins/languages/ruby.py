@@ -38,12 +38,15 @@ def extract(parsed: Parsed) -> Facts:
 
 
 # Modules and classes nest (`Outer.Store.save`); methods, singleton methods and constants are leaves.
+# The methods of a `class << self` body are the class's own, named like `def self.m`.
 _DEFINITIONS = Definitions(
     defines={
         **dict.fromkeys(("module", "class"), Define(nests=True)),
         **dict.fromkeys(("method", "singleton_method"), Define()),
         "assignment": Define(name="left", name_types=frozenset({"constant"})),
     },
+    transparent=frozenset({"body_statement"}),
+    wrappers={"singleton_class": "body"},
     scope="::",
 )
 

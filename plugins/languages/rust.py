@@ -2,10 +2,14 @@
 
 A crate is named with `_` in code and often `-` in Cargo.toml, so segments
 are compared with `-` folded to `_`. `crate::`, `self::` and `super::` paths
-are first-party and not recorded as imports.
+are first-party and not recorded as imports. Macro arguments and attributes
+(`println!("{}", env::var("K")?)`, `#[derive(serde::Serialize)]`) are token
+trees that tree-sitter leaves unparsed, so their paths are read from the tokens.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from tree_sitter import Node
 
@@ -18,7 +22,9 @@ QUERIES = {
         (extern_crate_declaration name: (identifier) @crate)
         (scoped_identifier path: (identifier) @root)
         (scoped_type_identifier path: (identifier) @root)
+        (scoped_identifier !path name: (identifier) @root)
     """,
+    "tokens": "(token_tree) @tree",
     "env": """
         (call_expression function: (_) @function arguments: (arguments . (_) @key)) @read
         (macro_invocation macro: (identifier) @function (token_tree . "(" . (_) @key)) @read
@@ -27,6 +33,8 @@ QUERIES = {
 _LOCAL_ROOTS = {"crate", "self", "super", "Self"}
 _ENV_CALLS = {"env::var", "std::env::var", "env::var_os", "std::env::var_os", "var", "var_os"}
 _ENV_MACROS = {"env", "option_env"}
+_STRINGS = ("string_literal", "raw_string_literal")
+_JOINED = {"identifier", "::", "metavariable", "self", "crate", "super", ">"}  # tokens a `::` continues
 
 
 def extract(parsed: Parsed) -> Facts:
@@ -43,6 +51,7 @@ def extract(parsed: Parsed) -> Facts:
         if path is not None:
             facts.imports.append((path, Parsed.line(node), ""))
     _env_reads(parsed, facts)
+    _token_trees(parsed, facts)
     facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
 
@@ -59,21 +68,26 @@ def _code_path(root: Node) -> str | None:
         if ancestor.type == "use_declaration":
             return None
         ancestor = ancestor.parent
-    return Parsed.text(top).replace(" ", "")
+    return _path_text(top)
+
+
+def _path_text(node: Node) -> str:
+    """A path as written, without spaces or the leading `::` of a global path (`::serde::Serialize`)."""
+    return Parsed.text(node).replace(" ", "").removeprefix("::")
 
 
 def _use_paths(node: Node) -> list[str]:
     """Every path a use tree names: `a::{b, c::{self, d}}` -> a::b, a::c, a::c::d."""
     kind = node.type
     if kind in ("identifier", "scoped_identifier", "crate", "self", "super"):
-        return [Parsed.text(node).replace(" ", "")]
+        return [_path_text(node)]
     if kind == "use_as_clause" or kind == "use_wildcard":
         inner = node.child_by_field_name("path") or (node.named_children[0] if node.named_children else None)
         return _use_paths(inner) if inner is not None else []
     if kind == "scoped_use_list":
         path = node.child_by_field_name("path")
         items = node.child_by_field_name("list")
-        base = Parsed.text(path).replace(" ", "") if path is not None else ""
+        base = _path_text(path) if path is not None else ""
         paths = [base] if base else []
         for item in items.named_children if items is not None else []:
             for sub in _use_paths(item):
@@ -88,12 +102,45 @@ def _use_paths(node: Node) -> list[str]:
 def _env_reads(parsed: Parsed, facts: Facts) -> None:
     for _, found in parsed.matches("env"):
         read, function, key = found["read"][0], found["function"][0], found["key"][0]
-        name = Parsed.text(function).replace(" ", "")
+        name = _path_text(function)
         if read.type == "macro_invocation" and name not in _ENV_MACROS:
             continue
         if read.type == "call_expression" and name not in _ENV_CALLS:
             continue
-        facts.add_env_read(read, key, ("string_literal",))
+        facts.add_env_read(read, key, _STRINGS)
+
+
+def _token_trees(parsed: Parsed, facts: Facts) -> None:
+    """Crate paths and env reads among the tokens of macro arguments and attributes."""
+    for tree in parsed.captures("tokens").get("tree", []):
+        tokens = tree.children
+        for names, after in _token_paths(tokens):
+            path = "::".join(Parsed.text(name) for name in names)
+            if len(names) > 1 and path.split("::")[0] not in _LOCAL_ROOTS:
+                facts.imports.append((path, Parsed.line(names[0]), ""))
+            macro = after + 1 < len(tokens) and tokens[after].type == "!"
+            arguments = tokens[after + 1] if macro else tokens[after] if after < len(tokens) else None
+            reads = path in (_ENV_MACROS if macro else _ENV_CALLS)
+            if reads and arguments is not None and arguments.type == "token_tree" and arguments.named_children:
+                facts.add_env_read(names[0], arguments.named_children[0], _STRINGS)
+
+
+def _token_paths(tokens: list[Node]) -> Iterator[tuple[list[Node], int]]:
+    """Each `a::b::c` path among one token tree's own tokens: its names, and the index of the token after it.
+
+    A path starts at a name not joined to one before it; a leading `::` is a
+    global path, but one after `self`, `$crate` or `Vec::<u8>` continues that path.
+    """
+    for at, token in enumerate(tokens):
+        if token.type != "identifier":
+            continue
+        if at > 1 and tokens[at - 1].type == "::" and tokens[at - 2].type in _JOINED:
+            continue
+        names, end = [token], at + 1
+        while end + 1 < len(tokens) and tokens[end].type == "::" and tokens[end + 1].type == "identifier":
+            names.append(tokens[end + 1])
+            end += 2
+        yield names, end
 
 
 def _impl_type(impl: Node) -> list[Node]:
