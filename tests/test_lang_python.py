@@ -154,3 +154,17 @@ def test_key_named_by_a_module_constant_is_read_by_name(tmp_path):
     rebound = check(root, "env:B")
     assert rebound.verdict is Verdict.INCONCLUSIVE, "a name bound twice is not a constant"
     assert "settings.py:6" in rebound.reason
+
+
+def test_membership_tests_read_the_environment(tmp_path):
+    # `if "K" not in os.environ: raise ...` is how a required setting is checked.
+    root = write(tmp_path, {"settings.py": "import os\nif 'REQUIRED' not in os.environ:\n    raise SystemExit('set REQUIRED')\n"})
+    result = check(root, "env:REQUIRED")
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert lines(result) == [("settings.py", 2)]
+
+
+def test_key_passed_by_keyword_is_read_by_name(tmp_path):
+    root = write(tmp_path, {"settings.py": "import os\nurl = os.getenv(key='DB_URL', default='sqlite://')\n"})
+    assert lines(check(root, "env:DB_URL")) == [("settings.py", 2)]
+    assert check(root, "env:OTHER").verdict is Verdict.REFUTED, "a literal keyword key is not a computed read"

@@ -26,7 +26,7 @@ QUERIES = {
     "env": """
         (subscript value: (_) @object subscript: (_) @key) @read
         (call function: (_) @fn arguments: (argument_list . (_) @key)) @read
-        (comparison_operator (_) @key "in" (_) @object) @read
+        (comparison_operator (_) @key ["in" "not in"] (_) @object) @read
     """,
 }
 
@@ -178,7 +178,21 @@ def _env_reads(parsed: Parsed, facts: Facts, aliases: _ImportAliases) -> None:
         read, key = nodes.get("read"), nodes.get("key")
         if read is None or key is None or not aliases.reads_with_key(read, nodes):
             continue
-        facts.add_env_read(read, key, ("string",), constants)
+        facts.add_env_read(read, _keyword_key(key), ("string",), constants)
+
+
+def _keyword_key(first: Node) -> Node:
+    """The key of `os.getenv(key="K")`, wherever the keyword stands among the arguments: the first
+    argument is a keyword one only when all are, and `getenv`, `environ.get`, `setdefault` and
+    `pop` all call their key `key`. Without one, the first argument stands (a computed key)."""
+    if first.type != "keyword_argument" or first.parent is None:
+        return first
+    for argument in first.parent.named_children:
+        name = argument.child_by_field_name("name")
+        value = argument.child_by_field_name("value")
+        if argument.type == "keyword_argument" and name is not None and value is not None and Parsed.text(name) == "key":
+            return value
+    return first
 
 
 def _alias_name(node: Node) -> list[Node]:
