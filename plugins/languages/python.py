@@ -75,12 +75,28 @@ def _from_import(facts: Facts, stmt: Node) -> None:
         return
     base = Parsed.text(source).replace(" ", "")
     _add_import(facts, stmt, base)
+    joiner = "" if base.endswith(".") else "."
+    module_level = _at_module_level(stmt)
+    if module_level and any(child.type == "wildcard_import" for child in stmt.children):
+        facts.bound.append(("*", base + joiner + "*", Parsed.line(stmt)))
     # `from pkg import sub` may import the submodule pkg.sub; `from . import x` usually does.
     for name in stmt.children_by_field_name("name"):
         target = name.child_by_field_name("name") if name.type == "aliased_import" else name
         if target is not None:
-            joiner = "" if base.endswith(".") else "."
             facts.imports.append((base + joiner + Parsed.text(target), Parsed.line(name), _import_flag(stmt)))
+            local = name.child_by_field_name("alias") if name.type == "aliased_import" else target
+            if module_level and local is not None:
+                facts.bound.append((Parsed.text(local), base + joiner + Parsed.text(target), Parsed.line(name)))
+
+
+def _at_module_level(node: Node) -> bool:
+    """Whether a statement binds a module attribute: not inside a function or class body."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in ("function_definition", "class_definition"):
+            return False
+        parent = parent.parent
+    return True
 
 
 def _import_flag(node: Node) -> str:
