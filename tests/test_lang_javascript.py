@@ -114,3 +114,10 @@ def test_ambient_declarations_define_names(tmp_path, path):
         result = check(root, f"sym:{path}::{name}")
         assert result.verdict is Verdict.VERIFIED, result.reason
         assert lines(result) == [(path, line)]
+
+
+def test_environment_kept_in_a_local_name(tmp_path):
+    # `const env = process.env; env.X` reads X: a REFUTED here would contradict the code.
+    root = write(tmp_path, {"config.js": "const env = process.env;\nconst url = env.DATABASE_URL;\nconst port = env['PORT'];\n"})
+    assert lines(check(root, "env:DATABASE_URL")) == [("config.js", 2)]
+    assert lines(check(root, "env:PORT")) == [("config.js", 3)]

@@ -168,3 +168,10 @@ def test_key_passed_by_keyword_is_read_by_name(tmp_path):
     root = write(tmp_path, {"settings.py": "import os\nurl = os.getenv(key='DB_URL', default='sqlite://')\n"})
     assert lines(check(root, "env:DB_URL")) == [("settings.py", 2)]
     assert check(root, "env:OTHER").verdict is Verdict.REFUTED, "a literal keyword key is not a computed read"
+
+
+def test_environment_kept_in_a_local_name(tmp_path):
+    # `env = os.environ; env["X"]` reads X: a REFUTED here would contradict the code.
+    root = write(tmp_path, {"settings.py": "import os\nenv = os.environ\nurl = env['DATABASE_URL']\n\ndef port():\n    e = os.environ\n    return e.get('PORT')\n"})
+    assert lines(check(root, "env:DATABASE_URL")) == [("settings.py", 3)]
+    assert lines(check(root, "env:PORT")) == [("settings.py", 7)]

@@ -23,6 +23,7 @@ QUERIES = {
         (member_expression object: (_) @object property: (property_identifier) @key) @read
         (subscript_expression object: (_) @object index: (_) @key) @read
         (variable_declarator name: (object_pattern) @pattern value: (_) @object) @read
+        (variable_declarator name: (identifier) @alias value: (_) @object) @read
     """,
 }
 _IMPORT_MARKERS = (b"import", b"require", b"export")
@@ -49,9 +50,11 @@ def extract(parsed: Parsed) -> Facts:
 
 
 def env_reads(parsed: Parsed, facts: Facts) -> None:
-    for _, found in parsed.matches("env"):
+    matches = [found for _, found in parsed.matches("env")]
+    objects = _ENV_OBJECTS | _env_aliases(matches)
+    for found in matches:
         read, obj = found["read"][0], found["object"][0]
-        if Parsed.text(obj) not in _ENV_OBJECTS:
+        if Parsed.text(obj) not in objects or "alias" in found:
             continue
         if "pattern" in found:
             _destructured_reads(found["pattern"][0], facts)
@@ -61,6 +64,14 @@ def env_reads(parsed: Parsed, facts: Facts) -> None:
             facts.env.append((Parsed.text(key), Parsed.line(read)))
         else:
             facts.add_env_read(read, key, _STRINGS)
+
+
+def _env_aliases(matches: list[dict[str, list[Node]]]) -> set[str]:
+    """Local names the environment is kept in (`const env = process.env`), read like it afterwards.
+
+    By name for the whole file, as Python's import aliases are: a shadowing name elsewhere is rare.
+    """
+    return {Parsed.text(m["alias"][0]) for m in matches if "alias" in m and Parsed.text(m["object"][0]) in _ENV_OBJECTS}
 
 
 _NAMED_KEYS = frozenset({"shorthand_property_identifier_pattern", "property_identifier"})

@@ -28,6 +28,7 @@ QUERIES = {
         (call function: (_) @fn arguments: (argument_list . (_) @key)) @read
         (comparison_operator (_) @key ["in" "not in"] (_) @object) @read
     """,
+    "env_aliases": "(assignment left: (identifier) @alias right: (_) @object)",
 }
 
 _IMPORT_FUNCTIONS = {"importlib.import_module", "import_module", "__import__"}
@@ -35,6 +36,7 @@ _DYNAMIC_MARKERS = (b"import_module", b"__import__")
 _IMPORT_STATEMENTS = frozenset({"import_statement", "import_from_statement"})
 _CALLS = frozenset({"call"})
 _READS = frozenset({"subscript", "call", "comparison_operator"})  # what the env query's reads are
+_ASSIGNMENTS = frozenset({"assignment"})
 LANGUAGE_ENV_MARKERS = (b"environ", b"getenv")
 _GUARD_ERRORS = ("ImportError", "ModuleNotFoundError")
 
@@ -151,6 +153,14 @@ class _ImportAliases:
             elif Parsed.text(original) == "getenv":
                 self.getenv.add(local)
 
+    def note_assignments(self, parsed: Parsed) -> None:
+        """`env = os.environ` keeps the environment in a local name, read like it afterwards
+        (`env["K"]`, `env.get("K")`): by name for the whole file, as import aliases are."""
+        for _, found in parsed.matches_around("env_aliases", (b"environ",), _ASSIGNMENTS):
+            alias, obj = found["alias"][0], found["object"][0]
+            if Parsed.text(obj) in self.environ:
+                self.environ.add(Parsed.text(alias))
+
     def markers(self) -> tuple[bytes, ...]:
         """Bytes every environment read of this file holds: the usual names, and local aliases
         (`from os import environ as e` reads `e["K"]`, which names neither)."""
@@ -189,6 +199,7 @@ def _string_constants(parsed: Parsed) -> dict[str, str]:
 
 def _env_reads(parsed: Parsed, facts: Facts, aliases: _ImportAliases) -> None:
     constants = _string_constants(parsed)
+    aliases.note_assignments(parsed)
     for _, found in parsed.matches_around("env", aliases.markers(), _READS):
         nodes = {name: items[0] for name, items in found.items() if items}
         read, key = nodes.get("read"), nodes.get("key")
