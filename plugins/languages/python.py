@@ -106,11 +106,8 @@ def _import_flag(node: Node) -> str:
     flag = ""
     child, parent = node, node.parent
     while parent is not None:
-        if parent.type == "if_statement":
-            condition = parent.child_by_field_name("condition")
-            consequence = parent.child_by_field_name("consequence")
-            if condition is not None and "TYPE_CHECKING" in Parsed.text(condition) and child == consequence:
-                return TYPE_CHECKING_ONLY
+        if parent.type == "if_statement" and child == _type_checking_branch(parent):
+            return TYPE_CHECKING_ONLY
         if parent.type == "try_statement" and any(
             c.type == "except_clause" and any(e in Parsed.text(c).split(":", 1)[0] for e in _GUARD_ERRORS)
             for c in parent.children
@@ -118,6 +115,22 @@ def _import_flag(node: Node) -> str:
             flag = OPTIONAL
         child, parent = parent, parent.parent
     return flag
+
+
+def _type_checking_branch(statement: Node) -> Node | None:
+    """The branch of an `if` that only a type checker takes: the body of `if TYPE_CHECKING:`,
+    the `else:` of `if not TYPE_CHECKING:`. A condition that also holds at run time
+    (`TYPE_CHECKING or ...`) has none."""
+    condition = statement.child_by_field_name("condition")
+    negated = condition is not None and condition.type == "not_operator"
+    if negated:
+        condition = condition.child_by_field_name("argument")  # type: ignore[union-attr]
+    if condition is None or Parsed.text(condition).rpartition(".")[2] != "TYPE_CHECKING":
+        return None
+    if not negated:
+        return statement.child_by_field_name("consequence")
+    alternatives = statement.children_by_field_name("alternative")
+    return alternatives[0] if len(alternatives) == 1 and alternatives[0].type == "else_clause" else None
 
 
 class _ImportAliases:
