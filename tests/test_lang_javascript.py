@@ -121,3 +121,13 @@ def test_environment_kept_in_a_local_name(tmp_path):
     root = write(tmp_path, {"config.js": "const env = process.env;\nconst url = env.DATABASE_URL;\nconst port = env['PORT'];\n"})
     assert lines(check(root, "env:DATABASE_URL")) == [("config.js", 2)]
     assert lines(check(root, "env:PORT")) == [("config.js", 3)]
+
+
+@pytest.mark.parametrize("path", ["src/db.ts", "src/db.js"])
+def test_a_default_import_named_type_something_is_not_type_only(tmp_path, path):
+    # `import typeorm from "typeorm"` and `import typeDefs from "./schema"` run; only `import type` is erased.
+    root = write(tmp_path, {path: 'import typeorm from "typeorm";\nimport typeDefs from "./schema";\n'})
+    result = check(root, "import:typeorm")
+    assert lines(result) == [(path, 1)]
+    assert "type-checking" not in result.evidence[0].detail
+    assert "TYPE_CHECKING-only" not in result.reason

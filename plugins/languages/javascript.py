@@ -41,7 +41,7 @@ def extract(parsed: Parsed) -> Facts:
             continue
         value = string_value(source) if source.type in _STRINGS else None
         if value:
-            type_only = Parsed.text(stmt).startswith(("import type", "export type"))
+            type_only = any(child.type == "type" for child in stmt.children)  # the keyword, not `import typeorm`
             facts.imports.append((value, Parsed.line(stmt), TYPE_CHECKING_ONLY if type_only else ""))
     if parsed.mentions(ENV_MARKERS):
         env_reads(parsed, facts)
