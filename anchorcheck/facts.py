@@ -25,13 +25,17 @@ class Facts:
     `imports`: (module as written, line, flag) — relative Python imports keep
     their leading dots. `env`: (key, line). `env_computed`: lines that read
     the environment with a key computed at run time. `defs`: (qualified name,
-    line). `error`: the first line tree-sitter could not parse, if any.
+    line). `bound`: (local name, what it is bound from as written, line) for
+    module-level `from m import n as local` — `m.n`, or `m.*` for a star
+    import — so the module form `sym:py:pkg.Name` can follow a package's
+    re-exports. `error`: the first line tree-sitter could not parse, if any.
     """
 
     imports: list[tuple[str, int, str]] = field(default_factory=list)
     env: list[tuple[str, int]] = field(default_factory=list)
     env_computed: list[int] = field(default_factory=list)
     defs: list[tuple[str, int]] = field(default_factory=list)
+    bound: list[tuple[str, str, int]] = field(default_factory=list)
     error: int | None = None
 
     def add_env_read(
@@ -53,6 +57,7 @@ class Facts:
             "env": [list(e) for e in self.env],
             "env_computed": list(self.env_computed),
             "defs": [list(d) for d in self.defs],
+            "bound": [list(b) for b in self.bound],
             "error": self.error,
         }
 
@@ -63,6 +68,7 @@ class Facts:
             env=[(str(k), int(n)) for k, n in data["env"]],
             env_computed=[int(n) for n in data["env_computed"]],
             defs=[(str(q), int(n)) for q, n in data["defs"]],
+            bound=[(str(name), str(source), int(n)) for name, source, n in data.get("bound", [])],
             error=None if data["error"] is None else int(data["error"]),
         )
 

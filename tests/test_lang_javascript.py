@@ -83,3 +83,51 @@ def test_typescript(tree, path):
     assert lines(check(tree, f"env:TS_KEY in:{path}")) == [(path, 7)]
     for name, line in [("Shape", 3), ("Alias", 4), ("Color", 5), ("Base", 6), ("Base.run", 6), ("Geo", 8), ("Geo.area", 8)]:
         assert lines(check(tree, f"sym:{path}::{name}")) == [(path, line)]
+
+
+def test_destructured_env_with_defaults_and_literal_keys(tmp_path):
+    # `const {PORT = 3000} = process.env` is how most Node code reads a setting with a default.
+    source = "const {\n  // settings\n  PORT = 3000,\n  'QUOTED_KEY': q,\n  HOST: host = 'localhost',\n} = process.env;\n"
+    root = write(tmp_path, {"server.js": source})
+    for key, line in [("PORT", 3), ("QUOTED_KEY", 4), ("HOST", 5)]:
+        assert lines(check(root, f"env:{key}")) == [("server.js", line)]
+    assert check(root, "env:UNREAD").verdict is Verdict.REFUTED, "no key here is computed"
+
+
+def test_destructured_env_with_a_computed_key_breaks_the_closed_world(tmp_path):
+    root = write(tmp_path, {"server.js": "const {[name]: value} = process.env;\n"})
+    result = check(root, "env:ANY")
+    assert result.verdict is Verdict.INCONCLUSIVE and "server.js:1" in result.reason
+
+
+@pytest.mark.parametrize("path", ["types/index.d.ts", "types/shim.ts"])
+def test_ambient_declarations_define_names(tmp_path, path):
+    # A declaration file is made of `declare`/`export declare` statements: each defines its name.
+    source = (
+        "declare function connect(url: string): Client;\n"
+        "export declare const VERSION: string;\n"
+        "export declare class Client {\n  close(): void;\n}\n"
+        "export function overload(a: string): void;\n"
+    )
+    root = write(tmp_path, {path: source})
+    for name, line in [("connect", 1), ("VERSION", 2), ("Client", 3), ("Client.close", 4), ("overload", 6)]:
+        result = check(root, f"sym:{path}::{name}")
+        assert result.verdict is Verdict.VERIFIED, result.reason
+        assert lines(result) == [(path, line)]
+
+
+def test_environment_kept_in_a_local_name(tmp_path):
+    # `const env = process.env; env.X` reads X: a REFUTED here would contradict the code.
+    root = write(tmp_path, {"config.js": "const env = process.env;\nconst url = env.DATABASE_URL;\nconst port = env['PORT'];\n"})
+    assert lines(check(root, "env:DATABASE_URL")) == [("config.js", 2)]
+    assert lines(check(root, "env:PORT")) == [("config.js", 3)]
+
+
+@pytest.mark.parametrize("path", ["src/db.ts", "src/db.js"])
+def test_a_default_import_named_type_something_is_not_type_only(tmp_path, path):
+    # `import typeorm from "typeorm"` and `import typeDefs from "./schema"` run; only `import type` is erased.
+    root = write(tmp_path, {path: 'import typeorm from "typeorm";\nimport typeDefs from "./schema";\n'})
+    result = check(root, "import:typeorm")
+    assert lines(result) == [(path, 1)]
+    assert "type-checking" not in result.evidence[0].detail
+    assert "TYPE_CHECKING-only" not in result.reason

@@ -154,3 +154,38 @@ def test_key_named_by_a_module_constant_is_read_by_name(tmp_path):
     rebound = check(root, "env:B")
     assert rebound.verdict is Verdict.INCONCLUSIVE, "a name bound twice is not a constant"
     assert "settings.py:6" in rebound.reason
+
+
+def test_membership_tests_read_the_environment(tmp_path):
+    # `if "K" not in os.environ: raise ...` is how a required setting is checked.
+    root = write(tmp_path, {"settings.py": "import os\nif 'REQUIRED' not in os.environ:\n    raise SystemExit('set REQUIRED')\n"})
+    result = check(root, "env:REQUIRED")
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert lines(result) == [("settings.py", 2)]
+
+
+def test_key_passed_by_keyword_is_read_by_name(tmp_path):
+    root = write(tmp_path, {"settings.py": "import os\nurl = os.getenv(key='DB_URL', default='sqlite://')\n"})
+    assert lines(check(root, "env:DB_URL")) == [("settings.py", 2)]
+    assert check(root, "env:OTHER").verdict is Verdict.REFUTED, "a literal keyword key is not a computed read"
+
+
+def test_environment_kept_in_a_local_name(tmp_path):
+    # `env = os.environ; env["X"]` reads X: a REFUTED here would contradict the code.
+    root = write(tmp_path, {"settings.py": "import os\nenv = os.environ\nurl = env['DATABASE_URL']\n\ndef port():\n    e = os.environ\n    return e.get('PORT')\n"})
+    assert lines(check(root, "env:DATABASE_URL")) == [("settings.py", 3)]
+    assert lines(check(root, "env:PORT")) == [("settings.py", 7)]
+
+
+def test_only_what_runs_under_type_checking_alone_is_flagged(tmp_path):
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if not TYPE_CHECKING:\n    import runtime_mod\nelse:\n    import typing_mod\n"
+        "if TYPE_CHECKING or sys.version_info < (3, 8):\n    import compat_mod\n"
+        "if typing.TYPE_CHECKING:\n    import stub_mod\n"
+    )
+    root = write(tmp_path, {"a.py": source})
+    for module, line, flagged in [("runtime_mod", 3, False), ("typing_mod", 5, True), ("compat_mod", 7, False), ("stub_mod", 9, True)]:
+        result = check(root, f"import:{module}")
+        assert lines(result) == [("a.py", line)]
+        assert ("type-checking" in result.evidence[0].detail) is flagged, result.evidence[0].detail

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests._source_support import check, write
+from tests._source_support import check, lines, write
 
 from anchorcheck import Verdict
 
@@ -36,3 +36,29 @@ def test_malformed_values(tmp_path):
 
 def test_path_outside_repo_is_refused(tmp_path):
     assert check(tmp_path, "sym:../x.py::A").verdict is Verdict.INCONCLUSIVE
+
+
+def test_module_form_follows_package_reexports(tmp_path):
+    # `from app import Client` works because app/__init__.py re-exports it: `sym:py:app.Client` is true.
+    write(
+        tmp_path,
+        {
+            "src/app/__init__.py": "from .client import Client, make as build\nfrom .models import *\nfrom requests import Session\n",
+            "src/app/client.py": "import os\n\nclass Client:\n    def get(self): pass\n\ndef make(): pass\n",
+            "src/app/models.py": "from .base import Model\n",
+            "src/app/base.py": "class Model: pass\n",
+        },
+    )
+    for anchor, where in [
+        ("sym:py:app.Client", ("src/app/client.py", 3)),
+        ("sym:py:app.Client.get", ("src/app/client.py", 4)),
+        ("sym:py:app.build", ("src/app/client.py", 6)),
+        ("sym:py:app.Model", ("src/app/base.py", 1)),
+        ("sym:py:app.Session", ("src/app/__init__.py", 3)),
+    ]:
+        result = check(tmp_path, anchor)
+        assert result.verdict is Verdict.VERIFIED, result.reason
+        assert lines(result)[0] == where
+    assert check(tmp_path, "sym:py:app.Client.put").verdict is Verdict.REFUTED
+    assert check(tmp_path, "sym:py:app.make").verdict is Verdict.REFUTED, "bound as build, not make"
+    assert check(tmp_path, "sym:py:app.os").verdict is Verdict.REFUTED, "client.py's own import is not re-exported"

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, decode_path
 from anchorcheck.context import Context
+from anchorcheck.facts import Facts
 from anchorcheck.index import SourceIndex
-from anchorcheck_plugins.languages.python import SOURCE_ROOTS
+from anchorcheck_plugins.languages.python import SOURCE_ROOTS, resolve_import
 
 _PLUGIN = "sym"
 
@@ -50,7 +51,7 @@ def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
         resolved = _resolve_module(symbol.module_path, context)
         if resolved is None:
             top = symbol.module_path.split(".")[0]
-            if any(context.repo.exists(f"{root}{top}") or context.repo.exists(f"{root}{top}.py") for root in _roots(context)):
+            if _first_party(symbol.module_path, context):
                 return AnchorResult(shown, Verdict.REFUTED, f"no module of {symbol.module_path} exists under the source roots", state="missing")
             return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{top} is not a first-party package under the source roots", state="not-first-party")
         path, name = resolved
@@ -70,6 +71,13 @@ def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
     lines = [line for qualified, line in facts.defs if qualified == name]
     if lines:
         return AnchorResult(shown, Verdict.VERIFIED, f"{path}:{lines[0]} defines {name}", [Evidence(path, lines[0], f"defines {name}")], state="defined")
+    reexported = _reexported(path, name, facts, context, set()) if symbol.module_path is not None else None
+    if reexported:
+        first, last = reexported[0], reexported[-1]
+        reason = f"{first.location()} {first.detail}, re-exported at {last.location()}"
+        if len(reexported) == 1:
+            reason = f"{last.location()} imports {name} from another distribution"
+        return AnchorResult(shown, Verdict.VERIFIED, reason, reexported, state="defined")
     if facts.error is not None:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{name} not found, but {path} does not parse cleanly (line {facts.error})", state="unparsed")
     last = name.rsplit(".", 1)[-1]
@@ -78,6 +86,51 @@ def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
     if similar:
         reason += f"; it defines {', '.join(similar)}"
     return AnchorResult(shown, Verdict.REFUTED, reason, state="undefined")
+
+
+def _first_party(dotted: str, context: Context) -> bool:
+    """Whether the top-level package of a dotted name lives under one of the source roots."""
+    top = dotted.split(".")[0]
+    return any(context.repo.exists(f"{root}{top}") or context.repo.exists(f"{root}{top}.py") for root in _roots(context))
+
+
+def _reexported(path: str, name: str, facts: Facts, context: Context, seen: set[tuple[str, str]]) -> list[Evidence] | None:
+    """Evidence that a module binds `name` by a module-level `from m import n [as name]` (or
+    `from m import *`), as a package's `__init__.py` re-exports its API: the definition it leads
+    to, then each re-export on the way. None when nothing binds it, or first-party code lacks it."""
+    head, _, rest = name.partition(".")
+    for local, source, line in facts.bound:
+        target = resolve_import(source, path, context.repo) if local in (head, "*") else None
+        if target is None:
+            continue
+        if local == "*":
+            dotted = f"{target[: -len('.*')]}.{name}"
+        else:
+            dotted = f"{target}.{rest}" if rest else target
+        found = _defined(dotted, context, seen)
+        if found is not None and (found or local != "*"):  # a star import from elsewhere says nothing
+            return [*found, Evidence(path, line, f"re-exports {head}")]
+    return None
+
+
+def _defined(dotted: str, context: Context, seen: set[tuple[str, str]]) -> list[Evidence] | None:
+    """Where a dotted name is defined, following re-exports (each module and name once: imports
+    may be circular); [] for a name of another distribution, None when first-party code lacks it."""
+    resolved = _resolve_module(dotted, context)
+    if resolved is None:
+        return None if _first_party(dotted, context) else []
+    if resolved in seen:
+        return None
+    seen.add(resolved)
+    path, name = resolved
+    try:
+        facts = SourceIndex.of(context).facts(path)
+    except OSError:
+        return None
+    lines = [line for qualified, line in facts.defs if qualified == name] if facts is not None else []
+    if lines:
+        return [Evidence(path, lines[0], f"defines {name}")]
+    return _reexported(path, name, facts, context, seen) if facts is not None else None
 
 
 def _roots(context: Context) -> list[str]:

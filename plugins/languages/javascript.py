@@ -23,6 +23,7 @@ QUERIES = {
         (member_expression object: (_) @object property: (property_identifier) @key) @read
         (subscript_expression object: (_) @object index: (_) @key) @read
         (variable_declarator name: (object_pattern) @pattern value: (_) @object) @read
+        (variable_declarator name: (identifier) @alias value: (_) @object) @read
     """,
 }
 _IMPORT_MARKERS = (b"import", b"require", b"export")
@@ -40,7 +41,7 @@ def extract(parsed: Parsed) -> Facts:
             continue
         value = string_value(source) if source.type in _STRINGS else None
         if value:
-            type_only = Parsed.text(stmt).startswith(("import type", "export type"))
+            type_only = any(child.type == "type" for child in stmt.children)  # the keyword, not `import typeorm`
             facts.imports.append((value, Parsed.line(stmt), TYPE_CHECKING_ONLY if type_only else ""))
     if parsed.mentions(ENV_MARKERS):
         env_reads(parsed, facts)
@@ -49,23 +50,48 @@ def extract(parsed: Parsed) -> Facts:
 
 
 def env_reads(parsed: Parsed, facts: Facts) -> None:
-    for _, found in parsed.matches("env"):
+    matches = [found for _, found in parsed.matches("env")]
+    objects = _ENV_OBJECTS | _env_aliases(matches)
+    for found in matches:
         read, obj = found["read"][0], found["object"][0]
-        if Parsed.text(obj) not in _ENV_OBJECTS:
+        if Parsed.text(obj) not in objects or "alias" in found:
             continue
         if "pattern" in found:
-            for item in found["pattern"][0].named_children:
-                key = item.child_by_field_name("key") if item.type == "pair_pattern" else item
-                if item.type in ("shorthand_property_identifier_pattern", "pair_pattern") and key is not None:
-                    facts.env.append((Parsed.text(key), Parsed.line(item)))
-                else:
-                    facts.env_computed.append(Parsed.line(item))  # `...rest` takes every key
+            _destructured_reads(found["pattern"][0], facts)
             continue
         key = found["key"][0]
         if key.type == "property_identifier":
             facts.env.append((Parsed.text(key), Parsed.line(read)))
         else:
             facts.add_env_read(read, key, _STRINGS)
+
+
+def _env_aliases(matches: list[dict[str, list[Node]]]) -> set[str]:
+    """Local names the environment is kept in (`const env = process.env`), read like it afterwards.
+
+    By name for the whole file, as Python's import aliases are: a shadowing name elsewhere is rare.
+    """
+    return {Parsed.text(m["alias"][0]) for m in matches if "alias" in m and Parsed.text(m["object"][0]) in _ENV_OBJECTS}
+
+
+_NAMED_KEYS = frozenset({"shorthand_property_identifier_pattern", "property_identifier"})
+
+
+def _destructured_reads(pattern: Node, facts: Facts) -> None:
+    """`const {A, B: b, C = 1, "D": d} = process.env` reads A to D by name; a computed key
+    (`[name]: v`) or `...rest` may read any key, so it counts as a computed read."""
+    for item in pattern.named_children:
+        if item.type == "comment":
+            continue
+        key = item
+        if item.type == "object_assignment_pattern":  # `C = 1`: a default for a shorthand key
+            key = item.child_by_field_name("left") or item
+        elif item.type == "pair_pattern":
+            key = item.child_by_field_name("key") or item
+        if key.type in _NAMED_KEYS:
+            facts.env.append((Parsed.text(key), Parsed.line(item)))
+        else:
+            facts.add_env_read(item, key, _STRINGS)
 
 
 def _member_name(member: Node) -> list[Node]:
@@ -93,7 +119,10 @@ _CLASS_MEMBERS = Definitions(
 _DEFINITIONS = Definitions(
     defines={
         **dict.fromkeys(
-            ("function_declaration", "generator_function_declaration", "interface_declaration", "type_alias_declaration", "enum_declaration"),
+            (
+                *("function_declaration", "generator_function_declaration", "function_signature"),
+                *("interface_declaration", "type_alias_declaration", "enum_declaration"),
+            ),
             Define(),
         ),
         **dict.fromkeys(("class_declaration", "abstract_class_declaration"), Define(members=_CLASS_MEMBERS)),
@@ -101,8 +130,11 @@ _DEFINITIONS = Definitions(
         "variable_declarator": Define(name_types=frozenset({"identifier"})),
         "export_specifier": Define(name=_exported_name),
     },
-    # A TS `namespace N {}` at the top level parses as an expression statement.
-    transparent=frozenset({"lexical_declaration", "variable_declaration", "export_statement", "export_clause", "expression_statement"}),
+    # A TS `namespace N {}` at the top level parses as an expression statement; `declare ...` (the
+    # whole of a .d.ts file) wraps the declaration it makes, and `function f(): T;` is a signature.
+    transparent=frozenset(
+        {"lexical_declaration", "variable_declaration", "export_statement", "export_clause", "expression_statement", "ambient_declaration"}
+    ),
     wrappers={"export_statement": "declaration"},
 )
 

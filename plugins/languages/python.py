@@ -26,8 +26,9 @@ QUERIES = {
     "env": """
         (subscript value: (_) @object subscript: (_) @key) @read
         (call function: (_) @fn arguments: (argument_list . (_) @key)) @read
-        (comparison_operator (_) @key "in" (_) @object) @read
+        (comparison_operator (_) @key ["in" "not in"] (_) @object) @read
     """,
+    "env_aliases": "(assignment left: (identifier) @alias right: (_) @object)",
 }
 
 _IMPORT_FUNCTIONS = {"importlib.import_module", "import_module", "__import__"}
@@ -35,6 +36,7 @@ _DYNAMIC_MARKERS = (b"import_module", b"__import__")
 _IMPORT_STATEMENTS = frozenset({"import_statement", "import_from_statement"})
 _CALLS = frozenset({"call"})
 _READS = frozenset({"subscript", "call", "comparison_operator"})  # what the env query's reads are
+_ASSIGNMENTS = frozenset({"assignment"})
 LANGUAGE_ENV_MARKERS = (b"environ", b"getenv")
 _GUARD_ERRORS = ("ImportError", "ModuleNotFoundError")
 
@@ -75,12 +77,28 @@ def _from_import(facts: Facts, stmt: Node) -> None:
         return
     base = Parsed.text(source).replace(" ", "")
     _add_import(facts, stmt, base)
+    joiner = "" if base.endswith(".") else "."
+    module_level = _at_module_level(stmt)
+    if module_level and any(child.type == "wildcard_import" for child in stmt.children):
+        facts.bound.append(("*", base + joiner + "*", Parsed.line(stmt)))
     # `from pkg import sub` may import the submodule pkg.sub; `from . import x` usually does.
     for name in stmt.children_by_field_name("name"):
         target = name.child_by_field_name("name") if name.type == "aliased_import" else name
         if target is not None:
-            joiner = "" if base.endswith(".") else "."
             facts.imports.append((base + joiner + Parsed.text(target), Parsed.line(name), _import_flag(stmt)))
+            local = name.child_by_field_name("alias") if name.type == "aliased_import" else target
+            if module_level and local is not None:
+                facts.bound.append((Parsed.text(local), base + joiner + Parsed.text(target), Parsed.line(name)))
+
+
+def _at_module_level(node: Node) -> bool:
+    """Whether a statement binds a module attribute: not inside a function or class body."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in ("function_definition", "class_definition"):
+            return False
+        parent = parent.parent
+    return True
 
 
 def _import_flag(node: Node) -> str:
@@ -88,11 +106,8 @@ def _import_flag(node: Node) -> str:
     flag = ""
     child, parent = node, node.parent
     while parent is not None:
-        if parent.type == "if_statement":
-            condition = parent.child_by_field_name("condition")
-            consequence = parent.child_by_field_name("consequence")
-            if condition is not None and "TYPE_CHECKING" in Parsed.text(condition) and child == consequence:
-                return TYPE_CHECKING_ONLY
+        if parent.type == "if_statement" and child == _type_checking_branch(parent):
+            return TYPE_CHECKING_ONLY
         if parent.type == "try_statement" and any(
             c.type == "except_clause" and any(e in Parsed.text(c).split(":", 1)[0] for e in _GUARD_ERRORS)
             for c in parent.children
@@ -100,6 +115,22 @@ def _import_flag(node: Node) -> str:
             flag = OPTIONAL
         child, parent = parent, parent.parent
     return flag
+
+
+def _type_checking_branch(statement: Node) -> Node | None:
+    """The branch of an `if` that only a type checker takes: the body of `if TYPE_CHECKING:`,
+    the `else:` of `if not TYPE_CHECKING:`. A condition that also holds at run time
+    (`TYPE_CHECKING or ...`) has none."""
+    condition = statement.child_by_field_name("condition")
+    negated = condition is not None and condition.type == "not_operator"
+    if negated:
+        condition = condition.child_by_field_name("argument")  # type: ignore[union-attr]
+    if condition is None or Parsed.text(condition).rpartition(".")[2] != "TYPE_CHECKING":
+        return None
+    if not negated:
+        return statement.child_by_field_name("consequence")
+    alternatives = statement.children_by_field_name("alternative")
+    return alternatives[0] if len(alternatives) == 1 and alternatives[0].type == "else_clause" else None
 
 
 class _ImportAliases:
@@ -134,6 +165,14 @@ class _ImportAliases:
                 self.getenv.add(f"{local}.get")
             elif Parsed.text(original) == "getenv":
                 self.getenv.add(local)
+
+    def note_assignments(self, parsed: Parsed) -> None:
+        """`env = os.environ` keeps the environment in a local name, read like it afterwards
+        (`env["K"]`, `env.get("K")`): by name for the whole file, as import aliases are."""
+        for _, found in parsed.matches_around("env_aliases", (b"environ",), _ASSIGNMENTS):
+            alias, obj = found["alias"][0], found["object"][0]
+            if Parsed.text(obj) in self.environ:
+                self.environ.add(Parsed.text(alias))
 
     def markers(self) -> tuple[bytes, ...]:
         """Bytes every environment read of this file holds: the usual names, and local aliases
@@ -173,12 +212,27 @@ def _string_constants(parsed: Parsed) -> dict[str, str]:
 
 def _env_reads(parsed: Parsed, facts: Facts, aliases: _ImportAliases) -> None:
     constants = _string_constants(parsed)
+    aliases.note_assignments(parsed)
     for _, found in parsed.matches_around("env", aliases.markers(), _READS):
         nodes = {name: items[0] for name, items in found.items() if items}
         read, key = nodes.get("read"), nodes.get("key")
         if read is None or key is None or not aliases.reads_with_key(read, nodes):
             continue
-        facts.add_env_read(read, key, ("string",), constants)
+        facts.add_env_read(read, _keyword_key(key), ("string",), constants)
+
+
+def _keyword_key(first: Node) -> Node:
+    """The key of `os.getenv(key="K")`, wherever the keyword stands among the arguments: the first
+    argument is a keyword one only when all are, and `getenv`, `environ.get`, `setdefault` and
+    `pop` all call their key `key`. Without one, the first argument stands (a computed key)."""
+    if first.type != "keyword_argument" or first.parent is None:
+        return first
+    for argument in first.parent.named_children:
+        name = argument.child_by_field_name("name")
+        value = argument.child_by_field_name("value")
+        if argument.type == "keyword_argument" and name is not None and value is not None and Parsed.text(name) == "key":
+            return value
+    return first
 
 
 def _alias_name(node: Node) -> list[Node]:
