@@ -76,19 +76,24 @@ def _from_import(facts: Facts, stmt: Node) -> None:
     if source is None:
         return
     base = Parsed.text(source).replace(" ", "")
-    _add_import(facts, stmt, base)
-    joiner = "" if base.endswith(".") else "."
+    flag = _import_flag(stmt)
+    facts.imports.append((base, Parsed.line(stmt), flag))
+    prefix = base if base.endswith(".") else base + "."
     module_level = _at_module_level(stmt)
     if module_level and any(child.type == "wildcard_import" for child in stmt.children):
-        facts.bound.append(("*", base + joiner + "*", Parsed.line(stmt)))
+        facts.bound.append(("*", prefix + "*", Parsed.line(stmt)))
     # `from pkg import sub` may import the submodule pkg.sub; `from . import x` usually does.
     for name in stmt.children_by_field_name("name"):
-        target = name.child_by_field_name("name") if name.type == "aliased_import" else name
-        if target is not None:
-            facts.imports.append((base + joiner + Parsed.text(target), Parsed.line(name), _import_flag(stmt)))
-            local = name.child_by_field_name("alias") if name.type == "aliased_import" else target
-            if module_level and local is not None:
-                facts.bound.append((Parsed.text(local), base + joiner + Parsed.text(target), Parsed.line(name)))
+        aliased = name.type == "aliased_import"
+        target = name.child_by_field_name("name") if aliased else name
+        if target is None:
+            continue
+        module, line = prefix + Parsed.text(target), Parsed.line(name)
+        facts.imports.append((module, line, flag))
+        if module_level:
+            local = name.child_by_field_name("alias") if aliased else target
+            if local is not None:
+                facts.bound.append((Parsed.text(local), module, line))
 
 
 def _at_module_level(node: Node) -> bool:
