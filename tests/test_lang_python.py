@@ -141,6 +141,15 @@ def test_namespace_package_relative_import(tmp_path):
     assert lines(check(tmp_path, "import:ns.b")) == [("src/ns/a.py", 1)]
 
 
+def test_a_relative_import_above_the_top_level_package_imports_nothing(tmp_path):
+    # Python raises "attempted relative import beyond top-level package" for both forms.
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "from ..pkg2 import y\nfrom .. import z\n", "pkg2/__init__.py": "y = 1\n"})
+    assert check(tmp_path, "import:pkg2").verdict is Verdict.REFUTED
+    assert check(tmp_path, "import:z").verdict is Verdict.REFUTED
+    write(tmp_path, {"pkg/sub/__init__.py": "", "pkg/sub/b.py": "from ..a import x\n"})
+    assert lines(check(tmp_path, "import:pkg.a")) == [("pkg/sub/b.py", 1)]
+
+
 def test_key_named_by_a_module_constant_is_read_by_name(tmp_path):
     root = write(
         tmp_path,

@@ -282,12 +282,13 @@ def import_segments(module: str) -> tuple[str, ...]:
 
 
 def resolve_import(module: str, path: str, repo: object) -> str | None:
-    """`..x` written in `pkg/sub/a.py` is `pkg.x`; None when it climbs above the source root."""
+    """`..x` written in `pkg/sub/a.py` is `pkg.x`; None when it climbs above the top-level package
+    (`..x` in `pkg/a.py`), where Python raises ImportError."""
     level = len(module) - len(module.lstrip("."))
     if level == 0:
         return module
     package = module_name(path, repo).split(".")[:-1] if not path.endswith("/__init__.py") else module_name(path, repo).split(".")
-    if level - 1 > len(package) or not package:
+    if level > len(package):
         return None
     base = package[: len(package) - (level - 1)]
     rest = module[level:]
