@@ -131,3 +131,16 @@ def test_a_default_import_named_type_something_is_not_type_only(tmp_path, path):
     assert lines(result) == [(path, 1)]
     assert "type-checking" not in result.evidence[0].detail
     assert "TYPE_CHECKING-only" not in result.reason
+
+
+def test_commonjs_exports_define_names(tmp_path):
+    root = write(
+        tmp_path,
+        {
+            "lib/api.js": "exports.alpha = function () {};\nmodule.exports.beta = 2;\n"
+            "module.exports = {\n  gamma,\n  delta: 1,\n  epsilon() {},\n};\nother.zeta = 1;\n"
+        },
+    )
+    for name, line in [("alpha", 1), ("beta", 2), ("gamma", 4), ("delta", 5), ("epsilon", 6)]:
+        assert lines(check(root, f"sym:lib/api.js::{name}")) == [("lib/api.js", line)], name
+    assert check(root, "sym:lib/api.js::zeta").verdict is Verdict.REFUTED  # not an export

@@ -109,6 +109,28 @@ def _exported_name(specifier: Node) -> list[Node]:
     return [name] if name is not None else []
 
 
+_EXPORTS_OBJECTS = frozenset({"exports", "module.exports"})
+_OBJECT_KEYS = frozenset({"shorthand_property_identifier", "property_identifier"})
+_KEY_FIELDS = {"pair": "key", "method_definition": "name"}  # where an object literal's member holds its name
+
+
+def _commonjs_exports(assignment: Node) -> list[Node]:
+    """CommonJS exports: `exports.f = ...` and `module.exports.f = ...` define f,
+    `module.exports = { f, g: h }` defines f and g; any other assignment defines nothing."""
+    left = assignment.child_by_field_name("left")
+    if left is None:
+        return []
+    if left.type == "member_expression":
+        target, name = left.child_by_field_name("object"), left.child_by_field_name("property")
+        if target is not None and name is not None and Parsed.text(target) in _EXPORTS_OBJECTS:
+            return [name]
+    right = assignment.child_by_field_name("right")
+    if Parsed.text(left) != "module.exports" or right is None or right.type != "object":
+        return []
+    keys = [item.child_by_field_name(_KEY_FIELDS[item.type]) if item.type in _KEY_FIELDS else item for item in right.named_children]
+    return [key for key in keys if key is not None and key.type in _OBJECT_KEYS]
+
+
 _CLASS_MEMBERS = Definitions(
     defines=dict.fromkeys(
         ("method_definition", "field_definition", "public_field_definition", "abstract_method_signature", "method_signature"),
@@ -129,6 +151,7 @@ _DEFINITIONS = Definitions(
         **dict.fromkeys(("module", "internal_module"), Define(nests=True)),
         "variable_declarator": Define(name_types=frozenset({"identifier"})),
         "export_specifier": Define(name=_exported_name),
+        "assignment_expression": Define(name=_commonjs_exports, at_name=True),
     },
     # A TS `namespace N {}` at the top level parses as an expression statement; `declare ...` (the
     # whole of a .d.ts file) wraps the declaration it makes, and `function f(): T;` is a signature.
