@@ -1,4 +1,5 @@
-"""Go: import paths, `os.Getenv`/`os.LookupEnv`, and funcs, types, methods (`Type.Method`), consts, vars."""
+"""Go: import paths, `os.Getenv`/`os.LookupEnv` (`os` renamed or dot-imported too), and funcs, types,
+methods (`Type.Method`), consts, vars."""
 
 from __future__ import annotations
 
@@ -8,27 +9,37 @@ from anchorcheck import Language, hookimpl
 from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_value
 
 QUERIES = {
-    "imports": "(import_spec path: (_) @path)",
+    "imports": "(import_spec name: (_)? @name path: (_) @path)",
     "env": """
         (call_expression
             function: (selector_expression operand: (identifier) @package field: (field_identifier) @function)
             arguments: (argument_list . (_) @key)) @read
     """,
+    # Matches every plain call (a third more work on a call-heavy file), so it runs only under `import . "os"`.
+    "dot_env": "(call_expression function: (identifier) @function arguments: (argument_list . (_) @key)) @read",
 }
 _ENV_FUNCTIONS = {"Getenv", "LookupEnv"}
 
 
 def extract(parsed: Parsed) -> Facts:
     facts = Facts()
-    for node in parsed.captures("imports").get("path", []):
+    # The names the os package goes by in this file: `os`, and those of `import o "os"`. A dot
+    # import (`import . "os"`) is named `.`, the package of a call with no package (`Getenv("K")`).
+    os_names = {"os"}
+    for _, found in parsed.matches("imports"):
+        node = found["path"][0]
         value = string_value(node)
         if value:
             facts.imports.append((value, Parsed.line(node), ""))
-    for _, found in parsed.matches("env"):
-        if Parsed.text(found["package"][0]) != "os" or Parsed.text(found["function"][0]) not in _ENV_FUNCTIONS:
-            continue
-        read, key = found["read"][0], found["key"][0]
-        facts.add_env_read(read, key, ("interpreted_string_literal", "raw_string_literal"))
+        if value == "os" and "name" in found:
+            os_names.add(Parsed.text(found["name"][0]))
+    for query in ("env", "dot_env") if "." in os_names else ("env",):
+        for _, found in parsed.matches(query):
+            package = Parsed.text(found["package"][0]) if "package" in found else "."
+            if package not in os_names or Parsed.text(found["function"][0]) not in _ENV_FUNCTIONS:
+                continue
+            read, key = found["read"][0], found["key"][0]
+            facts.add_env_read(read, key, ("interpreted_string_literal", "raw_string_literal"))
     facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
 
