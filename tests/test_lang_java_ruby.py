@@ -119,3 +119,32 @@ def test_ruby_methods_of_class_self(tmp_path):
         '''})
     assert lines(check(tree, "sym:lib/store.rb::Store.create")) == [("lib/store.rb", 3)]
     assert lines(check(tree, "sym:lib/store.rb::Store.save")) == [("lib/store.rb", 6)]
+
+
+def test_java_fully_qualified_getenv(tmp_path):
+    """`java.lang.System.getenv("K")` is `System.getenv("K")` written out; another class's `System` is not."""
+    tree = write(tmp_path, {"App.java": '''
+        class App {
+          String url = java.lang.System.getenv("J_QUALIFIED");
+          String map = java.lang.System.getenv().get("J_QUALIFIED_MAP");
+          String other = com.example.System.getenv("J_OTHER");
+        }
+        '''})
+    assert lines(check(tree, "env:J_QUALIFIED")) == [("App.java", 2)]
+    assert lines(check(tree, "env:J_QUALIFIED_MAP")) == [("App.java", 3)]
+    assert check(tree, "env:J_OTHER").verdict is Verdict.REFUTED
+
+
+def test_ruby_rooted_env(tmp_path):
+    """`::ENV` is the top-level ENV, written from inside a namespace; `Config::ENV` is another constant."""
+    tree = write(tmp_path, {"lib/config.rb": '''
+        module App
+          URL = ::ENV["R_ROOTED"]
+          MODE = ::ENV.fetch("R_ROOTED_FETCH", "dev")
+          OTHER = Config::ENV["R_OTHER"]
+        end
+        '''})
+    assert lines(check(tree, "env:R_ROOTED")) == [("lib/config.rb", 2)]
+    assert lines(check(tree, "env:R_ROOTED_FETCH")) == [("lib/config.rb", 3)]
+    assert check(tree, "env:R_OTHER").verdict is Verdict.REFUTED
+

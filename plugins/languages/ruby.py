@@ -1,4 +1,4 @@
-"""Ruby: `require "x"` (a feature path, matched by `/` segment), `ENV` reads, modules/classes/methods.
+"""Ruby: `require "x"` (a feature path, matched by `/` segment), `ENV` (or `::ENV`) reads, modules/classes/methods.
 
 `require_relative` loads a file of the project, so it is not an import.
 Definitions nest with dots: `Outer.Store.save`, singleton methods included.
@@ -12,12 +12,14 @@ from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, s
 QUERIES = {
     "imports": "(call method: (identifier) @method arguments: (argument_list . (string) @feature)) @stmt",
     "env": """
-        (element_reference object: (constant) @object . (_) @key) @read
-        (call receiver: (constant) @object method: (identifier) @method arguments: (argument_list . (_) @key)) @read
+        (element_reference object: [(constant) (scope_resolution)] @object . (_) @key) @read
+        (call receiver: [(constant) (scope_resolution)] @object method: (identifier) @method
+            arguments: (argument_list . (_) @key)) @read
     """,
 }
 _REQUIRES = {"require", "load", "autoload_require"}
 _ENV_METHODS = {"fetch", "key?", "has_key?", "include?"}
+_ENV = {"ENV", "::ENV"}  # `::ENV` names the top-level ENV from inside a namespace that might hide it
 
 
 def extract(parsed: Parsed) -> Facts:
@@ -27,7 +29,7 @@ def extract(parsed: Parsed) -> Facts:
         if Parsed.text(found["method"][0]) in _REQUIRES and value:
             facts.imports.append((value, Parsed.line(found["stmt"][0]), ""))
     for _, found in parsed.matches("env"):
-        if Parsed.text(found["object"][0]) != "ENV":
+        if Parsed.text(found["object"][0]) not in _ENV:
             continue
         if "method" in found and Parsed.text(found["method"][0]) not in _ENV_METHODS:
             continue
