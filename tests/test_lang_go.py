@@ -100,3 +100,20 @@ def test_env_through_a_renamed_or_dot_imported_os(tmp_path):
     assert check(tree, "env:GO_CONFIG").verdict is Verdict.REFUTED
     assert check(tree, "env:GO_PLAIN").verdict is Verdict.REFUTED
 
+
+def test_interface_methods(tmp_path):
+    """An interface's methods are `Interface.Method`, at the method's line; its type constraints are not names."""
+    tree = write(tmp_path, {"store.go": '''
+        package store
+
+        type Store interface {
+        	Get(k string) string
+        	Put(k, v string)
+        }
+
+        type Number interface{ ~int | ~float64 }
+        '''})
+    assert lines(check(tree, "sym:store.go::Store.Get")) == [("store.go", 4)]
+    assert lines(check(tree, "sym:store.go::Store.Put")) == [("store.go", 5)]
+    assert lines(check(tree, "sym:store.go::Number")) == [("store.go", 8)]
+    assert check(tree, "sym:store.go::Store.Delete").verdict is Verdict.REFUTED

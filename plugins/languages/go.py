@@ -1,5 +1,5 @@
 """Go: import paths, `os.Getenv`/`os.LookupEnv` (`os` renamed or dot-imported too), and funcs, types,
-methods (`Type.Method`), consts, vars."""
+methods (`Type.Method`, interface methods too), consts, vars."""
 
 from __future__ import annotations
 
@@ -57,11 +57,14 @@ def _receiver_type(method: Node) -> str | None:
 
 
 # Top-level funcs, methods (`Type.Method`), types, consts and vars, each at the line of its name.
+# A type's members are found in the type it names: an interface's methods are `Interface.Method`.
+_INTERFACE_METHODS = Definitions(defines={"method_elem": Define(at_name=True)})
 _DEFINITIONS = Definitions(
     defines={
         "function_declaration": Define(at_name=True),
         "method_declaration": Define(at_name=True, owner=_receiver_type),
-        **dict.fromkeys(("type_spec", "type_alias", "const_spec", "var_spec"), Define(at_name=True)),
+        **dict.fromkeys(("type_spec", "type_alias"), Define(at_name=True, members=_INTERFACE_METHODS, body=("type",))),
+        **dict.fromkeys(("const_spec", "var_spec"), Define(at_name=True)),
     },
     transparent=frozenset({"type_declaration", "const_declaration", "var_declaration", "var_spec_list"}),
 )

@@ -51,15 +51,19 @@ def _reads_environment(found: dict[str, list[Node]]) -> bool:
 
 
 # Types with their methods, constructors, enum constants and fields (`Type.member`), nested types (`Outer.Inner`).
+# A record's components (`record Point(int x, int... rest)`) are fields too, written before its body.
 _MEMBERS = Definitions(
-    defines=dict.fromkeys(("method_declaration", "constructor_declaration", "enum_constant", "variable_declarator"), Define()),
-    transparent=frozenset({"field_declaration", "constant_declaration", "enum_body_declarations"}),
-)
-_DEFINITIONS = Definitions(
     defines=dict.fromkeys(
-        ("class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration"),
-        Define(members=_MEMBERS, nests=True),
-    )
+        ("method_declaration", "constructor_declaration", "enum_constant", "variable_declarator", "formal_parameter"), Define()
+    ),
+    transparent=frozenset({"field_declaration", "constant_declaration", "enum_body_declarations", "spread_parameter"}),
+)
+_TYPES = ("class_declaration", "interface_declaration", "enum_declaration", "annotation_type_declaration")
+_DEFINITIONS = Definitions(
+    defines={
+        **dict.fromkeys(_TYPES, Define(members=_MEMBERS, nests=True)),
+        "record_declaration": Define(members=_MEMBERS, nests=True, body=("parameters", "body")),
+    }
 )
 
 

@@ -1,10 +1,12 @@
 """Ruby: `require "x"` (a feature path, matched by `/` segment), `ENV` (or `::ENV`) reads, modules/classes/methods.
 
 `require_relative` loads a file of the project, so it is not an import.
-Definitions nest with dots: `Outer.Store.save`, singleton methods included.
+Definitions nest with dots: `Outer.Store.save`, singleton methods and `attr_accessor`s included.
 """
 
 from __future__ import annotations
+
+from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
 from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_value
@@ -39,12 +41,26 @@ def extract(parsed: Parsed) -> Facts:
     return facts
 
 
-# Modules and classes nest (`Outer.Store.save`); methods, singleton methods and constants are leaves.
+_ATTRIBUTES = {"attr_accessor", "attr_reader", "attr_writer"}
+
+
+def _attributes(call: Node) -> list[Node]:
+    """The symbols of `attr_accessor :name, :email` (or `attr_reader`, `attr_writer`): each names a method."""
+    method, arguments = call.child_by_field_name("method"), call.child_by_field_name("arguments")
+    if method is None or arguments is None or call.child_by_field_name("receiver") is not None:
+        return []
+    if Parsed.text(method) not in _ATTRIBUTES:
+        return []
+    return [node for node in arguments.named_children if node.type == "simple_symbol"]
+
+
+# Modules and classes nest (`Outer.Store.save`); methods, singleton methods, attributes and constants are leaves.
 # The methods of a `class << self` body are the class's own, named like `def self.m`.
 _DEFINITIONS = Definitions(
     defines={
         **dict.fromkeys(("module", "class"), Define(nests=True)),
         **dict.fromkeys(("method", "singleton_method"), Define()),
+        "call": Define(name=_attributes, spelling=lambda symbol: Parsed.text(symbol).removeprefix(":")),
         "assignment": Define(name="left", name_types=frozenset({"constant"})),
     },
     transparent=frozenset({"body_statement"}),
