@@ -183,3 +183,16 @@ def test_ruby_attribute_methods(tmp_path):
         assert lines(check(tree, f"sym:lib/user.rb::User.{name}")) == [("lib/user.rb", line)], name
     assert check(tree, "sym:lib/user.rb::User.validates").verdict is Verdict.REFUTED
 
+
+def test_ruby_autoload_requires_its_feature(tmp_path):
+    """`autoload :Foo, "foo/bar"` requires "foo/bar" when Foo is first used: an import like `require`."""
+    tree = write(tmp_path, {"lib/app.rb": '''
+        module App
+          autoload :Client, "faraday/client"
+          Object.autoload(:Parser, "nokogiri")
+        end
+        '''})
+    assert lines(check(tree, "import:faraday")) == [("lib/app.rb", 2)]
+    assert lines(check(tree, "import:faraday/client")) == [("lib/app.rb", 2)]
+    assert lines(check(tree, "import:nokogiri")) == [("lib/app.rb", 3)]
+    assert check(tree, "import:Client").verdict is Verdict.REFUTED

@@ -1,6 +1,6 @@
 """Ruby: `require "x"` (a feature path, matched by `/` segment), `ENV` (or `::ENV`) reads, modules/classes/methods.
 
-`require_relative` loads a file of the project, so it is not an import.
+`autoload :X, "x"` requires "x" too; `require_relative` loads a file of the project, so it is not an import.
 Definitions nest with dots: `Outer.Store.save`, singleton methods and `attr_accessor`s included.
 """
 
@@ -12,23 +12,28 @@ from anchorcheck import Language, hookimpl
 from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_value
 
 QUERIES = {
-    "imports": "(call method: (identifier) @method arguments: (argument_list . (string) @feature)) @stmt",
+    "imports": """
+        (call method: (identifier) @method arguments: (argument_list . (string) @feature)) @stmt
+        (call method: (identifier) @method arguments: (argument_list . (simple_symbol) . (string) @feature)) @stmt
+    """,
     "env": """
         (element_reference object: [(constant) (scope_resolution)] @object . (_) @key) @read
         (call receiver: [(constant) (scope_resolution)] @object method: (identifier) @method
             arguments: (argument_list . (_) @key)) @read
     """,
 }
-_REQUIRES = {"require", "load", "autoload_require"}
+# The methods that load a feature, by import pattern: `require "x"` and `load "x"`; `autoload :X, "x"`,
+# which requires "x" when X is first used.
+_REQUIRES = ({"require", "load"}, {"autoload"})
 _ENV_METHODS = {"fetch", "key?", "has_key?", "include?"}
 _ENV = {"ENV", "::ENV"}  # `::ENV` names the top-level ENV from inside a namespace that might hide it
 
 
 def extract(parsed: Parsed) -> Facts:
     facts = Facts()
-    for _, found in parsed.matches("imports"):
+    for pattern, found in parsed.matches("imports"):
         value = string_value(found["feature"][0])
-        if Parsed.text(found["method"][0]) in _REQUIRES and value:
+        if Parsed.text(found["method"][0]) in _REQUIRES[pattern] and value:
             facts.imports.append((value, Parsed.line(found["stmt"][0]), ""))
     for _, found in parsed.matches("env"):
         if Parsed.text(found["object"][0]) not in _ENV:
