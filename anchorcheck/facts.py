@@ -192,9 +192,13 @@ class Define:
     where no field holds them. `name_types` keeps only names of those node
     types (`const x = 1` defines x, `const {a} = o` is left out). The line is
     the definition's, or its wrapper's (a decorator or `export` belongs to
-    what it wraps), unless `at_name`. `members` are the body's own children
+    what it wraps), unless `at_name`; `spelling` turns a name node into the
+    name (a Ruby symbol `:name` is `name`). `members` are the body's own children
     (class members), recorded before anything nested; `nests` walks the body
-    by the same rules as this definition (nested classes, modules). `owner` is
+    by the same rules as this definition (nested classes, modules). The body is
+    each node in the `body` fields, in order: members may be written outside
+    the braces (a Java record's components) or under another field (the
+    interface a Go `type` names). `owner` is
     the type a definition belongs to where that is written outside it (a Go
     method's receiver); a definition that is not `recorded` only qualifies
     the names in its body (a Rust `impl` block).
@@ -203,8 +207,10 @@ class Define:
     name: str | Callable[[Node], Iterable[Node]] = "name"
     name_types: frozenset[str] | None = None
     at_name: bool = False
+    spelling: Callable[[Node], str] = Parsed.text
     members: Definitions | None = None
     nests: bool = False
+    body: tuple[str, ...] = ("body",)
     owner: Callable[[Node], str | None] | None = None
     recorded: bool = True
 
@@ -255,13 +261,15 @@ def _walk(node: Node, rules: Definitions, prefix: str, found: list[tuple[str, in
         for name in names:
             if define.name_types is not None and name.type not in define.name_types:
                 continue
-            text = Parsed.text(name) if rules.scope is None else Parsed.text(name).replace(rules.scope, ".")
+            text = define.spelling(name) if rules.scope is None else define.spelling(name).replace(rules.scope, ".")
             if define.recorded:
                 found.append((scope + text, Parsed.line(name if define.at_name else child)))
-            body = target.child_by_field_name("body") if define.members is not None or define.nests else None
-            if body is None:
+            if define.members is None and not define.nests:
                 continue
-            if define.members is not None:
-                _walk(body, define.members, f"{scope}{text}.", found)
-            if define.nests:
-                _walk(body, rules, f"{scope}{text}.", found)
+            for body in (target.child_by_field_name(part) for part in define.body):
+                if body is None:
+                    continue
+                if define.members is not None:
+                    _walk(body, define.members, f"{scope}{text}.", found)
+                if define.nests:
+                    _walk(body, rules, f"{scope}{text}.", found)

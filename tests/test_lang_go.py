@@ -69,3 +69,51 @@ def test_definitions(tree, name, line):
 def test_missing_method(tree):
     result = check(tree, "sym:cmd/main.go::Server.Stop")
     assert result.verdict is Verdict.REFUTED
+
+
+def test_env_through_a_renamed_or_dot_imported_os(tmp_path):
+    """`import o "os"` reads with `o.Getenv`; `import . "os"` with a bare `Getenv`. Another package's
+    `Getenv`, or a bare call without the dot import, is not a read."""
+    tree = write(tmp_path, {"cmd/main.go": '''
+        package main
+
+        import (
+        	o "os"
+        	. "os"
+        	cfg "example.com/config"
+        )
+
+        func Main() {
+        	o.Getenv("GO_ALIAS")
+        	o.LookupEnv("GO_ALIAS_LOOKUP")
+        	Getenv("GO_DOT")
+        	cfg.Getenv("GO_CONFIG")
+        }
+        ''', "cmd/plain.go": '''
+        package main
+
+        func Plain() { Getenv("GO_PLAIN") }
+        '''})
+    assert lines(check(tree, "env:GO_ALIAS")) == [("cmd/main.go", 10)]
+    assert lines(check(tree, "env:GO_ALIAS_LOOKUP")) == [("cmd/main.go", 11)]
+    assert lines(check(tree, "env:GO_DOT")) == [("cmd/main.go", 12)]
+    assert check(tree, "env:GO_CONFIG").verdict is Verdict.REFUTED
+    assert check(tree, "env:GO_PLAIN").verdict is Verdict.REFUTED
+
+
+def test_interface_methods(tmp_path):
+    """An interface's methods are `Interface.Method`, at the method's line; its type constraints are not names."""
+    tree = write(tmp_path, {"store.go": '''
+        package store
+
+        type Store interface {
+        	Get(k string) string
+        	Put(k, v string)
+        }
+
+        type Number interface{ ~int | ~float64 }
+        '''})
+    assert lines(check(tree, "sym:store.go::Store.Get")) == [("store.go", 4)]
+    assert lines(check(tree, "sym:store.go::Store.Put")) == [("store.go", 5)]
+    assert lines(check(tree, "sym:store.go::Number")) == [("store.go", 8)]
+    assert check(tree, "sym:store.go::Store.Delete").verdict is Verdict.REFUTED

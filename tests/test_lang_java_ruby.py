@@ -119,3 +119,80 @@ def test_ruby_methods_of_class_self(tmp_path):
         '''})
     assert lines(check(tree, "sym:lib/store.rb::Store.create")) == [("lib/store.rb", 3)]
     assert lines(check(tree, "sym:lib/store.rb::Store.save")) == [("lib/store.rb", 6)]
+
+
+def test_java_fully_qualified_getenv(tmp_path):
+    """`java.lang.System.getenv("K")` is `System.getenv("K")` written out; another class's `System` is not."""
+    tree = write(tmp_path, {"App.java": '''
+        class App {
+          String url = java.lang.System.getenv("J_QUALIFIED");
+          String map = java.lang.System.getenv().get("J_QUALIFIED_MAP");
+          String other = com.example.System.getenv("J_OTHER");
+        }
+        '''})
+    assert lines(check(tree, "env:J_QUALIFIED")) == [("App.java", 2)]
+    assert lines(check(tree, "env:J_QUALIFIED_MAP")) == [("App.java", 3)]
+    assert check(tree, "env:J_OTHER").verdict is Verdict.REFUTED
+
+
+def test_ruby_rooted_env(tmp_path):
+    """`::ENV` is the top-level ENV, written from inside a namespace; `Config::ENV` is another constant."""
+    tree = write(tmp_path, {"lib/config.rb": '''
+        module App
+          URL = ::ENV["R_ROOTED"]
+          MODE = ::ENV.fetch("R_ROOTED_FETCH", "dev")
+          OTHER = Config::ENV["R_OTHER"]
+        end
+        '''})
+    assert lines(check(tree, "env:R_ROOTED")) == [("lib/config.rb", 2)]
+    assert lines(check(tree, "env:R_ROOTED_FETCH")) == [("lib/config.rb", 3)]
+    assert check(tree, "env:R_OTHER").verdict is Verdict.REFUTED
+
+
+def test_java_record_components(tmp_path):
+    """A record's components are its fields (`Point.x`), at the component's line: the record's
+    line when they are written on it."""
+    tree = write(tmp_path, {"src/Point.java": '''
+        record Point(int x, int y) {
+          static Point origin() { return new Point(0, 0); }
+        }
+        record Range(
+            @Deprecated int low,
+            int... rest) {}
+        '''})
+    assert lines(check(tree, "sym:src/Point.java::Point.x")) == [("src/Point.java", 1)]
+    assert lines(check(tree, "sym:src/Point.java::Point.y")) == [("src/Point.java", 1)]
+    assert lines(check(tree, "sym:src/Point.java::Point.origin")) == [("src/Point.java", 2)]
+    assert lines(check(tree, "sym:src/Point.java::Range.low")) == [("src/Point.java", 5)]
+    assert lines(check(tree, "sym:src/Point.java::Range.rest")) == [("src/Point.java", 6)]
+    assert check(tree, "sym:src/Point.java::Point.z").verdict is Verdict.REFUTED
+
+
+def test_ruby_attribute_methods(tmp_path):
+    """`attr_accessor :name` (and `attr_reader`, `attr_writer`) defines the method `name`, at that line."""
+    tree = write(tmp_path, {"lib/user.rb": '''
+        class User
+          attr_accessor :name, :email
+          attr_reader(:id)
+          attr_writer :password
+          validates :name
+          def save; end
+        end
+        '''})
+    for name, line in [("name", 2), ("email", 2), ("id", 3), ("password", 4), ("save", 6)]:
+        assert lines(check(tree, f"sym:lib/user.rb::User.{name}")) == [("lib/user.rb", line)], name
+    assert check(tree, "sym:lib/user.rb::User.validates").verdict is Verdict.REFUTED
+
+
+def test_ruby_autoload_requires_its_feature(tmp_path):
+    """`autoload :Foo, "foo/bar"` requires "foo/bar" when Foo is first used: an import like `require`."""
+    tree = write(tmp_path, {"lib/app.rb": '''
+        module App
+          autoload :Client, "faraday/client"
+          Object.autoload(:Parser, "nokogiri")
+        end
+        '''})
+    assert lines(check(tree, "import:faraday")) == [("lib/app.rb", 2)]
+    assert lines(check(tree, "import:faraday/client")) == [("lib/app.rb", 2)]
+    assert lines(check(tree, "import:nokogiri")) == [("lib/app.rb", 3)]
+    assert check(tree, "import:Client").verdict is Verdict.REFUTED

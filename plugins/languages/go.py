@@ -1,4 +1,5 @@
-"""Go: import paths, `os.Getenv`/`os.LookupEnv`, and funcs, types, methods (`Type.Method`), consts, vars."""
+"""Go: import paths, `os.Getenv`/`os.LookupEnv` (`os` renamed or dot-imported too), and funcs, types,
+methods (`Type.Method`, interface methods too), consts, vars."""
 
 from __future__ import annotations
 
@@ -8,27 +9,37 @@ from anchorcheck import Language, hookimpl
 from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_value
 
 QUERIES = {
-    "imports": "(import_spec path: (_) @path)",
+    "imports": "(import_spec name: (_)? @name path: (_) @path)",
     "env": """
         (call_expression
             function: (selector_expression operand: (identifier) @package field: (field_identifier) @function)
             arguments: (argument_list . (_) @key)) @read
     """,
+    # Matches every plain call (a third more work on a call-heavy file), so it runs only under `import . "os"`.
+    "dot_env": "(call_expression function: (identifier) @function arguments: (argument_list . (_) @key)) @read",
 }
 _ENV_FUNCTIONS = {"Getenv", "LookupEnv"}
 
 
 def extract(parsed: Parsed) -> Facts:
     facts = Facts()
-    for node in parsed.captures("imports").get("path", []):
+    # The names the os package goes by in this file: `os`, and those of `import o "os"`. A dot
+    # import (`import . "os"`) is named `.`, the package of a call with no package (`Getenv("K")`).
+    os_names = {"os"}
+    for _, found in parsed.matches("imports"):
+        node = found["path"][0]
         value = string_value(node)
         if value:
             facts.imports.append((value, Parsed.line(node), ""))
-    for _, found in parsed.matches("env"):
-        if Parsed.text(found["package"][0]) != "os" or Parsed.text(found["function"][0]) not in _ENV_FUNCTIONS:
-            continue
-        read, key = found["read"][0], found["key"][0]
-        facts.add_env_read(read, key, ("interpreted_string_literal", "raw_string_literal"))
+        if value == "os" and "name" in found:
+            os_names.add(Parsed.text(found["name"][0]))
+    for query in ("env", "dot_env") if "." in os_names else ("env",):
+        for _, found in parsed.matches(query):
+            package = Parsed.text(found["package"][0]) if "package" in found else "."
+            if package not in os_names or Parsed.text(found["function"][0]) not in _ENV_FUNCTIONS:
+                continue
+            read, key = found["read"][0], found["key"][0]
+            facts.add_env_read(read, key, ("interpreted_string_literal", "raw_string_literal"))
     facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
 
@@ -46,11 +57,14 @@ def _receiver_type(method: Node) -> str | None:
 
 
 # Top-level funcs, methods (`Type.Method`), types, consts and vars, each at the line of its name.
+# A type's members are found in the type it names: an interface's methods are `Interface.Method`.
+_INTERFACE_METHODS = Definitions(defines={"method_elem": Define(at_name=True)})
 _DEFINITIONS = Definitions(
     defines={
         "function_declaration": Define(at_name=True),
         "method_declaration": Define(at_name=True, owner=_receiver_type),
-        **dict.fromkeys(("type_spec", "type_alias", "const_spec", "var_spec"), Define(at_name=True)),
+        **dict.fromkeys(("type_spec", "type_alias"), Define(at_name=True, members=_INTERFACE_METHODS, body=("type",))),
+        **dict.fromkeys(("const_spec", "var_spec"), Define(at_name=True)),
     },
     transparent=frozenset({"type_declaration", "const_declaration", "var_declaration", "var_spec_list"}),
 )

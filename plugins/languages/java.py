@@ -1,4 +1,5 @@
-"""Java: imports (plain, static, on-demand), `System.getenv("K")` (or `System.getenv().get("K")`), and types with their members.
+"""Java: imports (plain, static, on-demand), `System.getenv("K")` (or `System.getenv().get("K")`, or
+`java.lang.System` written out), and types with their members.
 
 Import names are dotted (`import:com.google.common` matches
 `import com.google.common.collect.*`); members are `Type.member`, nested
@@ -15,14 +16,16 @@ from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions
 QUERIES = {
     "imports": "(import_declaration (_) @name) @stmt",
     "env": """
-        (method_invocation object: (identifier) @object name: (identifier) @method
+        (method_invocation object: [(identifier) (field_access)] @object name: (identifier) @method
             arguments: (argument_list . (_) @key)) @read
         (method_invocation
-            object: (method_invocation object: (identifier) @object name: (identifier) @method arguments: (argument_list) @all)
+            object: (method_invocation
+                object: [(identifier) (field_access)] @object name: (identifier) @method arguments: (argument_list) @all)
             name: (identifier) @lookup arguments: (argument_list . (_) @key)) @read
     """,
 }
 _MAP_LOOKUPS = {"get", "getOrDefault", "containsKey"}
+_SYSTEM = {"System", "java.lang.System"}  # java.lang is imported implicitly; the full name is the same class
 
 
 def extract(parsed: Parsed) -> Facts:
@@ -42,21 +45,25 @@ def extract(parsed: Parsed) -> Facts:
 
 def _reads_environment(found: dict[str, list[Node]]) -> bool:
     """`System.getenv("K")`, or a lookup in the whole environment: `System.getenv().get("K")`."""
-    if Parsed.text(found["object"][0]) != "System" or Parsed.text(found["method"][0]) != "getenv":
+    if Parsed.text(found["object"][0]) not in _SYSTEM or Parsed.text(found["method"][0]) != "getenv":
         return False
     return "lookup" not in found or (not found["all"][0].named_children and Parsed.text(found["lookup"][0]) in _MAP_LOOKUPS)
 
 
 # Types with their methods, constructors, enum constants and fields (`Type.member`), nested types (`Outer.Inner`).
+# A record's components (`record Point(int x, int... rest)`) are fields too, written before its body.
 _MEMBERS = Definitions(
-    defines=dict.fromkeys(("method_declaration", "constructor_declaration", "enum_constant", "variable_declarator"), Define()),
-    transparent=frozenset({"field_declaration", "constant_declaration", "enum_body_declarations"}),
-)
-_DEFINITIONS = Definitions(
     defines=dict.fromkeys(
-        ("class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration"),
-        Define(members=_MEMBERS, nests=True),
-    )
+        ("method_declaration", "constructor_declaration", "enum_constant", "variable_declarator", "formal_parameter"), Define()
+    ),
+    transparent=frozenset({"field_declaration", "constant_declaration", "enum_body_declarations", "spread_parameter"}),
+)
+_TYPES = ("class_declaration", "interface_declaration", "enum_declaration", "annotation_type_declaration")
+_DEFINITIONS = Definitions(
+    defines={
+        **dict.fromkeys(_TYPES, Define(members=_MEMBERS, nests=True)),
+        "record_declaration": Define(members=_MEMBERS, nests=True, body=("parameters", "body")),
+    }
 )
 
 

@@ -1,33 +1,42 @@
-"""Ruby: `require "x"` (a feature path, matched by `/` segment), `ENV` reads, modules/classes/methods.
+"""Ruby: `require "x"` (a feature path, matched by `/` segment), `ENV` (or `::ENV`) reads, modules/classes/methods.
 
-`require_relative` loads a file of the project, so it is not an import.
-Definitions nest with dots: `Outer.Store.save`, singleton methods included.
+`autoload :X, "x"` requires "x" too; `require_relative` loads a file of the project, so it is not an import.
+Definitions nest with dots: `Outer.Store.save`, singleton methods and `attr_accessor`s included.
 """
 
 from __future__ import annotations
+
+from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
 from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_value
 
 QUERIES = {
-    "imports": "(call method: (identifier) @method arguments: (argument_list . (string) @feature)) @stmt",
+    "imports": """
+        (call method: (identifier) @method arguments: (argument_list . (string) @feature)) @stmt
+        (call method: (identifier) @method arguments: (argument_list . (simple_symbol) . (string) @feature)) @stmt
+    """,
     "env": """
-        (element_reference object: (constant) @object . (_) @key) @read
-        (call receiver: (constant) @object method: (identifier) @method arguments: (argument_list . (_) @key)) @read
+        (element_reference object: [(constant) (scope_resolution)] @object . (_) @key) @read
+        (call receiver: [(constant) (scope_resolution)] @object method: (identifier) @method
+            arguments: (argument_list . (_) @key)) @read
     """,
 }
-_REQUIRES = {"require", "load", "autoload_require"}
+# The methods that load a feature, by import pattern: `require "x"` and `load "x"`; `autoload :X, "x"`,
+# which requires "x" when X is first used.
+_REQUIRES = ({"require", "load"}, {"autoload"})
 _ENV_METHODS = {"fetch", "key?", "has_key?", "include?"}
+_ENV = {"ENV", "::ENV"}  # `::ENV` names the top-level ENV from inside a namespace that might hide it
 
 
 def extract(parsed: Parsed) -> Facts:
     facts = Facts()
-    for _, found in parsed.matches("imports"):
+    for pattern, found in parsed.matches("imports"):
         value = string_value(found["feature"][0])
-        if Parsed.text(found["method"][0]) in _REQUIRES and value:
+        if Parsed.text(found["method"][0]) in _REQUIRES[pattern] and value:
             facts.imports.append((value, Parsed.line(found["stmt"][0]), ""))
     for _, found in parsed.matches("env"):
-        if Parsed.text(found["object"][0]) != "ENV":
+        if Parsed.text(found["object"][0]) not in _ENV:
             continue
         if "method" in found and Parsed.text(found["method"][0]) not in _ENV_METHODS:
             continue
@@ -37,12 +46,26 @@ def extract(parsed: Parsed) -> Facts:
     return facts
 
 
-# Modules and classes nest (`Outer.Store.save`); methods, singleton methods and constants are leaves.
+_ATTRIBUTES = {"attr_accessor", "attr_reader", "attr_writer"}
+
+
+def _attributes(call: Node) -> list[Node]:
+    """The symbols of `attr_accessor :name, :email` (or `attr_reader`, `attr_writer`): each names a method."""
+    method, arguments = call.child_by_field_name("method"), call.child_by_field_name("arguments")
+    if method is None or arguments is None or call.child_by_field_name("receiver") is not None:
+        return []
+    if Parsed.text(method) not in _ATTRIBUTES:
+        return []
+    return [node for node in arguments.named_children if node.type == "simple_symbol"]
+
+
+# Modules and classes nest (`Outer.Store.save`); methods, singleton methods, attributes and constants are leaves.
 # The methods of a `class << self` body are the class's own, named like `def self.m`.
 _DEFINITIONS = Definitions(
     defines={
         **dict.fromkeys(("module", "class"), Define(nests=True)),
         **dict.fromkeys(("method", "singleton_method"), Define()),
+        "call": Define(name=_attributes, spelling=lambda symbol: Parsed.text(symbol).removeprefix(":")),
         "assignment": Define(name="left", name_types=frozenset({"constant"})),
     },
     transparent=frozenset({"body_statement"}),
