@@ -196,3 +196,16 @@ def test_ruby_autoload_requires_its_feature(tmp_path):
     assert lines(check(tree, "import:faraday/client")) == [("lib/app.rb", 2)]
     assert lines(check(tree, "import:nokogiri")) == [("lib/app.rb", 3)]
     assert check(tree, "import:Client").verdict is Verdict.REFUTED
+
+
+def test_java_getenv_imported_statically(tmp_path):
+    """`import static java.lang.System.getenv;` (or `System.*`) makes a bare `getenv("K")` a read of K;
+    without it, a `getenv` of the class's own is not the environment."""
+    tree = write(tmp_path, {
+        "a/App.java": 'import static java.lang.System.getenv;\nclass App {\n  String url = getenv("J_STATIC");\n}\n',
+        "b/Star.java": 'import static java.lang.System.*;\nclass Star {\n  String url = getenv("J_STAR");\n}\n',
+        "c/Own.java": 'import java.lang.System;\nclass Own {\n  String getenv(String k) { return k; }\n  String url = getenv("J_OWN");\n}\n',
+    })
+    assert lines(check(tree, "env:J_STATIC")) == [("a/App.java", 3)]
+    assert lines(check(tree, "env:J_STAR")) == [("b/Star.java", 3)]
+    assert check(tree, "env:J_OWN").verdict is Verdict.REFUTED

@@ -1,5 +1,6 @@
 """Java: imports (plain, static, on-demand), `System.getenv("K")` (or `System.getenv().get("K")`, or
-`java.lang.System` written out), and types with their members.
+`java.lang.System` written out, or a bare `getenv("K")` after a static import), and types with
+their members.
 
 Import names are dotted (`import:com.google.common` matches
 `import com.google.common.collect.*`); members are `Type.member`, nested
@@ -23,22 +24,27 @@ QUERIES = {
                 object: [(identifier) (field_access)] @object name: (identifier) @method arguments: (argument_list) @all)
             name: (identifier) @lookup arguments: (argument_list . (_) @key)) @read
     """,
+    "bare_calls": "(method_invocation !object name: (identifier) @method arguments: (argument_list . (_) @key)) @read",
 }
 _MAP_LOOKUPS = {"get", "getOrDefault", "containsKey"}
 _SYSTEM = {"System", "java.lang.System"}  # java.lang is imported implicitly; the full name is the same class
+_STATIC_GETENV = {"java.lang.System.getenv", "java.lang.System"}  # `import static` of it, or of System.*
 
 
 def extract(parsed: Parsed) -> Facts:
     facts = Facts()
+    bare_getenv = False
     for _, found in parsed.matches("imports"):
-        name = found["name"][0]
+        name, stmt = found["name"][0], found["stmt"][0]
         if name.type in ("scoped_identifier", "identifier"):
-            facts.imports.append((Parsed.text(name), Parsed.line(found["stmt"][0]), ""))
-    for _, found in parsed.matches("env"):
-        if not _reads_environment(found):
-            continue
-        read, key = found["read"][0], found["key"][0]
-        facts.add_env_read(read, key, ("string_literal",))
+            facts.imports.append((Parsed.text(name), Parsed.line(stmt), ""))
+            bare_getenv |= Parsed.text(name) in _STATIC_GETENV and any(child.type == "static" for child in stmt.children)
+    reads = [found for _, found in parsed.matches("env") if _reads_environment(found)]
+    # Object-less calls are in every file; only one that imports getenv statically has them read the environment.
+    if bare_getenv:
+        reads += [found for _, found in parsed.matches("bare_calls") if Parsed.text(found["method"][0]) == "getenv"]
+    for found in reads:
+        facts.add_env_read(found["read"][0], found["key"][0], ("string_literal",))
     facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
 
