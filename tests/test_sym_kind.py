@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests._source_support import check, lines, write
+from tests._source_support import check, lines, verifier, write
 
 from anchorcheck import Verdict
 
@@ -62,3 +62,26 @@ def test_module_form_follows_package_reexports(tmp_path):
     assert check(tmp_path, "sym:py:app.Client.put").verdict is Verdict.REFUTED
     assert check(tmp_path, "sym:py:app.make").verdict is Verdict.REFUTED, "bound as build, not make"
     assert check(tmp_path, "sym:py:app.os").verdict is Verdict.REFUTED, "client.py's own import is not re-exported"
+
+
+def test_module_form_is_unsure_where_re_exports_cannot_be_followed(tmp_path):
+    """Compiled or third-party modules have no source here: a name they may provide is not
+    REFUTED, and a star import of a module with no `.py` ends (it once grew without end)."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from ._core import *\nfrom ._speedups import encode\nfrom .compat import *\n",
+            "pkg/_core.pyx": "def thing(): pass\n",
+            "pkg/compat.py": "from six.moves import *\n",
+            "lazy/__init__.py": "def __getattr__(name):\n    return name\n",
+            "plain/__init__.py": "from .a import A\n",
+            "plain/a.py": "class A: pass\n",
+        },
+    )
+    encode = check(tmp_path, "sym:py:pkg.encode")
+    assert encode.verdict is Verdict.VERIFIED and lines(encode) == [("pkg/__init__.py", 2)], encode.reason
+    for anchor in ("sym:py:pkg.thing", "sym:py:pkg._core.thing", "sym:py:pkg.urllib", "sym:py:lazy.anything"):
+        result = verifier(tmp_path).check(anchor, deadline=5)
+        assert result.verdict is Verdict.INCONCLUSIVE, (anchor, result.reason)
+    assert "pkg/__init__.py:1 imports * from pkg._core" in check(tmp_path, "sym:py:pkg.thing").reason
+    assert check(tmp_path, "sym:py:plain.B").verdict is Verdict.REFUTED  # every import followed: truly absent

@@ -71,15 +71,16 @@ def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
     lines = [line for qualified, line in facts.defs if qualified == name]
     if lines:
         return AnchorResult(shown, Verdict.VERIFIED, f"{path}:{lines[0]} defines {name}", [Evidence(path, lines[0], f"defines {name}")], state="defined")
-    reexported = _reexported(path, name, facts, context, set()) if symbol.module_path is not None else None
+    unsure: list[str] = []
+    reexported = _reexported(path, name, facts, context, {(path, name)}, unsure) if symbol.module_path is not None else None
     if reexported:
         first, last = reexported[0], reexported[-1]
-        reason = f"{first.location()} {first.detail}, re-exported at {last.location()}"
-        if len(reexported) == 1:
-            reason = f"{last.location()} imports {name} from another distribution"
+        reason = f"{first.location()} {first.detail}" + (f", re-exported at {last.location()}" if len(reexported) > 1 else "")
         return AnchorResult(shown, Verdict.VERIFIED, reason, reexported, state="defined")
     if facts.error is not None:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{name} not found, but {path} does not parse cleanly (line {facts.error})", state="unparsed")
+    if unsure:
+        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{path} does not define {name}, but {unsure[0]}", state="unfollowed")
     last = name.rsplit(".", 1)[-1]
     similar = [f"{q} (line {n})" for q, n in facts.defs if q.rsplit(".", 1)[-1] == last][:3]
     reason = f"{path} does not define {name}"
@@ -94,43 +95,56 @@ def _first_party(dotted: str, context: Context) -> bool:
     return any(context.repo.exists(f"{root}{top}") or context.repo.exists(f"{root}{top}.py") for root in _roots(context))
 
 
-def _reexported(path: str, name: str, facts: Facts, context: Context, seen: set[tuple[str, str]]) -> list[Evidence] | None:
+def _reexported(path: str, name: str, facts: Facts, context: Context, seen: set[tuple[str, str]], unsure: list[str]) -> list[Evidence] | None:
     """Evidence that a module binds `name` by a module-level `from m import n [as name]` (or
     `from m import *`), as a package's `__init__.py` re-exports its API: the definition it leads
-    to, then each re-export on the way. None when nothing binds it, or first-party code lacks it."""
+    to, then each re-export on the way. None when nothing that can be followed binds it; `unsure`
+    gets why a binding could not be followed (a star import of compiled or third-party code, a
+    module `__getattr__`), which makes absence unprovable."""
+    if any(qualified == "__getattr__" for qualified, _ in facts.defs):
+        unsure.append(f"{path} defines a module __getattr__, which may provide any name")
     head, _, rest = name.partition(".")
     for local, source, line in facts.bound:
         target = resolve_import(source, path, context.repo) if local in (head, "*") else None
         if target is None:
             continue
-        if local == "*":
-            dotted = f"{target[: -len('.*')]}.{name}"
-        else:
-            dotted = f"{target}.{rest}" if rest else target
-        found = _defined(dotted, context, seen)
-        if found is not None and (found or local != "*"):  # a star import from elsewhere says nothing
+        context.check_deadline()
+        module, _, imported = target.rpartition(".")
+        wanted = name if local == "*" else ".".join(part for part in (imported, rest) if part)
+        found = _followed(module, wanted, context, seen, unsure)
+        if found is None and local != "*" and rest and _module_file(f"{module}.{imported}", context):
+            found = _followed(f"{module}.{imported}", rest, context, seen, unsure)  # `from pkg import sub`
+        if found:
             return [*found, Evidence(path, line, f"re-exports {head}")]
+        if found is None:
+            continue  # its source lacks the name: this import fails, it binds nothing
+        if local != "*" and not rest:  # the import binds the name, from code there is no source of here
+            return [Evidence(path, line, f"imports {head} from {module} (not followed: no Python source for it here)")]
+        unsure.append(f"{path}:{line} imports {'*' if local == '*' else head} from {module}, which has no Python source here")
     return None
 
 
-def _defined(dotted: str, context: Context, seen: set[tuple[str, str]]) -> list[Evidence] | None:
-    """Where a dotted name is defined, following re-exports (each module and name once: imports
-    may be circular); [] for a name of another distribution, None when first-party code lacks it."""
-    resolved = _resolve_module(dotted, context)
-    if resolved is None:
-        return None if _first_party(dotted, context) else []
-    if resolved in seen:
+def _followed(module: str, name: str, context: Context, seen: set[tuple[str, str]], unsure: list[str]) -> list[Evidence] | None:
+    """Where a module's name is defined, following its re-exports (each module and name once:
+    imports may be circular). [] when the module has no Python source here (another
+    distribution, a compiled extension), None when its source lacks the name."""
+    path = _module_file(module, context)
+    if path is None:
+        return []
+    if (path, name) in seen:
         return None
-    seen.add(resolved)
-    path, name = resolved
+    seen.add((path, name))
     try:
         facts = SourceIndex.of(context).facts(path)
     except OSError:
+        unsure.append(f"cannot read {path}")
         return None
-    lines = [line for qualified, line in facts.defs if qualified == name] if facts is not None else []
+    if facts is None:
+        return []
+    lines = [line for qualified, line in facts.defs if qualified == name]
     if lines:
         return [Evidence(path, lines[0], f"defines {name}")]
-    return _reexported(path, name, facts, context, seen) if facts is not None else None
+    return _reexported(path, name, facts, context, seen, unsure)
 
 
 def _roots(context: Context) -> list[str]:
@@ -144,11 +158,19 @@ def _resolve_module(dotted: str, context: Context) -> tuple[str, str] | None:
     """The longest module prefix that is a file under a source root, and the name left in it."""
     parts = dotted.split(".")
     for cut in range(len(parts) - 1, 0, -1):
-        module = "/".join(parts[:cut])
-        for root in _roots(context):
-            for candidate in (f"{root}{module}.py", f"{root}{module}/__init__.py", f"{root}{module}.pyi"):
-                if context.repo.is_file(candidate):
-                    return candidate, ".".join(parts[cut:])
+        path = _module_file(".".join(parts[:cut]), context)
+        if path is not None:
+            return path, ".".join(parts[cut:])
+    return None
+
+
+def _module_file(module: str, context: Context) -> str | None:
+    """The Python source of exactly this module under a source root, if there is one."""
+    base = module.replace(".", "/")
+    for root in _roots(context):
+        for candidate in (f"{root}{base}.py", f"{root}{base}/__init__.py", f"{root}{base}.pyi"):
+            if context.repo.is_file(candidate):
+                return candidate
     return None
 
 
