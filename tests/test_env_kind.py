@@ -108,6 +108,13 @@ def test_dockerfile_lines_are_counted_by_newline_and_continue_past_trailing_blan
     assert lines(check(tree, "env:AFTER_FF")) == [("Dockerfile", 5)]
 
 
+def test_dockerfile_continuation_skips_comment_and_empty_lines(tmp_path):
+    tree = write(tmp_path, {"Dockerfile": "FROM x\nENV SKIP_A=1 \\\n    # why B\n    SKIP_B=2 \\\n\n    SKIP_C=3\nENV SKIP_D=4\n"})
+    for key in ("SKIP_A", "SKIP_B", "SKIP_C"):
+        assert lines(check(tree, f"env:{key}")) == [("Dockerfile", 2)], key
+    assert lines(check(tree, "env:SKIP_D")) == [("Dockerfile", 7)]
+
+
 def test_config_with_a_byte_order_mark(tmp_path):
     tree = write(tmp_path, {".env.example": b"\xef\xbb\xbfBOM_KEY=1\nNEXT_KEY=2\n", "Dockerfile": b"\xef\xbb\xbfARG BOM_ARG\nFROM x\n"})
     assert lines(check(tree, "env:BOM_KEY")) == [(".env.example", 1)]

@@ -76,14 +76,15 @@ def _dotenv(data: bytes) -> Iterator[tuple[str, int, str]]:
 def _dockerfile(data: bytes) -> Iterator[tuple[str, int, str]]:
     """`ENV`/`ARG` names at the line their instruction starts. Only `\\n` ends a line (splitlines
     would also split at a form feed and shift every line after it), and a backslash continues
-    the instruction even with blanks after it, as Docker reads it."""
+    the instruction even with blanks after it, and past comment and empty lines, as Docker reads it."""
     lines = [line.rstrip() for line in data.decode("utf-8-sig", errors="replace").split("\n")]
     number = 0
     while number < len(lines):
         start, logical = number + 1, lines[number]
         while logical.endswith("\\") and number + 1 < len(lines):  # a continued instruction
             number += 1
-            logical = logical[:-1] + " " + lines[number]
+            if lines[number].strip() and not lines[number].lstrip().startswith("#"):
+                logical = logical[:-1] + " " + lines[number]
         number += 1
         match = _DOCKER_LINE.match(logical)
         if match is None:
