@@ -7,6 +7,7 @@ cached by content and shared between checkouts; anything that needs the path
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -154,12 +155,18 @@ def _document_order(node: Node) -> tuple[int, int]:
     return node.start_byte, -node.end_byte
 
 
+_RAW_HASHED = re.compile(r'r(#+)"(.*)"\1\Z', re.DOTALL)  # Rust's r#"..."#: hashes let the text hold quotes
+
+
 def string_value(node: Node) -> str | None:
     """The value of a string literal node without interpolation, else None (a computed value)."""
     text = Parsed.text(node)
     kinds = {c.type for c in node.named_children}
     if kinds & {"interpolation", "template_substitution", "escape_sequence"}:
         return None
+    hashed = _RAW_HASHED.match(text)
+    if hashed is not None:
+        return hashed.group(2)
     for prefix in ("r", "b", "u", "R", "B", "U"):
         if text.startswith(prefix) and len(text) > 1 and text[1] in "\"'":
             text = text[1:]

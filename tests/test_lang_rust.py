@@ -73,6 +73,7 @@ const GENERATED: &str = include_str!(concat!(env!("OUT_DIR"), "/gen.rs"));
 fn main() {
     println!("{}", std::env::var("RS_IN_MACRO").unwrap());
     let raw = ::std::env::var(r"RS_RAW");
+    let hashed = std::env::var(r#"RS_HASHED"#);
     let errors = vec![::anyhow::anyhow!("x")];
     assert!(self::local::check($crate::inner::f()));
 }
@@ -89,11 +90,12 @@ def macros(tmp_path):
     [
         ("import:serde", ("src/lib.rs", 1)),
         ("import:serde::Serialize", ("src/lib.rs", 1)),
-        ("import:anyhow", ("src/lib.rs", 9)),
+        ("import:anyhow", ("src/lib.rs", 10)),
         ("import:regex", ("src/re.rs", 1)),
         ("env:OUT_DIR", ("src/lib.rs", 4)),
         ("env:RS_IN_MACRO", ("src/lib.rs", 7)),
         ("env:RS_RAW", ("src/lib.rs", 8)),
+        ("env:RS_HASHED", ("src/lib.rs", 9)),
     ],
 )
 def test_paths_and_reads_in_macros_and_attributes(macros, anchor, where):
@@ -105,3 +107,9 @@ def test_paths_and_reads_in_macros_and_attributes(macros, anchor, where):
 @pytest.mark.parametrize("module", ["local", "inner"])
 def test_local_paths_in_macros_are_not_imports(macros, module):
     assert check(macros, f"import:{module}").verdict is Verdict.REFUTED
+
+
+def test_code_a_macro_only_quotes_is_not_imported(tmp_path):
+    # A proc-macro crate generates `::serde::Serialize` for its users' crates; it does not import serde.
+    tree = write(tmp_path, {"src/lib.rs": "fn expand() -> TokenStream {\n    quote! { impl ::serde::Serialize for #name { } }\n}\n"})
+    assert check(tree, "import:serde").verdict is Verdict.REFUTED

@@ -34,6 +34,7 @@ _LOCAL_ROOTS = {"crate", "self", "super", "Self"}
 _ENV_CALLS = {"env::var", "std::env::var", "env::var_os", "std::env::var_os", "var", "var_os"}
 _ENV_MACROS = {"env", "option_env"}
 _STRINGS = ("string_literal", "raw_string_literal")
+_QUOTING = {"quote", "quote_spanned", "parse_quote", "parse_quote_spanned"}  # macros whose body is generated code
 _JOINED = {"identifier", "::", "metavariable", "self", "crate", "super", ">"}  # tokens a `::` continues
 
 
@@ -111,8 +112,12 @@ def _env_reads(parsed: Parsed, facts: Facts) -> None:
 
 
 def _token_trees(parsed: Parsed, facts: Facts) -> None:
-    """Crate paths and env reads among the tokens of macro arguments and attributes."""
+    """Crate paths and env reads among the tokens of macro arguments and attributes, except
+    code a macro only quotes: `quote! { ::serde::Serialize }` in a proc-macro crate is code
+    generated for other crates, which import serde; this one does not."""
     for tree in parsed.captures("tokens").get("tree", []):
+        if _quoted(tree):
+            continue
         tokens = tree.children
         for names, after in _token_paths(tokens):
             path = "::".join(Parsed.text(name) for name in names)
@@ -123,6 +128,15 @@ def _token_trees(parsed: Parsed, facts: Facts) -> None:
             reads = path in (_ENV_MACROS if macro else _ENV_CALLS)
             if reads and arguments is not None and arguments.type == "token_tree" and arguments.named_children:
                 facts.add_env_read(names[0], arguments.named_children[0], _STRINGS)
+
+
+def _quoted(tree: Node) -> bool:
+    """Whether a token tree is (inside) the body of a quoting macro such as `quote!`."""
+    outer: Node | None = tree
+    while outer is not None and outer.type == "token_tree":
+        outer = outer.parent
+    macro = outer.child_by_field_name("macro") if outer is not None and outer.type == "macro_invocation" else None
+    return macro is not None and Parsed.text(macro).rpartition("::")[2] in _QUOTING
 
 
 def _token_paths(tokens: list[Node]) -> Iterator[tuple[list[Node], int]]:
