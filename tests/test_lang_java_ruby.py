@@ -209,3 +209,14 @@ def test_java_getenv_imported_statically(tmp_path):
     assert lines(check(tree, "env:J_STATIC")) == [("a/App.java", 3)]
     assert lines(check(tree, "env:J_STAR")) == [("b/Star.java", 3)]
     assert check(tree, "env:J_OWN").verdict is Verdict.REFUTED
+
+
+def test_java_environment_kept_in_a_map(tmp_path):
+    tree = write(tmp_path, {"App.java": (
+        "import java.util.Map;\nclass App {\n  static final Map<String, String> ENV = System.getenv();\n"
+        "  void run() {\n    Map<String, String> env = System.getenv();\n    String a = env.get(\"J_LOCAL\");\n"
+        "    String b = ENV.getOrDefault(\"J_FIELD\", \"x\");\n    String c = other.get(\"J_OTHER\");\n  }\n}\n"
+    )})
+    assert lines(check(tree, "env:J_LOCAL")) == [("App.java", 6)]
+    assert lines(check(tree, "env:J_FIELD")) == [("App.java", 7)]
+    assert check(tree, "env:J_OTHER").verdict is Verdict.REFUTED

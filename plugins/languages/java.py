@@ -25,6 +25,11 @@ QUERIES = {
             name: (identifier) @lookup arguments: (argument_list . (_) @key)) @read
     """,
     "bare_calls": "(method_invocation !object name: (identifier) @method arguments: (argument_list . (_) @key)) @read",
+    "env_aliases": """
+        (variable_declarator name: (identifier) @alias
+            value: (method_invocation object: [(identifier) (field_access)] @object name: (identifier) @method
+                arguments: (argument_list) @all))
+    """,
 }
 _MAP_LOOKUPS = {"get", "getOrDefault", "containsKey"}
 _SYSTEM = {"System", "java.lang.System"}  # java.lang is imported implicitly; the full name is the same class
@@ -39,7 +44,9 @@ def extract(parsed: Parsed) -> Facts:
         if name.type in ("scoped_identifier", "identifier"):
             facts.imports.append((Parsed.text(name), Parsed.line(stmt), ""))
             bare_getenv |= Parsed.text(name) in _STATIC_GETENV and any(child.type == "static" for child in stmt.children)
-    reads = [found for _, found in parsed.matches("env") if _reads_environment(found)]
+    # `Map<String, String> env = System.getenv();` keeps the whole environment in a name, looked up later.
+    kept = {Parsed.text(found["alias"][0]) for _, found in parsed.matches("env_aliases") if _whole_environment(found)}
+    reads = [found for _, found in parsed.matches("env") if _reads_environment(found, kept)]
     # Object-less calls are in every file; only one that imports getenv statically has them read the environment.
     if bare_getenv:
         reads += [found for _, found in parsed.matches("bare_calls") if Parsed.text(found["method"][0]) == "getenv"]
@@ -49,11 +56,20 @@ def extract(parsed: Parsed) -> Facts:
     return facts
 
 
-def _reads_environment(found: dict[str, list[Node]]) -> bool:
-    """`System.getenv("K")`, or a lookup in the whole environment: `System.getenv().get("K")`."""
-    if Parsed.text(found["object"][0]) not in _SYSTEM or Parsed.text(found["method"][0]) != "getenv":
-        return False
-    return "lookup" not in found or (not found["all"][0].named_children and Parsed.text(found["lookup"][0]) in _MAP_LOOKUPS)
+def _whole_environment(found: dict[str, list[Node]]) -> bool:
+    """`System.getenv()`: the call without a key, which returns the whole environment."""
+    return Parsed.text(found["object"][0]) in _SYSTEM and Parsed.text(found["method"][0]) == "getenv" and not found["all"][0].named_children
+
+
+def _reads_environment(found: dict[str, list[Node]], kept: set[str]) -> bool:
+    """`System.getenv("K")`, or a lookup in the whole environment: `System.getenv().get("K")`, or
+    `env.get("K")` on a name it was kept in."""
+    if "lookup" in found:
+        return _whole_environment(found) and Parsed.text(found["lookup"][0]) in _MAP_LOOKUPS
+    method = Parsed.text(found["method"][0])
+    if Parsed.text(found["object"][0]) in kept:
+        return method in _MAP_LOOKUPS
+    return Parsed.text(found["object"][0]) in _SYSTEM and method == "getenv"
 
 
 # Types with their methods, constructors, enum constants and fields (`Type.member`), nested types (`Outer.Inner`).
