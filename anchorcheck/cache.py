@@ -21,7 +21,7 @@ import sqlite3
 import sys
 import time
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ MAX_BYTES = 512 * 1024 * 1024  # default cap on the database's live pages
 _TRIM_TO = 0.75  # a trim leaves this share of the cap, so the next writes do not trim again at once
 _STALE = 24 * 3600  # a row read this long after its stamp gets a new one, so a read costs no write
 BUSY_TIMEOUT = 30.0  # seconds to wait for another process's write lock before going on without the cache
+_BUSY_PAUSE = 10.0  # after such a wait, seconds without the cache before trying it again
 _BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
@@ -71,20 +72,21 @@ class FactsCache:
     recently stamped rows until they fit in three quarters of it.
     """
 
-    def __init__(self, directory: Path, max_bytes: int = MAX_BYTES) -> None:
+    def __init__(self, directory: Path, max_bytes: int = MAX_BYTES, time_left: Callable[[], float | None] | None = None) -> None:
         self.path = Path(directory) / _FILE
         self.max_bytes = max_bytes
+        self.time_left = time_left  # the caller's deadline: no wait for a lock outlasts it
         self.rebuilt = False  # whether a damaged database was set aside on open
         self._db: sqlite3.Connection | None = None
         self._pending: dict[str, bytes] = {}
         self._used: set[str] = set()  # keys read with a stale stamp, stamped anew at the next flush
-        self._busy = False  # another process held the lock past the timeout: this one goes on without
+        self._busy_until = 0.0  # monotonic time: another process held the lock too long, go on without until then
 
     def _connect(self) -> sqlite3.Connection | None:
-        if self._busy:
+        if time.monotonic() < self._busy_until:
             return None
         if self._db is not None:
-            return self._db
+            return self._patient(self._db)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = self._open()
@@ -99,12 +101,20 @@ class FactsCache:
         except OSError:
             return None
         self._remove_old_files()
-        return self._db
+        return self._patient(self._db)
+
+    def _patient(self, db: sqlite3.Connection) -> sqlite3.Connection:
+        db.execute(f"PRAGMA busy_timeout = {int(self._wait() * 1000)}")
+        return db
+
+    def _wait(self) -> float:
+        """How long to wait for another process's lock: BUSY_TIMEOUT, and never past the caller's deadline."""
+        left = self.time_left() if self.time_left is not None else None
+        return BUSY_TIMEOUT if left is None else max(0.0, min(BUSY_TIMEOUT, left))
 
     def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
+        db = sqlite3.connect(self.path, timeout=self._wait(), isolation_level=None, check_same_thread=False)
         try:
-            db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = NORMAL")
             db.execute("PRAGMA journal_size_limit = 4194304")  # a WAL grown by a big trim shrinks back after it
@@ -203,13 +213,13 @@ class FactsCache:
                     pass
 
     def _given_up(self, exc: sqlite3.DatabaseError) -> bool:
-        """A lock another process held past BUSY_TIMEOUT is not damage: setting a healthy shared file
-        aside would throw away every checkout's facts. This process goes on without the cache (its
-        queued rows are lost, to be computed again) and does not wait again."""
+        """A lock another process held past the wait is not damage: setting a healthy shared file
+        aside would throw away every checkout's facts. This process goes on without the cache for a
+        while (its queued rows are lost, to be computed again), so it does not wait at every call."""
         code = getattr(exc, "sqlite_errorcode", None)
         if code is None or code & 0xFF not in _BUSY_CODES:
             return False
-        self._busy = True
+        self._busy_until = time.monotonic() + _BUSY_PAUSE
         self._pending, self._used = {}, set()
         return True
 
@@ -253,7 +263,7 @@ class FactsCache:
 
     def __getstate__(self) -> dict[str, Any]:
         # A connection cannot cross a process boundary; the copy reopens the same file.
-        return {"path": self.path, "max_bytes": self.max_bytes, "rebuilt": False, "_db": None, "_pending": {}, "_used": set(), "_busy": False}
+        return {"path": self.path, "max_bytes": self.max_bytes, "rebuilt": False, "_db": None, "_pending": {}, "_used": set(), "_busy_until": 0.0, "time_left": None}
 
 
 def _live_bytes(db: sqlite3.Connection) -> int:

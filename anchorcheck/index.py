@@ -281,7 +281,7 @@ class SourceIndex:
         self.cache: FactsCache | None = None
         if context.options.get("cache", True):
             directory = context.options.get("cache_dir") or default_cache_dir(self.repo.root)
-            self.cache = FactsCache(Path(directory), int(context.options.get("cache_max_bytes", MAX_BYTES)))
+            self.cache = FactsCache(Path(directory), int(context.options.get("cache_max_bytes", MAX_BYTES)), context.time_left)
         self._facts: dict[str, Facts] = {}
         self._skipped: set[str] = set()  # binary or over the size cap: not source, whatever the name says
         self._contains: dict[bytes, dict[str, bool]] = {}  # needle -> path -> whether its bytes hold it

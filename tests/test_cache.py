@@ -6,6 +6,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
@@ -70,20 +71,27 @@ def test_corrupted_database_is_rebuilt(tmp_path):
     assert _parsed_after(root, cache)[1] == 0
 
 
+def _warm_then_locked(root, cache):
+    """A cache holding the facts of a.py and b.py, then a lock on it such as another process's
+    long write would hold: it is released when the returned connection commits."""
+    warm = verifier(root, cache)
+    warm.check("import:redis"), warm.check("import:celery")
+    assert SourceIndex.of(warm.context).parsed == 2
+    SourceIndex.of(warm.context).cache.close()  # an exclusive lock on a WAL database needs it alone
+    holder = sqlite3.connect(cache / "facts-v2.sqlite", isolation_level=None)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("UPDATE facts SET stamp = stamp")  # a WAL database grants the exclusive lock on a write
+    return holder
+
+
 def test_a_lock_held_past_the_timeout_is_not_taken_for_damage(tmp_path, monkeypatch):
     """Another process holding the shared file's lock must not get it set aside as corrupt:
     this run goes on without the cache, and everyone's facts are still there afterwards."""
     monkeypatch.setattr("anchorcheck.cache.BUSY_TIMEOUT", 0.2)
     root, cache = write(tmp_path / "repo", {"a.py": "import redis\n", "b.py": "import celery\n"}), tmp_path / "cache"
-    warm = verifier(root, cache)
-    warm.check("import:redis"), warm.check("import:celery")
-    assert SourceIndex.of(warm.context).parsed == 2
-    SourceIndex.of(warm.context).cache.close()  # an exclusive lock on a WAL database needs it alone
+    holder = _warm_then_locked(root, cache)
     (root / "c.py").write_text("import redis\n")
-    holder = sqlite3.connect(cache / "facts-v2.sqlite", isolation_level=None)
-    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
-    holder.execute("BEGIN EXCLUSIVE")
-    holder.execute("UPDATE facts SET stamp = stamp")  # a WAL database grants the exclusive lock on a write
     try:
         v = verifier(root, cache)
         assert v.check("import:redis").verdict is Verdict.VERIFIED
@@ -94,6 +102,27 @@ def test_a_lock_held_past_the_timeout_is_not_taken_for_damage(tmp_path, monkeypa
     assert not list(cache.glob("*.corrupt"))
     result, parsed = _parsed_after(root, cache, "import:celery")
     assert result.verdict is Verdict.VERIFIED and parsed == 0  # b.py's facts were kept
+
+
+def test_a_locked_cache_does_not_hold_a_recall_past_its_deadline(tmp_path, monkeypatch):
+    """The wait for another process's lock ends at the call's deadline, not after BUSY_TIMEOUT
+    (30 s); once the lock is gone, the same Verifier uses the cache again."""
+    monkeypatch.setattr("anchorcheck.cache._BUSY_PAUSE", 0.0)
+    root, cache = write(tmp_path / "repo", {"a.py": "import redis\n", "b.py": "import celery\n"}), tmp_path / "cache"
+    holder = _warm_then_locked(root, cache)
+    v = verifier(root, cache)
+    try:
+        start = time.monotonic()
+        result = v.check("import:redis", deadline=0.5)
+        assert time.monotonic() - start < 10
+        assert result.verdict in (Verdict.VERIFIED, Verdict.INCONCLUSIVE)
+    finally:
+        holder.execute("COMMIT")
+        holder.close()
+    index = SourceIndex.of(v.context)
+    before = index.parsed
+    assert v.check("import:celery").verdict is Verdict.VERIFIED
+    assert index.parsed == before  # b.py's facts came from the cache
 
 
 def test_damaged_row_is_dropped_not_trusted(tmp_path):
