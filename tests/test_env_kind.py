@@ -119,3 +119,15 @@ def test_config_with_a_byte_order_mark(tmp_path):
     tree = write(tmp_path, {".env.example": b"\xef\xbb\xbfBOM_KEY=1\nNEXT_KEY=2\n", "Dockerfile": b"\xef\xbb\xbfARG BOM_ARG\nFROM x\n"})
     assert lines(check(tree, "env:BOM_KEY")) == [(".env.example", 1)]
     assert lines(check(tree, "env:BOM_ARG")) == [("Dockerfile", 1)]
+
+
+def test_compose_environment_through_yaml_anchors_and_merge_keys(tmp_path):
+    compose = (
+        "x-env: &env\n  ANCHORED: '1'\n  SHARED: '2'\nservices:\n  web:\n    environment: *env\n"
+        "  worker:\n    environment:\n      <<: *env\n      OWN: '3'\n"
+    )
+    tree = write(tmp_path, {"docker-compose.yml": compose})
+    assert lines(check(tree, "env:ANCHORED")) == [("docker-compose.yml", 2)]
+    assert lines(check(tree, "env:SHARED")) == [("docker-compose.yml", 3)]
+    assert lines(check(tree, "env:OWN")) == [("docker-compose.yml", 10)]
+    assert check(tree, "env:x-env").verdict is Verdict.REFUTED  # the anchor's own key is not a variable

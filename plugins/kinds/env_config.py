@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from anchorcheck.context import Context
-from anchorcheck.facts import first_error_line
+from anchorcheck.facts import Parsed, first_error_line
 from anchorcheck.index import parser_for
 from anchorcheck.repo import UnsafePathError
 
@@ -109,12 +109,13 @@ def _yaml(section: str, what: str) -> Callable[[bytes], Defined]:
 
     def read(data: bytes) -> Defined:
         root = parser_for("yaml").parse(data).root_node
-        return Defined(list(_yaml_keys(root, section, what)), first_error_line(root))
+        return Defined(list(dict.fromkeys(_yaml_keys(root, section, what))), first_error_line(root))  # an anchor used twice names once
 
     return read
 
 
 def _yaml_keys(root: Node, section: str, what: str) -> Iterator[tuple[str, int, str]]:
+    anchors = _anchors(root)
     stack = [root]
     while stack:
         node = stack.pop()
@@ -122,19 +123,43 @@ def _yaml_keys(root: Node, section: str, what: str) -> Iterator[tuple[str, int, 
             key = node.child_by_field_name("key")
             value = node.child_by_field_name("value")
             if key is not None and value is not None and _scalar(key) == section:
-                yield from _section_names(value, what)
+                yield from _section_names(value, what, anchors)
         stack.extend(reversed(node.named_children))
 
 
-def _section_names(value: Node, what: str) -> Iterator[tuple[str, int, str]]:
-    """Keys of a mapping, or `NAME=value` / `NAME` items of a list."""
-    stack = [value]
+def _anchors(root: Node) -> dict[str, Node]:
+    """What each `&name` anchors, so an alias (`environment: *env`, `<<: *env`) reads as it."""
+    found: dict[str, Node] = {}
+    stack = [root]
     while stack:
         node = stack.pop()
+        if node.type == "anchor" and node.parent is not None:
+            name = node.child_by_field_name("name") or next((c for c in node.children if c.type == "anchor_name"), None)
+            if name is not None:
+                found[Parsed.text(name)] = node.parent
+        stack.extend(node.named_children)
+    return found
+
+
+def _section_names(value: Node, what: str, anchors: dict[str, Node]) -> Iterator[tuple[str, int, str]]:
+    """Keys of a mapping, or `NAME=value` / `NAME` items of a list; an alias or a merge key
+    (`<<: *env`) gives the names where its anchor is written."""
+    stack, expanded = [value], set()
+    while stack:
+        node = stack.pop()
+        if node.type == "alias":
+            name = next((Parsed.text(c) for c in node.children if c.type == "alias_name"), None)
+            if name in anchors and name not in expanded:  # each anchor once: aliases may refer in circles
+                expanded.add(name)
+                stack.append(anchors[name])
+            continue
         if node.type in ("block_mapping_pair", "flow_pair"):
             key = node.child_by_field_name("key")
             name = _scalar(key) if key is not None else None
-            if name:
+            merged = node.child_by_field_name("value") if name == "<<" else None
+            if merged is not None:
+                stack.append(merged)
+            elif name:
                 yield name, node.start_point[0] + 1, what
             continue
         if node.type in ("block_sequence_item",) or (node.type == "flow_node" and node.parent is not None and node.parent.type == "flow_sequence"):
