@@ -7,10 +7,12 @@ FawltyDeps into a throwaway venv. Then, for each tree, in one run:
 
 1. cold full import index: anchorcheck (`SourceIndex.everything()`, no cache)
    of every file a language plugin parses, and of the Python files alone (the
-   files deptry reads), versus `deptry` and `fawltydeps --list-imports`, each a
-   fresh process, wall time (best of 3, runs interleaved; FawltyDeps, 3-20x
-   slower, once) and peak RSS; plus the sets of imported third-party top-level
-   modules, and where they differ;
+   files deptry reads), versus `deptry` and `fawltydeps --list-imports`, and
+   versus the floor of any tree-sitter index (reading and parsing every .py
+   file in a process pool, nothing else), each a fresh process: wall and CPU
+   time (best of 3, runs interleaved; FawltyDeps, 3-20x slower, once) and peak
+   RSS; plus the sets of imported third-party top-level modules, and where
+   they differ;
 2. cold verification of 50 mixed anchors (a new Verifier, empty cache) versus
    the floor: reading every candidate file (all files a language parses) once;
 3. warm re-verification: the same Verifier again, and a new Verifier on the
@@ -49,6 +51,27 @@ v = Verifier(sys.argv[1], options={"cache": False, "prefetch_listing": True})  #
 search = SourceIndex.of(v.context).everything(sys.argv[2] if len(sys.argv) > 2 else None)
 imports = sorted({m for p, f in search.hits if p.endswith((".py", ".pyi")) for m, _, _ in f.imports})
 print(json.dumps({"files": len(search.hits), "imports": imports}))
+"""
+
+# The floor of any tree-sitter index: read and parse every .py file in a pool of one process
+# per CPU, and nothing else (no listing, no queries, no facts). What is left between this
+# and deptry is tree-sitter's Python grammar against deptry's Rust parser.
+PARSE_FLOOR = """
+import os, sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from tree_sitter_language_pack import get_parser
+
+def parse(paths):
+    parser = get_parser("python")
+    for path in paths:
+        parser.parse(Path(path).read_bytes())
+    return len(paths)
+
+if __name__ == "__main__":
+    files = [str(p) for p in Path(sys.argv[1]).rglob("*.py") if ".git" not in p.parts]
+    with ProcessPoolExecutor(os.cpu_count()) as pool:
+        print(sum(pool.map(parse, [files[i::64] for i in range(64)])))
 """
 
 ANCHOR_PHASES = """
@@ -213,10 +236,12 @@ def full_index(root: Path, tools: Path, work: Path) -> dict[str, object]:
     runs = best_of(3, {
         "anchorcheck": ([sys.executable, "-c", FULL_INDEX, str(root)], None),
         "anchorcheck, .py only": ([sys.executable, "-c", FULL_INDEX, str(root), "*.py"], None),
+        "tree-sitter parse only": ([sys.executable, "-c", PARSE_FLOOR, str(root)], None),
         "deptry": (args, root),
     })
     for name in ("anchorcheck", "anchorcheck, .py only"):
         rows[name] = (runs[name], json.loads(runs[name].out)["files"])
+    rows["tree-sitter parse only"] = (runs["tree-sitter parse only"], None)
     ours = third_party(json.loads(runs["anchorcheck"].out)["imports"], root)
     rows["deptry"] = (runs["deptry"], None)
     deptry_missing = None
