@@ -134,11 +134,16 @@ def _anchors(root: Node) -> dict[str, Node]:
     while stack:
         node = stack.pop()
         if node.type == "anchor" and node.parent is not None:
-            name = node.child_by_field_name("name") or next((c for c in node.children if c.type == "anchor_name"), None)
+            name = _label(node)
             if name is not None:
-                found[Parsed.text(name)] = node.parent
+                found[name] = node.parent
         stack.extend(node.named_children)
     return found
+
+
+def _label(node: Node) -> str | None:
+    """The name of an anchor (`&env`) or an alias (`*env`): the grammar gives it no field."""
+    return next((Parsed.text(child) for child in node.children if child.type in ("anchor_name", "alias_name")), None)
 
 
 def _section_names(value: Node, what: str, anchors: dict[str, Node]) -> Iterator[tuple[str, int, str]]:
@@ -148,7 +153,7 @@ def _section_names(value: Node, what: str, anchors: dict[str, Node]) -> Iterator
     while stack:
         node = stack.pop()
         if node.type == "alias":
-            name = next((Parsed.text(c) for c in node.children if c.type == "alias_name"), None)
+            name = _label(node)
             if name in anchors and name not in expanded:  # each anchor once: aliases may refer in circles
                 expanded.add(name)
                 stack.append(anchors[name])
