@@ -69,34 +69,24 @@ def _unpack(archive: Path, into: Path) -> Path:
     return tops[0]
 
 
+def _fetch(work: Path, ecosystem: str, name: str, command: list[str]) -> Tree:
+    """Run `command` in the archive folder (it saves one archive and prints nothing else) and unpack
+    what it saved, once: a tree already in `work` is reused."""
+    target = work / ecosystem / name
+    if not target.exists():
+        archives = work / "archives" / ecosystem / name
+        archives.mkdir(parents=True, exist_ok=True)
+        subprocess.run(command, cwd=archives, check=True, capture_output=True)
+        target.mkdir(parents=True)
+        _unpack(next(archives.iterdir()), target)
+    return Tree(name, next(p for p in target.iterdir() if p.is_dir()), ecosystem)
+
+
 def download(work: Path) -> list[Tree]:
     """Fetch every tree once into `work` (kept between runs when `--work` is given)."""
-    trees = []
-    for spec in PYPI:
-        name = spec.split("==")[0]
-        target = work / "pypi" / name
-        if not target.exists():
-            archives = work / "archives"
-            archives.mkdir(parents=True, exist_ok=True)
-            subprocess.run(
-                [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", "-d", str(archives), spec],
-                check=True,
-            )
-            archive = next(p for p in archives.iterdir() if p.name.lower().startswith(name.lower() + "-") and p.name.endswith(".tar.gz"))
-            target.mkdir(parents=True)
-            _unpack(archive, target)
-        trees.append(Tree(name, next(p for p in target.iterdir() if p.is_dir()), "pypi"))
-    for spec in NPM:
-        name = spec.split("@")[0]
-        target = work / "npm" / name
-        if not target.exists():
-            archives = work / "archives"
-            archives.mkdir(parents=True, exist_ok=True)
-            out = subprocess.run(["npm", "pack", "--silent", spec], cwd=archives, check=True, capture_output=True, text=True)
-            target.mkdir(parents=True)
-            _unpack(archives / out.stdout.strip().splitlines()[-1], target)
-        trees.append(Tree(name, next(p for p in target.iterdir() if p.is_dir()), "npm"))
-    return trees
+    pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", "-d", "."]
+    trees = [_fetch(work, "pypi", spec.split("==")[0], [*pip, spec]) for spec in PYPI]
+    return trees + [_fetch(work, "npm", spec.split("@")[0], ["npm", "pack", "--silent", spec]) for spec in NPM]
 
 
 # ---------------------------------------------------------------------------------------------
