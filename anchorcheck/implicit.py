@@ -22,6 +22,7 @@ import weakref
 from dataclasses import dataclass
 from pathspec import GitIgnoreSpec
 
+from anchorcheck.anchors import encode_path
 from anchorcheck.context import Context
 from anchorcheck.references import Reference
 from anchorcheck.repo import Repository, UnsafePathError
@@ -98,6 +99,19 @@ def resolve(reference: Reference, context: Context) -> Resolution:
     tried = [c for c in candidates if c != placed[0]]
     note = f" (nor {', '.join(tried[:MAX_SHOWN])})" if tried else ""
     return Resolution(placed[0] + slash, note=note)
+
+
+def command_readings(reference: Reference, repo: Repository) -> list[str]:
+    """The `cmd:` anchors a command may mean, most likely first: run from a folder the text named before
+    it (`cd DIR` in its block, "run these from `packages/ai`"), from the memory file's folder, or from the
+    root (where agents run commands)."""
+    folders: list[str] = []
+    for hint in reference.hints:
+        for folder in (_join(reference.folder, hint.rstrip("/")), _join("", hint.rstrip("/"))):
+            if folder is not None and folder not in folders and _is_dir(repo, folder):
+                folders.append(folder)
+    folders += [f for f in (reference.folder, "") if f not in folders]
+    return [f"{reference.anchor} in:{encode_path(f)}/" if f else reference.anchor for f in folders]
 
 
 def _places(written: str, reference: Reference, repo: Repository) -> bool:

@@ -17,7 +17,7 @@ from pathlib import Path
 from anchorcheck import implicit
 from anchorcheck.anchors import AnchorSyntaxError, anchor_text, parse_anchor
 from anchorcheck.model import Memory, Position
-from anchorcheck.references import Claims, Reference, read_references
+from anchorcheck.references import Claims, Reference, read_references, runner_claims
 from anchorcheck.registry import MemoryFormat, Registry
 from anchorcheck.repo import Repository
 
@@ -54,7 +54,7 @@ class ReferenceReading:
     """How implicit references are read from memory files: which kinds, in which checkout.
 
     `claims(argv)` says whether a registered command runner claims a command
-    line; None leaves it to `anchorcheck.references.RUNNER_PROGRAMS`.
+    line; None asks the runners of the registry the file is read with.
     """
 
     repo: Repository
@@ -104,6 +104,7 @@ def _with_references(
     memories: list[Memory], text: str, fmt: MemoryFormat, shown: str, folder: str, reading: ReferenceReading, registry: Registry
 ) -> list[Memory]:
     kinds = reading.kinds & set(registry.kinds)
+    reading = replace(reading, claims=reading.claims or runner_claims(registry))
     if not fmt.markdown:
         for memory in memories:
             base = memory.position or Position(1)

@@ -19,9 +19,8 @@ programs no runner claims (`git status`, `ls`, `cd`). Whether a path exists is
 not this module's business: it reads text only, so the `suggest` command and
 the checker share one reading.
 
-The public API is `read_references` and `Reference`; `RUNNER_PROGRAMS` is
-the fallback set of programs whose commands are read when the caller does not
-say which programs a registered runner claims.
+The public API is `read_references`, `Reference` and `runner_claims` (the
+commands a registry's runners claim).
 """
 
 from __future__ import annotations
@@ -30,16 +29,13 @@ import re
 import shlex
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Reference", "read_references", "RUNNER_PROGRAMS", "INSTALLERS", "program_of"]
+if TYPE_CHECKING:
+    from anchorcheck.registry import Registry
 
-# Programs whose commands need repository configuration to mean anything (package.json scripts,
-# Makefile targets, cargo aliases, pyproject scripts...). The fallback when no runner registry is given.
-RUNNER_PROGRAMS = frozenset(
-    {"npm", "pnpm", "yarn", "bun", "npx", "bunx", "make", "just", "task", "uv", "poetry", "pdm", "hatch",
-     "rye", "tox", "nox", "cargo", "go", "docker", "docker-compose"}
-)
+__all__ = ["Reference", "read_references", "runner_claims", "INSTALLERS", "program_of"]
+
 # Install commands: program and the argv prefix that names packages after it, and their ecosystem.
 INSTALLERS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("pip", "install"), "pypi"),
@@ -210,9 +206,14 @@ def program_of(argv: Sequence[str]) -> str | None:
     return None
 
 
-def _fallback_claims(argv: Sequence[str]) -> bool:
-    program = program_of(argv)
-    return program is not None and program in RUNNER_PROGRAMS
+def runner_claims(registry: Registry) -> Claims:
+    """Whether one of the registry's command runners claims a command line's program (`git`, `ls`: none does)."""
+
+    def claims(argv: Sequence[str]) -> bool:
+        program = program_of(argv)
+        return program is not None and registry.runner_for(program) is not None
+
+    return claims
 
 
 def read_references(
@@ -225,14 +226,18 @@ def read_references(
 
     `claims(argv)` says whether a registered command runner claims a command
     line (split like a shell would, `VAR=value` prefixes included); commands
-    it does not claim are not read. Without it, commands of the programs in
-    `RUNNER_PROGRAMS` are read. `kinds` limits what is read (`file`, `cmd`,
-    `pkg`). Headings, front matter, HTML comments and fenced code that is not
-    a shell block are not read; in a `console` block only `$ ` lines are
-    commands, as in an untagged block.
+    it does not claim are not read. By default the runners of the installed
+    plugins are asked (`runner_claims(default_registry())`). `kinds` limits
+    what is read (`file`, `cmd`, `pkg`). Headings, front matter, HTML
+    comments and fenced code that is not a shell block are not read; in a
+    `console` block only `$ ` lines are commands, as in an untagged block.
     """
     wanted = frozenset(kinds)
-    reader = _Reader(claims or _fallback_claims, wanted)
+    if claims is None and "cmd" in wanted:
+        from anchorcheck.plugins import default_registry
+
+        claims = runner_claims(default_registry())
+    reader = _Reader(claims or (lambda argv: False), wanted)
     reader.read(text)
     return reader.found
 
@@ -247,7 +252,8 @@ class _Reader:
         self.sentence: list[str] = []  # folders named earlier in the current sentence
         self.foreign = ""  # a loose `owner/repo` named earlier in the sentence: if it is a repository, so are its paths
         self.lists: list[tuple[int, list[str]]] = []  # (indent, folders) of each open list item
-        self.lead: list[str] = []  # folders named in the paragraph that introduces the list below it
+        self.lead: list[str] = []  # folders named in the paragraph that introduces the list (or table) below it
+        self.cwd: str | None = None  # the folder a `cd DIR` line of the current shell block moved to
 
     def _end_sentence(self) -> None:
         self.sentence = []
@@ -289,7 +295,7 @@ class _Reader:
             self.lists = [(i, f) for i, f in self.lists if i < indent]
             self.lists.append((indent, []))
             self._end_sentence()
-        elif not line.startswith((" ", "\t")):
+        elif not line.startswith((" ", "\t", "|")):
             self.lists, self.lead = [], []  # a paragraph at the margin ends the list and what introduced it
         spans = [(m.start(), m.end(), m.group(2), m.start(2)) for m in _CODE_SPAN.finditer(line)]
         events: list[tuple[int, str, str, int]] = []  # (offset, form, token, column0)
@@ -340,7 +346,7 @@ class _Reader:
             path, loose = token, True  # `src/components` or `owner/repo`: read only if the first folder is one here
         if path is None:
             return
-        hints = tuple(dict.fromkeys([*self.lead, *(f for _, fs in self.lists for f in fs), *self.sentence]))
+        hints = self._hints()
         shown = written or token
         self.found.append(
             Reference("file", f"file:{path}", shown, number, column0 + 1, column0 + 1 + len(shown), form, rooted, hints,
@@ -362,6 +368,10 @@ class _Reader:
             return
         if not argv or any(_placeholder_word(w) for w in argv) or any(w in ("&&", "||", "|", ";") or w.endswith(";") for w in argv[1:] if w != "&&"):
             return
+        if form == "shell" and len(argv) == 2 and argv[0] == "cd":
+            path, _ = clean_path(argv[1].rstrip("/") + "/")
+            self.cwd = path  # the block's later commands run there
+            return
         if "&&" in argv and not (argv[0] == "cd" and argv.index("&&") == 2):
             return  # a chain of commands is not one claim (only `cd dir && ...` is)
         tail = argv[3:] if argv[0] == "cd" else argv
@@ -374,7 +384,12 @@ class _Reader:
                     self.found.append(Reference("pkg", f"pkg:{ecosystem}/{_purl_name(name)}", command, number, column0 + 1, end, "install"))
             return
         if "cmd" in self.kinds and self.claims(tail):
-            self.found.append(Reference("cmd", f"cmd:{command}", command, number, column0 + 1, end, form))
+            hints = self._hints() if self.cwd is None else (self.cwd, *self._hints())
+            self.found.append(Reference("cmd", f"cmd:{command}", command, number, column0 + 1, end, form, hints=hints))
+
+    def _hints(self) -> tuple[str, ...]:
+        """The folders named earlier in the list's lead-in, the enclosing list items and the sentence."""
+        return tuple(dict.fromkeys([*self.lead, *(f for _, fs in self.lists for f in fs), *self.sentence]))
 
     def _fenced(self, lines: list[str], index: int, fence: re.Match[str]) -> int:
         """Read a fenced block's commands; return the index after its closing fence."""
@@ -383,14 +398,17 @@ class _Reader:
         only_prompts = info in ("console", "shell-session", "shellsession") or not info
         index += 1
         pending: tuple[str, int, int] | None = None  # a command continued with a trailing backslash
+        self.cwd = None
         while index < len(lines):
             line = lines[index]
             closing = _FENCE.match(line)
             if closing and closing.group(2)[0] == marker[0] and len(closing.group(2)) >= len(marker) and not closing.group(3):
+                self.cwd = None
                 return index + 1
             if shell or not info:
                 pending = self._shell_line(line, index + 1, only_prompts, pending)
             index += 1
+        self.cwd = None
         return index
 
     def _shell_line(self, line: str, number: int, only_prompts: bool, pending: tuple[str, int, int] | None) -> tuple[str, int, int] | None:

@@ -197,11 +197,28 @@ class Verifier:
             else:
                 result = self._check(f"file:{encode_path(where.path)}")
                 result.reason += where.note
+        elif reference.kind == "cmd":
+            result = self._first_reading(implicit.command_readings(reference, self.context.repo))
         else:
             result = self._check(reference.anchor)
         result.implicit = True
         result.details = {**result.details, "written": reference.written, "form": reference.form}
         return result
+
+    def _first_reading(self, anchors: list[str]) -> AnchorResult:
+        """The first reading that verifies; REFUTED only when every reading is; else the first INCONCLUSIVE one."""
+        results = []
+        for anchor in anchors:
+            result = self._check(anchor)
+            if result.verdict is Verdict.VERIFIED:
+                return result
+            results.append(result)
+        unsure = [r for r in results if r.verdict is not Verdict.REFUTED]
+        if unsure:
+            return unsure[0]
+        if len(results) > 1:
+            results[0].reason += f" (nor as {', '.join(r.anchor for r in results[1:])})"
+        return results[0]
 
     def _as_anchor(self, raw: Any) -> Anchor:
         if isinstance(raw, Anchor):

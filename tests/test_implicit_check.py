@@ -207,3 +207,52 @@ def test_applyto_front_matter_is_not_read_as_prose(tmp_path: Path) -> None:
     code, out = run(tmp_path, "--format", "json", "-v")
     assert code == 0
     assert [r["anchor"] for r in json.loads(out)["results"]] == ["file:src/a.py"]
+
+
+def test_commands_are_checked_from_the_named_folder_the_memory_folder_or_the_root(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "package.json": '{"scripts": {"dev:web": "turbo dev", "lint": "eslint ."}}\n',
+            "web/package.json": '{"scripts": {"build": "next build"}}\n',
+            "packages/ai/package.json": '{"scripts": {"test:node": "vitest"}}\n',
+            "web/AGENTS.md": (
+                "- Build with `pnpm run build`; start everything with `pnpm run dev:web`.\n"
+                "- Gone: `pnpm run storybook`. Not read: `git status`, `ls -la`.\n"
+            ),
+            "AGENTS.md": (
+                "Run these from `packages/ai`:\n"
+                "\n"
+                "| command | what |\n"
+                "| --- | --- |\n"
+                "| `pnpm test:node` | node tests |\n"
+                "\n"
+                "```sh\n"
+                "cd web\n"
+                "pnpm build\n"
+                "```\n"
+            ),
+        },
+    )
+    rows = {(r["memory_file"], r["details"]["written"]): r for r in results(tmp_path) if r.get("implicit")}
+    assert rows[("web/AGENTS.md", "pnpm run build")]["anchor"] == "cmd:pnpm run build in:web/"
+    assert rows[("web/AGENTS.md", "pnpm run build")]["verdict"] == "VERIFIED"
+    assert rows[("web/AGENTS.md", "pnpm run dev:web")]["verdict"] == "VERIFIED"  # the root defines it
+    stale = rows[("web/AGENTS.md", "pnpm run storybook")]
+    assert stale["verdict"] == "REFUTED" and "nor as cmd:pnpm run storybook" in stale["reason"]
+    assert rows[("AGENTS.md", "pnpm test:node")]["anchor"] == "cmd:pnpm test:node in:packages/ai/"
+    assert rows[("AGENTS.md", "pnpm build")]["anchor"] == "cmd:pnpm build in:web/"
+    assert not any("git" in written or "ls" in written for _, written in rows)
+
+
+def test_install_commands_are_package_claims(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "x"\nversion = "1"\ndependencies = ["redis>=5"]\n',
+            "AGENTS.md": "- Caching needs `pip install redis`; queues need `uv add celery`.\n",
+        },
+    )
+    rows = {r["anchor"]: r for r in results(tmp_path) if r.get("implicit")}
+    assert rows["pkg:pypi/redis"]["verdict"] == "VERIFIED"
+    assert rows["pkg:pypi/celery"]["verdict"] == "REFUTED"
