@@ -8,8 +8,10 @@ every call of a program that a registered runner claims (`pnpm`, `make`,
 `cargo`...) is checked by that runner against its configuration. Any call
 REFUTED makes the anchor REFUTED; all VERIFIED make it VERIFIED; anything
 else (a runner that cannot tell, a directory that an earlier call may have
-created) is INCONCLUSIVE. Calls of programs no runner claims (`git`, `ls`)
-are not claims about the repository and are skipped; a line with no call a
+created) is INCONCLUSIVE. Calls of programs no runner claims (`git`, `ls`),
+and calls a runner answers with the state "unread" (`docker run`: the
+compose runner reads only `docker compose`), are not claims about the
+repository and are skipped; a line with no call a
 runner claims is INCONCLUSIVE.
 
 `in:DIR` names the directory the command runs from (a memory file's folder
@@ -27,6 +29,7 @@ from anchorcheck import AnchorKind, AnchorResult, Evidence, Invocation, Verdict,
 from anchorcheck.anchors import Anchor, AnchorSyntaxError
 from anchorcheck.context import Context
 
+UNREAD = "unread"  # the state of a result that is no claim about the repository
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "|&", ";;", "\n"})
 _WRAPPERS = frozenset({"time", "command", "exec", "nohup", "sudo", "builtin"})
 _PROMPTS = ("$", "%", ">")  # a shell prompt before the command, followed by a space
@@ -152,7 +155,11 @@ def verify_cmd(anchor: Anchor, context: Context) -> AnchorResult:
             results.append((call.text, AnchorResult(call.text, Verdict.INCONCLUSIVE, "runs in a directory anchorcheck cannot tell")))
             continue
         invocation = Invocation(program, tuple(args), cwd, dict(call.env), call.text, dispatch)
-        results.append((call.text, dispatch(invocation)))
+        result = dispatch(invocation)
+        if result.state == UNREAD:  # the runner reads this program, but not this use of it (`docker run`)
+            skipped.append(program)
+        else:
+            results.append((call.text, result))
     return _combine(shown, results, skipped)
 
 
@@ -215,7 +222,7 @@ def _dispatcher(context: Context):  # noqa: ANN202 - a closure over the context
 def _combine(shown: str, results: list[tuple[str, AnchorResult]], skipped: list[str]) -> AnchorResult:
     if not results:
         programs = ", ".join(dict.fromkeys(skipped)) or "nothing"
-        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{programs}: not a runner anchorcheck reads", state="unread")
+        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{programs}: not a runner anchorcheck reads", state=UNREAD)
     evidence: list[Evidence] = [e for _, r in results for e in r.evidence]
     if len(results) == 1:
         _, only = results[0]
