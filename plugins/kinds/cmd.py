@@ -22,6 +22,7 @@ folder.
 from __future__ import annotations
 
 import posixpath
+import re
 import shlex
 from dataclasses import dataclass, field
 
@@ -32,6 +33,8 @@ from anchorcheck.context import Context
 UNREAD = "unread"  # the state of a result that is no claim about the repository
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "|&", ";;", "\n"})
 _WRAPPERS = frozenset({"time", "command", "exec", "nohup", "sudo", "builtin"})
+# `<file>` is a placeholder, not a redirection; a lone `...` or `…` stands for more arguments
+_PLACEHOLDER = re.compile(r"<([A-Za-z][\w .:/@-]*)>|(?<!\S)(?:\.\.\.|…)(?!\S)")
 _PROMPTS = ("$", "%", ">")  # a shell prompt before the command, followed by a space
 
 
@@ -60,7 +63,7 @@ def parse_cmd(value: str) -> CommandLine:
     text = value.strip()
     if text[:1] in _PROMPTS and text[1:2] in ("", " "):
         text = text[1:].lstrip()
-    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+    lexer = shlex.shlex(_PLACEHOLDER.sub(_as_variable, text), posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     try:
         tokens = list(lexer)
@@ -98,6 +101,12 @@ def parse_cmd(value: str) -> CommandLine:
     if not any(call.words for call in calls):
         raise AnchorSyntaxError("expected a command line", column=1)
     return CommandLine(tuple(calls))
+
+
+def _as_variable(match: re.Match[str]) -> str:
+    """A placeholder (`<file>`, `<directory changed in PR>`, `...`) as the variable a runner treats as unknown."""
+    name = re.sub(r"\W+", "_", match.group(1) or "placeholder").strip("_") or "placeholder"
+    return "${" + name + "}"
 
 
 def _call(words: list[str], depth: int) -> Call:

@@ -24,6 +24,7 @@ from anchorcheck.context import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     declared,
+    dynamic,
     glob_regex,
     in_dir,
     is_file,
@@ -190,6 +191,8 @@ def _targets(invocation: Invocation, context: Context, manifest: str, command: s
     selected = [read_crate(context, manifest)]
     evidence = [Evidence(manifest, None, "Cargo.toml")]
     reasons = [f"`cargo {command}` is built in; {manifest} is the package"]
+    if any(dynamic(value) for _, value in options):
+        return unknown(invocation, "a package or target is a placeholder or a shell expansion")
     for name, value in options:
         if name not in ("-p", "--package"):
             continue

@@ -126,7 +126,7 @@ def verify_compose(invocation: Invocation, context: Context) -> AnchorResult:
     named, after_unknown = _services(command, rest)
     for service, doubtful in zip(named, after_unknown):
         if dynamic(service):
-            return unknown(invocation, f"the service {service} is expanded by the shell")
+            return unknown(invocation, f"the service {service} is a placeholder or a shell expansion")
         if service in compose.services:
             path, line = compose.services[service]
             evidence.append(Evidence(path, line, f"service {service}"))

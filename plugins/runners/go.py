@@ -76,6 +76,8 @@ def verify_go(invocation: Invocation, context: Context) -> AnchorResult:
     if command in _MODULE_COMMANDS:
         return verified(invocation, f"`go {command}` works on {gomod}", [Evidence(gomod, None, "go.mod")])
     packages = _packages(rest, command)
+    if not packages and any(dynamic(w) for w in rest):
+        return unknown(invocation, "a placeholder or a shell expansion may stand for the packages")
     evidence = [Evidence(gomod, None, "go.mod")]
     reasons = []
     for package in packages or ["."]:
@@ -109,7 +111,7 @@ def _packages(rest: list[str], command: str) -> list[str]:
 
 def _package(invocation: Invocation, context: Context, cwd: str, module: str | None, gomod: str, package: str) -> Evidence | AnchorResult:
     if dynamic(package.replace("...", "")):
-        return unknown(invocation, f"{package} is expanded by the shell")
+        return unknown(invocation, f"{package} is a placeholder or a shell expansion")
     root = posixpath.dirname(gomod) or "."
     if module and (package == module or package.startswith(module + "/")):
         written, base = "./" + package[len(module):].lstrip("/"), root

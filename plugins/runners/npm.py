@@ -289,7 +289,7 @@ def _subcommand(invocation: Invocation, context: Context, tool: str, opts: Optio
     if tool == "yarn" and command == "workspaces" and len(words) >= 2 and words[1] == "foreach":
         return unknown(invocation, "yarn workspaces foreach runs in packages picked at run time")
     if dynamic(command):
-        return unknown(invocation, f"{command} is expanded by the shell")
+        return unknown(invocation, f"{command} is a placeholder or a shell expansion")
     if command in _RUN[tool]:
         if len(words) < 2:
             return _builtin(invocation, context, tool, opts, command)
@@ -349,7 +349,7 @@ def _targets(context: Context, opts: Options) -> Selection | None:
     picked: list[Package] = []
     for selector in opts.workspace:
         if "[" in selector or dynamic(selector.strip("{}").replace("*", "")):
-            return Selection([], selector, f"--filter {selector} picks packages at run time")
+            return Selection([], selector, f"{selector} picks packages only known at run time (a placeholder, a variable or a git revision)")
         picked.extend(_select(workspace, selector))
     return Selection(picked, f"{' '.join(opts.workspace)} in {workspace.config}")
 
@@ -374,7 +374,7 @@ def _select(workspace: Workspace, selector: str) -> list[Package]:
 
 def _script(invocation: Invocation, context: Context, tool: str, opts: Options, script: str, binary_fallback: bool) -> AnchorResult:
     if dynamic(script):
-        return unknown(invocation, f"the script name {script} is expanded by the shell")
+        return unknown(invocation, f"the script name {script} is a placeholder or a shell expansion")
     selection = _targets(context, opts)
     if selection is None:
         return refuted(invocation, f"no package.json in {_where(opts.cwd)}, so there is no script {script}")

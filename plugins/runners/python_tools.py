@@ -242,7 +242,7 @@ def _run(invocation: Invocation, context: Context, tool: str, project: Project, 
     if module:
         return _module(invocation, context, program, cwd)
     if dynamic(program):
-        return unknown(invocation, f"{program} is expanded by the shell")
+        return unknown(invocation, f"{program} is a placeholder or a shell expansion")
     if tool == "hatch":
         return _hatch(invocation, context, project, program, args, added)
     return _program(invocation, context, tool, project, program, args, cwd, added)
@@ -354,7 +354,7 @@ def _python(invocation: Invocation, context: Context, words: list[str], cwd: str
 
 def _file(invocation: Invocation, context: Context, written: str, cwd: str) -> AnchorResult:
     if dynamic(written):
-        return unknown(invocation, f"{written} is expanded by the shell")
+        return unknown(invocation, f"{written} is a placeholder or a shell expansion")
     path = join(cwd, written)
     if path is None:
         return unknown(invocation, f"{written} is outside the repository")

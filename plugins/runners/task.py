@@ -148,7 +148,7 @@ def verify_task(invocation: Invocation, context: Context) -> AnchorResult:
     evidence, reasons = [], []
     for name in names or ["default"]:
         if dynamic(name.replace("*", "")) or "{{" in name:
-            return unknown(invocation, f"the task {name} is expanded by the shell or templated")
+            return unknown(invocation, f"the task {name} is a placeholder, a shell expansion or templated")
         found = taskfile.tasks.get(name) or next(
             (where for task, where in taskfile.tasks.items() if "*" in task and re.fullmatch(re.escape(task).replace(r"\*", ".*"), name)), None
         )

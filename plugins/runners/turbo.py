@@ -81,7 +81,7 @@ def verify_turbo(invocation: Invocation, context: Context) -> AnchorResult:
     evidence, reasons = [], []
     for task in words:
         if dynamic(task):
-            return unknown(invocation, f"the task {task} is expanded by the shell")
+            return unknown(invocation, f"the task {task} is a placeholder or a shell expansion")
         found = tasks.get(task) or tasks.get(f"//#{task}") or next((w for k, w in tasks.items() if k.endswith(f"#{task}")), None)
         if found is None:
             return refuted(invocation, f"no task {task} in {root} (tasks: {listed(tasks)})", [Evidence(root, None, "tasks")])
