@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from anchorcheck import AnchorResult, Verdict, Verifier
-from tests._pkg_support import MANIFESTS
+from tests.conftest import shared_corpus
 
 
 def check(root: Path, *commands: str) -> list[AnchorResult]:
@@ -34,11 +34,8 @@ def package(name: str | None = None, scripts: dict[str, str] | None = None, **fi
     return json.dumps(data, indent=2) + "\n"
 
 
-# the instruction corpus sits beside the manifest corpus in shared/corpora/
-INSTRUCTIONS = MANIFESTS.parent / "instructions" if MANIFESTS is not None else None
-needs_instructions = pytest.mark.skipif(
-    INSTRUCTIONS is None or not INSTRUCTIONS.is_dir(), reason="shared/corpora/instructions is not beside the checkout"
-)
+INSTRUCTIONS = shared_corpus("instructions")
+needs_instructions = pytest.mark.skipif(INSTRUCTIONS is None, reason="shared/corpora/instructions is not beside the checkout")
 
 
 def materialize(name: str, into: Path, keep: Callable[[str], bool] = lambda path: True) -> Path:
