@@ -351,3 +351,17 @@ def _walk(node: Node, rules: Definitions, prefix: str, found: list[tuple[str, in
                     _walk(body, define.members, f"{scope}{text}.", found)
                 if define.nests:
                     _walk(body, rules, f"{scope}{text}.", found)
+
+
+def enclosing_name(node: Node, types: frozenset[str], scope: str | None = None) -> str:
+    """`Outer.Inner`: the names of the definitions of `types` around a node, itself included, outermost
+    first, as `definitions` qualifies them (`scope`, such as Ruby's `::`, folded to dots)."""
+    names = []
+    current: Node | None = node
+    while current is not None:
+        name = current.child_by_field_name("name") if current.type in types else None
+        if name is not None:
+            text = Parsed.text(name)
+            names.append(text.replace(scope, ".") if scope else text)
+        current = current.parent
+    return ".".join(reversed(names))

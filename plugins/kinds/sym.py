@@ -164,14 +164,14 @@ class _Search:
         for cls, base, line in facts.bases:
             if cls != owner:
                 continue
-            target = self._resolve(path, base, line, language, facts, depth)
+            target = self._resolve(path, _lexical(facts, owner, base), line, language, facts, depth)
             if target is None:
                 continue
             file, qualified, module = target
             via = Evidence(path, line, f"inherited from {base}")
             if file is None:  # a class of the language's own library that it knows the members of
                 if member in (language.external_members(module, qualified) or ()) if language.external_members else False:
-                    return [Evidence(path, line, f"{owner} inherits {member} from {module}.{qualified}")]
+                    return [Evidence(path, line, f"{owner} inherits {member} from {'.'.join(p for p in (module, qualified) if p)}")]
                 continue
             found = self.find(file, f"{qualified}.{member}", depth + 1)
             if found:
@@ -203,10 +203,12 @@ class _Search:
                 return None
             return self._resolve(target[0], target[1], line, parsed[0], parsed[1], depth + 1)
         for local, module, _, _ in facts.bound:
-            if local == "*":
-                found = self._in_module(path, line, base, module, head, rest, language, quiet=True)
-                if found is not None and (found[0] is None or self._defines(found[0], found[1])):
-                    return found
+            if local != "*":
+                continue
+            # The name is in the module (Python), or is a module of the package (Java's `import a.b.*`).
+            for file in (*_module_files(language, module, path, self.context), *_module_files(language, _submodule(module, head), path, self.context)):
+                if self._defines(file, head):
+                    return file, base, ""
         for other in language.package_files(path, self.context.repo) if language.package_files else ():
             if self._defines(other, head):
                 return other, base, ""
@@ -273,6 +275,18 @@ class _Search:
             if found:
                 return [*found, Evidence(path, line, f"re-exported as {head}")]
         return None
+
+
+def _lexical(facts: Facts, owner: str, base: str) -> str:
+    """The class a base names from inside `owner`'s scope: `Base` written in `Outer.A` is
+    `Outer.Base` when the file defines that, as nested scopes resolve names."""
+    scope = owner.split(".")[:-1]
+    while scope:
+        nested = ".".join([*scope, base])
+        if _defined(facts, nested) is not None:
+            return nested
+        scope.pop()
+    return base
 
 
 def _absolute(language: Language, module: str, path: str, context: Context) -> str:

@@ -400,6 +400,11 @@ def _package_inits(repo: object) -> frozenset[str]:
     return listed
 
 
+def module_files(module: str, path: str, repo: object, roots: tuple[str, ...]) -> tuple[str, ...]:
+    """The files a module written in `path` is (a named function: languages go to worker processes)."""
+    return python_members.module_files(module, path, repo, roots, module_name)
+
+
 LANGUAGE = Language(
     name="python",
     extensions=(".py", ".pyi"),
@@ -410,7 +415,7 @@ LANGUAGE = Language(
     resolve_import=resolve_import,
     env_markers=LANGUAGE_ENV_MARKERS,
     source_roots=SOURCE_ROOTS,
-    module_files=lambda module, path, repo, roots: python_members.module_files(module, path, repo, roots, module_name),
+    module_files=module_files,
     module_prefix="py",
     external_members=python_members.external_members,
 )
