@@ -30,7 +30,9 @@ class AnchorKind:
     the anchor without negation and returns an AnchorResult. `scoped` kinds
     accept ` in:PATH`. A `spaced` kind's value runs to the end of the anchor,
     whitespace included (`cmd:pnpm run build`); a scoped one still ends at a
-    trailing ` in:PATH`.
+    trailing ` in:PATH`. `lines(value)` is, for a kind whose anchors name
+    lines of a file (`span:`), the (path, first line, last line) a value
+    names: what `anchorcheck lock` banks, without the core importing the kind.
     """
 
     prefix: str
@@ -41,6 +43,7 @@ class AnchorKind:
     example: str = ""
     plugin: str = ""
     spaced: bool = False
+    lines: Callable[[str], tuple[str, int, int]] | None = None
 
 
 @dataclass(frozen=True)

@@ -240,7 +240,7 @@ _JS_CLASS = re.compile(r"^(?:export\s+)?class\s+(\w+)")
 _JS_FUNCTION = re.compile(r"^(?:export\s+)?(?:async\s+)?function\*?\s+(\w+)")
 _JS_METHOD = re.compile(r"^  (?:static\s+|async\s+|get\s+|set\s+)*(#?\w+)\s*\([^)]*\)\s*\{")
 _JS_MEMBER = re.compile(r"^((?:\w+)(?:\.\w+)+)\s*=[^=]")
-_JS_BINDING = re.compile(r"^(?:var|let|const)\s+(\w+)\s*=")
+_JS_BINDING = re.compile(r"^(?:var|let|const)\s+(\w+)\s*=(?!\s*require\()")  # a require() binds, it defines nothing
 _JS_KEYWORDS = frozenset({"if", "for", "while", "switch", "catch", "function", "return", "constructor"})
 
 

@@ -184,6 +184,18 @@ _CLASS_MEMBERS = Definitions(
         Define(name=_member_name),
     )
 )
+def _declared(declarator: Node) -> list[Node]:
+    """`const x = ...` defines x; `const send = require("send")` (or `require("m").x`, `await
+    import("m")`) only binds a name to another module's, which is an import, not a definition."""
+    value = declarator.child_by_field_name("value")
+    while value is not None and value.type in ("member_expression", "await_expression"):
+        value = value.child_by_field_name("object") if value.type == "member_expression" else (value.named_children or [None])[0]
+    function = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
+    if function is not None and (function.type == "import" or Parsed.text(function) == "require"):
+        return []
+    return declarator.children_by_field_name("name")
+
+
 def _enum_member(member: Node) -> list[Node]:
     """A TS enum member is its own name (`A`, `'C'`), or the name of `B = 2`."""
     return [member.child_by_field_name("name") or member] if member.type != "comment" else []
@@ -203,7 +215,7 @@ _DEFINITIONS = Definitions(
         "enum_declaration": Define(members=_ENUM_MEMBERS),
         **dict.fromkeys(("class_declaration", "abstract_class_declaration"), Define(members=_CLASS_MEMBERS)),
         **dict.fromkeys(("module", "internal_module"), Define(nests=True)),
-        "variable_declarator": Define(name_types=frozenset({"identifier"})),
+        "variable_declarator": Define(name=_declared, name_types=frozenset({"identifier"})),
         "export_specifier": Define(name=_exported_name),
         "assignment_expression": Define(name=_commonjs_exports, at_name=True),
     },

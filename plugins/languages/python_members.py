@@ -168,7 +168,8 @@ def external_members(module: str, name: str) -> frozenset[str] | None:
         found = getattr(sys.modules.get(module) or importlib.import_module(module), name, None)
     except ImportError:
         return None
-    return frozenset(dir(found)) if isinstance(found, type) else None
+    # The class dictionaries along the MRO, not dir(): a metaclass may shorten dir() (enum.Enum's does).
+    return frozenset(name for klass in found.__mro__ for name in vars(klass)) if isinstance(found, type) else None
 
 
 def module_files(
