@@ -37,7 +37,7 @@ def store_files(names: list[str], root: Path, registry: Registry) -> list[tuple[
         if not os.path.lexists(path):
             raise UsageError(f"{shown}: no such file")
         if format_for(shown, registry) is not None:
-            read_memory_file(path, shown, registry, root)
+            read_memory_file(path, shown, registry, root=root)
         else:
             read_lock(path, shown, root)
     return out
