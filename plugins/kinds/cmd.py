@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Invocation, Verdict, hookimpl
 from anchorcheck.anchors import Anchor, AnchorSyntaxError
-from anchorcheck.context import Context
+from anchorcheck.context import BudgetExceeded, Context
+from anchorcheck.repo import UnsafePathError
 
 UNREAD = "unread"  # the state of a result that is no claim about the repository
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "|&", ";;", "\n"})
@@ -220,7 +221,15 @@ def _dispatcher(context: Context):  # noqa: ANN202 - a closure over the context
                 invocation.text, Verdict.INCONCLUSIVE, f"{invocation.program} is not a runner anchorcheck reads"
             )
         context.check_deadline()
-        result = runner.verify(invocation, context)
+        try:
+            result = runner.verify(invocation, context)
+        except (BudgetExceeded, UnsafePathError):
+            raise  # the core reports these for the whole anchor
+        except Exception as exc:  # a runner's bug costs this call, named after the plugin that registered it
+            return AnchorResult(
+                invocation.text, Verdict.INCONCLUSIVE, f"runner {runner.name} ({runner.plugin}) failed: {type(exc).__name__}: {exc}",
+                state="error", plugin=runner.plugin,
+            )
         if result.plugin is None:
             result.plugin = runner.plugin
         return result
