@@ -58,6 +58,12 @@ def test_shell_forms_around_the_runner_call(make_tree) -> None:
     }
 
 
+def test_comments_and_hashes_inside_words(make_tree) -> None:
+    root = make_tree({"turbo.json": '{"tasks": {"web#build": {}}}', "Makefile": "test:\n\techo\n"})
+    got = verdicts(root, "turbo run web#build", "make test # don't forget: it's slow", "make test;# nosuch", "make '#nosuch'")
+    assert got == {"turbo run web#build": V, "make test # don't forget: it's slow": V, "make test;# nosuch": V, "make '#nosuch'": R}
+
+
 def test_a_chain_reports_each_failing_call(make_tree) -> None:
     root = make_tree({"package.json": package("app", {"lint": "x"})})
     [result] = check(root, "pnpm run lint && pnpm run nosuch")

@@ -64,8 +64,9 @@ def parse_cmd(value: str) -> CommandLine:
     text = value.strip()
     if text[:1] in _PROMPTS and text[1:2] in ("", " "):
         text = text[1:].lstrip()
-    lexer = shlex.shlex(_PLACEHOLDER.sub(_as_variable, text), posix=True, punctuation_chars=True)
+    lexer = shlex.shlex(_PLACEHOLDER.sub(_as_variable, _without_comment(text)), posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
+    lexer.commenters = ""  # `#` starts a comment only at the start of a word: `turbo run web#build`
     try:
         tokens = list(lexer)
     except ValueError as exc:
@@ -102,6 +103,25 @@ def parse_cmd(value: str) -> CommandLine:
     if not any(call.words for call in calls):
         raise AnchorSyntaxError("expected a command line", column=1)
     return CommandLine(tuple(calls))
+
+
+def _without_comment(text: str) -> str:
+    """The line up to an unquoted `#` that starts a word (the shell's comment), which may hold any quote."""
+    quote = ""
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "\\" and quote != "'":
+            index += 2  # an escaped character, inside double quotes or outside any
+            continue
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (index == 0 or text[index - 1].isspace() or text[index - 1] in ";&|()"):
+            return text[:index]
+        index += 1
+    return text
 
 
 def _as_variable(match: re.Match[str]) -> str:

@@ -22,7 +22,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from anchorcheck import AnchorResult, Evidence, Invocation, Runner, Verdict, hookimpl
+from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.context import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
