@@ -96,7 +96,7 @@ def resolve(reference: Reference, context: Context) -> Resolution:
     if not placed:
         first = _first_folder(candidates[0], bare)
         return Resolution(None, f"{candidates[0]} does not exist and there is no folder {first}/ here: a path of another checkout, or an example")
-    tried = [c for c in candidates if c != placed[0]]
+    tried = [c for c in readings(reference) if c != placed[0]]  # as written: the source roots are no reading of it
     note = f" (nor {', '.join(tried[:MAX_SHOWN])})" if tried else ""
     return Resolution(placed[0] + slash, note=note)
 
@@ -110,7 +110,9 @@ def command_readings(reference: Reference, repo: Repository) -> list[str]:
         for folder in (_join(reference.folder, hint.rstrip("/")), _join("", hint.rstrip("/"))):
             if folder is not None and folder not in folders and _is_dir(repo, folder):
                 folders.append(folder)
-    folders += [f for f in (reference.folder, "") if f not in folders]
+    for folder in (reference.folder, ""):
+        if folder not in folders:
+            folders.append(folder)
     return [f"{reference.anchor} in:{encode_path(f)}/" if f else reference.anchor for f in folders]
 
 

@@ -83,3 +83,14 @@ def test_demo_command_reports_what_expected_toml_says(capsys, monkeypatch) -> No
 def test_demo_lock_is_up_to_date() -> None:
     """`anchorcheck lock --check` agrees that the committed lock covers every span anchor."""
     assert main(["lock", "--check", "--root", str(DEMO / "repo"), str(DEMO / "MEMORY.md")]) == 0
+
+
+def test_demo_agents_md_implicit_references_match_expectations(capsys) -> None:  # noqa: ANN001
+    """repo/AGENTS.md has no anchors: every path and command in it is checked as written, and the run fails."""
+    expected = tomllib.loads((DEMO / "expected.toml").read_text(encoding="utf-8"))["implicit"]
+    code = main(["check", "--root", str(DEMO / "repo"), "--format", "json", "-v", str(DEMO / "repo" / "AGENTS.md")])
+    assert code == 1
+    rows = json.loads(capsys.readouterr().out)["results"]
+    assert all(r["implicit"] for r in rows)
+    got = sorted((r["line"], r["column"], r["anchor"], r["verdict"]) for r in rows)
+    assert got == sorted((e["line"], e["column"], e["anchor"], e["verdict"]) for e in expected)
