@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import glob
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -355,3 +356,24 @@ def header_lines(text: str, header: re.Pattern[str]) -> list[int]:
         offset = match.start()
         lines.append(line)
     return lines
+
+
+def claude_memory_dir(root: Path) -> Path:
+    """Claude Code's auto-memory folder for a checkout: `~/.claude/projects/<encoded root>/memory`.
+
+    Claude Code names a project's folder after its absolute path with every
+    character other than an ASCII letter or digit replaced by `-`, runs not
+    collapsed (`/home/me/my_app.v2` → `-home-me-my-app-v2`); CLAUDE_CONFIG_DIR
+    moves `~/.claude`.
+    """
+    base = Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude")
+    return base / "projects" / _CLAUDE_UNSAFE.sub("-", str(Path(root).resolve())) / "memory"
+
+
+_CLAUDE_UNSAFE = re.compile(r"[^A-Za-z0-9]")
+
+
+def claude_memory_files(root: Path) -> list[Path]:
+    """The Markdown files of Claude Code's auto-memory for this checkout (none when it has none)."""
+    folder = claude_memory_dir(root)
+    return sorted(p for p in folder.glob("*.md") if p.is_file()) if folder.is_dir() else []

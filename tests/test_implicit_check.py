@@ -290,3 +290,55 @@ def test_the_summary_counts_anchors_that_can_never_be_refuted(tmp_path: Path) ->
     code, out = run(tmp_path)
     assert code == 0
     assert "1 can never be refuted as written" in out  # no manifest at all: pkg absence cannot be judged
+
+
+def test_claude_memory_checks_the_auto_memory_of_this_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = write_tree(tmp_path / "my_app.v2", {"AGENTS.md": "- `src/a.py`\n", "src/a.py": ""})
+    config = tmp_path / "claude-config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    encoded = str(repo.resolve()).replace("/", "-").replace(".", "-").replace("_", "-")
+    memory = config / "projects" / encoded / "memory"
+    write_tree(memory, {"MEMORY.md": "- The parser moved to `src/parser.py`.\n", "notes.txt": "`src/gone.py`\n"})
+    assert run(repo)[0] == 0  # not read unless asked
+    code, out = run(repo, "--claude-memory", "--format", "json")
+    data = json.loads(out)
+    assert code == 1 and data["summary"]["files"] == 2
+    [stale] = [r for r in data["results"] if r["verdict"] == "REFUTED"]
+    assert stale["anchor"] == "file:src/parser.py" and stale["memory_file"].endswith("/memory/MEMORY.md")
+
+
+def test_claude_memory_without_an_auto_memory_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:  # noqa: ANN001
+    write_tree(tmp_path / "repo", {"AGENTS.md": "- `src/a.py`\n", "src/a.py": ""})
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "none"))
+    code, _ = run(tmp_path / "repo", "--claude-memory")
+    assert code == 0
+    assert "no Claude Code auto-memory at" in capsys.readouterr().err
+
+
+def test_json_output_validates_against_the_documented_schema(repo: Path) -> None:
+    import jsonschema
+
+    from tests.conftest import REPO_ROOT
+
+    schema = json.loads((REPO_ROOT / "docs" / "results.schema.json").read_text(encoding="utf-8"))
+    _, out = run(repo, "--format", "json", "-v")
+    data = json.loads(out)
+    jsonschema.Draft202012Validator(schema).validate(data)
+    assert any(r.get("implicit") for r in data["results"])
+    bad = {**data, "results": [{**data["results"][0], "implicit": False}]}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema).validate(bad)
+
+
+def test_a_reference_in_copied_files_is_one_finding_with_every_location(tmp_path: Path) -> None:
+    note = "- The parser is `src/parser.py`.\n"
+    write_tree(tmp_path, {"AGENTS.md": note, "web/AGENTS.md": "Intro.\n\n" + note, "GEMINI.md": note, "src/a.py": "", "web/x": ""})
+    _, out = run(tmp_path, "--format", "sarif")
+    copied, nested = json.loads(out)["runs"][0]["results"]  # web/AGENTS.md also tried web/src/parser.py: its own finding
+    places = [(p["physicalLocation"]["artifactLocation"]["uri"], p["physicalLocation"]["region"]["startLine"]) for p in copied["locations"]]
+    assert places == [("AGENTS.md", 1), ("GEMINI.md", 1)]
+    assert [p["physicalLocation"]["artifactLocation"]["uri"] for p in nested["locations"]] == ["web/AGENTS.md"]
+    _, text = run(tmp_path)
+    assert "GEMINI.md:1:18: REFUTED file:src/parser.py (implicit) — as at AGENTS.md:1:18" in text
+    _, github = run(tmp_path, "--format", "github")
+    assert sum(line.startswith("::error file=") and "src/parser.py —" in line for line in github.splitlines()) == 3

@@ -15,7 +15,7 @@ import time
 
 from anchorcheck.cli.common import add_memory_files, add_format, add_root, add_verification, emit, exit_code, make_verifier
 from anchorcheck.lockfile import attach, load_lock
-from anchorcheck.memoryfiles import ReferenceReading, load
+from anchorcheck.memoryfiles import ReferenceReading, claude_memory_dir, claude_memory_files, load
 from anchorcheck.model import Memory, MemoryReport
 from anchorcheck.receipts import ReceiptLog
 from anchorcheck.report import Run
@@ -34,6 +34,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help="check typed anchors only, not the paths, commands and packages written in prose (config: implicit)",
     )
     parser.add_argument(
+        "--claude-memory",
+        action="store_true",
+        help="also check Claude Code's auto-memory for this repository (~/.claude/projects/<encoded path>/memory/*.md)",
+    )
+    parser.add_argument(
         "--receipts",
         metavar="FILE",
         help="append a JSONL receipt for each memory whose verdict changed since the last run",
@@ -48,6 +53,11 @@ def run(args: argparse.Namespace) -> int:
     kinds = frozenset() if args.no_implicit else frozenset(verifier.config.implicit)
     reading = ReferenceReading(verifier.repo, kinds) if kinds else None
     loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files, reading)
+    if args.claude_memory:
+        auto = claude_memory_files(verifier.root)
+        if not auto:
+            print(f"anchorcheck: no Claude Code auto-memory at {claude_memory_dir(verifier.root)}", file=sys.stderr)
+        loaded += load([str(p) for p in auto], verifier.repo, verifier.registry, (), reading) if auto else []
     if not loaded:
         print("anchorcheck: no memory files found (name them, or set memory-files in the config)", file=sys.stderr)
     batch = []

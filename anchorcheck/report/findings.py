@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from anchorcheck.memoryfiles import looks_like_anchor
 from anchorcheck.mistakes import MISTAKES, UNBANKED
 from anchorcheck.model import AnchorResult, Memory, Verdict
 from anchorcheck.report import Run
+
+
+Location = tuple[str | None, int | None, int | None]  # memory file, line, column
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,7 @@ class Finding:
     file: str | None
     line: int | None
     column: int | None
+    copies: tuple[Location, ...] = ()  # other places the same implicit reference is written (copied files)
 
     @property
     def kind(self) -> str:
@@ -64,11 +68,35 @@ def kind_of(anchor: str) -> str:
 
 
 def findings(run: Run) -> Iterator[Finding]:
-    """Every anchor result that is not VERIFIED (all of them when the run is verbose), in order."""
+    """Every anchor result that is not VERIFIED (all of them when the run is verbose), in order.
+
+    An implicit reference written identically in several places (a file
+    copied beside another, the same path in three nested AGENTS.md) is one
+    finding whose `copies` are the other places: one stale path, not three.
+    """
+    merged: dict[tuple[str, str, str, str], list[Finding]] = {}
+    order: list[list[Finding]] = []
     for report in run.reports:
         memory = report.memory
         for index, result in enumerate(report.results):
             if result.verdict is Verdict.VERIFIED and not run.verbose:
                 continue
             pos = memory.anchor_position(index) if memory.source is not None else None
-            yield Finding(result, memory, memory.source, pos.line if pos else None, pos.column if pos else None)
+            found = Finding(result, memory, memory.source, pos.line if pos else None, pos.column if pos else None)
+            if not result.implicit:
+                order.append([found])
+                continue
+            key = copy_key(result)
+            if key in merged:
+                merged[key].append(found)
+            else:
+                merged[key] = [found]
+                order.append(merged[key])
+    for group in order:
+        first = group[0]
+        yield replace(first, copies=tuple((f.file, f.line, f.column) for f in group[1:])) if len(group) > 1 else first
+
+
+def copy_key(result: AnchorResult) -> tuple[str, str, str, str]:
+    """What makes two implicit results the same finding: the token as written, and what it was checked as and found."""
+    return (str(result.details.get("written", "")), result.anchor, result.verdict.value, result.reason)

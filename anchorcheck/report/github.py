@@ -34,13 +34,15 @@ def render(run: Run, out: IO[str]) -> None:
         command = "error" if finding.mistake else _COMMAND.get(finding.result.verdict)
         if command is None:
             continue
-        props = []
-        if finding.file is not None:
-            props.append(f"file={escape_property(finding.file)}")
-            if finding.line:
-                props.append(f"line={finding.line}")
-            if finding.column:
-                props.append(f"col={finding.column}")
-        props.append(f"title={escape_property('anchorcheck ' + finding.rule_id)}")
-        out.write(f"::{command} {','.join(props)}::{escape_data(finding.message)}\n")
+        # An annotation sits on one file: a reference written in copied files is annotated in each copy.
+        for file, line, column in [(finding.file, finding.line, finding.column), *finding.copies]:
+            props = []
+            if file is not None:
+                props.append(f"file={escape_property(file)}")
+                if line:
+                    props.append(f"line={line}")
+                if column:
+                    props.append(f"col={column}")
+            props.append(f"title={escape_property('anchorcheck ' + finding.rule_id)}")
+            out.write(f"::{command} {','.join(props)}::{escape_data(finding.message)}\n")
     out.write(summary(run) + "\n")

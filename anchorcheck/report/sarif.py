@@ -103,16 +103,10 @@ def _result(finding: Finding, rule_index: int) -> dict[str, Any]:
         out["kind"] = "pass"
     if result.state:
         out["properties"]["state"] = result.state
-    if finding.file is not None:
-        region: dict[str, int] = {}
-        if finding.line:
-            region["startLine"] = finding.line
-            if finding.column:
-                region["startColumn"] = finding.column
-        physical: dict[str, Any] = {"artifactLocation": {"uri": finding.file}}
-        if region:
-            physical["region"] = region
-        out["locations"] = [{"physicalLocation": physical}]
+    places = [(finding.file, finding.line, finding.column), *finding.copies]
+    locations = [_location(*place) for place in places if place[0] is not None]
+    if locations:  # a reference written in copied files is one result with a location per copy
+        out["locations"] = locations
     related = [
         {
             "id": i,
@@ -127,6 +121,18 @@ def _result(finding: Finding, rule_index: int) -> dict[str, Any]:
     if related:
         out["relatedLocations"] = related
     return out
+
+
+def _location(file: str, line: int | None, column: int | None) -> dict[str, Any]:
+    region: dict[str, int] = {}
+    if line:
+        region["startLine"] = line
+        if column:
+            region["startColumn"] = column
+    physical: dict[str, Any] = {"artifactLocation": {"uri": file}}
+    if region:
+        physical["region"] = region
+    return {"physicalLocation": physical}
 
 
 def render(run: Run, out: IO[str]) -> None:

@@ -11,6 +11,7 @@ from typing import IO
 
 from anchorcheck.model import AnchorResult, MemoryReport, Verdict
 from anchorcheck.report import Run
+from anchorcheck.report.findings import copy_key
 
 _COLORS = {Verdict.VERIFIED: "\033[32m", Verdict.REFUTED: "\033[31m", Verdict.INCONCLUSIVE: "\033[33m"}
 _RESET = "\033[0m"
@@ -19,15 +20,16 @@ IMPLICIT_MARK = "(implicit)"  # after the anchor of a reference read from prose 
 
 
 def render(run: Run, out: IO[str]) -> None:
+    written: dict[tuple[str, str, str, str], str] = {}  # an implicit result already printed -> where
     for report in run.reports:
         quiet = report.verdict is Verdict.VERIFIED or not report.results
         if quiet and not run.verbose:
             continue  # fine, or nothing to check: counted in the summary, not listed
-        _memory(report, run, out)
+        _memory(report, run, out, written)
     out.write(summary(run) + "\n")
 
 
-def _memory(report: MemoryReport, run: Run, out: IO[str]) -> None:
+def _memory(report: MemoryReport, run: Run, out: IO[str], written: dict[tuple[str, str, str, str], str]) -> None:
     memory = report.memory
     if memory.source is not None:
         line = memory.position.line if memory.position else 1
@@ -44,6 +46,12 @@ def _memory(report: MemoryReport, run: Run, out: IO[str]) -> None:
         else:
             where = ""
         mark = f" {IMPLICIT_MARK}" if result.implicit else ""
+        first = written.get(copy_key(result)) if result.implicit else None
+        if first is not None:  # the same reference in a copied file: one finding, said once
+            out.write(f"{where}{_verdict(result.verdict, run)} {result.anchor}{mark} — as at {first}\n")
+            continue
+        if result.implicit:
+            written[copy_key(result)] = where.rstrip(": ") or "above"
         out.write(f"{where}{_verdict(result.verdict, run)} {result.anchor}{mark} — {result.reason}\n")
         _evidence(result, run, out)
 
