@@ -46,13 +46,18 @@ def refusal(start: str | os.PathLike[str] = ".") -> str | None:
             continue
         if dotgit.is_dir():
             return _directory_problem(dotgit, dotgit.parent)
-        try:
-            mode = os.stat(dotgit).st_mode
-        except OSError as exc:
-            return f"{dotgit}: cannot read ({exc.strerror or exc}), so git cannot read this checkout"
-        if not stat.S_ISREG(mode):
-            return f"{dotgit}: neither a directory nor a 'gitdir: PATH' file; anchorcheck does not run git on this checkout"
-        return _gitfile_problem(dotgit)
+        return _not_regular(dotgit) or _gitfile_problem(dotgit)
+    return None
+
+
+def _not_regular(path: Path) -> str | None:
+    """Why git would block on (or fail to read) a file it opens, when that is no regular file."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return f"{path}: cannot read ({exc.strerror or exc}); anchorcheck does not run git on this checkout"
+    if not stat.S_ISREG(mode):
+        return f"{path}: not a regular file, and git would wait on it; anchorcheck does not run git on this checkout"
     return None
 
 
@@ -104,15 +109,9 @@ def _directory_problem(gitdir: Path, checkout: Path) -> str | None:
     allowed = (checkout.resolve(), *dirs)
     for directory in dirs:
         for name in _READ_BY_GIT:
-            path = directory / name
-            if not os.path.lexists(path):
-                continue
-            try:
-                mode = os.stat(path).st_mode
-            except OSError as exc:
-                return f"{path}: cannot read ({exc.strerror or exc}); anchorcheck does not run git on this checkout"
-            if not stat.S_ISREG(mode):
-                return f"{path}: not a regular file, and git would wait on it; anchorcheck does not run git on this checkout"
+            problem = _not_regular(directory / name) if os.path.lexists(directory / name) else None
+            if problem:
+                return problem
         for config in (directory / "config", directory / "config.worktree"):
             problem = _config_reads_outside(config, allowed) if config.is_file() else None
             if problem:
