@@ -39,8 +39,10 @@ def test_evidence_classifies_code(tmp_path):
     assert set(kinds) == {"src/a.py", "tests/test_a.py"} and "at least 1 other place" in result.reason
     (tmp_path / "src/a.py").unlink()
     (tmp_path / "tests/test_a.py").unlink()
-    evidence = check(tmp_path, "import:redis").evidence
-    assert len(evidence) == 1 and "example" in evidence[0].detail  # one is enough: vendored code stays unparsed
+    result = check(tmp_path, "import:redis")
+    # No production code imports it: that takes the whole search, which says so (issue 15).
+    assert [e.path for e in result.evidence] == ["examples/demo.py", "third_party/lib.py"]
+    assert result.details["only_in"] == "example or vendored" and "only in example or vendored code" in result.reason
     (tmp_path / "examples/demo.py").unlink()
     evidence = check(tmp_path, "import:redis").evidence
     assert [e.path for e in evidence] == ["third_party/lib.py"] and "vendored" in evidence[0].detail

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO
 
-from anchorcheck.model import MemoryReport, Verdict
+from anchorcheck.model import AnchorResult, MemoryReport, Verdict
 
 
 @dataclass
@@ -32,6 +32,13 @@ class Run:
 
 
 Renderer = Callable[[Run, IO[str]], None]
+
+
+def only_in(result: AnchorResult) -> str | None:
+    """"test", "example", "vendored"...: a VERIFIED result that only such code bears out (the present
+    trap, visible in every format even without `in:`), else None."""
+    where = result.details.get("only_in") if result.verdict is Verdict.VERIFIED else None
+    return where if isinstance(where, str) and where else None
 
 
 def formats() -> dict[str, Renderer]:

@@ -18,6 +18,31 @@ def evidence(path: str, line: int, what: str, flag: str = "") -> Evidence:
     return Evidence(path, line, f"{what} ({', '.join(labels)})")
 
 
+def only_in(paths: list[str]) -> str | None:
+    """"test", "example", "vendored" (or several, "test or example") when no path is production code:
+    the present trap, a claim about the product that only tests or examples bear out. None otherwise."""
+    kinds = list(dict.fromkeys(sorted((classify(path) for path in paths), key=_ORDER.index)))
+    return None if not kinds or "production" in kinds else " or ".join(kinds)
+
+
+_ORDER = ("production", "test", "example", "vendored")
+
+
+def mark_only_in(result_reason: str, details: dict[str, object], paths: list[str]) -> str:
+    """Say in the reason and `details["only_in"]` that the evidence is only test, example or vendored code."""
+    where = only_in(paths)
+    if where is None:
+        return result_reason
+    details["only_in"] = where
+    return f"{result_reason}; only in {where} code"
+
+
+def production(path: str) -> bool:
+    """Whether a file is production code: what a positive search must find before it may stop early,
+    so that "only in test code" is said only after every production candidate was examined."""
+    return classify(path) == "production"
+
+
 def coverage(search: Search) -> str:
     """How much of the closed world was looked at: the sentence a REFUTED verdict rests on."""
     examined = search.searched - search.ruled_out - len(search.unreadable)

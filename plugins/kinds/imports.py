@@ -22,7 +22,17 @@ from anchorcheck.index import Goal, Search, SourceIndex
 from anchorcheck.packages import project_index
 from anchorcheck.registry import Ecosystem, Language
 from anchorcheck_plugins.languages.python import SOURCE_ROOTS
-from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE, MAX_EVIDENCE, coverage, evidence, nothing_to_search, places, scope_words
+from anchorcheck_plugins.kinds._source import (
+    ENOUGH_EVIDENCE,
+    MAX_EVIDENCE,
+    coverage,
+    evidence,
+    mark_only_in,
+    nothing_to_search,
+    places,
+    production,
+    scope_words,
+)
 
 
 def parse_import(value: str) -> str:
@@ -121,8 +131,9 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         return matched[path]
 
     def unguarded(path: str, facts: Facts) -> bool:
-        # Only an import that always runs may end the search early: guarded ones need the whole picture.
-        return any(not flag for _, _, flag in matches(path, facts))
+        # Only an import that always runs in production code may end the search early: guarded ones
+        # need the whole picture, and imports in tests alone must be known to be alone.
+        return production(path) and any(not flag for _, _, flag in matches(path, facts))
 
     language_of = _language_of(context)
     goal = Goal(unguarded, ENOUGH_EVIDENCE, _likely_importer(module))
@@ -197,6 +208,7 @@ def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
         if hits.all_guarded():
             reason += "; every import is optional or TYPE_CHECKING-only"
         details: dict[str, object] = {"imports": len(hits.places), "complete": hits.search.complete}
+        reason = mark_only_in(reason, details, [place[0] for place in hits.places])
         reason += _provenance(module, hits, context, details)
         return AnchorResult(shown, Verdict.VERIFIED, reason, found, state="imported", details=details)
     for ecosystem, alias, search in renamed:
@@ -207,6 +219,7 @@ def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
                 f"{places(found, len(search.places), search.search.complete)}"
             )
             details = {"imports": len(search.places), "complete": search.search.complete, "imported_as": alias, "packages": {ecosystem.name: [module]}}
+            reason = mark_only_in(reason, details, [place[0] for place in search.places])
             return AnchorResult(shown, Verdict.VERIFIED, reason, found, state="imported", details=details)
     searches = [hits, *(search for _, _, search in renamed)]
     if hits.search.searched == 0:
