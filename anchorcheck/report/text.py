@@ -15,6 +15,7 @@ from anchorcheck.report import Run, only_in
 _COLORS = {Verdict.VERIFIED: "\033[32m", Verdict.REFUTED: "\033[31m", Verdict.INCONCLUSIVE: "\033[33m"}
 _RESET = "\033[0m"
 MAX_EVIDENCE = 3
+IMPLICIT_MARK = "(implicit)"  # after the anchor of a reference read from prose rather than written as an anchor
 
 
 def render(run: Run, out: IO[str]) -> None:
@@ -44,7 +45,8 @@ def _memory(report: MemoryReport, run: Run, out: IO[str]) -> None:
             where = ""
         trap = only_in(result)
         marker = f" (only in {trap} code)" if trap else ""
-        out.write(f"{where}{_verdict(result.verdict, run)}{marker} {result.anchor} — {result.reason}\n")
+        mark = f" {IMPLICIT_MARK}" if result.implicit else ""
+        out.write(f"{where}{_verdict(result.verdict, run)}{marker} {result.anchor}{mark} — {result.reason}\n")
         _evidence(result, run, out)
 
 
