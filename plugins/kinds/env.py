@@ -23,6 +23,7 @@ from anchorcheck.registry import Language
 from anchorcheck_plugins.kinds._source import (
     ENOUGH_EVIDENCE,
     MAX_EVIDENCE,
+    cite,
     coverage,
     evidence,
     mark_only_in,
@@ -65,8 +66,10 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     computed: list[str] = []
     whole: list[str] = []
     shaky: list[str] = []
-    for path, facts in search.hits:
+    cited, cited_all = cite(context, search, names_key, lambda path, facts: any(name == key for name, _ in facts.env), required=True)
+    for path, facts in cited:  # the same files whatever the cache holds (see `cite`)
         found.extend(evidence(path, line, f"reads {key}") for name, line in facts.env if name == key)
+    for path, facts in search.hits:
         computed.extend(f"{path}:{line}" for line in facts.env_computed)
         whole.extend(f"{path}:{line}" for line in facts.env_whole)
         if facts.error is not None and index.contains(path, key.encode()):
@@ -85,7 +88,7 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
         if defined.error is not None and index.contains(path, key.encode()):
             shaky.append(f"{path}:{defined.error}")
     if found:
-        reason = f"{key} is read or defined{where} {places(found, None, search.complete)}"
+        reason = f"{key} is read or defined{where} {places(found, None, cited_all)}"
         details: dict[str, object] = {"places": len(found)}
         reason = mark_only_in(reason, details, [e.path for e in found])
         return AnchorResult(shown, Verdict.VERIFIED, reason, found[:MAX_EVIDENCE], state="present", details=details)
