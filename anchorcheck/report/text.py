@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import IO
 
 from anchorcheck.model import AnchorResult, MemoryReport, Verdict
-from anchorcheck.report import Run
+from anchorcheck.report import Run, only_in
 from anchorcheck.report.findings import copy_key
 
 _COLORS = {Verdict.VERIFIED: "\033[32m", Verdict.REFUTED: "\033[31m", Verdict.INCONCLUSIVE: "\033[33m"}
@@ -22,7 +22,7 @@ IMPLICIT_MARK = "(implicit)"  # after the anchor of a reference read from prose 
 def render(run: Run, out: IO[str]) -> None:
     written: dict[tuple[str, str, str, str], str] = {}  # an implicit result already printed -> where
     for report in run.reports:
-        quiet = report.verdict is Verdict.VERIFIED or not report.results
+        quiet = (report.verdict is Verdict.VERIFIED and not any(only_in(r) for r in report.results)) or not report.results
         if quiet and not run.verbose:
             continue  # fine, or nothing to check: counted in the summary, not listed
         _memory(report, run, out, written)
@@ -45,14 +45,16 @@ def _memory(report: MemoryReport, run: Run, out: IO[str], written: dict[tuple[st
             where = f"{memory.source}:{pos.line}:{pos.column}: " if pos else f"{memory.source}: "
         else:
             where = ""
+        trap = only_in(result)
+        marker = f" (only in {trap} code)" if trap else ""
         mark = f" {IMPLICIT_MARK}" if result.implicit else ""
         first = written.get(copy_key(result)) if result.implicit else None
         if first is not None:  # the same reference in a copied file: one finding, said once
-            out.write(f"{where}{_verdict(result.verdict, run)} {result.anchor}{mark} — as at {first}\n")
+            out.write(f"{where}{_verdict(result.verdict, run)}{marker} {result.anchor}{mark} — as at {first}\n")
             continue
         if result.implicit:
             written[copy_key(result)] = where.rstrip(": ") or "above"
-        out.write(f"{where}{_verdict(result.verdict, run)} {result.anchor}{mark} — {result.reason}\n")
+        out.write(f"{where}{_verdict(result.verdict, run)}{marker} {result.anchor}{mark} — {result.reason}\n")
         _evidence(result, run, out)
 
 
