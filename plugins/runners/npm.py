@@ -26,11 +26,13 @@ from anchorcheck_plugins.runners._support import (
     ConfigError,
     declared,
     dynamic,
+    elsewhere,
     is_file,
     join,
     listed,
     package_index,
     refuted,
+    searched,
     unknown,
     unusable,
     verified,
@@ -203,12 +205,9 @@ def _builtin(invocation: Invocation, context: Context, tool: str, opts: Options,
         return unknown(invocation, f"`{tool} {command}` needs no repository configuration")
     manifest = nearest_manifest(context, opts.cwd)
     if manifest is None:
-        return refuted(invocation, f"`{tool} {command}` needs a package.json; there is none in {_where(opts.cwd)}")
+        return refuted(invocation, f"`{tool} {command}` needs a package.json; there is none in {searched(opts.cwd)}{elsewhere(context, ['package.json'])}")
     return verified(invocation, f"`{tool} {command}` is a {tool} built-in; {manifest} is the package", [Evidence(manifest, None, "package.json")])
 
-
-def _where(cwd: str) -> str:
-    return "the repository" if cwd == "." else f"{cwd}/ or above"
 
 
 @dataclass(frozen=True)
@@ -245,7 +244,7 @@ def _script(invocation: Invocation, context: Context, tool: str, opts: Options, 
         return unknown(invocation, f"the script name {script} is a placeholder or a shell expansion")
     selection = _targets(context, opts)
     if selection is None:
-        return refuted(invocation, f"no package.json in {_where(opts.cwd)}, so there is no script {script}")
+        return refuted(invocation, f"no package.json in {searched(opts.cwd)}, so there is no script {script}{elsewhere(context, ['package.json'])}")
     if selection.open is not None:
         return unknown(invocation, selection.open)
     packages = selection.packages
@@ -333,7 +332,7 @@ def _exec(invocation: Invocation, context: Context, tool: str, opts: Options, wo
     if download:
         return unknown(invocation, f"{program} is not a dependency here; {invocation.program} may download it")
     if manifest is None:
-        return refuted(invocation, f"`{tool} exec` needs a package.json; there is none in {_where(opts.cwd)}")
+        return refuted(invocation, f"`{tool} exec` needs a package.json; there is none in {searched(opts.cwd)}")
     return unknown(invocation, f"{program} is not a declared dependency of {manifest}; it may be a transitive binary")
 
 
