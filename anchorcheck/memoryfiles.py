@@ -52,20 +52,24 @@ def read_memory_file(path: Path, shown: str, registry: Registry) -> list[Memory]
     if fmt is None:
         known = ", ".join(sorted(p for f in registry.formats.values() for p in f.patterns)) or "none"
         raise MemoryFileError(shown, None, f"unknown memory file format (known: {known})")
+    memories = fmt.read(shown, read_text(path, shown))
+    for memory in memories:
+        memory.source = memory.source or shown
+        _keep_known_kinds(memory, registry)
+    return memories
+
+
+def read_text(path: Path, shown: str) -> str:
+    """A memory file's text exactly as stored; MemoryFileError for one too large, unreadable or not UTF-8."""
     try:
         if path.stat().st_size > MAX_MEMORY_FILE_BYTES:
             raise MemoryFileError(shown, None, f"file larger than {MAX_MEMORY_FILE_BYTES // 2**20} MiB; not a memory file")
-        text = path.read_bytes().decode("utf-8")
+        return path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
         line = exc.object[: exc.start].count(b"\n") + 1  # the bytes already read, not a second read
         raise MemoryFileError(shown, line, "not valid UTF-8 text") from None
     except OSError as exc:
         raise MemoryFileError(shown, None, f"cannot read: {exc.strerror or exc}") from None
-    memories = fmt.read(shown, text)
-    for memory in memories:
-        memory.source = memory.source or shown
-        _keep_known_kinds(memory, registry)
-    return memories
 
 
 def _keep_known_kinds(memory: Memory, registry: Registry) -> None:
@@ -84,6 +88,11 @@ def looks_like_anchor(text: str) -> bool:
     """Whether a code span has the `[!]kind:value` shape (the kind is checked later)."""
     match = _KIND_PREFIX.match(text)
     return bool(match) and len(anchor_text(text)) > match.end()
+
+
+def code_spans(text: str) -> list[re.Match[str]]:
+    """The inline code spans of one line (group 2 is the content), as the readers find them."""
+    return list(_CODE_SPAN.finditer(text))
 
 
 def code_span_anchors(text: str) -> list[tuple[str, int]]:

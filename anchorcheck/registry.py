@@ -7,7 +7,7 @@ the registry remembers which plugin registered each one so that errors and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -100,6 +100,14 @@ class MemoryFormat:
     `read(path, text)` returns the memories of one file and raises
     MemoryFileError (with the line) for content it cannot accept.
     `patterns` are the repo-relative globs that discovery looks for.
+
+    A format that can be written back (by `relocate`, `rebank` and `suggest
+    --write`) also gives `rename(path, text, {old: new})`, returning the new
+    text and the 1-based lines where an anchor written as `old` now reads
+    `new` (as `(line, old)` pairs), and `insert(path, text, {memory id: [(anchor, mention)]})`,
+    returning the text with the anchors added to those memories (near
+    `mention`, the words they were read from, when the format can place
+    them). Both keep every other byte of the file as it was.
     """
 
     name: str
@@ -108,6 +116,8 @@ class MemoryFormat:
     matches: Callable[[str], bool] | None = None
     summary: str = ""
     plugin: str = ""
+    rename: Callable[[str, str, Mapping[str, str]], tuple[str, list[tuple[int, str]]]] | None = None
+    insert: Callable[[str, str, Mapping[str, Sequence[tuple[str, str | None]]]], str] | None = None
 
 
 @dataclass

@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from anchorcheck.lifecycle import armed
 from anchorcheck.memoryfiles import looks_like_anchor
 from anchorcheck.model import AnchorResult, Memory, Verdict
 from anchorcheck.report import Run
@@ -52,11 +53,11 @@ def kind_of(anchor: str) -> str:
 
 
 def findings(run: Run) -> Iterator[Finding]:
-    """Every anchor result that is not VERIFIED (all of them when the run is verbose), in order."""
+    """Every anchor result that is not VERIFIED nor an armed trigger (all of them when verbose), in order."""
     for report in run.reports:
         memory = report.memory
         for index, result in enumerate(report.results):
-            if result.verdict is Verdict.VERIFIED and not run.verbose:
+            if (result.verdict is Verdict.VERIFIED or armed(result)) and not run.verbose:
                 continue
             pos = memory.anchor_position(index) if memory.source is not None else None
             yield Finding(result, memory, memory.source, pos.line if pos else None, pos.column if pos else None)

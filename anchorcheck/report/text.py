@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import IO
 
+from anchorcheck.lifecycle import armed, only_armed
 from anchorcheck.model import AnchorResult, MemoryReport, Verdict
 from anchorcheck.report import Run
 
@@ -19,9 +20,9 @@ MAX_EVIDENCE = 3
 
 def render(run: Run, out: IO[str]) -> None:
     for report in run.reports:
-        quiet = report.verdict is Verdict.VERIFIED or not report.results
+        quiet = report.verdict is Verdict.VERIFIED or not report.results or only_armed(report)
         if quiet and not run.verbose:
-            continue  # fine, or nothing to check: counted in the summary, not listed
+            continue  # fine, nothing to check, or only armed triggers: counted in the summary, not listed
         _memory(report, run, out)
     out.write(summary(run) + "\n")
 
@@ -37,6 +38,8 @@ def _memory(report: MemoryReport, run: Run, out: IO[str]) -> None:
     elif report.reason and not report.results:
         out.write(f"{_verdict(report.verdict, run)} {report.reason}\n")
     for index, result in enumerate(report.results):
+        if armed(result) and not run.verbose:
+            continue
         if memory.source is not None:
             pos = memory.anchor_position(index)
             where = f"{memory.source}:{pos.line}:{pos.column}: " if pos else f"{memory.source}: "
@@ -80,6 +83,10 @@ def summary(run: Run) -> str:
     bare = sum(1 for report in run.reports if not report.results)
     if bare:
         mem += f"; {bare} without anchors"
+    if run.armed_memories():
+        mem += f"; {run.armed_memories()} watched only by armed triggers"
+    if run.armed_triggers():
+        parts += f"; {run.armed_triggers()} armed trigger{'s' if run.armed_triggers() != 1 else ''}"
     if run.files:
         return f"Checked {n_anchors} anchors ({parts}) of {scope} ({mem}) in {run.elapsed:.2f}s."
     return f"Checked {n_anchors} anchor{'s' if n_anchors != 1 else ''}: {parts} in {run.elapsed:.2f}s."
