@@ -13,7 +13,7 @@ from importlib import metadata
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, format_anchor, parse_anchor
 from anchorcheck.citation import BankError, Citation, bank
 from anchorcheck.hookspecs import hookimpl
-from anchorcheck.model import AnchorResult, Evidence, Memory, MemoryReport, Position, Verdict, combine
+from anchorcheck.model import AnchorResult, Evidence, Memory, MemoryReport, Position, Suggestion, Verdict, combine
 from anchorcheck.registry import AnchorKind, Ecosystem, Language, MemoryFormat
 from anchorcheck.render import Rendered, render_prompt
 from anchorcheck.repo import Repository, UnsafePathError
@@ -40,6 +40,7 @@ __all__ = [
     "Position",
     "Rendered",
     "Repository",
+    "Suggestion",
     "UnsafePathError",
     "Verdict",
     "Verifier",
@@ -49,4 +50,14 @@ __all__ = [
     "hookimpl",
     "parse_anchor",
     "render_prompt",
+    "suggest",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """`anchorcheck.suggest(root, text)`: the suggestion engine loads on first use, not with the package."""
+    if name == "suggest":
+        from anchorcheck.suggestions import suggest
+
+        return suggest
+    raise AttributeError(f"module 'anchorcheck' has no attribute {name!r}")
