@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from anchorcheck.anchors import Anchor
     from anchorcheck.context import Context
     from anchorcheck.model import AnchorResult
-    from anchorcheck.registry import AnchorKind, Ecosystem, Language, MemoryFormat
+    from anchorcheck.registry import AnchorKind, Ecosystem, Language, MemoryFormat, Runner
 
 PROJECT = "anchorcheck"
 
@@ -43,6 +43,11 @@ def register_ecosystems(register: Callable[[Ecosystem], None]) -> None:
 @hookspec
 def register_memory_formats(register: Callable[[MemoryFormat], None]) -> None:
     """Add memory file formats: call `register(MemoryFormat(name, read, patterns))`."""
+
+
+@hookspec
+def register_runners(register: Callable[[Runner], None]) -> None:
+    """Add command runners for `cmd:` anchors: call `register(Runner(name, programs, verify))`."""
 
 
 @hookspec(firstresult=True)
