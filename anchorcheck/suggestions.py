@@ -17,8 +17,7 @@ only when the Verifier says VERIFIED now, so that later drift refutes it:
 - an explicit negation ("we do not use Celery") of a package absent from
   complete manifests → `!pkg:…`;
 - `path:L10-L20` (or `path#L10-L20`), or a quoted code passage found at
-  exactly one place → a banked `span:` (its citation rides along);
-- paths and commands, read by the implicit-reference reader → `file:`, `cmd:`.
+  exactly one place → a banked `span:` (its citation rides along).
 
 Precision first: nothing ambiguous is proposed (two files define the name,
 the word is also an English word with no code context, a package name two
@@ -135,7 +134,6 @@ class Suggester:
     def _candidates(self, text: str) -> Iterator[Suggestion]:
         codes, prose = _split(text)
         yield from self._spans(text, codes)
-        yield from self._references(text)
         yield from self._symbols(codes, prose)
         yield from self._env(codes, prose)
         negated = set()
@@ -143,18 +141,6 @@ class Suggester:
             negated.add(suggestion.mention)
             yield suggestion
         yield from self._packages_named(text, [m for m in codes + prose if m.text not in negated])
-
-    def _references(self, text: str) -> Iterator[Suggestion]:
-        """Paths and commands the implicit-reference reader finds, as `file:` and `cmd:` anchors."""
-        try:
-            from anchorcheck.references import references
-        except ImportError:  # the reader is not part of this build
-            return
-        for ref in references(text, self.verifier.registry):
-            anchor = getattr(ref, "anchor", None)
-            if isinstance(anchor, str):
-                what = "command" if anchor.startswith("cmd:") else "path"
-                yield Suggestion(anchor, f"the text names the {what} {getattr(ref, 'text', anchor)}", confidence=HIGH, mention=getattr(ref, "text", None))
 
     def _spans(self, text: str, codes: list[_Mention]) -> Iterator[Suggestion]:
         repo = self.verifier.repo
