@@ -37,7 +37,14 @@ def register_languages(register: Callable[[Language], None]) -> None:
 
 @hookspec
 def register_ecosystems(register: Callable[[Ecosystem], None]) -> None:
-    """Add package ecosystems: call `register(Ecosystem(name, manifests, read))`."""
+    """Add package ecosystems: call `register(Ecosystem(name, manifests, read))`.
+
+    An ecosystem that also registers `languages`, `import_names` and
+    `packages_for_import` gets `import:` <-> `pkg:` evidence (which package
+    provides an import, whether a declared package is ever imported, an import
+    under a renamed or aliased name); `range_relation` decides version claims
+    against manifests without a lockfile.
+    """
 
 
 @hookspec

@@ -94,6 +94,10 @@ class Ecosystem:
     version_matches: Callable[[str, str, bool], bool] | None = None
     pinned: Callable[[str], str | None] | None = None
     builtin: Callable[[str], str | None] | None = None
+    languages: tuple[str, ...] = ()
+    import_names: Callable[[str, Context | None], list[str]] | None = None
+    packages_for_import: Callable[[str, Context | None], list[str]] | None = None
+    range_relation: Callable[[str, bool, str], str] | None = None
 
 
 @dataclass(frozen=True)
