@@ -57,7 +57,13 @@ _NEGATION = re.compile(
 )
 _CONTRAST = re.compile(r"\b(?:instead\s+of|rather\s+than|unlike|not)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 _CUES = frozenset({"library", "libraries", "package", "packages", "dependency", "dependencies", "framework", "module", "crate", "gem", "client", "sdk", "driver", "plugin", "orm"})
+# Words of the trade that name a language, a format or a layer far more often than a package.
+_GENERIC = frozenset(
+    "go api apis json yaml toml xml html css sql sqlite http https grpc cli ui web app core config internal common "
+    "utils util tools test tests types log logs files sdk client server ai next diff url path os io time data".split()
+)
 _NAME_AFFIXES = ("-sdk", "-client", "-python", "-py", "-js", ".js", "-rs", "python-", "py-", "node-")
+_PACKAGE_WORD = re.compile(r"@?[A-Za-z][\w.+-]*(?:/[\w.+-]+)*")
 _PASSAGE_MIN = 12
 MAX_PASSAGE_FILES = 20000  # files a quoted passage is searched in; past this a passage is not placed
 
@@ -103,7 +109,7 @@ class Suggester:
     def __init__(self, verifier: Verifier) -> None:
         self.verifier = verifier
         self._defs: dict[str, set[str]] | None = None
-        self._packages: dict[str, list[tuple[str, str]]] | None = None
+        self._packages: dict[str, list[tuple[str, str, bool]]] | None = None
         self._home: str | None = None
         self._package_indexes: list[tuple[str, PackageIndex]] | None = None
         self._checked: dict[str, AnchorResult] = {}
@@ -235,8 +241,14 @@ class Suggester:
     def _packages_named(self, text: str, mentions: list[_Mention]) -> Iterator[Suggestion]:
         table = self._package_table()
         for mention in mentions:
-            word = mention.text.strip("`'\".,;:()").rstrip(".")
-            matches = table.get(word.lower(), [])
+            word = mention.text if mention.code else mention.text.strip("'\".,;:()")
+            if mention.code and not _PACKAGE_WORD.fullmatch(word):
+                continue  # `url()`, `redis.get`: code, but not a package's name
+            named = table.get(word.lower(), [])
+            if not mention.code and (word.lower() in _GENERIC or (word.isupper() and len(word) <= 5)):
+                continue  # "Go", "JSON", "API", "AI": a language, a format, an acronym, not a package
+            # a Go module's last path segment never stands for a generic or English word in prose
+            matches = [(eco, name) for eco, name, exact in named if exact or (word.lower() not in _GENERIC and (mention.code or not is_english(word)))]
             if not matches or not self._code_context(text, mention, word):
                 continue
             if _CONTRAST.search(text[max(0, mention.start - 40) : mention.start]):
@@ -318,16 +330,18 @@ class Suggester:
                     continue
         return self._package_indexes
 
-    def _package_table(self) -> dict[str, list[tuple[str, str]]]:
-        """Lower-cased word → (ecosystem, name) for every package a manifest declares (not only locks)."""
+    def _package_table(self) -> dict[str, list[tuple[str, str, bool]]]:
+        """Lower-cased word → (ecosystem, name, whether the word is the name itself) for every
+        package a manifest declares (not one only locked)."""
         if self._packages is None:
-            table: dict[str, set[tuple[str, str]]] = {}
+            table: dict[str, set[tuple[str, str, bool]]] = {}
             for ecosystem, index in self._indexes():
                 for decl in index.declarations:
                     if decl.relation in (LOCKED, PROJECT):
                         continue
-                    for word in _spellings(decl.written or decl.name, ecosystem):
-                        table.setdefault(word, set()).add((ecosystem, decl.name))
+                    spellings, last = _spellings(decl.written or decl.name, ecosystem)
+                    for word in spellings:
+                        table.setdefault(word, set()).add((ecosystem, decl.name, word != last))
             self._packages = {word: sorted(found) for word, found in table.items()}
         return self._packages
 
@@ -429,19 +443,23 @@ def _is_passage(code: str) -> bool:
     return len(code) >= _PASSAGE_MIN and " " in code and bool(re.search(r"[=(){};]", code))
 
 
-def _spellings(name: str, ecosystem: str) -> set[str]:
-    """How prose names a package: its name, a Go module's last segment, and without -sdk/-client/py- affixes."""
+def _spellings(name: str, ecosystem: str) -> tuple[set[str], str | None]:
+    """How prose names a package: its name, without -sdk/-client/py- affixes, and a Go module's
+    last segment (returned apart: a path segment is a weaker spelling than a name)."""
     lower = name.lower()
     found = {lower, lower.replace("_", "-"), lower.replace("-", "_")}
-    if ecosystem == "golang":
-        last = lower.rstrip("/").rsplit("/", 1)[-1]
-        found.add(last if not re.fullmatch(r"v\d+", last) else lower.rsplit("/", 2)[-2])
     for affix in _NAME_AFFIXES:
         if lower.endswith(affix) and len(lower) > len(affix) + 2:
             found.add(lower[: -len(affix)])
         if lower.startswith(affix) and len(lower) > len(affix) + 2:
             found.add(lower[len(affix) :])
-    return found
+    last = None
+    if ecosystem == "golang":
+        segments = lower.rstrip("/").split("/")
+        last = segments[-2] if re.fullmatch(r"v\d+", segments[-1]) and len(segments) > 1 else segments[-1]
+        last = None if last in found else last
+        found.add(last or lower)
+    return found, last
 
 
 def _purl_name(name: str) -> str:
