@@ -17,7 +17,11 @@ only when the Verifier says VERIFIED now, so that later drift refutes it:
 - an explicit negation ("we do not use Celery") of a package absent from
   complete manifests → `!pkg:…`;
 - `path:L10-L20` (or `path#L10-L20`), or a quoted code passage found at
-  exactly one place → a banked `span:` (its citation rides along).
+  exactly one place → a banked `span:` (its citation rides along);
+- paths, commands and install commands, read by the implicit-reference
+  reader (`anchorcheck.references`) as `check` reads them → `file:` (when
+  exactly one reading of the path exists), `cmd:` (from the first folder
+  it verifies in), `pkg:`.
 
 Precision first: nothing ambiguous is proposed (two files define the name,
 the word is also an English word with no code context, a package name two
@@ -34,12 +38,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from anchorcheck import implicit
 from anchorcheck.anchors import AnchorSyntaxError, encode_path, format_anchor
 from anchorcheck.citation import BankError, Citation, bank
 from anchorcheck.index import SourceIndex, classify
 from anchorcheck.memoryfiles import code_spans, looks_like_anchor
 from anchorcheck.model import HIGH, MEDIUM, AnchorResult, Suggestion, Verdict
 from anchorcheck.packages import LOCKED, PROJECT, PackageIndex
+from anchorcheck.references import read_references, runner_claims
 from anchorcheck.verifier import Verifier
 
 _WORD = re.compile(r"[A-Za-z@][\w@/.+-]*\w|[A-Za-z]")
@@ -140,6 +146,7 @@ class Suggester:
     def _candidates(self, text: str) -> Iterator[Suggestion]:
         codes, prose = _split(text)
         yield from self._spans(text, codes)
+        yield from self._references(text)
         yield from self._symbols(codes, prose)
         yield from self._env(codes, prose)
         negated = set()
@@ -147,6 +154,25 @@ class Suggester:
             negated.add(suggestion.mention)
             yield suggestion
         yield from self._packages_named(text, [m for m in codes + prose if m.text not in negated])
+
+    def _references(self, text: str) -> Iterator[Suggestion]:
+        """Paths, commands and install commands, read as `check` reads implicit references."""
+        repo, registry = self.verifier.repo, self.verifier.registry
+        kinds = {"file", "cmd", "pkg"} & set(registry.kinds)
+        for ref in read_references(text, claims=runner_claims(registry), kinds=kinds) if kinds else ():
+            if ref.kind == "file":
+                if not implicit.keep(ref, repo):
+                    continue
+                there = [p for p in implicit.readings(ref, repo) if repo.exists(p)]
+                if there and (len(there) == 1 or there[0] == ref.value.rstrip("/")):  # else two readings exist: ambiguous
+                    yield Suggestion(f"file:{encode_path(there[0])}", f"the text names the path {ref.written}", confidence=HIGH, mention=ref.written)
+            elif ref.kind == "cmd":
+                for anchor in implicit.command_readings(ref, repo):
+                    if self._check(anchor).verdict is Verdict.VERIFIED:
+                        yield Suggestion(anchor, f"the text names the command {ref.written}", confidence=HIGH, mention=ref.written)
+                        break
+            else:
+                yield Suggestion(ref.anchor, f"the text installs it: {ref.written}", confidence=HIGH, mention=ref.written)
 
     def _spans(self, text: str, codes: list[_Mention]) -> Iterator[Suggestion]:
         repo = self.verifier.repo

@@ -59,6 +59,7 @@ FILES = {
     "tests/test_cache.py": "import fakeredis\nimport requests\n\nMAX_RETRIES = 5  # tuned in 2024\n",
     "examples/demo.py": "import requests\n",
     "web/api.ts": "export class Client {\n  list(): number { return 1; }\n}\n",
+    "Makefile": "lint:\n\truff check .\n",
 }
 
 
@@ -85,9 +86,18 @@ def test_every_suggestion_verifies_now_and_round_trips(shop: Path) -> None:
             assert verifier.check(anchorcheck.Citation.from_dict(s.citation)).state == "fresh"
 
 
+def test_paths_commands_and_installs_as_check_reads_them(shop: Path) -> None:
+    assert anchors(shop, "The cache is in `src/shop/cache.py`.") == ["file:src/shop/cache.py"]
+    assert anchors(shop, "See [the cache](src/shop/cache.py) for details.") == ["file:src/shop/cache.py"]
+    assert anchors(shop, "Run `make lint` before pushing.") == ["cmd:make lint"]
+    assert anchors(shop, "Run `make deploy` to ship.") == []  # the Makefile has no such target
+    assert anchors(shop, "The design is in `docs/gone.md`.") == []  # no such file
+    assert anchors(shop, "Add it with `uv add redis`.")[0] == "pkg:pypi/redis"
+
+
 def test_symbols_path_form_module_form_and_ambiguity(shop: Path) -> None:
     assert anchors(shop, "The read path is RedisCache.get.") == ["sym:py:shop.cache.RedisCache.get"]
-    assert anchors(shop, "Use `src/shop/cache.py::RedisCache` for reads.") == ["sym:src/shop/cache.py::RedisCache"]
+    assert anchors(shop, "Use `src/shop/cache.py::RedisCache` for reads.") == ["file:src/shop/cache.py", "sym:src/shop/cache.py::RedisCache"]
     assert anchors(shop, "The board lists through Client.list.") == ["sym:web/api.ts::Client.list"]
     assert anchors(shop, "Call `helper` to get one.") == []  # two files define helper: ambiguous
     assert anchors(shop, "Call RedisCache.fetch first.") == []  # nothing defines it
@@ -132,10 +142,9 @@ def test_negations_need_an_explicit_cue_and_absence(shop: Path) -> None:
 
 
 def test_spans_from_line_citations_and_unique_passages(shop: Path) -> None:
-    [cited] = anchorcheck.suggest(shop, "The getter is at `src/shop/cache.py:L10-L11`.")
+    [cited] = [s for s in anchorcheck.suggest(shop, "The getter is at `src/shop/cache.py:L10-L11`.") if s.citation]
     assert cited.anchor == "span:src/shop/cache.py#L10-L11" and cited.citation["sha256"]
-    [lines] = anchorcheck.suggest(shop, "See `src/shop/cache.py` lines 10-11.")
-    assert lines.anchor == "span:src/shop/cache.py#L10-L11"
+    assert anchors(shop, "See `src/shop/cache.py` lines 10-11.") == ["span:src/shop/cache.py#L10-L11", "file:src/shop/cache.py"]
     [quoted] = anchorcheck.suggest(shop, "The client is made with `self.client = redis.Redis.from_url(os.environ[\"REDIS_URL\"])`.")
     assert quoted.anchor == "span:src/shop/cache.py#L8" and "nowhere else" in quoted.reason
     assert anchors(shop, "Retries: `MAX_RETRIES = 5  # tuned in 2024`.") == []  # in two files: ambiguous
