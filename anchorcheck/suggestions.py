@@ -71,7 +71,8 @@ _GENERIC = frozenset(
 _NAME_AFFIXES = ("-sdk", "-client", "-python", "-py", "-js", ".js", "-rs", "python-", "py-", "node-")
 _PACKAGE_WORD = re.compile(r"@?[A-Za-z][\w.+-]*(?:/[\w.+-]+)*")
 _PASSAGE_MIN = 12
-MAX_PASSAGE_FILES = 20000  # files a quoted passage is searched in; past this a passage is not placed
+MAX_PASSAGE_FILES = 20000  # a checkout with more text files places no quoted passage (uniqueness costs a full scan)
+PASSAGE_MEMORY = 64 * 1024 * 1024  # bytes of files kept between passages; past this they are read again
 
 
 @lru_cache(maxsize=1)
@@ -119,7 +120,9 @@ class Suggester:
         self._home: str | None = None
         self._package_indexes: list[tuple[str, PackageIndex]] | None = None
         self._checked: dict[str, AnchorResult] = {}
-        self._lines: dict[str, list[str]] = {}
+        self._bytes: dict[str, bytes] = {}
+        self._files: list[str] | None = None
+        self._bytes_left = PASSAGE_MEMORY
 
     # -- public ------------------------------------------------------------------
 
@@ -202,11 +205,18 @@ class Suggester:
         wanted = [line.strip() for line in passage.strip("\n").splitlines()]
         if not wanted or not any(wanted):
             return
+        needle = wanted[0].encode("utf-8")
         places = []
-        for path in self._text_files():
-            lines = self._file_lines(path)
+        files = self._text_files()
+        if len(files) > MAX_PASSAGE_FILES:
+            return  # too many files to be sure a passage is found once only
+        for path in files:
+            data = self._file_bytes(path)
+            if needle not in data:
+                continue  # the first line is not there: no need to split the file
+            lines = data.decode("utf-8", errors="replace").splitlines()
             for index in range(len(lines) - len(wanted) + 1):
-                if lines[index].strip() == wanted[0] and all(lines[index + k].strip() == wanted[k] for k in range(1, len(wanted))):
+                if all(lines[index + k].strip() == wanted[k] for k in range(len(wanted))):
                     places.append((path, index + 1))
                     if len(places) > 1:
                         return  # two places hold it: ambiguous
@@ -414,15 +424,22 @@ class Suggester:
         return None
 
     def _text_files(self) -> list[str]:
-        return [p for p in self.verifier.repo.files()[:MAX_PASSAGE_FILES] if classify(p) != "vendored"]
+        if self._files is None:
+            self._files = [p for p in self.verifier.repo.files() if classify(p) != "vendored"]
+        return self._files
 
-    def _file_lines(self, path: str) -> list[str]:
-        if path not in self._lines:
-            try:
-                self._lines[path] = self.verifier.repo.read_bytes(path).decode("utf-8", errors="replace").splitlines()
-            except OSError:
-                self._lines[path] = []
-        return self._lines[path]
+    def _file_bytes(self, path: str) -> bytes:
+        """A file's bytes, kept for the next passage while the budget lasts (then read again)."""
+        if path in self._bytes:
+            return self._bytes[path]
+        try:
+            data = self.verifier.repo.read_bytes(path)
+        except OSError:
+            data = b""
+        if self._bytes_left >= len(data):
+            self._bytes[path] = data
+            self._bytes_left -= len(data)
+        return data
 
 
 def suggest(root: str | Path | Verifier, text: str, existing: Iterable[str] = ()) -> list[Suggestion]:
