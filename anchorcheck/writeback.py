@@ -9,6 +9,7 @@ dry run computes the same edits and writes nothing.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,30 +42,40 @@ def written_anchors(loaded: Iterable[tuple[str, list[Memory]]]) -> dict[str, lis
 
 
 def rename_anchors(
-    files: Iterable[tuple[Path, str]], renames: Mapping[str, str], registry: Registry, *, dry_run: bool = False
+    files: Iterable[tuple[Path, str]], renames: Mapping[str, str], registry: Registry, root: Path, *, dry_run: bool = False
 ) -> list[Rewrite]:
-    """Rewrite each anchor written as a key of `renames` as its value, in every file whose format can."""
+    """Rewrite each anchor written as a key of `renames` as its value, in every file whose format can.
+
+    A memory file that is a symlink (CLAUDE.md → AGENTS.md) is edited where
+    it points, once, and stays a symlink.
+    """
     done: list[Rewrite] = []
-    if not renames:
-        return done
-    for path, shown in files:
+    seen: set[Path] = set()
+    for path, shown in files if renames else ():
         fmt = format_for(shown, registry)
-        if fmt is None or fmt.rename is None:
+        target = real_path(path)
+        if fmt is None or fmt.rename is None or target in seen:
             continue
-        text = read_text(path, shown)
+        seen.add(target)
+        text = read_text(path, shown, root)
         new, changed = fmt.rename(shown, text, renames)
         done += [Rewrite(shown, line, old, renames[old]) for line, old in changed]
         if new != text and not dry_run:
-            write_atomic(path, new)
+            write_atomic(target, new)
     return done
 
 
+def real_path(path: Path) -> Path:
+    """Where a memory file's bytes are: a symlink is written through, not replaced by a copy."""
+    return Path(os.path.realpath(path))
+
+
 def insert_anchors(
-    path: Path, shown: str, additions: Mapping[str, Sequence[tuple[str, str | None]]], registry: Registry
+    path: Path, shown: str, additions: Mapping[str, Sequence[tuple[str, str | None]]], registry: Registry, root: Path
 ) -> tuple[str, str]:
     """The file's text before and after adding anchors to its memories (by memory id); nothing written."""
     fmt = format_for(shown, registry)
     if fmt is None or fmt.insert is None:
         raise MemoryFileError(shown, None, "this memory format cannot be written back")
-    text = read_text(path, shown)
+    text = read_text(path, shown, root)
     return text, fmt.insert(shown, text, additions) if additions else text

@@ -125,3 +125,12 @@ def test_bad_memory_file_is_one_line_exit_2(shop: Path, capsys) -> None:  # noqa
     assert run(shop, "bad.memories.toml") == 2
     err = capsys.readouterr().err
     assert "bad.memories.toml:2" in err and err.count("\n") == 1
+
+
+def test_a_symlinked_memory_file_is_written_through_once(shop: Path, capsys) -> None:  # noqa: ANN001
+    (shop / "AGENTS.md").write_text("- We cache with Redis.\n")
+    (shop / "CLAUDE.md").unlink()
+    (shop / "CLAUDE.md").symlink_to("AGENTS.md")
+    assert run(shop, "--write", "AGENTS.md", "CLAUDE.md") == 0
+    assert (shop / "CLAUDE.md").is_symlink()
+    assert (shop / "AGENTS.md").read_text() == "- We cache with Redis. `pkg:pypi/redis` `import:redis in:src/shop/cache.py`\n"

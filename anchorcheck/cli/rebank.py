@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     written = written_anchors(loaded)
     changes, renames = _rearm([a for a in sorted(wanted) if a in written], verifier)
     targets = [(Path(shown), shown) for shown, _ in loaded]
-    rewrites = rename_anchors(targets, renames, verifier.registry, dry_run=args.dry_run)
+    rewrites = rename_anchors(targets, renames, verifier.registry, verifier.root, dry_run=args.dry_run)
     rest = wanted - {c.anchor for c in changes}
     if rest and not stores:
         raise no_store(verifier.root)

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
             changes += relocate_file(path, shown, verifier, dry_run=args.dry_run, rename=written_anchors(loaded))
     renames = {c.anchor: c.renamed for c in changes if c.renamed}
     targets = [(Path(shown), shown) for shown, _ in loaded]
-    rewrites = rename_anchors(targets, renames, verifier.registry, dry_run=args.dry_run)
+    rewrites = rename_anchors(targets, renames, verifier.registry, verifier.root, dry_run=args.dry_run)
     print_changes(changes, "relocated", args.dry_run)
     print_rewrites(rewrites, args.dry_run)
     return EXIT_CLEAN

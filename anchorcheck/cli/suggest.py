@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from anchorcheck.lockfile import LOCK_NAME, dumps, load_lock, write
     from anchorcheck.memoryfiles import load
     from anchorcheck.suggestions import Suggester
-    from anchorcheck.writeback import insert_anchors
+    from anchorcheck.writeback import insert_anchors, real_path
 
     verifier = make_verifier(args)
     lock = load_lock(verifier.root)
@@ -59,7 +59,10 @@ def run(args: argparse.Namespace) -> int:
                 if s.citation is not None and s.anchor not in lock.entries:
                     lock.entries[s.anchor] = s.citation
         if additions and (args.write or args.diff):
-            before, after = insert_anchors(Path(shown), shown, additions, verifier.registry)
+            target = real_path(Path(shown))
+            if any(real_path(path) == target for path, *_ in edits):
+                continue  # a symlink to a file already edited (CLAUDE.md -> AGENTS.md): its memories are the same
+            before, after = insert_anchors(Path(shown), shown, additions, verifier.registry, verifier.root)
             edits.append((Path(shown), shown, before, after))
     banked = any(s.citation is not None for row in rows for s in row["suggestions"])
     if args.diff:
@@ -71,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.write:
         for path, _, before, after in edits:
             if after != before:
-                write_atomic(path, after)
+                write_atomic(real_path(path), after)
         if banked:
             write(lock)
     if not args.diff:
