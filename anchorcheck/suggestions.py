@@ -57,7 +57,7 @@ _LINES_AFTER = re.compile(r"\s*,?\s*lines?\s+(?P<start>\d+)(?:\s*(?:-|–|to|and
 _VERSION = re.compile(r"(?:\s*(?:==|@|:)\s*|\s+(?:v|version\s+)?)v?(\d+(?:\.\d+){1,3})\b")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\(\s*|[-*]\s+)$")
 _NEGATION = re.compile(
-    r"\b(?:(?:do|does|did)\s+not|(?:do|does|did)n['’]t|never|no\s+longer|not|stopped|stop|without|got\s+rid\s+of|dropped|removed)"
+    r"\b(?:(?:do|does|did)\s+not|(?:do|does|did)n['’]t|never|no\s+longer|not|stopped|got\s+rid\s+of|dropped|removed)"
     r"\s+(?:(?:use|uses|using|need|needs|depend\s+on|depends\s+on|rely\s+on|relies\s+on|have|run|ship)\s+)?(?:a\s+|an\s+|the\s+|any\s+)?$",
     re.IGNORECASE,
 )
@@ -127,7 +127,7 @@ class Suggester:
     # -- public ------------------------------------------------------------------
 
     def suggest(self, text: str, existing: Iterable[str] = ()) -> list[Suggestion]:
-        """The anchors to add to a memory with this text (and these anchors already), best first."""
+        """The anchors to add to a memory with this text (and these anchors already), each once."""
         have = {self._normal(a) for a in existing}
         found: dict[str, Suggestion] = {}
         for suggestion in self._candidates(text):
