@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from anchorcheck.lifecycle import armed, only_armed
+from anchorcheck.mistakes import MISTAKES, OPEN_WORLD
 from anchorcheck.model import MemoryReport, Verdict
 
 
@@ -40,6 +41,14 @@ class Run:
     def armed_memories(self) -> int:
         """Memories whose only anchors are armed triggers: INCONCLUSIVE by nature, reported like bare ones."""
         return sum(1 for report in self.reports if only_armed(report))
+
+    def mistakes(self) -> int:
+        """Anchors written wrongly (unknown kind, malformed, span not banked): they fail the run."""
+        return sum(1 for report in self.reports for r in report.results if r.state in MISTAKES)
+
+    def open_world(self) -> int:
+        """Anchors that can never be REFUTED as written: the world their absence is judged in is open."""
+        return sum(1 for report in self.reports for r in report.results if r.state in OPEN_WORLD)
 
 
 Renderer = Callable[[Run, IO[str]], None]

@@ -89,6 +89,11 @@ def summary(run: Run) -> str:
         mem += f"; {run.armed_memories()} watched only by armed triggers"
     if run.armed_triggers():
         parts += f"; {run.armed_triggers()} armed trigger{'s' if run.armed_triggers() != 1 else ''}"
+    mistakes, open_world = run.mistakes(), run.open_world()
+    if mistakes:
+        parts += f"; {mistakes} written wrongly"
+    if open_world:
+        parts += f"; {open_world} can never be refuted as written"
     if run.files:
         return f"Checked {n_anchors} anchors ({parts}) of {scope} ({mem}) in {run.elapsed:.2f}s."
     return f"Checked {n_anchors} anchor{'s' if n_anchors != 1 else ''}: {parts} in {run.elapsed:.2f}s."
