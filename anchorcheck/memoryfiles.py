@@ -7,6 +7,7 @@ such as `` `https://example.com` `` is never mistaken for one.
 
 from __future__ import annotations
 
+import bisect
 import fnmatch
 import glob
 import re
@@ -19,7 +20,7 @@ from anchorcheck.registry import MemoryFormat, Registry
 from anchorcheck.repo import Repository
 
 _KIND_PREFIX = re.compile(r"\s*!?([a-z][a-z0-9_-]*):")
-_CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_BACKTICKS = re.compile(r"`+")
 # Memory files are notes, not data: a larger file is almost surely a mistake and would stall the run.
 MAX_MEMORY_FILE_BYTES = 16 * 1024 * 1024
 
@@ -87,12 +88,32 @@ def looks_like_anchor(text: str) -> bool:
 
 
 def code_span_anchors(text: str) -> list[tuple[str, int]]:
-    """The code spans of one line that look like anchors, with the 0-based offset of each."""
-    found = []
-    for match in _CODE_SPAN.finditer(text):
-        content = match.group(2).strip()
+    """The code spans of one line that look like anchors, with the 0-based offset of each.
+
+    As CommonMark reads them: a run of backticks opens a span that the next run
+    of the same length closes; a run that nothing closes is literal text. Each
+    run finds its closer through a per-length list of positions, so a line of
+    many runs of different lengths (`` a``a```a... ``) costs linear time, where
+    a backtracking regex took quadratic.
+    """
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
+    by_length: dict[int, list[int]] = {}
+    for index, (start, end) in enumerate(runs):
+        by_length.setdefault(end - start, []).append(index)
+    found, index = [], 0
+    while index < len(runs):
+        start, end = runs[index]
+        same = by_length[end - start]
+        at = bisect.bisect_right(same, index)
+        if at == len(same):
+            index += 1  # never closed: literal backticks
+            continue
+        closer = same[at]
+        raw = text[end : runs[closer][0]]
+        content = raw.strip()
         if looks_like_anchor(content):
-            found.append((content, match.start(2) + (len(match.group(2)) - len(match.group(2).lstrip()))))
+            found.append((content, end + len(raw) - len(raw.lstrip())))
+        index = closer + 1
     return found
 
 

@@ -43,13 +43,23 @@ def config_kind(path: str) -> str | None:
     return None
 
 
+# Block nesting levels (distinct indentation columns open at once) a YAML file may have. tree-sitter-yaml's
+# scanner keeps up to two stack entries per level and overflows its saved state past ~250 (SIGSEGV, the whole
+# process dies): checked before parsing. Real compose files and workflows stay under 20.
+MAX_YAML_LEVELS = 80
+_YAML_LINE = re.compile(rb"\r\n|\r|\n")
+_YAML_INDICATOR = re.compile(rb"(?<![^ \t])[-?:](?![^ \t])")  # `- `, `? `, `: ` (or at the line's end)
+
+
 @dataclass(frozen=True)
 class Defined:
     """What a configuration file defines: (name, line, what) for each variable, and the first line
-    that does not parse, if any (a broken YAML file may define more than could be read from it)."""
+    that does not parse, if any (a broken YAML file may define more than could be read from it).
+    `unread` says why nothing was read at all (the file is nested too deeply to parse safely)."""
 
     names: list[tuple[str, int, str]] = field(default_factory=list)
     error: int | None = None
+    unread: str | None = None
 
 
 def defined_names(context: Context, path: str) -> Defined | None:
@@ -80,12 +90,14 @@ def _dockerfile(data: bytes) -> Iterator[tuple[str, int, str]]:
     lines = [line.rstrip() for line in data.decode("utf-8-sig", errors="replace").split("\n")]
     number = 0
     while number < len(lines):
-        start, logical = number + 1, lines[number]
-        while logical.endswith("\\") and number + 1 < len(lines):  # a continued instruction
+        start, parts = number + 1, [lines[number]]
+        while parts[-1].endswith("\\") and number + 1 < len(lines):  # a continued instruction
             number += 1
             if lines[number].strip() and not lines[number].lstrip().startswith("#"):
-                logical = logical[:-1] + " " + lines[number]
+                parts[-1] = parts[-1][:-1]
+                parts.append(lines[number])  # joined once at the end: adding to a growing string is quadratic
         number += 1
+        logical = " ".join(parts)
         match = _DOCKER_LINE.match(logical)
         if match is None:
             continue
@@ -108,10 +120,39 @@ def _yaml(section: str, what: str) -> Callable[[bytes], Defined]:
     """A reader of the names under every `section:` key of a YAML file."""
 
     def read(data: bytes) -> Defined:
+        too_deep = yaml_too_deep(data)
+        if too_deep is not None:
+            return Defined(error=too_deep, unread=f"nested more than {MAX_YAML_LEVELS} levels deep")
         root = parser_for("yaml").parse(data).root_node
         return Defined(list(dict.fromkeys(_yaml_keys(root, section, what))), first_error_line(root))  # an anchor used twice names once
 
     return read
+
+
+def yaml_too_deep(data: bytes) -> int | None:
+    """The line where the YAML's block nesting passes MAX_YAML_LEVELS, else None.
+
+    An overestimate, never an under-: each line closes the levels deeper than
+    its indentation, then opens one at its indentation and one at every
+    indicator after it (`- - - x` opens three), wherever the indicator stands
+    (inside a quoted scalar too). Linear in the size of the file.
+    """
+    levels: list[int] = []
+    for number, line in enumerate(_YAML_LINE.split(data), 1):
+        body = line.lstrip(b" \t")
+        if not body or body.startswith(b"#"):
+            continue
+        indent = len(line) - len(body)
+        while levels and levels[-1] > indent:
+            levels.pop()
+        if not levels or levels[-1] < indent:
+            levels.append(indent)
+        for match in _YAML_INDICATOR.finditer(line, indent):
+            if match.start() > levels[-1]:
+                levels.append(match.start())
+        if len(levels) > MAX_YAML_LEVELS:
+            return number
+    return None
 
 
 def _yaml_keys(root: Node, section: str, what: str) -> Iterator[tuple[str, int, str]]:
