@@ -14,6 +14,7 @@ Seeds are small valid files written here, plus the real corpora beside the check
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -168,17 +169,19 @@ def _cut(data: bytes) -> bytes:
     return data[: end + 1 if end > 0 else SEED_BYTES]
 
 
-def _corpus_seeds(match: Callable[[Path], bool], limit: int = 8) -> list[bytes]:
-    found: list[bytes] = []
+@lru_cache(maxsize=1)
+def _corpus_files() -> tuple[Path, ...]:
+    """Every file of the corpora, listed once (each target picks its own from the list)."""
+    found: list[Path] = []
     for base in (_PROJECT, _SHARED):
-        if base is None or not base.is_dir():
-            continue
-        for path in sorted(base.rglob("*")):
-            if len(found) >= limit:
-                return found
-            if path.is_file() and match(path):
-                found.append(_cut(path.read_bytes()))
-    return found
+        if base is not None and base.is_dir():
+            for directory, _, names in sorted(os.walk(base)):
+                found.extend(Path(directory) / name for name in sorted(names))
+    return tuple(found)
+
+
+def _corpus_seeds(match: Callable[[Path], bool], limit: int = 8) -> list[bytes]:
+    return [_cut(path.read_bytes()) for path in [p for p in _corpus_files() if match(p)][:limit]]
 
 
 def _seeds(key: str, match: Callable[[Path], bool] | None = None) -> tuple[bytes, ...]:

@@ -187,3 +187,20 @@ def test_a_config_with_many_newlines(tmp_path: Path) -> None:
     run = run_cli(tmp_path, "anchor", "file:x")
     run.assert_clean()
     assert run.returncode == 2 and ".anchorcheck.toml:400001: unknown key 'bogus'" in run.stderr
+
+
+def test_a_duplicate_key_in_an_inline_table_of_a_memory_file_is_one_line(tmp_path: Path) -> None:
+    """Found by benchmarks/hostile.py: tomlkit raised KeyAlreadyPresent, which is no ParseError."""
+    memories = 'version = 1\n[[memory]]\nid = "m"\ntext = "x"\nmetadata = { a = "1", a = "2" }\n'
+    write_tree(tmp_path, {"notes.memories.toml": memories})
+    run = run_cli(tmp_path, "check", "notes.memories.toml")
+    run.assert_clean()
+    assert run.returncode == 2 and run.stderr.startswith("anchorcheck: error: notes.memories.toml:5: invalid TOML")
+
+
+def test_a_requirements_include_of_a_name_too_long_is_a_manifest_error(tmp_path: Path) -> None:
+    """Found by benchmarks/hostile.py: `-r` of a 1,000-character name raised OSError (ENAMETOOLONG)."""
+    write_tree(tmp_path, {"requirements.txt": "-r " + "other" * 200 + "\nredis\n"})
+    run = run_cli(tmp_path, "anchor", "pkg:pypi/flask")
+    run.assert_clean()
+    assert "INCONCLUSIVE pkg:pypi/flask" in run.stdout and "requirements.txt:1" in run.stdout
