@@ -15,7 +15,7 @@ import time
 
 from anchorcheck.cli.common import add_memory_files, add_format, add_root, add_verification, emit, exit_code, make_verifier
 from anchorcheck.lockfile import attach, load_lock
-from anchorcheck.memoryfiles import load
+from anchorcheck.memoryfiles import ReferenceReading, load
 from anchorcheck.receipts import ReceiptLog
 from anchorcheck.report import Run
 
@@ -26,6 +26,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     add_root(parser)
     add_format(parser)
     add_verification(parser)
+    parser.add_argument(
+        "--no-implicit",
+        action="store_true",
+        help="check typed anchors only, not the paths, commands and packages written in prose (config: implicit)",
+    )
     parser.add_argument(
         "--receipts",
         metavar="FILE",
@@ -38,7 +43,9 @@ def run(args: argparse.Namespace) -> int:
     verifier = make_verifier(args)
     start = time.perf_counter()
     lock = load_lock(verifier.root)
-    loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files)
+    kinds = frozenset() if args.no_implicit else frozenset(verifier.config.implicit)
+    reading = ReferenceReading(verifier.repo, kinds) if kinds else None
+    loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files, reading)
     if not loaded:
         print("anchorcheck: no memory files found (name them, or set memory-files in the config)", file=sys.stderr)
     batch = []
