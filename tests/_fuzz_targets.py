@@ -150,6 +150,16 @@ _BUILTIN: dict[str, tuple[str, ...]] = {
     "memory.jsonl": ('{"type": "entity", "name": "x", "entityType": "t", "observations": ["uses `pkg:pypi/redis`"]}\n{"type": "relation", "from": "a", "to": "b", "relationType": "r"}\n',),
     "anchorcheck.lock": ('version = 1\n[[citation]]\nanchor = "span:a.py#L1-L2"\npath = "a.py"\nstart_line = 1\nend_line = 2\nsha256 = "ab"\nlines = ["x\\n", "y\\n"]\n',),
     ".anchorcheck.toml": ('exclude = ["generated/", "*_pb2.py"]\nmax-file-size = 100000\nfail-on = "refuted"\n[plugin.pkg]\nx = 1\n',),
+    "runner:make": ("include common.mk\nVAR := x\n.PHONY: build\nbuild: dep ## builds\n\tgo build\n%.o: %.c\n\tcc $<\n$(VAR)-x:\n\techo\n",),
+    "runner:just": ("set shell := ['bash']\nalias b := build\nbuild target='x':\n  cargo build {{target}}\nimport 'other.just'\nmod docs\n",),
+    "runner:cargo": ('[alias]\nxtask = "run --package xtask --"\nb = ["build", "--release"]\n',),
+    "runner:python": ('[project]\nname = "x"\n[project.scripts]\nx = "x:main"\n[tool.poe.tasks]\nbuild = "python -m build"\n[tool.hatch.envs.default.scripts]\nt = "pytest"\n',),
+    "runner:tox": ("[tox]\nenv_list = py3{11,12}, lint\n[testenv:lint]\ncommands = ruff check\n",),
+    "runner:nox": ('import nox\n@nox.session(python=["3.11"])\ndef tests(session):\n    session.run("pytest")\n@nox.session(name="lint")\ndef _lint(s): pass\n',),
+    "runner:task": ("version: '3'\nincludes:\n  docs: ./docs\ntasks:\n  build:\n    aliases: [b]\n    cmds: [go build]\n",),
+    "runner:go": ("module example.com/x\n\ngo 1.22\n",),
+    "runner:compose": ("services:\n  web:\n    image: x\n    profiles: [dev]\n  db: &db\n    image: y\ninclude:\n  - other.yml\n",),
+    "runner:npm": ('{"name": "x", "scripts": {"build": "tsc", "test": "vitest"}, "workspaces": ["packages/*"]}\n',),
     "anchor": ("pkg:pypi/redis@>=5", "!import:os.path in:src/", "span:src/a%20b.py#L1-L20", "env:REDIS_URL in:**/*.py", "sym:a.py::C.f", "file:docs/x.md", "watch:uv.lock@abc"),
     "python": ('import os, redis\nfrom .x import y\nos.environ["A"]\nos.getenv(k)\nclass C:\n    def f(self): pass\n',),
     "javascript": ('import x from "react";\nconst y = require("lodash");\nprocess.env.A;\nexport function f() {}\n',),
@@ -268,8 +278,43 @@ def _language_targets() -> list[Target]:
     return targets
 
 
+_RUNNERS: dict[str, tuple[str, str]] = {  # runner: (its configuration file, an anchor that makes it read it)
+    "npm": ("package.json", "cmd:npm run build"),
+    "make": ("Makefile", "cmd:make build"),
+    "just": ("justfile", "cmd:just build"),
+    "cargo": (".cargo/config.toml", "cmd:cargo xtask build"),
+    "python": ("pyproject.toml", "cmd:uv run poe build"),
+    "tox": ("tox.ini", "cmd:tox -e lint"),
+    "nox": ("noxfile.py", "cmd:nox -s tests"),
+    "task": ("Taskfile.yml", "cmd:task build"),
+    "go": ("go.mod", "cmd:go run ./cmd/x"),
+    "compose": ("docker-compose.yml", "cmd:docker compose up web"),
+}
+
+
+def _runner_targets() -> list[Target]:
+    """The command runners' configuration readers, through the `cmd:` kind itself (not the Verifier's
+    guard, which would turn a plugin's exception into an INCONCLUSIVE "plugin failed")."""
+    kind = registry().kinds.get("cmd")
+    if kind is None:
+        return []
+    targets = []
+    for runner, (name, text) in _RUNNERS.items():
+        anchor = parse_anchor(text, registry().kinds)
+        targets.append(
+            Target(
+                f"runner:{runner}",
+                name,
+                lambda root, file, anchor=anchor: kind.verify(anchor, _context(root)),
+                (),
+                _seeds(f"runner:{runner}", _named(name.rsplit("/", 1)[-1])),
+            )
+        )
+    return targets
+
+
 @lru_cache(maxsize=1)
 def targets() -> tuple[Target, ...]:
     """Every fuzz target, by name order."""
-    found = [*_memory_targets(), *_reader_targets(), *_env_targets(), *_language_targets()]
+    found = [*_memory_targets(), *_reader_targets(), *_env_targets(), *_language_targets(), *_runner_targets()]
     return tuple(sorted(found, key=lambda t: t.name))

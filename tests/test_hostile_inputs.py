@@ -204,3 +204,18 @@ def test_a_requirements_include_of_a_name_too_long_is_a_manifest_error(tmp_path:
     run = run_cli(tmp_path, "anchor", "pkg:pypi/flask")
     run.assert_clean()
     assert "INCONCLUSIVE pkg:pypi/flask" in run.stdout and "requirements.txt:1" in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("files", "anchor"),
+    [
+        ({"package.json": '{"scripts": {"build": "tsc"}, "n": ' + LONG + "}\n"}, "cmd:npm run build"),
+        ({".cargo/config.toml": f'[alias]\nxtask = "run"\nn = {LONG}\n'}, "cmd:cargo xtask"),
+    ],
+    ids=["package.json", "cargo-config"],
+)
+def test_runner_configuration_with_a_5000_digit_integer_names_the_line(tmp_path: Path, files: dict[str, str], anchor: str) -> None:
+    write_tree(tmp_path, files)
+    run = run_cli(tmp_path, "anchor", anchor)
+    run.assert_clean()
+    assert "INCONCLUSIVE" in run.stdout and "a number too long" in run.stdout and "plugin" not in run.stdout
