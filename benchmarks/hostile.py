@@ -1,6 +1,6 @@
 """A fuzzing campaign against every parser anchorcheck runs on a repository's files (issue 17).
 
-    python benchmarks/hostile.py [--inputs 20000] [--only lang:] [--jobs 2] [--timeout 10] [--out DIR]
+    python benchmarks/hostile.py [--inputs 20000] [--only lang:,runner:] [--skip ...] [--jobs 2] [--timeout 10] [--out DIR]
 
 For each target of tests/_fuzz_targets.py (memory formats, anchor grammar, lock, config,
 every manifest and lockfile reader, the env-config readers, tree-sitter fact extraction
@@ -143,7 +143,8 @@ def _save(out: Path, target: Target, seed: int, index: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--inputs", type=int, default=20_000, help="inputs per target")
-    parser.add_argument("--only", default="", help="run only targets whose name starts with this")
+    parser.add_argument("--only", default="", help="run only targets whose name starts with one of these (comma-separated)")
+    parser.add_argument("--skip", default="", help="leave out targets whose name starts with one of these (comma-separated)")
     parser.add_argument("--jobs", type=int, default=2, help="targets fuzzed at once")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds one input may take")
     parser.add_argument("--seed", type=int, default=1)
@@ -154,7 +155,8 @@ def main() -> None:
         name, start, end, seed = args.worker
         work(name, int(start), int(end), int(seed))
         return
-    chosen = [t for t in targets() if t.name.startswith(args.only)]
+    only, skip = tuple(args.only.split(",")), tuple(p for p in args.skip.split(",") if p)
+    chosen = [t for t in targets() if t.name.startswith(only) and not (skip and t.name.startswith(skip))]
     print(f"{len(chosen)} targets, {args.inputs} inputs each, seed {args.seed}, timeout {args.timeout:g} s, failing inputs in {args.out}")
     print(f"{'target':28} {'inputs':>7} {'crashes':>7} {'hangs':>5} {'uncaught':>8} {'peak MiB':>8} {'seconds':>7}")
     totals = [0, 0, 0, 0]
