@@ -7,7 +7,6 @@ such as `` `https://example.com` `` is never mistaken for one.
 
 from __future__ import annotations
 
-import bisect
 import fnmatch
 import glob
 import re
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from anchorcheck import implicit
 from anchorcheck.anchors import AnchorSyntaxError, anchor_text, parse_anchor
+from anchorcheck.codespans import code_spans
 from anchorcheck.model import Memory, Position
 from anchorcheck.references import Claims, Reference, read_references, runner_claims
 from anchorcheck.registry import MemoryFormat, Registry
@@ -24,7 +24,6 @@ from anchorcheck.repo import Repository
 from anchorcheck.safe_read import MEMORY_CAP, FileTooLargeError, read_capped, read_in_root
 
 _KIND_PREFIX = re.compile(r"\s*!?([a-z][a-z0-9_-]*):")
-_BACKTICKS = re.compile(r"`+")
 
 
 class MemoryFileError(ValueError):
@@ -205,32 +204,13 @@ def looks_like_anchor(text: str) -> bool:
 
 
 def code_span_anchors(text: str) -> list[tuple[str, int]]:
-    """The code spans of one line that look like anchors, with the 0-based offset of each.
-
-    As CommonMark reads them: a run of backticks opens a span that the next run
-    of the same length closes; a run that nothing closes is literal text. Each
-    run finds its closer through a per-length list of positions, so a line of
-    many runs of different lengths (`` a``a```a... ``) costs linear time, where
-    a backtracking regex took quadratic.
-    """
-    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text)]
-    by_length: dict[int, list[int]] = {}
-    for index, (start, end) in enumerate(runs):
-        by_length.setdefault(end - start, []).append(index)
-    found, index = [], 0
-    while index < len(runs):
-        start, end = runs[index]
-        same = by_length[end - start]
-        at = bisect.bisect_right(same, index)
-        if at == len(same):
-            index += 1  # never closed: literal backticks
-            continue
-        closer = same[at]
-        raw = text[end : runs[closer][0]]
+    """The code spans of one line that look like anchors, with the 0-based offset of each."""
+    found = []
+    for _, _, start, end in code_spans(text):
+        raw = text[start:end]
         content = raw.strip()
         if looks_like_anchor(content):
-            found.append((content, end + len(raw) - len(raw.lstrip())))
-        index = closer + 1
+            found.append((content, start + len(raw) - len(raw.lstrip())))
     return found
 
 

@@ -9,7 +9,6 @@ leaves this module, so evidence cannot leak a secret.
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -23,6 +22,11 @@ from anchorcheck.repo import UnsafePathError
 # A name at the start of a line (after a byte order mark, on the first), `export` allowed.
 _DOTENV_LINE = re.compile(rb"^(?:\xef\xbb\xbf)?[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.]*)[ \t]*=", re.MULTILINE)
 _DOCKER_LINE = re.compile(r"^\s*(ENV|ARG)\s+(.*)$", re.IGNORECASE)
+# A shell word: unquoted runs, backslash escapes and quoted strings, side by side (`A="x y"` is one word).
+# A regex instead of shlex: an instruction continued over 200,000 lines is one 1 MB line, and shlex reads
+# it a character at a time in Python.
+_SHELL_WORD = re.compile(r"""(?:[^\s"'\\]+|\\.?|"(?:[^"\\]|\\.)*"?|'[^']*'?)+""")
+_QUOTED = re.compile(r"""\\(.)|"((?:[^"\\]|\\.)*)"?|'([^']*)'?""")
 _COMPOSE = re.compile(r"^(docker-)?compose([.-][^/]*)?\.ya?ml$")
 _WORKFLOW = re.compile(r"^\.github/workflows/[^/]+\.ya?ml$")
 
@@ -102,10 +106,7 @@ def _dockerfile(data: bytes) -> Iterator[tuple[str, int, str]]:
         if match is None:
             continue
         instruction, rest = match.group(1).upper(), match.group(2)
-        try:
-            words = shlex.split(rest, comments=False, posix=True)
-        except ValueError:
-            words = rest.split()
+        words = [_unquote(word) if '"' in word or "'" in word or "\\" in word else word for word in _SHELL_WORD.findall(rest)]
         if not words:
             continue
         if instruction == "ENV" and "=" not in words[0]:
@@ -114,6 +115,11 @@ def _dockerfile(data: bytes) -> Iterator[tuple[str, int, str]]:
             names = [w.split("=", 1)[0] for w in words if instruction == "ARG" or "=" in w]
         for name in names:
             yield name, start, f"Dockerfile {instruction}"
+
+
+def _unquote(word: str) -> str:
+    """A shell word as the shell passes it on: quotes removed, escapes resolved (as shlex in POSIX mode)."""
+    return _QUOTED.sub(lambda m: m.group(1) if m.group(1) is not None else re.sub(r"\\(.)", r"\1", m.group(2)) if m.group(2) is not None else m.group(3), word)
 
 
 def _yaml(section: str, what: str) -> Callable[[bytes], Defined]:
