@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))  # the target table lives beside the tests
 
 from tests._fuzz_targets import Target, exercise, generated, mutate, targets  # noqa: E402
 
+STARTUP = 300.0  # seconds a worker may take to import everything on a loaded machine: not an input's time
 ADDRESS_SPACE = 4 << 30  # a worker past this gets MemoryError (reported), not the machine's swap
 
 
@@ -55,6 +56,8 @@ def work(name: str, start: int, end: int, seed: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
     target = next(t for t in targets() if t.name == name)
     out = sys.stdout
+    out.write("R\n")  # ready: imports done and seeds read, the per-input clock starts now
+    out.flush()
     memory = Path("/dev/shm")  # a RAM file system where there is one: each input is a file write and a read
     with tempfile.TemporaryDirectory(dir=memory if memory.is_dir() else None) as scratch:
         root = Path(scratch)
@@ -95,9 +98,9 @@ def campaign(target: Target, count: int, seed: int, timeout: float, out: Path) -
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
         )
         assert worker.stdout is not None
-        current, hung = index, False  # the input being run (or next to run)
+        current, hung, ready = index, False, False  # the input being run (or next to run)
         while True:
-            if not select.select([worker.stdout], [], [], timeout)[0]:
+            if not select.select([worker.stdout], [], [], timeout if ready else STARTUP)[0]:
                 worker.kill()
                 hung = True
                 break
@@ -105,6 +108,7 @@ def campaign(target: Target, count: int, seed: int, timeout: float, out: Path) -
             if not line:
                 break  # the worker ended: done, or killed by a signal
             kind, _, rest = line.rstrip("\n").partition(" ")
+            ready = True
             if kind == "S":
                 current = int(rest)
             elif kind == "D":

@@ -219,3 +219,20 @@ def test_runner_configuration_with_a_5000_digit_integer_names_the_line(tmp_path:
     run = run_cli(tmp_path, "anchor", anchor)
     run.assert_clean()
     assert "INCONCLUSIVE" in run.stdout and "a number too long" in run.stdout and "plugin" not in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("files", "anchor"),
+    [
+        ({"Makefile": "include " + "inc" * 400 + ".mk\nbuild:\n\techo\n"}, "cmd:make build"),
+        ({"justfile": "import '" + "inc" * 400 + ".just'\nbuild:\n  echo\n"}, "cmd:just build"),
+        ({"file.txt": ""}, "file:" + "a" * 400),
+    ],
+    ids=["make-include", "just-import", "file"],
+)
+def test_a_name_longer_than_the_file_system_allows_names_nothing(tmp_path: Path, files: dict[str, str], anchor: str) -> None:
+    """Found by benchmarks/hostile.py: pathlib's is_file() lets ENAMETOOLONG through (a plugin failure)."""
+    write_tree(tmp_path, files)
+    run = run_cli(tmp_path, "anchor", anchor)
+    run.assert_clean()
+    assert "plugin" not in run.stdout and "OSError" not in run.stdout, run.stdout
