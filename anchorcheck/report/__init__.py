@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO
 
-from anchorcheck.model import MemoryReport, Verdict
+from anchorcheck.mistakes import MISTAKES, OPEN_WORLD
+from anchorcheck.model import AnchorResult, MemoryReport, Verdict
 
 
 @dataclass
@@ -30,8 +31,23 @@ class Run:
     def memory_counts(self) -> Counter[Verdict]:
         return Counter(report.verdict for report in self.reports)
 
+    def mistakes(self) -> int:
+        """Anchors written wrongly (unknown kind, malformed, span not banked): they fail the run."""
+        return sum(1 for report in self.reports for r in report.results if r.state in MISTAKES)
+
+    def open_world(self) -> int:
+        """Anchors that can never be REFUTED as written: the world their absence is judged in is open."""
+        return sum(1 for report in self.reports for r in report.results if r.state in OPEN_WORLD)
+
 
 Renderer = Callable[[Run, IO[str]], None]
+
+
+def only_in(result: AnchorResult) -> str | None:
+    """"test", "example", "vendored"...: a VERIFIED result that only such code bears out (the present
+    trap, visible in every format even without `in:`), else None."""
+    where = result.details.get("only_in") if result.verdict is Verdict.VERIFIED else None
+    return where if isinstance(where, str) and where else None
 
 
 def formats() -> dict[str, Renderer]:

@@ -3,7 +3,9 @@
 SARIF and GitHub annotations both want a flat list of located findings
 rather than memories, and both need the same rule id (`KIND/verdict`, e.g.
 `span/refuted`: it depends only on the anchor kind and the verdict, so it is
-stable across runs and versions) and the same fingerprint.
+stable across runs and versions; `implicit-file/refuted` for a reference read
+from prose; `anchor/unknown-kind`, `anchor/malformed` and `span/unbanked` for
+an anchor written wrongly) and the same fingerprint.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from anchorcheck.memoryfiles import looks_like_anchor
+from anchorcheck.mistakes import MISTAKES, UNBANKED
 from anchorcheck.model import AnchorResult, Memory, Verdict
-from anchorcheck.report import Run
+from anchorcheck.report import Run, only_in
 
 
 @dataclass(frozen=True)
@@ -34,8 +37,15 @@ class Finding:
     @property
     def rule_id(self) -> str:
         """`KIND/verdict`, and `implicit-KIND/verdict` for a reference read from prose (not a typed anchor)."""
+        if self.result.state in MISTAKES:
+            return f"{'anchor' if self.result.state != UNBANKED else self.kind}/{self.result.state}"
         kind = f"implicit-{self.kind}" if self.result.implicit else self.kind
         return f"{kind}/{self.result.verdict.value.lower()}"
+
+    @property
+    def mistake(self) -> bool:
+        """An anchor written wrongly: an error of the memory file, whatever its verdict."""
+        return self.result.state in MISTAKES
 
     @property
     def message(self) -> str:
@@ -54,11 +64,12 @@ def kind_of(anchor: str) -> str:
 
 
 def findings(run: Run) -> Iterator[Finding]:
-    """Every anchor result that is not VERIFIED (all of them when the run is verbose), in order."""
+    """Every anchor result that is not VERIFIED, or VERIFIED only by test, example or vendored code
+    (all of them when the run is verbose), in order."""
     for report in run.reports:
         memory = report.memory
         for index, result in enumerate(report.results):
-            if result.verdict is Verdict.VERIFIED and not run.verbose:
+            if result.verdict is Verdict.VERIFIED and not run.verbose and only_in(result) is None:
                 continue
             pos = memory.anchor_position(index) if memory.source is not None else None
             yield Finding(result, memory, memory.source, pos.line if pos else None, pos.column if pos else None)
