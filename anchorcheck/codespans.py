@@ -11,12 +11,30 @@ from __future__ import annotations
 
 import bisect
 import re
+from dataclasses import dataclass
 
 _BACKTICKS = re.compile(r"`+")
 
 
-def code_spans(line: str) -> list[tuple[int, int, int, int]]:
-    """Each span as (start, end, content start, content end): offsets of the backticks and of what they enclose."""
+@dataclass(frozen=True)
+class CodeSpan:
+    """One span, read like a match of `` (`+)(.+?)\1 ``: group 1 the opening backticks, group 2 the content."""
+
+    text: str
+    bounds: tuple[tuple[int, int], tuple[int, int], tuple[int, int]]  # whole span, backticks, content
+
+    def start(self, group: int = 0) -> int:
+        return self.bounds[group][0]
+
+    def end(self, group: int = 0) -> int:
+        return self.bounds[group][1]
+
+    def group(self, group: int = 0) -> str:
+        return self.text[self.start(group) : self.end(group)]
+
+
+def code_spans(line: str) -> list[CodeSpan]:
+    """The code spans of one line, in order."""
     runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(line)]
     by_length: dict[int, list[int]] = {}
     for index, (start, end) in enumerate(runs):
@@ -29,7 +47,7 @@ def code_spans(line: str) -> list[tuple[int, int, int, int]]:
         if at == len(same):
             index += 1  # never closed: literal backticks
             continue
-        closer = same[at]
-        spans.append((start, runs[closer][1], end, runs[closer][0]))
-        index = closer + 1
+        closer = runs[same[at]]
+        spans.append(CodeSpan(line, ((start, closer[1]), (start, end), (end, closer[0]))))
+        index = same[at] + 1
     return spans

@@ -211,19 +211,14 @@ def looks_like_anchor(text: str) -> bool:
     return bool(match) and len(anchor_text(text)) > match.end()
 
 
-def code_spans(text: str) -> list[re.Match[str]]:
-    """The inline code spans of one line (group 2 is the content), as the readers find them."""
-    return list(_CODE_SPAN.finditer(text))
-
-
 def code_span_anchors(text: str) -> list[tuple[str, int]]:
     """The code spans of one line that look like anchors, with the 0-based offset of each."""
     found = []
-    for _, _, start, end in code_spans(text):
-        raw = text[start:end]
+    for span in code_spans(text):
+        raw = span.group(2)
         content = raw.strip()
         if looks_like_anchor(content):
-            found.append((content, start + len(raw) - len(raw.lstrip())))
+            found.append((content, span.start(2) + len(raw) - len(raw.lstrip())))
     return found
 
 

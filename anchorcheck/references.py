@@ -299,7 +299,7 @@ class _Reader:
             self._end_sentence()
         elif not line.startswith((" ", "\t", "|")):
             self.lists, self.lead = [], []  # a paragraph at the margin ends the list and what introduced it
-        spans = [(start, end, line[inner:inner_end], inner) for start, end, inner, inner_end in code_spans(line)]
+        spans = [(span.start(), span.end(), span.group(2), span.start(2)) for span in code_spans(line)]
         events: list[tuple[int, str, str, int]] = []  # (offset, form, token, column0)
         for start, _end, content, content_start in spans:
             stripped = content.strip()
