@@ -3,8 +3,10 @@
 Matching is by whole segments (`import:mcp` matches `mcp.server.fastmcp`,
 never `mcpx`), with each language's own separator. Absence is a closed-world
 claim over the files in scope that some language plugin parses: a file whose
-bytes lack the module's first segment cannot import it and is ruled out
-unparsed; a candidate that failed to parse or read makes absence INCONCLUSIVE.
+bytes lack the module's last segment cannot import it (`a.b.c` is spelled
+`c` by every import of it, but a relative one written inside a `c/`
+directory) and is ruled out unparsed; a candidate that failed to parse or
+read makes absence INCONCLUSIVE.
 """
 
 from __future__ import annotations
@@ -95,12 +97,13 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
     index = SourceIndex.of(context)
 
     def needles(language: Language) -> list[bytes]:
-        first = _segments(language, module)[0]
-        return list({first.encode(), first.replace("-", "_").encode()})
+        # An import of a.b.c (or of a submodule) spells its last segment `c`: `import a.b.c`,
+        # `from a.b import c`, `from .c import x`, `use a::b::c`, `"a/b/c"`.
+        return _spellings(_segments(language, module)[-1])
 
     def inside(language: Language) -> str | None:
-        # A relative import names no package: keep files that live inside the package.
-        return _segments(language, module)[0] if language.resolve_import is not None else None
+        # The one import that need not spell it: a relative one written inside a `c/` directory.
+        return _segments(language, module)[-1] if language.resolve_import is not None else None
 
     matched: dict[str, list[tuple[str, int, str]]] = {}  # per path: the goal and the report both ask
 
@@ -128,10 +131,24 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         searched = {path for path, _ in hits}
         result.places_in([hit for hit in follow_up.hits if hit[0] not in searched], matches)
     for path, facts in hits:
-        # A broken file matters only if it could hold the import at all (or cannot be read to tell).
-        if facts.error is not None and any(index.contains(path, n) is not False for n in needles(index.language(path))):  # type: ignore[arg-type]
+        # A broken file matters only if it could hold the import at all (or cannot be read to tell):
+        # it names the top-level package, as a relative import's package is named by its directory.
+        if facts.error is not None and _could_import(index, path, module):
             result.shaky.append(f"{path}:{facts.error}")
     return result
+
+
+def _spellings(segment: str) -> list[bytes]:
+    """The bytes a file that names this segment holds (a crate `a-b` is written `a_b` in Rust)."""
+    return list(dict.fromkeys([segment.encode(), segment.replace("-", "_").encode()]))
+
+
+def _could_import(index: SourceIndex, path: str, module: str) -> bool:
+    """Whether a file's bytes may hold an import of the module: they name its first segment (a file
+    that cannot be read may)."""
+    language = index.language(path)
+    assert language is not None  # search only returns files a language parses
+    return any(index.contains(path, needle) is not False for needle in _spellings(_segments(language, module)[0]))
 
 
 def _for_python(rule: Callable[[Language], _T], otherwise: _T) -> Callable[[Language], _T]:
