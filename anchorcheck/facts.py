@@ -25,7 +25,9 @@ class Facts:
 
     `imports`: (module as written, line, flag) — relative Python imports keep
     their leading dots. `env`: (key, line). `env_computed`: lines that read
-    the environment with a key computed at run time. `defs`: (qualified name,
+    the environment with a key computed at run time. `env_whole`: lines that
+    read or hand on the whole environment (`dict(os.environ)`, `{...process.env}`,
+    `os.Environ()`), which may read any key. `defs`: (qualified name,
     line). `bound`: (local name, what it is bound from as written, line) for
     module-level `from m import n as local` — `m.n`, or `m.*` for a star
     import — so the module form `sym:py:pkg.Name` can follow a package's
@@ -35,6 +37,7 @@ class Facts:
     imports: list[tuple[str, int, str]] = field(default_factory=list)
     env: list[tuple[str, int]] = field(default_factory=list)
     env_computed: list[int] = field(default_factory=list)
+    env_whole: list[int] = field(default_factory=list)
     defs: list[tuple[str, int]] = field(default_factory=list)
     bound: list[tuple[str, str, int]] = field(default_factory=list)
     error: int | None = None
@@ -45,18 +48,25 @@ class Facts:
         """Record a read of the environment: by name when the key is a plain literal (or a name
         bound once to one in the same file, `KEY = "X"; os.getenv(KEY)`), else as computed."""
         value = string_value(key) if key.type in literal_types else None
-        if value is None and constants and key.type == "identifier":
+        if value is None and constants and key.type in ("identifier", "constant"):
             value = constants.get(Parsed.text(key))
         if value:
             self.env.append((value, read.start_point[0] + 1))
         else:
             self.env_computed.append(read.start_point[0] + 1)
 
+    def add_env_whole(self, use: Node) -> None:
+        """Record a use of the whole environment (copied, iterated, handed to a call): any key may be read there."""
+        line = use.start_point[0] + 1
+        if line not in self.env_whole:
+            self.env_whole = sorted([*self.env_whole, line])
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "imports": [list(i) for i in self.imports],
             "env": [list(e) for e in self.env],
             "env_computed": list(self.env_computed),
+            "env_whole": list(self.env_whole),
             "defs": [list(d) for d in self.defs],
             "bound": [list(b) for b in self.bound],
             "error": self.error,
@@ -68,10 +78,38 @@ class Facts:
             imports=[(str(m), int(n), str(f)) for m, n, f in data["imports"]],
             env=[(str(k), int(n)) for k, n in data["env"]],
             env_computed=[int(n) for n in data["env_computed"]],
+            env_whole=[int(n) for n in data.get("env_whole", [])],
             defs=[(str(q), int(n)) for q, n in data["defs"]],
             bound=[(str(name), str(source), int(n)) for name, source, n in data.get("bound", [])],
             error=None if data["error"] is None else int(data["error"]),
         )
+
+
+def single_bindings(pairs: Iterable[tuple[str, str | None]]) -> dict[str, str]:
+    """The names bound exactly once, each to a plain string: the constants a key may be held in.
+
+    `pairs` are (name, string value or None for anything else) for every binding
+    of the file; a name bound twice, or once to something else, is left out, so
+    a key followed through a constant is always the one the code reads.
+    """
+    seen: dict[str, str | None] = {}
+    for name, value in pairs:
+        seen[name] = value if name not in seen else None
+    return {name: value for name, value in seen.items() if value}
+
+
+def string_constants(
+    parsed: Parsed, query: str, literal_types: tuple[str, ...], unwrap: Callable[[Node], Node] | None = None
+) -> dict[str, str]:
+    """`single_bindings` over a query's matches: `@name` bound to `@value` (no `@value`: to something
+    else, such as a parameter that shadows it). `unwrap` looks through `&` and the like."""
+    pairs = []
+    for _, found in parsed.matches(query):
+        value = found["value"][0] if "value" in found else None
+        if value is not None and unwrap is not None:
+            value = unwrap(value)
+        pairs.append((Parsed.text(found["name"][0]), string_value(value) if value is not None and value.type in literal_types else None))
+    return single_bindings(pairs)
 
 
 class Parsed:
@@ -134,6 +172,26 @@ class Parsed:
                     enclosing[node] = None
                 at = self.source.find(marker, at + len(marker))
         return enclosing
+
+    def spellings(self, names: Iterable[str], kinds: frozenset[str], separator: str = ".") -> list[Node]:
+        """Each outermost node of one of `kinds` that spells one of `names` (`os.environ`, `process.env`,
+        a local alias), found from the bytes of each name's last part: where a language then decides
+        whether the use reads one key, writes, or hands on the whole object."""
+        wanted = set(names)
+        found: dict[Node, None] = {}
+        for last in sorted({name.rsplit(separator, 1)[-1] for name in wanted}):
+            marker = last.encode()
+            at = self.source.find(marker)
+            while at != -1:
+                node = self.root.descendant_for_byte_range(at, at + len(marker))
+                at = self.source.find(marker, at + len(marker))
+                if node is None or self.text(node) != last:
+                    continue
+                while node.parent is not None and self.text(node.parent).replace(" ", "") in wanted:
+                    node = node.parent
+                if node.type in kinds and self.text(node).replace(" ", "") in wanted:
+                    found[node] = None
+        return sorted(found, key=_document_order)
 
     def mentions(self, markers: tuple[bytes, ...]) -> bool:
         """Whether the source holds any marker: a query that can only match around one need not run."""

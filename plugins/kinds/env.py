@@ -3,7 +3,10 @@
 Code reads come from the language plugins; configuration from
 `env_config`. Absence is REFUTED only over a complete world: every file in
 scope that could read the environment was parsed and none reads the
-environment with a computed key (`os.environ[name]`), which could be KEY.
+environment with a computed key (`os.environ[name]`), which could be KEY, or reads the whole
+environment (`dict(os.environ)`, `{...process.env}`, `os.Environ()`, the
+environment handed to a call): the reason names the line that opened the world.
+A write (`os.environ[k] = v`) reads nothing and opens nothing.
 """
 
 from __future__ import annotations
@@ -45,14 +48,16 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
 
     # A read by name needs the name in the file's bytes; the other candidates only matter for a
     # computed key, and the first one found makes absence unprovable.
-    goal = Goal(reads_key, ENOUGH_EVIDENCE, names_key, likely_required=True, settles=lambda path, facts: bool(facts.env_computed))
+    goal = Goal(reads_key, ENOUGH_EVIDENCE, names_key, likely_required=True, settles=lambda path, facts: bool(facts.env_computed or facts.env_whole))
     search = context.memo(("anchorcheck.env-search", key, anchor.scope), lambda: index.search(anchor.scope, needles, goal=goal))
     found: list[Evidence] = []
     computed: list[str] = []
+    whole: list[str] = []
     shaky: list[str] = []
     for path, facts in search.hits:
         found.extend(evidence(path, line, f"reads {key}") for name, line in facts.env if name == key)
         computed.extend(f"{path}:{line}" for line in facts.env_computed)
+        whole.extend(f"{path}:{line}" for line in facts.env_whole)
         if facts.error is not None and index.contains(path, key.encode()):
             shaky.append(f"{path}:{facts.error}")
     configs = context.memo(
@@ -80,6 +85,13 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
             Verdict.INCONCLUSIVE,
             f"{key} is not read by name{where}, but the environment is read with a computed key at {', '.join(computed[:3])}",
             state="computed-key",
+        )
+    if whole:
+        return AnchorResult(
+            shown,
+            Verdict.INCONCLUSIVE,
+            f"{key} is not read by name{where}, but the whole environment is read or handed on at {', '.join(whole[:3])}, which may read it",
+            state="whole-environment",
         )
     if unreadable or shaky:
         bad = [*unreadable, *(f"{s} (syntax error)" for s in shaky)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_value
+from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_constants, string_value
 
 QUERIES = {
     "imports": "(import_spec name: (_)? @name path: (_) @path)",
@@ -17,8 +17,12 @@ QUERIES = {
     """,
     # Matches every plain call (a third more work on a call-heavy file), so it runs only under `import . "os"`.
     "dot_env": "(call_expression function: (identifier) @function arguments: (argument_list . (_) @key)) @read",
+    "whole_env": "(call_expression function: (selector_expression operand: (identifier) @package field: (field_identifier) @function)) @read",
+    "constants": "(const_spec name: (identifier) @name . value: (expression_list . (_) @value .)) @spec",
 }
 _ENV_FUNCTIONS = {"Getenv", "LookupEnv"}
+_WHOLE = {("os", "Environ"), ("syscall", "Environ")}  # the whole environment, as a list
+_STRINGS = ("interpreted_string_literal", "raw_string_literal")
 
 
 def extract(parsed: Parsed) -> Facts:
@@ -33,13 +37,19 @@ def extract(parsed: Parsed) -> Facts:
             facts.imports.append((value, Parsed.line(node), ""))
         if value == "os" and "name" in found:
             os_names.add(Parsed.text(found["name"][0]))
+    constants = string_constants(parsed, "constants", _STRINGS) if parsed.mentions((b"const",)) else {}
     for query in ("env", "dot_env") if "." in os_names else ("env",):
         for _, found in parsed.matches(query):
             package = Parsed.text(found["package"][0]) if "package" in found else "."
             if package not in os_names or Parsed.text(found["function"][0]) not in _ENV_FUNCTIONS:
                 continue
             read, key = found["read"][0], found["key"][0]
-            facts.add_env_read(read, key, ("interpreted_string_literal", "raw_string_literal"))
+            facts.add_env_read(read, key, _STRINGS, constants)
+    if parsed.mentions((b"Environ",)):
+        for _, found in parsed.matches("whole_env"):
+            package = Parsed.text(found["package"][0])
+            if (("os" if package in os_names else package), Parsed.text(found["function"][0])) in _WHOLE:
+                facts.add_env_whole(found["read"][0])
     facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
 
@@ -81,7 +91,7 @@ LANGUAGE = Language(
     queries=QUERIES,
     extract=extract,
     import_segments=import_segments,
-    env_markers=(b"Getenv", b"LookupEnv"),
+    env_markers=(b"Getenv", b"LookupEnv", b"Environ"),
 )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions
+from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_constants
 
 QUERIES = {
     "imports": "(import_declaration (_) @name) @stmt",
@@ -24,6 +24,11 @@ QUERIES = {
                 object: [(identifier) (field_access)] @object name: (identifier) @method arguments: (argument_list) @all)
             name: (identifier) @lookup arguments: (argument_list . (_) @key)) @read
     """,
+    "whole_env": """
+        (method_invocation object: [(identifier) (field_access)] @object name: (identifier) @method
+            arguments: (argument_list) @all) @read
+    """,
+    "constants": "(variable_declarator name: (identifier) @name value: (_) @value)",
     "bare_calls": "(method_invocation !object name: (identifier) @method arguments: (argument_list . (_) @key)) @read",
     "env_aliases": """
         (variable_declarator name: (identifier) @alias
@@ -32,6 +37,7 @@ QUERIES = {
     """,
 }
 _MAP_LOOKUPS = {"get", "getOrDefault", "containsKey"}
+_COUNTS = {"size", "isEmpty"}  # read how many variables there are, not any one of them
 _SYSTEM = {"System", "java.lang.System"}  # java.lang is imported implicitly; the full name is the same class
 _STATIC_GETENV = {"java.lang.System.getenv", "java.lang.System"}  # `import static` of it, or of System.*
 
@@ -50,10 +56,29 @@ def extract(parsed: Parsed) -> Facts:
     # Object-less calls are in every file; only one that imports getenv statically has them read the environment.
     if bare_getenv:
         reads += [found for _, found in parsed.matches("bare_calls") if Parsed.text(found["method"][0]) == "getenv"]
+    constants = string_constants(parsed, "constants", ("string_literal",)) if reads else {}
     for found in reads:
-        facts.add_env_read(found["read"][0], found["key"][0], ("string_literal",))
+        facts.add_env_read(found["read"][0], found["key"][0], ("string_literal",), constants)
+    if parsed.mentions((b"getenv",)):
+        _whole_reads(parsed, facts, kept)
     facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
+
+
+def _whole_reads(parsed: Parsed, facts: Facts, kept: set[str]) -> None:
+    """`System.getenv()` handed on, iterated or copied (not looked up by key, not kept in a name), and
+    a name it is kept in used other than by a lookup: either may read any key."""
+    uses = [found["read"][0] for _, found in parsed.matches("whole_env") if _whole_environment(found)]
+    uses += parsed.spellings(kept, frozenset({"identifier"})) if kept else []
+    for use in uses:
+        parent = use.parent
+        if parent is None or parent.type == "variable_declarator":
+            continue  # `Map env = System.getenv()`, followed through `env`
+        if parent.type == "method_invocation" and parent.child_by_field_name("object") == use:
+            name = parent.child_by_field_name("name")
+            if name is not None and Parsed.text(name) in _MAP_LOOKUPS | _COUNTS:
+                continue
+        facts.add_env_whole(use)
 
 
 def _whole_environment(found: dict[str, list[Node]]) -> bool:

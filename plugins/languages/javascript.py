@@ -10,7 +10,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import TYPE_CHECKING_ONLY, Define, Definitions, Facts, Parsed, definitions, string_value
+from anchorcheck.facts import TYPE_CHECKING_ONLY, Define, Definitions, Facts, Parsed, definitions, single_bindings, string_value
 
 QUERIES = {
     "imports": """
@@ -52,9 +52,10 @@ def extract(parsed: Parsed) -> Facts:
 def env_reads(parsed: Parsed, facts: Facts) -> None:
     matches = [found for _, found in parsed.matches("env")]
     objects = _ENV_OBJECTS | _env_aliases(matches)
+    constants = _string_constants(matches)
     for found in matches:
         read, obj = found["read"][0], found["object"][0]
-        if Parsed.text(obj) not in objects or "alias" in found:
+        if Parsed.text(obj) not in objects or "alias" in found or _written(read):
             continue
         if "pattern" in found:
             _destructured_reads(found["pattern"][0], facts)
@@ -63,7 +64,50 @@ def env_reads(parsed: Parsed, facts: Facts) -> None:
         if key.type == "property_identifier":
             facts.env.append((Parsed.text(key), Parsed.line(read)))
         else:
-            facts.add_env_read(read, key, _STRINGS)
+            facts.add_env_read(read, key, _STRINGS, constants)
+    for use in parsed.spellings(objects, _NAME_EXPRESSIONS):
+        if _hands_on(use):
+            facts.add_env_whole(use)
+
+
+_NAME_EXPRESSIONS = frozenset({"identifier", "member_expression", "shorthand_property_identifier"})
+# Where a name is bound, not used: `const env = ...`, a parameter, an import.
+_BINDINGS = frozenset({"variable_declarator", "formal_parameters", "required_parameter", "optional_parameter", "import_specifier", "namespace_import"})
+
+
+def _string_constants(matches: list[dict[str, list[Node]]]) -> dict[str, str]:
+    """Names declared once with a plain string (`const KEY = "REDIS_URL"`): a key kept in one."""
+    pairs = []
+    for found in matches:
+        if "alias" in found:
+            value = found["object"][0]
+            pairs.append((Parsed.text(found["alias"][0]), string_value(value) if value.type in _STRINGS else None))
+    return single_bindings(pairs)
+
+
+def _written(read: Node) -> bool:
+    """`process.env.K = v`, `process.env[k] = v` and `delete process.env.K` write the key: none reads it."""
+    parent = read.parent
+    if parent is None or read.type not in ("member_expression", "subscript_expression"):
+        return False
+    if parent.type == "assignment_expression":
+        return parent.child_by_field_name("left") == read
+    return parent.type == "unary_expression" and Parsed.text(parent).startswith("delete")
+
+
+def _hands_on(use: Node) -> bool:
+    """Whether a use of the environment object may read any key: spread (`{...process.env}`),
+    copied (`Object.assign({}, process.env)`), iterated, or handed to a call or an object
+    (`spawn(cmd, {env: process.env})`). A lookup by key, a write, a destructuring and
+    `const env = process.env` (followed as an alias) are not."""
+    parent = use.parent
+    if parent is None or parent.type in _BINDINGS:
+        return False
+    if parent.type in ("member_expression", "subscript_expression"):
+        return parent.type == "subscript_expression" and parent.child_by_field_name("object") != use  # `o[process.env]`
+    if parent.type in ("assignment_expression", "augmented_assignment_expression"):
+        return parent.child_by_field_name("left") != use
+    return parent.type not in ("pair_pattern", "object_pattern")
 
 
 def _env_aliases(matches: list[dict[str, list[Node]]]) -> set[str]:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import OPTIONAL, TYPE_CHECKING_ONLY, Define, Definitions, Facts, Parsed, definitions, string_value
+from anchorcheck.facts import OPTIONAL, TYPE_CHECKING_ONLY, Define, Definitions, Facts, Parsed, definitions, single_bindings, string_value
 
 QUERIES = {
     "imports": """
@@ -144,6 +144,7 @@ class _ImportAliases:
     def __init__(self) -> None:
         self.environ = {"os.environ", "environ", "os.environb"}
         self.getenv = {"os.getenv", "getenv", "os.environ.get", "environ.get", "os.getenvb"}
+        self.bare_environ = False  # `from os import environ`
 
     def note_import(self, module: Node) -> None:
         parent = module.parent
@@ -159,6 +160,7 @@ class _ImportAliases:
         if source is None or Parsed.text(source) != "os":
             return
         for name in stmt.children_by_field_name("name"):
+            self.bare_environ |= Parsed.text(name) == "environ"
             if name.type != "aliased_import":
                 continue
             original, alias = name.child_by_field_name("name"), name.child_by_field_name("alias")
@@ -178,6 +180,11 @@ class _ImportAliases:
             alias, obj = found["alias"][0], found["object"][0]
             if Parsed.text(obj) in self.environ:
                 self.environ.add(Parsed.text(alias))
+
+    def whole_names(self) -> set[str]:
+        """The spellings of the environment object itself. A bare `environ` is os's only after
+        `from os import environ`: elsewhere it is usually a WSGI `environ`, the request."""
+        return {name for name in self.environ if name != "environ" or self.bare_environ}
 
     def markers(self) -> tuple[bytes, ...]:
         """Bytes every environment read of this file holds: the usual names, and local aliases
@@ -202,17 +209,15 @@ class _ImportAliases:
 
 def _string_constants(parsed: Parsed) -> dict[str, str]:
     """Module-level names bound exactly once to a plain string literal: `ENV_KEY = "REDIS_URL"`."""
-    seen: dict[str, str | None] = {}
+    pairs = []
     for statement in parsed.root.named_children:
         nodes = statement.named_children if statement.type == "expression_statement" else [statement]
         for node in nodes:
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if node.type != "assignment" or left is None or left.type != "identifier":
                 continue
-            name = Parsed.text(left)
-            value = string_value(right) if right is not None and right.type == "string" else None
-            seen[name] = value if name not in seen else None
-    return {name: value for name, value in seen.items() if value}
+            pairs.append((Parsed.text(left), string_value(right) if right is not None and right.type == "string" else None))
+    return single_bindings(pairs)
 
 
 def _env_reads(parsed: Parsed, facts: Facts, aliases: _ImportAliases) -> None:
@@ -221,9 +226,58 @@ def _env_reads(parsed: Parsed, facts: Facts, aliases: _ImportAliases) -> None:
     for _, found in parsed.matches_around("env", aliases.markers(), _READS):
         nodes = {name: items[0] for name, items in found.items() if items}
         read, key = nodes.get("read"), nodes.get("key")
-        if read is None or key is None or not aliases.reads_with_key(read, nodes):
+        if read is None or key is None or not aliases.reads_with_key(read, nodes) or _written(read):
             continue
         facts.add_env_read(read, _keyword_key(key), ("string",), constants)
+    for use in parsed.spellings(aliases.whole_names(), _NAME_EXPRESSIONS):
+        if _hands_on(use):
+            facts.add_env_whole(use)
+
+
+_NAME_EXPRESSIONS = frozenset({"identifier", "attribute"})
+# Methods of os.environ that read or write one key (read by the env query), or only write.
+_KEYED_METHODS = frozenset({"get", "setdefault", "pop", "update", "clear", "__getitem__", "__setitem__", "__delitem__", "__contains__"})
+_WRITERS = ("patch.dict",)  # `mock.patch.dict(os.environ, {...})` sets keys for a test
+_BINDINGS = frozenset({"dotted_name", "aliased_import", "parameters", "default_parameter", "typed_parameter",
+                       "typed_default_parameter", "global_statement", "nonlocal_statement", "delete_statement"})
+
+
+def _written(read: Node) -> bool:
+    """`os.environ["K"] = v` and `del os.environ["K"]` write the key: neither reads it."""
+    parent = read.parent
+    if read.type != "subscript" or parent is None:
+        return False
+    if parent.type in ("pattern_list", "expression_list") and parent.parent is not None and parent.parent.type != "delete_statement":
+        read, parent = parent, parent.parent  # `a[k], b = ...`
+    if parent.type == "assignment":
+        return parent.child_by_field_name("left") == read
+    return parent.type == "delete_statement" or (parent.type == "expression_list" and parent.parent is not None and parent.parent.type == "delete_statement")
+
+
+def _hands_on(use: Node) -> bool:
+    """Whether a use of the environment object may read any key: copied (`dict(os.environ)`,
+    `os.environ.copy()`), iterated, spread (`{**os.environ}`), kept in an attribute or handed to a
+    call (`subprocess.run(cmd, env=os.environ)`: the callee reads what it likes). A lookup by key,
+    a write, an import and `e = os.environ` (followed as an alias) are not."""
+    parent = use.parent
+    if parent is None or parent.type in _BINDINGS:
+        return False
+    kind, first = parent.type, parent.named_children[0] == use
+    if kind == "subscript":
+        return not first
+    if kind == "attribute":  # `os.environ.copy()` hands it on; `os.environ.get(k)` is a lookup; `x.environ` is not it
+        member = parent.child_by_field_name("attribute")
+        return first and (member is None or Parsed.text(member) not in _KEYED_METHODS)
+    if kind == "keyword_argument":
+        return not first  # `env=os.environ` hands it on; `environ=...` names a parameter
+    if kind == "comparison_operator":
+        return not any(Parsed.text(child) in ("in", "not in") for child in parent.children)
+    if kind == "assignment":
+        left = parent.child_by_field_name("left")
+        return left != use and (left is None or left.type != "identifier")
+    call = parent.parent if kind == "argument_list" else None
+    function = call.child_by_field_name("function") if call is not None else None
+    return not (function is not None and Parsed.text(function).endswith(_WRITERS))
 
 
 def _keyword_key(first: Node) -> Node:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_value
+from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_constants, string_value
 
 QUERIES = {
     "imports": """
@@ -21,6 +21,7 @@ QUERIES = {
         (call receiver: [(constant) (scope_resolution)] @object method: (identifier) @method
             arguments: (argument_list . (_) @key)) @read
     """,
+    "constants": "(assignment left: [(constant) (identifier)] @name right: (_) @value)",
 }
 # The methods that load a feature, by import pattern: `require "x"` and `load "x"`; `autoload :X, "x"`,
 # which requires "x" when X is first used.
@@ -35,15 +36,41 @@ def extract(parsed: Parsed) -> Facts:
         value = string_value(found["feature"][0])
         if Parsed.text(found["method"][0]) in _REQUIRES[pattern] and value:
             facts.imports.append((value, Parsed.line(found["stmt"][0]), ""))
+    constants = string_constants(parsed, "constants", ("string",)) if parsed.mentions((b"ENV",)) else {}
     for _, found in parsed.matches("env"):
         if Parsed.text(found["object"][0]) not in _ENV:
             continue
         if "method" in found and Parsed.text(found["method"][0]) not in _ENV_METHODS:
             continue
         read, key = found["read"][0], found["key"][0]
-        facts.add_env_read(read, key, ("string",))
+        parent = read.parent
+        if parent is not None and parent.type == "assignment" and parent.child_by_field_name("left") == read:
+            continue  # `ENV["K"] = v` writes K
+        facts.add_env_read(read, key, ("string",), constants)
+    for use in parsed.spellings(_ENV, frozenset({"constant", "scope_resolution"}), separator=":"):
+        if _hands_on(use):
+            facts.add_env_whole(use)
     facts.defs = definitions(parsed.root, _DEFINITIONS)
     return facts
+
+
+_KEYED = _ENV_METHODS | {"[]", "[]=", "store", "delete", "assoc"}  # a lookup or a write of one key
+
+
+def _hands_on(use: Node) -> bool:
+    """Whether a use of ENV may read any key: `ENV.to_h`, `ENV.each`, `ENV.merge(...)`, ENV handed
+    to a call (`system(ENV.to_h, cmd)`). A lookup or write of one key is not; `Foo::ENV` is another constant."""
+    parent = use.parent
+    if parent is None:
+        return True
+    if parent.type == "element_reference":
+        return parent.child_by_field_name("object") != use
+    if parent.type == "scope_resolution":
+        return parent.child_by_field_name("name") != use
+    if parent.type == "call" and parent.child_by_field_name("receiver") == use:
+        method = parent.child_by_field_name("method")
+        return method is None or Parsed.text(method) not in _KEYED
+    return parent.type != "assignment" or parent.child_by_field_name("left") != use
 
 
 _ATTRIBUTES = {"attr_accessor", "attr_reader", "attr_writer"}

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions
+from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_constants
 
 QUERIES = {
     "imports": """
@@ -29,10 +29,18 @@ QUERIES = {
         (call_expression function: (_) @function arguments: (arguments . (_) @key)) @read
         (macro_invocation macro: (identifier) @function (token_tree . "(" . (_) @key)) @read
     """,
+    "whole_env": "(call_expression function: [(scoped_identifier) (identifier)] @function) @read",
+    "constants": """
+        (const_item name: (identifier) @name value: (_) @value)
+        (static_item name: (identifier) @name value: (_) @value)
+        (let_declaration pattern: (identifier) @name value: (_) @value)
+        (parameter pattern: (identifier) @name)
+    """,
 }
 _LOCAL_ROOTS = {"crate", "self", "super", "Self"}
 _ENV_CALLS = {"env::var", "std::env::var", "env::var_os", "std::env::var_os", "var", "var_os"}
 _ENV_MACROS = {"env", "option_env"}
+_WHOLE_CALLS = {"env::vars", "std::env::vars", "env::vars_os", "std::env::vars_os"}  # every variable, iterated
 _STRINGS = ("string_literal", "raw_string_literal")
 _QUOTING = {"quote", "quote_spanned", "parse_quote", "parse_quote_spanned"}  # macros whose body is generated code
 _JOINED = {"identifier", "::", "metavariable", "self", "crate", "super", ">"}  # tokens a `::` continues
@@ -101,6 +109,8 @@ def _use_paths(node: Node) -> list[str]:
 
 
 def _env_reads(parsed: Parsed, facts: Facts) -> None:
+    # Names bound once in the file to a plain string (`const KEY: &str = "X"`, `let name = "X"`): a key kept in one.
+    constants = string_constants(parsed, "constants", _STRINGS, _unreferenced) if parsed.mentions((b"const ", b"static ", b"let ")) else {}
     for _, found in parsed.matches("env"):
         read, function, key = found["read"][0], found["function"][0], found["key"][0]
         name = _path_text(function)
@@ -108,7 +118,18 @@ def _env_reads(parsed: Parsed, facts: Facts) -> None:
             continue
         if read.type == "call_expression" and name not in _ENV_CALLS:
             continue
-        facts.add_env_read(read, key, _STRINGS)
+        facts.add_env_read(read, _unreferenced(key), _STRINGS, constants)
+    if parsed.mentions((b"vars",)):
+        for _, found in parsed.matches("whole_env"):
+            if _path_text(found["function"][0]) in _WHOLE_CALLS:
+                facts.add_env_whole(found["read"][0])
+
+
+def _unreferenced(key: Node) -> Node:
+    """`var(&KEY)` reads what KEY holds: the key under its `&`."""
+    while key.type == "reference_expression" and key.child_by_field_name("value") is not None:
+        key = key.child_by_field_name("value")  # type: ignore[assignment]
+    return key
 
 
 def _token_trees(parsed: Parsed, facts: Facts) -> None:
@@ -126,6 +147,8 @@ def _token_trees(parsed: Parsed, facts: Facts) -> None:
             macro = after + 1 < len(tokens) and tokens[after].type == "!"
             arguments = tokens[after + 1] if macro else tokens[after] if after < len(tokens) else None
             reads = path in (_ENV_MACROS if macro else _ENV_CALLS)
+            if not macro and path in _WHOLE_CALLS:
+                facts.add_env_whole(names[0])
             if reads and arguments is not None and arguments.type == "token_tree" and arguments.named_children:
                 facts.add_env_read(names[0], arguments.named_children[0], _STRINGS)
 
