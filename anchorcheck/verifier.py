@@ -225,7 +225,7 @@ class Verifier:
         try:
             result = function(*args, **kwargs)
         except BudgetExceeded:
-            return _budget(shown)
+            return _budget(shown, "before this anchor's check finished")
         except UnsafePathError as exc:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, f"refused path {exc.path!r}: {exc.why}", state="unverifiable", plugin=plugin)
         except Exception as exc:  # a plugin bug costs one anchor, not the run
@@ -279,8 +279,8 @@ def _plugin_set(only: Sequence[str] | None, config: Config, extra: Sequence[obje
     return load_plugins(only, extra)
 
 
-def _budget(shown: str) -> AnchorResult:
-    return AnchorResult(shown, Verdict.INCONCLUSIVE, "budget exceeded before this anchor was checked", state="budget")
+def _budget(shown: str, when: str = "before this anchor was checked") -> AnchorResult:
+    return AnchorResult(shown, Verdict.INCONCLUSIVE, f"budget exceeded {when}", state="budget")
 
 
 def _negate(result: AnchorResult) -> AnchorResult:

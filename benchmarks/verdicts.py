@@ -89,9 +89,13 @@ def main(argv: list[str]) -> int:
         if before == after:
             print(f"identical: {len(json.loads(before))} results, byte for byte")
             return 0
-        for old, new in zip(json.loads(before), json.loads(after)):
+        pairs = list(zip(json.loads(before), json.loads(after)))
+        for old, new in pairs:
             if old != new:
                 print(f"DIFFERS: {json.dumps(old)}\n    now: {json.dumps(new)}")
+        verdicts = sum(old["verdict"] != new["verdict"] for old, new in pairs)
+        others = sum(old != new for old, new in pairs) - verdicts
+        print(f"{len(pairs)} results: {verdicts} verdict(s) differ, {others} other result(s) differ (reason or evidence)")
         return 1
     else:
         print(__doc__, file=sys.stderr)

@@ -159,14 +159,23 @@ def _for_python(rule: Callable[[Language], _T], otherwise: _T) -> Callable[[Lang
 def _likely_importer(module: str) -> Callable[[Language, bytes], bool]:
     """Bytes that look like an import statement of the module: those files are parsed first.
 
-    Each occurrence of the name is judged from what precedes it on its line
-    (Python: `from`/`import` at the start; others: a quote), so a file costs a
-    substring scan, not a regex tried at every line.
+    A top-level module: an occurrence of its name judged from what precedes it
+    on its line (Python: `from`/`import` at the start; others: a quote), so a
+    file costs a substring scan, not a regex tried at every line. A dotted one
+    (`a.b.c`): the path as written (`"a/b/c`, `a::b::c`), or in Python a line
+    that starts with `from`/`import` and names `c` beside `b` (or is relative):
+    only the parent's name tells `from django.template.defaultfilters import
+    time` from the `import time` of every other file.
     """
     first = module.split(".")[0].split("/")[0].split("::")[0].encode()
     python = re.compile(rb"[ \t]*(?:from|import)[ \t]+")
 
     def likely(language: Language, data: bytes) -> bool:
+        segments = _segments(language, module)
+        if len(segments) > 1:
+            if language.resolve_import is None:
+                return any(f"{quote}{module}".encode() in data for quote in ('"', "'", "`", " ", "\t", ":", "{"))
+            return _python_import_line(data, segments[-2].encode(), segments[-1].encode())
         at = data.find(first)
         while at != -1:
             if language.resolve_import is None:
@@ -180,6 +189,19 @@ def _likely_importer(module: str) -> Callable[[Language, bytes], bool]:
     return likely
 
 
+def _python_import_line(data: bytes, parent: bytes, last: bytes) -> bool:
+    """Whether a line starting with `from`/`import` names `last` as a word, and `parent` or a relative module."""
+    parent_word = re.compile(rb"(?<!\w)" + re.escape(parent) + rb"(?!\w)")
+    for found in re.finditer(rb"(?<!\w)" + re.escape(last) + rb"(?!\w)", data):
+        end = data.find(b"\n", found.end())
+        line = data[data.rfind(b"\n", 0, found.start()) + 1 : len(data) if end == -1 else end]
+        statement = line.lstrip()
+        if _IMPORT_LINE.match(statement) and (statement.startswith(b"from .") or parent_word.search(line)):
+            return True
+    return False
+
+
+_IMPORT_LINE = re.compile(rb"(?:from|import)[ \t]")
 _WORD = re.compile(rb"\w")
 
 
