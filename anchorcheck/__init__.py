@@ -14,7 +14,7 @@ from anchorcheck.anchors import Anchor, AnchorSyntaxError, format_anchor, parse_
 from anchorcheck.citation import BankError, Citation, bank
 from anchorcheck.hookspecs import hookimpl
 from anchorcheck.model import AnchorResult, Evidence, Memory, MemoryReport, Position, Verdict, combine
-from anchorcheck.registry import AnchorKind, Ecosystem, Language, MemoryFormat
+from anchorcheck.registry import AnchorKind, Ecosystem, Invocation, Language, MemoryFormat, Runner
 from anchorcheck.render import Rendered, render_prompt
 from anchorcheck.repo import Repository, UnsafePathError
 from anchorcheck.verifier import Verifier
@@ -33,12 +33,14 @@ __all__ = [
     "Citation",
     "Ecosystem",
     "Evidence",
+    "Invocation",
     "Language",
     "Memory",
     "MemoryFormat",
     "MemoryReport",
     "Position",
     "Rendered",
+    "Runner",
     "Repository",
     "UnsafePathError",
     "Verdict",

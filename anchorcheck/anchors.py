@@ -100,7 +100,10 @@ def parse_anchor(text: str, kinds: Mapping[str, AnchorKind] | None = None) -> An
         known = ", ".join(sorted(kinds)) or "none loaded"
         raise AnchorSyntaxError(f"unknown anchor kind {kind!r} (known kinds: {known})", text, pos + 1)
     value_start = kind_match.end() + 1
-    value_end = _token_end(text, value_start)
+    if kinds[kind].spaced:
+        value_start, value_end = _spaced_value(text, value_start, kinds[kind].scoped)
+    else:
+        value_end = _token_end(text, value_start)
     value = text[value_start:value_end]
     if not value:
         raise AnchorSyntaxError(f"expected a value after '{kind}:'", text, value_start + 1)
@@ -113,6 +116,19 @@ def parse_anchor(text: str, kinds: Mapping[str, AnchorKind] | None = None) -> An
         raise AnchorSyntaxError("expected the end of the anchor (one ' in:PATH' scope at most)", text, column)
     detail = _parse_value(kinds[kind].parse, value, text, value_start)
     return Anchor(kind, value, negated, scope, detail)
+
+
+def _spaced_value(text: str, start: int, scoped: bool) -> tuple[int, int]:
+    """Where a value with spaces (`cmd:cd web && pnpm test`) starts and ends: it runs to the end of
+    the anchor, or to a trailing ` in:SCOPE` for a scoped kind."""
+    while start < len(text) and text[start].isspace():
+        start += 1
+    end = len(text.rstrip())
+    if scoped:
+        last = text.rfind(" ", start, end)
+        if last > start and text.startswith(_SCOPE_KEYWORD, last + 1):
+            end = len(text[:last].rstrip())
+    return start, end
 
 
 def _token_end(text: str, start: int) -> int:

@@ -25,7 +25,7 @@ from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck.anchors import Anchor, encode_path
-from anchorcheck.repo import FileTooLargeError, Repository, UnsafePathError, check_relative, strip_credentials
+from anchorcheck.repo import FileTooLargeError, Repository, UnsafePathError, check_relative, is_object_id, strip_credentials
 
 if TYPE_CHECKING:
     from typing import Self
@@ -236,6 +236,8 @@ class Citation:
             return f"{len(self.lines)} banked lines for a {self.line_count}-line span"
         if self.copies is not None and (not _is_int(self.copies) or self.copies < 0):
             return f"'copies' must be a whole number, got {self.copies!r}"
+        if self.head is not None and not is_object_id(self.head, abbreviated=True):
+            return f"'head' must be a commit id (hex digits), got {str(self.head)[:80]!r}"
         return None
 
     @property

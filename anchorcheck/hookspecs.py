@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from anchorcheck.anchors import Anchor
     from anchorcheck.context import Context
     from anchorcheck.model import AnchorResult
-    from anchorcheck.registry import AnchorKind, Ecosystem, Language, MemoryFormat
+    from anchorcheck.registry import AnchorKind, Ecosystem, Language, MemoryFormat, Runner
 
 PROJECT = "anchorcheck"
 
@@ -37,12 +37,24 @@ def register_languages(register: Callable[[Language], None]) -> None:
 
 @hookspec
 def register_ecosystems(register: Callable[[Ecosystem], None]) -> None:
-    """Add package ecosystems: call `register(Ecosystem(name, manifests, read))`."""
+    """Add package ecosystems: call `register(Ecosystem(name, manifests, read))`.
+
+    An ecosystem that also registers `languages`, `import_names` and
+    `packages_for_import` gets `import:` <-> `pkg:` evidence (which package
+    provides an import, whether a declared package is ever imported, an import
+    under a renamed or aliased name); `range_relation` decides version claims
+    against manifests without a lockfile.
+    """
 
 
 @hookspec
 def register_memory_formats(register: Callable[[MemoryFormat], None]) -> None:
     """Add memory file formats: call `register(MemoryFormat(name, read, patterns))`."""
+
+
+@hookspec
+def register_runners(register: Callable[[Runner], None]) -> None:
+    """Add command runners for `cmd:` anchors: call `register(Runner(name, programs, verify))`."""
 
 
 @hookspec(firstresult=True)

@@ -36,6 +36,11 @@ REPLACEMENT = "replacement"
 TOOL = "tool"
 LOCKED = "locked"
 
+# How a claimed version range relates to a declared one (an ecosystem's `range_relation`).
+CONTAINS = "contains"  # every version the declaration admits satisfies the claim
+DISJOINT = "disjoint"  # none does
+OVERLAPS = "overlaps"  # some do, some do not
+
 # Lockfiles of real projects reach tens of MB (a monorepo's pnpm-lock.yaml); past this we say so.
 DEFAULT_LIMIT = 64 * 1024 * 1024
 
@@ -158,6 +163,11 @@ class PackageIndex:
 
     def problems(self) -> list[ManifestStatus]:
         return [s for s in self.statuses if not s.complete]
+
+
+def project_index(context: Context, ecosystem: str, read: Callable[[Context, str | None], PackageIndex], scope: str | None = None) -> PackageIndex:
+    """An ecosystem's declarations in a scope, read once per Verifier whoever asks (`pkg:`, an import-name mapping)."""
+    return context.memo(("pkg-index", ecosystem, scope), lambda: read(context, scope))
 
 
 def load(context: Context, path: str, parse: Callable[[bytes], T]) -> T:

@@ -28,6 +28,7 @@ _REGISTRATION_HOOKS = {
     "register_languages": ("languages", "name"),
     "register_ecosystems": ("ecosystems", "name"),
     "register_memory_formats": ("formats", "name"),
+    "register_runners": ("runners", "name"),
 }
 
 

@@ -1,4 +1,4 @@
-"""What plugins register: anchor kinds, languages, package ecosystems and memory formats.
+"""What plugins register: anchor kinds, languages, package ecosystems, memory formats and command runners.
 
 Plugins hand these records to the `register` callback of the matching hook;
 the registry remembers which plugin registered each one so that errors and
@@ -28,7 +28,9 @@ class AnchorKind:
     `parse` validates a value and returns its parsed form (raise
     AnchorSyntaxError with a column relative to the value); `verify` receives
     the anchor without negation and returns an AnchorResult. `scoped` kinds
-    accept ` in:PATH`.
+    accept ` in:PATH`. A `spaced` kind's value runs to the end of the anchor,
+    whitespace included (`cmd:pnpm run build`); a scoped one still ends at a
+    trailing ` in:PATH`.
     """
 
     prefix: str
@@ -38,6 +40,7 @@ class AnchorKind:
     summary: str = ""
     example: str = ""
     plugin: str = ""
+    spaced: bool = False
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,10 @@ class Ecosystem:
     version_matches: Callable[[str, str, bool], bool] | None = None
     pinned: Callable[[str], str | None] | None = None
     builtin: Callable[[str], str | None] | None = None
+    languages: tuple[str, ...] = ()
+    import_names: Callable[[str, Context | None], list[str]] | None = None
+    packages_for_import: Callable[[str, Context | None], list[str]] | None = None
+    range_relation: Callable[[str, bool, str], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +117,52 @@ class MemoryFormat:
     plugin: str = ""
 
 
+@dataclass(frozen=True)
+class Invocation:
+    """One program call out of a `cmd:` anchor, as a runner sees it (nothing is ever executed).
+
+    `program` and `args` are the shell words after `cd`, environment
+    prefixes and wrappers were taken off; `cwd` is the repo-relative
+    directory it runs in; `text` is the call as written. `delegate` hands a
+    nested call (`uv run tox -e py`, `pnpm turbo build`) to whichever runner
+    claims its program, and returns that runner's result.
+    """
+
+    program: str
+    args: tuple[str, ...]
+    cwd: str = "."
+    env: Mapping[str, str] = field(default_factory=dict)
+    text: str = ""
+    dispatch: Callable[[Invocation], AnchorResult] | None = field(default=None, compare=False, repr=False)
+
+    def delegate(self, program: str, args: tuple[str, ...] | list[str], cwd: str | None = None) -> AnchorResult:
+        """Verify `program args` (run from `cwd`, by default this call's) with the runner that claims it."""
+        if self.dispatch is None:
+            raise RuntimeError("this invocation was built without a dispatcher")
+        text = " ".join([program, *args])
+        nested = Invocation(program, tuple(args), self.cwd if cwd is None else cwd, self.env, text, self.dispatch)
+        return self.dispatch(nested)
+
+
+@dataclass(frozen=True)
+class Runner:
+    """A command runner (`npm`, `make`, `cargo`...): the programs it claims and how to check a call.
+
+    `verify(invocation, context)` reads the runner's configuration statically
+    and returns an AnchorResult: VERIFIED when the configuration defines
+    what the call runs, REFUTED when the configuration is present, static and
+    lacks it (or a runner that needs one has none), INCONCLUSIVE otherwise.
+    `programs` are executable names as written (`pnpm`, `npx`); the first
+    runner to register a program keeps it.
+    """
+
+    name: str
+    programs: tuple[str, ...]
+    verify: Callable[[Invocation, Context], AnchorResult]
+    summary: str = ""
+    plugin: str = ""
+
+
 @dataclass
 class Registry:
     """Everything the loaded plugins registered, by name."""
@@ -118,6 +171,7 @@ class Registry:
     languages: dict[str, Language] = field(default_factory=dict)
     ecosystems: dict[str, Ecosystem] = field(default_factory=dict)
     formats: dict[str, MemoryFormat] = field(default_factory=dict)
+    runners: dict[str, Runner] = field(default_factory=dict)
 
     def add(self, table: str, key: str, item: Any) -> None:
         existing = getattr(self, table).get(key)
@@ -126,6 +180,14 @@ class Registry:
                 f"{table[:-1]} {key!r} registered by both {existing.plugin!r} and {item.plugin!r}"
             )
         getattr(self, table)[key] = item
+
+    def runner_for(self, program: str) -> Runner | None:
+        """The runner that claims a program, by its name as written or its file name (`./node_modules/.bin/x`: x)."""
+        name = program.rsplit("/", 1)[-1]
+        for runner in self.runners.values():
+            if program in runner.programs or name in runner.programs:
+                return runner
+        return None
 
     def language_for(self, path: str) -> Language | None:
         """The language plugin that parses this file, by file name first, then extension."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import subprocess
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
@@ -19,6 +18,10 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit, urlunsplit
 
 from pathspec import GitIgnoreSpec
+
+from anchorcheck import gitcmd
+from anchorcheck.safe_read import IGNORE_CAP, open_regular, read_capped
+from anchorcheck.safe_read import FileTooLargeError as FileTooLargeError  # where plugins have always found it
 
 DEFAULT_SKIP_DIRS = frozenset(
     {
@@ -47,7 +50,13 @@ _LS_STAGED = ("ls-files", "-s", "-z")
 _LS_MODIFIED = ("diff-files", "--name-only", "-z")
 _LS_UNTRACKED = ("ls-files", "-z", "--others", "--exclude-standard")
 _LISTING = (_LS_STAGED, _LS_MODIFIED, _LS_UNTRACKED)
+_LS_CONFIG = ("config", "--null", "--name-only", "--list")
 _DRIVE = re.compile(r"^[A-Za-z]:")
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")  # SHA-1 or SHA-256
+_ABBREVIATED = re.compile(r"[0-9a-fA-F]{4,64}")
+_GITFILE_CAP = 4096
+# Files git opens while listing or hashing: one that is a FIFO blocks it forever.
+_GIT_READS = frozenset({".gitignore", ".gitattributes"})
 _GLOB_CHARS = frozenset("*?[")
 
 
@@ -70,26 +79,72 @@ def find_root(start: str | os.PathLike[str] = ".") -> Path:
 
 
 def broken_git_file(start: str | os.PathLike[str] = ".") -> str | None:
-    """Why git cannot read the checkout at `start`, when the nearest `.git` is a file it cannot follow.
+    """Why anchorcheck will not run git on the checkout at `start`, when the nearest `.git` is a file.
 
     Worktrees and submodules have a `.git` file naming their git directory;
     when that moved, git refuses the checkout and anchorcheck would quietly
-    take it for a plain directory (a `path:` identity, no HEAD). None when
-    the nearest `.git` is a directory, a usable file, or there is none.
+    take it for a plain directory (a `path:` identity, no HEAD). And a `.git`
+    file naming another repository's git directory (`gitdir: /elsewhere`, as
+    an unpacked archive may carry) would make git read that repository's
+    index and configuration: only a worktree whose git directory names this
+    `.git` file back, or a submodule whose git directory lies in an enclosing
+    repository's `.git/modules`, is followed. None when the nearest `.git` is
+    a directory, a usable file, or there is none.
     """
     here = Path(start).resolve()
     for dotgit in (d / ".git" for d in (here, *here.parents)):
         if dotgit.is_file():
-            text = dotgit.read_text(encoding="utf-8", errors="replace").strip()
-            target = text.removeprefix("gitdir:").strip()
-            if not text.startswith("gitdir:") or not target:
-                return f"{dotgit}: not a 'gitdir: PATH' file, so git cannot read this checkout"
-            if not (dotgit.parent / target).is_dir():
-                return f"{dotgit}: gitdir {target} does not exist (a moved or removed worktree or submodule?)"
-            return None
+            return _gitfile_problem(dotgit)
         if dotgit.exists():
             return None
     return None
+
+
+def _gitfile_problem(dotgit: Path) -> str | None:
+    try:
+        with open_regular(dotgit) as handle:
+            text = handle.read(_GITFILE_CAP).decode("utf-8", errors="replace").strip()
+    except OSError as exc:
+        return f"{dotgit}: cannot read ({exc.strerror or exc}), so git cannot read this checkout"
+    target = text.removeprefix("gitdir:").strip()
+    if not text.startswith("gitdir:") or not target or "\n" in target:
+        return f"{dotgit}: not a 'gitdir: PATH' file, so git cannot read this checkout"
+    gitdir = (dotgit.parent / target).resolve()
+    if not gitdir.is_dir():
+        return f"{dotgit}: gitdir {target} does not exist (a moved or removed worktree or submodule?)"
+    if _names_back(gitdir, dotgit) or _submodule_of_enclosing(gitdir, dotgit.parent):
+        return None
+    return (
+        f"{dotgit}: gitdir {target} is not a worktree or submodule of this checkout (it does not name it back); "
+        "anchorcheck does not run git on another repository's git directory"
+    )
+
+
+def _names_back(gitdir: Path, dotgit: Path) -> bool:
+    """A worktree: `git worktree add` writes the path of the `.git` file into `<gitdir>/gitdir`."""
+    try:
+        with open_regular(gitdir / "gitdir") as handle:
+            named = handle.read(_GITFILE_CAP).decode("utf-8", errors="replace").strip()
+        return bool(named) and Path(named).resolve() == dotgit.resolve()
+    except OSError:
+        return False
+
+
+def _submodule_of_enclosing(gitdir: Path, checkout: Path) -> bool:
+    """A submodule: its git directory is inside `.git/modules` of a repository enclosing the checkout."""
+    for above in checkout.resolve().parents:
+        modules = above / ".git" / "modules"
+        if (above / ".git").is_dir() and modules in gitdir.parents:
+            return True
+    return False
+
+
+def is_object_id(value: object, *, abbreviated: bool = False) -> bool:
+    """Whether `value` is a full git object id (40 or 64 lowercase hex digits), or with `abbreviated`
+    a prefix of one (4 or more hex digits, as some tools store a HEAD): safe on a git command line."""
+    if not isinstance(value, str):
+        return False
+    return (_ABBREVIATED if abbreviated else _OBJECT_ID).fullmatch(value) is not None
 
 
 def strip_credentials(url: str) -> str:
@@ -189,11 +244,7 @@ class Repository:
 
     def _read(self, path: str, cap: int, amount: int = -1) -> bytes:
         """Up to `amount` bytes of a file (all by default), refused past the size cap before reading."""
-        with open(self._vetted_or_resolved(path), "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if cap and size > cap:
-                raise FileTooLargeError(path, size, cap)
-            return handle.read(amount)
+        return read_capped(self._vetted_or_resolved(path), cap, amount=amount, shown=path)
 
     def _vetted_or_resolved(self, path: str) -> str | Path:
         """Listed files were vetted (symlinks resolved and checked) when listed: skip resolving them again."""
@@ -330,7 +381,8 @@ class Repository:
             specs = [(base, spec) for base, spec in specs if rel_dir.startswith(base)]
             if ".gitignore" in filenames:
                 try:
-                    lines = (Path(dirpath) / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
+                    data = read_capped(os.path.join(dirpath, ".gitignore"), IGNORE_CAP)
+                    lines = data.decode("utf-8", errors="replace").splitlines()
                     specs.append((rel_dir, GitIgnoreSpec.from_lines(lines)))
                 except OSError:
                     pass
@@ -341,13 +393,26 @@ class Repository:
             )
             for name in sorted(filenames):
                 rel = rel_dir + name
-                if not _ignored(specs, rel):
+                if name != ".git" and not _ignored(specs, rel):  # a worktree's `.git` file is git's, not the project's
                     yield rel
 
     # -- git -------------------------------------------------------------------
 
-    def git(self, *args: str) -> str | None:
-        """Run read-only git plumbing in the root; None when git is missing or fails."""
+    def git(self, command: str, *options: str, operands: Iterable[str] = (), paths: Iterable[str] | None = None) -> str | None:
+        """Run read-only git plumbing in the root; None when git is missing, fails or is not used here.
+
+        Values never go among the options: `operands` (revisions, object ids,
+        config keys) follow `--end-of-options` and `paths` follow `--`, so a
+        value that starts with a dash, such as a committed lock whose head is
+        `--output=/some/file`, cannot become an option of git.
+        """
+        for option in options:
+            if not option.startswith("-"):
+                raise ValueError(f"git {command}: {option!r} is not an option; pass it as an operand or path")
+        operands = tuple(operands)
+        args = (command, *options, "--end-of-options", *operands) if operands else (command, *options)
+        if paths is not None:
+            args = (*args, "--", *paths)
         return self._git_parallel(args)[0]
 
     def prefetch_listing(self) -> None:
@@ -382,35 +447,39 @@ class Repository:
         return [results[command] if command in results else next(ran) for command in commands]
 
     def _run_git(self, commands: Iterable[tuple[str, ...]]) -> Iterator[str | None]:
-        env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
-        running: list[subprocess.Popen[bytes] | None] = []
-        for args in commands:
-            try:
-                running.append(
-                    subprocess.Popen(
-                        ["git", "-C", str(self.root), *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
-                    )
-                )
-            except OSError:
-                running.append(None)
-        results: list[str | None] = []
-        for proc in running:
-            if proc is None:
-                results.append(None)
-                continue
-            try:
-                out, _ = proc.communicate(timeout=60)
-            except subprocess.SubprocessError:
-                proc.kill()
-                proc.communicate()
-                results.append(None)
-                continue
-            results.append(out.decode("utf-8", errors="surrogateescape") if proc.returncode == 0 else None)
-        return iter(results)
+        """Every git run of anchorcheck goes through here, hardened by `gitcmd` (nothing can execute)."""
+        commands = list(commands)
+        overrides = self._driver_overrides if self._below_dotgit() else None
+        if overrides is None:
+            return iter([None] * len(commands))
+        return iter(gitcmd.run(self.root, commands, overrides, stalled=self._blocking_file))
+
+    @cached_property
+    def _driver_overrides(self) -> tuple[str, ...] | None:
+        """The `-c` arguments that disarm this checkout's filter drivers; None when git must not run here."""
+        names = gitcmd.run(self.root, [_LS_CONFIG], stalled=self._blocking_file)[0]
+        return None if names is None else gitcmd.driver_overrides(names)
+
+    def _blocking_file(self) -> str | None:
+        """A `.gitignore` or `.gitattributes` that is no regular file (a FIFO): git would wait on it forever."""
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+            for name in _GIT_READS.intersection(filenames):
+                try:
+                    mode = os.lstat(os.path.join(dirpath, name)).st_mode
+                except OSError:
+                    continue
+                if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):  # git does not follow these links
+                    return os.path.join(dirpath, name)
+        return None
 
     def _below_dotgit(self) -> bool:
-        """Whether a `.git` is at the root or above it: without one, no git command is worth running."""
-        return any((d / ".git").exists() for d in (self.root, *self.root.parents))
+        """Whether a `.git` git may use is at the root or above it: without one, no git command is worth running."""
+        return any((d / ".git").exists() for d in (self.root, *self.root.parents)) and not self._refused_gitdir
+
+    @cached_property
+    def _refused_gitdir(self) -> bool:
+        return broken_git_file(self.root) is not None
 
     @cached_property
     def in_git(self) -> bool:
@@ -423,7 +492,7 @@ class Repository:
     def identity(self) -> str:
         """`git:<root commit>` (stable across clones and moves), else `path:<canonical root>`."""
         if self.in_git:
-            roots = (self.git("rev-list", "--max-parents=0", "HEAD") or "").split()
+            roots = (self.git("rev-list", "--max-parents=0", operands=["HEAD"]) or "").split()
             if roots:
                 return f"git:{sorted(roots)[0]}"
         return f"path:{self.root}"
@@ -432,15 +501,15 @@ class Repository:
     def head(self) -> str | None:
         if not self.in_git:
             return None
-        out = (self.git("rev-parse", "--verify", "-q", "HEAD") or "").strip()
-        return out or None
+        out = (self.git("rev-parse", "--verify", "-q", operands=["HEAD"]) or "").strip()
+        return out if is_object_id(out) else None
 
     @cached_property
     def origin(self) -> str | None:
         """The origin remote URL with credentials stripped, when there is one."""
         if not self.in_git:
             return None
-        out = (self.git("config", "--get", "remote.origin.url") or "").strip()
+        out = (self.git("config", "--get", operands=["remote.origin.url"]) or "").strip()
         return strip_credentials(out) if out else None
 
     @cached_property
@@ -486,10 +555,3 @@ def looks_binary(data: bytes) -> bool:
 def _ignored(specs: list[tuple[str, GitIgnoreSpec]], rel: str) -> bool:
     return any(spec.match_file(rel[len(base):]) for base, spec in specs)
 
-
-class FileTooLargeError(OSError):
-    """A file over the size cap: not read, so a huge file never stalls a check."""
-
-    def __init__(self, path: str, size: int, cap: int) -> None:
-        self.path, self.size, self.cap = path, size, cap
-        super().__init__(f"{path}: {size} bytes is over the {cap}-byte cap")

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from anchorcheck.repo import FileTooLargeError, Repository, UnsafePathError, check_relative
+from anchorcheck.repo import FileTooLargeError, Repository, UnsafePathError, check_relative, is_object_id
 
 _SYMLINK_MODE = "120000"
 _MAX_SYMLINK_HOPS = 40
+_MAX_REVISION = 256
 
 
 class RevisionError(ValueError):
@@ -45,8 +46,10 @@ class RevisionRepository(Repository):
         self.exclude = base.exclude
         if not base.in_git:
             raise RevisionError(f"{base.root}: not a git checkout, so revision {revision!r} cannot be read")
-        commit = (self.git("rev-parse", "--verify", "-q", "--end-of-options", f"{revision}^{{commit}}") or "").strip()
-        if not commit:
+        if not isinstance(revision, str) or not revision.isprintable() or not 0 < len(revision) <= _MAX_REVISION:
+            raise RevisionError(f"revision {revision!r:.80} is not a revision name (printable, 1 to {_MAX_REVISION} characters)")
+        commit = (self.git("rev-parse", "--verify", "-q", operands=[f"{revision}^{{commit}}"]) or "").strip()
+        if not is_object_id(commit):
             raise RevisionError(f"revision {revision!r} is not a commit of this repository")
         self.revision = revision
         self.commit = commit
@@ -56,14 +59,18 @@ class RevisionRepository(Repository):
 
     @cached_property
     def _tree(self) -> dict[str, _Entry]:
-        out = self.git("ls-tree", "-r", "-t", "-l", "-z", "--full-tree", self.commit) or ""
+        out = self.git("ls-tree", "-r", "-t", "-l", "-z", "--full-tree", operands=[self.commit]) or ""
         tree: dict[str, _Entry] = {}
         for record in out.split("\0"):
             if not record:
                 continue
             meta, _, path = record.partition("\t")
-            mode, kind, oid, size = meta.split()
-            tree[path] = _Entry(mode, kind, oid, None if size == "-" else int(size))
+            fields = meta.split()
+            if len(fields) != 4:
+                continue
+            mode, kind, oid, size = fields
+            # "-" for a tree; "BAD" for a blob missing from a partial clone (never fetched: no transport)
+            tree[path] = _Entry(mode, kind, oid, int(size) if size.isdigit() else None)
         return tree
 
     def _lookup(self, path: str) -> tuple[str, _Entry | None]:
@@ -85,7 +92,7 @@ class RevisionRepository(Repository):
     def _blob(self, oid: str) -> bytes:
         cached = self._blobs.get(oid)
         if cached is None:
-            out = self.git("cat-file", "blob", oid)
+            out = self.git("cat-file", operands=["blob", oid]) if is_object_id(oid) else None
             if out is None:
                 raise OSError(f"git cannot read object {oid}")
             cached = out.encode("utf-8", errors="surrogateescape")

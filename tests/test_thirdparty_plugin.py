@@ -70,3 +70,19 @@ def test_restricting_plugins_by_environment(plugin_env: Path, tmp_path: Path) ->
         [str(plugin_env / "bin" / "anchorcheck"), "plugins", "--format", "json"], capture_output=True, text=True, env=env
     )
     assert [p["name"] for p in json.loads(done.stdout)["plugins"]] == ["file"]
+
+
+def test_a_third_party_ecosystem_gets_import_evidence(plugin_env: Path, tmp_path: Path) -> None:
+    """The package <-> import-name mapping is a capability: a plugin's own ecosystem gets what PyPI's gets."""
+    root = write_tree(tmp_path / "proj", {"vendor.txt": "acme-tools acmetools\n", "app.py": "import acmetools\n"})
+    anchors = ["pkg:vendorlist/acme-tools", "import:acmetools", "import:acme-tools"]
+    done = subprocess.run(
+        [str(plugin_env / "bin" / "anchorcheck"), "anchor", "--no-cache", "--root", str(root), "--format", "json", *anchors],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    package, imported, renamed = json.loads(done.stdout)["results"]
+    assert package["details"]["imported_at"] == "app.py:1"
+    assert imported["details"]["packages"]["vendorlist"] == ["acme-tools"]
+    assert renamed["verdict"] == "VERIFIED" and renamed["details"]["imported_as"] == "acmetools"

@@ -23,6 +23,7 @@ def run(args: argparse.Namespace) -> int:
         "languages": {k: v.plugin for k, v in sorted(registry.languages.items())},
         "ecosystems": {k: v.plugin for k, v in sorted(registry.ecosystems.items())},
         "formats": {k: v.plugin for k, v in sorted(registry.formats.items())},
+        "runners": {k: v.plugin for k, v in sorted(registry.runners.items())},
     }
     if args.format == "json":
         data = {"plugins": [info.to_dict() for info in loaded.infos], **registered}

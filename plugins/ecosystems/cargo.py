@@ -30,6 +30,7 @@ from anchorcheck.packages import (
     as_table,
     load,
     locked_facts,
+    project_index,
 )
 from anchorcheck_plugins.ecosystems import semver
 from anchorcheck_plugins.ecosystems.discovery import Layout, Reader, collect, member_dirs
@@ -151,6 +152,49 @@ def builtin(name: str) -> str | None:
     return "part of the Rust standard distribution" if name in _BUILTIN else None
 
 
+def import_names(package: str, context: Context | None = None) -> list[str]:
+    """The crate names code uses a package by: `-` folded to `_`, then each rename (`memmap = {
+    package = "memmap2" }` is used as `memmap::`) and, for a workspace member, its `[lib] name`."""
+    name = normalize(package)
+    names = [name.replace("-", "_")]
+    for decl in _declarations(context).get(name, []):
+        used = decl.relation == PROJECT and _lib_name(context, decl.file) or decl.written
+        names.append(used.replace("-", "_"))
+    return list(dict.fromkeys(names))
+
+
+def packages_for_import(module: str, context: Context | None = None) -> list[str]:
+    """The package a crate name in code stands for: the one renamed to it, else the name itself."""
+    crate = module.split("::", 1)[0].replace("-", "_")
+    if crate in _LOCAL or builtin(normalize(crate)):
+        return []
+    renamed = [d.name for decls in _declarations(context).values() for d in decls if d.written.replace("-", "_") == crate]
+    return list(dict.fromkeys(renamed)) or [normalize(crate)]
+
+
+_LOCAL = frozenset({"crate", "self", "super", "Self"})
+
+
+def _declarations(context: Context | None) -> dict[str, list[Declaration]]:
+    """The whole project's declarations by package name (none without a context)."""
+    if context is None:
+        return {}
+    index = project_index(context, "cargo", read)
+    return context.memo(("cargo.declarations", id(index)), lambda: {d.name: index.find(d.name) for d in index.declarations})
+
+
+def _lib_name(context: Context | None, manifest: str) -> str | None:
+    """A member's `[lib] name`: the crate name its code is imported by, when it differs from the package's."""
+    if context is None:
+        return None
+    try:
+        lib = read_toml(context, manifest)[0].get("lib")
+    except ManifestError:
+        return None
+    name = lib.get("name") if isinstance(lib, dict) else None
+    return name if isinstance(name, str) and name else None
+
+
 @hookimpl
 def register_ecosystems(register):  # noqa: ANN001, ANN201 - hook signature
     register(
@@ -163,5 +207,9 @@ def register_ecosystems(register):  # noqa: ANN001, ANN201 - hook signature
             version_matches=version_matches,
             pinned=pinned,
             builtin=builtin,
+            languages=("rust",),
+            import_names=import_names,
+            packages_for_import=packages_for_import,
+            range_relation=semver.relation_for("cargo"),
         )
     )

@@ -30,6 +30,7 @@ from anchorcheck.packages import (
     decode,
     load,
     locked_facts,
+    project_index,
 )
 from anchorcheck_plugins.ecosystems import semver
 from anchorcheck_plugins.ecosystems.discovery import Layout, Reader, collect
@@ -160,6 +161,23 @@ def builtin(name: str) -> str | None:
     return "part of the Go standard library" if "." not in name.split("/", 1)[0] else None
 
 
+def import_names(module: str, context: Context | None = None) -> list[str]:
+    """Go code imports a module's packages by their full paths, which begin with the module path."""
+    return [module.strip()]
+
+
+def packages_for_import(path: str, context: Context | None = None) -> list[str]:
+    """The module an import path belongs to: the longest module path the project names that is a
+    prefix of it by whole elements (`github.com/spf13/cobra/doc` -> github.com/spf13/cobra), else
+    the path itself; [] for the standard library."""
+    path = path.strip()
+    if not path or builtin(path):
+        return []
+    modules = {d.name for d in project_index(context, "golang", read).declarations} if context is not None else set()
+    owners = [m for m in modules if path == m or path.startswith(m + "/")]
+    return [max(owners, key=len)] if owners else [path]
+
+
 @hookimpl
 def register_ecosystems(register):  # noqa: ANN001, ANN201 - hook signature
     register(
@@ -172,5 +190,8 @@ def register_ecosystems(register):  # noqa: ANN001, ANN201 - hook signature
             version_matches=version_matches,
             pinned=pinned,
             builtin=builtin,
+            languages=("go",),
+            import_names=import_names,
+            packages_for_import=packages_for_import,
         )
     )

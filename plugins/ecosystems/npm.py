@@ -14,10 +14,10 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck import Ecosystem, hookimpl
-from anchorcheck.packages import DEV, DIRECT, OPTIONAL, PEER, PROJECT, Declaration, FileFacts, ManifestError, ManifestStatus, PackageIndex, decode, load
+from anchorcheck.packages import DEV, DIRECT, OPTIONAL, PEER, PROJECT, Declaration, FileFacts, ManifestError, ManifestStatus, PackageIndex, decode, load, project_index
 from anchorcheck_plugins.ecosystems import semver
 from anchorcheck_plugins.ecosystems.discovery import Layout, Reader, collect, member_dirs
-from anchorcheck_plugins.ecosystems.npm_lockfiles import parse_package_lock, parse_pnpm_lock, parse_yarn_lock
+from anchorcheck_plugins.ecosystems.npm_lockfiles import alias_target, parse_package_lock, parse_pnpm_lock, parse_yarn_lock
 from anchorcheck_plugins.ecosystems.parsing import LineFinder, parse_json, parse_yaml
 
 if TYPE_CHECKING:
@@ -72,6 +72,9 @@ def parse_package_json(context: Context, path: str) -> FileFacts:
             if not isinstance(spec, str):
                 raise ManifestError(f'"{section}" entry {dep!r} should be a version string', line)
             found.append(Declaration(normalize(dep), relation, path, line, specifier=spec, written=dep))
+            target = alias_target(spec)  # `"x": "npm:y@^1"` installs y, imported as x
+            if target is not None and normalize(target[0]) != normalize(dep):
+                found.append(Declaration(normalize(target[0]), relation, path, line, specifier=spec, written=dep))
     return FileFacts(found, ManifestStatus(path))
 
 
@@ -122,6 +125,41 @@ def read(context: Context, scope: str | None) -> PackageIndex:
     return collect(context, LAYOUT, scope)
 
 
+def _range(specifier: str) -> str:
+    """The range of a specifier, an alias's included (`npm:y@^1` is `^1`)."""
+    target = alias_target(specifier.strip())
+    return target[1] if target is not None else specifier
+
+
+def range_relation(claim: str, claim_is_range: bool, declared: str) -> str:
+    """A claimed version or range against a declared range, by semver intervals."""
+    return _relation(claim, claim_is_range, _range(declared))
+
+
+_relation = semver.relation_for("npm")
+
+
+def import_names(package: str, context: Context | None = None) -> list[str]:
+    """The names code imports a package by: its own, then each alias it is installed under (`"x": "npm:y@^1"`)."""
+    name = normalize(package)
+    aliases = [d.written for d in _index(context).find(name) if normalize(d.written) != name] if context is not None else []
+    return list(dict.fromkeys([name, *aliases]))
+
+
+def packages_for_import(module: str, context: Context | None = None) -> list[str]:
+    """The package an import names: the package before any subpath (`@s/p/sub` is `@s/p`), or what an alias installs."""
+    parts = normalize(module).split("/")
+    top = "/".join(parts[:2]) if parts[0].startswith("@") else parts[0]
+    if not top or builtin(top):
+        return []
+    aliased = [d.name for d in _index(context).declarations if normalize(d.written) == top and d.name != top] if context is not None else []
+    return list(dict.fromkeys(aliased)) or [top]
+
+
+def _index(context: Context) -> PackageIndex:
+    return project_index(context, "npm", read)
+
+
 def version_matches(wanted: str, actual: str, is_range: bool) -> bool:
     """npm semver: ranges with ^ ~ x-ranges, hyphens and ||; RangeError (a ValueError) when unreadable."""
     return semver.matches(wanted, actual, "npm") if is_range else semver.same_version(wanted, actual)
@@ -129,7 +167,7 @@ def version_matches(wanted: str, actual: str, is_range: bool) -> bool:
 
 def pinned(specifier: str) -> str | None:
     """`1.2.3` or `=1.2.3` pins a version; ranges, tags, URLs and `workspace:`/`catalog:` pin nothing."""
-    found = re.fullmatch(r"=?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)", specifier.strip())
+    found = re.fullmatch(r"=?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)", _range(specifier).strip())
     return found.group(1) if found else None
 
 
@@ -149,5 +187,9 @@ def register_ecosystems(register):  # noqa: ANN001, ANN201 - hook signature
             version_matches=version_matches,
             pinned=pinned,
             builtin=builtin,
+            languages=("javascript", "typescript"),
+            import_names=import_names,
+            packages_for_import=packages_for_import,
+            range_relation=range_relation,
         )
     )

@@ -28,6 +28,20 @@ def descriptor_name(descriptor: str) -> str:
     return descriptor if at < 0 else descriptor[:at]
 
 
+def alias_target(spec: str) -> tuple[str, str] | None:
+    """An npm alias `npm:real@^1` (or `npm:@scope/real`): the real name and its range; None for any other spec."""
+    if not spec.startswith("npm:") or len(spec) <= 4:
+        return None
+    target = spec[4:]
+    name = descriptor_name(target)
+    return name, target[len(name) + 1 :]
+
+
+def _aliased(alias: str, real: str, version: str | None, line: int | None) -> list[LockEntry]:
+    """The entries of one locked package: under its real name, and under the alias code imports it by."""
+    return [(real, version, line)] + ([(alias, version, line)] if alias != real else [])
+
+
 # -- package-lock.json -------------------------------------------------------------
 
 
@@ -50,7 +64,8 @@ def _package_lock(data: bytes) -> list[LockEntry]:
             if "node_modules/" not in key and not info.get("name"):
                 continue  # a workspace folder without a name: its package.json speaks for it
             version = info.get("version")
-            entries.append((name, version if isinstance(version, str) else None, key_lines.get(key)))
+            alias = key.rsplit("node_modules/", 1)[-1] if "node_modules/" in key else name  # `node_modules/x` holding y
+            entries += _aliased(alias, name, version if isinstance(version, str) else None, key_lines.get(key))
     elif packages is not None:
         raise ManifestError('"packages" should be an object', None)
     else:  # lockfileVersion 1: nested "dependencies"
@@ -66,8 +81,9 @@ def _legacy(table: Any, key_lines: dict[str, int], entries: list[LockEntry], dep
     for name, info in table.items():
         if not isinstance(info, dict):
             raise ManifestError(f"dependency {name!r} should be an object", key_lines.get(name))
-        version = info.get("version")
-        entries.append((name, version if isinstance(version, str) else None, key_lines.get(name)))
+        version = info.get("version") if isinstance(info.get("version"), str) else None
+        target = alias_target(version) if version else None  # v1 writes an alias's version `npm:y@1.2.3`
+        entries += _aliased(name, target[0], target[1] or None, key_lines.get(name)) if target else [(name, version, key_lines.get(name))]
         _legacy(info.get("dependencies"), key_lines, entries, depth + 1)
 
 
@@ -90,7 +106,7 @@ def _yarn_v1(text: str) -> list[LockEntry]:
             if not raw.rstrip().endswith(":"):
                 raise ManifestError("expected a package header ending with ':'", number)
             descriptors = [d.strip().strip('"') for d in raw.rstrip()[:-1].split(",")]
-            names = list(dict.fromkeys(descriptor_name(d) for d in descriptors if d))
+            names = list(dict.fromkeys(name for d in descriptors if d for name in _descriptor_names(d)))
             header_line = number
             continue
         stripped = raw.strip()
@@ -114,9 +130,19 @@ def _yarn_berry(data: bytes, text: str) -> list[LockEntry]:
         if not isinstance(info, dict) or not isinstance(key, str):
             raise ManifestError(f"entry {key!r} should be a mapping", key_lines.get(str(key)))
         version = info.get("version")
-        names = dict.fromkeys(descriptor_name(d.strip()) for d in key.split(","))
+        names = dict.fromkeys(name for d in key.split(",") for name in _descriptor_names(d.strip()))
+        resolution = info.get("resolution")
+        if isinstance(resolution, str) and resolution:  # `y@npm:1.2.3`: the package an alias resolved to
+            names[descriptor_name(resolution)] = None
         entries += [(name, str(version) if version is not None else None, key_lines.get(key)) for name in names]
     return entries
+
+
+def _descriptor_names(descriptor: str) -> list[str]:
+    """A descriptor's name, and the real name of an alias (`x@npm:y@^1`, Berry `x@npm:y@npm:^1`)."""
+    name = descriptor_name(descriptor)
+    target = alias_target(descriptor[len(name) + 1 :])
+    return [name, target[0]] if target and target[0] != name else [name]
 
 
 def _yarn_lock(data: bytes) -> list[LockEntry]:
@@ -133,6 +159,9 @@ def parse_yarn_lock(context: Context, path: str) -> FileFacts:
 # -- pnpm-lock.yaml ------------------------------------------------------------------
 
 _PEER_SUFFIX = re.compile(r"\(.*\)$|_.*$")
+# A dependency resolved to another package: v9 `y@1.2.3(peer@1)`, v6 `/y@1.2.3`, v5 `/y/1.2.3_peer`.
+_RESOLVED_ELSEWHERE = re.compile(r"/?(?P<name>(?:@[^/@]+/)?[^/@(]+)[@/](?P<version>\d[^(]*)")
+_VERSION_LIKE = re.compile(r"\d+\.\d+\.\d+")
 
 
 def _pnpm_key(key: str, version: float) -> tuple[str, str | None]:
@@ -164,10 +193,32 @@ def _pnpm_lock(data: bytes) -> list[LockEntry]:
         table = doc.get(section) or {}
         if not isinstance(table, dict):
             raise ManifestError(f"{section}: should be a mapping", key_lines.get(section))
-        for key in table:
+        for key, info in table.items():
             name, version = _pnpm_key(str(key), lock_version)
             entries.append((name, version, key_lines.get(str(key))))
-    return entries  # importers repeat what package.json declares and `packages` locks
+            entries += _pnpm_aliases(info, lock_version, key_lines)
+    importers = doc.get("importers") if isinstance(doc.get("importers"), dict) else {"": doc}
+    for importer in importers.values():
+        entries += _pnpm_aliases(importer, lock_version, key_lines)
+    return entries  # importers repeat what package.json declares and `packages` locks, but for aliases
+
+
+def _pnpm_aliases(holder: Any, lock_version: float, key_lines: dict[str, int]) -> list[LockEntry]:
+    """Aliases among a package's or importer's dependencies: `x: y@1.2.3` (v9), `x: /y@1.2.3` (v6),
+    `x: {specifier: npm:y@^1, version: y@1.2.3}` (importers): x is y, locked at 1.2.3."""
+    entries: list[LockEntry] = []
+    if not isinstance(holder, dict):
+        return entries
+    for section in ("dependencies", "devDependencies", "optionalDependencies"):
+        table = holder.get(section)
+        for alias, value in table.items() if isinstance(table, dict) else ():
+            resolved = value.get("version") if isinstance(value, dict) else value
+            found = _RESOLVED_ELSEWHERE.match(resolved) if isinstance(resolved, str) else None
+            if found is None or _VERSION_LIKE.match(found.group("name")) or found.group("name") == str(alias):
+                continue  # a plain version (`1.2.3`, `1.2.3(react@18)`, v5 `1.2.3_react@18`), or no alias
+            version = _PEER_SUFFIX.sub("", found.group("version")) if lock_version < 6 else found.group("version")
+            entries += _aliased(str(alias), found.group("name"), version or None, key_lines.get(str(alias)))
+    return entries
 
 
 def parse_pnpm_lock(context: Context, path: str) -> FileFacts:

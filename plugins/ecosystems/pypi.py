@@ -17,10 +17,11 @@ from packaging.version import Version
 
 from anchorcheck import Ecosystem, hookimpl
 from anchorcheck.packages import FileFacts, ManifestStatus, PackageIndex
+from anchorcheck_plugins.ecosystems import ranges
 from anchorcheck_plugins.ecosystems.discovery import Layout, Reader, collect, member_dirs
 from anchorcheck_plugins.ecosystems.pypi_common import normalize
 from anchorcheck_plugins.ecosystems.pypi_environments import parse_environment, parse_pipfile
-from anchorcheck_plugins.ecosystems.pypi_import_names import is_standard_library
+from anchorcheck_plugins.ecosystems.pypi_import_names import distributions_for_import, imports_for_distribution, is_standard_library
 from anchorcheck_plugins.ecosystems.pypi_lockfiles import parse_package_lock, parse_pipfile_lock, parse_pylock
 from anchorcheck_plugins.ecosystems.pypi_pyproject import parse_pyproject, workspace_members
 from anchorcheck_plugins.ecosystems.pypi_requirements import PATTERN as REQUIREMENTS, parse_requirements
@@ -85,6 +86,60 @@ def pinned(specifier: str) -> str | None:
     return found.group(1) if found else None
 
 
+def range_relation(claim: str, claim_is_range: bool, declared: str) -> str:
+    """A claimed PEP 440 version or specifier set against a declared one, by the intervals they admit."""
+    if claim_is_range:
+        wanted = _intervals(claim)
+    else:
+        version = Version(claim)
+        wanted = [ranges.Interval(version, True, version, True)]
+    return ranges.relation(wanted, _intervals(declared.split(";", 1)[0]))
+
+
+def _intervals(specifiers: str) -> list[ranges.Interval]:
+    """A specifier set as the union of intervals it admits; `!=` cuts a point out."""
+    bounds: list[tuple[str, Version]] = []
+    holes: list[Version] = []
+    for spec in SpecifierSet(specifiers):
+        op, text = spec.operator, spec.version
+        if op == "===":
+            raise ValueError(f"cannot compare the arbitrary equality {spec}")
+        if text.endswith(".*"):
+            prefix = Version(text[:-2])
+            ceiling = _bump(prefix, len(prefix.release) - 1)
+            if op == "==":
+                bounds += [(">=", Version(f"{prefix}.dev0")), ("<", ceiling)]
+            # `!=1.2.*` removes a whole series: leave it out (a wider declaration never decides wrongly)
+            continue
+        version = Version(text)
+        if op == "~=":
+            bounds += [(">=", version), ("<", _bump(version, len(version.release) - 2))]
+        elif op == "==":
+            bounds.append(("=", version))
+        elif op == "!=":
+            holes.append(version)
+        elif op == "<" and not version.is_prerelease:
+            bounds.append(("<", Version(f"{version}.dev0")))  # `<2` admits no pre-release of 2
+        else:
+            bounds.append((op, version))
+    pieces = [ranges.conjunction(bounds)]
+    for hole in holes:  # `!=1.5` splits the interval around 1.5
+        point = ranges.Interval(hole, True, hole, True)
+        pieces = [
+            part
+            for piece in pieces
+            for part in ((piece.meet(ranges.Interval(None, True, hole, False)), piece.meet(ranges.Interval(hole, False))) if point.within(piece) else (piece,))
+        ]
+    return pieces
+
+
+def _bump(version: Version, at: int) -> Version:
+    """The first release past the series: 1.4 at 0 -> 2.dev0, 1.4.2 at 1 -> 1.5.dev0."""
+    release = list(version.release[: at + 1])
+    release[-1] += 1
+    return Version(".".join(map(str, release)) + ".dev0")
+
+
 def builtin(name: str) -> str | None:
     return "part of the Python standard library" if is_standard_library(name.replace("-", "_")) else None
 
@@ -101,5 +156,9 @@ def register_ecosystems(register):  # noqa: ANN001, ANN201 - hook signature
             version_matches=version_matches,
             pinned=pinned,
             builtin=builtin,
+            languages=("python",),
+            import_names=imports_for_distribution,
+            packages_for_import=distributions_for_import,
+            range_relation=range_relation,
         )
     )

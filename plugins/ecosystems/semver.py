@@ -16,7 +16,10 @@ ranges is not applied: a pre-release is compared by semver precedence.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import total_ordering
+
+from anchorcheck_plugins.ecosystems import ranges
 
 _VERSION = re.compile(
     r"^v?(?P<major>0|[1-9]\d*)(?:\.(?P<minor>0|[1-9]\d*)(?:\.(?P<patch>0|[1-9]\d*))?)?"
@@ -164,6 +167,26 @@ def matches(range_text: str, version: str, dialect: str) -> bool:
     candidate = SemVer.parse(version.split("+", 1)[0])
     alternatives = range_text.split("||") if dialect == "npm" else [range_text]
     return any(_satisfies(candidate, _conjunction(alt, dialect)) for alt in alternatives)
+
+
+def intervals(range_text: str, dialect: str, is_range: bool = True) -> list[ranges.Interval]:
+    """A range (or, with `is_range` false, one exact version) as the union of intervals it admits."""
+    if dialect not in DIALECTS:
+        raise RangeError(f"no range dialect {dialect!r}")
+    if not is_range:
+        version = SemVer.parse(range_text.split("+", 1)[0])
+        return [ranges.Interval(version, True, version, True)]
+    alternatives = range_text.split("||") if dialect == "npm" else [range_text]
+    return [ranges.conjunction(_conjunction(alt, dialect)) for alt in alternatives]
+
+
+def relation_for(dialect: str) -> Callable[[str, bool, str], str]:
+    """The `range_relation` capability of an ecosystem using this dialect."""
+
+    def relation(claim: str, claim_is_range: bool, declared: str) -> str:
+        return ranges.relation(intervals(claim, dialect, claim_is_range), intervals(declared, dialect))
+
+    return relation
 
 
 def same_version(a: str, b: str) -> bool:

@@ -21,8 +21,8 @@ from anchorcheck.anchors import Anchor, AnchorSyntaxError
 from anchorcheck.context import Context
 from anchorcheck.facts import Facts
 from anchorcheck.index import Goal, Search, SourceIndex
-from anchorcheck.registry import Language
-from anchorcheck_plugins.ecosystems.pypi_import_names import distributions_for_import, imports_for_distribution
+from anchorcheck.packages import project_index
+from anchorcheck.registry import Ecosystem, Language
 from anchorcheck_plugins.languages.python import SOURCE_ROOTS
 from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE, MAX_EVIDENCE, coverage, evidence, nothing_to_search, places, scope_words
 
@@ -64,12 +64,14 @@ class ImportSearch:
     places: list[tuple[str, int, str, str]] = field(default_factory=list)  # path, line, module, flag
     search: Search = field(default_factory=Search)
     shaky: list[str] = field(default_factory=list)  # candidates with syntax errors, as path:line
-    python_hit: bool = False  # a Python file imports it, so a PyPI distribution may provide it
+    languages: set[str] = field(default_factory=set)  # of the files that import it: which ecosystems may provide it
 
     def evidence(self, limit: int = MAX_EVIDENCE) -> list[Evidence]:
         return [evidence(path, line, f"imports {name}", flag) for path, line, name, flag in self.places[:limit]]
 
-    def places_in(self, hits: list[tuple[str, Facts]], matches: Callable[[str, Facts], list[tuple[str, int, str]]]) -> bool:
+    def places_in(
+        self, hits: list[tuple[str, Facts]], matches: Callable[[str, Facts], list[tuple[str, int, str]]], language: Callable[[str], str]
+    ) -> bool:
         """Add the import places of these searched files, one per line; whether there are any."""
         for path, facts in hits:
             lines = set()
@@ -77,8 +79,13 @@ class ImportSearch:
                 if line not in lines:
                     lines.add(line)
                     self.places.append((path, line, name, flag))
-                    self.python_hit |= path.endswith((".py", ".pyi"))
+                    self.languages.add(language(path))
         return bool(self.places)
+
+    def only_in(self, languages: tuple[str, ...], language: Callable[[str], str]) -> ImportSearch:
+        """The same search with the places in other languages left out (an npm alias is not a Python import)."""
+        kept = [place for place in self.places if language(place[0]) in languages]
+        return ImportSearch(kept, self.search, self.shaky, {language(place[0]) for place in kept})
 
     def all_guarded(self) -> bool:
         """Every import is optional or TYPE_CHECKING-only: the code runs without the module."""
@@ -120,16 +127,17 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         # Only an import that always runs may end the search early: guarded ones need the whole picture.
         return any(not flag for _, _, flag in matches(path, facts))
 
+    language_of = _language_of(context)
     goal = Goal(unguarded, ENOUGH_EVIDENCE, _likely_importer(module))
     result = ImportSearch(search=index.search(scope, needles, inside, goal))
     hits = result.search.hits
-    if result.places_in(hits, matches) and not result.python_hit and not result.search.complete:
+    if result.places_in(hits, matches, language_of) and "python" not in result.languages and not result.search.complete:
         # Stopped early on other languages' imports (a JS `require("yaml")`): whether a PyPI
         # distribution provides the module needs one Python import, if there is one to find.
         python_only = Goal(unguarded, 1, goal.likely)
         follow_up = index.search(scope, _for_python(needles, []), _for_python(inside, None), python_only)
         searched = {path for path, _ in hits}
-        result.places_in([hit for hit in follow_up.hits if hit[0] not in searched], matches)
+        result.places_in([hit for hit in follow_up.hits if hit[0] not in searched], matches, language_of)
     for path, facts in hits:
         # A broken file matters only if it could hold the import at all (or cannot be read to tell):
         # it names the top-level package, as a relative import's package is named by its directory.
@@ -149,6 +157,17 @@ def _could_import(index: SourceIndex, path: str, module: str) -> bool:
     language = index.language(path)
     assert language is not None  # search only returns files a language parses
     return any(index.contains(path, needle) is not False for needle in _spellings(_segments(language, module)[0]))
+
+
+def _language_of(context: Context) -> Callable[[str], str]:
+    """The name of the language that parses a path ("" for none)."""
+    index = SourceIndex.of(context)
+
+    def name(path: str) -> str:
+        language = index.language(path)
+        return language.name if language is not None else ""
+
+    return name
 
 
 def _for_python(rule: Callable[[Language], _T], otherwise: _T) -> Callable[[Language], _T]:
@@ -209,34 +228,80 @@ def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
     module = anchor.detail or parse_import(anchor.value)
     shown = str(anchor)
     hits = find_imports(module, context, anchor.scope)
-    search, shaky = hits.search, hits.shaky
     where = scope_words(anchor.scope)
+    renamed = [] if hits.places else _renamed_imports(module, context, anchor.scope)
     if hits.places:
         found = hits.evidence()
-        reason = f"{module} is imported{where} {places(found, len(hits.places), search.complete)}"
+        reason = f"{module} is imported{where} {places(found, len(hits.places), hits.search.complete)}"
         if hits.all_guarded():
             reason += "; every import is optional or TYPE_CHECKING-only"
-        details: dict[str, object] = {"imports": len(hits.places), "complete": search.complete}
-        distributions = distributions_for_import(module, context) if hits.python_hit else []
-        if hits.python_hit and _first_party(module, context):
-            details["first_party"] = True
-            reason += "; it is first-party code of this repository"
-        elif distributions:
-            details["distributions"] = distributions
-            reason += f"; provided by the PyPI distribution {' or '.join(distributions)}"
+        details: dict[str, object] = {"imports": len(hits.places), "complete": hits.search.complete}
+        reason += _provenance(module, hits, context, details)
         return AnchorResult(shown, Verdict.VERIFIED, reason, found, state="imported", details=details)
-    if search.searched == 0:
+    for ecosystem, alias, search in renamed:
+        if search.places:
+            found = search.evidence()
+            reason = (
+                f"{module} is imported{where} as {alias}, the name the {ecosystem.name} manifest gives it, "
+                f"{places(found, len(search.places), search.search.complete)}"
+            )
+            details = {"imports": len(search.places), "complete": search.search.complete, "imported_as": alias, "packages": {ecosystem.name: [module]}}
+            return AnchorResult(shown, Verdict.VERIFIED, reason, found, state="imported", details=details)
+    searches = [hits, *(search for _, _, search in renamed)]
+    if hits.search.searched == 0:
         reason = nothing_to_search(context, anchor.scope, f"no source file{where} is in a language anchorcheck parses")
         return AnchorResult(shown, Verdict.INCONCLUSIVE, reason, state="no-source")
-    if search.unreadable or shaky:
-        bad = [*search.unreadable, *(f"{s} (syntax error)" for s in shaky)]
+    bad = [*(path for s in searches for path in s.search.unreadable), *(f"{shaky} (syntax error)" for s in searches for shaky in s.shaky)]
+    if bad:
         return AnchorResult(
             shown,
             Verdict.INCONCLUSIVE,
             f"no import of {module} found{where}, but {len(bad)} candidate file(s) could not be read or parsed: {', '.join(bad[:3])}",
             state="unparsed",
         )
-    return AnchorResult(shown, Verdict.REFUTED, f"nothing{where} imports {module}; {coverage(search)}", state="not-imported")
+    also = f" (nor {', '.join(alias for _, alias, _ in renamed)}, the name{'s' if len(renamed) > 1 else ''} a manifest gives it)" if renamed else ""
+    return AnchorResult(shown, Verdict.REFUTED, f"nothing{where} imports {module}{also}; {coverage(hits.search)}", state="not-imported")
+
+
+def _ecosystems(context: Context) -> list[Ecosystem]:
+    """The ecosystems that map packages to import names, in name order."""
+    return [eco for _, eco in sorted(context.registry.ecosystems.items()) if eco.import_names is not None and eco.languages]
+
+
+def _renamed_imports(module: str, context: Context, scope: str | None) -> list[tuple[Ecosystem, str, ImportSearch]]:
+    """A package the project declares under another import name (`memmap = { package = "memmap2" }`,
+    `"x": "npm:y@^1"`, PyYAML's `yaml`): the imports of each such name, in that ecosystem's languages."""
+    language_of = _language_of(context)
+    found = []
+    for ecosystem in _ecosystems(context):
+        if not project_index(context, ecosystem.name, ecosystem.read).find(ecosystem.normalize(module)):
+            continue
+        for alias in ecosystem.import_names(module, context):  # type: ignore[misc]
+            if alias != module:
+                found.append((ecosystem, alias, find_imports(alias, context, scope).only_in(ecosystem.languages, language_of)))
+    return found
+
+
+def _provenance(module: str, hits: ImportSearch, context: Context, details: dict[str, object]) -> str:
+    """Where an imported module comes from: first-party code, or the packages of the ecosystems whose
+    languages import it (`details["packages"]`, and PyPI's as `details["distributions"]`)."""
+    if "python" in hits.languages and _first_party(module, context):
+        details["first_party"] = True
+        return "; it is first-party code of this repository"
+    packages: dict[str, list[str]] = {}
+    for ecosystem in _ecosystems(context):
+        if ecosystem.packages_for_import is not None and hits.languages & set(ecosystem.languages):
+            provided = ecosystem.packages_for_import(module, context)
+            if provided:
+                packages[ecosystem.name] = provided
+    if not packages:
+        return ""
+    details["packages"] = packages
+    if "pypi" in packages:
+        details["distributions"] = packages["pypi"]
+    return "".join(
+        f"; provided by the {'PyPI distribution' if name == 'pypi' else f'{name} package'} {' or '.join(provided)}" for name, provided in packages.items()
+    )
 
 
 def _first_party(module: str, context: Context) -> bool:
@@ -262,16 +327,20 @@ def register_anchor_kinds(register):  # noqa: ANN001, ANN201 - hook signature
     )
 
 
-def note_import_usage(result: AnchorResult, distribution: str, context: Context) -> None:
-    """Add to a VERIFIED `pkg:pypi/...` result whether the source imports what the distribution provides.
+def note_import_usage(result: AnchorResult, ecosystem: Ecosystem, package: str, context: Context) -> None:
+    """Add to a VERIFIED `pkg:` result whether the source imports what the package provides.
 
     Informative only (a declared tool such as black is never imported, and
-    rightly so): the verdict does not change. `details["imported"]` is True
-    with the first import's location, False when a complete search of every
-    module the distribution provides found none, and absent when unsure.
+    rightly so): the verdict does not change. Only imports in the ecosystem's
+    own languages count. `details["imported"]` is True with the first
+    import's location, False when a complete search of every module the
+    package provides found none, and absent when unsure.
     """
-    modules = imports_for_distribution(distribution, context)
-    searches = [find_imports(module, context) for module in modules]
+    if ecosystem.import_names is None or not ecosystem.languages:
+        return
+    language_of = _language_of(context)
+    modules = ecosystem.import_names(package, context)
+    searches = [find_imports(module, context).only_in(ecosystem.languages, language_of) for module in modules]
     for search in searches:
         if search.places:
             path, line, name, _ = search.places[0]

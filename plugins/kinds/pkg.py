@@ -24,7 +24,7 @@ from packageurl import PackageURL
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
 from anchorcheck.anchors import Anchor, AnchorSyntaxError
 from anchorcheck.context import Context
-from anchorcheck.packages import LOCKED, Declaration, PackageIndex
+from anchorcheck.packages import CONTAINS, DISJOINT, LOCKED, Declaration, PackageIndex, project_index
 from anchorcheck.registry import Ecosystem
 from anchorcheck_plugins.kinds.imports import note_import_usage
 
@@ -44,6 +44,11 @@ class PackageRef:
     def is_range(self) -> bool:
         """A version with an operator, a comma, `||` or an x-wildcard is a range; else it is exact."""
         return self.version is not None and bool(_RANGE_MARK.search(self.version))
+
+    @property
+    def wanted(self) -> str:
+        """The claimed version as a reason says it: `1.2.3`, or `the range ^1`."""
+        return f"the range {self.version}" if self.is_range else str(self.version)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -99,8 +104,8 @@ def verify_pkg(anchor: Anchor, context: Context) -> AnchorResult:
             )
         finding = _check(ecosystem, ref, anchor.scope, context)
         result = AnchorResult(shown, finding.verdict, finding.reason, finding.evidence, state=finding.state)
-        if finding.verdict is Verdict.VERIFIED and ecosystem.name == "pypi":
-            note_import_usage(result, ref.name, context)  # source evidence: is the package ever imported?
+        if finding.verdict is Verdict.VERIFIED:
+            note_import_usage(result, ecosystem, ref.name, context)  # source evidence: is the package ever imported?
         return result
     return _check_any(shown, ref, anchor.scope, context)
 
@@ -132,7 +137,7 @@ def _present(index: PackageIndex) -> bool:
 
 
 def _index(ecosystem: Ecosystem, scope: str | None, context: Context) -> PackageIndex:
-    return context.memo(("pkg-index", ecosystem.name, scope), lambda: ecosystem.read(context, scope))
+    return project_index(context, ecosystem.name, ecosystem.read, scope)
 
 
 def _check(ecosystem: Ecosystem, ref: PackageRef, scope: str | None, context: Context) -> _Finding:
@@ -178,19 +183,14 @@ def _found(ecosystem: Ecosystem, ref: PackageRef, name: str, found: list[Declara
         versions = list(dict.fromkeys(v for d in declared if (v := ecosystem.pinned(d.specifier))))
         source = "pinned"
     if not versions:
-        return _Finding(
-            Verdict.INCONCLUSIVE,
-            f"{name} is {how}, but no lockfile in scope records its version to compare with {ref.version}",
-            evidence,
-            "unversioned",
-        )
+        return _by_range(ecosystem, ref, name, how, [d.specifier for d in declared], evidence)
     if ecosystem.version_matches is None:
         return _Finding(Verdict.INCONCLUSIVE, f"the {ecosystem.name} plugin cannot compare versions", evidence, "unversioned")
     try:
         matching = [v for v in versions if ecosystem.version_matches(ref.version, v, ref.is_range)]
     except ValueError as exc:
         return _Finding(Verdict.INCONCLUSIVE, f"cannot compare {ref.version!r} with {', '.join(versions)}: {exc}", evidence, "unversioned")
-    wanted = f"the range {ref.version}" if ref.is_range else ref.version
+    wanted = ref.wanted
     if matching:
         return _Finding(Verdict.VERIFIED, f"{name} is {how}, {source} at {', '.join(matching)} (matches {wanted})", evidence, "version-match")
     return _Finding(
@@ -198,6 +198,30 @@ def _found(ecosystem: Ecosystem, ref: PackageRef, name: str, found: list[Declara
         f"{name} is {how}, but {source} at {', '.join(versions)}, not {wanted}",
         evidence,
         "version-mismatch",
+    )
+
+
+def _by_range(ecosystem: Ecosystem, ref: PackageRef, name: str, how: str, specifiers: list[str], evidence: list[Evidence]) -> _Finding:
+    """No lockfile says which version is installed: the claim still holds when it admits every version
+    each declaration does, and is false when it admits none of them (`cookie@^1` against `^0.7.1`)."""
+    wanted = ref.wanted
+    unknown = f"{name} is {how}, but no lockfile in scope records its version to compare with {ref.version}"
+    if ecosystem.range_relation is None or not specifiers:
+        return _Finding(Verdict.INCONCLUSIVE, unknown, evidence, "unversioned")
+    try:
+        relations = {spec: ecosystem.range_relation(ref.version or "", ref.is_range, spec) for spec in dict.fromkeys(specifiers)}
+    except ValueError as exc:
+        return _Finding(Verdict.INCONCLUSIVE, f"{unknown} ({exc})", evidence, "unversioned")
+    declared = ", ".join(relations)
+    if any(found == CONTAINS for found in relations.values()):
+        return _Finding(Verdict.VERIFIED, f"{name} is {how}, declared {declared}: every version it admits matches {wanted}", evidence, "range-contained")
+    if all(found == DISJOINT for found in relations.values()):
+        return _Finding(Verdict.REFUTED, f"{name} is {how}, declared {declared}: no version it admits matches {wanted}", evidence, "range-disjoint")
+    return _Finding(
+        Verdict.INCONCLUSIVE,
+        f"{name} is {how}, declared {declared}, which admits versions inside and outside {wanted}; no lockfile in scope says which is installed",
+        evidence,
+        "unversioned",
     )
 
 

@@ -14,8 +14,9 @@ entry attached by the memory-file readers). States and verdicts:
   repository, a refused, binary or oversized file.
 
 Files are read through the Repository only; renames come from read-only
-`git diff --name-status -M` between the banked HEAD and the work tree, or
-else from an exact-content search of the checkout's text files.
+`git diff-index --cached -M` between the banked HEAD and the index (blob to
+blob, so no filter or textconv driver can run), or else from an
+exact-content search of the checkout's text files.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from anchorcheck import AnchorKind, AnchorResult, Citation, Evidence, Verdict, h
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, decode_path
 from anchorcheck.citation import MAX_LINE_NUMBER, split_lines, window
 from anchorcheck.context import Context
-from anchorcheck.repo import FileTooLargeError, Repository, UnsafePathError
+from anchorcheck.repo import FileTooLargeError, Repository, UnsafePathError, is_object_id
 from anchorcheck.spanlocate import Found, current_region, locate, unified_diff
 
 _VALUE = re.compile(r"#L(\d+)(?:-L(\d+))?$")
@@ -143,10 +144,13 @@ class _Check:
         return self._content_search()
 
     def _renamed_to(self) -> list[str]:
-        """Where git's rename detection says the cited file went since the banked HEAD."""
-        if not self.c.head or not self.repo.in_git:
+        """Where git's rename detection says the cited file went since the banked HEAD (committed or staged)."""
+        if not is_object_id(self.c.head, abbreviated=True) or not self.repo.in_git:
             return []
-        out = self.repo.git("diff", "--name-status", "-M", "-z", self.c.head, "--")
+        out = self.repo.git(
+            "diff-index", "--cached", "--name-status", "-M", "-z", "--no-textconv", "--no-ext-diff",
+            operands=[str(self.c.head)], paths=[],
+        )
         if not out:
             return []
         fields = out.split("\0")

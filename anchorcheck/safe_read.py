@@ -1,0 +1,114 @@
+"""Reading files a repository supplies: regular files only, never blocking, never unbounded, never outside.
+
+A checkout nobody vetted may hold a FIFO named `pyproject.toml` (a plain
+`open()` waits for a writer forever), a symlink to `/dev/zero` named like a
+lock (a plain `read()` never ends), or a symlink from `AGENTS.md` to a file
+outside the repository. Every file anchorcheck reads is opened here:
+without blocking, checked to be a regular file on the open descriptor (no
+race between a check and the open), read up to a cap that a growing file
+cannot pass either, and, when a root is given, only when it resolves inside
+that root.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+from typing import BinaryIO
+
+# The caps, per kind of file: far above any real one, far below what would stall a check.
+CONFIG_CAP = 4 * 1024 * 1024  # pyproject.toml, .anchorcheck.toml
+LOCK_CAP = 16 * 1024 * 1024  # anchorcheck.lock
+MEMORY_CAP = 16 * 1024 * 1024  # memory files: notes, not data
+IGNORE_CAP = 4 * 1024 * 1024  # a .gitignore read without git
+
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+class NotRegularFileError(OSError):
+    """A FIFO, device, socket or directory where a file was expected: never read."""
+
+    def __init__(self, path: str | os.PathLike[str], what: str) -> None:
+        super().__init__(f"{os.fspath(path)}: not a regular file ({what}); not read")
+        self.strerror = f"not a regular file ({what})"
+
+
+class FileTooLargeError(OSError):
+    """A file over the size cap: not read, so a huge file never stalls a check."""
+
+    def __init__(self, path: str, size: int, cap: int) -> None:
+        self.path, self.size, self.cap = path, size, cap
+        super().__init__(f"{path}: {size} bytes is over the {cap}-byte cap")
+        self.strerror = f"{size} bytes is over the {cap}-byte cap"
+
+
+class OutsideRootError(OSError):
+    """A path that resolves outside the repository (through a symlink): refused like an anchor's path."""
+
+    def __init__(self, path: str | os.PathLike[str], root: Path) -> None:
+        super().__init__(f"{os.fspath(path)}: resolves outside the repository {root} (symlink); not read")
+        self.strerror = f"resolves outside the repository {root} (symlink); not read"
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """Open a regular file for reading without ever blocking; NotRegularFileError for anything else."""
+    fd = os.open(path, _FLAGS)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+        if not stat.S_ISREG(mode):
+            raise NotRegularFileError(path, _kind(mode))
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_capped(path: str | os.PathLike[str], cap: int, *, amount: int = -1, shown: str | None = None) -> bytes:
+    """Up to `amount` bytes (all by default) of a regular file; FileTooLargeError past `cap` (0: no cap).
+
+    The size is checked before reading and the read itself stops one byte
+    past the cap, so a file that grows meanwhile (or a /proc file that
+    reports size 0) cannot make it unbounded.
+    """
+    name = shown if shown is not None else os.fspath(path)
+    with open_regular(path) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if cap and size > cap:
+            raise FileTooLargeError(name, size, cap)
+        if not cap:
+            return handle.read(amount)
+        data = handle.read(cap + 1 if amount < 0 else min(amount, cap + 1))
+        if len(data) > cap:
+            raise FileTooLargeError(name, len(data), cap)
+        return data
+
+
+def inside(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> Path:
+    """Where `path` really is; OutsideRootError when that is not inside `root` (a symlink out of it)."""
+    real_root = Path(root).resolve()
+    try:
+        real = Path(path).resolve()
+    except (OSError, RuntimeError) as exc:
+        raise OSError(f"{os.fspath(path)}: cannot resolve ({exc.__class__.__name__}: symlink loop?)") from None
+    if real != real_root and real_root not in real.parents:
+        raise OutsideRootError(path, real_root)
+    return real
+
+
+def read_in_root(root: str | os.PathLike[str], path: str | os.PathLike[str], cap: int, *, shown: str | None = None) -> bytes:
+    """A file of the repository at `root` (its config, its lock), refused when a symlink takes it outside."""
+    return read_capped(inside(root, path), cap, shown=shown)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"

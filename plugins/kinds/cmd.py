@@ -1,0 +1,244 @@
+"""`cmd:COMMAND LINE` — the repository defines the command a memory says to run (it is never run).
+
+The command line is split with shlex, as a POSIX shell would split it, and
+nothing else: no expansion, no execution. `cd DIR &&`, `FOO=1` environment
+prefixes, wrappers such as `env` or `time`, `&&`/`||`/`;`/`|` chains,
+subshell parentheses, redirections and a leading `$ ` prompt are understood;
+every call of a program that a registered runner claims (`pnpm`, `make`,
+`cargo`...) is checked by that runner against its configuration. Any call
+REFUTED makes the anchor REFUTED; all VERIFIED make it VERIFIED; anything
+else (a runner that cannot tell, a directory that an earlier call may have
+created) is INCONCLUSIVE. Calls of programs no runner claims (`git`, `ls`)
+are not claims about the repository and are skipped; a line with no call a
+runner claims is INCONCLUSIVE.
+
+`in:DIR` names the directory the command runs from (a memory file's folder
+for a nested AGENTS.md: `cmd:pnpm test in:web/`); a file there means its
+folder.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import shlex
+from dataclasses import dataclass, field
+
+from anchorcheck import AnchorKind, AnchorResult, Evidence, Invocation, Verdict, hookimpl
+from anchorcheck.anchors import Anchor, AnchorSyntaxError
+from anchorcheck.context import Context
+
+_SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "|&", ";;", "\n"})
+_WRAPPERS = frozenset({"time", "command", "exec", "nohup", "sudo", "builtin"})
+_PROMPTS = ("$", "%", ">")  # a shell prompt before the command, followed by a space
+
+
+@dataclass(frozen=True)
+class Call:
+    """One simple command of the line: its words after environment prefixes and wrappers."""
+
+    words: tuple[str, ...]
+    env: tuple[tuple[str, str], ...] = ()
+    depth: int = 0
+
+    @property
+    def text(self) -> str:
+        return shlex.join(self.words)
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    """A parsed `cmd:` value: the calls in order (a subshell's calls one level deeper)."""
+
+    calls: tuple[Call, ...] = field(default_factory=tuple)
+
+
+def parse_cmd(value: str) -> CommandLine:
+    """Split a command line into calls; raises AnchorSyntaxError for unbalanced quotes or an empty line."""
+    text = value.strip()
+    if text[:1] in _PROMPTS and text[1:2] in ("", " "):
+        text = text[1:].lstrip()
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        tokens = list(lexer)
+    except ValueError as exc:
+        raise AnchorSyntaxError(f"cannot split the command line: {exc}", column=1) from None
+    calls: list[Call] = []
+    words: list[str] = []
+    depth = 0
+    skip_next = False
+
+    def flush() -> None:
+        if words:
+            calls.append(_call(words, depth))
+            words.clear()
+
+    for token in tokens:
+        if skip_next:
+            skip_next = False
+            continue
+        if token in _SEPARATORS:
+            flush()
+        elif token in ("(", ")"):
+            flush()
+            depth = max(0, depth + (1 if token == "(" else -1))
+        elif "<" in token or ">" in token:
+            # a redirection (`> out`, `2>&1`, `&> log`): its file descriptor and target are not arguments
+            if words and words[-1].isdigit():
+                words.pop()
+            skip_next = True
+        elif set(token) <= set("&|;"):
+            flush()
+        else:
+            words.append(token)
+    flush()
+    if not any(call.words for call in calls):
+        raise AnchorSyntaxError("expected a command line", column=1)
+    return CommandLine(tuple(calls))
+
+
+def _call(words: list[str], depth: int) -> Call:
+    """Take environment prefixes (`FOO=1`) and wrappers (`env`, `time`, `sudo`) off a simple command."""
+    env: list[tuple[str, str]] = []
+    rest = list(words)
+    while rest:
+        head = rest[0]
+        name, eq, val = head.partition("=")
+        if eq and name.isidentifier():
+            env.append((name, val))
+            rest.pop(0)
+        elif head == "env" or head in _WRAPPERS:
+            rest.pop(0)
+            while rest and rest[0].startswith("-"):
+                option = rest.pop(0)
+                if head == "env" and option in ("-u", "--unset", "-C", "--chdir") and rest:
+                    rest.pop(0)
+        else:
+            break
+    return Call(tuple(rest), tuple(env), depth)
+
+
+def verify_cmd(anchor: Anchor, context: Context) -> AnchorResult:
+    shown = str(anchor)
+    line: CommandLine = anchor.detail if anchor.detail is not None else parse_cmd(anchor.value)
+    start = _start_dir(anchor.scope, context)
+    if isinstance(start, AnchorResult):
+        return AnchorResult(shown, start.verdict, start.reason)
+    dispatch = _dispatcher(context)
+    results: list[tuple[str, AnchorResult]] = []
+    skipped: list[str] = []
+    cwd_at: dict[int, str | None] = {0: start}
+    earlier = False  # an earlier call may have created what a later `cd` enters
+    for call in line.calls:
+        for deeper in [d for d in cwd_at if d > call.depth]:
+            del cwd_at[deeper]
+        cwd = cwd_at.get(call.depth, cwd_at[max(cwd_at)])
+        cwd_at[call.depth] = cwd
+        if not call.words:
+            continue
+        program, args = call.words[0], call.words[1:]
+        if program in ("cd", "pushd"):
+            moved = _cd(cwd, args, context, earlier, call.text)
+            if isinstance(moved, AnchorResult):
+                results.append((call.text, moved))
+                moved = None
+            cwd_at[call.depth] = moved
+            continue
+        earlier = True
+        if context.registry.runner_for(program) is None:
+            skipped.append(program)
+            continue
+        if cwd is None:
+            results.append((call.text, AnchorResult(call.text, Verdict.INCONCLUSIVE, "runs in a directory anchorcheck cannot tell")))
+            continue
+        invocation = Invocation(program, tuple(args), cwd, dict(call.env), call.text, dispatch)
+        results.append((call.text, dispatch(invocation)))
+    return _combine(shown, results, skipped)
+
+
+def _start_dir(scope: str | None, context: Context) -> str | AnchorResult:
+    """The directory the command runs from: the root, or the `in:` folder (a file there: its folder)."""
+    if scope is None:
+        return "."
+    if set("*?[") & set(scope):
+        return AnchorResult("", Verdict.INCONCLUSIVE, f"in:{scope} is a glob; a command runs from one folder")
+    clean = scope.strip("/") or "."
+    if context.repo.is_dir(clean):
+        return clean
+    if context.repo.is_file(clean):
+        return posixpath.dirname(clean) or "."
+    return AnchorResult("", Verdict.INCONCLUSIVE, f"in:{scope} does not exist, so the folder the command runs from is unknown")
+
+
+def _cd(cwd: str | None, args: tuple[str, ...], context: Context, earlier: bool, text: str) -> str | None | AnchorResult:
+    """The directory after `cd ARGS`: None when it cannot be told, a REFUTED result when it is not there."""
+    targets = [a for a in args if not a.startswith("-") or a == "-"]
+    if cwd is None or len(targets) != 1:
+        return None
+    target = targets[0]
+    if target.startswith(("/", "~", "-")) or set("$`*?[{") & set(target):
+        return None
+    joined = posixpath.normpath(posixpath.join(cwd, target))
+    if joined == ".." or joined.startswith("../"):
+        return None
+    if context.repo.is_dir(joined):
+        return joined
+    if earlier or context.repo.exists(joined) or _ignored(context, joined):
+        return None  # an earlier call (a build, a clone) may create it, or it is generated
+    return AnchorResult(text, Verdict.REFUTED, f"{joined}/ does not exist in the repository")
+
+
+def _ignored(context: Context, path: str) -> bool:
+    """Whether git ignores the path (a build output that a fresh checkout has not made yet)."""
+    git = getattr(context.repo, "git", None)
+    if git is None or not getattr(context.repo, "in_git", False):
+        return False
+    return git("check-ignore", "-q", "--no-index", path + "/") is not None
+
+
+def _dispatcher(context: Context):  # noqa: ANN202 - a closure over the context
+    def dispatch(invocation: Invocation) -> AnchorResult:
+        runner = context.registry.runner_for(invocation.program)
+        if runner is None:
+            return AnchorResult(
+                invocation.text, Verdict.INCONCLUSIVE, f"{invocation.program} is not a runner anchorcheck reads"
+            )
+        context.check_deadline()
+        result = runner.verify(invocation, context)
+        if result.plugin is None:
+            result.plugin = runner.plugin
+        return result
+
+    return dispatch
+
+
+def _combine(shown: str, results: list[tuple[str, AnchorResult]], skipped: list[str]) -> AnchorResult:
+    if not results:
+        programs = ", ".join(dict.fromkeys(skipped)) or "nothing"
+        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{programs}: not a runner anchorcheck reads", state="unread")
+    evidence: list[Evidence] = [e for _, r in results for e in r.evidence]
+    if len(results) == 1:
+        _, only = results[0]
+        return AnchorResult(shown, only.verdict, only.reason, evidence, only.state, only.details, only.plugin)
+    for verdict in (Verdict.REFUTED, Verdict.INCONCLUSIVE):
+        picked = [(text, r) for text, r in results if r.verdict is verdict]
+        if picked:
+            reason = "; ".join(f"`{text}`: {r.reason}" for text, r in picked)
+            return AnchorResult(shown, verdict, reason, evidence, picked[0][1].state, plugin=picked[0][1].plugin)
+    reason = "; ".join(f"`{text}`: {r.reason}" for text, r in results)
+    return AnchorResult(shown, Verdict.VERIFIED, reason, evidence, results[0][1].state, plugin=results[0][1].plugin)
+
+
+@hookimpl
+def register_anchor_kinds(register):  # noqa: ANN001, ANN201 - hook signature
+    register(
+        AnchorKind(
+            prefix="cmd",
+            verify=verify_cmd,
+            parse=parse_cmd,
+            scoped=True,
+            spaced=True,
+            summary="the repository's runner configuration defines the command (package.json scripts, make targets, ...)",
+            example="cmd:pnpm run build",
+        )
+    )

@@ -1,0 +1,1 @@
+"""Command runners for `cmd:` anchors: one module per runner family, registered through entry points."""

@@ -1,0 +1,193 @@
+"""What every runner needs: results for one call, safe reads of its configuration, lines of definitions.
+
+Runners read their configuration through the Repository only (it refuses
+paths that leave the root) and never execute anything. A configuration that
+cannot be read becomes a ConfigError naming the file and line, which the
+runner turns into an INCONCLUSIVE result.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import tomllib
+from collections.abc import Iterable, Iterator
+
+from anchorcheck import AnchorResult, Evidence, Invocation, Verdict
+from anchorcheck.context import Context
+from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
+
+CONFIG_LIMIT = 4 * 1024 * 1024  # a runner configuration larger than this is not one a person wrote
+_DYNAMIC = frozenset("$`*?[{")
+
+
+class ConfigError(Exception):
+    """A runner configuration that cannot be used as evidence: unreadable, too large, not its format."""
+
+    def __init__(self, path: str, message: str, line: int | None = None) -> None:
+        self.path, self.message, self.line = path, message, line
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: {message}")
+
+
+def verified(invocation: Invocation, reason: str, evidence: Iterable[Evidence] = ()) -> AnchorResult:
+    return AnchorResult(invocation.text, Verdict.VERIFIED, reason, list(evidence), state="defined")
+
+
+def refuted(invocation: Invocation, reason: str, evidence: Iterable[Evidence] = ()) -> AnchorResult:
+    return AnchorResult(invocation.text, Verdict.REFUTED, reason, list(evidence), state="undefined")
+
+
+def unknown(invocation: Invocation, reason: str, evidence: Iterable[Evidence] = ()) -> AnchorResult:
+    return AnchorResult(invocation.text, Verdict.INCONCLUSIVE, reason, list(evidence), state="unknown")
+
+
+def unusable(invocation: Invocation, error: ConfigError) -> AnchorResult:
+    """A configuration that cannot be read: INCONCLUSIVE with the file and line."""
+    return AnchorResult(
+        invocation.text, Verdict.INCONCLUSIVE, f"{error}", [Evidence(error.path, error.line, error.message)], state="unparsed"
+    )
+
+
+def read_text(context: Context, path: str) -> str:
+    """A configuration file's text (UTF-8, a BOM tolerated); ConfigError when it cannot be read as text."""
+    try:
+        data = context.repo.read_bytes(path, limit=CONFIG_LIMIT)
+    except FileTooLargeError as exc:
+        raise ConfigError(path, f"too large to read ({exc.size} bytes)") from None
+    except UnsafePathError as exc:
+        raise ConfigError(path, f"refused: {exc.why}") from None
+    except OSError as exc:
+        raise ConfigError(path, f"cannot read: {exc.strerror or exc}") from None
+    if looks_binary(data):
+        raise ConfigError(path, "a binary file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(path, "not valid UTF-8", data[: exc.start].count(b"\n") + 1) from None
+
+
+def is_file(context: Context, path: str) -> bool:
+    """Whether a regular file is there; a refused path (outside the root) is not."""
+    try:
+        return context.repo.is_file(path)
+    except UnsafePathError:
+        return False
+
+
+def is_dir(context: Context, path: str) -> bool:
+    try:
+        return context.repo.is_dir(path)
+    except UnsafePathError:
+        return False
+
+
+def join(cwd: str, path: str) -> str | None:
+    """`path` written from `cwd`, as a repo-relative path; None when it leaves the repository or is absolute."""
+    if path.startswith(("/", "~")):
+        return None
+    joined = posixpath.normpath(posixpath.join(cwd, path))
+    if joined == ".." or joined.startswith("../"):
+        return None
+    return joined
+
+
+def upward(cwd: str) -> Iterator[str]:
+    """`cwd` and each folder above it up to the root (`.`)."""
+    here = posixpath.normpath(cwd)
+    while True:
+        yield here
+        if here in (".", ""):
+            return
+        here = posixpath.dirname(here) or "."
+
+
+def nearest(context: Context, cwd: str, names: Iterable[str]) -> str | None:
+    """The first of `names` found in `cwd` or a folder above it, as a runner looks for its configuration."""
+    wanted = tuple(names)
+    for folder in upward(cwd):
+        for name in wanted:
+            path = name if folder == "." else f"{folder}/{name}"
+            if is_file(context, path):
+                return path
+    return None
+
+
+def in_dir(folder: str, name: str) -> str:
+    """`folder/name`, or `name` at the root."""
+    return name if folder in (".", "") else f"{folder}/{name}"
+
+
+def dynamic(word: str) -> bool:
+    """A word the shell would expand (`$VAR`, a glob, a brace list): its value is not known statically."""
+    return bool(_DYNAMIC & set(word))
+
+
+def line_at(text: str, offset: int) -> int:
+    """The 1-based line of a character offset."""
+    return text.count("\n", 0, offset) + 1
+
+
+def line_of(text: str, pattern: str, start: int = 0) -> int | None:
+    """The 1-based line of the first match of a regular expression (multiline mode) at or after `start`."""
+    match = re.compile(pattern, re.MULTILINE).search(text, start)
+    return line_at(text, match.start()) if match else None
+
+
+def listed(names: Iterable[str], most: int = 8) -> str:
+    """A few names for a reason sentence: `build, lint, test and 4 more`."""
+    items = sorted(set(names))
+    if not items:
+        return "none"
+    shown = ", ".join(items[:most])
+    return shown + (f" and {len(items) - most} more" if len(items) > most else "")
+
+
+def parse_json(path: str, text: str) -> object:
+    """JSON data, or ConfigError at the line of the syntax error."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(path, f"invalid JSON: {exc.msg}", exc.lineno) from None
+    except RecursionError:
+        raise ConfigError(path, "invalid JSON: nested too deeply") from None
+
+
+def parse_toml(path: str, text: str) -> dict[str, object]:
+    """TOML data, or ConfigError at the line of the syntax error."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"at line (\d+)", str(exc))
+        raise ConfigError(path, f"invalid TOML: {str(exc).split(' (at')[0]}", int(found.group(1)) if found else None) from None
+    except RecursionError:
+        raise ConfigError(path, "invalid TOML: nested too deeply") from None
+
+
+def parse_yaml(path: str, text: str) -> object:
+    """YAML data (safe loader), or ConfigError at the line of the syntax error.
+
+    Aliases stay shared nodes, never expanded: runners look at the keys of a
+    few mappings (services, tasks, workspace globs) and never walk the whole
+    document, so an alias bomb costs nothing here.
+    """
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise ConfigError(path, f"invalid YAML: {exc.problem or exc.context}", mark.line + 1 if mark else None) from None
+    except (yaml.YAMLError, RecursionError) as exc:
+        raise ConfigError(path, f"invalid YAML: {exc}") from None
+
+
+_GLOB_TOKEN = re.compile(r"\*\*/|\*\*|\*|\?|[^*?]+")
+_GLOB_PARTS = {"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}
+
+
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """A workspace glob as a regular expression: `*` within a folder name, `**` across folders."""
+    return re.compile("".join(_GLOB_PARTS.get(t, re.escape(t)) for t in _GLOB_TOKEN.findall(pattern)).rstrip("/"))

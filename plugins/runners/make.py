@@ -1,0 +1,394 @@
+"""`make [TARGET...]`: the targets of the Makefile (GNUmakefile, makefile, Makefile) and the files it includes.
+
+Rules are read statically: `include`d files are followed (a missing or
+computed include makes absence unknown), `define` blocks and recipe lines
+are skipped, conditionals count both branches. A target defined explicitly
+is VERIFIED with its line. A pattern rule whose prerequisites could exist
+(`%: common-%` with a `common-X` target), a computed target (`$(NAME)-bin:`),
+a top-level `$(eval ...)`, `--eval`, a file the built-in implicit rules
+could compile, or an existing file of that name makes a missing target
+INCONCLUSIVE; otherwise it is REFUTED. `-C DIR`, `-f FILE` and `VAR=value`
+arguments are understood.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
+from anchorcheck.context import Context
+from anchorcheck_plugins.runners._support import (
+    ConfigError,
+    dynamic,
+    in_dir,
+    is_file,
+    join,
+    listed,
+    read_text,
+    refuted,
+    unknown,
+    unusable,
+    verified,
+)
+
+MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
+_VALUE_OPTIONS = {"-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir", "-o", "--old-file",
+                  "--assume-old", "-W", "--what-if", "--new-file", "--assume-new", "-l", "--load-average", "--eval",
+                  "-O", "--output-sync", "--jobserver-style"}
+_ASSIGNMENT = re.compile(r"^\s*(?:(?:export|override|private)\s+)*(?P<name>[^\s:#=]+)\s*(?P<op>::?=|:::=|\?=|\+=|!=|=)(?P<value>.*)$")
+_REFERENCE = re.compile(r"\$[({]([A-Za-z0-9_.-]+)[)}]")
+_RULE = re.compile(r"^(?P<targets>[^:#=\t][^:#=]*?)\s*(?P<colon>::?|&:)(?!=)(?P<rest>.*)$")
+_INCLUDE = re.compile(r"^\s*(?P<soft>-|s)?include\s+(?P<files>.+)$")
+_DEPTH = 4  # how deep pattern-rule prerequisites and variable references are followed
+_ALTERNATIVES = 16  # values of one variable, or expansions of one target, kept at most
+
+
+@dataclass
+class Makefile:
+    """The rules of one Makefile and everything it includes."""
+
+    path: str
+    targets: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (file, line)
+    patterns: list[tuple[str, tuple[str, ...], str, int]] = field(default_factory=list)  # target, prereqs, file, line
+    open: list[str] = field(default_factory=list)  # why absence is unknown: computed targets, evals, includes
+    computed: list[tuple[re.Pattern[str], str]] = field(default_factory=list)  # what computed targets may be, and why
+    default: str | None = None
+    variables: dict[str, list[str] | None] = field(default_factory=dict)  # values as written; None once a shell computes one
+
+
+def read_makefile(context: Context, path: str) -> Makefile:
+    """A Makefile with its includes, parsed once per Verifier; ConfigError when it cannot be read."""
+
+    def parse() -> Makefile:
+        makefile = Makefile(path)
+        _read_into(context, path, posixpath.dirname(path) or ".", makefile, set())
+        return makefile
+
+    return context.memo(("cmd-make", path), parse)
+
+
+def _logical_lines(text: str) -> list[tuple[int, str]]:
+    """Lines with backslash continuations joined, each with the number of its first line."""
+    lines: list[tuple[int, str]] = []
+    pending: list[str] = []
+    start = 1
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not pending:
+            start = number
+        if line.endswith("\\"):
+            pending.append(line[:-1])
+            continue
+        pending.append(line)
+        lines.append((start, " ".join(pending)))
+        pending = []
+    if pending:
+        lines.append((start, " ".join(pending)))
+    return lines
+
+
+def _read_into(context: Context, path: str, folder: str, makefile: Makefile, seen: set[str]) -> None:
+    if path in seen:
+        return
+    seen.add(path)
+    text = read_text(context, path)
+    in_define = 0
+    in_rule = False
+    for number, line in _logical_lines(text):
+        stripped = line.strip()
+        if in_define:
+            if re.match(r"^endef\b", stripped):
+                in_define -= 1
+            elif re.match(r"^(?:(?:export|override)\s+)*define\b", stripped):
+                in_define += 1
+            continue
+        if line.startswith("\t") and in_rule:
+            continue  # a recipe line
+        if not stripped or stripped.startswith("#"):
+            continue
+        if re.match(r"^(?:(?:export|override)\s+)*define\b", stripped):
+            in_define = 1
+            continue
+        if re.match(r"^(?:ifeq|ifneq|ifdef|ifndef|else|endif)\b", stripped):
+            continue
+        include = _INCLUDE.match(line)
+        if include:
+            in_rule = False
+            _include(context, folder, include.group("files"), bool(include.group("soft")), path, number, makefile, seen)
+            continue
+        if stripped.startswith("$(eval") or stripped.startswith("${eval"):
+            makefile.open.append(f"{path}:{number} defines rules with $(eval ...)")
+            continue
+        if assignment := _ASSIGNMENT.match(line):
+            in_rule = False
+            _assign(makefile, assignment["name"], assignment["op"], assignment["value"].strip())
+            continue
+        rule = _RULE.match(line)
+        if rule is None:
+            in_rule = False
+            continue
+        in_rule = True
+        rest = rule.group("rest")
+        if re.match(r"^\s*[^\s:#=]+\s*(?::?=|\?=|\+=|!=)", rest) or re.match(r"^\s*(?:export|override|private)\b", rest):
+            continue  # a target-specific variable, not a rule
+        prereqs = rest.split(";", 1)[0].split("|", 1)[0]
+        static_pattern = None
+        if ":" in prereqs:  # a static pattern rule `objs: %.o: %.c`: the targets are still the explicit ones
+            static_pattern, prereqs = (part.strip() for part in prereqs.split(":", 1))
+        _add_rule(makefile, _targets(makefile, rule.group("targets")), tuple(prereqs.split()), path, number, static_pattern)
+
+
+def _assign(makefile: Makefile, name: str, op: str, value: str) -> None:
+    """Remember what a variable may hold as written (each branch of a conditional counts); `!=` runs a shell."""
+    if "$" in name:
+        return
+    known = makefile.variables.get(name, [])
+    if known is None or op == "!=":
+        makefile.variables[name] = None
+    elif op == "+=":
+        makefile.variables[name] = [f"{v} {value}".strip() for v in known or [""]][:_ALTERNATIVES]
+    else:
+        makefile.variables[name] = [*known, value][:_ALTERNATIVES]
+
+
+def _targets(makefile: Makefile, written: str) -> list[str]:
+    """The words of a rule's targets with variable references expanded as far as their values are known."""
+    texts = [written]
+    for _ in range(_DEPTH):
+        expanded: list[str] = []
+        for text in texts:
+            match = _REFERENCE.search(text)
+            values = makefile.variables.get(match.group(1)) if match else None
+            if match is None or values is None:
+                expanded.append(text)
+                continue
+            expanded.extend(text[: match.start()] + v + text[match.end():] for v in values)
+        texts = list(dict.fromkeys(expanded))[:_ALTERNATIVES]
+    return list(dict.fromkeys(word for text in texts for word in _words(text)))
+
+
+def _words(text: str) -> list[str]:
+    """Split on whitespace outside `$(...)`/`${...}`: a function call is part of one word."""
+    words: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for i, char in enumerate(text):
+        if char in "({" and i and text[i - 1] == "$" or (char in "({" and depth):
+            depth += 1
+        elif char in ")}" and depth:
+            depth -= 1
+        elif char.isspace() and not depth:
+            if current:
+                words.append("".join(current))
+                current = []
+            continue
+        current.append(char)
+    if current:
+        words.append("".join(current))
+    return words
+
+
+def _add_rule(
+    makefile: Makefile, targets: list[str], prereqs: tuple[str, ...], path: str, number: int, static_pattern: str | None
+) -> None:
+    for target in targets:
+        if "$" in target:
+            # a computed target can only be a name its static parts allow (and a static pattern rule's pattern)
+            shape = static_pattern if static_pattern and "$" not in static_pattern else target
+            makefile.computed.append((_shape(shape), f"{path}:{number} has a computed target {target}"))
+        elif "%" in target:
+            makefile.patterns.append((target, prereqs, path, number))
+        elif target.startswith("."):
+            if target == ".DEFAULT":
+                makefile.open.append(f"{path}:{number} has a .DEFAULT rule that makes any target")
+        else:
+            makefile.targets.setdefault(target, (path, number))
+            if makefile.default is None:
+                makefile.default = target
+
+
+def _include(context: Context, folder: str, files: str, soft: bool, path: str, number: int, makefile: Makefile, seen: set[str]) -> None:
+    for name in files.split("#", 1)[0].split():
+        if dynamic(name) or "%" in name:
+            makefile.open.append(f"{path}:{number} includes a computed file {name}")
+            continue
+        target = join(folder, name)
+        if target is None:
+            makefile.open.append(f"{path}:{number} includes {name}, outside the repository")
+        elif is_file(context, target):
+            _read_into(context, target, folder, makefile, seen)
+        elif not soft:
+            makefile.open.append(f"{path}:{number} includes {name}, which is not in the repository (make may generate it)")
+
+
+@dataclass
+class MakeCall:
+    folder: str
+    file: str | None = None
+    targets: list[str] = field(default_factory=list)
+    evals: bool = False
+
+
+def _parse_call(args: tuple[str, ...], cwd: str) -> MakeCall:
+    call = MakeCall(cwd)
+    words = list(args)
+    while words:
+        word = words.pop(0)
+        if word.startswith("-") and len(word) > 1:
+            name, eq, value = word.partition("=")
+            if word.startswith(("-C", "-f")) and len(word) > 2 and not word.startswith("--"):
+                name, value, eq = word[:2], word[2:], "="
+            if name in _VALUE_OPTIONS and not eq:
+                value = words.pop(0) if words else ""
+            if name in ("-C", "--directory"):
+                call.folder = join(call.folder, value) or call.folder
+            elif name in ("-f", "--file", "--makefile"):
+                call.file = value
+            elif name == "--eval":
+                call.evals = True
+            elif name in ("-j", "--jobs", "-l") and words and words[0].isdigit():
+                words.pop(0)
+            continue
+        if "=" in word:
+            continue  # a variable assignment
+        call.targets.append(word)
+    return call
+
+
+def verify_make(invocation: Invocation, context: Context) -> AnchorResult:
+    call = _parse_call(invocation.args, invocation.cwd)
+    if call.file is not None:
+        path = join(call.folder, call.file)
+        if path is None or dynamic(call.file):
+            return unknown(invocation, f"the makefile {call.file} is outside the repository or computed")
+        if not is_file(context, path):
+            return refuted(invocation, f"{path} does not exist")
+    else:
+        path = next((in_dir(call.folder, n) for n in MAKEFILES if is_file(context, in_dir(call.folder, n))), None)
+        if path is None:
+            where = "the repository root" if call.folder == "." else f"{call.folder}/"
+            return refuted(invocation, f"no Makefile in {where}")
+    try:
+        makefile = read_makefile(context, path)
+        if not call.targets:
+            if makefile.default is None:
+                return unknown(invocation, f"{path} has no explicit target to be the default goal")
+            file, line = makefile.targets[makefile.default]
+            return verified(invocation, f"the default goal is {makefile.default}", [Evidence(file, line, f"target {makefile.default}")])
+        results = [_target(invocation, context, makefile, t, call) for t in call.targets]
+    except ConfigError as error:
+        return unusable(invocation, error)
+    worst = next((r for r in results if r.verdict.value == "REFUTED"), None) or next(
+        (r for r in results if r.verdict.value == "INCONCLUSIVE"), None
+    )
+    if worst is not None:
+        return worst
+    return verified(invocation, "; ".join(r.reason for r in results), [e for r in results for e in r.evidence])
+
+
+def _target(invocation: Invocation, context: Context, makefile: Makefile, target: str, call: MakeCall) -> AnchorResult:
+    if dynamic(target):
+        return unknown(invocation, f"the target {target} is expanded by the shell")
+    if target in makefile.targets:
+        file, line = makefile.targets[target]
+        return verified(invocation, f"target {target} is defined in {file}:{line}", [Evidence(file, line, f"target {target}")])
+    made = _pattern_could_make(context, makefile, target, call.folder, _DEPTH)
+    if made is not None:
+        rule, file, line, sure = made
+        if sure:
+            return verified(invocation, f"target {target} is made by the pattern rule {rule} at {file}:{line}", [Evidence(file, line, f"pattern rule {rule}")])
+        return unknown(invocation, f"no explicit target {target}, but the pattern rule {rule} at {file}:{line} could make it")
+    missing = f"no target {target} in {makefile.path} (targets: {listed(makefile.targets)})"
+    for shape, why in makefile.computed:
+        if shape.fullmatch(target):
+            return unknown(invocation, f"{missing}; {why}")
+    if makefile.open or call.evals:
+        why = makefile.open[0] if makefile.open else "--eval adds rules at run time"
+        return unknown(invocation, f"{missing}; {why}")
+    if _buildable_file(context, call.folder, target):
+        return unknown(invocation, f"{missing}; a file {target} or a source for it exists, which make may build or find up to date")
+    return refuted(invocation, missing, [Evidence(makefile.path, None, "targets")])
+
+
+def _shape(word: str) -> re.Pattern[str]:
+    """The names a computed target may expand to: each `$(...)`, `$X` or `%` stands for anything."""
+    out: list[str] = []
+    i = 0
+    while i < len(word):
+        char = word[i]
+        if char == "%":
+            out.append(".*")
+            i += 1
+        elif char == "$" and i + 1 < len(word) and word[i + 1] in "({":
+            depth, i = 1, i + 2
+            while i < len(word) and depth:
+                depth += {"(": 1, "{": 1, ")": -1, "}": -1}.get(word[i], 0)
+                i += 1
+            out.append(".*")
+        elif char == "$":
+            out.append(".*")
+            i += 2
+        else:
+            out.append(re.escape(char))
+            i += 1
+    return re.compile("".join(out), re.DOTALL)
+
+
+def _stem(pattern: str, target: str) -> str | None:
+    """What `%` stands for when `target` matches `pattern`, else None."""
+    prefix, _, suffix = pattern.partition("%")
+    if target.startswith(prefix) and target.endswith(suffix) and len(target) >= len(prefix) + len(suffix):
+        return target[len(prefix): len(target) - len(suffix)]
+    return None
+
+
+def _pattern_could_make(
+    context: Context, makefile: Makefile, target: str, folder: str, depth: int
+) -> tuple[str, str, int, bool] | None:
+    """The pattern rule that could make `target`: (rule, file, line, sure).
+
+    Sure when every prerequisite is an explicit target or an existing file;
+    a prerequisite only another pattern rule could make leaves it unsure.
+    """
+    for pattern, prereqs, file, line in makefile.patterns:
+        stem = _stem(pattern, target)
+        if stem is None:
+            continue
+        needed = [p.replace("%", stem) for p in prereqs]
+        if not all(_makeable(context, makefile, p, folder, depth - 1) for p in needed):
+            continue
+        sure = all("$" not in p and (p in makefile.targets or _exists(context, folder, p)) for p in needed)
+        return f"{pattern}: {' '.join(prereqs)}".strip(), file, line, sure
+    return None
+
+
+def _exists(context: Context, folder: str, name: str) -> bool:
+    path = join(folder, name)
+    return path is not None and context.repo.exists(path)
+
+
+def _makeable(context: Context, makefile: Makefile, name: str, folder: str, depth: int) -> bool:
+    if "$" in name or name in makefile.targets or _exists(context, folder, name):
+        return True
+    return depth > 0 and _pattern_could_make(context, makefile, name, folder, depth) is not None
+
+
+def _buildable_file(context: Context, folder: str, target: str) -> bool:
+    """A file of that name, or a source make's built-in rules compile into it (`prog` from `prog.c`)."""
+    path = join(folder, target)
+    if path is None:
+        return True
+    if context.repo.exists(path):
+        return True
+    stem = posixpath.basename(path)
+    parent = posixpath.dirname(path) or "."
+    return any(
+        posixpath.basename(p).startswith(stem + ".") and (posixpath.dirname(p) or ".") == parent
+        for p in context.repo.paths(None if parent == "." else parent)
+    )
+
+
+@hookimpl
+def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
+    register(Runner(name="make", programs=("make", "gmake"), verify=verify_make, summary="Makefile targets, with included files"))

@@ -1,0 +1,481 @@
+"""`npm`, `pnpm`, `yarn`, `bun` (and `npx`, `pnpx`, `bunx`): package.json scripts of the package a call runs in.
+
+The package is the nearest package.json at or above the folder the call runs
+from, moved by `--prefix`/`-C`/`--dir`/`--cwd`, or picked out of the
+workspace (package.json `workspaces`, pnpm-workspace.yaml `packages`) by
+`-w`/`--workspace` (npm), `-F`/`--filter` (pnpm, bun), `-w` (pnpm: the
+workspace root) or `yarn workspace NAME`. `run X` and the shorthands
+(`npm test`, `pnpm lint`, `yarn build`, `bun dev`) are VERIFIED by a script
+X and REFUTED when the package.json lacks it. pnpm, yarn and bun also run a
+dependency's binary when no script matches, so there a missing script is
+REFUTED only when no dependency could provide a binary of that name.
+Built-in subcommands (`npm install`, `pnpm i`) are VERIFIED when there is
+a package.json. `npx X`, `pnpm dlx X`, `bunx X`, `pnpm exec X` are VERIFIED
+by a declared dependency providing X and INCONCLUSIVE otherwise (they may
+download it); a runner that claims X (`npx turbo run build`) checks the rest.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from anchorcheck import AnchorResult, Evidence, Invocation, Runner, Verdict, hookimpl
+from anchorcheck.context import Context
+from anchorcheck_plugins.runners._support import (
+    ConfigError,
+    dynamic,
+    glob_regex,
+    in_dir,
+    is_file,
+    join,
+    line_of,
+    listed,
+    parse_json,
+    parse_yaml,
+    read_text,
+    refuted,
+    unknown,
+    unusable,
+    upward,
+    verified,
+)
+
+_RUN = {"npm": {"run", "run-script", "rum", "urn"}, "pnpm": {"run", "run-script"}, "yarn": {"run"}, "bun": {"run"}}
+_SHORTHAND_SCRIPTS = frozenset({"test", "t", "tst", "start", "stop", "restart"})
+_SCRIPT_ALIASES = {"t": "test", "tst": "test"}
+_EXEC = {"npm": {"exec", "x"}, "pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "bun": {"x"}}
+_DOWNLOADS = frozenset({"npx", "pnpx", "bunx", "dlx", "x"})
+# Built-in subcommands that act on the project, so they need its package.json.
+_PROJECT_BUILTINS = {
+    "npm": "install i in ins inst insta instal isnt isnta isntal add ci clean-install install-clean isntall-clean "
+    "install-test it install-ci-test cit uninstall un unlink remove rm r update up upgrade ls list la ll audit outdated "
+    "dedupe ddp find-dupes prune rebuild rb pack publish version explain why fund query sbom shrinkwrap pkg link ln",
+    "pnpm": "install i add update up upgrade remove rm uninstall un unlink link ln import rebuild rb prune fetch "
+    "install-test it patch patch-commit audit list ls ll la outdated why licenses publish pack deploy dedupe "
+    "recursive m multi approve-builds ignored-builds",
+    "yarn": "install add remove up upgrade upgrade-interactive why info workspaces list outdated audit dedupe pack "
+    "publish version link unlink rebuild constraints autoclean check licenses import bin",
+    "bun": "install i add a remove rm update outdated link unlink pm publish pack audit why patch",
+}
+# Built-ins that need no project at all (help, account, registry and global-store commands).
+_GLOBAL_BUILTINS = {
+    "npm": "access adduser login logout whoami owner org team token profile bugs docs repo help help-search search "
+    "view v info show cache completion config c set get doctor edit explore hook init create innit ping prefix root "
+    "star stars unstar deprecate dist-tag unpublish diff",
+    "pnpm": "help init create store server setup env config c get set root bin self-update doctor cat-file "
+    "cat-index find-hash login logout whoami view info search",
+    "yarn": "help init create cache config global login logout owner tag team policies generate-lock-entry node npm "
+    "plugin set",
+    "bun": "help init create upgrade repl build test",
+}
+# Binaries whose package has another name; any other binary is looked up under its own name.
+_BIN_PACKAGES = {
+    "tsc": ("typescript",), "tsserver": ("typescript",), "changeset": ("@changesets/cli",),
+    "playwright": ("@playwright/test", "playwright"), "biome": ("@biomejs/biome",), "ng": ("@angular/cli",),
+    "vue-tsc": ("vue-tsc",), "nuxi": ("nuxi", "nuxt"), "svelte-kit": ("@sveltejs/kit",), "commitlint": ("@commitlint/cli",),
+    "run-s": ("npm-run-all", "npm-run-all2"), "run-p": ("npm-run-all", "npm-run-all2"), "dotenv": ("dotenv-cli",),
+    "webpack": ("webpack", "webpack-cli"), "swc": ("@swc/cli",), "babel": ("@babel/cli",), "postcss": ("postcss-cli",),
+    "graphql-codegen": ("@graphql-codegen/cli",), "gql-gen": ("@graphql-codegen/cli",), "sb": ("storybook",),
+    "wrangler": ("wrangler",), "vercel": ("vercel",), "tailwindcss": ("tailwindcss", "@tailwindcss/cli"),
+    "napi": ("@napi-rs/cli",), "eslint": ("eslint",), "oxlint": ("oxlint",), "prisma": ("prisma",),
+    "drizzle-kit": ("drizzle-kit",), "lerna": ("lerna",), "nx": ("nx",), "turbo": ("turbo",),
+}
+_VALUE_OPTIONS = {
+    "npm": {"-w", "--workspace", "--prefix", "-C", "--loglevel", "--registry", "--userconfig", "--cache", "--tag",
+            "--omit", "--include", "--script-shell", "-p", "--package", "-c", "--call"},
+    "pnpm": {"-C", "--dir", "-F", "--filter", "--filter-prod", "--reporter", "--loglevel", "--workspace-concurrency",
+             "--resume-from", "--test-pattern", "--changed-files-ignore-pattern", "--config-dir"},
+    "yarn": {"--cwd", "--modules-folder", "--mutex", "--network-timeout", "--registry", "-p", "--package"},
+    "bun": {"--cwd", "-F", "--filter", "--elide-lines", "-c", "--config", "--shell", "-p", "--package"},
+}
+_TOOL_OF = {"npx": "npm", "pnpx": "pnpm", "bunx": "bun"}
+
+
+@dataclass(frozen=True)
+class Package:
+    """One package.json: its folder, name, scripts and dependencies with the line of each."""
+
+    path: str
+    folder: str
+    name: str | None
+    scripts: dict[str, int | None] = field(default_factory=dict)
+    dependencies: dict[str, int | None] = field(default_factory=dict)
+    bins: frozenset[str] = frozenset()
+    workspaces: tuple[str, ...] | None = None
+
+
+@dataclass
+class Options:
+    """What the options of one call select: the folder, the workspace packages, and how."""
+
+    cwd: str
+    workspace: list[str] = field(default_factory=list)  # npm -w, bun/pnpm --filter, yarn workspace
+    root: bool = False  # pnpm -w
+    recursive: bool = False  # -r, --workspaces
+    if_present: bool = False
+    global_: bool = False
+    packages: list[str] = field(default_factory=list)  # npx -p
+    positionals: list[str] = field(default_factory=list)
+    rest: list[str] = field(default_factory=list)  # after `--`
+
+
+def read_package(context: Context, path: str) -> Package:
+    """A package.json, parsed once per Verifier; ConfigError when it is not a JSON object."""
+
+    def parse() -> Package:
+        text = read_text(context, path)
+        doc = parse_json(path, text)
+        if not isinstance(doc, dict):
+            raise ConfigError(path, "package.json should be a JSON object", 1)
+        scripts_at = text.find('"scripts"')
+        scripts = {
+            key: line_of(text, _json_key(key), max(scripts_at, 0))
+            for key, value in _table(doc, "scripts").items()
+            if isinstance(value, str)
+        }
+        dependencies: dict[str, int | None] = {}
+        for section in ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies"):
+            at = text.find(f'"{section}"')
+            for key in _table(doc, section):
+                dependencies.setdefault(key, line_of(text, _json_key(key), max(at, 0)))
+        name = doc.get("name") if isinstance(doc.get("name"), str) else None
+        bin_field = doc.get("bin")
+        bins = frozenset(bin_field) if isinstance(bin_field, dict) else frozenset([name.rsplit("/", 1)[-1]] if isinstance(bin_field, str) and name else [])
+        workspaces = doc.get("workspaces")
+        if isinstance(workspaces, dict):
+            workspaces = workspaces.get("packages")
+        globs = tuple(w for w in workspaces if isinstance(w, str)) if isinstance(workspaces, list) else None
+        return Package(path, posixpath.dirname(path) or ".", name, scripts, dependencies, bins, globs)
+
+    return context.memo(("cmd-npm-package", path), parse)
+
+
+def _table(doc: dict[str, object], key: str) -> dict[str, object]:
+    value = doc.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _json_key(key: str) -> str:
+    return re.escape(json.dumps(key)) + r"\s*:"
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """The workspace a package belongs to: its root package and its members (the root included)."""
+
+    root: Package
+    members: tuple[Package, ...]
+    config: str  # the file that lists the members
+
+
+def find_workspace(context: Context, folder: str) -> Workspace | None:
+    """The workspace whose root is at or above `folder`: pnpm-workspace.yaml, or package.json `workspaces`."""
+    for here in upward(folder):
+        pnpm = in_dir(here, "pnpm-workspace.yaml")
+        manifest = in_dir(here, "package.json")
+        globs: tuple[str, ...] | None = None
+        config = manifest
+        if is_file(context, pnpm):
+            doc = parse_yaml(pnpm, read_text(context, pnpm))
+            packages = doc.get("packages") if isinstance(doc, dict) else None
+            globs = tuple(p for p in packages if isinstance(p, str)) if isinstance(packages, list) else ()
+            config = pnpm
+        elif is_file(context, manifest):
+            globs = read_package(context, manifest).workspaces
+        if globs is None:
+            continue
+        if not is_file(context, manifest):
+            return None
+        root = read_package(context, manifest)
+        return Workspace(root, (root, *_members(context, here, globs)), config)
+    return None
+
+
+def _members(context: Context, base: str, globs: tuple[str, ...]) -> list[Package]:
+    include = [glob_regex(posixpath.normpath(g)) for g in globs if not g.startswith("!")]
+    exclude = [glob_regex(posixpath.normpath(g[1:])) for g in globs if g.startswith("!")]
+    prefix = "" if base == "." else base + "/"
+    found = []
+    for path in context.repo.files(None if base == "." else base, named=["package.json"]):
+        folder = posixpath.dirname(path)
+        relative = folder[len(prefix):] if folder.startswith(prefix) else folder
+        if relative and any(r.fullmatch(relative) for r in include) and not any(r.fullmatch(relative) for r in exclude):
+            found.append(read_package(context, path))
+    return found
+
+
+def _options(tool: str, args: tuple[str, ...], cwd: str, launcher: bool = False) -> Options:
+    """Split a call's words into the options that select packages and the positional words.
+
+    Words after the program of `npx`/`exec`, and (for pnpm, yarn and bun)
+    after a script name, belong to that program or script and are kept as written.
+    """
+    opts = Options(cwd)
+    takes_value = _VALUE_OPTIONS[tool]
+    words = list(args)
+    while words:
+        if len(opts.positionals) >= _own_words(tool, opts.positionals, launcher):
+            opts.positionals.extend(words)
+            break
+        word = words.pop(0)
+        if word == "--":
+            opts.rest = words
+            break
+        if not word.startswith("-") or len(word) == 1:
+            opts.positionals.append(word)
+            continue
+        name, eq, value = word.partition("=")
+        if name in takes_value and not eq:
+            value = words.pop(0) if words else ""
+        if name in ("-w", "--workspace") and tool == "npm":
+            opts.workspace.append(value)
+        elif name in ("-F", "--filter", "--filter-prod"):
+            opts.workspace.append(value)
+        elif name in ("--prefix", "-C", "--dir", "--cwd"):
+            opts.cwd = join(opts.cwd, value) or opts.cwd
+        elif name in ("-p", "--package"):
+            opts.packages.append(value)
+        elif name in ("-w", "--workspace-root"):
+            opts.root = True
+        elif name in ("-r", "--recursive", "--workspaces", "-ws"):
+            opts.recursive = True
+        elif name == "--if-present":
+            opts.if_present = True
+        elif name in ("-g", "--global"):
+            opts.global_ = True
+    return opts
+
+
+def _own_words(tool: str, positionals: list[str], launcher: bool) -> int:
+    """How many positional words the tool itself reads before the rest belongs to a script or program."""
+    if launcher:
+        return 1
+    if not positionals:
+        return 2
+    first = positionals[0]
+    if first in _EXEC[tool]:
+        return 2
+    if tool == "npm":
+        return 1_000_000  # npm reads its options anywhere before `--`
+    return 2 if first in _RUN[tool] else 1
+
+
+def verify_npm(invocation: Invocation, context: Context) -> AnchorResult:
+    program = invocation.program.rsplit("/", 1)[-1]
+    tool = _TOOL_OF.get(program, program)
+    opts = _options(tool, invocation.args, invocation.cwd, launcher=program in _TOOL_OF)
+    try:
+        if program in _TOOL_OF:
+            return _exec(invocation, context, tool, opts, opts.positionals, download=True)
+        return _subcommand(invocation, context, tool, opts)
+    except ConfigError as error:
+        return unusable(invocation, error)
+
+
+def _subcommand(invocation: Invocation, context: Context, tool: str, opts: Options) -> AnchorResult:
+    words = opts.positionals
+    command = words[0] if words else ("install" if tool == "yarn" else None)
+    if command is None:
+        return unknown(invocation, f"{tool} without a subcommand only prints its help")
+    if tool == "yarn" and command == "workspace" and len(words) >= 2:
+        opts.workspace.append(words[1])
+        rest = Options(opts.cwd, opts.workspace, positionals=words[2:], if_present=opts.if_present)
+        return _subcommand(invocation, context, tool, rest)
+    if tool == "yarn" and command == "workspaces" and len(words) >= 2 and words[1] == "foreach":
+        return unknown(invocation, "yarn workspaces foreach runs in packages picked at run time")
+    if dynamic(command):
+        return unknown(invocation, f"{command} is expanded by the shell")
+    if command in _RUN[tool]:
+        if len(words) < 2:
+            return _builtin(invocation, context, tool, opts, command)
+        return _script(invocation, context, tool, opts, words[1], binary_fallback=tool in ("yarn", "bun"))
+    if command in _EXEC[tool]:
+        return _exec(invocation, context, tool, opts, words[1:], download=command in _DOWNLOADS)
+    if command in _SHORTHAND_SCRIPTS and not (tool == "bun" and command == "test"):
+        return _script(invocation, context, tool, opts, _SCRIPT_ALIASES.get(command, command), binary_fallback=False)
+    if command in _PROJECT_BUILTINS[tool].split() or command in _GLOBAL_BUILTINS[tool].split():
+        return _builtin(invocation, context, tool, opts, command)
+    if tool == "npm":
+        return unknown(invocation, f"npm has no `{command}` command (`npm run {command}` would run a script)")
+    return _script(invocation, context, tool, opts, command, binary_fallback=True)
+
+
+def _builtin(invocation: Invocation, context: Context, tool: str, opts: Options, command: str) -> AnchorResult:
+    if opts.global_ or command in _GLOBAL_BUILTINS[tool].split():
+        return unknown(invocation, f"`{tool} {command}` needs no repository configuration")
+    manifest = _nearest_manifest(context, opts.cwd)
+    if manifest is None:
+        return refuted(invocation, f"`{tool} {command}` needs a package.json; there is none in {_where(opts.cwd)}")
+    return verified(invocation, f"`{tool} {command}` is a {tool} built-in; {manifest} is the package", [Evidence(manifest, None, "package.json")])
+
+
+def _nearest_manifest(context: Context, cwd: str) -> str | None:
+    for here in upward(cwd):
+        if is_file(context, in_dir(here, "package.json")):
+            return in_dir(here, "package.json")
+    return None
+
+
+def _where(cwd: str) -> str:
+    return "the repository" if cwd == "." else f"{cwd}/ or above"
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The packages a call runs in, how they were picked, and why that is unknown when it is."""
+
+    packages: list[Package]
+    how: str
+    open: str | None = None
+
+
+def _targets(context: Context, opts: Options) -> Selection | None:
+    """The packages a call runs in; None when there is no package.json to run in at all."""
+    if not (opts.workspace or opts.root or opts.recursive):
+        manifest = _nearest_manifest(context, opts.cwd)
+        return None if manifest is None else Selection([read_package(context, manifest)], manifest)
+    workspace = find_workspace(context, opts.cwd)
+    if workspace is None:
+        return None
+    if opts.root and not opts.workspace:
+        return Selection([workspace.root], "the workspace root")
+    if not opts.workspace:
+        return Selection(list(workspace.members[1:]) or [workspace.root], f"every workspace of {workspace.config}")
+    picked: list[Package] = []
+    for selector in opts.workspace:
+        if "[" in selector or dynamic(selector.strip("{}").replace("*", "")):
+            return Selection([], selector, f"--filter {selector} picks packages at run time")
+        picked.extend(_select(workspace, selector))
+    return Selection(picked, f"{' '.join(opts.workspace)} in {workspace.config}")
+
+
+def _select(workspace: Workspace, selector: str) -> list[Package]:
+    """The workspace packages a `-w`/`--filter`/`workspace` selector names: by name, glob or folder.
+
+    pnpm's graph markers (`...`, `^`, `!`) are taken off: the named package is among those run.
+    """
+    clean = selector.strip().lstrip("!").removeprefix("...").removesuffix("...").removesuffix("^")
+    by_name = [p for p in workspace.members if p.name == clean]
+    if by_name:
+        return by_name
+    if "*" in clean and not clean.startswith(("./", "{")):
+        pattern = glob_regex(clean)
+        return [p for p in workspace.members if p.name and pattern.fullmatch(p.name)]
+    folder = join(workspace.root.folder, clean.strip("{}"))
+    if folder is None or folder == workspace.root.folder:
+        return [workspace.root] if folder is not None else []
+    return [p for p in workspace.members if p.folder == folder or p.folder.startswith(folder + "/")]
+
+
+def _script(invocation: Invocation, context: Context, tool: str, opts: Options, script: str, binary_fallback: bool) -> AnchorResult:
+    if dynamic(script):
+        return unknown(invocation, f"the script name {script} is expanded by the shell")
+    selection = _targets(context, opts)
+    if selection is None:
+        return refuted(invocation, f"no package.json in {_where(opts.cwd)}, so there is no script {script}")
+    if selection.open is not None:
+        return unknown(invocation, selection.open)
+    packages = selection.packages
+    if not packages:
+        return refuted(invocation, f"no workspace package matches {selection.how}")
+    having = [p for p in packages if script in p.scripts]
+    if having:
+        evidence = [Evidence(p.path, p.scripts[script], f'script "{script}"') for p in having]
+        where = ", ".join(p.path for p in having)
+        return verified(invocation, f"script {script} is defined in {where}", evidence)
+    scripts = sorted({s for p in packages for s in p.scripts})
+    missing = f"no script {script} in {', '.join(p.path for p in packages[:3])}{' and others' if len(packages) > 3 else ''} (scripts: {listed(scripts)})"
+    if opts.if_present:
+        return unknown(invocation, f"{missing}; --if-present runs nothing then")
+    if tool == "bun":  # bun runs a file of that name before looking for a binary
+        path = join(packages[0].folder, script)
+        if path is not None and is_file(context, path):
+            return verified(invocation, f"bun runs the file {path}", [Evidence(path, None, "file")])
+    if binary_fallback:
+        return _binary(invocation, context, tool, packages, script, missing)
+    return refuted(invocation, missing, [Evidence(p.path, None, "package.json scripts") for p in packages])
+
+
+def _binary(invocation: Invocation, context: Context, tool: str, packages: list[Package], name: str, missing: str) -> AnchorResult:
+    """pnpm/yarn/bun run a dependency's binary when no script has the name: is there one to run?"""
+    provider = _provider(context, packages, name)
+    if provider is not None:
+        path, line, package = provider
+        return verified(invocation, f"{missing}; {tool} runs the binary {name} of dependency {package}", [Evidence(path, line, f"dependency {package}")])
+    if ":" in name or "=" in name:
+        return refuted(invocation, missing)
+    if _maybe_transitive(context, name):
+        return unknown(invocation, f"{missing}; a locked package {name} may provide a binary of that name")
+    return refuted(invocation, f"{missing}, and no dependency provides a binary {name}")
+
+
+def _provider(context: Context, packages: list[Package], name: str) -> tuple[str, int | None, str] | None:
+    """A dependency (of these packages or their workspace root) that provides binary `name`."""
+    wanted = _BIN_PACKAGES.get(name, (name,))
+    candidates = list(packages)
+    for package in packages:
+        workspace = find_workspace(context, package.folder)
+        if workspace is not None:
+            candidates.append(workspace.root)
+    for package in candidates:
+        if name in package.bins:
+            return package.path, None, package.name or package.folder
+        for dependency, line in package.dependencies.items():
+            base = dependency.rsplit("/", 1)[-1]
+            if dependency in wanted or base in (name, f"{name}-cli") or base.removesuffix("-cli") == name:
+                return package.path, line, dependency
+    return None
+
+
+def _maybe_transitive(context: Context, name: str) -> bool:
+    """Whether a lockfile locks a package of that name (an npm or yarn tree links transitive binaries)."""
+    ecosystem = context.registry.ecosystems.get("npm")
+    if ecosystem is None:
+        return True
+    index = context.memo(("cmd-npm-index",), lambda: ecosystem.read(context, None))
+    return any(index.find(ecosystem.normalize(p)) for p in _BIN_PACKAGES.get(name, (name,))) or bool(index.problems())
+
+
+def _exec(invocation: Invocation, context: Context, tool: str, opts: Options, words: list[str], download: bool) -> AnchorResult:
+    """`npx X`, `pnpm exec X`, `pnpm dlx X`, `bunx X`: a declared dependency provides X, else it may be downloaded."""
+    while words and words[0].startswith("-"):  # launcher flags such as `--yes`
+        words = words[1:]
+    if not words and not opts.packages:
+        return unknown(invocation, "no program to run")
+    program = _bare(words[0]) if words else _bare(opts.packages[0])
+    runner = context.registry.runner_for(program)
+    if runner is not None and runner.name != "npm" and words:
+        return invocation.delegate(program, tuple(words[1:]) + tuple(opts.rest), opts.cwd)
+    manifest = _nearest_manifest(context, opts.cwd)
+    packages = [read_package(context, manifest)] if manifest else []
+    for wanted in opts.packages or [program]:
+        provider = _provider(context, packages, _bare(wanted).rsplit("/", 1)[-1]) if packages else None
+        if provider is not None:
+            path, line, package = provider
+            return verified(invocation, f"{program} comes from dependency {package}", [Evidence(path, line, f"dependency {package}")])
+    if download:
+        return unknown(invocation, f"{program} is not a dependency here; {invocation.program} may download it")
+    if manifest is None:
+        return refuted(invocation, f"`{tool} exec` needs a package.json; there is none in {_where(opts.cwd)}")
+    return unknown(invocation, f"{program} is not a declared dependency of {manifest}; it may be a transitive binary")
+
+
+def _bare(spec: str) -> str:
+    """A package spec without its version: `@scope/pkg@1.2` is `@scope/pkg`, `cowsay@latest` is `cowsay`."""
+    at = spec.find("@", 1)
+    return spec[:at] if at > 0 else spec
+
+
+@hookimpl
+def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
+    register(
+        Runner(
+            name="npm",
+            programs=("npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx"),
+            verify=verify_npm,
+            summary="package.json scripts of the package a call runs in (workspaces, filters, prefixes)",
+        )
+    )

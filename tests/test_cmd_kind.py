@@ -1,0 +1,132 @@
+"""`cmd:` anchors: the grammar (values with spaces), shell splitting, chains, `cd`, scopes, and unknown programs."""
+
+from __future__ import annotations
+
+import pytest
+
+from anchorcheck import AnchorSyntaxError, Verdict, Verifier, format_anchor, parse_anchor
+from anchorcheck.cli import main
+from tests._cmd_support import check, package, verdicts
+from tests.conftest import init_repo, needs_git, write_tree
+
+V, R, I = Verdict.VERIFIED, Verdict.REFUTED, Verdict.INCONCLUSIVE
+
+
+def test_value_runs_to_the_end_and_round_trips() -> None:
+    anchor = parse_anchor("cmd:cd web && pnpm run build")
+    assert anchor.value == "cd web && pnpm run build" and anchor.scope is None
+    assert parse_anchor(format_anchor(anchor)) == anchor
+    scoped = parse_anchor("!cmd:pnpm test  in:web/")
+    assert (scoped.value, scoped.scope, scoped.negated) == ("pnpm test", "web/", True)
+    assert parse_anchor(format_anchor(scoped)) == scoped
+    assert parse_anchor("cmd:   make lint   ").value == "make lint"
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [("cmd:echo 'unclosed", "cannot split"), ("cmd:  ", "expected a value"), ("cmd:$ ", "expected a command line")],
+)
+def test_malformed_command_lines_are_syntax_errors(text: str, fragment: str) -> None:
+    with pytest.raises(AnchorSyntaxError, match=fragment):
+        parse_anchor(text)
+
+
+def test_shell_forms_around_the_runner_call(make_tree) -> None:
+    root = make_tree({"package.json": package("app", {"build": "tsc", "lint": "eslint ."}), "web/package.json": package("web", {"dev": "vite"})})
+    got = verdicts(
+        root,
+        "$ pnpm run build",
+        "NODE_ENV=production CI=1 pnpm run build",
+        "env -u HOME FOO=1 time pnpm run build",
+        "pnpm run build 2>&1 | tee build.log > /dev/null",
+        "cd web && pnpm dev",
+        "(cd web && pnpm dev) && pnpm lint",
+        "cd web; pnpm run build",
+        "pnpm lint && pnpm run nosuch",
+        "pnpm lint || true",
+    )
+    assert got == {
+        "$ pnpm run build": V,
+        "NODE_ENV=production CI=1 pnpm run build": V,
+        "env -u HOME FOO=1 time pnpm run build": V,
+        "pnpm run build 2>&1 | tee build.log > /dev/null": V,
+        "cd web && pnpm dev": V,
+        "(cd web && pnpm dev) && pnpm lint": V,  # the subshell's cd ends at `)`
+        "cd web; pnpm run build": R,  # web/package.json has no build script
+        "pnpm lint && pnpm run nosuch": R,
+        "pnpm lint || true": V,
+    }
+
+
+def test_a_chain_reports_each_failing_call(make_tree) -> None:
+    root = make_tree({"package.json": package("app", {"lint": "x"})})
+    [result] = check(root, "pnpm run lint && pnpm run nosuch")
+    assert result.verdict is R and "`pnpm run nosuch`" in result.reason and "lint" not in result.reason.split(":")[0]
+
+
+def test_cd_into_a_missing_folder(make_tree) -> None:
+    root = make_tree({"package.json": package("app", {"build": "x"}), "napi/parser/package.json": package("p", {"t": "x"})})
+    got = verdicts(
+        root,
+        "cd napi/transform && pnpm run t",  # moved: stale
+        "pnpm run build && cd dist && pnpm run t",  # an earlier call may create dist/
+        "cd $HOME/app && pnpm run build",
+        "cd ../elsewhere && pnpm run build",
+    )
+    assert got["cd napi/transform && pnpm run t"] is R
+    assert got["pnpm run build && cd dist && pnpm run t"] is I
+    assert got["cd $HOME/app && pnpm run build"] is I
+    assert got["cd ../elsewhere && pnpm run build"] is I
+
+
+@needs_git
+def test_cd_into_an_ignored_folder_is_not_refuted(tmp_path) -> None:
+    root = write_tree(tmp_path, {".gitignore": "build/\n", "Makefile": "all:\n\techo\n"})
+    init_repo(root)
+    assert verdicts(root, "cd build && make")["cd build && make"] is I
+
+
+def test_in_scope_is_the_folder_the_command_runs_from(make_tree) -> None:
+    root = make_tree({"package.json": package("app", {}), "web/package.json": package("web", {"test": "vitest"}), "web/AGENTS.md": "x"})
+    got = verdicts(root, "cmd:pnpm test in:web/", "cmd:pnpm test in:web/AGENTS.md", "cmd:pnpm test", "cmd:pnpm test in:web/*", "cmd:pnpm test in:gone/")
+    assert got == {
+        "cmd:pnpm test in:web/": V,
+        "cmd:pnpm test in:web/AGENTS.md": V,  # a file: its folder
+        "cmd:pnpm test": R,
+        "cmd:pnpm test in:web/*": I,
+        "cmd:pnpm test in:gone/": I,
+    }
+
+
+def test_programs_no_runner_reads(make_tree) -> None:
+    root = make_tree({"Makefile": "all:\n\techo\n"})
+    [git, mixed] = check(root, "git status", "git pull && make all")
+    assert git.verdict is I and "not a runner anchorcheck reads" in git.reason and git.state == "unread"
+    assert mixed.verdict is V  # git is no claim about the repository; make all is
+
+
+def test_negation_and_the_cli(make_tree, capsys) -> None:
+    root = make_tree({"package.json": package("app", {"build": "x"})})
+    assert Verifier(root).check("!cmd:npm run deploy").verdict is V
+    code = main(["anchor", "--root", str(root), "--format", "json", "cmd:npm run build", "cmd:npm run deploy"])
+    out = capsys.readouterr().out
+    assert code == 1 and '"cmd:npm run deploy"' in out and "package.json" in out
+
+
+def test_memory_file_code_spans(make_tree, capsys) -> None:
+    root = make_tree(
+        {
+            "package.json": package("app", {"build": "x"}),
+            "AGENTS.md": "- Build with `cmd:pnpm run build`.\n- Unit tests: `cmd:pnpm test:unit`\n",
+        }
+    )
+    code = main(["check", "--root", str(root), str(root / "AGENTS.md")])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "AGENTS.md:2:16: REFUTED cmd:pnpm test:unit" in out and "no script test:unit in package.json" in out
+
+
+def test_runners_are_listed_by_the_plugins_command(capsys) -> None:
+    main(["plugins"])
+    out = capsys.readouterr().out
+    assert "runners: " in out and "npm [runner-npm]" in out and "make [runner-make]" in out

@@ -1,0 +1,111 @@
+"""The make runner: targets of the Makefile and its includes, pattern rules, computed targets, `-C` and `-f`."""
+
+from __future__ import annotations
+
+from anchorcheck import Verdict
+from tests._cmd_support import check, verdicts
+
+V, R, I = Verdict.VERIFIED, Verdict.REFUTED, Verdict.INCONCLUSIVE
+
+MAKEFILE = """\
+BIN := tracker
+GO ?= go
+.PHONY: all lint test
+
+all: build
+
+build: $(BIN)
+\t$(GO) build ./...
+
+lint test: deps
+\t@echo $@
+
+deploy:: ; echo deploy
+CFLAGS: not-a-rule = 1
+run: export PORT = 8080
+
+$(BIN): main.go
+\t$(GO) build -o $@
+
+define RULES
+hidden:
+\techo hidden
+endef
+
+include mk/release.mk
+-include local.mk
+"""
+
+
+def test_targets_includes_and_evidence(make_tree) -> None:
+    root = make_tree({"Makefile": MAKEFILE, "mk/release.mk": "release: build\n\techo release\n"})
+    got = verdicts(root, "make", "make build", "make lint test", "make deploy", "make release", "make tracker", "make -j4 test", "make -j 4 test", "make GOFLAGS=-v test")
+    assert set(got.values()) == {V}, got
+    [release, missing, hidden] = check(root, "make release", "make nosuch", "make hidden")
+    assert [(e.path, e.line) for e in release.evidence] == [("mk/release.mk", 1)]
+    assert missing.verdict is R and "no target nosuch in Makefile" in missing.reason
+    assert hidden.verdict is R  # inside define ... endef: only $(eval) would make it a rule
+
+
+def test_folder_and_file_options(make_tree) -> None:
+    root = make_tree({"docs/Makefile": "html:\n\tsphinx-build\n", "build.mk": "pack:\n\ttar\n", "GNUmakefile": "gnu:\n\techo\n"})
+    got = verdicts(
+        root, "make -C docs html", "make --directory=docs html", "make -Cdocs html", "cd docs && make html", "make -f build.mk pack",
+        "make --file=build.mk pack", "make gnu", "make -C docs nosuch", "make -f nosuch.mk pack", "make -C nowhere html",
+    )
+    assert got == {
+        "make -C docs html": V, "make --directory=docs html": V, "make -Cdocs html": V, "cd docs && make html": V,
+        "make -f build.mk pack": V, "make --file=build.mk pack": V, "make gnu": V,  # GNUmakefile is read first
+        "make -C docs nosuch": R, "make -f nosuch.mk pack": R, "make -C nowhere html": R,
+    }
+
+
+def test_no_makefile(make_tree) -> None:
+    root = make_tree({"package.json": "{}"})
+    [result] = check(root, "make test")
+    assert result.verdict is R and "no Makefile in the repository root" in result.reason
+
+
+def test_pattern_rules(make_tree) -> None:
+    # prometheus's Makefile.common: `%: common-%` makes `make lint` run `common-lint`
+    root = make_tree({"Makefile": "%: common-% ;\n\ncommon-lint:\n\tgolangci-lint run\n\n%.pdf: %.md\n\tpandoc $<\n", "guide.md": "# g"})
+    got = verdicts(root, "make lint", "make nosuch", "make guide.pdf", "make other.pdf")
+    assert got == {"make lint": V, "make nosuch": R, "make guide.pdf": V, "make other.pdf": R}
+    root = make_tree({"Makefile": "%: %-stage ;\n%-stage: %-gen ;\n"})
+    assert verdicts(root, "make x") == {"make x": R}
+    root = make_tree({"Makefile": "%.o: %.c\n\tcc\n%: gen/%.tmpl\n\tcp\n", "gen/site.tmpl": ""})
+    [result] = check(root, "make site")
+    assert result.verdict is V and "pattern rule %: gen/%.tmpl" in result.reason
+
+
+def test_what_makes_absence_unknown(make_tree) -> None:
+    cases = {
+        "computed": "$(shell ls targets):\n\techo\nall:\n\techo\n",
+        "eval": "$(foreach t,a b,$(eval $(t): ; echo))\nall:\n\techo\n",
+        "missing include": "include generated.mk\nall:\n\techo\n",
+        "computed include": "include $(wildcard *.mk)\nall:\n\techo\n",
+        "default rule": ".DEFAULT:\n\techo\nall:\n\techo\n",
+    }
+    for name, text in cases.items():
+        root = make_tree({"Makefile": text})
+        [result] = check(root, "make nosuch")
+        assert result.verdict is I, name
+    # a computed target can only be what its static parts allow
+    root = make_tree({"Makefile": "$(OUT)/bin/tool:\n\techo\nall:\n\techo\n"})
+    assert verdicts(root, "make nosuch", "make build/bin/tool") == {"make nosuch": R, "make build/bin/tool": I}
+
+
+def test_files_make_could_build_or_find(make_tree) -> None:
+    root = make_tree({"Makefile": "all:\n\techo\n", "hello.c": "int main(){}", "README": "x"})
+    assert verdicts(root, "make hello", "make README") == {"make hello": I, "make README": I}
+
+
+def test_variables_in_targets_are_expanded(make_tree) -> None:
+    root = make_tree({"Makefile": "ifeq ($(CI),1)\nOUT := ci-out\nelse\nOUT := out\nendif\n$(OUT):\n\tmkdir $@\n"})
+    assert verdicts(root, "make out", "make ci-out", "make other") == {"make out": V, "make ci-out": V, "make other": R}
+
+
+def test_unreadable_makefile(make_tree) -> None:
+    root = make_tree({"Makefile": b"all:\n\t\xff\xfe\n"})
+    [result] = check(root, "make all")
+    assert result.verdict is I and "Makefile:2" in result.reason and "UTF-8" in result.reason
