@@ -303,6 +303,20 @@ class SourceIndex:
     def of(cls, context: Context) -> SourceIndex:
         return context.memo("anchorcheck.index", lambda: cls(context))
 
+    @classmethod
+    def succeeding(cls, old: SourceIndex, context: Context, stale: Iterable[str]) -> SourceIndex:
+        """The index of `context` (a Verifier's next look at the checkout), knowing what `old` knew of
+        every file but the `stale` ones (changed, added or removed): only those are read and parsed again."""
+        stale = set(stale)
+        index = cls(context)
+        index._facts = {path: facts for path, facts in old._facts.items() if path not in stale}
+        index._skipped = old._skipped - stale
+        index._contains = {needle: {p: v for p, v in seen.items() if p not in stale} for needle, seen in old._contains.items()}
+        index._bytes = {path: data for path, data in old._bytes.items() if path not in stale}
+        index._bytes_left -= sum(len(data) for data in index._bytes.values())
+        index._bounded, index.parsed = old._bounded, old.parsed
+        return context.memo("anchorcheck.index", lambda: index)
+
     def language(self, path: str) -> Language | None:
         language = self.registry.language_for(path)
         return language if language is not None and language.extract is not None else None

@@ -21,6 +21,7 @@ from anchorcheck import lifecycle
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, anchor_text, format_anchor, parse_anchor
 from anchorcheck.config import Config, load_config
 from anchorcheck.context import BudgetExceeded, Context
+from anchorcheck.freshness import Snapshot
 from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict
 from anchorcheck.plugins import PluginSet, default_plugins, load_plugins, only_from_env
 from anchorcheck.registry import Registry
@@ -63,6 +64,10 @@ class Verifier:
             self.repo.prefetch_listing()
         self.plugins = _plugin_set(only_plugins, self.config, plugins)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=dict(options or {}))
+        # What the checkout looked like when this Verifier last answered; None before the first call,
+        # and always for a one-shot Verifier (the CLI's `check`: nothing can change between its calls).
+        self._resident = bool((options or {}).get("resident", True))
+        self._snapshot: Snapshot | None = None
         # What a worker process needs to build the same Verifier (modules travel by name).
         self._spec = (
             str(root_path),
@@ -90,6 +95,7 @@ class Verifier:
         `deadline` is a budget in seconds for this call; past it the anchor is
         INCONCLUSIVE ("budget exceeded").
         """
+        self.refresh()
         self.context.deadline = time.monotonic() + deadline if deadline is not None else None
         try:
             return self._check(anchor)
@@ -105,6 +111,7 @@ class Verifier:
         `anchorcheck.lifecycle`) are judged against `now` (default: the clock);
         `as_of` anchors are checked at that git revision.
         """
+        self.refresh()
         self.context.deadline = time.monotonic() + deadline if deadline is not None else None
         try:
             return self._verify_one(memory, now)
@@ -144,6 +151,7 @@ class Verifier:
         batch = list(memories)
         until = time.time() + deadline if deadline is not None else None
         if executor is None and len(batch) < PARALLEL_THRESHOLD:
+            self.refresh()
             return _verify_here(self, batch, until, now)
         owned = executor is None
         self.repo.join_prefetch()  # a process pool forks: no thread may be mid-call then
@@ -164,6 +172,43 @@ class Verifier:
         finally:
             if owned:
                 executor.shutdown()
+
+    def refresh(self) -> bool:
+        """Bring what this Verifier has cached up to date with the disk; every call does this first.
+
+        Cheap when nothing changed: one stat per listed file and directory
+        (`anchorcheck.freshness`). Exact when something did: a file whose bytes
+        changed loses its facts and is read again when an anchor needs it, an
+        added or removed file makes git list the checkout again, and every
+        search result is recomputed from the per-file facts still true.
+        Whether anything changed since the last call.
+        """
+        if not self._resident:
+            return False
+        if self._snapshot is None:
+            self._snapshot = Snapshot(self.repo)
+            return False
+        changes = self._snapshot.changes()
+        if not changes:
+            return False
+        from anchorcheck.index import SourceIndex  # tree-sitter: only where source was indexed
+
+        known = self.context.peek("anchorcheck.index")
+        stale = set(changes.modified)
+        if changes.relist or any("/" not in path for path in stale):  # a new file, or maybe the config
+            self.config = load_config(self.repo.root)
+            listed = set(self.repo.paths())
+            self.repo = Repository(
+                self.repo.root, skip_dirs=self.config.skip_dirs, exclude=self.config.exclude, max_file_size=self.config.max_file_size
+            )
+            stale |= listed ^ set(self.repo.paths())
+        else:
+            self.repo.forget(stale)
+        self.context = Context(self.repo, self.plugins.registry, self.config, options=self.context.options)
+        if known is not None:
+            SourceIndex.succeeding(known, self.context, stale)
+        self._snapshot = Snapshot(self.repo)
+        return True
 
     # -- dispatch --------------------------------------------------------------
 
@@ -266,6 +311,7 @@ def _verify_chunk(
         # One process per worker already: the index must not start a pool of its own.
         options = {**options, "workers": 1}
         verifier = _WORKER_VERIFIERS[spec] = Verifier(root, plugins=extra, only_plugins=only, config=config, options=options)
+    verifier.refresh()  # kept across chunks and calls: it must see the checkout as it is now
     reports = _verify_here(verifier, [Memory.from_dict(m) for m in memories], until, now)
     return [{"results": [r.to_dict() for r in rep.results], "verdict": str(rep.verdict), "reason": rep.reason} for rep in reports]
 

@@ -4,7 +4,9 @@ With no arguments it checks the known memory files of the repository
 (CLAUDE.md, AGENTS.md, memory-bank/, Cursor rules, Copilot instructions,
 `*.memories.toml`, `memory.jsonl`, or the `memory-files` setting). Span
 anchors get their fingerprints from `anchorcheck.lock`; `check` never writes
-a memory file or the lock.
+a memory file or the lock. With `--watch` it keeps running and checks again
+whenever the checkout changes, printing only the verdicts that changed
+(`anchorcheck.cli.watch`).
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ import sys
 import time
 
 from anchorcheck.cli.common import add_memory_files, add_format, add_root, add_verification, emit, exit_code, make_verifier
+from anchorcheck.cli.watch import add_watch, watch
 from anchorcheck.lockfile import attach, load_lock
 from anchorcheck.memoryfiles import load
+from anchorcheck.model import Memory, MemoryReport
 from anchorcheck.receipts import ReceiptLog
 from anchorcheck.report import Run
+from anchorcheck.verifier import Verifier
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -31,16 +36,28 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         metavar="FILE",
         help="append a JSONL receipt for each memory whose verdict changed since the last run",
     )
+    add_watch(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    verifier = make_verifier(args)
+    verifier = make_verifier(args, resident=args.watch)
     start = time.perf_counter()
-    lock = load_lock(verifier.root)
-    loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files)
+    loaded, reports = check_memories(args, verifier)
     if not loaded:
         print("anchorcheck: no memory files found (name them, or set memory-files in the config)", file=sys.stderr)
+    files = [shown for shown, _ in loaded]
+    result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose)
+    emit(result, args.format)
+    if args.watch:
+        return watch(args, verifier, reports, lambda: check_memories(args, verifier)[1])
+    return exit_code(result, args.fail_on or verifier.config.fail_on)
+
+
+def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[tuple[str, list[Memory]]], list[MemoryReport]]:
+    """Load the memory files (and the lock) as they are now and verify every memory in them."""
+    lock = load_lock(verifier.root)
+    loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files)
     batch = []
     for _, memories in loaded:
         attach(memories, lock, verifier.registry.kinds)
@@ -48,7 +65,4 @@ def run(args: argparse.Namespace) -> int:
     reports = verifier.verify_many(batch, deadline=args.deadline)
     if args.receipts:
         ReceiptLog(args.receipts).record(reports, revision=verifier.repo.head)
-    files = [shown for shown, _ in loaded]
-    result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose)
-    emit(result, args.format)
-    return exit_code(result, args.fail_on or verifier.config.fail_on)
+    return loaded, reports
