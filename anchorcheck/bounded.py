@@ -11,14 +11,15 @@ did not finish is INCONCLUSIVE, and the next bounded parse starts a new pool.
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator
-from multiprocessing.pool import Pool
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from anchorcheck.context import BudgetExceeded
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -36,6 +37,8 @@ class BoundedPool:
     def usable(self) -> bool:
         """Whether worker processes can run here: a daemonic process (a multiprocessing or Dask
         worker) may not have children, and then bounded work runs in this process."""
+        import multiprocessing  # 20 ms of start-up that only a call with a deadline needs
+
         return not multiprocessing.current_process().daemon
 
     def map(self, function: Callable[[T, float], R], items: Iterable[T], until: float) -> Iterator[R]:
@@ -47,6 +50,8 @@ class BoundedPool:
             yield self._wait(result, until)
 
     def _wait(self, result: Any, until: float) -> Any:
+        import multiprocessing
+
         try:
             return result.get(timeout=max(0.0, until - time.monotonic()) + _GRACE)
         except multiprocessing.TimeoutError:
@@ -55,6 +60,8 @@ class BoundedPool:
 
     def _started(self) -> Pool:
         if self._pool is None:
+            import multiprocessing
+
             self._pool = multiprocessing.get_context().Pool(self.workers)
             self._finalizer = weakref.finalize(self, self._pool.terminate)
         return self._pool

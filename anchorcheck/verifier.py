@@ -9,7 +9,6 @@ raises is contained to the anchor it was checking.
 from __future__ import annotations
 
 import os
-import pickle
 import time
 from collections.abc import Iterable, Sequence
 from datetime import datetime
@@ -159,6 +158,8 @@ class Verifier:
             from concurrent.futures import ProcessPoolExecutor  # only large batches need it: spare the import
 
             executor = ProcessPoolExecutor(max_workers=min(os.cpu_count() or 1, 8))
+        import pickle  # only a batch sent to other processes needs it
+
         try:
             spec = pickle.dumps(self._spec)
             chunks = [batch[i : i + _CHUNK] for i in range(0, len(batch), _CHUNK)]
@@ -306,6 +307,8 @@ def _verify_chunk(
     """Runs in a worker: one Verifier per spec per process, reused across chunks so its index stays warm."""
     verifier = _WORKER_VERIFIERS.get(spec)
     if verifier is None:
+        import pickle
+
         root, plugins, only, config, options = pickle.loads(spec)  # noqa: S301 - our own pickle, same program
         extra = [__import__(p, fromlist=["_"]) if isinstance(p, str) else p for p in plugins]
         # One process per worker already: the index must not start a pool of its own.
