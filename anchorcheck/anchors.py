@@ -194,6 +194,10 @@ def anchor_to_json(anchor: Any) -> Any:
 def anchor_from_json(data: Any) -> Any:
     """Inverse of anchor_to_json. Strings stay strings until verified, so a malformed
     anchor in stored data is reported at check time instead of failing the load."""
+    if isinstance(data, dict) and data.get("implicit"):
+        from anchorcheck.references import Reference
+
+        return Reference.from_dict(data)
     if isinstance(data, dict):
         from anchorcheck.citation import Citation
 

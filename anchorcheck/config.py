@@ -17,6 +17,7 @@ from tomlkit.exceptions import ParseError
 from anchorcheck.repo import DEFAULT_MAX_FILE_SIZE, DEFAULT_SKIP_DIRS
 
 FAIL_ON = ("refuted", "inconclusive")
+IMPLICIT_KINDS = ("file", "cmd", "pkg")
 
 
 class ConfigError(ValueError):
@@ -39,7 +40,16 @@ class Config:
     plugins: list[str] | None = None
     plugin_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     memory_files: list[str] = field(default_factory=list)
+    implicit: list[str] = field(default_factory=lambda: list(IMPLICIT_KINDS))
     source: str | None = None
+
+
+def _implicit(value: Any) -> list[str] | None:
+    """`implicit = true | false | ["file", "cmd", "pkg"]`: which kinds of implicit references are read."""
+    if isinstance(value, bool):
+        return list(IMPLICIT_KINDS) if value else []
+    kinds = _str_list(value)
+    return kinds if kinds is not None and set(kinds) <= set(IMPLICIT_KINDS) else None
 
 
 def _str_list(value: Any) -> list[str] | None:
@@ -62,6 +72,7 @@ _KEYS: dict[str, tuple[str, Any, str]] = {
     "fail-on": ("fail_on", lambda v: str(v) if v in FAIL_ON else None, "'refuted' or 'inconclusive'"),
     "plugins": ("plugins", _str_list, "a list of plugin names"),
     "memory-files": ("memory_files", _str_list, "a list of paths or globs"),
+    "implicit": ("implicit", _implicit, "true, false, or a list of the kinds 'file', 'cmd', 'pkg'"),
 }
 
 

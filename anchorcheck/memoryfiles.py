@@ -10,11 +10,14 @@ from __future__ import annotations
 import fnmatch
 import glob
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from anchorcheck.anchors import anchor_text
-from anchorcheck.model import Memory
+from anchorcheck import implicit
+from anchorcheck.anchors import AnchorSyntaxError, anchor_text, parse_anchor
+from anchorcheck.model import Memory, Position
+from anchorcheck.references import Claims, Reference, read_references, runner_claims
 from anchorcheck.registry import MemoryFormat, Registry
 from anchorcheck.repo import Repository
 
@@ -46,8 +49,27 @@ def format_for(path: str, registry: Registry) -> MemoryFormat | None:
     return None
 
 
-def read_memory_file(path: Path, shown: str, registry: Registry) -> list[Memory]:
-    """The memories in one file; raises MemoryFileError for unreadable or unknown files."""
+@dataclass(frozen=True)
+class ReferenceReading:
+    """How implicit references are read from memory files: which kinds, in which checkout.
+
+    `claims(argv)` says whether a registered command runner claims a command
+    line; None asks the runners of the registry the file is read with.
+    """
+
+    repo: Repository
+    kinds: frozenset[str]
+    claims: Claims | None = None
+
+
+def read_memory_file(path: Path, shown: str, registry: Registry, reading: ReferenceReading | None = None) -> list[Memory]:
+    """The memories in one file; raises MemoryFileError for unreadable or unknown files.
+
+    With `reading`, each memory also holds the implicit references written
+    in it (as `Reference` objects after its typed anchors), and a command or
+    path written outside any memory (a line of a fenced shell block) becomes
+    a memory of its own.
+    """
     fmt = format_for(shown, registry)
     if fmt is None:
         known = ", ".join(sorted(p for f in registry.formats.values() for p in f.patterns)) or "none"
@@ -65,7 +87,98 @@ def read_memory_file(path: Path, shown: str, registry: Registry) -> list[Memory]
     for memory in memories:
         memory.source = memory.source or shown
         _keep_known_kinds(memory, registry)
+    if reading is not None and reading.kinds & set(registry.kinds):
+        memories = _with_references(memories, text, fmt, shown, _folder_of(path, reading.repo), reading, registry)
     return memories
+
+
+def _folder_of(path: Path, repo: Repository) -> str:
+    try:
+        rel = repo.relative(path.parent)
+    except ValueError:
+        return ""
+    return "" if rel == "." else rel
+
+
+def _with_references(
+    memories: list[Memory], text: str, fmt: MemoryFormat, shown: str, folder: str, reading: ReferenceReading, registry: Registry
+) -> list[Memory]:
+    kinds = reading.kinds & set(registry.kinds)
+    reading = replace(reading, claims=reading.claims or runner_claims(registry))
+    if not fmt.markdown:
+        for memory in memories:
+            base = memory.position or Position(1)
+            found = [r.at(base.line, base.column - 1) for r in read_references(memory.text, claims=reading.claims, kinds=kinds)]
+            _add(memory, _usable(found, folder, reading, registry))
+        return memories
+    found = _usable(read_references(text, claims=reading.claims, kinds=kinds), folder, reading, registry)
+    owners = _line_owners(text, memories)
+    orphans: dict[int, Memory] = {}
+    lines = text.splitlines()
+    for reference in found:
+        owner = owners.get(reference.line)
+        if owner is None:
+            owner = orphans.get(reference.line)
+            if owner is None:
+                line = lines[reference.line - 1].strip()
+                owner = orphans[reference.line] = Memory(
+                    text=line[2:] if line.startswith("$ ") else line,
+                    id=f"{shown}:{reference.line}",
+                    source=shown,
+                    position=Position(reference.line, reference.column),
+                )
+        _add(owner, [reference])
+    if not orphans:
+        return memories
+    return sorted([*memories, *orphans.values()], key=lambda m: m.position.line if m.position else 0)
+
+
+def _usable(found: Iterable[Reference], folder: str, reading: ReferenceReading, registry: Registry) -> list[Reference]:
+    """The references that name something of this repository and parse as the anchor they amount to."""
+    kept = []
+    for reference in found:
+        reference = replace(reference, folder=folder)
+        if reference.kind == "file":
+            if not implicit.keep(reference, reading.repo):
+                continue
+        else:
+            try:
+                parse_anchor(reference.anchor, registry.kinds)
+            except AnchorSyntaxError:
+                continue  # read wrongly, or a form the kind does not take: prose, not a claim
+        kept.append(reference)
+    return kept
+
+
+def _add(memory: Memory, references: list[Reference]) -> None:
+    """Append references to a memory's anchors, once per anchor text, each at the place it was written."""
+    have = {anchor_text(a) for a in memory.anchors}
+    positions = [memory.anchor_position(i) for i in range(len(memory.anchors))]
+    for reference in references:
+        if reference.anchor in have:
+            continue
+        have.add(reference.anchor)
+        memory.anchors.append(reference)
+        positions.append(Position(reference.line, reference.column))
+    memory.anchor_positions = positions
+
+
+_BREAK = re.compile(r"^\s*$|^\s{0,3}(#{1,6}(\s|$)|`{3,}|~{3,}|<!--)")
+
+
+def _line_owners(text: str, memories: list[Memory]) -> dict[int, Memory]:
+    """Which memory each line belongs to: from a memory's first line up to the next break or memory."""
+    starts = {m.position.line: m for m in memories if m.position is not None}
+    owners: dict[int, Memory] = {}
+    owner: Memory | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if number in starts:
+            owner = starts[number]
+        elif _BREAK.match(line):
+            owner = None
+        if owner is not None:
+            owners[number] = owner
+    return owners
 
 
 def _keep_known_kinds(memory: Memory, registry: Registry) -> None:
@@ -105,7 +218,19 @@ def discover(repo: Repository, registry: Registry, patterns: Sequence[str] = ())
     """
     globs = list(patterns) or [p for fmt in registry.formats.values() for p in fmt.patterns]
     # fnmatch semantics: `*` crosses `/`, so `*.memories.toml` matches at any depth
-    return repo.files(where=lambda path: any(fnmatch.fnmatchcase(path, g) for g in globs))
+    found = set(repo.files(where=lambda path: any(fnmatch.fnmatchcase(path, g) for g in globs)))
+    # A file named exactly is looked for even when ignored: CLAUDE.local.md is personal, so usually gitignored.
+    for name in globs:
+        if not set("*?[") & set(name) and name not in found and _regular_file(repo, name):
+            found.add(name)
+    return sorted(found)
+
+
+def _regular_file(repo: Repository, rel: str) -> bool:
+    try:
+        return repo.is_file(rel) and repo.is_text(rel)
+    except ValueError:  # UnsafePathError: a symlink out of the checkout
+        return False
 
 
 def expand(arguments: Sequence[str], repo: Repository, registry: Registry) -> list[Path]:
@@ -151,21 +276,61 @@ def _memory_files_under(directory: Path, repo: Repository, registry: Registry) -
     return [repo.root / rel for rel in listed]
 
 
-def load(arguments: Sequence[str], repo: Repository, registry: Registry, patterns: Sequence[str] = ()) -> list[tuple[str, list[Memory]]]:
+def load(
+    arguments: Sequence[str],
+    repo: Repository,
+    registry: Registry,
+    patterns: Sequence[str] = (),
+    reading: ReferenceReading | None = None,
+) -> list[tuple[str, list[Memory]]]:
     """The memories of every file `check`/`lock` was given, or of every discovered file when none.
 
     Each file is shown as the user would type it (relative to the current
-    directory when possible). Raises MemoryFileError for the first bad file.
+    directory when possible). A file reached under several names (CLAUDE.md
+    a symlink to AGENTS.md) is read once, under its real name when that is
+    among them. With `reading`, a file a memory file imports (`@AGENTS.md`)
+    is read too, once. Raises MemoryFileError for the first bad file.
     """
     if arguments:
         paths = expand(arguments, repo, registry)
     else:
         paths = [repo.root / rel for rel in discover(repo, registry, patterns)]
+    queue = _real_names(paths)
+    seen = {path.resolve() for path in queue}
     loaded = []
-    for path in paths:
+    while queue:
+        path = queue.pop(0)
         shown = shown_path(path)
-        loaded.append((shown, read_memory_file(path, shown, registry)))
+        memories = read_memory_file(path, shown, registry, reading)
+        loaded.append((shown, memories))
+        for imported in _imports(memories, repo, registry):
+            if imported.resolve() not in seen:
+                seen.add(imported.resolve())
+                queue.append(imported)
     return loaded
+
+
+def _real_names(paths: Sequence[Path]) -> list[Path]:
+    """One path per real file, in order: the real name when it was given, else the first name."""
+    chosen: dict[Path, Path] = {}
+    for path in paths:
+        real = path.resolve()
+        if real not in chosen or path.absolute() == real:
+            chosen[real] = path
+    order = {path.resolve(): index for index, path in reversed(list(enumerate(paths)))}
+    return sorted(chosen.values(), key=lambda p: order[p.resolve()])
+
+
+def _imports(memories: list[Memory], repo: Repository, registry: Registry) -> list[Path]:
+    """The memory files that `@path` imports in these memories name (existing files a format reads)."""
+    found = []
+    for memory in memories:
+        for anchor in memory.anchors:
+            if isinstance(anchor, Reference) and anchor.form == "import":
+                rel = next((c for c in implicit.readings(anchor) if implicit.is_file(repo, c)), None)
+                if rel is not None and format_for(rel, registry) is not None:
+                    found.append(repo.root / rel)
+    return found
 
 
 def shown_path(path: Path) -> str:

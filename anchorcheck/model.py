@@ -68,6 +68,8 @@ class AnchorResult:
 
     `state` is the kind-specific outcome (a span is fresh, relocated, stale or
     unverifiable); `details` holds other kind-specific, JSON-safe facts.
+    `implicit` marks the result of a reference read from prose (a path in
+    inline code, a command in a shell block) rather than a typed anchor.
     """
 
     anchor: str
@@ -77,6 +79,7 @@ class AnchorResult:
     state: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
     plugin: str | None = None
+    implicit: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -91,6 +94,8 @@ class AnchorResult:
             data["details"] = self.details
         if self.plugin is not None:
             data["plugin"] = self.plugin
+        if self.implicit:
+            data["implicit"] = True
         return data
 
     @classmethod
@@ -103,6 +108,7 @@ class AnchorResult:
             state=data.get("state"),
             details=dict(data.get("details", {})),
             plugin=data.get("plugin"),
+            implicit=bool(data.get("implicit", False)),
         )
 
 

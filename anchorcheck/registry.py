@@ -107,6 +107,10 @@ class MemoryFormat:
     `read(path, text)` returns the memories of one file and raises
     MemoryFileError (with the line) for content it cannot accept.
     `patterns` are the repo-relative globs that discovery looks for.
+    `markdown` says the whole file is Markdown prose, so implicit references
+    (anchorcheck.references) are read from its text, line by line, and belong
+    to the memory written on their line; for other formats they are read
+    from each memory's text.
     """
 
     name: str
@@ -115,6 +119,7 @@ class MemoryFormat:
     matches: Callable[[str], bool] | None = None
     summary: str = ""
     plugin: str = ""
+    markdown: bool = False
 
 
 @dataclass(frozen=True)

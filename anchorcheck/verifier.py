@@ -16,13 +16,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from anchorcheck import lifecycle
-from anchorcheck.anchors import Anchor, AnchorSyntaxError, anchor_text, format_anchor, parse_anchor
+from anchorcheck import implicit, lifecycle
+from anchorcheck.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor, parse_anchor
 from anchorcheck.config import Config, load_config
 from anchorcheck.context import BudgetExceeded, Context
 from anchorcheck.freshness import Snapshot
 from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict
 from anchorcheck.plugins import PluginSet, default_plugins, load_plugins, only_from_env
+from anchorcheck.references import Reference
 from anchorcheck.registry import Registry
 from anchorcheck.repo import Repository, UnsafePathError, check_relative
 
@@ -214,6 +215,8 @@ class Verifier:
     # -- dispatch --------------------------------------------------------------
 
     def _check(self, raw: Any) -> AnchorResult:
+        if isinstance(raw, Reference):
+            return self._check_reference(raw)
         text = anchor_text(raw)
         try:
             anchor = self._as_anchor(raw)
@@ -230,6 +233,38 @@ class Verifier:
         if anchor.negated:
             result = _negate(result)
         return result
+
+    def _check_reference(self, reference: Reference) -> AnchorResult:
+        """An implicit reference: a path is first resolved as a reader would (see anchorcheck.implicit)."""
+        if reference.kind == "file":
+            where = implicit.resolve(reference, self.context)
+            if where.path is None:
+                result = AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, where.unsure or "", state="unsure")
+            else:
+                result = self._check(f"file:{encode_path(where.path)}")
+                result.reason += where.note
+        elif reference.kind == "cmd":
+            result = self._first_reading(implicit.command_readings(reference, self.context.repo))
+        else:
+            result = self._check(reference.anchor)
+        result.implicit = True
+        result.details = {**result.details, "written": reference.written, "form": reference.form}
+        return result
+
+    def _first_reading(self, anchors: list[str]) -> AnchorResult:
+        """The first reading that verifies; REFUTED only when every reading is; else the first INCONCLUSIVE one."""
+        results = []
+        for anchor in anchors:
+            result = self._check(anchor)
+            if result.verdict is Verdict.VERIFIED:
+                return result
+            results.append(result)
+        unsure = [r for r in results if r.verdict is not Verdict.REFUTED]
+        if unsure:
+            return unsure[0]
+        if len(results) > 1:
+            results[0].reason += f" (nor as {', '.join(r.anchor for r in results[1:])})"
+        return results[0]
 
     def _as_anchor(self, raw: Any) -> Anchor:
         if isinstance(raw, Anchor):

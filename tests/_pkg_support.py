@@ -9,21 +9,13 @@ import pytest
 from anchorcheck import Verifier
 from anchorcheck.config import Config
 from anchorcheck.packages import PackageIndex
+from tests.conftest import shared_corpus
 from tests.conftest import write_tree as write
 
 __all__ = ["MANIFESTS", "corpus", "index", "names", "needs_corpus", "verdict", "verifier", "write"]
 
 
-def _find_manifests() -> Path | None:
-    # CI lays shared/ beside the clone (<clone>/../shared); a worktree sits one level deeper.
-    for parent in Path(__file__).resolve().parents:
-        candidate = parent / "shared" / "corpora" / "manifests"
-        if candidate.is_dir():
-            return candidate
-    return None
-
-
-MANIFESTS = _find_manifests()
+MANIFESTS = shared_corpus("manifests")
 needs_corpus = pytest.mark.skipif(MANIFESTS is None, reason="shared/corpora/manifests is not beside the checkout")
 
 

@@ -21,6 +21,15 @@ def _private_source_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch:
     monkeypatch.setenv("ANCHORCHECK_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "anchorcheck-cache"))
 
 
+def shared_corpus(name: str) -> Path | None:
+    """../shared/corpora/NAME beside the checkout (CI lays shared/ there; a worktree sits one level deeper)."""
+    for parent in Path(__file__).resolve().parents:
+        candidate = parent / "shared" / "corpora" / name
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
 def git(cwd: Path, *args: str) -> str:
     """Run git in a test repository with a fixed identity, so commits are reproducible."""
     env = dict(

@@ -18,7 +18,7 @@ import time
 from anchorcheck.cli.common import add_memory_files, add_format, add_root, add_verification, emit, exit_code, make_verifier
 from anchorcheck.cli.watch import add_watch, watch
 from anchorcheck.lockfile import attach, load_lock
-from anchorcheck.memoryfiles import load
+from anchorcheck.memoryfiles import ReferenceReading, load
 from anchorcheck.model import Memory, MemoryReport
 from anchorcheck.receipts import ReceiptLog
 from anchorcheck.report import Run
@@ -31,6 +31,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     add_root(parser)
     add_format(parser)
     add_verification(parser)
+    parser.add_argument(
+        "--no-implicit",
+        action="store_true",
+        help="check typed anchors only, not the paths, commands and packages written in prose (config: implicit)",
+    )
     parser.add_argument(
         "--receipts",
         metavar="FILE",
@@ -57,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
 def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[tuple[str, list[Memory]]], list[MemoryReport]]:
     """Load the memory files (and the lock) as they are now and verify every memory in them."""
     lock = load_lock(verifier.root)
-    loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files)
+    kinds = frozenset() if args.no_implicit else frozenset(verifier.config.implicit)
+    reading = ReferenceReading(verifier.repo, kinds) if kinds else None
+    loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files, reading)
     batch = []
     for _, memories in loaded:
         attach(memories, lock, verifier.registry.kinds)

@@ -33,7 +33,9 @@ class Finding:
 
     @property
     def rule_id(self) -> str:
-        return f"{self.kind}/{self.result.verdict.value.lower()}"
+        """`KIND/verdict`, and `implicit-KIND/verdict` for a reference read from prose (not a typed anchor)."""
+        kind = f"implicit-{self.kind}" if self.result.implicit else self.kind
+        return f"{kind}/{self.result.verdict.value.lower()}"
 
     @property
     def message(self) -> str:

@@ -51,12 +51,24 @@ def as_dict(run: Run) -> dict[str, Any]:
     }
 
 
+_IMPLICIT_TEXT = {
+    Verdict.REFUTED: "A {what} a memory file names (not as an anchor) is gone: the memory is stale.",
+    Verdict.INCONCLUSIVE: "A {what} a memory file names (not as an anchor) could not be checked either way.",
+    Verdict.VERIFIED: "A {what} a memory file names (not as an anchor) holds.",
+}
+_IMPLICIT_WHAT = {"file": "path", "cmd": "command", "pkg": "package"}
+
+
 def _rule(rule_id: str, example: Finding) -> dict[str, Any]:
     verdict = example.result.verdict
+    if example.result.implicit:
+        text = _IMPLICIT_TEXT[verdict].format(what=_IMPLICIT_WHAT.get(example.kind, f"'{example.kind}:' reference"))
+    else:
+        text = _RULE_TEXT[verdict].format(kind=example.kind)
     return {
         "id": rule_id,
         "name": rule_id.replace("/", "-"),
-        "shortDescription": {"text": _RULE_TEXT[verdict].format(kind=example.kind)},
+        "shortDescription": {"text": text},
         "defaultConfiguration": {"level": _LEVEL[verdict]},
     }
 
@@ -71,6 +83,8 @@ def _result(finding: Finding, rule_index: int) -> dict[str, Any]:
         "partialFingerprints": {FINGERPRINT: finding.fingerprint()},
         "properties": {"verdict": result.verdict.value, "anchor": result.anchor, "memoryId": finding.memory.id},
     }
+    if result.implicit:
+        out["properties"]["implicit"] = True
     if result.verdict is Verdict.VERIFIED:
         out["kind"] = "pass"
     if result.state:

@@ -15,6 +15,7 @@ from anchorcheck.report import Run
 _COLORS = {Verdict.VERIFIED: "\033[32m", Verdict.REFUTED: "\033[31m", Verdict.INCONCLUSIVE: "\033[33m"}
 _RESET = "\033[0m"
 MAX_EVIDENCE = 3
+IMPLICIT_MARK = "(implicit)"  # after the anchor of a reference read from prose rather than written as an anchor
 
 
 def render(run: Run, out: IO[str]) -> None:
@@ -42,7 +43,8 @@ def _memory(report: MemoryReport, run: Run, out: IO[str]) -> None:
             where = f"{memory.source}:{pos.line}:{pos.column}: " if pos else f"{memory.source}: "
         else:
             where = ""
-        out.write(f"{where}{_verdict(result.verdict, run)} {result.anchor} — {result.reason}\n")
+        mark = f" {IMPLICIT_MARK}" if result.implicit else ""
+        out.write(f"{where}{_verdict(result.verdict, run)} {result.anchor}{mark} — {result.reason}\n")
         _evidence(result, run, out)
 
 

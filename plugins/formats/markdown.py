@@ -27,20 +27,46 @@ _THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(?:\s*\1){2,}\s*$")
 _FRONTMATTER_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$")
 
 # Where agents' memory and rule files live; `check` with no arguments looks for these.
-# Matched with fnmatch on the repo-relative path, where `*` also crosses `/`.
+# Matched with fnmatch on the repo-relative path, where `*` also crosses `/` (so `.claude/rules/*.md`
+# takes the rules of every subfolder too, and `**/AGENTS.md` every nested AGENTS.md).
 KNOWN_FILES = (
+    # Claude Code
     "CLAUDE.md",
-    "CLAUDE.local.md",
-    ".claude/CLAUDE.md",
     "**/CLAUDE.md",
+    "CLAUDE.local.md",
+    "**/CLAUDE.local.md",
+    ".claude/CLAUDE.md",
+    ".claude/rules/*.md",
+    # Codex and the AGENTS.md convention (Codex's override file beside it)
     "AGENTS.md",
     "**/AGENTS.md",
-    "MEMORY.md",
-    "memory-bank/*.md",
-    ".cursor/rules/*.mdc",
+    "AGENTS.override.md",
+    "**/AGENTS.override.md",
+    # Gemini CLI
+    "GEMINI.md",
+    "**/GEMINI.md",
+    # GitHub Copilot
     ".github/copilot-instructions.md",
     ".github/instructions/*.instructions.md",
+    # Cursor, Windsurf, Cline, Roo Code, Kiro, Junie, Aider
+    ".cursorrules",
+    ".cursor/rules/*.mdc",
+    ".cursor/rules/*.md",
+    ".windsurfrules",
+    ".windsurf/rules/*.md",
+    ".clinerules",
+    ".clinerules/*.md",
+    ".roorules",
+    ".roo/rules*/*.md",
+    ".kiro/steering/*.md",
+    ".junie/guidelines.md",
+    "CONVENTIONS.md",
+    # memory banks
+    "MEMORY.md",
+    "memory-bank/*.md",
 )
+# Rule files with no extension: their text is Markdown (or plain prose, which reads the same).
+_PROSE_FILES = (".cursorrules", ".windsurfrules", ".clinerules", ".roorules")
 
 
 def read_markdown(path: str, text: str) -> list[Memory]:
@@ -121,6 +147,10 @@ def _memory(path: str, block: list[tuple[int, str]], frontmatter: dict[str, str]
     )
 
 
+def _matches(path: str) -> bool:
+    return path.lower().endswith((".md", ".mdc", ".markdown")) or path.rsplit("/", 1)[-1] in _PROSE_FILES
+
+
 @hookimpl
 def register_memory_formats(register):  # noqa: ANN001, ANN201 - hook signature
     register(
@@ -128,7 +158,8 @@ def register_memory_formats(register):  # noqa: ANN001, ANN201 - hook signature
             name="markdown",
             read=read_markdown,
             patterns=KNOWN_FILES,
-            matches=lambda path: path.lower().endswith((".md", ".mdc", ".markdown")),
+            matches=_matches,
             summary="Markdown memory files: one bullet or paragraph per memory, anchors as code spans",
+            markdown=True,
         )
     )

@@ -1,0 +1,263 @@
+"""Where an implicit path reference points, judged the way a person reading the memory would.
+
+Real instruction files write paths loosely: relative to the memory file's own
+folder (a nested AGENTS.md), to the repository root, to a folder named earlier
+in the same sentence or list, or as the tail of a longer path (`pkg/mod.py`
+for `src/pkg/mod.py`). Most paths that do not exist as written are therefore
+not stale, so a path is REFUTED only when no reading finds it, nothing tracked
+ends with it, it is not ignored or generated, and its first folder is one this
+repository has (so it names a place here that lost the file). Everything in
+between is INCONCLUSIVE with the reason.
+
+`keep(reference, repo)` decides, when a memory file is read, whether a path is
+a reference to this repository at all (a `/api` route, a `../` path leaving
+the checkout and a bare file name no file here carries are not read);
+`resolve(reference, repo)` decides, when it is checked, which path it means.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import weakref
+from dataclasses import dataclass
+from pathspec import GitIgnoreSpec
+
+from anchorcheck.anchors import encode_path
+from anchorcheck.context import Context
+from anchorcheck.references import Reference
+from anchorcheck.repo import Repository, UnsafePathError
+
+MAX_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a path reference means here: the repo-relative path to check, or a verdict already reached.
+
+    `path` is set when the reference is checked as `file:PATH` (found, or the
+    reading a person would call stale); `unsure` holds the reason when it is
+    INCONCLUSIVE without a check (ambiguous, ignored, not this repository's).
+    `note` says how the path was read, for the result's reason.
+    """
+
+    path: str | None
+    unsure: str | None = None
+    note: str = ""
+
+
+def keep(reference: Reference, repo: Repository) -> bool:
+    """Whether a path reference read from a memory file names something in this repository at all.
+
+    Not read: a leading-slash path whose first segment is no top-level folder
+    (a URL route), a `../` path that leaves the checkout, and a bare name
+    (`utils.ts`, `tests/`) that names no one path here: a file name alone is
+    a claim about a place only when it points at one.
+    """
+    written = reference.value
+    if reference.rooted:
+        return _is_dir(repo, written.strip("/").split("/", 1)[0])
+    if reference.after and not _places(reference.after, reference, repo):
+        return False  # the sentence is about another repository (`owner/repo` named before)
+    if reference.loose and not _places(written, reference, repo):
+        return False
+    if written.startswith("../") and _join(reference.folder, written) is None:
+        return False
+    if "/" in written.rstrip("/"):
+        return True
+    if any(_exists(repo, c) for c in readings(reference, repo)):
+        return True
+    return len(_ending_with(repo, written.rstrip("/"))) == 1
+
+
+def resolve(reference: Reference, context: Context) -> Resolution:
+    """The path a reference means: the first reading that exists, else a unique tracked tail, else a verdict."""
+    repo = context.repo
+    written = reference.value
+    slash = "/" if written.endswith("/") else ""
+    bare = written.rstrip("/")
+    candidates = readings(reference, repo)
+    for candidate in candidates:
+        if _exists(repo, candidate):
+            how = "" if candidate == bare else f" (written `{reference.written}`)"
+            return Resolution(candidate + slash, note=how)
+    if not written.startswith("../"):
+        tails = _ending_with(repo, bare)
+        if len(tails) == 1:
+            return Resolution(tails[0] + slash, note=f" (written `{reference.written}`: the one path ending so)")
+        if tails:
+            shown = ", ".join(tails[:MAX_SHOWN]) + (f" and {len(tails) - MAX_SHOWN} more" if len(tails) > MAX_SHOWN else "")
+            return Resolution(None, f"`{reference.written}` is no path from here, and {len(tails)} paths end with it: {shown}")
+    for candidate in candidates:
+        ignored = _ignored(repo, candidate)
+        if ignored:
+            return Resolution(None, f"{candidate} does not exist, but it is {ignored}: a build output or a local file")
+    # Stale only where the path's first folder is a folder here: the place exists and lost the file.
+    placed = [c for c in candidates if _is_dir(repo, _first_folder(c, bare))]
+    if not placed:
+        first = _first_folder(candidates[0], bare)
+        return Resolution(None, f"{candidates[0]} does not exist and there is no folder {first}/ here: a path of another checkout, or an example")
+    tried = [c for c in candidates if c != placed[0]]
+    note = f" (nor {', '.join(tried[:MAX_SHOWN])})" if tried else ""
+    return Resolution(placed[0] + slash, note=note)
+
+
+def command_readings(reference: Reference, repo: Repository) -> list[str]:
+    """The `cmd:` anchors a command may mean, most likely first: run from a folder the text named before
+    it (`cd DIR` in its block, "run these from `packages/ai`"), from the memory file's folder, or from the
+    root (where agents run commands)."""
+    folders: list[str] = []
+    for hint in reference.hints:
+        for folder in (_join(reference.folder, hint.rstrip("/")), _join("", hint.rstrip("/"))):
+            if folder is not None and folder not in folders and _is_dir(repo, folder):
+                folders.append(folder)
+    folders += [f for f in (reference.folder, "") if f not in folders]
+    return [f"{reference.anchor} in:{encode_path(f)}/" if f else reference.anchor for f in folders]
+
+
+def _places(written: str, reference: Reference, repo: Repository) -> bool:
+    """Whether the first folder of `written` is a folder here, read from the memory's folder or the root."""
+    first = written.split("/", 1)[0]
+    return any(_is_dir(repo, p) for p in {_join(reference.folder, first), first} if p is not None)
+
+
+def _first_folder(candidate: str, written: str) -> str:
+    """The folder the written path enters first, as read at this candidate (`web/src` for `src/x.ts` read in web/)."""
+    tail = written
+    while tail.startswith("../"):
+        tail = tail[3:]
+    depth = tail.count("/")  # segments after the first one
+    parts = candidate.split("/")
+    return "/".join(parts[: max(len(parts) - depth, 1)])
+
+
+def readings(reference: Reference, repo: Repository | None = None) -> list[str]:
+    """The repo-relative paths a written path may mean, most likely first.
+
+    The memory file's folder, the root, the folders named earlier in the same
+    sentence or list, then the source roots (`src/`, `lib/` and the packages
+    right under them: `pkg/mod.py` written for `src/pkg/mod.py`).
+    """
+    written = reference.value.rstrip("/")
+    bases: list[str | None] = [reference.folder]
+    if not written.startswith("../"):
+        bases.append("")
+        for hint in reference.hints:
+            bases += [_join(reference.folder, hint.rstrip("/")), hint.rstrip("/")]
+        if repo is not None:
+            bases += source_roots(repo)
+    found: list[str] = []
+    for base in bases:
+        if base is None:
+            continue
+        candidate = _join(base, written)
+        if candidate is not None and candidate not in found:
+            found.append(candidate)
+    return found or [written]
+
+
+def source_roots(repo: Repository) -> list[str]:
+    """`src/` and `lib/` and the folders right under them: where code is written relative to a package."""
+    return _index(repo).roots
+
+
+def _join(base: str, path: str) -> str | None:
+    """`base/path` normalized; None when it leaves the repository."""
+    joined = posixpath.normpath(posixpath.join(base, path)) if base else posixpath.normpath(path)
+    if joined == ".." or joined.startswith("../") or joined.startswith("/"):
+        return None
+    return joined
+
+
+def _exists(repo: Repository, path: str | None) -> bool:
+    if path is None:
+        return False
+    try:
+        return repo.exists(path) and (repo.is_file(path) or repo.is_dir(path))
+    except UnsafePathError:
+        return False
+
+
+def is_file(repo: Repository, path: str) -> bool:
+    """A file inside the repository (a refused path is no file)."""
+    try:
+        return repo.is_file(path)
+    except UnsafePathError:
+        return False
+
+
+def _is_dir(repo: Repository, path: str) -> bool:
+    try:
+        return repo.is_dir(path)
+    except UnsafePathError:
+        return False
+
+
+def _ending_with(repo: Repository, tail: str) -> list[str]:
+    """Listed files, and folders holding listed files, whose path ends with `/tail`."""
+    name = tail.rsplit("/", 1)[-1]
+    suffix = "/" + tail
+    index = _index(repo)
+    return sorted(p for p in (*index.files.get(name, ()), *index.folders.get(name, ())) if p.endswith(suffix))
+
+
+@dataclass(frozen=True)
+class _PathIndex:
+    files: dict[str, list[str]]
+    folders: dict[str, list[str]]
+    roots: list[str]
+
+
+_INDEXES: weakref.WeakKeyDictionary[Repository, _PathIndex] = weakref.WeakKeyDictionary()
+
+
+def _index(repo: Repository) -> _PathIndex:
+    """The listing by last segment (files and folders) and the source roots, built once per Repository."""
+    index = _INDEXES.get(repo)
+    if index is None:
+        paths = repo.paths()
+        files: dict[str, list[str]] = {}
+        folders: set[str] = set()
+        for path in paths:
+            files.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+            parts = path.split("/")[:-1]
+            for end in range(len(parts), 0, -1):
+                folder = "/".join(parts[:end])
+                if folder in folders:
+                    break
+                folders.add(folder)
+        named: dict[str, list[str]] = {}
+        for folder in sorted(folders):
+            named.setdefault(folder.rsplit("/", 1)[-1], []).append(folder)
+        roots = [r for r in _ROOTS if r in folders]
+        roots += sorted(f for f in folders if f.count("/") == 1 and f.split("/", 1)[0] in _ROOTS)
+        index = _INDEXES[repo] = _PathIndex(files, named, roots)
+    return index
+
+
+_ROOTS = ("src", "lib")
+
+
+def _ignored(repo: Repository, path: str) -> str | None:
+    """Why a missing path would not be in the listing anyway: a skipped folder or a .gitignore rule; None if neither."""
+    parts = path.split("/")
+    skipped = [p for p in parts if p in repo.skip_dirs]
+    if skipped:
+        return f"under {skipped[0]}/, which holds generated or vendored files"
+    if repo.exclude.match_file(path):
+        return "excluded by the configuration"
+    for depth in range(len(parts)):
+        base = "/".join(parts[:depth])
+        spec = _gitignore(repo, base)
+        rest = "/".join(parts[depth:])
+        if spec is not None and (spec.match_file(rest) or spec.match_file(rest + "/")):
+            return f"ignored by {base + '/' if base else ''}.gitignore"
+    return None
+
+
+def _gitignore(repo: Repository, folder: str) -> GitIgnoreSpec | None:
+    try:
+        path = repo.resolve(f"{folder}/.gitignore" if folder else ".gitignore")
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else None
+    except (OSError, UnsafePathError):
+        return None
+    return GitIgnoreSpec.from_lines(lines) if lines else None

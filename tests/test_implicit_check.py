@@ -1,0 +1,258 @@
+"""`anchorcheck check` on un-anchored memory files: implicit references end to end, through the real CLI."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from anchorcheck.cli import main
+from tests.conftest import init_repo, needs_git, write_tree
+
+AGENTS = """\
+# Agent notes
+
+- The API lives in `src/app/api.py`; the old one was `src/app/legacy.py`.
+- Build outputs go to `dist/bundle.js`.
+- Read [the ADR](docs/adr/0001.md#why) first.
+- Typed too: `file:src/app/api.py`.
+"""
+
+
+def run(root: Path, *args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        with redirect_stdout(out):
+            code = main(["check", *args])
+    finally:
+        os.chdir(cwd)
+    return code, out.getvalue()
+
+
+def results(root: Path, *args: str) -> list[dict]:
+    _, out = run(root, "--format", "json", "-v", *args)
+    return json.loads(out)["results"]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    write_tree(
+        tmp_path,
+        {
+            "AGENTS.md": AGENTS,
+            "src/app/api.py": "x = 1\n",
+            "docs/adr/0001.md": "# ADR\n",
+            ".gitignore": "dist/\n",
+        },
+    )
+    return tmp_path
+
+
+def test_stale_path_in_prose_fails_the_run_and_is_marked_implicit(repo: Path) -> None:
+    code, out = run(repo)
+    assert code == 1
+    assert "AGENTS.md:3:55: REFUTED file:src/app/legacy.py (implicit) — src/app/legacy.py does not exist" in out
+    rows = {(r["anchor"], r.get("implicit", False)): r for r in results(repo)}
+    assert rows[("file:src/app/api.py", True)]["verdict"] == "VERIFIED"
+    assert rows[("file:src/app/api.py", False)]["verdict"] == "VERIFIED"  # the typed anchor keeps its own result
+    assert rows[("file:docs/adr/0001.md", True)]["verdict"] == "VERIFIED"
+    ignored = rows[("file:dist/bundle.js", True)]
+    assert ignored["verdict"] == "INCONCLUSIVE" and "dist/" in ignored["reason"]
+    stale = rows[("file:src/app/legacy.py", True)]
+    assert (stale["memory_file"], stale["line"], stale["column"]) == ("AGENTS.md", 3, 55)
+    assert stale["details"]["written"] == "src/app/legacy.py"
+
+
+def test_no_implicit_option_and_config_turn_it_off(repo: Path) -> None:
+    assert run(repo, "--no-implicit")[0] == 0
+    assert not any(r.get("implicit") for r in results(repo, "--no-implicit"))
+    (repo / ".anchorcheck.toml").write_text("implicit = false\n")
+    assert run(repo)[0] == 0
+    (repo / ".anchorcheck.toml").write_text('implicit = ["cmd"]\n')
+    assert run(repo)[0] == 0
+    (repo / ".anchorcheck.toml").write_text('implicit = ["files"]\n')
+    code, _ = run(repo)
+    assert code == 2
+
+
+def test_sarif_has_implicit_rule_ids(repo: Path) -> None:
+    _, out = run(repo, "--format", "sarif")
+    log = json.loads(out)
+    ids = {r["ruleId"] for r in log["runs"][0]["results"]}
+    assert "implicit-file/refuted" in ids and "implicit-file/inconclusive" in ids
+    [stale] = [r for r in log["runs"][0]["results"] if r["ruleId"] == "implicit-file/refuted"]
+    assert stale["properties"]["implicit"] is True
+    region = stale["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == (3, 55)
+
+
+def test_paths_resolve_against_the_memory_folder_root_and_named_folders(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "web/AGENTS.md": (
+                "- Components in `src/ui/button.tsx`, shared code in `packages/shared/index.ts`.\n"
+                "- The package is `src/pkg/`: see `mod.py` there.\n"
+                "- Written from a source root: `pkg/mod.py`; a tail of one path: `ui/button.tsx`.\n"
+                "- Gone: `src/ui/old.tsx`. Elsewhere: `../../sibling/README.md`, `lib/other.py`.\n"
+                "- Ambiguous: `x/util.py`.\n"
+            ),
+            "web/src/ui/button.tsx": "",
+            "packages/shared/index.ts": "",
+            "src/pkg/mod.py": "",
+            "a/x/util.py": "",
+            "b/x/util.py": "",
+        },
+    )
+    rows = {r["details"]["written"]: r for r in results(tmp_path) if r.get("implicit")}
+    assert rows["src/ui/button.tsx"]["anchor"] == "file:web/src/ui/button.tsx"
+    assert rows["packages/shared/index.ts"]["verdict"] == "VERIFIED"
+    assert rows["mod.py"]["anchor"] == "file:src/pkg/mod.py"
+    assert rows["pkg/mod.py"]["verdict"] == "VERIFIED"
+    assert rows["ui/button.tsx"]["anchor"] == "file:web/src/ui/button.tsx"
+    assert rows["src/ui/old.tsx"]["verdict"] == "REFUTED" and rows["src/ui/old.tsx"]["anchor"] == "file:web/src/ui/old.tsx"
+    assert "../../sibling/README.md" not in rows  # leaves the repository: not read
+    assert rows["lib/other.py"]["verdict"] == "INCONCLUSIVE"  # no folder lib/ here: another checkout's path
+    assert rows["x/util.py"]["verdict"] == "INCONCLUSIVE" and "2 paths end with it" in rows["x/util.py"]["reason"]
+
+
+def test_a_leading_slash_path_is_read_only_below_a_top_level_folder(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"AGENTS.md": "- Docs at `/docs/gone.md`; the route `/api/users` is not a path.\n", "docs/a.md": ""})
+    rows = [r for r in results(tmp_path) if r.get("implicit")]
+    assert [(r["anchor"], r["verdict"]) for r in rows] == [("file:docs/gone.md", "REFUTED")]
+
+
+@needs_git
+def test_a_file_reached_through_symlinks_is_checked_once(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"AGENTS.md": "- See `src/gone.py`.\n", "src/a.py": ""})
+    (tmp_path / "CLAUDE.md").symlink_to("AGENTS.md")
+    (tmp_path / "GEMINI.md").symlink_to("CLAUDE.md")
+    init_repo(tmp_path)
+    _, out = run(tmp_path, "--format", "json")
+    data = json.loads(out)
+    assert data["summary"]["files"] == 1
+    assert [r["memory_file"] for r in data["results"]] == ["AGENTS.md"]
+
+
+def test_imports_are_followed_once(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "CLAUDE.md": "@docs/agents.md\n",
+            "docs/agents.md": "- Stale: `src/gone.py`. Back: @../CLAUDE.md\n",
+            "src/a.py": "",
+        },
+    )
+    _, out = run(tmp_path, "--format", "json", "-v", "CLAUDE.md")
+    data = json.loads(out)
+    assert data["summary"]["files"] == 2
+    assert sorted({r["memory_file"] for r in data["results"]}) == ["CLAUDE.md", "docs/agents.md"]
+    assert [r["verdict"] for r in data["results"] if r["anchor"] == "file:src/gone.py"] == ["REFUTED"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "GEMINI.md",
+        "CLAUDE.local.md",
+        ".claude/CLAUDE.md",
+        ".claude/rules/python/style.md",
+        "AGENTS.override.md",
+        "services/api/AGENTS.md",
+        "services/api/CLAUDE.md",
+        ".github/instructions/py.instructions.md",
+        ".cursorrules",
+        ".windsurfrules",
+        ".windsurf/rules/style.md",
+        ".clinerules",
+        ".clinerules/testing.md",
+        ".roo/rules/style.md",
+        ".roo/rules-code/style.md",
+        ".roorules",
+        ".kiro/steering/product.md",
+        ".junie/guidelines.md",
+        "CONVENTIONS.md",
+    ],
+)
+def test_every_agents_convention_is_discovered(tmp_path: Path, name: str) -> None:
+    write_tree(tmp_path, {name: "- The entry point is `src/gone.py`.\n", "src/a.py": ""})
+    code, out = run(tmp_path, "--format", "json")
+    data = json.loads(out)
+    assert code == 1, out
+    assert [r["memory_file"] for r in data["results"]] == [name]
+
+
+@needs_git
+def test_an_ignored_claude_local_md_is_still_checked(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"CLAUDE.local.md": "- `src/gone.py`\n", ".gitignore": "CLAUDE.local.md\n", "src/a.py": ""})
+    init_repo(tmp_path)
+    code, out = run(tmp_path, "--format", "json")
+    assert code == 1 and json.loads(out)["results"][0]["memory_file"] == "CLAUDE.local.md"
+
+
+def test_applyto_front_matter_is_not_read_as_prose(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            ".github/instructions/py.instructions.md": '---\napplyTo: "src/gone/**/*.py"\n---\n- Use `src/a.py`.\n',
+            "src/a.py": "",
+        },
+    )
+    code, out = run(tmp_path, "--format", "json", "-v")
+    assert code == 0
+    assert [r["anchor"] for r in json.loads(out)["results"]] == ["file:src/a.py"]
+
+
+def test_commands_are_checked_from_the_named_folder_the_memory_folder_or_the_root(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "package.json": '{"scripts": {"dev:web": "turbo dev", "lint": "eslint ."}}\n',
+            "web/package.json": '{"scripts": {"build": "next build"}}\n',
+            "packages/ai/package.json": '{"scripts": {"test:node": "vitest"}}\n',
+            "web/AGENTS.md": (
+                "- Build with `pnpm run build`; start everything with `pnpm run dev:web`.\n"
+                "- Gone: `pnpm run storybook`. Not read: `git status`, `ls -la`.\n"
+            ),
+            "AGENTS.md": (
+                "Run these from `packages/ai`:\n"
+                "\n"
+                "| command | what |\n"
+                "| --- | --- |\n"
+                "| `pnpm test:node` | node tests |\n"
+                "\n"
+                "```sh\n"
+                "cd web\n"
+                "pnpm build\n"
+                "```\n"
+            ),
+        },
+    )
+    rows = {(r["memory_file"], r["details"]["written"]): r for r in results(tmp_path) if r.get("implicit")}
+    assert rows[("web/AGENTS.md", "pnpm run build")]["anchor"] == "cmd:pnpm run build in:web/"
+    assert rows[("web/AGENTS.md", "pnpm run build")]["verdict"] == "VERIFIED"
+    assert rows[("web/AGENTS.md", "pnpm run dev:web")]["verdict"] == "VERIFIED"  # the root defines it
+    stale = rows[("web/AGENTS.md", "pnpm run storybook")]
+    assert stale["verdict"] == "REFUTED" and "nor as cmd:pnpm run storybook" in stale["reason"]
+    assert rows[("AGENTS.md", "pnpm test:node")]["anchor"] == "cmd:pnpm test:node in:packages/ai/"
+    assert rows[("AGENTS.md", "pnpm build")]["anchor"] == "cmd:pnpm build in:web/"
+    assert not any("git" in written or "ls" in written for _, written in rows)
+
+
+def test_install_commands_are_package_claims(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "x"\nversion = "1"\ndependencies = ["redis>=5"]\n',
+            "AGENTS.md": "- Caching needs `pip install redis`; queues need `uv add celery`.\n",
+        },
+    )
+    rows = {r["anchor"]: r for r in results(tmp_path) if r.get("implicit")}
+    assert rows["pkg:pypi/redis"]["verdict"] == "VERIFIED"
+    assert rows["pkg:pypi/celery"]["verdict"] == "REFUTED"

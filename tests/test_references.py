@@ -1,0 +1,189 @@
+"""Reading implicit references from prose: what is read, what never is, and where it was written."""
+
+from __future__ import annotations
+
+import pytest
+
+from anchorcheck.references import Reference, program_of, read_references
+
+
+def runners(*programs: str):  # noqa: ANN201 - a claims predicate
+    return lambda argv: program_of(argv) in programs
+
+
+def anchors(text: str, **kwargs: object) -> list[str]:
+    return [r.anchor for r in read_references(text, **kwargs)]  # type: ignore[arg-type]
+
+
+def test_paths_in_inline_code_links_and_imports() -> None:
+    text = (
+        "The API is in `src/app/api.py`; decisions in [ADR 3](docs/adr/0003.md#context).\n"
+        "@AGENTS.md\n"
+        "See @docs/style.md for style, and `docs/adr/`.\n"
+    )
+    assert anchors(text) == [
+        "file:src/app/api.py",
+        "file:docs/adr/0003.md",
+        "file:AGENTS.md",
+        "file:docs/style.md",
+        "file:docs/adr/",
+    ]
+
+
+def test_positions_are_where_the_token_was_written() -> None:
+    [ref] = read_references("intro\n\n- Edit `src/x.py` first\n")
+    assert (ref.line, ref.column, ref.end_column, ref.written, ref.form) == (3, 9, 17, "src/x.py", "code")
+    [link] = read_references("see [it](docs/a.md)\n")
+    assert (link.line, link.column, link.written, link.form) == (1, 10, "docs/a.md", "link")
+
+
+def test_line_suffixes_and_test_ids_are_stripped() -> None:
+    assert anchors("`src/app.py:12` `tests/test_x.py::test_y` `src/a.py#L3-L9`") == [
+        "file:src/app.py",
+        "file:tests/test_x.py",
+        "file:src/a.py",
+    ]
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "https://example.com/docs/a.md",  # URL
+        "www.example.com/a",
+        "/api/users",  # a URL route is returned only marked rooted (checked against the top-level folders)
+        "~/.claude/CLAUDE.md",  # home path
+        "path/to/file.py",  # placeholders
+        "<name>/src/a.py",
+        "your-project/src/a.py",
+        "foo/bar",
+        "src/.../a.py",
+        "src/*.py",  # globs
+        "**/AGENTS.md",
+        "src/{a,b}.py",
+        "Redis",  # bare words
+        "pydantic_ai.models",  # a dotted name, not a file
+        "crate::module::Item",  # a Rust path
+        "@scope/pkg",  # a package outside an install command
+        "github.com/spf13/pflag",  # a Go module path
+        "and/or",
+        "text/html",
+        "$HOME/x.py",
+    ],
+)
+def test_never_read(token: str) -> None:
+    found = read_references(f"Use `{token}` here.\n")
+    assert all(r.rooted for r in found) and (not found or token.startswith("/")), found
+
+
+def test_a_leading_slash_path_is_marked_rooted() -> None:
+    [ref] = read_references("`/docs/index.md`")
+    assert ref.rooted and ref.anchor == "file:docs/index.md"
+
+
+def test_two_plain_words_are_loose_and_name_the_repository_of_the_sentence() -> None:
+    refs = read_references("In `pydantic/pydantic-ai-harness` see `docs/index.md`. Then `docs/a.md`.\n")
+    assert [(r.anchor, r.loose, r.after) for r in refs] == [
+        ("file:pydantic/pydantic-ai-harness", True, ""),
+        ("file:docs/index.md", False, "pydantic/pydantic-ai-harness"),
+        ("file:docs/a.md", False, ""),
+    ]
+
+
+def test_commands_in_inline_code_and_shell_blocks() -> None:
+    text = (
+        "Run `pnpm test:unit` or `make lint`, never `git status` or `ls -la`.\n"
+        "\n"
+        "```bash\n"
+        "# a comment\n"
+        "cargo nextest run -p ty  # fast\n"
+        "INSTA_UPDATE=always cargo test \\\n"
+        "  -p ruff\n"
+        "cd web && pnpm build\n"
+        "echo done\n"
+        "```\n"
+        "\n"
+        "```console\n"
+        "$ just fmt\n"
+        "output line\n"
+        "```\n"
+        "\n"
+        "```python\n"
+        "make = 'lint'  # not a shell block\n"
+        "```\n"
+        "\n"
+        "```\n"
+        "$ uv run pytest\n"
+        "make lint\n"
+        "```\n"
+    )
+    assert anchors(text, claims=runners("pnpm", "make", "cargo", "just", "uv")) == [
+        "cmd:pnpm test:unit",
+        "cmd:make lint",
+        "cmd:cargo nextest run -p ty",
+        "cmd:INSTA_UPDATE=always cargo test -p ruff",
+        "cmd:cd web && pnpm build",
+        "cmd:just fmt",
+        "cmd:uv run pytest",
+    ]
+    shell = read_references(text, claims=runners("pnpm", "make", "cargo", "just", "uv"))[2]
+    assert (shell.line, shell.column, shell.form) == (5, 1, "shell")
+
+
+def test_commands_with_placeholders_or_chains_are_not_read() -> None:
+    text = "`cargo test -p <crate>` `pnpm --filter @ai-sdk/{pkg} test` `make a && make b` `npm run x | tee`"
+    assert anchors(text, claims=runners("cargo", "pnpm", "make", "npm")) == []
+
+
+def test_a_registry_decides_which_programs_are_commands() -> None:
+    text = "`mise run build` and `make lint`"
+    assert anchors(text, claims=lambda argv: argv[0] == "mise") == ["cmd:mise run build"]
+    assert anchors("`git status` `ls -la` `cd src`") == []
+
+
+def test_install_commands_name_packages_in_their_ecosystem() -> None:
+    text = (
+        "`pip install redis 'httpx>=0.27'` `uv add --dev pytest` `npm i -D @types/node` `pnpm add zod`\n"
+        "`yarn add axios` `cargo add serde` `go get github.com/spf13/pflag@v1.0.5` `poetry add rich`\n"
+        "`pip install -e .` `npm install -g pnpm` `pip install --user x` `pip install -r requirements.txt`\n"
+    )
+    assert anchors(text) == [
+        "pkg:pypi/redis",
+        "pkg:pypi/httpx",
+        "pkg:pypi/pytest",
+        "pkg:npm/%40types/node",
+        "pkg:npm/zod",
+        "pkg:npm/axios",
+        "pkg:cargo/serde",
+        "pkg:golang/github.com/spf13/pflag",
+        "pkg:pypi/rich",
+    ]
+
+
+def test_headings_frontmatter_comments_and_typed_anchors_are_not_read() -> None:
+    text = (
+        "---\napplyTo: \"src/**/*.py\"\ndescription: see `src/a.py`\n---\n"
+        "# `src/heading.py`\n"
+        "<!-- `src/comment.py` -->\n"
+        "Typed: `file:src/typed.py` `pkg:pypi/redis`; read: `src/b.py`.\n"
+    )
+    assert anchors(text) == ["file:src/b.py"]
+
+
+def test_folders_named_earlier_in_the_sentence_or_list_are_hints() -> None:
+    text = (
+        "The package lives in `src/skbuild/`:\n"
+        "\n"
+        "- `builder/` builds, see `builder.py`\n"
+        "  - `generator.py` picks the generator\n"
+        "- `settings.py` holds settings\n"
+    )
+    refs = {r.written: r.hints for r in read_references(text)}
+    assert refs["builder/"] == ("src/skbuild/",)
+    assert refs["builder.py"] == ("src/skbuild/", "builder/")
+    assert refs["generator.py"] == ("src/skbuild/", "builder/")
+    assert refs["settings.py"] == ("src/skbuild/",)
+
+
+def test_a_reference_round_trips_through_json() -> None:
+    [ref] = read_references("`src/a.py`")
+    assert Reference.from_dict(ref.to_dict()) == ref
