@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from anchorcheck.registry import AnchorKind, Ecosystem, Invocation, Language, MemoryFormat, Runner
     from anchorcheck.render import Rendered, render_prompt
     from anchorcheck.repo import Repository, UnsafePathError
+    from anchorcheck.fleet import verify_fleet
     from anchorcheck.verifier import Verifier
 
 # Where each public name lives: imported on first use (PEP 562), so that `anchorcheck --version`,
@@ -34,6 +35,7 @@ _HOMES = {
     **dict.fromkeys(["Rendered", "render_prompt"], "anchorcheck.render"),
     **dict.fromkeys(["Repository", "UnsafePathError"], "anchorcheck.repo"),
     "Verifier": "anchorcheck.verifier",
+    "verify_fleet": "anchorcheck.fleet",
 }
 
 
@@ -77,4 +79,5 @@ __all__ = [
     "hookimpl",
     "parse_anchor",
     "render_prompt",
+    "verify_fleet",
 ]

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor
 
 PARALLEL_THRESHOLD = 200  # below this many memories a pool costs more than it saves
-_CHUNK = 64
+MAX_CHUNK = 64  # memories per task at most: a round trip costs little beside 64 checks
+CHUNKS_PER_WORKER = 4  # tasks per worker at least, where the batch allows: a slow chunk is not the tail
 
 class Verifier:
     """Checks anchors and memories against one checkout.
@@ -70,7 +71,7 @@ class Verifier:
         self._snapshot: Snapshot | None = None
         # What a worker process needs to build the same Verifier (modules travel by name).
         self._spec = (
-            str(root_path),
+            str(self.repo.root),  # resolved: a worker started elsewhere must check this tree, not its cwd's
             [p.__name__ if isinstance(p, ModuleType) else p for p in plugins],
             None if only_plugins is None else list(only_plugins),
             self.config,
@@ -159,18 +160,8 @@ class Verifier:
             from concurrent.futures import ProcessPoolExecutor  # only large batches need it: spare the import
 
             executor = ProcessPoolExecutor(max_workers=min(os.cpu_count() or 1, 8))
-        import pickle  # only a batch sent to other processes needs it
-
         try:
-            spec = pickle.dumps(self._spec)
-            chunks = [batch[i : i + _CHUNK] for i in range(0, len(batch), _CHUNK)]
-            futures = [executor.submit(_verify_chunk, spec, [m.to_dict() for m in chunk], until, now) for chunk in chunks]
-            reports = []
-            for chunk, future in zip(chunks, futures):
-                for memory, done in zip(chunk, future.result()):
-                    results = [AnchorResult.from_dict(r) for r in done["results"]]
-                    reports.append(MemoryReport(memory, results, Verdict(done["verdict"]), done.get("reason", "")))
-            return reports
+            return submit_batches(executor, [(self._spec, batch)], until, now)[0]
         finally:
             if owned:
                 executor.shutdown()
@@ -323,6 +314,44 @@ class Verifier:
 
 
 _WORKER_VERIFIERS: dict[bytes, Verifier] = {}
+
+
+def submit_batches(
+    executor: Executor, batches: list[tuple[tuple[Any, ...], list[Memory]]], until: float | None, now: datetime | None
+) -> list[list[MemoryReport]]:
+    """Verify each (Verifier spec, memories) batch on the executor's workers; reports per batch, in order.
+
+    Chunks are cut so that every worker gets several (`CHUNKS_PER_WORKER`),
+    at most `MAX_CHUNK` memories each, and the chunks of all batches are
+    submitted at once: eight repositories on two workers keep both busy.
+    """
+    import pickle  # only a batch sent to other processes needs it
+
+    total = sum(len(memories) for _, memories in batches)
+    size = max(1, min(MAX_CHUNK, -(-total // (workers_of(executor) * CHUNKS_PER_WORKER))))
+    submitted = []
+    for index, (spec, memories) in enumerate(batches):
+        packed = pickle.dumps(spec)
+        for start in range(0, len(memories), size):
+            chunk = memories[start : start + size]
+            future = executor.submit(_verify_chunk, packed, [m.to_dict() for m in chunk], until, now)
+            submitted.append((index, chunk, future))
+    reports: list[list[MemoryReport]] = [[] for _ in batches]
+    for index, chunk, future in submitted:
+        for memory, done in zip(chunk, future.result()):
+            results = [AnchorResult.from_dict(r) for r in done["results"]]
+            reports[index].append(MemoryReport(memory, results, Verdict(done["verdict"]), done.get("reason", "")))
+    return reports
+
+
+def workers_of(executor: Executor) -> int:
+    """How many tasks an executor runs at once: a process or thread pool's workers, a Dask client's
+    threads, a `workers` attribute (anchorcheck.executors); else the CPUs here."""
+    known = getattr(executor, "workers", None) or getattr(executor, "_max_workers", None)
+    client = getattr(executor, "_client", None)  # distributed.Client.get_executor()
+    if not known and client is not None and callable(getattr(client, "nthreads", None)):
+        known = sum(client.nthreads().values())
+    return max(1, int(known or os.cpu_count() or 1))
 
 
 def _verify_here(
