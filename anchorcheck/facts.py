@@ -28,10 +28,17 @@ class Facts:
     the environment with a key computed at run time. `env_whole`: lines that
     read or hand on the whole environment (`dict(os.environ)`, `{...process.env}`,
     `os.Environ()`), which may read any key. `defs`: (qualified name,
-    line). `bound`: (local name, what it is bound from as written, line) for
-    module-level `from m import n as local` — `m.n`, or `m.*` for a star
-    import — so the module form `sym:py:pkg.Name` can follow a package's
-    re-exports. `error`: the first line tree-sitter could not parse, if any.
+    line). `bound`: (local name, module as written, name in it, line) for each
+    module-level import binding — `from m import n as local` is (local, m, n),
+    `import m as local` is (local, m, ""), a star import is ("*", m, "*"), and
+    a name that stands for another of the same file (`module.exports = Foo`,
+    the default export) has module "" — so `sym:` can follow re-exports and
+    base classes to the file that defines them. `bases`: (class, base as
+    written, line), the classes, traits and mixins whose members a class
+    inherits. `open`: (owner, line, why) where members are added that no
+    definition lists — a loop, a computed key, an embedded type — so that
+    absence of `owner.x` (of any name when the owner is "") proves nothing.
+    `error`: the first line tree-sitter could not parse, if any.
     """
 
     imports: list[tuple[str, int, str]] = field(default_factory=list)
@@ -39,7 +46,9 @@ class Facts:
     env_computed: list[int] = field(default_factory=list)
     env_whole: list[int] = field(default_factory=list)
     defs: list[tuple[str, int]] = field(default_factory=list)
-    bound: list[tuple[str, str, int]] = field(default_factory=list)
+    bound: list[tuple[str, str, str, int]] = field(default_factory=list)
+    bases: list[tuple[str, str, int]] = field(default_factory=list)
+    open: list[tuple[str, int, str]] = field(default_factory=list)
     error: int | None = None
 
     def add_env_read(
@@ -69,6 +78,8 @@ class Facts:
             "env_whole": list(self.env_whole),
             "defs": [list(d) for d in self.defs],
             "bound": [list(b) for b in self.bound],
+            "bases": [list(b) for b in self.bases],
+            "open": [list(o) for o in self.open],
             "error": self.error,
         }
 
@@ -80,7 +91,9 @@ class Facts:
             env_computed=[int(n) for n in data["env_computed"]],
             env_whole=[int(n) for n in data.get("env_whole", [])],
             defs=[(str(q), int(n)) for q, n in data["defs"]],
-            bound=[(str(name), str(source), int(n)) for name, source, n in data.get("bound", [])],
+            bound=[(str(local), str(module), str(name), int(n)) for local, module, name, n in data.get("bound", [])],
+            bases=[(str(owner), str(base), int(n)) for owner, base, n in data.get("bases", [])],
+            open=[(str(owner), int(n), str(why)) for owner, n, why in data.get("open", [])],
             error=None if data["error"] is None else int(data["error"]),
         )
 
@@ -338,3 +351,17 @@ def _walk(node: Node, rules: Definitions, prefix: str, found: list[tuple[str, in
                     _walk(body, define.members, f"{scope}{text}.", found)
                 if define.nests:
                     _walk(body, rules, f"{scope}{text}.", found)
+
+
+def enclosing_name(node: Node, types: frozenset[str], scope: str | None = None) -> str:
+    """`Outer.Inner`: the names of the definitions of `types` around a node, itself included, outermost
+    first, as `definitions` qualifies them (`scope`, such as Ruby's `::`, folded to dots)."""
+    names = []
+    current: Node | None = node
+    while current is not None:
+        name = current.child_by_field_name("name") if current.type in types else None
+        if name is not None:
+            text = Parsed.text(name)
+            names.append(text.replace(scope, ".") if scope else text)
+        current = current.parent
+    return ".".join(reversed(names))

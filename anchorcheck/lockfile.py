@@ -34,7 +34,6 @@ from anchorcheck.memoryfiles import MemoryFileError, header_lines
 from anchorcheck.model import Memory
 from anchorcheck.registry import AnchorKind
 from anchorcheck.repo import Repository
-from anchorcheck_plugins.kinds.span import parse_span
 
 VERSION = 1
 SPAN = "span"
@@ -149,11 +148,13 @@ class LockUpdate:
         return bool(self.added or self.removed)
 
 
-def update(lock: Lock, wanted: list[tuple[str, Memory]], repo: Repository, *, prune: bool) -> LockUpdate:
+def update(lock: Lock, wanted: list[tuple[str, Memory]], repo: Repository, kinds: Mapping[str, AnchorKind], *, prune: bool) -> LockUpdate:
     """Bank the wanted anchors that have no entry; with `prune`, drop entries nobody writes any more.
 
     Existing entries are kept byte for byte, which is what makes a re-run a
-    no-op and keeps a stale fingerprint stale.
+    no-op and keeps a stale fingerprint stale. The lines to bank come from
+    the registered `span` kind's parse (its `path`, `start` and `end`): the
+    core knows the kind only through the registry.
     """
     result = LockUpdate()
     seen: set[str] = set()
@@ -165,8 +166,11 @@ def update(lock: Lock, wanted: list[tuple[str, Memory]], repo: Repository, *, pr
             result.kept.append(key)
             continue
         try:
-            ref = parse_span(key.split(":", 1)[1])
-            citation = bank(repo, ref.path, ref.start, ref.end)
+            anchor = parse_anchor(key, kinds)
+            lines = kinds[anchor.kind].lines
+            if lines is None:
+                raise AnchorSyntaxError(f"the {anchor.kind!r} kind names no lines to bank")
+            citation = bank(repo, *lines(anchor.value))
         except (AnchorSyntaxError, BankError) as exc:
             result.failed.append((key, memory, str(exc)))
             continue

@@ -30,7 +30,9 @@ class AnchorKind:
     the anchor without negation and returns an AnchorResult. `scoped` kinds
     accept ` in:PATH`. A `spaced` kind's value runs to the end of the anchor,
     whitespace included (`cmd:pnpm run build`); a scoped one still ends at a
-    trailing ` in:PATH`.
+    trailing ` in:PATH`. `lines(value)` is, for a kind whose anchors name
+    lines of a file (`span:`), the (path, first line, last line) a value
+    names: what `anchorcheck lock` banks, without the core importing the kind.
     """
 
     prefix: str
@@ -41,6 +43,7 @@ class AnchorKind:
     example: str = ""
     plugin: str = ""
     spaced: bool = False
+    lines: Callable[[str], tuple[str, int, int]] | None = None
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,22 @@ class Language:
     written in `path` into an absolute one; `env_markers` are the bytes that
     any environment read contains, so the prefilter keeps files that might
     read a computed key.
+
+    What `sym:` and `import:` need to find a module's file, so that a
+    third-party language gets the same evidence as the built-in ones:
+    `source_roots` are the directories where absolute module names start,
+    besides the top level (Python's `src`, `lib`, `python`);
+    `module_files(module, path, repo, roots)` lists the files of the
+    repository, in order of preference, that hold a module as it is written in
+    `path` (relative forms resolved, absolute ones looked up below each of
+    `roots`), none when it is not here (third-party code); `module_prefix`
+    names the module form `sym:PREFIX:package.module.Name` (Python's `py`);
+    `package_files(path, repo)` are the other files whose top-level names
+    `path` sees without an import (a Go package, a Java package directory);
+    `external_members(module, name)` are the member names of a class from
+    outside the repository that the language knows for sure (a Python
+    standard-library base such as `Exception` or `enum.Enum`), None when it
+    does not know the class, so a class built on one keeps a closed world.
     """
 
     name: str
@@ -68,6 +87,11 @@ class Language:
     import_segments: Callable[[str], tuple[str, ...]] | None = None
     resolve_import: Callable[[str, str, Any], str | None] | None = None
     env_markers: tuple[bytes, ...] = ()
+    source_roots: tuple[str, ...] = ()
+    module_files: Callable[[str, str, Any, tuple[str, ...]], tuple[str, ...]] | None = None
+    module_prefix: str = ""
+    package_files: Callable[[str, Any], tuple[str, ...]] | None = None
+    external_members: Callable[[str, str], frozenset[str] | None] | None = None
 
 
 @dataclass(frozen=True)

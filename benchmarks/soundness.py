@@ -148,13 +148,23 @@ def _self_attributes(cls: ast.ClassDef) -> set[str]:
         if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args:
             continue
         this = method.args.args[0].arg
-        for node in ast.walk(method):
+        for node in _own_nodes(method):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
             for target in targets:
                 for item in target.elts if isinstance(target, ast.Tuple) else [target]:
                     if isinstance(item, ast.Attribute) and isinstance(item.value, ast.Name) and item.value.id == this:
                         found.add(item.attr)
     return found
+
+
+def _own_nodes(function: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a function's body, not those of functions, lambdas or classes nested in it."""
+    stack = list(ast.iter_child_nodes(function))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
 
 
 def _inherited(tree: Tree, modules: dict[str, tuple[str, ast.Module]]) -> Iterator[tuple[str, str]]:
@@ -230,7 +240,7 @@ _JS_CLASS = re.compile(r"^(?:export\s+)?class\s+(\w+)")
 _JS_FUNCTION = re.compile(r"^(?:export\s+)?(?:async\s+)?function\*?\s+(\w+)")
 _JS_METHOD = re.compile(r"^  (?:static\s+|async\s+|get\s+|set\s+)*(#?\w+)\s*\([^)]*\)\s*\{")
 _JS_MEMBER = re.compile(r"^((?:\w+)(?:\.\w+)+)\s*=[^=]")
-_JS_BINDING = re.compile(r"^(?:var|let|const)\s+(\w+)\s*=")
+_JS_BINDING = re.compile(r"^(?:var|let|const)\s+(\w+)\s*=(?!\s*require\()")  # a require() binds, it defines nothing
 _JS_KEYWORDS = frozenset({"if", "for", "while", "switch", "catch", "function", "return", "constructor"})
 
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import gzip
 import json
+import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from anchorcheck import AnchorResult, Verdict, Verifier
-from tests._pkg_support import MANIFESTS
+from tests.conftest import shared_corpus
 
 
 def check(root: Path, *commands: str) -> list[AnchorResult]:
@@ -30,8 +34,30 @@ def package(name: str | None = None, scripts: dict[str, str] | None = None, **fi
     return json.dumps(data, indent=2) + "\n"
 
 
-# the instruction corpus sits beside the manifest corpus in shared/corpora/
-INSTRUCTIONS = MANIFESTS.parent / "instructions" if MANIFESTS is not None else None
-needs_instructions = pytest.mark.skipif(
-    INSTRUCTIONS is None or not INSTRUCTIONS.is_dir(), reason="shared/corpora/instructions is not beside the checkout"
-)
+INSTRUCTIONS = shared_corpus("instructions")
+needs_instructions = pytest.mark.skipif(INSTRUCTIONS is None, reason="shared/corpora/instructions is not beside the checkout")
+
+
+def materialize(name: str, into: Path, keep: Callable[[str], bool] = lambda path: True) -> Path:
+    """A checkout of corpus repository `name` in `into`: its configuration files as stored, and the
+    other tracked paths of FILES.txt (or FILES.txt.gz) that `keep` accepts as empty files, so folders
+    and modules exist."""
+    assert INSTRUCTIONS is not None
+    source = INSTRUCTIONS / name
+    root = into / name
+    shutil.copytree(source, root, symlinks=True)
+    listing = source / "FILES.txt"
+    text = listing.read_text() if listing.exists() else gzip.decompress((source / "FILES.txt.gz").read_bytes()).decode()
+    for line in text.splitlines():
+        path = root / line
+        if not line or os.path.lexists(path) or not keep(line):
+            continue
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.touch()
+        except (FileExistsError, NotADirectoryError):
+            continue  # under a symbolic link or a file of the same name
+    tox = root / "tox.ini.gz"
+    if tox.exists():
+        (root / "tox.ini").write_bytes(gzip.decompress(tox.read_bytes()))
+    return root

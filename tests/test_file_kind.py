@@ -46,3 +46,13 @@ def test_results_are_deterministic(make_tree) -> None:
     root = make_tree({"a.txt": "", "b/a.txt": "", "c/a.txt": ""})
     first = [Verifier(root).check("file:x/a.txt").to_dict() for _ in range(3)]
     assert first[0] == first[1] == first[2]
+
+
+def test_no_hint_for_a_conventional_file_name(make_tree) -> None:
+    # Every package has an index.js or __init__.py: another one says nothing about where this one went.
+    root = make_tree({"test/index.js": "", "other/__init__.py": "", "crate/src/mod.rs": "", "tools/cache.py": ""})
+    v = Verifier(root)
+    for gone in ("src/index.js", "pkg/__init__.py", "src/mod.rs"):
+        result = v.check(f"file:{gone}")
+        assert result.verdict is Verdict.REFUTED and "a file of that name" not in result.reason, result.reason
+    assert "a file of that name is at tools/cache.py" in v.check("file:src/cache.py").reason

@@ -86,3 +86,26 @@ def test_a_third_party_ecosystem_gets_import_evidence(plugin_env: Path, tmp_path
     assert package["details"]["imported_at"] == "app.py:1"
     assert imported["details"]["packages"]["vendorlist"] == ["acme-tools"]
     assert renamed["verdict"] == "VERIFIED" and renamed["details"]["imported_as"] == "acmetools"
+
+
+def test_a_third_party_language_gets_module_and_symbol_evidence(plugin_env: Path, tmp_path: Path) -> None:
+    """Source roots, module files and the module form are language capabilities: Lua, registered by
+    the plugin, gets `sym:lua:...` and first-party `import:` evidence as Python does."""
+    root = write_tree(
+        tmp_path / "proj",
+        {
+            "lua/app/util.lua": "local M = {}\nfunction M.greet(name) return name end\nM.version = 1\nreturn M\n",
+            "main.lua": 'local util = require("app.util")\n',
+        },
+    )
+    anchors = ["sym:lua:app.util.M.greet", "sym:lua:app.util.M.farewell", "sym:lua:other.M.x", "import:app.util"]
+    done = subprocess.run(
+        [str(plugin_env / "bin" / "anchorcheck"), "anchor", "--no-cache", "--root", str(root), "--format", "json", *anchors],
+        capture_output=True,
+        text=True,
+    )
+    greet, farewell, other, imported = json.loads(done.stdout)["results"]
+    assert greet["verdict"] == "VERIFIED" and greet["evidence"][0]["path"] == "lua/app/util.lua", greet
+    assert farewell["verdict"] == "REFUTED" and "lua/app/util.lua does not define M.farewell" in farewell["reason"]
+    assert other["verdict"] == "INCONCLUSIVE" and "not a first-party package" in other["reason"]
+    assert imported["verdict"] == "VERIFIED" and imported["details"].get("first_party") is True, imported

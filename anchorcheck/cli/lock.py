@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     lock = load_lock(verifier.root)
     loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files)
     wanted = unbanked([m for _, memories in loaded for m in memories], verifier.registry.kinds)
-    result = update(lock, wanted, verifier.repo, prune=not args.files)
+    result = update(lock, wanted, verifier.repo, verifier.registry.kinds, prune=not args.files)
     for key, memory, message in result.failed:
         print(f"{_where(key, memory)}: cannot bank {key}: {message}", file=sys.stderr)
     summary = f"{len(result.added)} added, {len(result.removed)} removed, {len(result.kept)} unchanged"

@@ -8,8 +8,10 @@ every call of a program that a registered runner claims (`pnpm`, `make`,
 `cargo`...) is checked by that runner against its configuration. Any call
 REFUTED makes the anchor REFUTED; all VERIFIED make it VERIFIED; anything
 else (a runner that cannot tell, a directory that an earlier call may have
-created) is INCONCLUSIVE. Calls of programs no runner claims (`git`, `ls`)
-are not claims about the repository and are skipped; a line with no call a
+created) is INCONCLUSIVE. Calls of programs no runner claims (`git`, `ls`),
+and calls a runner answers with the state "unread" (`docker run`: the
+compose runner reads only `docker compose`), are not claims about the
+repository and are skipped; a line with no call a
 runner claims is INCONCLUSIVE.
 
 `in:DIR` names the directory the command runs from (a memory file's folder
@@ -20,6 +22,7 @@ folder.
 from __future__ import annotations
 
 import posixpath
+import re
 import shlex
 from dataclasses import dataclass, field
 
@@ -27,8 +30,11 @@ from anchorcheck import AnchorKind, AnchorResult, Evidence, Invocation, Verdict,
 from anchorcheck.anchors import Anchor, AnchorSyntaxError
 from anchorcheck.context import Context
 
+UNREAD = "unread"  # the state of a result that is no claim about the repository
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "|&", ";;", "\n"})
 _WRAPPERS = frozenset({"time", "command", "exec", "nohup", "sudo", "builtin"})
+# `<file>` is a placeholder, not a redirection; a lone `...` or `…` stands for more arguments
+_PLACEHOLDER = re.compile(r"<([A-Za-z][\w .:/@-]*)>|(?<!\S)(?:\.\.\.|…)(?!\S)")
 _PROMPTS = ("$", "%", ">")  # a shell prompt before the command, followed by a space
 
 
@@ -57,7 +63,7 @@ def parse_cmd(value: str) -> CommandLine:
     text = value.strip()
     if text[:1] in _PROMPTS and text[1:2] in ("", " "):
         text = text[1:].lstrip()
-    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+    lexer = shlex.shlex(_PLACEHOLDER.sub(_as_variable, text), posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     try:
         tokens = list(lexer)
@@ -95,6 +101,12 @@ def parse_cmd(value: str) -> CommandLine:
     if not any(call.words for call in calls):
         raise AnchorSyntaxError("expected a command line", column=1)
     return CommandLine(tuple(calls))
+
+
+def _as_variable(match: re.Match[str]) -> str:
+    """A placeholder (`<file>`, `<directory changed in PR>`, `...`) as the variable a runner treats as unknown."""
+    name = re.sub(r"\W+", "_", match.group(1) or "placeholder").strip("_") or "placeholder"
+    return "${" + name + "}"
 
 
 def _call(words: list[str], depth: int) -> Call:
@@ -152,7 +164,11 @@ def verify_cmd(anchor: Anchor, context: Context) -> AnchorResult:
             results.append((call.text, AnchorResult(call.text, Verdict.INCONCLUSIVE, "runs in a directory anchorcheck cannot tell")))
             continue
         invocation = Invocation(program, tuple(args), cwd, dict(call.env), call.text, dispatch)
-        results.append((call.text, dispatch(invocation)))
+        result = dispatch(invocation)
+        if result.state == UNREAD:  # the runner reads this program, but not this use of it (`docker run`)
+            skipped.append(program)
+        else:
+            results.append((call.text, result))
     return _combine(shown, results, skipped)
 
 
@@ -215,7 +231,7 @@ def _dispatcher(context: Context):  # noqa: ANN202 - a closure over the context
 def _combine(shown: str, results: list[tuple[str, AnchorResult]], skipped: list[str]) -> AnchorResult:
     if not results:
         programs = ", ".join(dict.fromkeys(skipped)) or "nothing"
-        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{programs}: not a runner anchorcheck reads", state="unread")
+        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{programs}: not a runner anchorcheck reads", state=UNREAD)
     evidence: list[Evidence] = [e for _, r in results for e in r.evidence]
     if len(results) == 1:
         _, only = results[0]

@@ -33,9 +33,18 @@ def verify_file(anchor: Anchor, context: Context) -> AnchorResult:
     return AnchorResult(shown, Verdict.REFUTED, reason, state="missing")
 
 
+# Names that many directories have by convention: another file of that name says nothing about where
+# this one went (`src/index.js` gone, `test/index.js` present), so no hint is given for them.
+_GENERIC_STEMS = frozenset({"index", "main", "mod", "lib", "__init__", "__main__", "conftest", "setup", "readme", "makefile", "dockerfile", "build"})
+_GENERIC_NAMES = frozenset({"package.json", "cargo.toml", "go.mod", "pyproject.toml", "tsconfig.json", ".gitignore", "cmakelists.txt", "build.bazel"})
+
+
 def _same_name_elsewhere(context: Context, path: str, limit: int = 3) -> list[str]:
-    """Files with the same base name: a hint for the person fixing a moved path, not evidence."""
+    """Files with the same base name: a hint for the person fixing a moved path, not evidence;
+    none for a conventional name such as `index.js`, `__init__.py` or `mod.rs`."""
     name = path.rstrip("/").rsplit("/", 1)[-1]
+    if name.lower() in _GENERIC_NAMES or name.lower().partition(".")[0] in _GENERIC_STEMS:
+        return []
     matches = context.repo.files(named=[name])
     return matches[:limit]
 

@@ -12,7 +12,7 @@ read makes absence INCONCLUSIVE.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -23,7 +23,6 @@ from anchorcheck.facts import Facts
 from anchorcheck.index import Goal, Search, SourceIndex
 from anchorcheck.packages import project_index
 from anchorcheck.registry import Ecosystem, Language
-from anchorcheck_plugins.languages.python import SOURCE_ROOTS
 from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE, MAX_EVIDENCE, coverage, evidence, nothing_to_search, places, scope_words
 
 
@@ -285,7 +284,7 @@ def _renamed_imports(module: str, context: Context, scope: str | None) -> list[t
 def _provenance(module: str, hits: ImportSearch, context: Context, details: dict[str, object]) -> str:
     """Where an imported module comes from: first-party code, or the packages of the ecosystems whose
     languages import it (`details["packages"]`, and PyPI's as `details["distributions"]`)."""
-    if "python" in hits.languages and _first_party(module, context):
+    if _first_party(module, context, hits.languages):
         details["first_party"] = True
         return "; it is first-party code of this repository"
     packages: dict[str, list[str]] = {}
@@ -304,13 +303,20 @@ def _provenance(module: str, hits: ImportSearch, context: Context, details: dict
     )
 
 
-def _first_party(module: str, context: Context) -> bool:
-    """Whether the top-level package lives in this checkout (top level or a source root)."""
-    top = module.split(".", 1)[0]
-    return any(
-        context.repo.is_dir(f"{root}{top}") or context.repo.is_file(f"{root}{top}.py")
-        for root in ("", *(f"{r}/" for r in SOURCE_ROOTS))
-    )
+def _first_party(module: str, context: Context, languages: Iterable[str]) -> bool:
+    """Whether the top-level package lives in this checkout, as the languages that import it find
+    modules (`module_files` below their source roots; a package directory there)."""
+    for name in languages:
+        language = context.registry.languages.get(name)
+        if language is None or language.module_files is None:
+            continue
+        top = _segments(language, module)[0]
+        roots = ("", *(f"{r}/" for r in language.source_roots))
+        if language.module_files(top, "", context.repo, roots):
+            return True
+        if language.source_roots and any(context.repo.is_dir(f"{root}{top}") for root in roots):
+            return True
+    return False
 
 
 @hookimpl

@@ -69,6 +69,12 @@ def _validate(value: str) -> None:
     parse_span(value)
 
 
+def span_lines(value: str) -> tuple[str, int, int]:
+    """The file and lines a span value names: what `anchorcheck lock` banks (the kind's `lines`)."""
+    ref = parse_span(value)
+    return ref.path, ref.start, ref.end
+
+
 def verify_span(anchor: Anchor, context: Context) -> AnchorResult:
     """Check the citation the anchor carries; a bare `span:` anchor was never banked."""
     shown = str(anchor)
@@ -271,6 +277,7 @@ def register_anchor_kinds(register):  # noqa: ANN001, ANN201 - hook signature
             prefix="span",
             verify=verify_span,
             parse=_validate,
+            lines=span_lines,
             summary="banked lines are still there byte for byte, or moved intact (a banked citation)",
             example="span:src/cache.py#L10-L20",
         )

@@ -1,13 +1,25 @@
 """`sym:PATH::Qualified.Name` and `sym:py:package.module.Name` — the file defines that name.
 
 Names are qualified with dots in every language (`RedisCache.get`,
-`Type.Method` in Go, `S.method` for a Rust impl). The module form resolves
-through the source roots (the top level, `src/`, `lib/`, `python/`, plus the
-plugin setting `source-roots`), so an src layout works unconfigured.
+`Type.Method` in Go, `S.method` for a Rust impl). The module form
+(`PREFIX:package.module.Name`) belongs to the language that registers the
+prefix (`py` for Python) and resolves through its source roots (Python: the
+top level, `src/`, `lib/`, `python/`), plus the plugin setting
+`source-roots`, so an src layout works unconfigured.
+
+A member counts where the class gets it: its own definition, a base class,
+trait or mixin that resolves to a file of the repository (followed through
+the language's imports and module files: "inherited from Scaffold"), a class
+of the language's standard library it knows, or, in a language where a
+type's methods may be written in any file of its package (Go), a sibling
+file. Absence is REFUTED only when that world is closed: a base that cannot
+be followed, or members added by a loop, a computed key or an embedded type
+(`Facts.open`), make it INCONCLUSIVE, naming the line.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
@@ -15,27 +27,31 @@ from anchorcheck.anchors import Anchor, AnchorSyntaxError, decode_path
 from anchorcheck.context import Context
 from anchorcheck.facts import Facts
 from anchorcheck.index import SourceIndex
-from anchorcheck_plugins.languages.python import SOURCE_ROOTS, resolve_import
+from anchorcheck.registry import Language
 
 _PLUGIN = "sym"
+_MODULE_FORM = re.compile(r"([a-z][a-z0-9]*):")
+_MAX_DEPTH = 32  # bases and re-exports followed in a row: real hierarchies are far shallower
 
 
 @dataclass(frozen=True)
 class Symbol:
-    """A parsed `sym:` value: either a file and a name in it, or a dotted Python path."""
+    """A parsed `sym:` value: either a file and a name in it, or a dotted module path of a language."""
 
     path: str | None
     name: str
     module_path: str | None = None
+    prefix: str = ""
 
 
 def parse_sym(value: str) -> Symbol:
-    if value.startswith("py:"):
-        dotted = value[3:]
+    form = _MODULE_FORM.match(value)
+    if form is not None and "::" not in value:
+        dotted = value[form.end() :]
         parts = dotted.split(".")
         if len(parts) < 2 or not all(p.isidentifier() for p in parts):
-            raise AnchorSyntaxError("expected py:package.module.Name", column=4)
-        return Symbol(None, "", dotted)
+            raise AnchorSyntaxError(f"expected {form.group(1)}:package.module.Name", column=form.end() + 1)
+        return Symbol(None, "", dotted, form.group(1))
     path, sep, name = value.partition("::")
     if not sep or not path:
         raise AnchorSyntaxError("expected PATH::Qualified.Name or py:package.module.Name", column=1)
@@ -48,10 +64,13 @@ def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
     symbol: Symbol = anchor.detail or parse_sym(anchor.value)
     shown = str(anchor)
     if symbol.module_path is not None:
-        resolved = _resolve_module(symbol.module_path, context)
+        language = next((lang for lang in context.registry.languages.values() if lang.module_prefix == symbol.prefix), None)
+        if language is None or language.module_files is None:
+            return AnchorResult(shown, Verdict.INCONCLUSIVE, f"no language plugin reads the module form '{symbol.prefix}:'", state="unsupported")
+        resolved = _resolve_module(language, symbol.module_path, context)
         if resolved is None:
             top = symbol.module_path.split(".")[0]
-            if _first_party(symbol.module_path, context):
+            if _first_party(language, top, context):
                 return AnchorResult(shown, Verdict.REFUTED, f"no module of {symbol.module_path} exists under the source roots", state="missing")
             return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{top} is not a first-party package under the source roots", state="not-first-party")
         path, name = resolved
@@ -68,19 +87,16 @@ def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
     except OSError as exc:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"cannot read {path}: {exc}", state="unreadable")
     assert facts is not None
-    lines = [line for qualified, line in facts.defs if qualified == name]
-    if lines:
-        return AnchorResult(shown, Verdict.VERIFIED, f"{path}:{lines[0]} defines {name}", [Evidence(path, lines[0], f"defines {name}")], state="defined")
-    unsure: list[str] = []
-    reexported = _reexported(path, name, facts, context, {(path, name)}, unsure) if symbol.module_path is not None else None
-    if reexported:
-        first, last = reexported[0], reexported[-1]
-        reason = f"{first.location()} {first.detail}" + (f", re-exported at {last.location()}" if len(reexported) > 1 else "")
-        return AnchorResult(shown, Verdict.VERIFIED, reason, reexported, state="defined")
+    search = _Search(context, index, reexports=symbol.module_path is not None)
+    found = search.find(path, name)
+    if found:
+        first, rest = found[0], found[1:]
+        reason = f"{first.location()} {first.detail}" + "".join(f", {e.detail} at {e.location()}" for e in rest)
+        return AnchorResult(shown, Verdict.VERIFIED, reason, found, state="defined")
     if facts.error is not None:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{name} not found, but {path} does not parse cleanly (line {facts.error})", state="unparsed")
-    if unsure:
-        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{path} does not define {name}, but {unsure[0]}", state="unfollowed")
+    if search.unsure:
+        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{path} does not define {name}, but {search.unsure[0]}", state="unfollowed")
     last = name.rsplit(".", 1)[-1]
     similar = [f"{q} (line {n})" for q, n in facts.defs if q.rsplit(".", 1)[-1] == last][:3]
     reason = f"{path} does not define {name}"
@@ -89,88 +105,229 @@ def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
     return AnchorResult(shown, Verdict.REFUTED, reason, state="undefined")
 
 
-def _first_party(dotted: str, context: Context) -> bool:
-    """Whether the top-level package of a dotted name lives under one of the source roots."""
-    top = dotted.split(".")[0]
-    return any(context.repo.exists(f"{root}{top}") or context.repo.exists(f"{root}{top}.py") for root in _roots(context))
+def _defined(facts: Facts, name: str) -> int | None:
+    return next((line for qualified, line in facts.defs if qualified == name), None)
 
 
-def _reexported(path: str, name: str, facts: Facts, context: Context, seen: set[tuple[str, str]], unsure: list[str]) -> list[Evidence] | None:
-    """Evidence that a module binds `name` by a module-level `from m import n [as name]` (or
-    `from m import *`), as a package's `__init__.py` re-exports its API: the definition it leads
-    to, then each re-export on the way. None when nothing that can be followed binds it; `unsure`
-    gets why a binding could not be followed (a star import of compiled or third-party code, a
-    module `__getattr__`), which makes absence unprovable."""
-    if any(qualified == "__getattr__" for qualified, _ in facts.defs):
-        unsure.append(f"{path} defines a module __getattr__, which may provide any name")
-    head, _, rest = name.partition(".")
-    for local, source, line in facts.bound:
-        target = resolve_import(source, path, context.repo) if local in (head, "*") else None
-        if target is None:
-            continue
-        context.check_deadline()
-        module, _, imported = target.rpartition(".")
-        wanted = name if local == "*" else ".".join(part for part in (imported, rest) if part)
-        found = _followed(module, wanted, context, seen, unsure)
-        if found is None and local != "*" and rest and _module_file(f"{module}.{imported}", context):
-            found = _followed(f"{module}.{imported}", rest, context, seen, unsure)  # `from pkg import sub`
-        if found:
-            return [*found, Evidence(path, line, f"re-exports {head}")]
-        if found is None:
-            continue  # its source lacks the name: this import fails, it binds nothing
-        if local != "*" and not rest:  # the import binds the name, from code there is no source of here
-            return [Evidence(path, line, f"imports {head} from {module} (not followed: no Python source for it here)")]
-        unsure.append(f"{path}:{line} imports {'*' if local == '*' else head} from {module}, which has no Python source here")
-    return None
+class _Search:
+    """Where a file's name is defined: in the file, inherited, in its package, or re-exported.
 
+    Each (file, name) is looked at once: imports and bases may be circular.
+    `unsure` collects why absence cannot be proved (a base that cannot be
+    followed, members added at run time), each naming a line.
+    """
 
-def _followed(module: str, name: str, context: Context, seen: set[tuple[str, str]], unsure: list[str]) -> list[Evidence] | None:
-    """Where a module's name is defined, following its re-exports (each module and name once:
-    imports may be circular). [] when the module has no Python source here (another
-    distribution, a compiled extension), None when its source lacks the name."""
-    path = _module_file(module, context)
-    if path is None:
-        return []
-    if (path, name) in seen:
+    def __init__(self, context: Context, index: SourceIndex, reexports: bool) -> None:
+        self.context = context
+        self.index = index
+        self.reexports = reexports
+        self.seen: set[tuple[str, str]] = set()
+        self.unsure: list[str] = []
+
+    def _parsed(self, path: str) -> tuple[Language, Facts] | None:
+        language = self.index.language(path)
+        if language is None:
+            return None
+        try:
+            facts = self.index.facts(path)
+        except OSError:
+            self.unsure.append(f"cannot read {path}")
+            return None
+        return (language, facts) if facts is not None else None
+
+    def find(self, path: str, name: str, depth: int = 0) -> list[Evidence] | None:
+        if (path, name) in self.seen or depth > _MAX_DEPTH:
+            return None
+        self.seen.add((path, name))
+        self.context.check_deadline()
+        parsed = self._parsed(path)
+        if parsed is None:
+            return None
+        language, facts = parsed
+        line = _defined(facts, name)
+        if line is not None:
+            return [Evidence(path, line, f"defines {name}")]
+        for owner, at, why in facts.open:
+            if not owner or name.startswith(f"{owner}."):
+                self.unsure.append(f"{path}:{at} {why}")
+        return (
+            self._inherited(path, name, language, facts, depth)
+            or self._in_package(path, name, language, facts)
+            or (self._reexported(path, name, language, facts, depth) if self.reexports else None)
+        )
+
+    def _inherited(self, path: str, name: str, language: Language, facts: Facts, depth: int) -> list[Evidence] | None:
+        """The member through the class's bases, nearest first, as the language looks members up."""
+        owner, _, member = name.rpartition(".")
+        if not owner:
+            return None
+        for cls, base, line in facts.bases:
+            if cls != owner:
+                continue
+            target = self._resolve(path, _lexical(facts, owner, base), line, language, facts, depth)
+            if target is None:
+                continue
+            file, qualified, module = target
+            via = Evidence(path, line, f"inherited from {base}")
+            if file is None:  # a class of the language's own library that it knows the members of
+                if member in (language.external_members(module, qualified) or ()) if language.external_members else False:
+                    return [Evidence(path, line, f"{owner} inherits {member} from {'.'.join(p for p in (module, qualified) if p)}")]
+                continue
+            found = self.find(file, f"{qualified}.{member}", depth + 1)
+            if found:
+                return [*found, via]
         return None
-    seen.add((path, name))
-    try:
-        facts = SourceIndex.of(context).facts(path)
-    except OSError:
-        unsure.append(f"cannot read {path}")
+
+    def _resolve(
+        self, path: str, base: str, line: int, language: Language, facts: Facts, depth: int
+    ) -> tuple[str | None, str, str] | None:
+        """(file, qualified name there, "") of a base as written in `path`, or (None, name, module) for a
+        class outside the repository that the language knows; None, with the reason noted, otherwise.
+        A name the module it comes from only imports or aliases in turn is followed there."""
+        if _defined(facts, base) is not None:
+            return path, base, ""
+        if depth > _MAX_DEPTH:
+            self.unsure.append(f"{path}:{line} inherits from {base} through more than {_MAX_DEPTH} imports")
+            return None
+        head, _, rest = base.partition(".")
+        for local, module, imported, _ in facts.bound:
+            if local != head:
+                continue
+            if not module:  # another name of this file (`module.exports = Foo`)
+                return self._resolve(path, ".".join(p for p in (imported, rest) if p), line, language, facts, depth + 1)
+            target = self._in_module(path, line, base, module, imported, rest, language)
+            if target is None or target[0] is None or self._defines(target[0], target[1]):
+                return target
+            parsed = self._parsed(target[0])
+            if parsed is None:
+                return None
+            return self._resolve(target[0], target[1], line, parsed[0], parsed[1], depth + 1)
+        for local, module, _, _ in facts.bound:
+            if local != "*":
+                continue
+            # The name is in the module (Python), or is a module of the package (Java's `import a.b.*`).
+            for file in (*_module_files(language, module, path, self.context), *_module_files(language, _submodule(module, head), path, self.context)):
+                if self._defines(file, head):
+                    return file, base, ""
+        for other in language.package_files(path, self.context.repo) if language.package_files else ():
+            if self._defines(other, head):
+                return other, base, ""
+        if language.external_members is not None and language.external_members("", base) is not None:
+            return None, base, ""
+        self.unsure.append(f"{path}:{line} inherits from {base}, which cannot be followed to its definition")
         return None
-    if facts is None:
-        return []
-    lines = [line for qualified, line in facts.defs if qualified == name]
-    if lines:
-        return [Evidence(path, lines[0], f"defines {name}")]
-    return _reexported(path, name, facts, context, seen, unsure)
+
+    def _in_module(
+        self, path: str, line: int, base: str, module: str, imported: str, rest: str, language: Language, quiet: bool = False
+    ) -> tuple[str | None, str, str] | None:
+        qualified = ".".join(p for p in (imported, rest) if p) or "default"
+        files = _module_files(language, module, path, self.context)
+        if files and imported and rest and not self._defines(files[0], imported):
+            sub = _module_files(language, _submodule(module, imported), path, self.context)  # `from pkg import sub`; `sub.Base`
+            if sub:
+                return sub[0], rest, ""
+        if files:
+            return files[0], qualified, ""
+        if language.external_members is not None and language.external_members(module, qualified) is not None:
+            return None, qualified, module
+        if not quiet:
+            shown = _absolute(language, module, path, self.context)
+            self.unsure.append(f"{path}:{line} inherits from {base}, from {shown}, which has no source here")
+        return None
+
+    def _defines(self, path: str, name: str) -> bool:
+        parsed = self._parsed(path)
+        return parsed is not None and _defined(parsed[1], name) is not None
+
+    def _in_package(self, path: str, name: str, language: Language, facts: Facts) -> list[Evidence] | None:
+        """A member of a type of this file, written in another file of its package (a Go method in a sibling file)."""
+        owner = name.rpartition(".")[0]
+        if not owner or language.package_files is None or _defined(facts, owner) is None:
+            return None
+        for other in language.package_files(path, self.context.repo):
+            parsed = self._parsed(other)
+            line = _defined(parsed[1], name) if parsed is not None else None
+            if line is not None:
+                return [Evidence(other, line, f"defines {name} (of {owner} in {path}, same package)")]
+        return None
+
+    def _reexported(self, path: str, name: str, language: Language, facts: Facts, depth: int) -> list[Evidence] | None:
+        """Evidence that a module binds `name` by a module-level import (`from m import n [as name]`
+        or `from m import *`), as a package's `__init__.py` re-exports its API: the definition it
+        leads to, then each re-export on the way. An explicit import of code with no source here
+        binds the name too (a compiled extension); a star import of such code makes absence unprovable."""
+        head, _, rest = name.partition(".")
+        for local, module, imported, line in facts.bound:
+            if local not in (head, "*") or not module:
+                continue
+            files = _module_files(language, module, path, self.context)
+            wanted = name if local == "*" else ".".join(p for p in (imported, rest) if p)
+            if not files:
+                shown = _absolute(language, module, path, self.context)
+                if local != "*" and not rest:
+                    return [Evidence(path, line, f"imports {head} from {shown} (not followed: no source for it here)")]
+                self.unsure.append(f"{path}:{line} imports {'*' if local == '*' else head} from {shown}, which has no source here")
+                continue
+            found = self.find(files[0], wanted, depth + 1)
+            if found is None and local != "*" and rest:
+                sub = _module_files(language, _submodule(module, imported), path, self.context)
+                found = self.find(sub[0], rest, depth + 1) if sub else None
+            if found:
+                return [*found, Evidence(path, line, f"re-exported as {head}")]
+        return None
 
 
-def _roots(context: Context) -> list[str]:
+def _lexical(facts: Facts, owner: str, base: str) -> str:
+    """The class a base names from inside `owner`'s scope: `Base` written in `Outer.A` is
+    `Outer.Base` when the file defines that, as nested scopes resolve names."""
+    scope = owner.split(".")[:-1]
+    while scope:
+        nested = ".".join([*scope, base])
+        if _defined(facts, nested) is not None:
+            return nested
+        scope.pop()
+    return base
+
+
+def _absolute(language: Language, module: str, path: str, context: Context) -> str:
+    """A relative module as the absolute name it stands for, where the language resolves it."""
+    if language.resolve_import is None:
+        return module
+    return language.resolve_import(module, path, context.repo) or module
+
+
+def _submodule(module: str, name: str) -> str:
+    """`pkg` + `sub` → `pkg.sub`; a relative `.` + `sub` → `.sub`."""
+    return f"{module}{'' if module.endswith('.') else '.'}{name}"
+
+
+def _roots(language: Language, context: Context) -> tuple[str, ...]:
     configured = context.settings(_PLUGIN).get("source-roots", [])
-    roots = ["", *(f"{r}/" for r in SOURCE_ROOTS)]
+    roots = ["", *(f"{r}/" for r in language.source_roots)]
     roots += [f"{str(r).strip('/')}/" for r in configured if isinstance(r, str) and str(r).strip("/")]
-    return roots
+    return tuple(dict.fromkeys(roots))
 
 
-def _resolve_module(dotted: str, context: Context) -> tuple[str, str] | None:
+def _module_files(language: Language, module: str, path: str, context: Context) -> tuple[str, ...]:
+    if language.module_files is None:
+        return ()
+    return language.module_files(module, path, context.repo, _roots(language, context))
+
+
+def _first_party(language: Language, top: str, context: Context) -> bool:
+    """Whether the top-level package of a dotted name lives under one of the source roots."""
+    return any(context.repo.exists(f"{root}{top}") for root in _roots(language, context)) or bool(
+        _module_files(language, top, "", context)
+    )
+
+
+def _resolve_module(language: Language, dotted: str, context: Context) -> tuple[str, str] | None:
     """The longest module prefix that is a file under a source root, and the name left in it."""
     parts = dotted.split(".")
     for cut in range(len(parts) - 1, 0, -1):
-        path = _module_file(".".join(parts[:cut]), context)
-        if path is not None:
-            return path, ".".join(parts[cut:])
-    return None
-
-
-def _module_file(module: str, context: Context) -> str | None:
-    """The Python source of exactly this module under a source root, if there is one."""
-    base = module.replace(".", "/")
-    for root in _roots(context):
-        for candidate in (f"{root}{base}.py", f"{root}{base}/__init__.py", f"{root}{base}.pyi"):
-            if context.repo.is_file(candidate):
-                return candidate
+        files = _module_files(language, ".".join(parts[:cut]), "", context)
+        if files:
+            return files[0], ".".join(parts[cut:])
     return None
 
 
@@ -181,7 +338,7 @@ def register_anchor_kinds(register):  # noqa: ANN001, ANN201 - hook signature
             prefix="sym",
             verify=verify_sym,
             parse=parse_sym,
-            summary="the file defines that qualified name (classes, functions, methods, constants)",
+            summary="the file defines that qualified name (classes, functions, methods, fields, inherited members)",
             example="sym:src/cache.py::RedisCache.get",
         )
     )

@@ -16,6 +16,10 @@ QUERIES = {
             arguments: (argument_list . (_) @key)) @read
     """,
     # Matches every plain call (a third more work on a call-heavy file), so it runs only under `import . "os"`.
+    "embedded": """
+        (type_spec name: (type_identifier) @owner
+            type: [(struct_type (field_declaration_list (field_declaration) @field)) (interface_type (type_elem) @field)])
+    """,
     "dot_env": "(call_expression function: (identifier) @function arguments: (argument_list . (_) @key)) @read",
     "whole_env": "(call_expression function: (selector_expression operand: (identifier) @package field: (field_identifier) @function)) @read",
     "constants": "(const_spec name: (identifier) @name . value: (expression_list . (_) @value .)) @spec",
@@ -51,6 +55,7 @@ def extract(parsed: Parsed) -> Facts:
             if (("os" if package in os_names else package), Parsed.text(found["function"][0])) in _WHOLE:
                 facts.add_env_whole(found["read"][0])
     facts.defs = definitions(parsed.root, _DEFINITIONS)
+    _embedded_types(parsed, facts)
     return facts
 
 
@@ -66,14 +71,53 @@ def _receiver_type(method: Node) -> str | None:
     return None
 
 
+def _embedded(field: Node) -> list[Node]:
+    """An embedded field (`Base`, `*pkg.Other`, `gen[T]`) is named by its type: the name the field goes by."""
+    if field.child_by_field_name("name") is not None:
+        return []
+    node = field.child_by_field_name("type") if field.type == "field_declaration" else (field.named_children or [None])[0]
+    while node is not None and node.type in ("pointer_type", "generic_type", "qualified_type"):
+        node = node.child_by_field_name("name") if node.type == "qualified_type" else node.child_by_field_name("type") or (node.named_children or [None])[-1]
+    return [node] if node is not None and node.type == "type_identifier" else []
+
+
+def _embedded_types(parsed: Parsed, facts: Facts) -> None:
+    """A struct or interface that embeds a type has that type's fields and methods too (promoted):
+    it is a base for `sym:` to follow (`Base` in this package, `pkg.Other` from another one)."""
+    for _, found in parsed.matches("embedded"):
+        owner, field = Parsed.text(found["owner"][0]), found["field"][0]
+        for name in _embedded(field):
+            written = name.parent if name.parent is not None and name.parent.type == "qualified_type" else name
+            facts.bases.append((owner, Parsed.text(written), Parsed.line(field)))
+
+
+def package_files(path: str, repo: object) -> tuple[str, ...]:
+    """The other `.go` files of the directory: one package, whose top-level names every file sees."""
+    directory = path.rpartition("/")[0]
+    listed = getattr(repo, "paths")(scope=directory or None)
+    return tuple(p for p in listed if p != path and p.endswith(".go") and p.rpartition("/")[0] == directory)
+
+
 # Top-level funcs, methods (`Type.Method`), types, consts and vars, each at the line of its name.
-# A type's members are found in the type it names: an interface's methods are `Interface.Method`.
-_INTERFACE_METHODS = Definitions(defines={"method_elem": Define(at_name=True)})
+# A type's members are found in the type it names: an interface's methods are `Interface.Method`,
+# a struct's fields `Struct.Field` (an embedded field by its type's name).
+def _field_names(field: Node) -> list[Node]:
+    return field.children_by_field_name("name") or _embedded(field)
+
+
+_MEMBERS = Definitions(
+    defines={
+        "method_elem": Define(at_name=True),
+        "field_declaration": Define(name=_field_names, at_name=True),
+        "type_elem": Define(name=_embedded, at_name=True),
+    },
+    transparent=frozenset({"field_declaration_list"}),
+)
 _DEFINITIONS = Definitions(
     defines={
         "function_declaration": Define(at_name=True),
         "method_declaration": Define(at_name=True, owner=_receiver_type),
-        **dict.fromkeys(("type_spec", "type_alias"), Define(at_name=True, members=_INTERFACE_METHODS, body=("type",))),
+        **dict.fromkeys(("type_spec", "type_alias"), Define(at_name=True, members=_MEMBERS, body=("type",))),
         **dict.fromkeys(("const_spec", "var_spec"), Define(at_name=True)),
     },
     transparent=frozenset({"type_declaration", "const_declaration", "var_declaration", "var_spec_list"}),
@@ -92,6 +136,7 @@ LANGUAGE = Language(
     extract=extract,
     import_segments=import_segments,
     env_markers=(b"Getenv", b"LookupEnv", b"Environ"),
+    package_files=package_files,
 )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_constants
+from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, enclosing_name, string_constants
 
 QUERIES = {
     "imports": "(import_declaration (_) @name) @stmt",
@@ -29,6 +29,13 @@ QUERIES = {
             arguments: (argument_list) @all) @read
     """,
     "constants": "(variable_declarator name: (identifier) @name value: (_) @value)",
+    "bases": """
+        (class_declaration name: (identifier) @owner superclass: (superclass (_) @base))
+        (class_declaration name: (identifier) @owner interfaces: (super_interfaces (type_list (_) @base)))
+        (interface_declaration name: (identifier) @owner (extends_interfaces (type_list (_) @base)))
+        (enum_declaration name: (identifier) @owner interfaces: (super_interfaces (type_list (_) @base)))
+        (record_declaration name: (identifier) @owner interfaces: (super_interfaces (type_list (_) @base)))
+    """,
     "bare_calls": "(method_invocation !object name: (identifier) @method arguments: (argument_list . (_) @key)) @read",
     "env_aliases": """
         (variable_declarator name: (identifier) @alias
@@ -49,6 +56,7 @@ def extract(parsed: Parsed) -> Facts:
         name, stmt = found["name"][0], found["stmt"][0]
         if name.type in ("scoped_identifier", "identifier"):
             facts.imports.append((Parsed.text(name), Parsed.line(stmt), ""))
+            _bind(facts, name, stmt)
             bare_getenv |= Parsed.text(name) in _STATIC_GETENV and any(child.type == "static" for child in stmt.children)
     # `Map<String, String> env = System.getenv();` keeps the whole environment in a name, looked up later.
     kept = {Parsed.text(found["alias"][0]) for _, found in parsed.matches("env_aliases") if _whole_environment(found)}
@@ -62,7 +70,40 @@ def extract(parsed: Parsed) -> Facts:
     if parsed.mentions((b"getenv",)):
         _whole_reads(parsed, facts, kept)
     facts.defs = definitions(parsed.root, _DEFINITIONS)
+    for _, found in parsed.matches("bases"):
+        base = found["base"][0]
+        if base.type == "generic_type":
+            base = base.named_children[0]
+        written = Parsed.text(base)
+        if written not in ("Object", "java.lang.Object"):
+            facts.bases.append((enclosing_name(found["owner"][0], _NAMED_TYPES), written, Parsed.line(base)))
     return facts
+
+
+def _bind(facts: Facts, name: Node, stmt: Node) -> None:
+    """`import a.b.C;` binds C to the class a.b.C; `import a.b.*;` binds every class of package a.b."""
+    if any(child.type == "static" for child in stmt.children):
+        return
+    written = Parsed.text(name)
+    if any(child.type == "asterisk" for child in stmt.children):
+        facts.bound.append(("*", written, "*", Parsed.line(stmt)))
+    else:
+        simple = written.rpartition(".")[2]
+        facts.bound.append((simple, written, simple, Parsed.line(stmt)))
+
+
+def module_files(module: str, path: str, repo: object, roots: tuple[str, ...]) -> tuple[str, ...]:
+    """The source of class `a.b.C`: a file `.../a/b/C.java`, wherever the source root is."""
+    suffix = module.replace(".", "/") + ".java"
+    listed = getattr(repo, "paths")(named=[suffix.rpartition("/")[2]])
+    return tuple(p for p in listed if p == suffix or p.endswith("/" + suffix))
+
+
+def package_files(path: str, repo: object) -> tuple[str, ...]:
+    """The other `.java` files of the directory: the package, whose classes need no import."""
+    directory = path.rpartition("/")[0]
+    listed = getattr(repo, "paths")(scope=directory or None)
+    return tuple(p for p in listed if p != path and p.endswith(".java") and p.rpartition("/")[0] == directory)
 
 
 def _whole_reads(parsed: Parsed, facts: Facts, kept: set[str]) -> None:
@@ -101,11 +142,13 @@ def _reads_environment(found: dict[str, list[Node]], kept: set[str]) -> bool:
 # A record's components (`record Point(int x, int... rest)`) are fields too, written before its body.
 _MEMBERS = Definitions(
     defines=dict.fromkeys(
-        ("method_declaration", "constructor_declaration", "enum_constant", "variable_declarator", "formal_parameter"), Define()
+        ("method_declaration", "constructor_declaration", "enum_constant", "variable_declarator", "formal_parameter", "annotation_type_element_declaration"),
+        Define(),
     ),
     transparent=frozenset({"field_declaration", "constant_declaration", "enum_body_declarations", "spread_parameter"}),
 )
 _TYPES = ("class_declaration", "interface_declaration", "enum_declaration", "annotation_type_declaration")
+_NAMED_TYPES = frozenset({*_TYPES, "record_declaration"})
 _DEFINITIONS = Definitions(
     defines={
         **dict.fromkeys(_TYPES, Define(members=_MEMBERS, nests=True)),
@@ -126,6 +169,8 @@ LANGUAGE = Language(
     extract=extract,
     import_segments=import_segments,
     env_markers=(b"getenv",),
+    module_files=module_files,
+    package_files=package_files,
 )
 
 

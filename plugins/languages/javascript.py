@@ -10,6 +10,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
+from anchorcheck_plugins.languages import javascript_members
 from anchorcheck.facts import TYPE_CHECKING_ONLY, Define, Definitions, Facts, Parsed, definitions, single_bindings, string_value
 
 QUERIES = {
@@ -25,6 +26,7 @@ QUERIES = {
         (variable_declarator name: (object_pattern) @pattern value: (_) @object) @read
         (variable_declarator name: (identifier) @alias value: (_) @object) @read
     """,
+    **javascript_members.QUERIES,
 }
 _IMPORT_MARKERS = (b"import", b"require", b"export")
 _IMPORTS = frozenset({"import_statement", "export_statement", "call_expression"})  # what the imports query's statements are
@@ -46,6 +48,7 @@ def extract(parsed: Parsed) -> Facts:
     if parsed.mentions(ENV_MARKERS):
         env_reads(parsed, facts)
     facts.defs = definitions(parsed.root, _DEFINITIONS)
+    javascript_members.member_facts(parsed, facts)
     return facts
 
 
@@ -181,19 +184,38 @@ _CLASS_MEMBERS = Definitions(
         Define(name=_member_name),
     )
 )
+def _declared(declarator: Node) -> list[Node]:
+    """`const x = ...` defines x; `const send = require("send")` (or `require("m").x`, `await
+    import("m")`) only binds a name to another module's, which is an import, not a definition."""
+    value = declarator.child_by_field_name("value")
+    while value is not None and value.type in ("member_expression", "await_expression"):
+        value = value.child_by_field_name("object") if value.type == "member_expression" else (value.named_children or [None])[0]
+    function = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
+    if function is not None and (function.type == "import" or Parsed.text(function) == "require"):
+        return []
+    return declarator.children_by_field_name("name")
+
+
+def _enum_member(member: Node) -> list[Node]:
+    """A TS enum member is its own name (`A`, `'C'`), or the name of `B = 2`."""
+    return [member.child_by_field_name("name") or member] if member.type != "comment" else []
+
+
+# The members of a TS interface or object type (`I.a`, `I.m`) and of an enum (`E.A`).
+_TYPE_MEMBERS = Definitions(defines=dict.fromkeys(("property_signature", "method_signature"), Define()))
+_ENUM_MEMBERS = Definitions(
+    defines=dict.fromkeys(("property_identifier", "enum_assignment", "string"), Define(name=_enum_member, spelling=lambda n: string_value(n) or Parsed.text(n)))
+)
 # Top-level functions, classes (with their members), consts/lets/vars, TS types and namespaces; exported or not.
 _DEFINITIONS = Definitions(
     defines={
-        **dict.fromkeys(
-            (
-                *("function_declaration", "generator_function_declaration", "function_signature"),
-                *("interface_declaration", "type_alias_declaration", "enum_declaration"),
-            ),
-            Define(),
-        ),
+        **dict.fromkeys(("function_declaration", "generator_function_declaration", "function_signature"), Define()),
+        "interface_declaration": Define(members=_TYPE_MEMBERS),
+        "type_alias_declaration": Define(members=_TYPE_MEMBERS, body=("value",)),
+        "enum_declaration": Define(members=_ENUM_MEMBERS),
         **dict.fromkeys(("class_declaration", "abstract_class_declaration"), Define(members=_CLASS_MEMBERS)),
         **dict.fromkeys(("module", "internal_module"), Define(nests=True)),
-        "variable_declarator": Define(name_types=frozenset({"identifier"})),
+        "variable_declarator": Define(name=_declared, name_types=frozenset({"identifier"})),
         "export_specifier": Define(name=_exported_name),
         "assignment_expression": Define(name=_commonjs_exports, at_name=True),
     },
@@ -226,6 +248,7 @@ LANGUAGE = Language(
     extract=extract,
     import_segments=import_segments,
     env_markers=ENV_MARKERS,
+    module_files=javascript_members.module_files,
 )
 
 

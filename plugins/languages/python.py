@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
+from anchorcheck_plugins.languages import python_members
 from anchorcheck.facts import OPTIONAL, TYPE_CHECKING_ONLY, Define, Definitions, Facts, Parsed, definitions, single_bindings, string_value
 
 QUERIES = {
@@ -29,6 +30,7 @@ QUERIES = {
         (comparison_operator (_) @key ["in" "not in"] (_) @object) @read
     """,
     "env_aliases": "(assignment left: (identifier) @alias right: (_) @object)",
+    **python_members.QUERIES,
 }
 
 _IMPORT_FUNCTIONS = {"importlib.import_module", "import_module", "__import__"}
@@ -48,6 +50,7 @@ def extract(parsed: Parsed) -> Facts:
     for node in found.get("module", []):
         _add_import(facts, node, Parsed.text(node))
         aliases.note_import(node)
+        _bind_module(facts, node)
     for node in found.get("stmt", []):
         _from_import(facts, node)
         aliases.note_from(node)
@@ -64,6 +67,7 @@ def extract(parsed: Parsed) -> Facts:
     if parsed.mentions(LANGUAGE_ENV_MARKERS):
         _env_reads(parsed, facts, aliases)
     facts.defs = definitions(parsed.root, _DEFINITIONS)
+    python_members.class_facts(parsed, facts, _DEFINITIONS.transparent)
     return facts
 
 
@@ -81,7 +85,7 @@ def _from_import(facts: Facts, stmt: Node) -> None:
     prefix = base if base.endswith(".") else base + "."
     module_level = _at_module_level(stmt)
     if module_level and any(child.type == "wildcard_import" for child in stmt.children):
-        facts.bound.append(("*", prefix + "*", Parsed.line(stmt)))
+        facts.bound.append(("*", base, "*", Parsed.line(stmt)))
     # `from pkg import sub` may import the submodule pkg.sub; `from . import x` usually does.
     for name in stmt.children_by_field_name("name"):
         aliased = name.type == "aliased_import"
@@ -93,7 +97,21 @@ def _from_import(facts: Facts, stmt: Node) -> None:
         if module_level:
             local = name.child_by_field_name("alias") if aliased else target
             if local is not None:
-                facts.bound.append((Parsed.text(local), module, line))
+                facts.bound.append((Parsed.text(local), base, Parsed.text(target), line))
+
+
+def _bind_module(facts: Facts, module: Node) -> None:
+    """`import a.b` binds a (the package), `import a.b as c` binds c (the module a.b), at module level."""
+    parent = module.parent
+    if parent is None or not _at_module_level(parent):
+        return
+    name = Parsed.text(module)
+    alias = parent.child_by_field_name("alias") if parent.type == "aliased_import" else None
+    if alias is not None:
+        facts.bound.append((Parsed.text(alias), name, "", Parsed.line(module)))
+    else:
+        top = name.split(".")[0]
+        facts.bound.append((top, top, "", Parsed.line(module)))
 
 
 def _at_module_level(node: Node) -> bool:
@@ -382,6 +400,11 @@ def _package_inits(repo: object) -> frozenset[str]:
     return listed
 
 
+def module_files(module: str, path: str, repo: object, roots: tuple[str, ...]) -> tuple[str, ...]:
+    """The files a module written in `path` is (a named function: languages go to worker processes)."""
+    return python_members.module_files(module, path, repo, roots, module_name)
+
+
 LANGUAGE = Language(
     name="python",
     extensions=(".py", ".pyi"),
@@ -391,6 +414,10 @@ LANGUAGE = Language(
     import_segments=import_segments,
     resolve_import=resolve_import,
     env_markers=LANGUAGE_ENV_MARKERS,
+    source_roots=SOURCE_ROOTS,
+    module_files=module_files,
+    module_prefix="py",
+    external_members=python_members.external_members,
 )
 
 

@@ -9,9 +9,19 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_constants, string_value
+from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, enclosing_name, string_constants, string_value
 
 QUERIES = {
+    "class_facts": """
+        (class superclass: (superclass) @node)
+        (call method: (identifier) @method (#any-of? @method "include" "extend" "prepend" "define_method" "define_singleton_method")) @node
+        (method name: (identifier) @name (#eq? @name "method_missing")) @node
+    """,
+    "structs": """
+        (assignment left: [(constant) (scope_resolution)] @name
+            right: (call receiver: (constant) @receiver method: (identifier) @method) @call
+            (#any-of? @receiver "Struct" "Data") (#any-of? @method "new" "define"))
+    """,
     "imports": """
         (call method: (identifier) @method arguments: (argument_list . (string) @feature)) @stmt
         (call method: (identifier) @method arguments: (argument_list . (simple_symbol) . (string) @feature)) @stmt
@@ -51,7 +61,46 @@ def extract(parsed: Parsed) -> Facts:
         if _hands_on(use):
             facts.add_env_whole(use)
     facts.defs = definitions(parsed.root, _DEFINITIONS)
+    _class_facts(parsed, facts)
     return facts
+
+
+_NAMESPACES = frozenset({"class", "module"})
+_MIXINS = {"include", "extend", "prepend"}
+_OPENERS = {"define_method", "define_singleton_method", "method_missing", "instance_variable_get", "send", "public_send"}
+
+
+def _class_facts(parsed: Parsed, facts: Facts) -> None:
+    """Superclasses and mixins (`class A < B`, `include M`) as bases; methods defined at run time
+    (`define_method(name)`, `method_missing`) or a `Struct.new` value open the class."""
+    for _, found in parsed.matches("class_facts"):
+        node = found["node"][0]
+        if node.type == "superclass" and node.parent is not None:
+            owner = enclosing_name(node.parent, _NAMESPACES, "::")
+            for base in node.named_children:
+                facts.bases.append((owner, Parsed.text(base).replace("::", "."), Parsed.line(base)))
+            continue
+        if node.type == "method":
+            owner = enclosing_name(node.parent, _NAMESPACES, "::") if node.parent is not None else ""
+            facts.open.append((owner, Parsed.line(node), f"{owner or 'it'} defines method_missing, which answers any method"))
+            continue
+        method = node.child_by_field_name("method")
+        if node.type != "call" or method is None or node.child_by_field_name("receiver") is not None:
+            continue
+        owner = enclosing_name(node, _NAMESPACES, "::")
+        arguments = node.child_by_field_name("arguments")
+        values = arguments.named_children if arguments is not None else []
+        if Parsed.text(method) in _MIXINS and owner:
+            facts.bases += [(owner, Parsed.text(v).replace("::", "."), Parsed.line(v)) for v in values if v.type in ("constant", "scope_resolution")]
+        elif Parsed.text(method) in ("define_method", "define_singleton_method") and owner:
+            if values and values[0].type == "simple_symbol":
+                facts.defs.append((f"{owner}.{Parsed.text(values[0]).removeprefix(':')}", Parsed.line(node)))
+            else:
+                facts.open.append((owner, Parsed.line(node), f"defines methods of {owner} with computed names"))
+    for _, found in parsed.matches("structs"):
+        scope = enclosing_name(found["name"][0], _NAMESPACES, "::")
+        name = ".".join(p for p in (scope, Parsed.text(found["name"][0]).replace("::", ".")) if p)
+        facts.open.append((name, Parsed.line(found["name"][0]), f"{name} is built by {Parsed.text(found['call'][0]).split('(')[0]}, whose members are not listed"))
 
 
 _KEYED = _ENV_METHODS | {"[]", "[]=", "store", "delete", "assoc"}  # a lookup or a write of one key

@@ -62,6 +62,7 @@ def extract(parsed: Parsed) -> Facts:
     _env_reads(parsed, facts)
     _token_trees(parsed, facts)
     facts.defs = definitions(parsed.root, _DEFINITIONS)
+    _trait_impls_and_derives(parsed.root, facts)
     return facts
 
 
@@ -188,13 +189,54 @@ def _impl_type(impl: Node) -> list[Node]:
     return [node] if node is not None and Parsed.text(node) else []
 
 
+def _trait_impls_and_derives(root: Node, facts: Facts) -> None:
+    """The traits a type gets methods from: `impl Tr for S` (Tr's provided methods are S's too) and
+    `#[derive(Clone)]` on S (the derived impl's methods), as bases for `sym:` to follow."""
+    derives: list[tuple[str, int]] = []
+    for item in root.named_children:
+        if item.type == "attribute_item":
+            attribute = item.named_children[0] if item.named_children else None
+            name = attribute.named_children[0] if attribute is not None and attribute.named_children else None
+            arguments = attribute.child_by_field_name("arguments") if attribute is not None else None
+            if name is not None and Parsed.text(name) == "derive" and arguments is not None:
+                written = Parsed.text(arguments).strip("()").replace(" ", "").replace("\n", "")
+                derives += [(name.replace("::", "."), Parsed.line(arguments)) for name in written.split(",") if name]
+            continue
+        name = item.child_by_field_name("name")
+        if item.type in ("struct_item", "enum_item", "union_item") and name is not None:
+            facts.bases += [(Parsed.text(name), derived, line) for derived, line in derives]
+        elif item.type == "impl_item" and (trait := item.child_by_field_name("trait")) is not None:
+            owner = _impl_type(item)
+            if owner:
+                base = trait.child_by_field_name("type") if trait.type == "generic_type" else trait
+                facts.bases.append((Parsed.text(owner[0]), _path_text(base or trait).replace("::", "."), Parsed.line(trait)))
+        derives = []
+
+
+# Methods of the standard library's derivable and common traits: a type that derives or implements one has them.
+_STD_TRAITS = {
+    "Debug": {"fmt"}, "Display": {"fmt"}, "Clone": {"clone", "clone_from"}, "Copy": set(), "Eq": set(),
+    "PartialEq": {"eq", "ne"}, "PartialOrd": {"partial_cmp", "lt", "le", "gt", "ge"}, "Ord": {"cmp", "max", "min", "clamp"},
+    "Hash": {"hash", "hash_slice"}, "Default": {"default"}, "Drop": {"drop"}, "From": {"from"}, "AsRef": {"as_ref"},
+}
+
+
+def external_members(module: str, name: str) -> frozenset[str] | None:
+    """The methods a standard trait gives a type (`Clone`: clone, clone_from); None for another trait."""
+    found = _STD_TRAITS.get(name.rpartition(".")[2]) if name.startswith(("std.", "core.")) or "." not in name else None
+    return frozenset(found) if found is not None and not module else None
+
+
+# A struct's or union's fields (`S.a`) and an enum's variants (`E.A`).
+_FIELDS = Definitions(defines={"field_declaration": Define(), "enum_variant": Define()})
 # Items with their module path (`inner.q`), trait methods (`Tr.t`) and impl methods (`S.m`).
 _DEFINITIONS = Definitions(
     defines={
         **dict.fromkeys(
-            ("function_item", "function_signature_item", "struct_item", "enum_item", "union_item", "type_item", "const_item", "static_item", "macro_definition"),
+            ("function_item", "function_signature_item", "type_item", "const_item", "static_item", "macro_definition"),
             Define(),
         ),
+        **dict.fromkeys(("struct_item", "enum_item", "union_item"), Define(members=_FIELDS)),
         **dict.fromkeys(("mod_item", "trait_item"), Define(nests=True)),
         "impl_item": Define(name=_impl_type, nests=True, recorded=False),
     }
@@ -213,6 +255,7 @@ LANGUAGE = Language(
     extract=extract,
     import_segments=import_segments,
     env_markers=(b"env", b"var"),
+    external_members=external_members,
 )
 
 

@@ -34,6 +34,7 @@ def _language(name: str, extensions: tuple[str, ...]) -> Language:
         extract=extract,
         import_segments=javascript.import_segments,
         env_markers=javascript.ENV_MARKERS,
+        module_files=javascript.LANGUAGE.module_files,
     )
 
 

@@ -14,8 +14,9 @@ import re
 import tomllib
 from collections.abc import Iterable, Iterator
 
-from anchorcheck import AnchorResult, Evidence, Invocation, Verdict
+from anchorcheck import AnchorResult, Ecosystem, Evidence, Invocation, Verdict
 from anchorcheck.context import Context
+from anchorcheck.packages import Declaration, PackageIndex
 from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
 
 CONFIG_LIMIT = 4 * 1024 * 1024  # a runner configuration larger than this is not one a person wrote
@@ -191,3 +192,38 @@ _GLOB_PARTS = {"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}
 def glob_regex(pattern: str) -> re.Pattern[str]:
     """A workspace glob as a regular expression: `*` within a folder name, `**` across folders."""
     return re.compile("".join(_GLOB_PARTS.get(t, re.escape(t)) for t in _GLOB_TOKEN.findall(pattern)).rstrip("/"))
+
+
+def package_index(context: Context, ecosystem: str) -> tuple[Ecosystem, PackageIndex] | None:
+    """What the project declares and locks in an ecosystem, as the `pkg:` kind reads it (the registered
+    ecosystem's public `read`), once per Verifier; None when no plugin registers that ecosystem."""
+    registered = context.registry.ecosystems.get(ecosystem)
+    if registered is None:
+        return None
+    return registered, context.memo(("cmd-package-index", ecosystem), lambda: registered.read(context, None))
+
+
+def declared(context: Context, ecosystem: str, names: Iterable[str]) -> Declaration | None:
+    """The first declaration (declared before locked-only) of any of these package names."""
+    found = package_index(context, ecosystem)
+    if found is None:
+        return None
+    registered, index = found
+    for name in names:
+        matches = index.find(registered.normalize(name))
+        if matches:
+            return matches[0]
+    return None
+
+
+_JSONC_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])', re.DOTALL)
+
+
+def parse_jsonc(path: str, text: str) -> object:
+    """JSON with comments and trailing commas (turbo.json, tsconfig.json): both are blanked, keeping lines, then parsed."""
+
+    def blank(match: re.Match[str]) -> str:
+        token = match.group()
+        return token if token.startswith('"') else re.sub(r"[^\n]", " ", token)
+
+    return parse_json(path, _JSONC_TOKEN.sub(blank, text))

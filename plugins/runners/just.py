@@ -189,7 +189,7 @@ def _recipes(invocation: Invocation, context: Context, justfile: Justfile, words
     while words:
         word = words.pop(0)
         if dynamic(word):
-            return unknown(invocation, f"the recipe {word} is expanded by the shell")
+            return unknown(invocation, f"the recipe {word} is a placeholder or a shell expansion")
         path = word.split("::")
         current = justfile
         while len(path) == 1 and path[0] in current.modules and words:

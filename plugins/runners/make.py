@@ -289,7 +289,7 @@ def verify_make(invocation: Invocation, context: Context) -> AnchorResult:
 
 def _target(invocation: Invocation, context: Context, makefile: Makefile, target: str, call: MakeCall) -> AnchorResult:
     if dynamic(target):
-        return unknown(invocation, f"the target {target} is expanded by the shell")
+        return unknown(invocation, f"the target {target} is a placeholder or a shell expansion")
     if target in makefile.targets:
         file, line = makefile.targets[target]
         return verified(invocation, f"target {target} is defined in {file}:{line}", [Evidence(file, line, f"target {target}")])

@@ -26,6 +26,7 @@ from anchorcheck import AnchorResult, Evidence, Invocation, Runner, Verdict, hoo
 from anchorcheck.context import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
+    declared,
     dynamic,
     glob_regex,
     in_dir,
@@ -33,6 +34,7 @@ from anchorcheck_plugins.runners._support import (
     join,
     line_of,
     listed,
+    package_index,
     parse_json,
     parse_yaml,
     read_text,
@@ -287,7 +289,7 @@ def _subcommand(invocation: Invocation, context: Context, tool: str, opts: Optio
     if tool == "yarn" and command == "workspaces" and len(words) >= 2 and words[1] == "foreach":
         return unknown(invocation, "yarn workspaces foreach runs in packages picked at run time")
     if dynamic(command):
-        return unknown(invocation, f"{command} is expanded by the shell")
+        return unknown(invocation, f"{command} is a placeholder or a shell expansion")
     if command in _RUN[tool]:
         if len(words) < 2:
             return _builtin(invocation, context, tool, opts, command)
@@ -347,7 +349,7 @@ def _targets(context: Context, opts: Options) -> Selection | None:
     picked: list[Package] = []
     for selector in opts.workspace:
         if "[" in selector or dynamic(selector.strip("{}").replace("*", "")):
-            return Selection([], selector, f"--filter {selector} picks packages at run time")
+            return Selection([], selector, f"{selector} picks packages only known at run time (a placeholder, a variable or a git revision)")
         picked.extend(_select(workspace, selector))
     return Selection(picked, f"{' '.join(opts.workspace)} in {workspace.config}")
 
@@ -372,7 +374,7 @@ def _select(workspace: Workspace, selector: str) -> list[Package]:
 
 def _script(invocation: Invocation, context: Context, tool: str, opts: Options, script: str, binary_fallback: bool) -> AnchorResult:
     if dynamic(script):
-        return unknown(invocation, f"the script name {script} is expanded by the shell")
+        return unknown(invocation, f"the script name {script} is a placeholder or a shell expansion")
     selection = _targets(context, opts)
     if selection is None:
         return refuted(invocation, f"no package.json in {_where(opts.cwd)}, so there is no script {script}")
@@ -395,6 +397,10 @@ def _script(invocation: Invocation, context: Context, tool: str, opts: Options, 
         if path is not None and is_file(context, path):
             return verified(invocation, f"bun runs the file {path}", [Evidence(path, None, "file")])
     if binary_fallback:
+        runner = context.registry.runner_for(script)
+        if runner is not None and runner.name != "npm":  # `pnpm turbo build`: the binary's own runner checks the rest
+            after = opts.positionals[opts.positionals.index(script) + 1:] if script in opts.positionals else []
+            return invocation.delegate(script, tuple(after) + tuple(opts.rest), packages[0].folder)
         return _binary(invocation, context, tool, packages, script, missing)
     return refuted(invocation, missing, [Evidence(p.path, None, "package.json scripts") for p in packages])
 
@@ -408,7 +414,7 @@ def _binary(invocation: Invocation, context: Context, tool: str, packages: list[
     if ":" in name or "=" in name:
         return refuted(invocation, missing)
     if _maybe_transitive(context, name):
-        return unknown(invocation, f"{missing}; a locked package {name} may provide a binary of that name")
+        return unknown(invocation, f"{missing}; {name} may be the binary of a transitive dependency")
     return refuted(invocation, f"{missing}, and no dependency provides a binary {name}")
 
 
@@ -431,12 +437,12 @@ def _provider(context: Context, packages: list[Package], name: str) -> tuple[str
 
 
 def _maybe_transitive(context: Context, name: str) -> bool:
-    """Whether a lockfile locks a package of that name (an npm or yarn tree links transitive binaries)."""
-    ecosystem = context.registry.ecosystems.get("npm")
-    if ecosystem is None:
+    """Whether a lockfile locks a package of that name (an npm or yarn tree links transitive binaries),
+    or the manifests cannot tell."""
+    found = package_index(context, "npm")
+    if found is None or found[1].problems():
         return True
-    index = context.memo(("cmd-npm-index",), lambda: ecosystem.read(context, None))
-    return any(index.find(ecosystem.normalize(p)) for p in _BIN_PACKAGES.get(name, (name,))) or bool(index.problems())
+    return declared(context, "npm", _BIN_PACKAGES.get(name, (name,))) is not None
 
 
 def _exec(invocation: Invocation, context: Context, tool: str, opts: Options, words: list[str], download: bool) -> AnchorResult:

@@ -1,0 +1,196 @@
+"""Python: what a class has beyond the names its body defines, and where a module's names come from.
+
+`self.x = ...` in any method makes `Class.x` an attribute; `class A(B)`
+records B as a base for `sym:` to follow; members added at run time
+(`setattr(C, name, v)` with a computed name, `__getattr__`, `globals()[k] =`)
+open the owner's world, so absence there is INCONCLUSIVE. Module files and
+the standard-library classes whose members are known are the capabilities
+the Python language registers for `sym:`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Iterator
+
+from tree_sitter import Node
+
+from anchorcheck.facts import Facts, Parsed, string_value
+
+QUERIES = {
+    "attributes": """
+        (assignment left: (attribute object: (identifier) @object attribute: (identifier) @name))
+        (assignment left: (pattern_list (attribute object: (identifier) @object attribute: (identifier) @name)))
+        (assignment left: (tuple_pattern (attribute object: (identifier) @object attribute: (identifier) @name)))
+    """,
+    "setattr": "(call function: (identifier) @fn arguments: (argument_list . (_) @object . (_) @key)) @call",
+}
+_SCOPES = frozenset({"function_definition", "class_definition", "lambda"})
+
+
+def class_facts(parsed: Parsed, facts: Facts, transparent: frozenset[str]) -> None:
+    """Add instance attributes, bases and run-time members to facts whose `defs` are already found."""
+    defined = {name for name, _ in facts.defs}
+    for node, qualified in _classes(parsed.root, "", transparent):
+        _bases(node, qualified, facts)
+    for attribute, line in _instance_attributes(parsed, transparent):
+        if attribute not in defined:
+            defined.add(attribute)
+            facts.defs.append((attribute, line))
+    if b"setattr" in parsed.source:
+        _setattr_calls(parsed, facts, defined, transparent)
+    for name, line in facts.defs:
+        owner, _, last = name.rpartition(".")
+        if last in ("__getattr__", "__getattribute__"):
+            what = f"{owner} defines {last}, which may provide any attribute" if owner else "it defines a module __getattr__, which may provide any name"
+            facts.open.append((owner, line, what))
+    if b"globals()" in parsed.source:
+        for at, line in enumerate(parsed.source.splitlines(), start=1):
+            if b"globals()[" in line or b"globals().update" in line:
+                facts.open.append(("", at, "sets module names through globals()"))
+                break
+
+
+def _classes(node: Node, prefix: str, transparent: frozenset[str]) -> Iterator[tuple[Node, str]]:
+    """Each class `definitions` records, with its qualified name (classes in functions are not)."""
+    for child in node.named_children:
+        target = child.child_by_field_name("definition") if child.type == "decorated_definition" else child
+        if target is None:
+            continue
+        if target.type in transparent:
+            yield from _classes(target, prefix, transparent)
+        elif target.type == "class_definition" and (name := target.child_by_field_name("name")) is not None:
+            qualified = prefix + Parsed.text(name)
+            yield target, qualified
+            body = target.child_by_field_name("body")
+            if body is not None:
+                yield from _classes(body, f"{qualified}.", transparent)
+
+
+def _bases(cls: Node, qualified: str, facts: Facts) -> None:
+    """`class A(B, mod.C, Generic[T])`: bases as written; a computed base (`class A(make())`) opens A."""
+    arguments = cls.child_by_field_name("superclasses")
+    for argument in arguments.named_children if arguments is not None else []:
+        if argument.type in ("keyword_argument", "comment"):
+            continue
+        base = argument.child_by_field_name("value") if argument.type == "subscript" else argument
+        if base is not None and base.type in ("identifier", "attribute"):
+            if Parsed.text(base) != "object":
+                facts.bases.append((qualified, Parsed.text(base), Parsed.line(base)))
+        else:
+            facts.open.append((qualified, Parsed.line(argument), f"{qualified} inherits from {Parsed.text(argument)}, computed at run time"))
+
+
+def _method_class(node: Node, transparent: frozenset[str]) -> tuple[Node, Node] | None:
+    """The innermost function around a node, and the class it is a method of (None for a plain function)."""
+    function = node.parent
+    while function is not None and function.type not in _SCOPES:
+        function = function.parent
+    if function is None or function.type != "function_definition":
+        return None
+    holder = function.parent
+    if holder is not None and holder.type == "decorated_definition":
+        if any(Parsed.text(d).lstrip("@").strip() == "staticmethod" for d in holder.named_children if d.type == "decorator"):
+            return None
+        holder = holder.parent
+    while holder is not None and holder.type in transparent:
+        holder = holder.parent
+    return (function, holder) if holder is not None and holder.type == "class_definition" else None
+
+
+def _first_parameter(function: Node) -> str | None:
+    parameters = function.child_by_field_name("parameters")
+    first = parameters.named_children[0] if parameters is not None and parameters.named_children else None
+    if first is not None and first.type in ("typed_parameter", "default_parameter", "typed_default_parameter"):
+        first = first.named_children[0] if first.named_children else None
+    return Parsed.text(first) if first is not None and first.type == "identifier" else None
+
+
+def _qualified_class(cls: Node) -> str | None:
+    """`Outer.Inner` for a class the definitions record; None for one inside a function."""
+    names = []
+    node: Node | None = cls
+    while node is not None:
+        if node.type == "class_definition" and (name := node.child_by_field_name("name")) is not None:
+            names.append(Parsed.text(name))
+        elif node.type in ("function_definition", "lambda"):
+            return None
+        node = node.parent
+    return ".".join(reversed(names))
+
+
+def _owner(node: Node, obj: str, transparent: frozenset[str]) -> str | None:
+    """The class whose instance (or class object) `obj` is at `node`: the method's first parameter."""
+    found = _method_class(node, transparent)
+    if found is None or _first_parameter(found[0]) != obj:
+        return None
+    return _qualified_class(found[1])
+
+
+def _instance_attributes(parsed: Parsed, transparent: frozenset[str]) -> Iterator[tuple[str, int]]:
+    """`self.x = ...` (also `self.x: T = ...`, `self.a, self.b = ...`) in a method: `Class.x`."""
+    for _, found in parsed.matches("attributes"):
+        obj, name = found["object"][0], found["name"][0]
+        owner = _owner(obj, Parsed.text(obj), transparent)
+        if owner is not None:
+            yield f"{owner}.{Parsed.text(name)}", Parsed.line(name)
+
+
+def _setattr_calls(parsed: Parsed, facts: Facts, defined: set[str], transparent: frozenset[str]) -> None:
+    """`setattr(C, "x", v)` defines C.x; with a computed name, any member of C."""
+    for _, found in parsed.matches("setattr"):
+        if Parsed.text(found["fn"][0]) != "setattr":
+            continue
+        obj, key, call = found["object"][0], found["key"][0], found["call"][0]
+        owner = Parsed.text(obj)
+        owner = _owner(call, owner, transparent) or owner
+        value = string_value(key) if key.type == "string" else None
+        if value and value.isidentifier():
+            if f"{owner}.{value}" not in defined:
+                defined.add(f"{owner}.{value}")
+                facts.defs.append((f"{owner}.{value}", Parsed.line(call)))
+        else:
+            facts.open.append((owner, Parsed.line(call), f"sets attributes of {owner} by a computed name"))
+
+
+# Modules of the standard library whose classes are bases often enough, and import nothing of the project.
+_KNOWN_LIBRARIES = frozenset({"builtins", "abc", "enum", "typing", "collections", "collections.abc", "numbers", "contextlib"})
+
+
+def external_members(module: str, name: str) -> frozenset[str] | None:
+    """The attributes of a standard-library class (`Exception`, `enum.Enum`, `typing.Generic`), as
+    this interpreter has them; None for anything else. These modules are loaded with the interpreter."""
+    module = module or "builtins"
+    if module not in _KNOWN_LIBRARIES:
+        return None
+    try:
+        found = getattr(sys.modules.get(module) or importlib.import_module(module), name, None)
+    except ImportError:
+        return None
+    # The class dictionaries along the MRO, not dir(): a metaclass may shorten dir() (enum.Enum's does).
+    return frozenset(name for klass in found.__mro__ for name in vars(klass)) if isinstance(found, type) else None
+
+
+def module_files(
+    module: str, path: str, repo: object, roots: tuple[str, ...], module_name: Callable[[str, object], str]
+) -> tuple[str, ...]:
+    """The files a module written in `path` is: `a.b` → `a/b.py`, `a/b/__init__.py` or `a/b.pyi` below
+    a source root; a relative `.x` → `x.py` beside `path`, as far up as its package goes."""
+    is_file = getattr(repo, "is_file")
+    if module.startswith("."):
+        level = len(module) - len(module.lstrip("."))
+        directories = path.split("/")[:-1]
+        depth = len(module_name(path, repo).split(".")) - (0 if path.endswith("__init__.py") else 1) if path else 0
+        if level > depth:
+            return ()
+        base = "/".join([*directories[: len(directories) - (level - 1)], *[p for p in module[level:].split(".") if p]])
+        roots = ("",)
+    else:
+        base = module.replace(".", "/")
+    found = []
+    for root in roots:
+        stem = f"{root}{base}"
+        candidates = (f"{stem}.py", f"{stem}/__init__.py", f"{stem}.pyi") if stem else ("__init__.py",)
+        found += [c.lstrip("/") for c in candidates if is_file(c.lstrip("/"))]
+    return tuple(found)

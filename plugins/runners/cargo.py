@@ -1,0 +1,244 @@
+"""`cargo X`: built-in subcommands, `.cargo/config.toml` aliases, `-p` packages, `--bin`/`--example`/`--test`/`--bench` targets.
+
+A built-in subcommand that works on a package (`build`, `test`, `run`...)
+needs a Cargo.toml at or above the folder the call runs from: VERIFIED
+when there is one, REFUTED when there is none. An alias from
+`.cargo/config.toml` (or `.cargo/config`) in that folder or above is
+expanded once and the expansion is checked (`cargo xtask dist` with
+`xtask = "run -p xtask --"` checks that the xtask package exists).
+`-p NAME` must name a package of the workspace (or a dependency the
+lockfile holds); `--bin`, `--example`, `--test` and `--bench` a target of
+the selected packages (declared, or found where cargo looks: src/main.rs,
+src/bin/, examples/, tests/, benches/). Any other subcommand is an
+external `cargo-X` program installed separately: INCONCLUSIVE.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import shlex
+from dataclasses import dataclass, field
+
+from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
+from anchorcheck.context import Context
+from anchorcheck_plugins.runners._support import (
+    ConfigError,
+    declared,
+    dynamic,
+    glob_regex,
+    in_dir,
+    is_file,
+    line_of,
+    listed,
+    parse_toml,
+    read_text,
+    refuted,
+    unknown,
+    unusable,
+    upward,
+    verified,
+)
+
+_PACKAGE_COMMANDS = frozenset(
+    "build b check c clean doc d run r test t bench update fetch fix clippy fmt tree vendor package publish metadata "
+    "pkgid locate-project verify-project generate-lockfile rustc rustdoc add remove rm yank miri".split()
+)
+_GLOBAL_COMMANDS = frozenset("new init install uninstall search login logout owner help version config info report".split())
+_VALUE_OPTIONS = frozenset(
+    {"-p", "--package", "--bin", "--example", "--test", "--bench", "--manifest-path", "--features", "-F", "--target",
+     "--profile", "-j", "--jobs", "--target-dir", "--exclude", "--color", "--message-format", "-Z", "--config", "--lib-name"}
+)
+_TARGET_KINDS = {"--bin": ("bin", "src/bin"), "--example": ("example", "examples"), "--test": ("test", "tests"), "--bench": ("bench", "benches")}
+
+
+@dataclass
+class Crate:
+    """One Cargo.toml: the package name and its declared targets by kind."""
+
+    path: str
+    name: str | None
+    targets: dict[str, dict[str, int | None]] = field(default_factory=dict)  # kind -> name -> line
+    members: tuple[str, ...] | None = None  # workspace member globs when this is a workspace root
+    exclude: tuple[str, ...] = ()
+
+
+def read_crate(context: Context, path: str) -> Crate:
+    def parse() -> Crate:
+        text = read_text(context, path)
+        doc = parse_toml(path, text)
+        package = doc.get("package")
+        name = package.get("name") if isinstance(package, dict) and isinstance(package.get("name"), str) else None
+        targets: dict[str, dict[str, int | None]] = {}
+        for kind in ("bin", "example", "test", "bench"):
+            entries = doc.get(kind)
+            for entry in entries if isinstance(entries, list) else []:
+                if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+                    targets.setdefault(kind, {})[entry["name"]] = line_of(text, rf"^\s*\[\[{kind}\]\]")
+        workspace = doc.get("workspace")
+        members = exclude = None
+        if isinstance(workspace, dict):
+            members = tuple(m for m in workspace.get("members", []) if isinstance(m, str))
+            exclude = tuple(m for m in workspace.get("exclude", []) if isinstance(m, str))
+        return Crate(path, name, targets, members, exclude or ())
+
+    return context.memo(("cmd-cargo-crate", path), parse)
+
+
+def _workspace(context: Context, manifest: str) -> list[Crate]:
+    """The packages of the workspace `manifest` belongs to (itself alone when it is in none)."""
+    for folder in upward(posixpath.dirname(manifest) or "."):
+        root_path = in_dir(folder, "Cargo.toml")
+        if not is_file(context, root_path):
+            continue
+        root = read_crate(context, root_path)
+        if root.members is None:
+            continue
+        include = [glob_regex(posixpath.normpath(in_dir(folder, m))) for m in root.members]
+        exclude = {posixpath.normpath(in_dir(folder, e)) for e in root.exclude}
+        crates = [root] if root.name else []
+        for path in context.repo.files(None if folder == "." else folder, named=["Cargo.toml"]):
+            member = posixpath.dirname(path)
+            if member != folder and member not in exclude and any(r.fullmatch(member) for r in include):
+                crates.append(read_crate(context, path))
+        return crates
+    return [read_crate(context, manifest)]
+
+
+def _aliases(context: Context, cwd: str) -> dict[str, tuple[list[str], str, int | None]]:
+    """`[alias]` entries of `.cargo/config.toml` files from `cwd` up; the nearer one wins."""
+    found: dict[str, tuple[list[str], str, int | None]] = {}
+    for folder in upward(cwd):
+        for name in (".cargo/config.toml", ".cargo/config"):
+            path = in_dir(folder, name)
+            if not is_file(context, path):
+                continue
+            text = read_text(context, path)
+            table = parse_toml(path, text).get("alias")
+            for alias, value in (table if isinstance(table, dict) else {}).items():
+                words = shlex.split(value) if isinstance(value, str) else [v for v in value if isinstance(v, str)] if isinstance(value, list) else None
+                if words is not None and alias not in found:
+                    found[alias] = (words, path, line_of(text, rf"^\s*\"?{alias}\"?\s*="))
+            break
+    return found
+
+
+def verify_cargo(invocation: Invocation, context: Context) -> AnchorResult:
+    try:
+        return _check(invocation, context, list(invocation.args), expanded=None)
+    except ConfigError as error:
+        return unusable(invocation, error)
+
+
+def _check(invocation: Invocation, context: Context, args: list[str], expanded: tuple[str, str, int | None] | None) -> AnchorResult:
+    words = list(args)
+    while words and words[0].startswith(("+", "-")):  # `cargo +nightly`, `cargo --locked`
+        option = words.pop(0)
+        if option in ("-Z", "--config", "--color", "-C") and words:
+            words.pop(0)
+    if not words:
+        return unknown(invocation, "cargo without a subcommand only prints its help")
+    command, rest = words[0], words[1:]
+    aliases = _aliases(context, invocation.cwd)
+    if command in aliases and expanded is None and command not in _PACKAGE_COMMANDS:
+        alias_words, path, line = aliases[command]
+        result = _check(invocation, context, alias_words + rest, (command, path, line))
+        result.evidence.insert(0, Evidence(path, line, f"alias {command}"))
+        result.reason = f"alias {command} ({path}:{line}) runs `cargo {shlex.join(alias_words)}`: {result.reason}"
+        return result
+    if command in _GLOBAL_COMMANDS:
+        return unknown(invocation, f"`cargo {command}` needs no repository configuration")
+    if command not in _PACKAGE_COMMANDS:
+        return unknown(invocation, f"cargo {command} is not built in or an alias here: an external cargo-{command} installed separately")
+    manifest = _manifest(context, invocation.cwd, rest)
+    if manifest is None:
+        return refuted(invocation, f"`cargo {command}` needs a Cargo.toml; there is none in {_where(invocation.cwd)}")
+    return _targets(invocation, context, manifest, command, rest)
+
+
+def _where(cwd: str) -> str:
+    return "the repository" if cwd == "." else f"{cwd}/ or above"
+
+
+def _manifest(context: Context, cwd: str, rest: list[str]) -> str | None:
+    for index, word in enumerate(rest):
+        if word.startswith("--manifest-path"):
+            value = word.partition("=")[2] or (rest[index + 1] if index + 1 < len(rest) else "")
+            path = posixpath.normpath(posixpath.join(cwd, value))
+            return path if is_file(context, path) else None
+    for folder in upward(cwd):
+        if is_file(context, in_dir(folder, "Cargo.toml")):
+            return in_dir(folder, "Cargo.toml")
+    return None
+
+
+def _options(rest: list[str]) -> list[tuple[str, str]]:
+    """The options before `--` that take a value, as (name, value)."""
+    found = []
+    words = list(rest)
+    while words:
+        word = words.pop(0)
+        if word == "--":
+            break
+        name, eq, value = word.partition("=")
+        if name in _VALUE_OPTIONS:
+            found.append((name, value if eq else (words.pop(0) if words else "")))
+    return found
+
+
+def _targets(invocation: Invocation, context: Context, manifest: str, command: str, rest: list[str]) -> AnchorResult:
+    options = _options(rest)
+    crates = _workspace(context, manifest)
+    selected = [read_crate(context, manifest)]
+    evidence = [Evidence(manifest, None, "Cargo.toml")]
+    reasons = [f"`cargo {command}` is built in; {manifest} is the package"]
+    if any(dynamic(value) for _, value in options):
+        return unknown(invocation, "a package or target is a placeholder or a shell expansion")
+    for name, value in options:
+        if name not in ("-p", "--package"):
+            continue
+        spec = value.split("@", 1)[0].split(":", 1)[0]
+        match = [c for c in crates if c.name == spec]
+        if not match and "*" in spec:
+            match = [c for c in crates if c.name and glob_regex(spec).fullmatch(c.name)]
+        if not match:
+            if _locked(context, spec):
+                reasons.append(f"{spec} is a dependency in the lockfile")
+                continue
+            return refuted(invocation, f"no package {spec} in the workspace of {manifest} (packages: {listed(c.name for c in crates if c.name)})")
+        selected = match
+        evidence.append(Evidence(match[0].path, line_of(read_text(context, match[0].path), r"^\s*name\s*="), f"package {spec}"))
+        reasons.append(f"package {spec} is {match[0].path}")
+    for name, value in options:
+        if name in _TARGET_KINDS:
+            found = _target(context, selected, name, value)
+            if found is None:
+                kind = _TARGET_KINDS[name][0]
+                return refuted(invocation, f"no {kind} target {value} in {', '.join(c.path for c in selected)}")
+            evidence.append(found)
+            reasons.append(f"{_TARGET_KINDS[name][0]} target {value} is {found.path}")
+    return verified(invocation, "; ".join(reasons), evidence)
+
+
+def _target(context: Context, crates: list[Crate], option: str, name: str) -> Evidence | None:
+    """Where a `--bin`/`--example`/`--test`/`--bench` target is: declared, or a file where cargo finds one."""
+    kind, folder = _TARGET_KINDS[option]
+    for crate in crates:
+        root = posixpath.dirname(crate.path) or "."
+        if name in crate.targets.get(kind, {}):
+            return Evidence(crate.path, crate.targets[kind][name], f"[[{kind}]] {name}")
+        candidates = [f"{folder}/{name}.rs", f"{folder}/{name}/main.rs"]
+        if kind == "bin" and name == crate.name:
+            candidates.insert(0, "src/main.rs")
+        for candidate in candidates:
+            if is_file(context, in_dir(root, candidate)):
+                return Evidence(in_dir(root, candidate), None, f"{kind} target {name}")
+    return None
+
+
+def _locked(context: Context, name: str) -> bool:
+    return declared(context, "cargo", [name]) is not None
+
+
+@hookimpl
+def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
+    register(Runner(name="cargo", programs=("cargo",), verify=verify_cargo, summary="cargo built-ins, config aliases, packages and targets"))

@@ -1,0 +1,67 @@
+"""The cargo runner: built-ins, config aliases, packages of the workspace, and bin/example/test targets."""
+
+from __future__ import annotations
+
+from anchorcheck import Verdict
+from tests._cmd_support import check, verdicts
+
+V, R, I = Verdict.VERIFIED, Verdict.REFUTED, Verdict.INCONCLUSIVE
+
+WORKSPACE = {
+    "Cargo.toml": '[workspace]\nmembers = ["crates/*", "xtask"]\nexclude = ["crates/old"]\n',
+    "crates/core/Cargo.toml": '[package]\nname = "acme_core"\n\n[[example]]\nname = "tour"\npath = "demo/tour.rs"\n',
+    "crates/core/src/lib.rs": "",
+    "crates/core/tests/parse.rs": "",
+    "crates/cli/Cargo.toml": '[package]\nname = "acme"\n',
+    "crates/cli/src/main.rs": "",
+    "crates/cli/src/bin/gen.rs": "",
+    "crates/cli/examples/hello/main.rs": "",
+    "crates/old/Cargo.toml": '[package]\nname = "acme_old"\n',
+    "xtask/Cargo.toml": '[package]\nname = "xtask"\n',
+    "xtask/src/main.rs": "",
+    ".cargo/config.toml": '[alias]\nxtask = "run -p xtask --"\nck = ["check", "--all-targets"]\ngone = "run -p acme_gone"\ncov = "llvm-cov --workspace"\n',
+}
+
+
+def test_builtins_packages_and_targets(make_tree) -> None:
+    root = make_tree(WORKSPACE)
+    got = verdicts(
+        root,
+        "cargo build", "cargo +nightly test --all-features", "cargo t -p acme_core", "cargo test --package=acme",
+        "cargo run -p acme --bin gen", "cargo run -p acme --bin acme", "cargo run -p acme --example hello",
+        "cargo run -p acme_core --example tour", "cargo test -p acme_core --test parse", "cargo fmt --all -- --check",
+        "cargo test -p acme_old", "cargo test -p nosuch", "cargo run -p acme --bin nosuch", "cargo run -p acme --example nosuch",
+        "cargo insta review", "cargo install ripgrep", "cd crates/cli && cargo run --bin gen",
+    )
+    assert got == {
+        "cargo build": V, "cargo +nightly test --all-features": V, "cargo t -p acme_core": V, "cargo test --package=acme": V,
+        "cargo run -p acme --bin gen": V, "cargo run -p acme --bin acme": V, "cargo run -p acme --example hello": V,
+        "cargo run -p acme_core --example tour": V, "cargo test -p acme_core --test parse": V, "cargo fmt --all -- --check": V,
+        "cargo test -p acme_old": R,  # excluded from the workspace
+        "cargo test -p nosuch": R, "cargo run -p acme --bin nosuch": R, "cargo run -p acme --example nosuch": R,
+        "cargo insta review": I,  # an external cargo-insta
+        "cargo install ripgrep": I,
+        "cd crates/cli && cargo run --bin gen": V,
+    }
+
+
+def test_aliases_are_expanded(make_tree) -> None:
+    root = make_tree(WORKSPACE)
+    [xtask, ck, gone, cov] = check(root, "cargo xtask dist", "cargo ck", "cargo gone", "cargo cov")
+    assert xtask.verdict is V and (xtask.evidence[0].path, xtask.evidence[0].line) == (".cargo/config.toml", 2)
+    assert "alias xtask" in xtask.reason and "package xtask is xtask/Cargo.toml" in xtask.reason
+    assert ck.verdict is V
+    assert gone.verdict is R and "no package acme_gone" in gone.reason
+    assert cov.verdict is I  # the alias runs an external subcommand
+
+
+def test_no_cargo_toml(make_tree) -> None:
+    root = make_tree({"package.json": "{}"})
+    [result] = check(root, "cargo test")
+    assert result.verdict is R and "needs a Cargo.toml" in result.reason
+
+
+def test_unreadable_config(make_tree) -> None:
+    root = make_tree({"Cargo.toml": '[package]\nname = "a"\n', ".cargo/config.toml": "[alias\nx = 1\n"})
+    [result] = check(root, "cargo x")
+    assert result.verdict is I and ".cargo/config.toml:1" in result.reason and "invalid TOML" in result.reason

@@ -1,0 +1,445 @@
+"""`sym:` soundness: fields, assigned and inherited members are definitions; an open world is INCONCLUSIVE.
+
+Each case was a confident wrong answer (REFUTED) before: a struct field, an
+express method assigned to `app`, a method Flask inherits from a base class
+in another file. Where members come from something that cannot be followed
+(a third-party base, a loop over names), absence must not be REFUTED.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from anchorcheck import Verdict
+from tests._source_support import check, lines, write
+
+
+def verdicts(root, anchors: dict[str, Verdict]) -> None:
+    for anchor, expected in anchors.items():
+        result = check(root, anchor)
+        assert result.verdict is expected, (anchor, result.reason)
+
+
+# Python ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def flask_like(tmp_path):
+    return write(
+        tmp_path,
+        {
+            "src/flask/__init__.py": "from .app import Flask as Flask\n",
+            "src/flask/app.py": """
+                from . import sansio
+                from .sansio.app import App
+                from werkzeug.wrappers import Response as _Response
+
+                class Flask(App):
+                    def __init__(self, name):
+                        super().__init__(name)
+                        self.cli = object()
+                        self.json_provider, self._ready = None, False
+
+                class Response(_Response):
+                    default_mimetype = "text/html"
+            """,
+            "src/flask/sansio/__init__.py": "",
+            "src/flask/sansio/app.py": """
+                from .scaffold import Scaffold
+
+                class App(Scaffold):
+                    def __init__(self, name):
+                        self.name: str = name
+            """,
+            "src/flask/sansio/scaffold.py": """
+                class Scaffold:
+                    def before_request(self, f):
+                        return f
+
+                    @staticmethod
+                    def helper(other):
+                        other.not_mine = 1
+            """,
+        },
+    )
+
+
+def test_python_self_attributes_are_definitions(flask_like):
+    result = check(flask_like, "sym:src/flask/app.py::Flask.cli")
+    assert result.verdict is Verdict.VERIFIED and lines(result) == [("src/flask/app.py", 8)], result.reason
+    verdicts(
+        flask_like,
+        {
+            "sym:src/flask/app.py::Flask.json_provider": Verdict.VERIFIED,
+            "sym:src/flask/app.py::Flask._ready": Verdict.VERIFIED,
+            "sym:src/flask/sansio/app.py::App.name": Verdict.VERIFIED,
+            # A static method's first parameter is not the instance.
+            "sym:src/flask/sansio/scaffold.py::Scaffold.not_mine": Verdict.REFUTED,
+        },
+    )
+
+
+def test_python_inherited_method_is_verified_at_the_base(flask_like):
+    result = check(flask_like, "sym:src/flask/app.py::Flask.before_request")
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert lines(result) == [("src/flask/sansio/scaffold.py", 2), ("src/flask/sansio/app.py", 3), ("src/flask/app.py", 5)]
+    assert "inherited from Scaffold" in result.reason and "inherited from App" in result.reason
+    # Through the module form and a re-export too; an attribute the base sets in __init__ as well.
+    assert check(flask_like, "sym:py:flask.Flask.before_request").verdict is Verdict.VERIFIED
+    assert check(flask_like, "sym:src/flask/app.py::Flask.name").verdict is Verdict.VERIFIED
+    # The whole chain is in the repository: a name none of them defines is REFUTED.
+    assert check(flask_like, "sym:src/flask/app.py::Flask.after_lunch").verdict is Verdict.REFUTED
+
+
+def test_python_third_party_base_makes_absence_inconclusive(flask_like):
+    result = check(flask_like, "sym:src/flask/app.py::Response.get_data")
+    assert result.verdict is Verdict.INCONCLUSIVE
+    assert "src/flask/app.py:11 inherits from _Response, from werkzeug.wrappers, which has no source here" in result.reason
+
+
+def test_python_standard_library_bases_are_known(tmp_path):
+    write(
+        tmp_path,
+        {
+            "errors.py": """
+                import enum
+
+                class Failure(Exception):
+                    pass
+
+                class Color(enum.Enum):
+                    RED = 1
+
+                class Made(make_base()):
+                    pass
+            """
+        },
+    )
+    verdicts(
+        tmp_path,
+        {
+            "sym:errors.py::Failure.with_traceback": Verdict.VERIFIED,
+            "sym:errors.py::Failure.retry": Verdict.REFUTED,
+            "sym:errors.py::Color.RED": Verdict.VERIFIED,
+            "sym:errors.py::Made.anything": Verdict.INCONCLUSIVE,
+        },
+    )
+    assert "errors.py:9 Made inherits from make_base(), computed at run time" in check(tmp_path, "sym:errors.py::Made.anything").reason
+    assert check(tmp_path, "sym:errors.py::Color.value").verdict is Verdict.VERIFIED  # enum.Enum's own member
+
+
+def test_python_members_added_at_run_time_open_the_class(tmp_path):
+    write(
+        tmp_path,
+        {
+            "config.py": """
+                class Settings:
+                    def __init__(self, **values):
+                        for key, value in values.items():
+                            setattr(self, key, value)
+
+                class Fixed:
+                    pass
+
+                setattr(Fixed, "debug", False)
+
+                class Proxy:
+                    def __getattr__(self, name):
+                        return 1
+            """
+        },
+    )
+    settings = check(tmp_path, "sym:config.py::Settings.timeout")
+    assert settings.verdict is Verdict.INCONCLUSIVE and "config.py:4 sets attributes of Settings by a computed name" in settings.reason
+    assert check(tmp_path, "sym:config.py::Fixed.debug").verdict is Verdict.VERIFIED
+    assert check(tmp_path, "sym:config.py::Fixed.verbose").verdict is Verdict.REFUTED
+    assert check(tmp_path, "sym:config.py::Proxy.anything").verdict is Verdict.INCONCLUSIVE
+
+
+# JavaScript and TypeScript -----------------------------------------------------------------------
+
+
+def test_javascript_member_assigned_definitions(tmp_path):
+    write(
+        tmp_path,
+        {
+            "lib/application.js": """
+                var methods = require('methods');
+                var app = exports = module.exports = {};
+
+                app.listen = function listen() {};
+                app.set = function set(setting, val) {};
+
+                methods.forEach(function (method) {
+                  app[method] = function (path) {};
+                });
+            """,
+            "lib/response.js": """
+                var send = require('send');
+                var res = Object.create(http.ServerResponse.prototype);
+                module.exports = res;
+
+                res.send = function send(body) {};
+            """,
+            "lib/view.js": """
+                function View(name) {
+                  this.name = name;
+                }
+                View.prototype.lookup = function lookup(name) {};
+                Object.assign(View.prototype, { render() {}, resolve: function () {} });
+                Object.defineProperty(View, "cache", { value: {} });
+            """,
+        },
+    )
+    listen = check(tmp_path, "sym:lib/application.js::app.listen")
+    assert listen.verdict is Verdict.VERIFIED and lines(listen) == [("lib/application.js", 4)], listen.reason
+    verdicts(
+        tmp_path,
+        {
+            "sym:lib/response.js::res.send": Verdict.VERIFIED,
+            "sym:lib/view.js::View.prototype.lookup": Verdict.VERIFIED,
+            "sym:lib/view.js::View.lookup": Verdict.VERIFIED,
+            "sym:lib/view.js::View.render": Verdict.VERIFIED,
+            "sym:lib/view.js::View.prototype.resolve": Verdict.VERIFIED,
+            "sym:lib/view.js::View.cache": Verdict.VERIFIED,
+            "sym:lib/view.js::View.name": Verdict.VERIFIED,
+            "sym:lib/view.js::View.compile": Verdict.REFUTED,
+            "sym:lib/response.js::res.json": Verdict.REFUTED,
+        },
+    )
+    # `app.get` comes from a loop over names: absence there proves nothing, and the reason says where.
+    loop = check(tmp_path, "sym:lib/application.js::app.get")
+    assert loop.verdict is Verdict.INCONCLUSIVE
+    assert "lib/application.js:8 adds members to app under a computed key" in loop.reason
+
+
+def test_javascript_import_binding_is_no_definition_nor_hint(tmp_path):
+    write(tmp_path, {"lib/response.js": "var send = require('send');\nvar res = {};\nres.json = function json() {};\n"})
+    assert check(tmp_path, "sym:lib/response.js::send").verdict is Verdict.REFUTED
+    result = check(tmp_path, "sym:lib/response.js::res.send")
+    assert result.verdict is Verdict.REFUTED and "it defines" not in result.reason, result.reason
+
+
+def test_javascript_inherited_methods_follow_imports(tmp_path):
+    write(
+        tmp_path,
+        {
+            "lib/base.js": "class Base {\n  start() {}\n}\nmodule.exports = Base;\n",
+            "lib/server.js": """
+                const Base = require('./base');
+                const { EventEmitter } = require('events');
+                class Server extends Base {
+                  listen() {}
+                }
+                class Emitter extends EventEmitter {}
+                module.exports = { Server, Emitter };
+            """,
+            "src/shape.ts": "export class Shape {\n  area(): number { return 0 }\n}\n",
+            "src/square.ts": """
+                import { Shape } from './shape';
+                export interface Named { name: string; rename(to: string): void }
+                export enum Kind { Square, Round = 2 }
+                export class Square extends Shape {
+                  constructor(private readonly side: number) { super() }
+                }
+            """,
+        },
+    )
+    start = check(tmp_path, "sym:lib/server.js::Server.start")
+    assert start.verdict is Verdict.VERIFIED and lines(start)[0] == ("lib/base.js", 2), start.reason
+    assert "inherited from Base" in start.reason
+    verdicts(
+        tmp_path,
+        {
+            "sym:lib/server.js::Server.stop": Verdict.REFUTED,
+            "sym:lib/server.js::Emitter.on": Verdict.INCONCLUSIVE,
+            "sym:src/square.ts::Square.area": Verdict.VERIFIED,
+            "sym:src/square.ts::Square.side": Verdict.VERIFIED,
+            "sym:src/square.ts::Square.volume": Verdict.REFUTED,
+            "sym:src/square.ts::Named.name": Verdict.VERIFIED,
+            "sym:src/square.ts::Named.rename": Verdict.VERIFIED,
+            "sym:src/square.ts::Kind.Round": Verdict.VERIFIED,
+            "sym:src/square.ts::Kind.Oval": Verdict.REFUTED,
+        },
+    )
+
+
+# Go ----------------------------------------------------------------------------------------------
+
+
+def test_go_struct_fields_embedded_types_and_sibling_files(tmp_path):
+    write(
+        tmp_path,
+        {
+            "command.go": """
+                package cobra
+
+                type Base struct {
+                	Name string
+                }
+
+                func (b *Base) Hello() {}
+
+                type Command struct {
+                	Use         string
+                	Short, Long string
+                	Base
+                }
+
+                type Flagged struct {
+                	*pflag.FlagSet
+                }
+
+                type ReadCloser interface {
+                	io.Reader
+                	Close() error
+                }
+            """,
+            "command_run.go": "package cobra\n\nfunc (c *Command) Execute() error { return nil }\n",
+        },
+    )
+    use = check(tmp_path, "sym:command.go::Command.Use")
+    assert use.verdict is Verdict.VERIFIED and lines(use) == [("command.go", 10)], use.reason
+    verdicts(
+        tmp_path,
+        {
+            "sym:command.go::Command.Long": Verdict.VERIFIED,
+            "sym:command.go::Command.Base": Verdict.VERIFIED,
+            "sym:command.go::Command.Hello": Verdict.VERIFIED,
+            "sym:command.go::Command.Name": Verdict.VERIFIED,
+            "sym:command.go::Command.Execute": Verdict.VERIFIED,
+            "sym:command.go::Command.Run": Verdict.REFUTED,
+            "sym:command.go::Flagged.Parse": Verdict.INCONCLUSIVE,
+            "sym:command.go::ReadCloser.Close": Verdict.VERIFIED,
+            "sym:command.go::ReadCloser.Read": Verdict.INCONCLUSIVE,
+        },
+    )
+    assert "command_run.go:3" in check(tmp_path, "sym:command.go::Command.Execute").reason
+
+
+# Rust --------------------------------------------------------------------------------------------
+
+
+def test_rust_fields_variants_derives_and_trait_methods(tmp_path):
+    write(
+        tmp_path,
+        {
+            "src/lib.rs": """
+                #[derive(Debug, Clone)]
+                pub struct Config { pub name: String, retries: u8 }
+
+                pub enum Mode { Fast, Slow(u8), Custom { level: u8 } }
+
+                pub trait Greet {
+                    fn greet(&self) {}
+                    fn name(&self) -> String;
+                }
+
+                impl Greet for Config {
+                    fn name(&self) -> String { self.name.clone() }
+                }
+
+                #[derive(serde::Serialize)]
+                pub struct Wire { id: u64 }
+            """
+        },
+    )
+    verdicts(
+        tmp_path,
+        {
+            "sym:src/lib.rs::Config.name": Verdict.VERIFIED,
+            "sym:src/lib.rs::Config.retries": Verdict.VERIFIED,
+            "sym:src/lib.rs::Mode.Slow": Verdict.VERIFIED,
+            "sym:src/lib.rs::Mode.Custom": Verdict.VERIFIED,
+            "sym:src/lib.rs::Config.clone": Verdict.VERIFIED,
+            "sym:src/lib.rs::Config.greet": Verdict.VERIFIED,
+            "sym:src/lib.rs::Config.timeout": Verdict.REFUTED,
+            "sym:src/lib.rs::Mode.Medium": Verdict.REFUTED,
+            "sym:src/lib.rs::Wire.id": Verdict.VERIFIED,
+            "sym:src/lib.rs::Wire.serialize": Verdict.INCONCLUSIVE,
+        },
+    )
+
+
+# Java --------------------------------------------------------------------------------------------
+
+
+def test_java_bases_through_imports_and_packages(tmp_path):
+    write(
+        tmp_path,
+        {
+            "src/main/java/com/acme/base/Base.java": "package com.acme.base;\npublic class Base { public void hello() {} protected int count; }\n",
+            "src/main/java/com/acme/app/Sibling.java": "package com.acme.app;\nclass Sibling { void near() {} }\n",
+            "src/main/java/com/acme/app/App.java": """
+                package com.acme.app;
+                import com.acme.base.Base;
+                public class App extends Base { int port; }
+                class Near extends Sibling {}
+                class Task implements Runnable { public void run() {} }
+                @interface Route { String value(); }
+            """,
+        },
+    )
+    path = "src/main/java/com/acme/app/App.java"
+    hello = check(tmp_path, f"sym:{path}::App.hello")
+    assert hello.verdict is Verdict.VERIFIED and lines(hello)[0] == ("src/main/java/com/acme/base/Base.java", 2), hello.reason
+    verdicts(
+        tmp_path,
+        {
+            f"sym:{path}::App.count": Verdict.VERIFIED,
+            f"sym:{path}::App.port": Verdict.VERIFIED,
+            f"sym:{path}::App.stop": Verdict.REFUTED,
+            f"sym:{path}::Near.near": Verdict.VERIFIED,
+            f"sym:{path}::Near.far": Verdict.REFUTED,
+            f"sym:{path}::Task.cancel": Verdict.INCONCLUSIVE,
+            f"sym:{path}::Route.value": Verdict.VERIFIED,
+        },
+    )
+
+
+# Ruby --------------------------------------------------------------------------------------------
+
+
+def test_ruby_superclasses_mixins_and_dynamic_methods(tmp_path):
+    write(
+        tmp_path,
+        {
+            "app/models.rb": """
+                module Shop
+                  class Base
+                    def save; end
+                  end
+
+                  class Order < Base
+                    def total; end
+                  end
+
+                  class User < ApplicationRecord
+                  end
+
+                  class Report
+                    include Exportable
+                  end
+
+                  class Flags
+                    %i[red green].each { |name| define_method("#{name}?") { true } }
+                    define_method(:blue?) { false }
+                  end
+
+                  Point = Struct.new(:x, :y)
+                end
+            """
+        },
+    )
+    verdicts(
+        tmp_path,
+        {
+            "sym:app/models.rb::Shop.Order.save": Verdict.VERIFIED,
+            "sym:app/models.rb::Shop.Order.refund": Verdict.REFUTED,
+            "sym:app/models.rb::Shop.User.email": Verdict.INCONCLUSIVE,
+            "sym:app/models.rb::Shop.Report.to_csv": Verdict.INCONCLUSIVE,
+            "sym:app/models.rb::Shop.Flags.blue?": Verdict.VERIFIED,
+            "sym:app/models.rb::Shop.Flags.red?": Verdict.INCONCLUSIVE,
+            "sym:app/models.rb::Shop.Point.x": Verdict.INCONCLUSIVE,
+        },
+    )
