@@ -8,13 +8,24 @@ means files were added, removed or renamed there, and a changed git state means
 the index or HEAD moved: the listing is redone. A file written in the same
 clock tick as the snapshot could change again unseen ("racy", as git calls it):
 its content hash is kept and compared instead. No TTL, nothing assumed.
+
+On Linux the snapshot also watches every listed directory and git's directory
+with inotify: the kernel queues an event with each write, rename or deletion
+as it happens, so "nothing changed" is one non-blocking read of that queue and
+the stat pass runs only after an event (or where inotify is not available or
+out of watches). A Verifier's first call takes no snapshot at all: the next call
+treats every entry whose time stamps are not older than the first call as
+changed (`since`), so a Verifier used once pays nothing for staying true.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import struct
+import sys
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,37 +57,146 @@ class Changes:
 
 
 class Snapshot:
-    """The stat signatures of a repository's listed files, their directories and git's state files."""
+    """The stat signatures of a repository's listed files, their directories and git's state files.
 
-    def __init__(self, repo: Repository) -> None:
+    `since` (nanoseconds, wall clock) is when the caches this snapshot vouches
+    for began to be filled: anything changed from then on counts as changed at
+    the first `changes()`.
+    """
+
+    def __init__(self, repo: Repository, since: int | None = None) -> None:
         started = time.time_ns()
         self.root = str(repo.root)
-        self.files = {path: signature(os.path.join(self.root, path)) for path in repo.paths()}
-        directories = {""} | {path.rsplit("/", 1)[0] for path in self.files if "/" in path}
+        listed = repo.paths()
+        directories = {""} | {path.rsplit("/", 1)[0] for path in listed if "/" in path}
         directories |= {parent for d in list(directories) for parent in _parents(d)}
-        self.directories = {d: signature(os.path.join(self.root, d) if d else self.root) for d in directories}
-        self.git = {path: signature(path) for path in _git_state_files(repo.root)}
+        git_files = _git_state_files(repo.root)
+        # Watches first, stats next: a change in between is then both queued and seen.
+        self._events = _Inotify.watching([*sorted(directories), *sorted({os.path.dirname(f) for f in git_files})], self.root)
+        self.files = {path: signature(self._full(path)) for path in listed}
+        self.directories = {d: signature(self._full(d)) for d in directories}
+        self.git = {path: signature(path) for path in git_files}
         self.racy = {
-            path: _digest(os.path.join(self.root, path))
+            path: _digest(self._full(path))
             for path, sig in self.files.items()
             if sig is not None and sig[0] >= started - _RACY_NS
         }
+        self._pending = self._changed_since(since) if since is not None else Changes()
+
+    def _full(self, path: str) -> str:
+        return os.path.join(self.root, path) if path else self.root
+
+    def _changed_since(self, since: int) -> Changes:
+        """What the time stamps say changed from `since` on (with the clock-tick slack racy files get)."""
+        found = Changes()
+        recent = since - _RACY_NS
+
+        def touched(sig: Signature) -> bool:
+            return sig is None or max(sig[0], sig[1]) >= recent
+
+        found.relist = any(touched(sig) for sig in [*self.directories.values(), *self.git.values()])
+        found.modified = {path for path, sig in self.files.items() if touched(sig)}
+        found.relist |= any(self.files[path] is None for path in found.modified)
+        return found
 
     def changes(self) -> Changes:
-        """What differs on disk now; empty when nothing does."""
-        found = Changes()
+        """What differs on disk now; empty when nothing does. Files seen modified are taken in (the
+        snapshot stays valid); after a change that needs a new listing, take a new snapshot."""
+        found, self._pending = self._pending, Changes()
+        if self._events is not None:
+            happened = self._events.happened()
+            if happened is not None:
+                touched, relist = happened
+                found.relist |= relist
+                for path in touched & self.files.keys():
+                    found.modified.add(path)
+                    self.files[path] = signature(self._full(path))
+                    self.racy.pop(path, None)  # the kernel reports every later write
+                found.relist |= any(self.files[path] is None for path in found.modified)
+                return found
         if any(signature(path) != sig for path, sig in self.git.items()) or any(
-            signature(os.path.join(self.root, d) if d else self.root) != sig for d, sig in self.directories.items()
+            signature(self._full(d)) != sig for d, sig in self.directories.items()
         ):
             found.relist = True
-        for path, sig in self.files.items():
-            now = signature(os.path.join(self.root, path))
+        recent = time.time_ns() - _RACY_NS
+        for path, sig in list(self.files.items()):
+            now = signature(self._full(path))
             if now != sig:
                 found.modified.add(path)
                 found.relist |= now is None
-            elif path in self.racy and _digest(os.path.join(self.root, path)) != self.racy[path]:
-                found.modified.add(path)
+            elif path not in self.racy or _digest(self._full(path)) == self.racy[path]:
+                continue
+            found.modified.add(path)
+            self.files[path] = now  # taken in: the next call compares with what is there now
+            self.racy.pop(path, None)
+            if now is not None and now[0] >= recent:
+                self.racy[path] = _digest(self._full(path))
         return found
+
+
+class _Inotify:
+    """Linux's inotify through libc: which paths under the watched directories were written, and
+    whether any was created, removed or renamed (then the listing must be redone)."""
+
+    _WRITES = 0x2 | 0x4 | 0x8  # modify, attrib, close-write
+    _MOVES = 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800  # moved from/to, create, delete, delete-self, move-self
+    _OVERFLOW, _IGNORED = 0x4000, 0x8000
+
+    def __init__(self, fd: int, root: str) -> None:
+        self.fd = fd
+        self.root = root
+        self.directories: dict[int, str] = {}  # watch descriptor -> directory (repo-relative, or absolute outside)
+        self._closer = weakref.finalize(self, os.close, fd)
+
+    @classmethod
+    def watching(cls, directories: list[str], root: str) -> _Inotify | None:
+        """The events of these directories (repo-relative, or absolute for git's); None where inotify
+        is missing or out of watches: then every `changes()` stats every entry instead."""
+        if not sys.platform.startswith("linux"):
+            return None
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        except (OSError, AttributeError):
+            return None
+        if fd < 0:
+            return None
+        events = cls(fd, root)
+        for directory in directories:
+            full = directory if os.path.isabs(directory) else os.path.join(root, directory) if directory else root
+            wd = libc.inotify_add_watch(fd, os.fsencode(full), cls._WRITES | cls._MOVES)
+            if wd < 0:
+                events._closer()
+                return None  # out of watches (or a directory just removed)
+            events.directories[wd] = directory
+        return events
+
+    def happened(self) -> tuple[set[str], bool] | None:
+        """The repo-relative paths written since the last call, and whether the listing must be redone;
+        None when the queue overflowed or cannot be read (then stat everything)."""
+        touched: set[str] = set()
+        relist = False
+        while True:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except BlockingIOError:
+                return touched, relist
+            except OSError:
+                return None
+            at = 0
+            while at + 16 <= len(chunk):
+                wd, mask, _cookie, size = struct.unpack_from("iIII", chunk, at)
+                name = chunk[at + 16 : at + 16 + size].rstrip(b"\0").decode("utf-8", "surrogateescape")
+                at += 16 + size
+                if mask & self._OVERFLOW:
+                    return None
+                directory = self.directories.get(wd)
+                if directory is None or os.path.isabs(directory) or mask & (self._MOVES | self._IGNORED):
+                    relist = True  # git's state moved, or an entry came, went or was renamed
+                elif name:
+                    touched.add(f"{directory}/{name}" if directory else name)
 
 
 def _parents(directory: str) -> list[str]:

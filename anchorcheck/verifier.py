@@ -69,6 +69,7 @@ class Verifier:
         # and always for a one-shot Verifier (the CLI's `check`: nothing can change between its calls).
         self._resident = bool((options or {}).get("resident", True))
         self._snapshot: Snapshot | None = None
+        self._first_call: int | None = None  # wall clock (ns) when the first call began filling caches
         # What a worker process needs to build the same Verifier (modules travel by name).
         self._spec = (
             str(self.repo.root),  # resolved: a worker started elsewhere must check this tree, not its cwd's
@@ -178,9 +179,11 @@ class Verifier:
         """
         if not self._resident:
             return False
-        if self._snapshot is None:
-            self._snapshot = Snapshot(self.repo)
+        if self._first_call is None:  # nothing is cached yet: nothing to revalidate, nothing to snapshot
+            self._first_call = time.time_ns()
             return False
+        if self._snapshot is None:
+            self._snapshot = Snapshot(self.repo, since=self._first_call)
         changes = self._snapshot.changes()
         if not changes:
             return False
@@ -188,7 +191,8 @@ class Verifier:
 
         known = self.context.peek("anchorcheck.index")
         stale = set(changes.modified)
-        if changes.relist or any("/" not in path for path in stale):  # a new file, or maybe the config
+        relist = changes.relist or any("/" not in path for path in stale)  # a new file, or maybe the config
+        if relist:
             self.config = load_config(self.repo.root)
             listed = set(self.repo.paths())
             self.repo = Repository(
@@ -200,7 +204,8 @@ class Verifier:
         self.context = Context(self.repo, self.plugins.registry, self.config, options=self.context.options)
         if known is not None:
             SourceIndex.succeeding(known, self.context, stale)
-        self._snapshot = Snapshot(self.repo)
+        if relist:  # new directories to watch, a new listing to sign; else the snapshot took the edits in
+            self._snapshot = Snapshot(self.repo)
         return True
 
     # -- dispatch --------------------------------------------------------------

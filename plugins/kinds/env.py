@@ -43,8 +43,11 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     def reads_key(path: str, facts: Facts) -> bool:
         return any(name == key for name, _ in facts.env)
 
+    spelled = re.compile(rb"(?<!\w)" + re.escape(key.encode()) + rb"(?!\w)")
+
     def names_key(language: Language, data: bytes) -> bool:
-        return key.encode() in data
+        # As a whole token (`"PATH"`, `.PATH`): every read by name spells it so, and PATH_INFO does not.
+        return spelled.search(data) is not None
 
     # A read by name needs the name in the file's bytes; the other candidates only matter for a
     # computed key, and the first one found makes absence unprovable.
