@@ -2,15 +2,21 @@
 
 The new content goes to a temporary file in the same directory, is flushed
 to disk, and replaces the original with one rename; the original's
-permission bits are kept. A crash leaves either the old file or the new one.
+permission bits are kept, and a new file gets the ones the umask allows, as
+any editor would create it. A crash leaves either the old file or the new
+one; a kill (SIGKILL, a power cut) can leave the temporary file behind, so
+each write first removes the temporaries of its target whose writer is no
+longer running. A temporary is named `.NAME.PID-RANDOM.tmp` for that.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import stat
-import tempfile
 from pathlib import Path
+
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, encoding: str = "utf-8") -> None:
@@ -20,7 +26,8 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, encoding: str 
         mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
     except FileNotFoundError:
         mode = None
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    remove_stale_temporaries(target)
+    fd, tmp = _create_temporary(target)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
@@ -33,3 +40,51 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, encoding: str 
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _create_temporary(target: Path) -> tuple[int, str]:
+    """A new file beside the target, created 0o666 so that the umask decides its mode."""
+    while True:
+        tmp = os.path.join(target.parent, f".{target.name}.{os.getpid()}-{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(tmp, _CREATE, 0o666), tmp
+        except FileExistsError:
+            continue
+
+
+def remove_stale_temporaries(target: Path) -> None:
+    """Delete the temporaries a killed write of `target` left behind.
+
+    A temporary whose writer (the PID in its name) still runs is another
+    write in progress and is kept; one without a PID (written by an
+    anchorcheck from before the PID was recorded) is stale.
+    """
+    prefix = f".{target.name}."
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        if not (name.startswith(prefix) and name.endswith(".tmp")):
+            continue
+        pid = name[len(prefix) : -len(".tmp")].split("-", 1)[0]
+        if pid.isdigit() and _running(int(pid)):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+        except OSError:
+            continue
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid() or os.name == "nt":  # on Windows os.kill would end the process, not ask about it
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # another user's process (or a number we cannot ask about): leave its file alone
+    return True

@@ -23,6 +23,7 @@ from tomlkit.items import AoT, Array, Table
 
 from anchorcheck.atomic import write_atomic
 from anchorcheck.citation import BankError, Citation, bank
+from anchorcheck.safe_read import LOCK_CAP, read_in_root
 from anchorcheck.verifier import Verifier
 
 LOCK_NAME = "anchorcheck.lock"
@@ -48,7 +49,7 @@ class Change:
 
 def relocate_file(path: Path, shown: str, verifier: Verifier, *, dry_run: bool = False) -> list[Change]:
     """Move the line numbers (and path) of every relocated span in one file to where it is now."""
-    doc = _load(path, shown)
+    doc = _load(path, shown, verifier.root)
     changes = []
     for table in _records(doc, shown):
         citation, key = _citation(table)
@@ -70,7 +71,7 @@ def rebank_file(
     path: Path, shown: str, verifier: Verifier, anchors: Collection[str], *, dry_run: bool = False
 ) -> list[Change]:
     """Re-fingerprint the named spans that are stale; the others are reported, not touched."""
-    doc = _load(path, shown)
+    doc = _load(path, shown, verifier.root)
     changes = []
     for table in _records(doc, shown):
         citation, key = _citation(table)
@@ -107,9 +108,9 @@ def as_toml_table(record: dict[str, Any]) -> Table:
     return table
 
 
-def _load(path: Path, shown: str) -> tomlkit.TOMLDocument:
+def _load(path: Path, shown: str, root: Path) -> tomlkit.TOMLDocument:
     try:
-        return tomlkit.parse(path.read_text(encoding="utf-8"))
+        return tomlkit.parse(read_in_root(root, path, LOCK_CAP, shown=shown).decode("utf-8"))
     except ParseError as exc:
         raise CitationStoreError(shown, exc.line, f"invalid TOML: {exc}") from None
     except UnicodeDecodeError:

@@ -6,6 +6,7 @@ otherwise widen the closed world that absence is judged in.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,7 @@ import tomlkit
 from tomlkit.exceptions import ParseError
 
 from anchorcheck.repo import DEFAULT_MAX_FILE_SIZE, DEFAULT_SKIP_DIRS
+from anchorcheck.safe_read import CONFIG_CAP, read_in_root
 
 FAIL_ON = ("refuted", "inconclusive")
 IMPLICIT_KINDS = ("file", "cmd", "pkg")
@@ -77,27 +79,31 @@ _KEYS: dict[str, tuple[str, Any, str]] = {
 
 
 def load_config(root: Path) -> Config:
-    """Read `.anchorcheck.toml` if present, else `[tool.anchorcheck]` of pyproject.toml."""
-    dedicated = root / ".anchorcheck.toml"
-    if dedicated.is_file():
-        return _from_file(dedicated, table=None)
-    pyproject = root / "pyproject.toml"
-    if pyproject.is_file():
-        return _from_file(pyproject, table=("tool", "anchorcheck"))
+    """Read `.anchorcheck.toml` if present, else `[tool.anchorcheck]` of pyproject.toml.
+
+    Either is read only as a regular file inside the root: one that is a
+    FIFO, a device or a symlink out of the repository is a ConfigError.
+    """
+    for name, table in ((".anchorcheck.toml", None), ("pyproject.toml", ("tool", "anchorcheck"))):
+        path = root / name
+        if os.path.lexists(path) and not path.is_dir():
+            return _from_file(root, path, table)
     return Config()
 
 
-def _from_file(path: Path, table: tuple[str, ...] | None) -> Config:
+def _from_file(root: Path, path: Path, table: tuple[str, ...] | None) -> Config:
     name = path.name
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_in_root(root, path, CONFIG_CAP, shown=name).decode("utf-8")
         if table is not None and table[-1] not in text:
             return Config()  # a project's own pyproject.toml without our table: not ours to parse (or judge)
         doc = tomlkit.parse(text).unwrap()
     except ParseError as exc:
         raise ConfigError(name, exc.line, f"invalid TOML: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise ConfigError(name, None, f"cannot read: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(name, None, f"cannot read: {exc.strerror or exc}") from None
     data: Any = doc
     for part in table or ():
         data = data.get(part, {}) if isinstance(data, dict) else {}

@@ -17,6 +17,7 @@ explicit ways to move it.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -34,6 +35,7 @@ from anchorcheck.memoryfiles import MemoryFileError, header_lines
 from anchorcheck.model import Memory
 from anchorcheck.registry import AnchorKind
 from anchorcheck.repo import Repository
+from anchorcheck.safe_read import LOCK_CAP, read_capped, read_in_root
 
 VERSION = 1
 SPAN = "span"
@@ -59,17 +61,22 @@ def lock_path(root: Path) -> Path:
 
 
 def load_lock(root: Path) -> Lock:
-    """The lock at the root (empty when there is none); LockError for a malformed one."""
+    """The lock at the root (empty when there is none); LockError for a malformed one, or for one
+    that is no regular file inside the root (a FIFO, a symlink out of the repository)."""
     path = lock_path(root)
-    if not path.exists():
+    if not os.path.lexists(path):
         return Lock(path)
-    return read_lock(path, LOCK_NAME)
+    return read_lock(path, LOCK_NAME, root)
 
 
-def read_lock(path: Path, shown: str) -> Lock:
-    """The lock file at `path` (shown as `shown` in errors); LockError names the line of a malformed entry."""
+def read_lock(path: Path, shown: str, root: Path | None = None) -> Lock:
+    """The lock file at `path` (shown as `shown` in errors); LockError names the line of a malformed entry.
+
+    With `root`, a lock inside the repository is read only where it really is inside it.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        data = read_capped(path, LOCK_CAP, shown=shown) if root is None else read_in_root(root, path, LOCK_CAP, shown=shown)
+        text = data.decode("utf-8")
         doc = tomllib.loads(text)  # read-only: tomllib is ~50x faster than tomlkit on a large lock
     except tomllib.TOMLDecodeError as exc:
         where = _AT_LINE.search(str(exc))

@@ -20,11 +20,10 @@ from anchorcheck.model import Memory, Position
 from anchorcheck.references import Claims, Reference, read_references, runner_claims
 from anchorcheck.registry import MemoryFormat, Registry
 from anchorcheck.repo import Repository
+from anchorcheck.safe_read import MEMORY_CAP, FileTooLargeError, read_capped, read_in_root
 
 _KIND_PREFIX = re.compile(r"\s*!?([a-z][a-z0-9_-]*):")
 _CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
-# Memory files are notes, not data: a larger file is almost surely a mistake and would stall the run.
-MAX_MEMORY_FILE_BYTES = 16 * 1024 * 1024
 
 
 class MemoryFileError(ValueError):
@@ -62,22 +61,27 @@ class ReferenceReading:
     claims: Claims | None = None
 
 
-def read_memory_file(path: Path, shown: str, registry: Registry, reading: ReferenceReading | None = None) -> list[Memory]:
+def read_memory_file(
+    path: Path, shown: str, registry: Registry, reading: ReferenceReading | None = None, *, root: Path | None = None
+) -> list[Memory]:
     """The memories in one file; raises MemoryFileError for unreadable or unknown files.
 
     With `reading`, each memory also holds the implicit references written
     in it (as `Reference` objects after its typed anchors), and a command or
     path written outside any memory (a line of a fenced shell block) becomes
-    a memory of its own.
+    a memory of its own. Only a regular file is read, never past MEMORY_CAP;
+    with `root`, a file in the repository whose symlink leads out of it is
+    refused, as an anchor's path would be.
     """
     fmt = format_for(shown, registry)
     if fmt is None:
         known = ", ".join(sorted(p for f in registry.formats.values() for p in f.patterns)) or "none"
         raise MemoryFileError(shown, None, f"unknown memory file format (known: {known})")
     try:
-        if path.stat().st_size > MAX_MEMORY_FILE_BYTES:
-            raise MemoryFileError(shown, None, f"file larger than {MAX_MEMORY_FILE_BYTES // 2**20} MiB; not a memory file")
-        text = path.read_bytes().decode("utf-8")
+        data = read_capped(path, MEMORY_CAP, shown=shown) if root is None else read_in_root(root, path, MEMORY_CAP, shown=shown)
+        text = data.decode("utf-8")
+    except FileTooLargeError:
+        raise MemoryFileError(shown, None, f"file larger than {MEMORY_CAP // 2**20} MiB; not a memory file") from None
     except UnicodeDecodeError as exc:
         line = exc.object[: exc.start].count(b"\n") + 1  # the bytes already read, not a second read
         raise MemoryFileError(shown, line, "not valid UTF-8 text") from None
@@ -301,7 +305,7 @@ def load(
     while queue:
         path = queue.pop(0)
         shown = shown_path(path)
-        memories = read_memory_file(path, shown, registry, reading)
+        memories = read_memory_file(path, shown, registry, reading, root=repo.root)
         loaded.append((shown, memories))
         for imported in _imports(memories, repo, registry):
             if imported.resolve() not in seen:

@@ -31,7 +31,7 @@ class NotRegularFileError(OSError):
     """A FIFO, device, socket or directory where a file was expected: never read."""
 
     def __init__(self, path: str | os.PathLike[str], what: str) -> None:
-        super().__init__(f"{os.fspath(path)}: not a regular file ({what}); not read")
+        super().__init__(f"{os.fspath(path)}: not a regular file ({what})")
         self.strerror = f"not a regular file ({what})"
 
 
@@ -48,8 +48,8 @@ class OutsideRootError(OSError):
     """A path that resolves outside the repository (through a symlink): refused like an anchor's path."""
 
     def __init__(self, path: str | os.PathLike[str], root: Path) -> None:
-        super().__init__(f"{os.fspath(path)}: resolves outside the repository {root} (symlink); not read")
-        self.strerror = f"resolves outside the repository {root} (symlink); not read"
+        super().__init__(f"{os.fspath(path)}: resolves outside the repository {root} (symlink)")
+        self.strerror = f"resolves outside the repository {root} (symlink)"
 
 
 def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
@@ -87,21 +87,32 @@ def read_capped(path: str | os.PathLike[str], cap: int, *, amount: int = -1, sho
         return data
 
 
-def inside(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> Path:
-    """Where `path` really is; OutsideRootError when that is not inside `root` (a symlink out of it)."""
+def confine(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> Path:
+    """Where `path` really is; OutsideRootError when it sits in the repository but a symlink takes it out.
+
+    A file named outside the repository (a memory file kept elsewhere and
+    given on the command line) is the caller's choice and is not refused;
+    what lies in the checkout is held to the same confinement as an anchor.
+    """
     real_root = Path(root).resolve()
-    try:
-        real = Path(path).resolve()
-    except (OSError, RuntimeError) as exc:
-        raise OSError(f"{os.fspath(path)}: cannot resolve ({exc.__class__.__name__}: symlink loop?)") from None
-    if real != real_root and real_root not in real.parents:
+    real = _resolve(path)
+    if real == real_root or real_root in real.parents:
+        return real
+    if any(_resolve(above) == real_root for above in Path(os.path.abspath(path)).parents):
         raise OutsideRootError(path, real_root)
     return real
 
 
 def read_in_root(root: str | os.PathLike[str], path: str | os.PathLike[str], cap: int, *, shown: str | None = None) -> bytes:
-    """A file of the repository at `root` (its config, its lock), refused when a symlink takes it outside."""
-    return read_capped(inside(root, path), cap, shown=shown)
+    """A file of the repository at `root` (its config, its lock, a memory file), confined and capped."""
+    return read_capped(confine(root, path), cap, shown=shown)
+
+
+def _resolve(path: str | os.PathLike[str]) -> Path:
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError) as exc:
+        raise OSError(f"{os.fspath(path)}: cannot resolve ({exc.__class__.__name__}: symlink loop?)") from None
 
 
 def _kind(mode: int) -> str:

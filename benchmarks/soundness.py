@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -176,6 +177,7 @@ def _inherited(tree: Tree, modules: dict[str, tuple[str, ast.Module]]) -> Iterat
 
     def module_of(path: str) -> str:
         parts = path.removesuffix(".py").split("/")
+        parts = parts[1:] if parts[0] == "src" else parts
         return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
     def imported(path: str, module: ast.Module) -> dict[str, tuple[str, str]]:
@@ -333,8 +335,12 @@ def main() -> int:
         for kind in args.kind or sorted(KINDS):
             print(f"\n## {kind}\n")
             print(f"{'tree':<10} {'true':>6} {'REFUTED':>8} {'INCONCL':>8} {'false':>6} {'VERIFIED':>9} {'INCONCL':>8}")
+            labels: dict[str, Counter[Verdict]] = {}
             for tree in trees:
                 tally = run(tree, KINDS[kind](tree))
+                for verdict, listed in tally.true.items():
+                    for _, label, _ in listed:
+                        labels.setdefault(label, Counter())[verdict] += 1
                 true_n, false_n = sum(map(len, tally.true.values())), sum(map(len, tally.false.values()))
                 bad_true, bad_false = tally.true[Verdict.REFUTED], tally.false[Verdict.VERIFIED]
                 wrong += len(bad_true) + len(bad_false)
@@ -344,6 +350,9 @@ def main() -> int:
                 )
                 for anchor, label, reason in (bad_true + bad_false)[: args.show]:
                     print(f"    WRONG {anchor} ({label}): {reason}")
+            print("\ntrue claims by what they name: VERIFIED / INCONCLUSIVE / REFUTED")
+            for label, counts in sorted(labels.items()):
+                print(f"    {label:<18} {counts[Verdict.VERIFIED]:>5} / {counts[Verdict.INCONCLUSIVE]:>4} / {counts[Verdict.REFUTED]:>3}")
         print(f"\nconfident wrong answers: {wrong} (target 0)")
         return 1 if wrong else 0
     finally:

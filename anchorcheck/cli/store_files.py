@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,18 +28,18 @@ def store_files(names: list[str], root: Path, registry: Registry) -> list[tuple[
     """
     if not names:
         lock = root / LOCK_NAME
-        if not lock.is_file():
+        if not os.path.lexists(lock):
             raise UsageError(f"no {LOCK_NAME} in {root}; name the lock or *.memories.toml files to update")
         out = [(lock, LOCK_NAME)]
     else:
         out = [(Path(name), name) for name in names]
     for path, shown in out:
-        if not path.is_file():
+        if not os.path.lexists(path):
             raise UsageError(f"{shown}: no such file")
         if format_for(shown, registry) is not None:
-            read_memory_file(path, shown, registry)
+            read_memory_file(path, shown, registry, root=root)
         else:
-            read_lock(path, shown)
+            read_lock(path, shown, root)
     return out
 
 

@@ -147,8 +147,10 @@ class _Search:
         line = _defined(facts, name)
         if line is not None:
             return [Evidence(path, line, f"defines {name}")]
+        head = name.partition(".")[0]
         for owner, at, why in facts.open:
-            if not owner or name.startswith(f"{owner}."):
+            # What opens the whole file (a module __getattr__) cannot add members to a class it defines.
+            if (not owner and _defined(facts, head) is None) or name.startswith(f"{owner}."):
                 self.unsure.append(f"{path}:{at} {why}")
         return (
             self._inherited(path, name, language, facts, depth)

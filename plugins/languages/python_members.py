@@ -11,6 +11,7 @@ the Python language registers for `sym:`.
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from collections.abc import Callable, Iterator
 
@@ -19,13 +20,12 @@ from tree_sitter import Node
 from anchorcheck.facts import Facts, Parsed, string_value
 
 QUERIES = {
-    "attributes": """
-        (assignment left: (attribute object: (identifier) @object attribute: (identifier) @name))
-        (assignment left: (pattern_list (attribute object: (identifier) @object attribute: (identifier) @name)))
-        (assignment left: (tuple_pattern (attribute object: (identifier) @object attribute: (identifier) @name)))
-    """,
     "setattr": "(call function: (identifier) @fn arguments: (argument_list . (_) @object . (_) @key)) @call",
 }
+# A statement that starts with `obj.name` and assigns to it (`= v`, not `==`; `,` in a tuple target; `:`
+# annotated): a byte scan finds the few candidates, so no query walks every node of a class-heavy file.
+_ATTRIBUTE_TARGET = re.compile(rb"^[ \t]*([A-Za-z_]\w*)\.[A-Za-z_]\w*[ \t]*(?:[,:]|=(?!=))", re.MULTILINE)
+_TARGET_LISTS = frozenset({"pattern_list", "tuple_pattern"})
 _SCOPES = frozenset({"function_definition", "class_definition", "lambda"})
 
 
@@ -82,11 +82,17 @@ def _bases(cls: Node, qualified: str, facts: Facts) -> None:
             facts.open.append((qualified, Parsed.line(argument), f"{qualified} inherits from {Parsed.text(argument)}, computed at run time"))
 
 
-def _method_class(node: Node, transparent: frozenset[str]) -> tuple[Node, Node] | None:
-    """The innermost function around a node, and the class it is a method of (None for a plain function)."""
+def _function(node: Node) -> Node | None:
+    """The innermost function (or lambda, or class body) a node is in."""
     function = node.parent
     while function is not None and function.type not in _SCOPES:
         function = function.parent
+    return function
+
+
+def _method_class(node: Node, transparent: frozenset[str]) -> tuple[Node, Node] | None:
+    """The innermost function around a node, and the class it is a method of (None for a plain function)."""
+    function = _function(node)
     if function is None or function.type != "function_definition":
         return None
     holder = function.parent
@@ -130,16 +136,35 @@ def _owner(node: Node, obj: str, transparent: frozenset[str]) -> str | None:
 
 def _instance_attributes(parsed: Parsed, transparent: frozenset[str]) -> Iterator[tuple[str, int]]:
     """`self.x = ...` (also `self.x: T = ...`, `self.a, self.b = ...`) in a method: `Class.x`."""
-    for _, found in parsed.matches("attributes"):
-        obj, name = found["object"][0], found["name"][0]
-        owner = _owner(obj, Parsed.text(obj), transparent)
-        if owner is not None:
-            yield f"{owner}.{Parsed.text(name)}", Parsed.line(name)
+    owners: dict[int, tuple[str | None, str | None]] = {}  # per function: (its first parameter, the class it is a method of)
+    for match in _ATTRIBUTE_TARGET.finditer(parsed.source):
+        obj = parsed.root.descendant_for_byte_range(match.start(1), match.end(1))
+        attribute = obj.parent if obj is not None and obj.type == "identifier" else None
+        if attribute is None or attribute.type != "attribute" or attribute.child_by_field_name("object") != obj:
+            continue
+        target = attribute.parent
+        assignment = target.parent if target is not None and target.type in _TARGET_LISTS else target
+        if assignment is None or assignment.type != "assignment" or assignment.child_by_field_name("left") not in (attribute, target):
+            continue
+        function = _function(obj)
+        if function is None:
+            continue
+        if function.start_byte not in owners:
+            found = _method_class(obj, transparent)
+            owners[function.start_byte] = (_first_parameter(found[0]), _qualified_class(found[1])) if found else (None, None)
+        this, owner = owners[function.start_byte]
+        if owner is None or this != Parsed.text(obj):
+            continue
+        for item in target.named_children if target is not attribute else [attribute]:
+            name = item.child_by_field_name("attribute") if item.type == "attribute" else None
+            base = item.child_by_field_name("object") if name is not None else None
+            if base is not None and base.type == "identifier" and Parsed.text(base) == Parsed.text(obj):
+                yield f"{owner}.{Parsed.text(name)}", Parsed.line(name)
 
 
 def _setattr_calls(parsed: Parsed, facts: Facts, defined: set[str], transparent: frozenset[str]) -> None:
     """`setattr(C, "x", v)` defines C.x; with a computed name, any member of C."""
-    for _, found in parsed.matches("setattr"):
+    for _, found in parsed.matches_around("setattr", (b"setattr",), frozenset({"call"})):
         if Parsed.text(found["fn"][0]) != "setattr":
             continue
         obj, key, call = found["object"][0], found["key"][0], found["call"][0]
