@@ -278,12 +278,14 @@ class _Queries:
 class SourceIndex:
     """Per-file facts of one checkout, computed lazily and shared by all source anchors of a Verifier."""
 
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context: Context, predecessor: SourceIndex | None = None) -> None:
         self.context = context
         self.repo = context.repo
         self.registry = context.registry
         self.cache: FactsCache | None = None
-        if context.options.get("cache", True):
+        if predecessor is not None:
+            self.cache = predecessor.cache  # one connection per Verifier, not one per look at the tree
+        elif context.options.get("cache", True):
             directory = context.options.get("cache_dir") or default_cache_dir(self.repo.root)
             self.cache = FactsCache(Path(directory), int(context.options.get("cache_max_bytes", MAX_BYTES)), context.time_left)
         self._facts: dict[str, Facts] = {}
@@ -305,11 +307,19 @@ class SourceIndex:
         return context.memo("anchorcheck.index", lambda: cls(context))
 
     @classmethod
-    def succeeding(cls, old: SourceIndex, context: Context, stale: Iterable[str]) -> SourceIndex:
+    def succeeding(cls, old: SourceIndex, context: Context, stale: Iterable[str], relisted: bool = True) -> SourceIndex:
         """The index of `context` (a Verifier's next look at the checkout), knowing what `old` knew of
-        every file but the `stale` ones (changed, added or removed): only those are read and parsed again."""
+        every file but the `stale` ones (changed, added or removed): only those are read and parsed again.
+        Unless the checkout was `relisted`, its scopes' listings are kept (with git's new word on
+        which files are clean), sparing a language lookup per file."""
         stale = set(stale)
-        index = cls(context)
+        index = cls(context, old)
+        if not relisted:
+            repo = context.repo
+            index._sources = {
+                scope: _Listing(listing.files, listing.others, repo.staged_blob_ids, repo.blob_ids)
+                for scope, listing in old._sources.items()
+            }
         index._facts = {path: facts for path, facts in old._facts.items() if path not in stale}
         index._skipped = old._skipped - stale
         index._contains = {needle: {p: v for p, v in seen.items() if p not in stale} for needle, seen in old._contains.items()}

@@ -203,7 +203,7 @@ class Verifier:
             self.repo.forget(stale)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=self.context.options)
         if known is not None:
-            SourceIndex.succeeding(known, self.context, stale)
+            SourceIndex.succeeding(known, self.context, stale, relisted=relist)
         if relist:  # new directories to watch, a new listing to sign; else the snapshot took the edits in
             self._snapshot = Snapshot(self.repo)
         return True

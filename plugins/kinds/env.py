@@ -20,7 +20,7 @@ from anchorcheck.facts import Facts
 from anchorcheck.index import Goal, SourceIndex
 from anchorcheck.model import Evidence
 from anchorcheck.registry import Language
-from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE, MAX_EVIDENCE, coverage, evidence, nothing_to_search, places, scope_words
+from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE, MAX_EVIDENCE, coverage, evidence, nothing_to_search, places, scope_words, spells_word
 from anchorcheck_plugins.kinds.env_config import config_kind, defined_names
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
@@ -43,11 +43,9 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     def reads_key(path: str, facts: Facts) -> bool:
         return any(name == key for name, _ in facts.env)
 
-    spelled = re.compile(rb"(?<!\w)" + re.escape(key.encode()) + rb"(?!\w)")
-
     def names_key(language: Language, data: bytes) -> bool:
         # As a whole token (`"PATH"`, `.PATH`): every read by name spells it so, and PATH_INFO does not.
-        return spelled.search(data) is not None
+        return spells_word(data, key.encode())
 
     # A read by name needs the name in the file's bytes; the other candidates only matter for a
     # computed key, and the first one found makes absence unprovable.

@@ -23,7 +23,7 @@ from anchorcheck.facts import Facts
 from anchorcheck.index import Goal, Search, SourceIndex
 from anchorcheck.packages import project_index
 from anchorcheck.registry import Ecosystem, Language
-from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE, MAX_EVIDENCE, coverage, evidence, nothing_to_search, places, scope_words
+from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE, MAX_EVIDENCE, coverage, evidence, nothing_to_search, places, scope_words, spells_word
 
 
 def parse_import(value: str) -> str:
@@ -208,18 +208,17 @@ def _likely_importer(module: str) -> Callable[[Language, bytes], bool]:
 
 
 def _python_import_line(data: bytes, parent: bytes, last: bytes) -> bool:
-    """Whether a line starting with `from`/`import` names `last` as a word, and `parent` or a relative module."""
-    parent_word = re.compile(rb"(?<!\w)" + re.escape(parent) + rb"(?!\w)")
-    for found in re.finditer(rb"(?<!\w)" + re.escape(last) + rb"(?!\w)", data):
-        end = data.find(b"\n", found.end())
-        line = data[data.rfind(b"\n", 0, found.start()) + 1 : len(data) if end == -1 else end]
-        statement = line.lstrip()
-        if _IMPORT_LINE.match(statement) and (statement.startswith(b"from .") or parent_word.search(line)):
+    """Whether a line starting with `from`/`import` names `last` as a word, and `parent` or a relative module.
+    The import lines are found by one scan of the file; only they are looked into."""
+    if last not in data:
+        return False
+    for line in _IMPORT_LINES.findall(data):
+        if spells_word(line, last) and (line.lstrip().startswith(b"from .") or spells_word(line, parent)):
             return True
     return False
 
 
-_IMPORT_LINE = re.compile(rb"(?:from|import)[ \t]")
+_IMPORT_LINES = re.compile(rb"^[ \t]*(?:from|import)[ \t][^\n]*", re.MULTILINE)
 _WORD = re.compile(rb"\w")
 
 
