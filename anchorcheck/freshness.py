@@ -13,9 +13,7 @@ On Linux the snapshot also watches every listed directory and git's directory
 with inotify: the kernel queues an event with each write, rename or deletion
 as it happens, so "nothing changed" is one non-blocking read of that queue and
 the stat pass runs only after an event (or where inotify is not available or
-out of watches). A Verifier's first call takes no snapshot at all: the next call
-treats every entry whose time stamps are not older than the first call as
-changed (`since`), so a Verifier used once pays nothing for staying true.
+out of watches; only then are racy files hashed).
 """
 
 from __future__ import annotations
@@ -57,14 +55,9 @@ class Changes:
 
 
 class Snapshot:
-    """The stat signatures of a repository's listed files, their directories and git's state files.
+    """The stat signatures of a repository's listed files, their directories and git's state files."""
 
-    `since` (nanoseconds, wall clock) is when the caches this snapshot vouches
-    for began to be filled: anything changed from then on counts as changed at
-    the first `changes()`.
-    """
-
-    def __init__(self, repo: Repository, since: int | None = None) -> None:
+    def __init__(self, repo: Repository) -> None:
         started = time.time_ns()
         self.root = str(repo.root)
         listed = repo.paths()
@@ -76,33 +69,20 @@ class Snapshot:
         self.files = {path: signature(self._full(path)) for path in listed}
         self.directories = {d: signature(self._full(d)) for d in directories}
         self.git = {path: signature(path) for path in git_files}
-        self.racy = {
+        # Without events, a file written in the clock tick of this snapshot could change unseen.
+        self.racy = {} if self._events is not None else {
             path: _digest(self._full(path))
             for path, sig in self.files.items()
             if sig is not None and sig[0] >= started - _RACY_NS
         }
-        self._pending = self._changed_since(since) if since is not None else Changes()
 
     def _full(self, path: str) -> str:
         return os.path.join(self.root, path) if path else self.root
 
-    def _changed_since(self, since: int) -> Changes:
-        """What the time stamps say changed from `since` on (with the clock-tick slack racy files get)."""
-        found = Changes()
-        recent = since - _RACY_NS
-
-        def touched(sig: Signature) -> bool:
-            return sig is None or max(sig[0], sig[1]) >= recent
-
-        found.relist = any(touched(sig) for sig in [*self.directories.values(), *self.git.values()])
-        found.modified = {path for path, sig in self.files.items() if touched(sig)}
-        found.relist |= any(self.files[path] is None for path in found.modified)
-        return found
-
     def changes(self) -> Changes:
         """What differs on disk now; empty when nothing does. Files seen modified are taken in (the
         snapshot stays valid); after a change that needs a new listing, take a new snapshot."""
-        found, self._pending = self._pending, Changes()
+        found = Changes()
         if self._events is not None:
             happened = self._events.happened()
             if happened is not None:

@@ -69,7 +69,6 @@ class Verifier:
         # and always for a one-shot Verifier (the CLI's `check`: nothing can change between its calls).
         self._resident = bool((options or {}).get("resident", True))
         self._snapshot: Snapshot | None = None
-        self._first_call: int | None = None  # wall clock (ns) when the first call began filling caches
         # What a worker process needs to build the same Verifier (modules travel by name).
         self._spec = (
             str(self.repo.root),  # resolved: a worker started elsewhere must check this tree, not its cwd's
@@ -179,11 +178,9 @@ class Verifier:
         """
         if not self._resident:
             return False
-        if self._first_call is None:  # nothing is cached yet: nothing to revalidate, nothing to snapshot
-            self._first_call = time.time_ns()
+        if self._snapshot is None:  # before anything is read: a later change is then seen
+            self._snapshot = Snapshot(self.repo)
             return False
-        if self._snapshot is None:
-            self._snapshot = Snapshot(self.repo, since=self._first_call)
         changes = self._snapshot.changes()
         if not changes:
             return False
