@@ -69,7 +69,15 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
     for _, memories in loaded:
         attach(memories, lock, verifier.registry.kinds)
         batch.extend(memories)
-    reports = verifier.verify_many(batch, deadline=args.deadline)
+    reports = _verify(verifier, batch, args.deadline)
     if args.receipts:
         ReceiptLog(args.receipts).record(reports, revision=verifier.repo.head)
     return loaded, reports
+
+
+def _verify(verifier: Verifier, batch: list[Memory], deadline: float | None) -> list[MemoryReport]:
+    """Reports in file order. Memories without anchors (most prose) cost nothing to judge and are judged
+    here, so that they never push a batch of a few anchored memories into a process pool."""
+    anchored = [m for m in batch if m.anchors]
+    done = iter(verifier.verify_many(anchored, deadline=deadline))
+    return [next(done) if memory.anchors else verifier.verify(memory) for memory in batch]
