@@ -40,23 +40,28 @@ def mixed_anchors(root: Path, count: int = 50, seed: int = SEED) -> list[str]:
     modules = sorted({m for _, f in py for m, _, _ in f.imports if not m.startswith(".") and not m.endswith(".*")})
     dotted = [m for m in modules if m.count(".") >= 2]
     tops = sorted({m.split(".")[0] for m in modules})
-    anchors = [f"import:{m}" for m in rng.sample(tops, 6)]
-    anchors += [f"import:{m}" for m in rng.sample(dotted, 10)]
+    anchors = [f"import:{m}" for m in _some(rng, tops, 6)]
+    anchors += [f"import:{m}" for m in _some(rng, dotted, 10)]
     anchors += [f"import:absentmod{i}" for i in range(3)]
-    anchors += [f"import:{m.rsplit('.', 1)[0]}.absent_sub{i}" for i, m in enumerate(rng.sample(dotted, 3))]
-    for (path, _), module in zip(rng.sample(py, 4), ["json", "typing", rng.choice(dotted), "absentmod9"]):
+    anchors += [f"import:{m.rsplit('.', 1)[0]}.absent_sub{i}" for i, m in enumerate(_some(rng, dotted, 3))]
+    for (path, _), module in zip(_some(rng, py, 4), ["json", "typing", rng.choice(dotted or ["json"]), "absentmod9"]):
         scope = path.rsplit("/", 1)[0] + "/" if "/" in path else path
         anchors.append(f"import:{module} in:{scope}")
     env = sorted({k for _, f in hits for k, _ in f.env})
-    anchors += [f"env:{k}" for k in rng.sample(env, min(6, len(env)))] + ["env:ABSENT_KEY_1", "env:ABSENT_KEY_2"]
+    anchors += [f"env:{k}" for k in _some(rng, env, 6)] + ["env:ABSENT_KEY_1", "env:ABSENT_KEY_2"]
     packaged = [(p, f) for p, f in py if "/" in p and not p.endswith("__init__.py") and not p.startswith(("tests/", "docs/"))]
-    for path, facts in rng.sample(packaged, 2):
+    for path, facts in _some(rng, packaged, 2):
         module = path[: -len(".py")].replace("/", ".")
         anchors.append(f"sym:py:{module}.{rng.choice(facts.defs)[0]}")
     anchors += [f"sym:{py[0][0]}::NoSuchName", f"sym:{py[1][0]}::Nope.nope", "sym:gone/file.py::X"]
-    for path, facts in rng.sample(py, count - len(anchors)):
+    for path, facts in _some(rng, py, count - len(anchors)):
         anchors.append(f"sym:{path}::{rng.choice(facts.defs)[0]}")
     return anchors[:count]
+
+
+def _some(rng: random.Random, items: list[Any], count: int) -> list[Any]:
+    """`count` of the items at random, or all of them when there are fewer (a small tree)."""
+    return rng.sample(items, min(count, len(items)))
 
 
 _COVERAGE = re.compile(r"searched \d+ source file\(s\): \d+ parsed \(or known from the cache\), \d+ ruled out")
