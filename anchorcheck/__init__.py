@@ -17,11 +17,12 @@ if TYPE_CHECKING:
     from anchorcheck.anchors import Anchor, AnchorSyntaxError, format_anchor, parse_anchor
     from anchorcheck.citation import BankError, Citation, bank
     from anchorcheck.hookspecs import hookimpl
-    from anchorcheck.model import AnchorResult, Evidence, Memory, MemoryReport, Position, Verdict, combine
+    from anchorcheck.model import AnchorResult, Evidence, Memory, MemoryReport, Position, Suggestion, Verdict, combine
     from anchorcheck.registry import AnchorKind, Ecosystem, Invocation, Language, MemoryFormat, Runner
     from anchorcheck.render import Rendered, render_prompt
     from anchorcheck.repo import Repository, UnsafePathError
     from anchorcheck.fleet import verify_fleet
+    from anchorcheck.suggestions import suggest
     from anchorcheck.verifier import Verifier
 
 # Where each public name lives: imported on first use (PEP 562), so that `anchorcheck --version`,
@@ -30,12 +31,13 @@ _HOMES = {
     **dict.fromkeys(["Anchor", "AnchorSyntaxError", "format_anchor", "parse_anchor"], "anchorcheck.anchors"),
     **dict.fromkeys(["BankError", "Citation", "bank"], "anchorcheck.citation"),
     "hookimpl": "anchorcheck.hookspecs",
-    **dict.fromkeys(["AnchorResult", "Evidence", "Memory", "MemoryReport", "Position", "Verdict", "combine"], "anchorcheck.model"),
+    **dict.fromkeys(["AnchorResult", "Evidence", "Memory", "MemoryReport", "Position", "Suggestion", "Verdict", "combine"], "anchorcheck.model"),
     **dict.fromkeys(["AnchorKind", "Ecosystem", "Invocation", "Language", "MemoryFormat", "Runner"], "anchorcheck.registry"),
     **dict.fromkeys(["Rendered", "render_prompt"], "anchorcheck.render"),
     **dict.fromkeys(["Repository", "UnsafePathError"], "anchorcheck.repo"),
     "Verifier": "anchorcheck.verifier",
     "verify_fleet": "anchorcheck.fleet",
+    "suggest": "anchorcheck.suggestions",  # the suggestion engine loads on first use
 }
 
 
@@ -68,8 +70,9 @@ __all__ = [
     "MemoryReport",
     "Position",
     "Rendered",
-    "Runner",
     "Repository",
+    "Runner",
+    "Suggestion",
     "UnsafePathError",
     "Verdict",
     "Verifier",
@@ -79,5 +82,6 @@ __all__ = [
     "hookimpl",
     "parse_anchor",
     "render_prompt",
+    "suggest",
     "verify_fleet",
 ]

@@ -17,7 +17,7 @@ from anchorcheck._version import __version__
 
 # The subcommands, each a module of this package, imported only when named: a run of
 # `anchorcheck check` never loads what `relocate` or `mcp` need, and `--version` loads none.
-COMMANDS = ["check", "lock", "anchor", "bank", "relocate", "rebank", "mcp", "plugins"]
+COMMANDS = ["check", "lock", "suggest", "anchor", "bank", "relocate", "rebank", "mcp", "plugins"]
 EXIT_USAGE = 2
 
 
