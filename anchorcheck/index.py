@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from tree_sitter import Query
 from tree_sitter_language_pack import get_language, get_parser
 
-from anchorcheck.bounded import BoundedPool
+from anchorcheck.parsepool import BoundedPool
 from anchorcheck.cache import MAX_BYTES, FactsCache, default_cache_dir, git_blob_id
 from anchorcheck.context import BudgetExceeded
 from anchorcheck.facts import Facts, Parsed, first_error_line
@@ -291,6 +291,7 @@ class SourceIndex:
             self.cache = FactsCache(Path(directory), int(context.options.get("cache_max_bytes", MAX_BYTES)), context.time_left)
         self._facts: dict[str, Facts] = {}
         self._skipped: set[str] = set()  # binary or over the size cap: not source, whatever the name says
+        self._oversized: set[str] = set()  # of those, the ones over the cap: streamed for needles, never parsed
         self._contains: dict[bytes, dict[str, bool]] = {}  # needle -> path -> whether its bytes hold it
         # Paths already looked up in the disk cache and missed: a later search need not ask again
         # (a miss only turns into facts through _store, which fills _facts itself).
@@ -425,6 +426,9 @@ class SourceIndex:
                     data = self._candidate_bytes(path, result)
                     if data is None:
                         verdicts[path] = _SKIPPED if path in self._skipped else _UNREADABLE
+                        if path in self._oversized and _holds_any(self.repo.resolve(path), needles):
+                            verdicts[path] = _UNREADABLE  # a candidate too large to parse: absence is unproven
+                            result.unreadable.append(path)
                         continue
                     seen[path] = needle in data
                     if path not in self._bytes:  # past the memory kept: answer every needle now, not read again
@@ -479,6 +483,7 @@ class SourceIndex:
             data = self.repo.read_bytes(path)
         except FileTooLargeError:
             self._skipped.add(path)  # skipped as `Repository.files` skips it
+            self._oversized.add(path)
             return None
         except (OSError, UnsafePathError):
             result.unreadable.append(path)
@@ -595,7 +600,7 @@ class SourceIndex:
 
     def _parse(self, pending: Iterable[tuple[str, Language, bytes]], parallel: bool = False) -> None:
         """Parse cache misses: in worker processes when there are many and workers are allowed, or
-        when a deadline must hold whatever the files hold (`anchorcheck.bounded`).
+        when a deadline must hold whatever the files hold (`anchorcheck.parsepool`).
 
         Chunks go to the workers as soon as they are read, and are cut by size,
         not count, so that no worker is left with the last large files alone.
@@ -717,7 +722,7 @@ def extract_facts(language: Language, data: bytes, until: float | None = None) -
 
     With `until` (a `time.monotonic()` deadline) the parse stops at that time,
     through tree-sitter's progress callback, and raises BudgetExceeded. Queries
-    cannot be stopped from here (see `anchorcheck.bounded`): the caller runs
+    cannot be stopped from here (see `anchorcheck.parsepool`): the caller runs
     this in a worker process it can kill.
     """
     grammar = language.grammar
@@ -750,3 +755,20 @@ def _bounded_parse(parser, data: bytes, until: float):  # noqa: ANN001, ANN202 -
         if time.monotonic() > until:
             raise BudgetExceeded() from None
         raise
+
+
+def _holds_any(path: Path, needles: Sequence[bytes], chunk: int = 1 << 20) -> bool:
+    """Whether a file too large to read whole holds a needle: read a chunk at a time, each
+    overlapping the last by the longest needle, so memory stays bounded whatever the size."""
+    overlap = max((len(n) for n in needles), default=1) - 1
+    tail = b""
+    try:
+        with open(path, "rb") as handle:
+            while block := handle.read(chunk):
+                window = tail + block
+                if any(needle in window for needle in needles):
+                    return True
+                tail = window[-overlap:] if overlap else b""
+    except OSError:
+        return True  # unreadable now: it may hold one
+    return False

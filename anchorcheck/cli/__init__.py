@@ -40,6 +40,12 @@ def _command(name: str) -> ModuleType:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        # A path or anchor may hold a lone surrogate (a non-UTF-8 file name, a `\ud800` in a JSONL
+        # memory): printed escaped, never a UnicodeEncodeError halfway through the report.
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(argv).parse_args(argv)
     from anchorcheck.anchors import AnchorSyntaxError  # what every subcommand has imported by now
