@@ -8,21 +8,51 @@
 
 from __future__ import annotations
 
-from importlib import metadata
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from anchorcheck.anchors import Anchor, AnchorSyntaxError, format_anchor, parse_anchor
-from anchorcheck.citation import BankError, Citation, bank
-from anchorcheck.hookspecs import hookimpl
-from anchorcheck.model import AnchorResult, Evidence, Memory, MemoryReport, Position, Suggestion, Verdict, combine
-from anchorcheck.registry import AnchorKind, Ecosystem, Invocation, Language, MemoryFormat, Runner
-from anchorcheck.render import Rendered, render_prompt
-from anchorcheck.repo import Repository, UnsafePathError
-from anchorcheck.verifier import Verifier
+from anchorcheck._version import __version__
 
-try:
-    __version__ = metadata.version("anchorcheck")
-except metadata.PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+if TYPE_CHECKING:
+    from anchorcheck.anchors import Anchor, AnchorSyntaxError, format_anchor, parse_anchor
+    from anchorcheck.citation import BankError, Citation, bank
+    from anchorcheck.hookspecs import hookimpl
+    from anchorcheck.model import AnchorResult, Evidence, Memory, MemoryReport, Position, Suggestion, Verdict, combine
+    from anchorcheck.registry import AnchorKind, Ecosystem, Invocation, Language, MemoryFormat, Runner
+    from anchorcheck.render import Rendered, render_prompt
+    from anchorcheck.repo import Repository, UnsafePathError
+    from anchorcheck.fleet import verify_fleet
+    from anchorcheck.suggestions import suggest
+    from anchorcheck.verifier import Verifier
+
+# Where each public name lives: imported on first use (PEP 562), so that `anchorcheck --version`,
+# a plugin's `from anchorcheck import hookimpl` or a CLI subcommand loads only what it touches.
+_HOMES = {
+    **dict.fromkeys(["Anchor", "AnchorSyntaxError", "format_anchor", "parse_anchor"], "anchorcheck.anchors"),
+    **dict.fromkeys(["BankError", "Citation", "bank"], "anchorcheck.citation"),
+    "hookimpl": "anchorcheck.hookspecs",
+    **dict.fromkeys(["AnchorResult", "Evidence", "Memory", "MemoryReport", "Position", "Suggestion", "Verdict", "combine"], "anchorcheck.model"),
+    **dict.fromkeys(["AnchorKind", "Ecosystem", "Invocation", "Language", "MemoryFormat", "Runner"], "anchorcheck.registry"),
+    **dict.fromkeys(["Rendered", "render_prompt"], "anchorcheck.render"),
+    **dict.fromkeys(["Repository", "UnsafePathError"], "anchorcheck.repo"),
+    "Verifier": "anchorcheck.verifier",
+    "verify_fleet": "anchorcheck.fleet",
+    "suggest": "anchorcheck.suggestions",  # the suggestion engine loads on first use
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'anchorcheck' has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])
+
 
 __all__ = [
     "Anchor",
@@ -40,8 +70,8 @@ __all__ = [
     "MemoryReport",
     "Position",
     "Rendered",
-    "Runner",
     "Repository",
+    "Runner",
     "Suggestion",
     "UnsafePathError",
     "Verdict",
@@ -53,13 +83,5 @@ __all__ = [
     "parse_anchor",
     "render_prompt",
     "suggest",
+    "verify_fleet",
 ]
-
-
-def __getattr__(name: str) -> object:
-    """`anchorcheck.suggest(root, text)`: the suggestion engine loads on first use, not with the package."""
-    if name == "suggest":
-        from anchorcheck.suggestions import suggest
-
-        return suggest
-    raise AttributeError(f"module 'anchorcheck' has no attribute {name!r}")

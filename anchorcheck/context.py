@@ -38,6 +38,10 @@ class Context:
             self._memo[key] = factory()
         return self._memo[key]  # type: ignore[no-any-return]
 
+    def peek(self, key: Any) -> Any:
+        """The shared evidence under `key` if it was computed, else None (nothing is computed)."""
+        return self._memo.get(key)
+
     def settings(self, plugin: str) -> dict[str, Any]:
         """The `[tool.anchorcheck.plugin.NAME]` table for a plugin (empty when absent)."""
         return self.config.plugin_settings.get(plugin, {})

@@ -9,8 +9,8 @@ which is what keeps a closed-world search cheap enough for every recall.
 from __future__ import annotations
 
 import hashlib
-import inspect
 import os
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING
 from tree_sitter import Query
 from tree_sitter_language_pack import get_language, get_parser
 
+from anchorcheck.parsepool import BoundedPool
 from anchorcheck.cache import MAX_BYTES, FactsCache, default_cache_dir, git_blob_id
+from anchorcheck.context import BudgetExceeded
 from anchorcheck.facts import Facts, Parsed, first_error_line
 from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
 
@@ -233,6 +235,8 @@ def _fingerprint(language: Language) -> str:
 
 
 def _compute_fingerprint(language: Language) -> str:
+    import inspect  # 20 ms of start-up, for one lookup per language
+
     digest = hashlib.sha1(f"{FACTS_VERSION}\0{language.name}\0{language.grammar}".encode())  # noqa: S324
     for name in sorted(language.queries):
         digest.update(f"\0{name}\0{language.queries[name]}".encode())
@@ -275,12 +279,14 @@ class _Queries:
 class SourceIndex:
     """Per-file facts of one checkout, computed lazily and shared by all source anchors of a Verifier."""
 
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context: Context, predecessor: SourceIndex | None = None) -> None:
         self.context = context
         self.repo = context.repo
         self.registry = context.registry
         self.cache: FactsCache | None = None
-        if context.options.get("cache", True):
+        if predecessor is not None:
+            self.cache = predecessor.cache  # one connection per Verifier, not one per look at the tree
+        elif context.options.get("cache", True):
             directory = context.options.get("cache_dir") or default_cache_dir(self.repo.root)
             self.cache = FactsCache(Path(directory), int(context.options.get("cache_max_bytes", MAX_BYTES)), context.time_left)
         self._facts: dict[str, Facts] = {}
@@ -294,11 +300,35 @@ class SourceIndex:
         self._bytes: dict[str, bytes] = {}
         self._bytes_left = int(context.options.get("prefilter_memory", PREFILTER_MEMORY))
         self._sources: dict[str | None, _Listing] = {}
+        self._workers = int(context.options.get("workers") or os.cpu_count() or 1)
+        self._bounded = BoundedPool(self._workers)  # parses under a deadline; no process until one is needed
         self.parsed = 0  # files parsed by this index (cache misses): for benchmarks and tests
 
     @classmethod
     def of(cls, context: Context) -> SourceIndex:
         return context.memo("anchorcheck.index", lambda: cls(context))
+
+    @classmethod
+    def succeeding(cls, old: SourceIndex, context: Context, stale: Iterable[str], relisted: bool = True) -> SourceIndex:
+        """The index of `context` (a Verifier's next look at the checkout), knowing what `old` knew of
+        every file but the `stale` ones (changed, added or removed): only those are read and parsed again.
+        Unless the checkout was `relisted`, its scopes' listings are kept (with git's new word on
+        which files are clean), sparing a language lookup per file."""
+        stale = set(stale)
+        index = cls(context, old)
+        if not relisted:
+            repo = context.repo
+            index._sources = {
+                scope: _Listing(listing.files, listing.others, repo.staged_blob_ids, repo.blob_ids)
+                for scope, listing in old._sources.items()
+            }
+        index._facts = {path: facts for path, facts in old._facts.items() if path not in stale}
+        index._skipped = old._skipped - stale
+        index._contains = {needle: {p: v for p, v in seen.items() if p not in stale} for needle, seen in old._contains.items()}
+        index._bytes = {path: data for path, data in old._bytes.items() if path not in stale}
+        index._bytes_left -= sum(len(data) for data in index._bytes.values())
+        index._bounded, index.parsed = old._bounded, old.parsed
+        return context.memo("anchorcheck.index", lambda: index)
 
     def language(self, path: str) -> Language | None:
         language = self.registry.language_for(path)
@@ -486,7 +516,7 @@ class SourceIndex:
             if goal.done(met, rank, settled):
                 break
             self.context.check_deadline()
-            facts = _extract_or_broken(language, data)
+            facts = self._extract(path, language, data)
             self._store(path, language, data, facts)
             done += 1
             met += goal.satisfied(path, facts)
@@ -508,7 +538,7 @@ class SourceIndex:
         if path not in self._facts:
             data = self.repo.read_bytes(path)
             if not self._cached_untracked(path, language, data):
-                self._store(path, language, data, _extract_or_broken(language, data))
+                self._store(path, language, data, self._extract(path, language, data))
         self.flush()  # also stamps anew an old entry just read, so it outlives a trim
         return self._facts[path]
 
@@ -569,19 +599,27 @@ class SourceIndex:
         return True
 
     def _parse(self, pending: Iterable[tuple[str, Language, bytes]], parallel: bool = False) -> None:
-        """Parse cache misses: in worker processes when there are many and workers are allowed.
+        """Parse cache misses: in worker processes when there are many and workers are allowed, or
+        when a deadline must hold whatever the files hold (`anchorcheck.parsepool`).
 
         Chunks go to the workers as soon as they are read, and are cut by size,
         not count, so that no worker is left with the last large files alone.
         """
-        workers = int(self.context.options.get("workers") or os.cpu_count() or 1)
-        if workers > 1 and parallel:
+        until = self.context.deadline
+        if until is not None and self._bounded.usable():
+            self.repo.join_prefetch()  # the pool forks: no thread may be mid-call then
+            chunks = list(_chunks(pending))
+            for chunk, facts_list in zip(chunks, self._bounded.map(_extract_chunk, chunks, until)):
+                for (path, language, data), facts in zip(chunk, facts_list):
+                    self._store(path, language, data, facts)
+            return
+        if self._workers > 1 and parallel:
             from concurrent.futures import ProcessPoolExecutor  # a pool is rare: most searches parse a few files
 
             self.repo.join_prefetch()  # the pool forks: no thread may be mid-call then
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            with ProcessPoolExecutor(max_workers=self._workers) as pool:
                 try:
-                    submitted = [(chunk, pool.submit(_extract_chunk, chunk)) for chunk in _chunks(pending)]
+                    submitted = [(chunk, pool.submit(_extract_chunk, chunk, until)) for chunk in _chunks(pending)]
                     for chunk, future in submitted:
                         facts_list = future.result()
                         self.context.check_deadline()
@@ -593,7 +631,15 @@ class SourceIndex:
             return
         for path, language, data in pending:
             self.context.check_deadline()
-            self._store(path, language, data, _extract_or_broken(language, data))
+            self._store(path, language, data, self._extract(path, language, data))
+
+    def _extract(self, path: str, language: Language, data: bytes) -> Facts:
+        """One file's facts: here, or under a deadline in a worker process that can be stopped."""
+        until = self.context.deadline
+        if until is None or not self._bounded.usable():
+            return _extract_or_broken(language, data, until)
+        self.repo.join_prefetch()  # the pool forks: no thread may be mid-call then
+        return next(self._bounded.map(_extract_chunk, [[(path, language, data)]], until))[0]
 
     def _keep(self, path: str, data: bytes) -> None:
         if path not in self._bytes and len(data) <= self._bytes_left:
@@ -650,23 +696,35 @@ def _chunks(pending: Iterable[tuple[str, Language, bytes]]) -> Iterator[list[tup
         yield chunk
 
 
-def _extract_chunk(chunk: list[tuple[str, Language, bytes]]) -> list[Facts]:
-    return [_extract_or_broken(language, data) for _, language, data in chunk]
+def _extract_chunk(chunk: list[tuple[str, Language, bytes]], until: float | None) -> list[Facts]:
+    """A worker's share: `until` is a `time.monotonic()` deadline, the same clock in every process of
+    this machine (CLOCK_MONOTONIC, mach_absolute_time, QueryPerformanceCounter are system-wide)."""
+    return [_extract_or_broken(language, data, until) for _, language, data in chunk]
 
 
-def _extract_or_broken(language: Language, data: bytes) -> Facts:
-    """A language plugin that fails on one file makes that file unparseable, not the search."""
+def _extract_or_broken(language: Language, data: bytes, until: float | None = None) -> Facts:
+    """A language plugin that fails on one file makes that file unparseable, not the search; a file
+    the deadline cut short raises BudgetExceeded, and nothing about it is remembered."""
     try:
-        return extract_facts(language, data)
+        return extract_facts(language, data, until)
+    except BudgetExceeded:
+        raise
     except Exception:  # noqa: BLE001 - contained to the file, reported as its error line
         return Facts(error=1)
 
 
 _QUERIES: dict[str, _Queries] = {}
+_READ_CHUNK = 1 << 16  # bytes handed to tree-sitter per read callback of a bounded parse
 
 
-def extract_facts(language: Language, data: bytes) -> Facts:
-    """Parse bytes with the language's grammar and run its extract function (per process, no I/O)."""
+def extract_facts(language: Language, data: bytes, until: float | None = None) -> Facts:
+    """Parse bytes with the language's grammar and run its extract function (per process, no I/O).
+
+    With `until` (a `time.monotonic()` deadline) the parse stops at that time,
+    through tree-sitter's progress callback, and raises BudgetExceeded. Queries
+    cannot be stopped from here (see `anchorcheck.parsepool`): the caller runs
+    this in a worker process it can kill.
+    """
     grammar = language.grammar
     if isinstance(grammar, str):
         parser = parser_for(grammar)
@@ -674,13 +732,29 @@ def extract_facts(language: Language, data: bytes) -> Facts:
         from tree_sitter import Parser
 
         parser = Parser(grammar())
-    tree = parser.parse(data)
+    tree = parser.parse(data) if until is None else _bounded_parse(parser, data, until)
     queries = _QUERIES.get(language.name)
     if queries is None or queries.language is not language:
         queries = _QUERIES[language.name] = _Queries(language)
     facts: Facts = language.extract(Parsed(tree.root_node, data, queries))  # type: ignore[misc]
     facts.error = first_error_line(tree.root_node)
     return facts
+
+
+def _bounded_parse(parser, data: bytes, until: float):  # noqa: ANN001, ANN202 - tree_sitter.Parser, Tree
+    """Parse through a read callback, which is what lets tree-sitter ask whether to go on."""
+    if time.monotonic() > until:
+        raise BudgetExceeded()
+    try:
+        return parser.parse(
+            lambda at, _point: data[at : at + _READ_CHUNK],
+            progress_callback=lambda _offset, _has_error: time.monotonic() > until,
+        )
+    except ValueError:  # "Parsing failed": the callback stopped it
+        parser.reset()  # else the next parse would resume this one
+        if time.monotonic() > until:
+            raise BudgetExceeded() from None
+        raise
 
 
 def _holds_any(path: Path, needles: Sequence[bytes], chunk: int = 1 << 20) -> bool:

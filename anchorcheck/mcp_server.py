@@ -15,15 +15,17 @@ Five tools, each returning JSON (structured content):
   citations of its spans — verified, so an agent writing a memory gets it
   typed and verifiable in one call.
 
-The server is bound to one checkout (`--root`), and every call builds a
-fresh Verifier: a long-lived server must see the code as it is now, not as
-it was when an earlier call cached its evidence. Needs the `mcp` extra
-(the official MCP Python SDK, 2.x).
+The server is bound to one checkout (`--root`) and keeps one Verifier for
+the whole session: before each call it revalidates what it cached
+(`Verifier.refresh`), so it sees the code as it is now while a recall costs
+what changed, not a new index. Calls take turns on it (a lock): tools may run
+in worker threads. Needs the `mcp` extra (the official MCP Python SDK, 2.x).
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -52,6 +54,7 @@ def build_server(root: str | Path) -> MCPServer:
     """The MCP server for one checkout (not started: call `.run()` for stdio)."""
     root = Path(root).resolve()
     server = MCPServer("anchorcheck", version=__version__, instructions=INSTRUCTIONS)
+    resident = _Resident(root)
 
     @server.tool()
     def check_anchors(anchors: list[str]) -> dict[str, Any]:
@@ -60,8 +63,9 @@ def build_server(root: str | Path) -> MCPServer:
         Returns one result per anchor (verdict VERIFIED, REFUTED or INCONCLUSIVE, a reason
         and evidence locations) and counts per verdict.
         """
-        verifier = Verifier(root)
-        results = [verifier.check(anchor).to_dict() for anchor in anchors]
+        with resident.lock:
+            verifier = resident.verifier()
+            results = [verifier.check(anchor).to_dict() for anchor in anchors]
         counts = Counter(r["verdict"] for r in results)
         return {"results": results, "summary": {v.value: counts[v.value] for v in Verdict}}
 
@@ -72,14 +76,15 @@ def build_server(root: str | Path) -> MCPServer:
         `citations` are banked span records (from bank_citation); a citation without an
         'anchor' key is checked as an anchor of its own.
         """
-        verifier = Verifier(root)
         records = [dict(c) for c in citations or []]
         memory = Memory(text=text, anchors=list(anchors), metadata={"citations": records} if records else {})
-        try:
-            attach([memory], load_lock(root), verifier.registry.kinds)
-        except MemoryFileError as exc:
-            raise ToolError(str(exc)) from None
-        return verifier.verify(memory).to_dict()
+        with resident.lock:
+            verifier = resident.verifier()
+            try:
+                attach([memory], load_lock(root), verifier.registry.kinds)
+            except MemoryFileError as exc:
+                raise ToolError(str(exc)) from None
+            return verifier.verify(memory).to_dict()
 
     @server.tool()
     def bank_citation(path: str, start_line: int, end_line: int) -> dict[str, Any]:
@@ -139,6 +144,20 @@ def build_server(root: str | Path) -> MCPServer:
         }
 
     return server
+
+
+class _Resident:
+    """The session's Verifier, built at the first call (a server that is never asked costs nothing)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.lock = threading.Lock()
+        self._verifier: Verifier | None = None
+
+    def verifier(self) -> Verifier:
+        if self._verifier is None:
+            self._verifier = Verifier(self.root)
+        return self._verifier
 
 
 def _bank_target(root: Path, target: str) -> Any:

@@ -479,6 +479,20 @@ class Repository:
             return {}
         return {path: blob for path, (_, blob) in (self._index_listing[0] or {}).items()}
 
+    def forget(self, paths: Iterable[str]) -> None:
+        """Files whose bytes may have changed since git listed them: git's index no longer vouches for
+        them (no blob id, not trusted as regular files), and their type and location are judged anew.
+        What a long-lived Verifier calls instead of listing the whole checkout again."""
+        changed = set(paths)
+        if "_index_listing" in vars(self):
+            self._index_listing[1].update(changed)
+        if "blob_ids" in vars(self):
+            for path in changed:
+                self.blob_ids.pop(path, None)
+        self._vetted.difference_update(changed)
+        for path in changed:
+            self._text.pop(path, None)
+
     def relative(self, path: str | os.PathLike[str]) -> str:
         """A path (absolute or relative to the current directory) as a repo-relative POSIX path."""
         full = Path(path).resolve()

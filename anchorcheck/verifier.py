@@ -9,7 +9,6 @@ raises is contained to the anchor it was checking.
 from __future__ import annotations
 
 import os
-import pickle
 import time
 from collections.abc import Iterable, Sequence
 from datetime import datetime
@@ -21,6 +20,7 @@ from anchorcheck import implicit, lifecycle
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor, parse_anchor
 from anchorcheck.config import Config, load_config
 from anchorcheck.context import BudgetExceeded, Context
+from anchorcheck.freshness import Snapshot
 from anchorcheck.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_reason
 from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict
 from anchorcheck.plugins import PluginSet, default_plugins, load_plugins, only_from_env
@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor
 
 PARALLEL_THRESHOLD = 200  # below this many memories a pool costs more than it saves
-_CHUNK = 64
+MAX_CHUNK = 64  # memories per task at most: a round trip costs little beside 64 checks
+CHUNKS_PER_WORKER = 4  # tasks per worker at least, where the batch allows: a slow chunk is not the tail
 
 class Verifier:
     """Checks anchors and memories against one checkout.
@@ -65,9 +66,13 @@ class Verifier:
             self.repo.prefetch_listing()
         self.plugins = _plugin_set(only_plugins, self.config, plugins)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=dict(options or {}))
+        # What the checkout looked like when this Verifier last answered; None before the first call,
+        # and always for a one-shot Verifier (the CLI's `check`: nothing can change between its calls).
+        self._resident = bool((options or {}).get("resident", True))
+        self._snapshot: Snapshot | None = None
         # What a worker process needs to build the same Verifier (modules travel by name).
         self._spec = (
-            str(root_path),
+            str(self.repo.root),  # resolved: a worker started elsewhere must check this tree, not its cwd's
             [p.__name__ if isinstance(p, ModuleType) else p for p in plugins],
             None if only_plugins is None else list(only_plugins),
             self.config,
@@ -92,6 +97,7 @@ class Verifier:
         `deadline` is a budget in seconds for this call; past it the anchor is
         INCONCLUSIVE ("budget exceeded").
         """
+        self.refresh()
         self.context.deadline = time.monotonic() + deadline if deadline is not None else None
         try:
             return self._check(anchor)
@@ -107,6 +113,7 @@ class Verifier:
         `anchorcheck.lifecycle`) are judged against `now` (default: the clock);
         `as_of` anchors are checked at that git revision.
         """
+        self.refresh()
         self.context.deadline = time.monotonic() + deadline if deadline is not None else None
         try:
             return self._verify_one(memory, now)
@@ -146,6 +153,7 @@ class Verifier:
         batch = list(memories)
         until = time.time() + deadline if deadline is not None else None
         if executor is None and len(batch) < PARALLEL_THRESHOLD:
+            self.refresh()
             return _verify_here(self, batch, until, now)
         owned = executor is None
         self.repo.join_prefetch()  # a process pool forks: no thread may be mid-call then
@@ -154,18 +162,49 @@ class Verifier:
 
             executor = ProcessPoolExecutor(max_workers=min(os.cpu_count() or 1, 8))
         try:
-            spec = pickle.dumps(self._spec)
-            chunks = [batch[i : i + _CHUNK] for i in range(0, len(batch), _CHUNK)]
-            futures = [executor.submit(_verify_chunk, spec, [m.to_dict() for m in chunk], until, now) for chunk in chunks]
-            reports = []
-            for chunk, future in zip(chunks, futures):
-                for memory, done in zip(chunk, future.result()):
-                    results = [AnchorResult.from_dict(r) for r in done["results"]]
-                    reports.append(MemoryReport(memory, results, Verdict(done["verdict"]), done.get("reason", "")))
-            return reports
+            return submit_batches(executor, [(self._spec, batch)], until, now)[0]
         finally:
             if owned:
                 executor.shutdown()
+
+    def refresh(self) -> bool:
+        """Bring what this Verifier has cached up to date with the disk; every call does this first.
+
+        Cheap when nothing changed: one stat per listed file and directory
+        (`anchorcheck.freshness`). Exact when something did: a file whose bytes
+        changed loses its facts and is read again when an anchor needs it, an
+        added or removed file makes git list the checkout again, and every
+        search result is recomputed from the per-file facts still true.
+        Whether anything changed since the last call.
+        """
+        if not self._resident:
+            return False
+        if self._snapshot is None:  # before anything is read: a later change is then seen
+            self._snapshot = Snapshot(self.repo)
+            return False
+        changes = self._snapshot.changes()
+        if not changes:
+            return False
+        from anchorcheck.index import SourceIndex  # tree-sitter: only where source was indexed
+
+        known = self.context.peek("anchorcheck.index")
+        stale = set(changes.modified)
+        relist = changes.relist or any("/" not in path for path in stale)  # a new file, or maybe the config
+        if relist:
+            self.config = load_config(self.repo.root)
+            listed = set(self.repo.paths())
+            self.repo = Repository(
+                self.repo.root, skip_dirs=self.config.skip_dirs, exclude=self.config.exclude, max_file_size=self.config.max_file_size
+            )
+            stale |= listed ^ set(self.repo.paths())
+        else:
+            self.repo.forget(stale)
+        self.context = Context(self.repo, self.plugins.registry, self.config, options=self.context.options)
+        if known is not None:
+            SourceIndex.succeeding(known, self.context, stale, relisted=relist)
+        if relist:  # new directories to watch, a new listing to sign; else the snapshot took the edits in
+            self._snapshot = Snapshot(self.repo)
+        return True
 
     # -- dispatch --------------------------------------------------------------
 
@@ -264,7 +303,7 @@ class Verifier:
         try:
             result = function(*args, **kwargs)
         except BudgetExceeded:
-            return _budget(shown)
+            return _budget(shown, "before this anchor's check finished")
         except UnsafePathError as exc:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, f"refused path {exc.path!r}: {exc.why}", state="unverifiable", plugin=plugin)
         except Exception as exc:  # a plugin bug costs one anchor, not the run
@@ -281,6 +320,44 @@ class Verifier:
 
 
 _WORKER_VERIFIERS: dict[bytes, Verifier] = {}
+
+
+def submit_batches(
+    executor: Executor, batches: list[tuple[tuple[Any, ...], list[Memory]]], until: float | None, now: datetime | None
+) -> list[list[MemoryReport]]:
+    """Verify each (Verifier spec, memories) batch on the executor's workers; reports per batch, in order.
+
+    Chunks are cut so that every worker gets several (`CHUNKS_PER_WORKER`),
+    at most `MAX_CHUNK` memories each, and the chunks of all batches are
+    submitted at once: eight repositories on two workers keep both busy.
+    """
+    import pickle  # only a batch sent to other processes needs it
+
+    total = sum(len(memories) for _, memories in batches)
+    size = max(1, min(MAX_CHUNK, -(-total // (workers_of(executor) * CHUNKS_PER_WORKER))))
+    submitted = []
+    for index, (spec, memories) in enumerate(batches):
+        packed = pickle.dumps(spec)
+        for start in range(0, len(memories), size):
+            chunk = memories[start : start + size]
+            future = executor.submit(_verify_chunk, packed, [m.to_dict() for m in chunk], until, now)
+            submitted.append((index, chunk, future))
+    reports: list[list[MemoryReport]] = [[] for _ in batches]
+    for index, chunk, future in submitted:
+        for memory, done in zip(chunk, future.result()):
+            results = [AnchorResult.from_dict(r) for r in done["results"]]
+            reports[index].append(MemoryReport(memory, results, Verdict(done["verdict"]), done.get("reason", "")))
+    return reports
+
+
+def workers_of(executor: Executor) -> int:
+    """How many tasks an executor runs at once: a process or thread pool's workers, a Dask client's
+    threads, a `workers` attribute (anchorcheck.executors); else the CPUs here."""
+    known = getattr(executor, "workers", None) or getattr(executor, "_max_workers", None)
+    client = getattr(executor, "_client", None)  # distributed.Client.get_executor()
+    if not known and client is not None and callable(getattr(client, "nthreads", None)):
+        known = sum(client.nthreads().values())
+    return max(1, int(known or os.cpu_count() or 1))
 
 
 def _verify_here(
@@ -300,11 +377,14 @@ def _verify_chunk(
     """Runs in a worker: one Verifier per spec per process, reused across chunks so its index stays warm."""
     verifier = _WORKER_VERIFIERS.get(spec)
     if verifier is None:
+        import pickle
+
         root, plugins, only, config, options = pickle.loads(spec)  # noqa: S301 - our own pickle, same program
         extra = [__import__(p, fromlist=["_"]) if isinstance(p, str) else p for p in plugins]
         # One process per worker already: the index must not start a pool of its own.
         options = {**options, "workers": 1}
         verifier = _WORKER_VERIFIERS[spec] = Verifier(root, plugins=extra, only_plugins=only, config=config, options=options)
+    verifier.refresh()  # kept across chunks and calls: it must see the checkout as it is now
     reports = _verify_here(verifier, [Memory.from_dict(m) for m in memories], until, now)
     return [{"results": [r.to_dict() for r in rep.results], "verdict": str(rep.verdict), "reason": rep.reason} for rep in reports]
 
@@ -318,8 +398,8 @@ def _plugin_set(only: Sequence[str] | None, config: Config, extra: Sequence[obje
     return load_plugins(only, extra)
 
 
-def _budget(shown: str) -> AnchorResult:
-    return AnchorResult(shown, Verdict.INCONCLUSIVE, "budget exceeded before this anchor was checked", state="budget")
+def _budget(shown: str, when: str = "before this anchor was checked") -> AnchorResult:
+    return AnchorResult(shown, Verdict.INCONCLUSIVE, f"budget exceeded {when}", state="budget")
 
 
 def _negate(result: AnchorResult) -> AnchorResult:

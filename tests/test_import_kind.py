@@ -5,6 +5,7 @@ from __future__ import annotations
 from tests._source_support import check, lines, verifier, write
 
 from anchorcheck import Verdict
+from anchorcheck.index import SourceIndex
 
 
 def test_present_trap_scope_excludes_unrelated_use(tmp_path):
@@ -132,3 +133,27 @@ def test_scope_matching_nothing_says_so(tmp_path):
         result = check(root, anchor)
         assert result.verdict is Verdict.INCONCLUSIVE
         assert result.reason == "no file of the repository matches the scope 'src/cache/'"
+
+
+def test_dotted_module_parses_only_files_that_spell_its_last_segment(tmp_path):
+    """An import of a.b.c spells `c` (or is relative, inside a `c/` directory): other files of the
+    package are ruled out unparsed, however many name `a`."""
+    files = {f"pkg/mod{i}.py": "import pkg.other\nfrom pkg import util\n" for i in range(40)}
+    files.update({"pkg/__init__.py": "", "pkg/sub/__init__.py": "", "pkg/sub/inner.py": "from . import deep\n"})
+    write(tmp_path, files)
+    v = verifier(tmp_path)
+    result = v.check("import:pkg.sub")
+    assert result.verdict is Verdict.VERIFIED
+    assert [e.path for e in result.evidence] == ["pkg/sub/inner.py"]  # `from . import deep` inside pkg/sub/
+    assert SourceIndex.of(v.context).parsed == 2  # the files under pkg/sub/, not the 40 others
+    refuted = v.check("import:pkg.absent")
+    assert refuted.verdict is Verdict.REFUTED and f"{len(files)} ruled out" in refuted.reason
+
+
+def test_broken_file_that_cannot_spell_the_module_does_not_matter(tmp_path):
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "from pkg import b\n", "broken.py": "import pkg\ndef (:\n"})
+    assert check(tmp_path, "import:pkg.gone").verdict is Verdict.REFUTED
+    shaky = check(tmp_path, "import:pkg")
+    assert shaky.verdict is Verdict.VERIFIED  # pkg/a.py imports it; the broken file only adds doubt to absence
+    write(tmp_path, {"broken.py": "print('pkg', 'gone')\ndef (:\n"})  # it names both: it could
+    assert check(tmp_path, "import:pkg.gone").verdict is Verdict.INCONCLUSIVE

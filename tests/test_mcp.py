@@ -75,6 +75,27 @@ def test_bank_errors_are_tool_errors(make_repo) -> None:  # noqa: ANN001
     assert "refused" in result.content[0].text
 
 
+def test_one_session_sees_edits_between_calls(make_repo) -> None:  # noqa: ANN001
+    """The server keeps one Verifier for the session, and it answers from the code as it is now."""
+    root = make_repo({"src/app.py": "import json\n", "README.md": "x\n"})
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "anchorcheck", "mcp", "--root", str(root)], cwd=str(root),
+        env={"PATH": os.environ.get("PATH", "")},
+    )
+
+    async def session() -> list[str]:
+        verdicts = []
+        async with Client(params) as client:
+            for edit in (None, "import json\nimport redis\n", "import json\n"):
+                if edit is not None:
+                    (root / "src/app.py").write_text(edit)
+                done = await client.call_tool("verify_memory", {"text": "we use Redis", "anchors": ["import:redis"]})
+                verdicts.append(done.structured_content["verdict"])
+        return verdicts
+
+    assert anyio.run(session) == ["REFUTED", "VERIFIED", "REFUTED"]
+
+
 def test_suggest_anchors_and_remember_type_a_memory_in_one_call(make_repo) -> None:  # noqa: ANN001
     pyproject = '[project]\nname = "app"\nversion = "1"\ndependencies = ["redis>=5"]\n'
     root = make_repo({"src/app/cache.py": CODE, "src/app/__init__.py": "", "pyproject.toml": pyproject})

@@ -10,29 +10,33 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from importlib import import_module
+from types import ModuleType
 
-from anchorcheck import __version__
-from anchorcheck.anchors import AnchorSyntaxError
-from anchorcheck.cli import anchor, bank, check, lock, mcp, plugins, rebank, relocate, suggest
-from anchorcheck.cli.common import UsageError
-from anchorcheck.config import ConfigError
-from anchorcheck.memoryfiles import MemoryFileError
-from anchorcheck.receipts import ReceiptLogError
+from anchorcheck._version import __version__
 
-COMMANDS = [check, lock, suggest, anchor, bank, relocate, rebank, mcp, plugins]
+# The subcommands, each a module of this package, imported only when named: a run of
+# `anchorcheck check` never loads what `relocate` or `mcp` need, and `--version` loads none.
+COMMANDS = ["check", "lock", "suggest", "anchor", "bank", "relocate", "rebank", "mcp", "plugins"]
 EXIT_USAGE = 2
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser, with only the subcommand that `argv` names (none for `--version`, all for help)."""
     parser = argparse.ArgumentParser(
         prog="anchorcheck",
         description="Verify AI-agent memories against the code they talk about.",
     )
     parser.add_argument("--version", action="version", version=f"anchorcheck {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in COMMANDS:
-        command.add_parser(sub)
+    first = argv[0] if argv else None  # the command comes first: the only options before it exit
+    for command in [first] if first in COMMANDS else [] if first == "--version" else COMMANDS:
+        _command(command).add_parser(sub)
     return parser
+
+
+def _command(name: str) -> ModuleType:
+    return import_module(f"anchorcheck.cli.{name}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -42,8 +46,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(argv).parse_args(argv)
+    from anchorcheck.anchors import AnchorSyntaxError  # what every subcommand has imported by now
+    from anchorcheck.cli.common import UsageError
+    from anchorcheck.config import ConfigError
+    from anchorcheck.memoryfiles import MemoryFileError
+    from anchorcheck.receipts import ReceiptLogError
+
     try:
         return int(args.run(args))
     except (AnchorSyntaxError, ConfigError, MemoryFileError, ReceiptLogError, UsageError) as exc:

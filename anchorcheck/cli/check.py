@@ -4,7 +4,9 @@ With no arguments it checks the known memory files of the repository
 (CLAUDE.md, AGENTS.md, memory-bank/, Cursor rules, Copilot instructions,
 `*.memories.toml`, `memory.jsonl`, or the `memory-files` setting). Span
 anchors get their fingerprints from `anchorcheck.lock`; `check` never writes
-a memory file or the lock.
+a memory file or the lock. With `--watch` it keeps running and checks again
+whenever the checkout changes, printing only the verdicts that changed
+(`anchorcheck.cli.watch`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import sys
 import time
 
 from anchorcheck.cli.common import add_memory_files, add_format, add_root, add_verification, emit, exit_code, make_verifier
+from anchorcheck.cli.watch import add_watch, watch
 from anchorcheck.lockfile import attach, load_lock
 from anchorcheck.memoryfiles import ReferenceReading, claude_memory_dir, claude_memory_files, load
 from anchorcheck.model import Memory, MemoryReport
@@ -43,12 +46,26 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         metavar="FILE",
         help="append a JSONL receipt for each memory whose verdict changed since the last run",
     )
+    add_watch(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    verifier = make_verifier(args)
+    verifier = make_verifier(args, resident=args.watch)
     start = time.perf_counter()
+    loaded, reports = check_memories(args, verifier)
+    if not loaded:
+        print("anchorcheck: no memory files found (name them, or set memory-files in the config)", file=sys.stderr)
+    files = [shown for shown, _ in loaded]
+    result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose)
+    emit(result, args.format)
+    if args.watch:
+        return watch(args, verifier, reports, lambda: check_memories(args, verifier)[1])
+    return exit_code(result, args.fail_on or verifier.config.fail_on)
+
+
+def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[tuple[str, list[Memory]]], list[MemoryReport]]:
+    """Load the memory files (and the lock) as they are now and verify every memory in them."""
     lock = load_lock(verifier.root)
     kinds = frozenset() if args.no_implicit else frozenset(verifier.config.implicit)
     reading = ReferenceReading(verifier.repo, kinds) if kinds else None
@@ -58,8 +75,6 @@ def run(args: argparse.Namespace) -> int:
         if not auto:
             print(f"anchorcheck: no Claude Code auto-memory at {claude_memory_dir(verifier.root)}", file=sys.stderr)
         loaded += load([str(p) for p in auto], verifier.repo, verifier.registry, (), reading) if auto else []
-    if not loaded:
-        print("anchorcheck: no memory files found (name them, or set memory-files in the config)", file=sys.stderr)
     batch = []
     for _, memories in loaded:
         attach(memories, lock, verifier.registry.kinds)
@@ -67,10 +82,7 @@ def run(args: argparse.Namespace) -> int:
     reports = _verify(verifier, batch, args.deadline)
     if args.receipts:
         ReceiptLog(args.receipts).record(reports, revision=verifier.repo.head)
-    files = [shown for shown, _ in loaded]
-    result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose)
-    emit(result, args.format)
-    return exit_code(result, args.fail_on or verifier.config.fail_on)
+    return loaded, reports
 
 
 def _verify(verifier: Verifier, batch: list[Memory], deadline: float | None) -> list[MemoryReport]:

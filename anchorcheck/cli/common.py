@@ -77,8 +77,11 @@ def root_of(args: argparse.Namespace) -> str:
     return root
 
 
-def make_verifier(args: argparse.Namespace) -> Verifier:
-    return Verifier(root_of(args), options={"cache": not getattr(args, "no_cache", False), "prefetch_listing": True})
+def make_verifier(args: argparse.Namespace, *, resident: bool = False) -> Verifier:
+    """The command's Verifier: one-shot (no snapshot of the tree to revalidate) unless it keeps
+    answering while files change (`check --watch`)."""
+    options = {"cache": not getattr(args, "no_cache", False), "prefetch_listing": True, "resident": resident}
+    return Verifier(root_of(args), options=options)
 
 
 def exit_code(run: Run, fail_on: str) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from anchorcheck.context import Context
@@ -139,3 +140,17 @@ def nothing_to_search(context: Context, scope: str | None, usual: str) -> str:
     if scope is not None and not context.repo.files(scope):
         return f"no file of the repository matches the scope {scope!r}"
     return usual
+
+
+_WORD_BYTE = re.compile(rb"\w")
+
+
+def spells_word(data: bytes, word: bytes) -> bool:
+    """Whether `word` occurs in `data` as a whole word (no word character on either side): how a
+    read by name spells its key (`"PATH"`, `.PATH`, never PATH_INFO) and an import line its module."""
+    at = data.find(word)
+    while at != -1:
+        if not (at and _WORD_BYTE.match(data, at - 1)) and not _WORD_BYTE.match(data, at + len(word)):
+            return True
+        at = data.find(word, at + 1)
+    return False

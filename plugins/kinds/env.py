@@ -31,6 +31,7 @@ from anchorcheck_plugins.kinds._source import (
     places,
     production,
     scope_words,
+    spells_word,
 )
 from anchorcheck_plugins.kinds.env_config import config_kind, defined_names
 
@@ -56,7 +57,8 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
         return production(path) and any(name == key for name, _ in facts.env)
 
     def names_key(language: Language, data: bytes) -> bool:
-        return key.encode() in data
+        # As a whole token (`"PATH"`, `.PATH`): every read by name spells it so, and PATH_INFO does not.
+        return spells_word(data, key.encode())
 
     # A read by name needs the name in the file's bytes; the other candidates only matter for a
     # computed key, and the first one found makes absence unprovable.

@@ -3,8 +3,10 @@
 Matching is by whole segments (`import:mcp` matches `mcp.server.fastmcp`,
 never `mcpx`), with each language's own separator. Absence is a closed-world
 claim over the files in scope that some language plugin parses: a file whose
-bytes lack the module's first segment cannot import it and is ruled out
-unparsed; a candidate that failed to parse or read makes absence INCONCLUSIVE.
+bytes lack the module's last segment cannot import it (`a.b.c` is spelled
+`c` by every import of it, but a relative one written inside a `c/`
+directory) and is ruled out unparsed; a candidate that failed to parse or
+read makes absence INCONCLUSIVE.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from anchorcheck_plugins.kinds._source import (
     places,
     production,
     scope_words,
+    spells_word,
 )
 
 
@@ -135,12 +138,13 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
     index = SourceIndex.of(context)
 
     def needles(language: Language) -> list[bytes]:
-        first = _segments(language, module)[0]
-        return list({first.encode(), first.replace("-", "_").encode()})
+        # An import of a.b.c (or of a submodule) spells its last segment `c`: `import a.b.c`,
+        # `from a.b import c`, `from .c import x`, `use a::b::c`, `"a/b/c"`.
+        return _spellings(_segments(language, module)[-1])
 
     def inside(language: Language) -> str | None:
-        # A relative import names no package: keep files that live inside the package.
-        return _segments(language, module)[0] if language.resolve_import is not None else None
+        # The one import that need not spell it: a relative one written inside a `c/` directory.
+        return _segments(language, module)[-1] if language.resolve_import is not None else None
 
     matched: dict[str, list[tuple[str, int, str]]] = {}  # per path: the goal and the report both ask
 
@@ -173,10 +177,24 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         cited, result.cited_all = cite(context, result.search, goal.likely, lambda path, facts: bool(matches(path, facts)))
         result.cited = _places(cited, matches)
     for path, facts in hits:
-        # A broken file matters only if it could hold the import at all (or cannot be read to tell).
-        if facts.error is not None and any(index.contains(path, n) is not False for n in needles(index.language(path))):  # type: ignore[arg-type]
+        # A broken file matters only if it could hold the import at all (or cannot be read to tell):
+        # it names the top-level package, as a relative import's package is named by its directory.
+        if facts.error is not None and _could_import(index, path, module):
             result.shaky.append(f"{path}:{facts.error}")
     return result
+
+
+def _spellings(segment: str) -> list[bytes]:
+    """The bytes a file that names this segment holds (a crate `a-b` is written `a_b` in Rust)."""
+    return list(dict.fromkeys([segment.encode(), segment.replace("-", "_").encode()]))
+
+
+def _could_import(index: SourceIndex, path: str, module: str) -> bool:
+    """Whether a file's bytes may hold an import of the module: they name its first segment (a file
+    that cannot be read may)."""
+    language = index.language(path)
+    assert language is not None  # search only returns files a language parses
+    return any(index.contains(path, needle) is not False for needle in _spellings(_segments(language, module)[0]))
 
 
 def _language_of(context: Context) -> Callable[[str], str]:
@@ -198,14 +216,23 @@ def _for_python(rule: Callable[[Language], _T], otherwise: _T) -> Callable[[Lang
 def _likely_importer(module: str) -> Callable[[Language, bytes], bool]:
     """Bytes that look like an import statement of the module: those files are parsed first.
 
-    Each occurrence of the name is judged from what precedes it on its line
-    (Python: `from`/`import` at the start; others: a quote), so a file costs a
-    substring scan, not a regex tried at every line.
+    A top-level module: an occurrence of its name judged from what precedes it
+    on its line (Python: `from`/`import` at the start; others: a quote), so a
+    file costs a substring scan, not a regex tried at every line. A dotted one
+    (`a.b.c`): the path as written (`"a/b/c`, `a::b::c`), or in Python a line
+    that starts with `from`/`import` and names `c` beside `b` (or is relative):
+    only the parent's name tells `from django.template.defaultfilters import
+    time` from the `import time` of every other file.
     """
     first = module.split(".")[0].split("/")[0].split("::")[0].encode()
     python = re.compile(rb"[ \t]*(?:from|import)[ \t]+")
 
     def likely(language: Language, data: bytes) -> bool:
+        segments = _segments(language, module)
+        if len(segments) > 1:
+            if language.resolve_import is None:
+                return any(f"{quote}{module}".encode() in data for quote in ('"', "'", "`", " ", "\t", ":", "{"))
+            return _python_import_line(data, segments[-2].encode(), segments[-1].encode())
         at = data.find(first)
         while at != -1:
             if language.resolve_import is None:
@@ -219,6 +246,18 @@ def _likely_importer(module: str) -> Callable[[Language, bytes], bool]:
     return likely
 
 
+def _python_import_line(data: bytes, parent: bytes, last: bytes) -> bool:
+    """Whether a line starting with `from`/`import` names `last` as a word, and `parent` or a relative module.
+    The import lines are found by one scan of the file; only they are looked into."""
+    if last not in data:
+        return False
+    for line in _IMPORT_LINES.findall(data):
+        if spells_word(line, last) and (line.lstrip().startswith(b"from .") or spells_word(line, parent)):
+            return True
+    return False
+
+
+_IMPORT_LINES = re.compile(rb"^[ \t]*(?:from|import)[ \t][^\n]*", re.MULTILINE)
 _WORD = re.compile(rb"\w")
 
 

@@ -1,0 +1,221 @@
+"""Whether a checkout changed since a Verifier last looked: what keeps a long-lived Verifier true.
+
+A snapshot holds the stat signature of every listed file and directory and of
+git's own state files (the index, HEAD and the ref it names). Comparing it with
+the disk costs one stat per entry and reads nothing: a file whose signature is
+unchanged is taken to hold the same bytes, as git takes it. A changed directory
+means files were added, removed or renamed there, and a changed git state means
+the index or HEAD moved: the listing is redone. A file written in the same
+clock tick as the snapshot could change again unseen ("racy", as git calls it):
+its content hash is kept and compared instead. No TTL, nothing assumed.
+
+On Linux the snapshot also watches every listed directory and git's directory
+with inotify: the kernel queues an event with each write, rename or deletion
+as it happens, so "nothing changed" is one non-blocking read of that queue and
+the stat pass runs only after an event (or where inotify is not available or
+out of watches; only then are racy files hashed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import sys
+import time
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from anchorcheck.repo import Repository
+
+Signature = tuple[int, int, int, int] | None  # mtime_ns, ctime_ns, size, inode; None when absent
+_RACY_NS = 2_000_000_000  # timestamps this close to the snapshot may hide a later write (2 s: FAT's granularity)
+
+
+def signature(path: str) -> Signature:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino
+
+
+@dataclass
+class Changes:
+    """What changed: files whose bytes may differ, and whether the listing itself must be redone."""
+
+    modified: set[str] = field(default_factory=set)
+    relist: bool = False
+
+    def __bool__(self) -> bool:
+        return self.relist or bool(self.modified)
+
+
+class Snapshot:
+    """The stat signatures of a repository's listed files, their directories and git's state files."""
+
+    def __init__(self, repo: Repository) -> None:
+        started = time.time_ns()
+        self.root = str(repo.root)
+        listed = repo.paths()
+        directories = {""} | {path.rsplit("/", 1)[0] for path in listed if "/" in path}
+        directories |= {parent for d in list(directories) for parent in _parents(d)}
+        git_files = _git_state_files(repo.root)
+        # Watches first, stats next: a change in between is then both queued and seen.
+        self._events = _Inotify.watching([*sorted(directories), *sorted({os.path.dirname(f) for f in git_files})], self.root)
+        self.files = {path: signature(self._full(path)) for path in listed}
+        self.directories = {d: signature(self._full(d)) for d in directories}
+        self.git = {path: signature(path) for path in git_files}
+        # Without events, a file written in the clock tick of this snapshot could change unseen.
+        self.racy = {} if self._events is not None else {
+            path: _digest(self._full(path))
+            for path, sig in self.files.items()
+            if sig is not None and sig[0] >= started - _RACY_NS
+        }
+
+    def _full(self, path: str) -> str:
+        return os.path.join(self.root, path) if path else self.root
+
+    def changes(self) -> Changes:
+        """What differs on disk now; empty when nothing does. Files seen modified are taken in (the
+        snapshot stays valid); after a change that needs a new listing, take a new snapshot."""
+        found = Changes()
+        if self._events is not None:
+            happened = self._events.happened()
+            if happened is not None:
+                touched, relist = happened
+                found.relist |= relist
+                for path in touched & self.files.keys():
+                    found.modified.add(path)
+                    self.files[path] = signature(self._full(path))
+                    self.racy.pop(path, None)  # the kernel reports every later write
+                found.relist |= any(self.files[path] is None for path in found.modified)
+                return found
+        if any(signature(path) != sig for path, sig in self.git.items()) or any(
+            signature(self._full(d)) != sig for d, sig in self.directories.items()
+        ):
+            found.relist = True
+        recent = time.time_ns() - _RACY_NS
+        for path, sig in list(self.files.items()):
+            now = signature(self._full(path))
+            if now != sig:
+                found.modified.add(path)
+                found.relist |= now is None
+            elif path not in self.racy or _digest(self._full(path)) == self.racy[path]:
+                continue
+            found.modified.add(path)
+            self.files[path] = now  # taken in: the next call compares with what is there now
+            self.racy.pop(path, None)
+            if now is not None and now[0] >= recent:
+                self.racy[path] = _digest(self._full(path))
+        return found
+
+
+class _Inotify:
+    """Linux's inotify through libc: which paths under the watched directories were written, and
+    whether any was created, removed or renamed (then the listing must be redone)."""
+
+    _WRITES = 0x2 | 0x4 | 0x8  # modify, attrib, close-write
+    _MOVES = 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800  # moved from/to, create, delete, delete-self, move-self
+    _OVERFLOW, _IGNORED = 0x4000, 0x8000
+
+    def __init__(self, fd: int, root: str) -> None:
+        self.fd = fd
+        self.root = root
+        self.directories: dict[int, str] = {}  # watch descriptor -> directory (repo-relative, or absolute outside)
+        self._closer = weakref.finalize(self, os.close, fd)
+
+    @classmethod
+    def watching(cls, directories: list[str], root: str) -> _Inotify | None:
+        """The events of these directories (repo-relative, or absolute for git's); None where inotify
+        is missing or out of watches: then every `changes()` stats every entry instead."""
+        if not sys.platform.startswith("linux"):
+            return None
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        except (OSError, AttributeError):
+            return None
+        if fd < 0:
+            return None
+        events = cls(fd, root)
+        for directory in directories:
+            full = directory if os.path.isabs(directory) else os.path.join(root, directory) if directory else root
+            wd = libc.inotify_add_watch(fd, os.fsencode(full), cls._WRITES | cls._MOVES)
+            if wd < 0:
+                events._closer()
+                return None  # out of watches (or a directory just removed)
+            events.directories[wd] = directory
+        return events
+
+    def happened(self) -> tuple[set[str], bool] | None:
+        """The repo-relative paths written since the last call, and whether the listing must be redone;
+        None when the queue overflowed or cannot be read (then stat everything)."""
+        touched: set[str] = set()
+        relist = False
+        while True:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except BlockingIOError:
+                return touched, relist
+            except OSError:
+                return None
+            at = 0
+            while at + 16 <= len(chunk):
+                wd, mask, _cookie, size = struct.unpack_from("iIII", chunk, at)
+                name = chunk[at + 16 : at + 16 + size].rstrip(b"\0").decode("utf-8", "surrogateescape")
+                at += 16 + size
+                if mask & self._OVERFLOW:
+                    return None
+                directory = self.directories.get(wd)
+                if directory is None or os.path.isabs(directory) or mask & (self._MOVES | self._IGNORED):
+                    relist = True  # git's state moved, or an entry came, went or was renamed
+                elif name:
+                    touched.add(f"{directory}/{name}" if directory else name)
+
+
+def _parents(directory: str) -> list[str]:
+    parts = directory.split("/")
+    return ["/".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def _digest(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha1(handle.read()).digest()  # noqa: S324 - change detection, not security
+    except OSError:
+        return None
+
+
+def _git_state_files(root: Path) -> list[str]:
+    """git's index, HEAD and the ref HEAD names (loose and packed), found without running git."""
+    for directory in (root, *root.parents):
+        dotgit = directory / ".git"
+        if dotgit.is_dir():
+            gitdir = dotgit
+        elif dotgit.is_file():
+            text = dotgit.read_text(encoding="utf-8", errors="replace").strip()
+            gitdir = (directory / text.removeprefix("gitdir:").strip()) if text.startswith("gitdir:") else None
+        else:
+            continue
+        if gitdir is None:
+            return []
+        files = [gitdir / "index", gitdir / "HEAD"]
+        try:
+            head = (gitdir / "HEAD").read_text(encoding="utf-8", errors="replace").strip()
+        except OSError:
+            head = ""
+        common = gitdir
+        commondir = gitdir / "commondir"
+        if commondir.is_file():  # a linked worktree: refs live in the main repository's git directory
+            common = gitdir / commondir.read_text(encoding="utf-8", errors="replace").strip()
+        if head.startswith("ref:"):
+            files.append(common / head.removeprefix("ref:").strip())
+        files.append(common / "packed-refs")
+        return [str(f) for f in files]
+    return []

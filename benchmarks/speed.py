@@ -1,0 +1,236 @@
+"""Benchmark: the speed targets of the source index, each printed as a ratio to a floor measured in the same run.
+
+    python benchmarks/speed.py [--tree DIR] [--work DIR]
+
+`--tree` is a git checkout of Django 5.2 (by default its sdist is downloaded
+with `pip download django==5.2 --no-deps --no-binary :all:` and committed to a
+fresh repository under `--work`). A 9,000-file tree is made from it (its files
+copied under `copy-N/` until 9,000 are listed). The 50 anchors are
+`benchmarks/verdicts.py`'s mixed set (top-level and dotted imports, env keys,
+symbols, absent names). Sections:
+
+1. cold: a new Verifier, no disk cache, the 50 anchors, against the floor:
+   reading every candidate file (every file a language parses) once, plus
+   tree-sitter's parse (no queries) of exactly the files the run parsed;
+2. resident recall: one Verifier, each memory recalled alone (`verify`) after a
+   warm-up, nothing changed: median and p90 per recall, on both trees;
+3. after one edit: the next recall, against reading and parsing that file;
+4. warm `anchorcheck check` (new process, disk cache) against git's listing of
+   the tree (the three commands a Verifier runs), whole processes;
+5. start-up on a small repository: `anchorcheck check` and `anchorcheck
+   --version` against `python -c pass`, whole processes;
+6. a fleet of 8 repositories (parts of Django) on a Dask LocalCluster of 2
+   workers against the same fleet serially (needs the `dask` extra).
+
+Whole processes are best of 5, interleaved; in-process figures are best of 3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from verdicts import mixed_anchors  # noqa: E402
+
+GIT_ENV = dict(os.environ, GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@e", GIT_COMMITTER_NAME="b", GIT_COMMITTER_EMAIL="b@e")
+
+
+def commit(root: Path) -> Path:
+    for args in (["init", "-q"], ["add", "-A", "-f"], ["commit", "-qm", "tree"]):
+        subprocess.run(["git", "-C", str(root), *args], check=True, env=GIT_ENV, capture_output=True)
+    return root
+
+
+def django(work: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", "django==5.2", "-d", str(work)], check=True)
+    with tarfile.open(next(work.glob("[Dd]jango-5.2*.tar.gz"))) as tar:
+        tar.extractall(work, filter="data")
+    return commit(next(p for p in work.iterdir() if p.is_dir() and p.name.lower().startswith("django-5.2")))
+
+
+def big_tree(source: Path, work: Path, files: int = 9000) -> Path:
+    root = work / "tree9000"
+    if not root.exists():
+        listed = subprocess.run(["git", "-C", str(source), "ls-files"], capture_output=True, text=True, check=True).stdout.split()
+        shutil.copytree(source, root, ignore=shutil.ignore_patterns(".git"))
+        copy = 0
+        while len(listed) * (copy + 2) <= files:
+            copy += 1
+            for rel in listed:
+                target = root / f"copy-{copy}" / rel
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(source / rel, target)
+        tail = files - len(listed) * (copy + 1)
+        for rel in listed[:tail]:
+            target = root / f"copy-{copy + 1}" / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source / rel, target)
+        commit(root)
+    return root
+
+
+def best_process(commands: dict[str, list[str]], cwd: Path, runs: int = 5) -> dict[str, float]:
+    best = dict.fromkeys(commands, float("inf"))
+    for _ in range(runs):
+        for name, args in commands.items():
+            start = time.perf_counter()
+            subprocess.run(args, cwd=cwd, capture_output=True, check=False)
+            best[name] = min(best[name], time.perf_counter() - start)
+    return best
+
+
+def cold(root: Path, anchors: list[str]) -> None:
+    from tree_sitter_language_pack import get_parser
+
+    from anchorcheck import Memory, Verifier
+    from anchorcheck.index import SourceIndex
+
+    memories = [Memory(id=str(i), anchors=[a]) for i, a in enumerate(anchors)]
+    run = read = parse = float("inf")
+    slowest = (0.0, "")
+    for _ in range(3):
+        verifier = Verifier(root, options={"cache": False})
+        start = time.perf_counter()
+        for memory in memories:
+            one = time.perf_counter()
+            verifier.verify(memory)
+            slowest = max(slowest, (time.perf_counter() - one, memory.anchors[0]))
+        run = min(run, time.perf_counter() - start)
+        index = SourceIndex.of(verifier.context)
+        candidates, _ = index.sources(None)
+        parsed = [(path, language) for path, language in candidates if path in index._facts]
+        start = time.perf_counter()
+        data = {path: (root / path).read_bytes() for path, _ in candidates}
+        read = min(read, time.perf_counter() - start)
+        start = time.perf_counter()
+        for path, language in parsed:
+            get_parser(language.grammar).parse(data[path])
+        parse = min(parse, time.perf_counter() - start)
+    floor = read + parse
+    print(f"cold, 50 anchors, new Verifier, no disk cache: {run * 1000:.0f} ms, {len(parsed)} files parsed")
+    print(f"  floor: read {len(candidates)} candidates {read * 1000:.0f} ms + parse those {len(parsed)} {parse * 1000:.0f} ms = {floor * 1000:.0f} ms")
+    print(f"  ratio {run / floor:.2f}x floor (target <= 3x); slowest anchor {slowest[1]} {slowest[0] * 1000:.0f} ms")
+
+
+def resident(root: Path, anchors: list[str], label: str) -> None:
+    from tree_sitter_language_pack import get_parser
+
+    from anchorcheck import Memory, Verifier
+
+    memories = [Memory(id=str(i), anchors=[a]) for i, a in enumerate(anchors)]
+    verifier = Verifier(root, options={"cache": False})
+    for memory in memories:
+        verifier.verify(memory)
+    times = []
+    for _ in range(3):
+        for memory in memories:
+            start = time.perf_counter()
+            verifier.verify(memory)
+            times.append(time.perf_counter() - start)
+    times.sort()
+    median, p90 = statistics.median(times), times[int(len(times) * 0.9)]
+    print(f"resident recall, nothing changed ({label}): median {median * 1000:.2f} ms, p90 {p90 * 1000:.2f} ms per memory (target <= 1 ms)")
+    edited = next(a.split("::")[0][4:] for a in anchors if a.startswith("sym:") and "::" in a and (root / a.split("::")[0][4:]).is_file())
+    path = root / edited
+    original = path.read_bytes()
+    try:
+        path.write_bytes(original + b"\nimport absentmod0  # benchmark edit\n")
+        start = time.perf_counter()
+        verifier.verify(memories[0])
+        after = time.perf_counter() - start
+        start = time.perf_counter()
+        get_parser("python").parse(path.read_bytes())
+        floor = time.perf_counter() - start
+    finally:
+        path.write_bytes(original)
+    print(f"  after editing {edited}: next recall {after * 1000:.1f} ms; reading and parsing that file {floor * 1000:.1f} ms ({after / floor:.1f}x)")
+
+
+def warm_check(root: Path, anchors: list[str], work: Path) -> None:
+    notes = work / f"NOTES-{root.name}.md"
+    notes.write_text("# Notes\n\n" + "".join(f"- fact {i}: `{a}`\n" for i, a in enumerate(anchors)))
+    env_cache = work / f"cache-{root.name}"
+    check = [sys.executable, "-m", "anchorcheck", "check", "--root", str(root), str(notes)]
+    os.environ["ANCHORCHECK_CACHE_DIR"] = str(env_cache)
+    subprocess.run(check, capture_output=True, check=False)  # fills the disk cache
+    git = ["sh", "-c", "git ls-files -s -z >/dev/null; git diff-files --name-only -z >/dev/null; git ls-files -z --others --exclude-standard >/dev/null"]
+    best = best_process({"check": check, "listing": git}, root)
+    print(f"warm `anchorcheck check` of 50 anchors (new process, disk cache): {best['check'] * 1000:.0f} ms; git's listing {best['listing'] * 1000:.0f} ms")
+    print(f"  ratio {best['check'] / best['listing']:.2f}x listing (target <= 2x)")
+
+
+def startup(work: Path) -> None:
+    small = work / "small"
+    if not small.exists():
+        small.mkdir()
+        (small / "app.py").write_text("import json\n")
+        (small / "AGENTS.md").write_text("# Notes\n\n- JSON: `import:json`.\n- The app: `file:app.py`.\n")
+        commit(small)
+    exe = str(Path(sys.executable).with_name("anchorcheck"))
+    best = best_process({"pass": [sys.executable, "-c", "pass"], "version": [exe, "--version"], "check": [exe, "check", "--no-cache"]}, small, runs=7)
+    print(f"start-up: python -c pass {best['pass'] * 1000:.0f} ms; anchorcheck --version {best['version'] * 1000:.0f} ms ({best['version'] / best['pass']:.2f}x, target <= 2x);")
+    print(f"  anchorcheck check on a small repository {best['check'] * 1000:.0f} ms ({best['check'] / best['pass']:.2f}x, target <= 4x)")
+
+
+def fleet(root: Path, work: Path) -> None:
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        print("fleet: skipped (pip install 'anchorcheck[dask]')")
+        return
+    import anchorcheck
+    from anchorcheck import Memory
+
+    parts = ["django/db", "django/contrib/admin", "django/contrib/auth", "django/core", "django/forms", "django/template", "django/utils", "django/contrib/gis"]
+    repos = {}
+    for part in parts:
+        target = work / "fleet" / part.replace("/", "-")
+        if not target.exists():
+            shutil.copytree(root / part, target)
+            commit(target)
+        repos[str(target)] = [Memory(id=str(i), anchors=[a]) for i, a in enumerate(mixed_anchors(target))]
+    options = {"options": {"cache": False}}
+    start = time.perf_counter()
+    serial = anchorcheck.verify_fleet(repos, **options)
+    serial_time = time.perf_counter() - start
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, Client(cluster) as client:
+        client.submit(sum, [1]).result()  # workers up before the clock starts
+        start = time.perf_counter()
+        spread = anchorcheck.verify_fleet(repos, client.get_executor(), **options)
+        dask_time = time.perf_counter() - start
+    same = all([r.verdict for r in serial[k]] == [r.verdict for r in spread[k]] for k in repos)
+    print(f"fleet of 8 repositories x 50 anchors: serial {serial_time:.2f} s, Dask 2 workers {dask_time:.2f} s ({dask_time / serial_time:.2f}x serial, target <= 1x); identical verdicts: {same}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tree", type=Path, help="a git checkout of Django 5.2 (default: download the sdist)")
+    parser.add_argument("--work", type=Path, help="where downloads, copies and caches go (default: a temp dir)")
+    args = parser.parse_args()
+    work = args.work or Path(tempfile.mkdtemp(prefix="anchorcheck-speed-"))
+    work.mkdir(parents=True, exist_ok=True)
+    root = args.tree.resolve() if args.tree else django(work)
+    anchors = mixed_anchors(root)
+    big = big_tree(root, work)
+    big_anchors = mixed_anchors(big)
+    print(f"trees: {root} ({len(json.dumps(anchors))} bytes of anchors), {big}")
+    cold(root, anchors)
+    resident(root, anchors, "Django")
+    resident(big, big_anchors, "9,000-file tree")
+    warm_check(root, anchors, work)
+    startup(work)
+    fleet(root, work)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""A long-lived Verifier (a memory store, the MCP server, `check --watch`) sees every edit: files
+edited, added and deleted between its calls give the new truth at the next call, and only the
+files that changed are read and parsed again."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from tests._source_support import verifier, write
+from tests.conftest import git, init_repo, needs_git
+
+from anchorcheck import Memory, Verdict
+from anchorcheck.freshness import _Inotify
+from anchorcheck.index import SourceIndex
+
+
+@pytest.fixture(autouse=True, params=["events", "stat"])
+def _how_changes_are_seen(request, monkeypatch):
+    """Every test twice: with inotify's events where the platform has them, and with the stat pass alone."""
+    if request.param == "stat":
+        monkeypatch.setattr(_Inotify, "watching", classmethod(lambda cls, directories, root: None))
+
+
+def _parsed(v) -> int:
+    return SourceIndex.of(v.context).parsed
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_edits_additions_and_deletions_are_seen(tmp_path, in_git):
+    write(tmp_path, {"app/a.py": "import json\n", "app/b.py": "def f():\n    pass\n", "README.md": "x\n"})
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert v.check("import:redis").verdict is Verdict.REFUTED
+    assert v.check("sym:app/b.py::g").verdict is Verdict.REFUTED
+    (tmp_path / "app/a.py").write_text("import json\nimport redis\n")  # edited
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+    (tmp_path / "app/b.py").write_text("def f():\n    pass\n\ndef g():\n    pass\n")
+    assert v.check("sym:app/b.py::g").verdict is Verdict.VERIFIED
+    write(tmp_path, {"app/new/c.py": "import celery\n"})  # added, in a new directory
+    assert v.verify(Memory(anchors=["import:celery", "file:app/new/c.py"])).verdict is Verdict.VERIFIED
+    (tmp_path / "app/new/c.py").unlink()  # deleted
+    assert v.check("import:celery").verdict is Verdict.REFUTED
+    assert v.check("file:app/new/c.py").verdict is Verdict.REFUTED
+    (tmp_path / "app/a.py").unlink()
+    assert v.check("import:redis").verdict is Verdict.REFUTED
+    if in_git:
+        git(tmp_path, "add", "-A")  # the index moves: listed again, same truth
+        assert v.check("import:redis").verdict is Verdict.REFUTED
+        assert v.check("sym:app/b.py::g").verdict is Verdict.VERIFIED
+
+
+@needs_git
+def test_only_the_changed_file_is_parsed_again(tmp_path):
+    files = {f"m{i}.py": f'import os\nA{i} = os.environ.get("A{i}")\n' for i in range(20)}
+    init_repo(write(tmp_path, files))
+    v = verifier(tmp_path)
+    assert v.check("env:B").verdict is Verdict.REFUTED  # every file reads the environment: all parsed
+    parsed = _parsed(v)
+    assert parsed == 20
+    assert v.check("env:B").verdict is Verdict.REFUTED and _parsed(v) == parsed  # nothing changed: nothing read
+    (tmp_path / "m7.py").write_text('import os\nB = os.environ["B"]\n')
+    result = v.check("env:B")
+    assert result.verdict is Verdict.VERIFIED and [e.path for e in result.evidence] == ["m7.py"]
+    assert _parsed(v) == parsed + 1
+    write(tmp_path, {"m20.py": 'import os\nC = os.getenv("C")\n'})
+    assert v.check("env:C").verdict is Verdict.VERIFIED and _parsed(v) == parsed + 2
+
+
+def test_a_same_size_rewrite_within_the_clock_tick_is_seen(tmp_path):
+    write(tmp_path, {"a.py": "import aaaaa\n"})
+    v = verifier(tmp_path)
+    assert v.check("import:aaaaa").verdict is Verdict.VERIFIED
+    stat = os.stat(tmp_path / "a.py")
+    (tmp_path / "a.py").write_text("import bbbbb\n")
+    os.utime(tmp_path / "a.py", ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size, same mtime
+    assert v.check("import:aaaaa").verdict is Verdict.REFUTED
+    assert v.check("import:bbbbb").verdict is Verdict.VERIFIED
