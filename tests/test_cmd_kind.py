@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from anchorcheck import AnchorSyntaxError, Verdict, Verifier, format_anchor, parse_anchor
+from anchorcheck import AnchorResult, AnchorSyntaxError, Evidence, Invocation, Runner, Verdict, Verifier, format_anchor, hookimpl, parse_anchor
 from anchorcheck.cli import main
 from tests._cmd_support import check, package, verdicts
 from tests.conftest import init_repo, needs_git, write_tree
@@ -56,6 +56,12 @@ def test_shell_forms_around_the_runner_call(make_tree) -> None:
         "pnpm lint && pnpm run nosuch": R,
         "pnpm lint || true": V,
     }
+
+
+def test_comments_and_hashes_inside_words(make_tree) -> None:
+    root = make_tree({"turbo.json": '{"tasks": {"web#build": {}}}', "Makefile": "test:\n\techo\n"})
+    got = verdicts(root, "turbo run web#build", "make test # don't forget: it's slow", "make test;# nosuch", "make '#nosuch'")
+    assert got == {"turbo run web#build": V, "make test # don't forget: it's slow": V, "make test;# nosuch": V, "make '#nosuch'": R}
 
 
 def test_a_chain_reports_each_failing_call(make_tree) -> None:
@@ -130,3 +136,33 @@ def test_runners_are_listed_by_the_plugins_command(capsys) -> None:
     main(["plugins"])
     out = capsys.readouterr().out
     assert "runners: " in out and "npm [runner-npm]" in out and "make [runner-make]" in out
+
+
+class MiseRunner:
+    """A third-party runner, registered as any plugin would: `mise run TASK` against mise.toml's [tasks]."""
+
+    __name__ = "anchorcheck-mise"
+
+    @staticmethod
+    def verify(invocation: Invocation, context) -> AnchorResult:  # noqa: ANN001 - the runner signature
+        if invocation.args[:1] == ("boom",):
+            raise RuntimeError("bug in the runner")
+        task = invocation.args[-1]
+        text = context.repo.read_bytes("mise.toml").decode()
+        if f"[tasks.{task}]" in text:
+            return AnchorResult(invocation.text, V, f"task {task} is defined", [Evidence("mise.toml", 1, task)])
+        return AnchorResult(invocation.text, R, f"no task {task} in mise.toml")
+
+    @hookimpl
+    def register_runners(self, register) -> None:  # noqa: ANN001 - hook signature
+        register(Runner(name="mise", programs=("mise",), verify=self.verify, summary="mise tasks"))
+
+
+def test_a_third_party_runner(make_tree) -> None:
+    root = make_tree({"mise.toml": "[tasks.build]\nrun = 'cargo build'\n", "Makefile": "all:\n\techo\n"})
+    verifier = Verifier(root, plugins=[MiseRunner()])
+    assert verifier.check("cmd:mise run build").verdict is V
+    assert verifier.check("cmd:mise run deploy && git push").verdict is R
+    failed = verifier.check("cmd:mise boom")
+    assert failed.verdict is I and "runner mise (anchorcheck-mise) failed: RuntimeError: bug in the runner" in failed.reason
+    assert verifier.check("cmd:make all").verdict is V  # the built-in runners are still there

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Invocation, Verdict, hookimpl
 from anchorcheck.anchors import Anchor, AnchorSyntaxError
-from anchorcheck.context import Context
+from anchorcheck.context import BudgetExceeded, Context
+from anchorcheck.repo import UnsafePathError
 
 UNREAD = "unread"  # the state of a result that is no claim about the repository
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "|&", ";;", "\n"})
@@ -63,8 +64,9 @@ def parse_cmd(value: str) -> CommandLine:
     text = value.strip()
     if text[:1] in _PROMPTS and text[1:2] in ("", " "):
         text = text[1:].lstrip()
-    lexer = shlex.shlex(_PLACEHOLDER.sub(_as_variable, text), posix=True, punctuation_chars=True)
+    lexer = shlex.shlex(_PLACEHOLDER.sub(_as_variable, _without_comment(text)), posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
+    lexer.commenters = ""  # `#` starts a comment only at the start of a word: `turbo run web#build`
     try:
         tokens = list(lexer)
     except ValueError as exc:
@@ -101,6 +103,25 @@ def parse_cmd(value: str) -> CommandLine:
     if not any(call.words for call in calls):
         raise AnchorSyntaxError("expected a command line", column=1)
     return CommandLine(tuple(calls))
+
+
+def _without_comment(text: str) -> str:
+    """The line up to an unquoted `#` that starts a word (the shell's comment), which may hold any quote."""
+    quote = ""
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "\\" and quote != "'":
+            index += 2  # an escaped character, inside double quotes or outside any
+            continue
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (index == 0 or text[index - 1].isspace() or text[index - 1] in ";&|()"):
+            return text[:index]
+        index += 1
+    return text
 
 
 def _as_variable(match: re.Match[str]) -> str:
@@ -220,7 +241,15 @@ def _dispatcher(context: Context):  # noqa: ANN202 - a closure over the context
                 invocation.text, Verdict.INCONCLUSIVE, f"{invocation.program} is not a runner anchorcheck reads"
             )
         context.check_deadline()
-        result = runner.verify(invocation, context)
+        try:
+            result = runner.verify(invocation, context)
+        except (BudgetExceeded, UnsafePathError):
+            raise  # the core reports these for the whole anchor
+        except Exception as exc:  # a runner's bug costs this call, named after the plugin that registered it
+            return AnchorResult(
+                invocation.text, Verdict.INCONCLUSIVE, f"runner {runner.name} ({runner.plugin}) failed: {type(exc).__name__}: {exc}",
+                state="error", plugin=runner.plugin,
+            )
         if result.plugin is None:
             result.plugin = runner.plugin
         return result

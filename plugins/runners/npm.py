@@ -22,7 +22,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from anchorcheck import AnchorResult, Evidence, Invocation, Runner, Verdict, hookimpl
+from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.context import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
@@ -191,9 +191,13 @@ def find_workspace(context: Context, folder: str) -> Workspace | None:
             continue
         if not is_file(context, manifest):
             return None
-        root = read_package(context, manifest)
-        return Workspace(root, (root, *_members(context, here, globs)), config)
+        return context.memo(("cmd-npm-workspace", here), lambda: _workspace(context, here, manifest, globs, config))
     return None
+
+
+def _workspace(context: Context, here: str, manifest: str, globs: tuple[str, ...], config: str) -> Workspace:
+    root = read_package(context, manifest)
+    return Workspace(root, (root, *_members(context, here, globs)), config)
 
 
 def _members(context: Context, base: str, globs: tuple[str, ...]) -> list[Package]:
