@@ -16,6 +16,7 @@ from pathlib import Path
 
 from anchorcheck import implicit
 from anchorcheck.anchors import AnchorSyntaxError, anchor_text, parse_anchor
+from anchorcheck.mistakes import typo_kind
 from anchorcheck.model import Memory, Position
 from anchorcheck.references import Claims, Reference, read_references, runner_claims
 from anchorcheck.registry import MemoryFormat, Registry
@@ -186,11 +187,12 @@ def _line_owners(text: str, memories: list[Memory]) -> dict[int, Memory]:
 
 
 def _keep_known_kinds(memory: Memory, registry: Registry) -> None:
+    """Keep the anchors of registered kinds, and near misses of one (`imprt:redis`): a typo is reported, not prose."""
     keep = []
     for index, anchor in enumerate(memory.anchors):
         if isinstance(anchor, str):
             match = _KIND_PREFIX.match(anchor)
-            if not match or match.group(1) not in registry.kinds:
+            if not match or match.group(1) not in registry.kinds and typo_kind(anchor, registry.kinds) is None:
                 continue
         keep.append((anchor, memory.anchor_position(index)))
     memory.anchors = [a for a, _ in keep]

@@ -79,7 +79,8 @@ _LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)?|#L\d+(?:-L?\d+)?)$")
 _SEGMENT = re.compile(r"^[A-Za-z0-9_@+][A-Za-z0-9_.@+\-]*$|^\.[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _DOMAIN = re.compile(r"^[a-z0-9\-]+(\.[a-z0-9\-]+)*\.(com|org|net|io|dev|ai|app|co|sh|rs|so|gg|me|xyz|cloud|run|edu|gov|in|de|uk)$")
-_PLACEHOLDER_ARGUMENT = re.compile(r"<[^<>=]+>|\{[^{}]*\}|…|\.\.\.|\$")
+# `<crate>`, `<formatter crate>`, `{pkg}`, `[filename]`, `...` (but Go's `./...`), `$VAR`: the line is a template.
+_PLACEHOLDER_ARGUMENT = re.compile(r"<[^<>=]+>|\{[^{}]*\}|(?:^|\s)\[[\w -]+\](?:\s|$)|…|(?<!/)\.\.\.|\$")
 _SLUG = re.compile(r"^[A-Za-z0-9][\w-]*/[A-Za-z0-9][\w.-]*$")
 _SENTENCE_END = re.compile(r"[.!?](\s|$)")
 
@@ -362,6 +363,8 @@ class _Reader:
     # -- commands ------------------------------------------------------------
 
     def _command(self, command: str, number: int, column0: int, form: str) -> None:
+        if _PLACEHOLDER_ARGUMENT.search(command):
+            return
         try:
             argv = shlex.split(command, comments=False)
         except ValueError:

@@ -21,6 +21,7 @@ from anchorcheck import implicit, lifecycle
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor, parse_anchor
 from anchorcheck.config import Config, load_config
 from anchorcheck.context import BudgetExceeded, Context
+from anchorcheck.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_reason
 from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict
 from anchorcheck.plugins import PluginSet, default_plugins, load_plugins, only_from_env
 from anchorcheck.references import Reference
@@ -175,7 +176,10 @@ class Verifier:
         try:
             anchor = self._as_anchor(raw)
         except AnchorSyntaxError as exc:
-            return AnchorResult(text, Verdict.INCONCLUSIVE, f"malformed anchor: {exc}", state="malformed")
+            unknown = unknown_kind_reason(text, self.registry.kinds) if isinstance(raw, str) else None
+            if unknown is not None:
+                return AnchorResult(text, Verdict.INCONCLUSIVE, unknown, state=UNKNOWN_KIND)
+            return AnchorResult(text, Verdict.INCONCLUSIVE, f"malformed anchor: {exc}", state=MALFORMED)
         shown = format_anchor(anchor)
         if self.context.time_left() is not None and self.context.time_left() <= 0:
             return _budget(shown)

@@ -5,7 +5,9 @@ Each corpus folder holds a repository's instruction files, runner configs and
 commit. `build_tree` writes every listed path into a directory: the files the
 corpus holds with their real bytes (symbolic links kept as links), every other
 one empty, so that whether a path exists is judged against the real tree.
-Used by tests/test_implicit_corpus.py and benchmarks/implicit.py.
+`implicit_rows` and `expected_rows` compare a check's implicit results with
+the hand-reviewed tests/data/implicit_corpus.tsv. Used by
+tests/test_implicit_corpus.py and benchmarks/implicit.py.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import gzip
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 from tests.conftest import shared_corpus
 
@@ -35,21 +38,50 @@ def listing(corpus: Path) -> list[str]:
 
 def build_tree(corpus: Path, root: Path) -> Path:
     """Write the corpus repository into `root`: real files where the corpus has them, empty ones elsewhere."""
+    present = {
+        os.path.relpath(os.path.join(folder, name), corpus).replace(os.sep, "/")
+        for folder, _, names in os.walk(corpus)
+        for name in names
+    }
+    made: set[str] = set()
     for rel in listing(corpus):
-        source = corpus / rel
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if source.is_symlink():
-            os.symlink(os.readlink(source), target)
-        elif source.is_file():
-            shutil.copyfile(source, target)
-        elif rel.endswith(".gz") or not (corpus / (rel + ".gz")).is_file():
-            target.touch()
-        else:
+        folder = rel.rpartition("/")[0]
+        if folder not in made:
+            os.makedirs(root / folder, exist_ok=True)
+            made.add(folder)
+        source, target = corpus / rel, root / rel
+        if rel not in present and rel + ".gz" not in present:
+            open(target, "wb").close()  # noqa: SIM115 - an empty file, nothing to manage
+        elif rel not in present:
             target.write_bytes(gzip.decompress((corpus / (rel + ".gz")).read_bytes()))
-    for gitignore in corpus.rglob(".gitignore"):  # ignored files are never listed, the rules that ignore them are
-        target = root / gitignore.relative_to(corpus)
-        if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(gitignore, target)
+        elif source.is_symlink():
+            os.symlink(os.readlink(source), target)
+        else:
+            shutil.copyfile(source, target)
+    for rel in present:  # ignored files are never listed, the rules that ignore them are
+        if rel.endswith(".gitignore") and not (root / rel).exists():
+            os.makedirs((root / rel).parent, exist_ok=True)
+            shutil.copyfile(corpus / rel, root / rel)
     return root
+
+EXPECTED = Path(__file__).parent / "data" / "implicit_corpus.tsv"
+Row = tuple[str, str, str, str]  # where written (file:line:column), token as written, anchor checked, verdict
+
+
+def implicit_rows(report: dict[str, Any]) -> list[Row]:
+    """The implicit results of a `check --format json -v` report, as rows of the reviewed file."""
+    return [
+        (f"{r['memory_file']}:{r['line']}:{r['column']}", r["details"]["written"], r["anchor"], r["verdict"])
+        for r in report["results"]
+        if r.get("implicit")
+    ]
+
+
+def expected_rows() -> dict[str, list[Row]]:
+    """The hand-reviewed rows of tests/data/implicit_corpus.tsv, by corpus."""
+    rows: dict[str, list[Row]] = {name: [] for name in CORPUS_NAMES}
+    for line in EXPECTED.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            corpus, where, written, anchor, verdict = line.split("\t")
+            rows[corpus].append((where, written, anchor, verdict))
+    return rows

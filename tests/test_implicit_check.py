@@ -256,3 +256,37 @@ def test_install_commands_are_package_claims(tmp_path: Path) -> None:
     rows = {r["anchor"]: r for r in results(tmp_path) if r.get("implicit")}
     assert rows["pkg:pypi/redis"]["verdict"] == "VERIFIED"
     assert rows["pkg:pypi/celery"]["verdict"] == "REFUTED"
+
+
+def test_mistakes_in_anchors_fail_the_run_with_their_own_rules_and_a_fix(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "CLAUDE.md": (
+                "- Cache: `imprt:redis`.\n"
+                "- Package: `pkg:pypi/`.\n"
+                "- Span: `span:src/a.py#L20-L10` and `span:src/a.py#L1-L2`.\n"
+                "- Prose, not typos: `spam:eggs` `localhost:3000` `note: x`.\n"
+            ),
+            "src/a.py": "a\nb\n",
+        },
+    )
+    code, out = run(tmp_path, "--no-implicit")
+    assert code == 1
+    assert "CLAUDE.md:1:11: INCONCLUSIVE imprt:redis — unknown anchor kind 'imprt': did you mean `import:`?" in out
+    assert "4 written wrongly" in out
+    _, sarif = run(tmp_path, "--no-implicit", "--format", "sarif")
+    rules = [(r["ruleId"], r["level"]) for r in json.loads(sarif)["runs"][0]["results"]]
+    assert rules == [
+        ("anchor/unknown-kind", "error"),
+        ("anchor/malformed", "error"),
+        ("anchor/malformed", "error"),
+        ("span/unbanked", "error"),
+    ]
+
+
+def test_the_summary_counts_anchors_that_can_never_be_refuted(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"CLAUDE.md": "- Uses `pkg:pypi/redis` and `file:a.py`.\n", "a.py": ""})
+    code, out = run(tmp_path)
+    assert code == 0
+    assert "1 can never be refuted as written" in out  # no manifest at all: pkg absence cannot be judged

@@ -35,9 +35,9 @@ def _check(capsys) -> tuple[int, str]:  # noqa: ANN001
 
 
 @needs_git
-def test_unbanked_spans_are_inconclusive_until_locked(repo: Path, capsys) -> None:  # noqa: ANN001
+def test_unbanked_spans_fail_the_check_until_locked(repo: Path, capsys) -> None:  # noqa: ANN001
     code, out = _check(capsys)
-    assert code == 0
+    assert code == 1, "a span nobody banked is a mistake of the memory file, not a pass"
     assert "CLAUDE.md:3:33: INCONCLUSIVE span:src/app.py#L3-L5 — src/app.py lines 3-5: not banked, run anchorcheck lock" in out
     assert not (repo / "anchorcheck.lock").exists(), "check never writes the lock"
     assert main(["lock"]) == 0

@@ -130,7 +130,10 @@ def test_commands_in_inline_code_and_shell_blocks() -> None:
 
 
 def test_commands_with_placeholders_or_chains_are_not_read() -> None:
-    text = "`cargo test -p <crate>` `pnpm --filter @ai-sdk/{pkg} test` `make a && make b` `npm run x | tee`"
+    text = (
+        "`cargo test -p <crate>` `cargo test -p <formatter crate>` `cargo run --example x [filename]`"
+        " `pnpm --filter @ai-sdk/{pkg} test` `make a && make b` `npm run x | tee`"
+    )
     assert anchors(text, claims=runners("cargo", "pnpm", "make", "npm")) == []
 
 
@@ -187,3 +190,10 @@ def test_folders_named_earlier_in_the_sentence_or_list_are_hints() -> None:
 def test_a_reference_round_trips_through_json() -> None:
     [ref] = read_references("`src/a.py`")
     assert Reference.from_dict(ref.to_dict()) == ref
+
+
+def test_go_package_patterns_are_not_placeholders() -> None:
+    assert anchors("`go test ./...` and `go test ./pkg/... -run X`", claims=runners("go")) == [
+        "cmd:go test ./...",
+        "cmd:go test ./pkg/... -run X",
+    ]

@@ -15,7 +15,11 @@ def test_annotations_for_refuted_and_inconclusive(make_tree, capsys, monkeypatch
         "::error file=CLAUDE.md,line=1,col=9,title=anchorcheck file/refuted::"
         "file:src/gone.py — src/gone.py does not exist in the repository"
     )
-    assert lines[1].startswith("::notice file=CLAUDE.md,line=2,col=13,title=anchorcheck span/inconclusive::span:a.py#L1 — ")
+    # a span nobody banked is a mistake of the memory file: an error with its own rule id and the fix
+    assert lines[1] == (
+        "::error file=CLAUDE.md,line=2,col=13,title=anchorcheck span/unbanked::"
+        "span:a.py#L1 — a.py lines 1-1: not banked, run anchorcheck lock"
+    )
     assert len(lines) == 3 and lines[2].startswith("Checked 3 anchors")
 
 

@@ -16,8 +16,10 @@ import time
 from anchorcheck.cli.common import add_memory_files, add_format, add_root, add_verification, emit, exit_code, make_verifier
 from anchorcheck.lockfile import attach, load_lock
 from anchorcheck.memoryfiles import ReferenceReading, load
+from anchorcheck.model import Memory, MemoryReport
 from anchorcheck.receipts import ReceiptLog
 from anchorcheck.report import Run
+from anchorcheck.verifier import Verifier
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -52,10 +54,18 @@ def run(args: argparse.Namespace) -> int:
     for _, memories in loaded:
         attach(memories, lock, verifier.registry.kinds)
         batch.extend(memories)
-    reports = verifier.verify_many(batch, deadline=args.deadline)
+    reports = _verify(verifier, batch, args.deadline)
     if args.receipts:
         ReceiptLog(args.receipts).record(reports, revision=verifier.repo.head)
     files = [shown for shown, _ in loaded]
     result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose)
     emit(result, args.format)
     return exit_code(result, args.fail_on or verifier.config.fail_on)
+
+
+def _verify(verifier: Verifier, batch: list[Memory], deadline: float | None) -> list[MemoryReport]:
+    """Reports in file order. Memories without anchors (most prose) cost nothing to judge and are judged
+    here, so that they never push a batch of a few anchored memories into a process pool."""
+    anchored = [m for m in batch if m.anchors]
+    done = iter(verifier.verify_many(anchored, deadline=deadline))
+    return [next(done) if memory.anchors else verifier.verify(memory) for memory in batch]

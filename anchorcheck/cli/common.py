@@ -82,7 +82,7 @@ def make_verifier(args: argparse.Namespace) -> Verifier:
 
 def exit_code(run: Run, fail_on: str) -> int:
     counts = run.memory_counts() + run.anchor_counts()
-    if counts[Verdict.REFUTED]:
+    if counts[Verdict.REFUTED] or run.mistakes():
         return EXIT_FAILED
     if fail_on == "inconclusive" and counts[Verdict.INCONCLUSIVE]:
         return EXIT_FAILED

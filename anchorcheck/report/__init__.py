@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO
 
+from anchorcheck.mistakes import MISTAKES, OPEN_WORLD
 from anchorcheck.model import MemoryReport, Verdict
 
 
@@ -29,6 +30,14 @@ class Run:
 
     def memory_counts(self) -> Counter[Verdict]:
         return Counter(report.verdict for report in self.reports)
+
+    def mistakes(self) -> int:
+        """Anchors written wrongly (unknown kind, malformed, span not banked): they fail the run."""
+        return sum(1 for report in self.reports for r in report.results if r.state in MISTAKES)
+
+    def open_world(self) -> int:
+        """Anchors that can never be REFUTED as written: the world their absence is judged in is open."""
+        return sum(1 for report in self.reports for r in report.results if r.state in OPEN_WORLD)
 
 
 Renderer = Callable[[Run, IO[str]], None]

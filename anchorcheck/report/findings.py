@@ -3,7 +3,9 @@
 SARIF and GitHub annotations both want a flat list of located findings
 rather than memories, and both need the same rule id (`KIND/verdict`, e.g.
 `span/refuted`: it depends only on the anchor kind and the verdict, so it is
-stable across runs and versions) and the same fingerprint.
+stable across runs and versions; `implicit-file/refuted` for a reference read
+from prose; `anchor/unknown-kind`, `anchor/malformed` and `span/unbanked` for
+an anchor written wrongly) and the same fingerprint.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from anchorcheck.memoryfiles import looks_like_anchor
+from anchorcheck.mistakes import MISTAKES, UNBANKED
 from anchorcheck.model import AnchorResult, Memory, Verdict
 from anchorcheck.report import Run
 
@@ -34,8 +37,15 @@ class Finding:
     @property
     def rule_id(self) -> str:
         """`KIND/verdict`, and `implicit-KIND/verdict` for a reference read from prose (not a typed anchor)."""
+        if self.result.state in MISTAKES:
+            return f"{'anchor' if self.result.state != UNBANKED else self.kind}/{self.result.state}"
         kind = f"implicit-{self.kind}" if self.result.implicit else self.kind
         return f"{kind}/{self.result.verdict.value.lower()}"
+
+    @property
+    def mistake(self) -> bool:
+        """An anchor written wrongly: an error of the memory file, whatever its verdict."""
+        return self.result.state in MISTAKES
 
     @property
     def message(self) -> str:

@@ -1,6 +1,7 @@
 """`--format github`: GitHub Actions workflow commands, so findings appear as annotations on the diff.
 
-REFUTED anchors are `::error`, INCONCLUSIVE ones `::notice` (VERIFIED, with
+REFUTED anchors and anchors written wrongly (unknown kind, malformed, span
+not banked) are `::error`, INCONCLUSIVE ones `::notice` (VERIFIED, with
 `-v`, are not annotated), each at the memory file's line and column and
 titled with the rule id shared with SARIF. The text summary line closes the
 output so the log still says what was checked.
@@ -30,7 +31,7 @@ def escape_property(text: str) -> str:
 
 def render(run: Run, out: IO[str]) -> None:
     for finding in findings(run):
-        command = _COMMAND.get(finding.result.verdict)
+        command = "error" if finding.mistake else _COMMAND.get(finding.result.verdict)
         if command is None:
             continue
         props = []

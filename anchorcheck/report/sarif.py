@@ -1,6 +1,8 @@
 """`--format sarif`: a SARIF 2.1.0 log for code-scanning dashboards (GitHub, GitLab, Azure DevOps).
 
-One result per anchor that did not verify: REFUTED is `error`, INCONCLUSIVE
+One result per anchor that did not verify: REFUTED is `error` (and so is an
+anchor written wrongly: `anchor/unknown-kind`, `anchor/malformed`,
+`span/unbanked`), INCONCLUSIVE
 is `note` (VERIFIED, shown only with `-v`, is `none` with kind `pass`). Rule
 ids are `KIND/verdict` (`span/refuted`, `pkg/inconclusive`); the rules used
 are listed in the driver. `partialFingerprints` ignore line numbers, so a
@@ -56,12 +58,24 @@ _IMPLICIT_TEXT = {
     Verdict.INCONCLUSIVE: "A {what} a memory file names (not as an anchor) could not be checked either way.",
     Verdict.VERIFIED: "A {what} a memory file names (not as an anchor) holds.",
 }
+_MISTAKE_TEXT = {
+    "unknown-kind": "A memory file writes an anchor of a kind no plugin registers (a typo of a known kind).",
+    "malformed": "A memory file writes an anchor that does not parse.",
+    "unbanked": "A span anchor has no banked fingerprint: run anchorcheck lock.",
+}
 _IMPLICIT_WHAT = {"file": "path", "cmd": "command", "pkg": "package"}
+
+
+def _level(finding: Finding) -> str:
+    """An anchor written wrongly is an error of the memory file, like a REFUTED one."""
+    return "error" if finding.mistake else _LEVEL[finding.result.verdict]
 
 
 def _rule(rule_id: str, example: Finding) -> dict[str, Any]:
     verdict = example.result.verdict
-    if example.result.implicit:
+    if example.mistake:
+        text = _MISTAKE_TEXT[example.result.state or ""]
+    elif example.result.implicit:
         text = _IMPLICIT_TEXT[verdict].format(what=_IMPLICIT_WHAT.get(example.kind, f"'{example.kind}:' reference"))
     else:
         text = _RULE_TEXT[verdict].format(kind=example.kind)
@@ -69,7 +83,7 @@ def _rule(rule_id: str, example: Finding) -> dict[str, Any]:
         "id": rule_id,
         "name": rule_id.replace("/", "-"),
         "shortDescription": {"text": text},
-        "defaultConfiguration": {"level": _LEVEL[verdict]},
+        "defaultConfiguration": {"level": _level(example)},
     }
 
 
@@ -78,7 +92,7 @@ def _result(finding: Finding, rule_index: int) -> dict[str, Any]:
     out: dict[str, Any] = {
         "ruleId": finding.rule_id,
         "ruleIndex": rule_index,
-        "level": _LEVEL[result.verdict],
+        "level": _level(finding),
         "message": {"text": finding.message},
         "partialFingerprints": {FINGERPRINT: finding.fingerprint()},
         "properties": {"verdict": result.verdict.value, "anchor": result.anchor, "memoryId": finding.memory.id},

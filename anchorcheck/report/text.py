@@ -82,6 +82,11 @@ def summary(run: Run) -> str:
     bare = sum(1 for report in run.reports if not report.results)
     if bare:
         mem += f"; {bare} without anchors"
+    mistakes, open_world = run.mistakes(), run.open_world()
+    if mistakes:
+        parts += f"; {mistakes} written wrongly"
+    if open_world:
+        parts += f"; {open_world} can never be refuted as written"
     if run.files:
         return f"Checked {n_anchors} anchors ({parts}) of {scope} ({mem}) in {run.elapsed:.2f}s."
     return f"Checked {n_anchors} anchor{'s' if n_anchors != 1 else ''}: {parts} in {run.elapsed:.2f}s."

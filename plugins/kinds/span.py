@@ -80,7 +80,7 @@ def verify_span(anchor: Anchor, context: Context) -> AnchorResult:
     shown = str(anchor)
     citation = anchor.detail
     if not isinstance(citation, Citation):
-        return _unverifiable(shown, f"{_ref_text(anchor.value)}: {NOT_BANKED}")
+        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{_ref_text(anchor.value)}: {NOT_BANKED}", state="unbanked")
     problem = citation.problem()
     if problem is not None:
         return _unverifiable(shown, f"malformed citation for {citation.path!r}: {problem}")
