@@ -57,6 +57,7 @@ class Search:
     unreadable: list[str] = field(default_factory=list)
     unsupported: int = 0  # files in scope that no language plugin parses
     unexamined: int = 0  # candidates left unparsed because a goal was met: the hits are not all of them
+    candidates: list[str] = field(default_factory=list)  # every file the prefilter kept (parsed or not), in listing order
 
     @property
     def complete(self) -> bool:
@@ -370,6 +371,7 @@ class SourceIndex:
         finally:
             self.flush()
         result.hits = [(path, self._facts[path]) for path, _ in candidates if path in self._facts]
+        result.candidates = [path for path, _ in candidates]
         return result
 
     def _judge(self, files: list[tuple[str, Language]], wanted: dict[str, Sequence[bytes]], result: Search) -> dict[str, str]:

@@ -6,7 +6,8 @@ its own. A memory store picks what the agent sees:
 - `mark` (default): every memory keeps its text; a REFUTED one gets one line
   saying what changed (the file, the banked and current revisions) and to
   re-read it before relying on the memory. A memory whose span verified in a
-  different checkout of the same history says so too.
+  different checkout of the same history says so too, and so does one whose
+  evidence is only test, example or vendored code (`details["only_in"]`).
 - `filter`: REFUTED memories are left out and counted (`Rendered.omitted`).
 
 Memories without anchors, and INCONCLUSIVE ones, are rendered unchanged.
@@ -18,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from anchorcheck.model import AnchorResult, MemoryReport, Verdict
+from anchorcheck.report import only_in
 
 POLICIES = ("mark", "filter")
 
@@ -60,12 +62,16 @@ def mark_for(report: MemoryReport) -> str | None:
         refuted = [r for r in report.results if r.verdict is Verdict.REFUTED]
         return "; ".join(_refuted_note(r) for r in refuted)
     if report.verdict is Verdict.VERIFIED:
-        foreign = [r for r in report.results if r.details.get("checkout") == "different"]
-        if foreign:
-            return (
+        notes = []
+        trapped = [(r, only_in(r)) for r in report.results if only_in(r)]
+        if trapped:
+            notes.append("; ".join(f"{r.anchor} holds only in {where} code, not in the product" for r, where in trapped))
+        if any(r.details.get("checkout") == "different" for r in report.results):
+            notes.append(
                 "the cited source verified in a different checkout of this history; "
                 "re-read the file if the project context matters"
             )
+        return "; ".join(notes) or None
     return None
 
 

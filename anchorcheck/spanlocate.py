@@ -110,7 +110,41 @@ def current_region(citation: Citation, lines: Sequence[bytes]) -> tuple[int, lis
             ends = [j for j in find_block(lines, after) if j >= starts[0]]
             if ends and ends[0] - starts[0] <= n + _MAX_REGION_GROWTH:
                 return starts[0] + 1, list(lines[starts[0] : ends[0]])
+    banked = _as_bytes(citation.lines)
+    if banked is not None:
+        aligned = _aligned(before, banked, after, lines, s)
+        if aligned is not None:
+            return aligned[0] + 1, list(lines[aligned[0] : aligned[1]])
     return citation.start_line, list(lines[s : s + n])
+
+
+def _aligned(before: list[bytes], banked: list[bytes], after: list[bytes], lines: Sequence[bytes], s: int) -> tuple[int, int] | None:
+    """Where the banked span now stands, found by aligning the banked context and lines with the
+    file around the recorded place (difflib), when the context itself moved or changed: lines
+    inserted just above the span must not push the real edit out of the diff. Each end of the span
+    maps through the alignment (lines inserted at an end count as inside). None when nothing of
+    the span or its context matches there."""
+    lo = max(0, s - len(before) - _MAX_REGION_GROWTH)
+    hi = min(len(lines), s + len(banked) + len(after) + _MAX_REGION_GROWTH)
+    window = list(lines[lo:hi])
+    first, last = len(before), len(before) + len(banked)  # the span's lines in `before + banked + after`
+    matcher = difflib.SequenceMatcher(None, [*before, *banked, *after], window, autojunk=False)
+    if not any(size for _, _, size in matcher.get_matching_blocks()):
+        return None
+    codes = matcher.get_opcodes()
+    start = next(
+        (j1 if tag == "insert" else j1 + min(first - i1, j2 - j1) for tag, i1, i2, j1, j2 in codes if i1 <= first < i2 or (tag == "insert" and i1 == first)),
+        None,
+    )
+    if start is None:
+        return None
+    end = next(
+        (j2 if tag == "insert" else j1 + min(last - i1, j2 - j1) for tag, i1, i2, j1, j2 in reversed(codes) if i1 < last <= i2 or (tag == "insert" and i1 == last)),
+        start,
+    )
+    if end - start > len(banked) + _MAX_REGION_GROWTH:
+        return None
+    return lo + start, lo + max(start, end)
 
 
 def unified_diff(

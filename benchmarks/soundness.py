@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import re
 import shutil
 import subprocess
@@ -298,9 +299,130 @@ def sym_claims(tree: Tree) -> Claims:
 
 
 # ---------------------------------------------------------------------------------------------
+# env: and import:, read with Python's `ast` and a plain scan of JavaScript; pkg: from the
+# archive's own metadata (PKG-INFO, package.json), never from anchorcheck's readers
+
+
+def _is_environ(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "environ" and isinstance(node.value, ast.Name) and node.value.id == "os"
+
+
+def _literal(node: ast.expr | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _python_env_reads(module: ast.Module) -> Iterator[str]:
+    """Keys read by name: `os.environ["K"]` (not assigned or deleted), `os.environ.get("K")`,
+    `os.getenv("K")`, `"K" in os.environ`."""
+    written = {
+        id(target)
+        for node in ast.walk(module)
+        for target in (node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [])
+    }
+    for node in ast.walk(module):
+        if isinstance(node, ast.Subscript) and _is_environ(node.value) and id(node) not in written:
+            key = _literal(node.slice)
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Attribute):
+            func = node.func
+            getenv = func.attr == "getenv" and isinstance(func.value, ast.Name) and func.value.id == "os"
+            key = _literal(node.args[0]) if getenv or (func.attr in ("get", "setdefault", "pop") and _is_environ(func.value)) else None
+        elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            key = _literal(node.left) if _is_environ(node.comparators[0]) else None
+        else:
+            key = None
+        if key:
+            yield key
+
+
+def _python_imports(module: ast.Module) -> Iterator[str]:
+    """Absolute imports: `import a.b` gives a.b, `from a.b import c` gives a.b."""
+    for node in ast.walk(module):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module
+
+
+_JS_ENV = re.compile(r"process\.env\.([A-Za-z_]\w*)|process\.env\[\s*['\"]([^'\"]+)['\"]\s*\]")
+_JS_IMPORT = re.compile(r"""require\(\s*['"]([^'"]+)['"]\s*\)|\bfrom\s+['"]([^'"]+)['"]|^import\s+['"]([^'"]+)['"]""", re.MULTILINE)
+
+
+_JS_COMMENT = re.compile(r"/\*.*?\*/|(?<![:'\"\\])//[^\n]*", re.DOTALL)
+
+
+def _javascript_files(tree: Tree) -> Iterator[str]:
+    """Each file's code with comments blanked (a `require('x')` in a doc comment imports nothing)."""
+    for path in sorted(tree.root.rglob("*.js")):
+        if "node_modules" not in path.parts:
+            yield _JS_COMMENT.sub(" ", path.read_text(encoding="utf-8", errors="replace"))
+
+
+def _source_names(tree: Tree, python: Callable[[ast.Module], Iterator[str]], javascript: re.Pattern[str]) -> set[str]:
+    if tree.ecosystem == "pypi":
+        return {name for _, module in _python_files(tree) for name in python(module)}
+    return {next(g for g in match.groups() if g) for text in _javascript_files(tree) for match in javascript.finditer(text)}
+
+
+def _absent(name: str) -> str:
+    """A mutation of `name` that no real tree names."""
+    return f"{name}_GONE_ZZ" if name.isupper() else f"{name}_gone_zz"
+
+
+def env_claims(tree: Tree) -> Claims:
+    """True: every key read by name; false: each key mutated (no file names it)."""
+    keys = sorted(_source_names(tree, _python_env_reads, _JS_ENV))
+    return Claims([(f"env:{k}", "read by name") for k in keys], [(f"env:{_absent(k)}", "mutated key") for k in keys])
+
+
+def import_claims(tree: Tree) -> Claims:
+    """True: every module imported (absolute; JavaScript packages, not relative paths or `node:`
+    modules); false: each top-level name mutated."""
+    modules = sorted(m for m in _source_names(tree, _python_imports, _JS_IMPORT) if not m.startswith((".", "/")) and ":" not in m)
+    tops = sorted({m.split(".")[0] if tree.ecosystem == "pypi" else m.split("/")[0] for m in modules})
+    return Claims([(f"import:{m}", "imported") for m in modules], [(f"import:{_absent(t)}", "mutated module") for t in tops])
+
+
+def _pkg_info(tree: Tree) -> list[tuple[str, str]]:
+    """(distribution, specifier) of the sdist's own PKG-INFO `Requires-Dist`, markers dropped."""
+    found = []
+    for line in (tree.root / "PKG-INFO").read_text(encoding="utf-8").splitlines():
+        if line.startswith("Requires-Dist:"):
+            requirement = line.split(":", 1)[1].split(";", 1)[0].strip()
+            match = re.match(r"([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*\(?([^)]*)\)?", requirement)
+            if match:
+                found.append((match.group(1), match.group(2).strip()))
+    return found
+
+
+_LOWER_BOUND = re.compile(r"^(?:>=|\^|~|~=)?\s*(\d+(?:\.\d+)*)")
+
+
+def pkg_claims(tree: Tree) -> Claims:
+    """True: every requirement of the archive's own metadata, by name and with its own range; false:
+    each name mutated, and a range below the declared lower bound (`<LOWER`: disjoint)."""
+    claims = Claims()
+    if tree.ecosystem == "pypi":
+        requirements = _pkg_info(tree)
+    else:
+        manifest = json.loads((tree.root / "package.json").read_text(encoding="utf-8"))
+        requirements = [(n, spec) for section in ("dependencies", "devDependencies") for n, spec in (manifest.get(section) or {}).items()]
+    for name, spec in requirements:
+        purl = f"pkg:{tree.ecosystem}/{name.lower()}"
+        claims.true.append((purl, "declared"))
+        claims.false.append((f"pkg:{tree.ecosystem}/{_absent(name.lower())}", "mutated name"))
+        encoded = spec.replace(" ", "").replace(">", "%3E").replace("<", "%3C").replace("=", "%3D")
+        if spec and "," not in spec and "|" not in spec:
+            claims.true.append((f"{purl}@{encoded}", "its declared range"))
+        lower = _LOWER_BOUND.match(spec.replace(" ", ""))
+        if lower and not spec.startswith(("<", "!", "=")):
+            claims.false.append((f"{purl}@%3C{lower.group(1)}", "below the declared range"))
+    return claims
+
+
+# ---------------------------------------------------------------------------------------------
 # The run
 
-KINDS: dict[str, Callable[[Tree], Claims]] = {"sym": sym_claims}
+KINDS: dict[str, Callable[[Tree], Claims]] = {"sym": sym_claims, "env": env_claims, "import": import_claims, "pkg": pkg_claims}
 
 
 @dataclass

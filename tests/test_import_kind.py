@@ -39,8 +39,10 @@ def test_evidence_classifies_code(tmp_path):
     assert set(kinds) == {"src/a.py", "tests/test_a.py"} and "at least 1 other place" in result.reason
     (tmp_path / "src/a.py").unlink()
     (tmp_path / "tests/test_a.py").unlink()
-    evidence = check(tmp_path, "import:redis").evidence
-    assert len(evidence) == 1 and "example" in evidence[0].detail  # one is enough: vendored code stays unparsed
+    result = check(tmp_path, "import:redis")
+    # No production code imports it: that takes the whole search, which says so (issue 15).
+    assert [e.path for e in result.evidence] == ["examples/demo.py", "third_party/lib.py"]
+    assert result.details["only_in"] == "example or vendored" and "only in example or vendored code" in result.reason
     (tmp_path / "examples/demo.py").unlink()
     evidence = check(tmp_path, "import:redis").evidence
     assert [e.path for e in evidence] == ["third_party/lib.py"] and "vendored" in evidence[0].detail
@@ -95,7 +97,9 @@ def test_the_distribution_is_named_when_other_languages_answer_first(tmp_path):
     write(tmp_path, {**js, "app/load.py": python})
     result = check(tmp_path, "import:yaml")
     assert result.details["distributions"] == ["pyyaml"] and "pyyaml" in result.reason
-    assert result.details["imports"] == 4  # three JavaScript files, then the Python one
+    # The evidence cites the three smallest importers, however many the search saw (issue 15).
+    assert [e.path for e in result.evidence] == ["web/w0.js", "web/w1.js", "web/w2.js"]
+    assert result.details["imports"] == 3 and result.details["complete"] is False
 
 
 def test_a_broken_file_parsed_for_another_anchor_does_not_block_absence(tmp_path):

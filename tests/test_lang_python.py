@@ -198,3 +198,10 @@ def test_only_what_runs_under_type_checking_alone_is_flagged(tmp_path):
         result = check(root, f"import:{module}")
         assert lines(result) == [("a.py", line)]
         assert ("type-checking" in result.evidence[0].detail) is flagged, result.evidence[0].detail
+
+
+def test_a_future_import_imports_future(tmp_path):
+    """`from __future__ import annotations` is an import of __future__ (the soundness benchmark found it REFUTED)."""
+    tree = write(tmp_path, {"m.py": "from __future__ import annotations\nimport os\n"})
+    result = check(tree, "import:__future__")
+    assert result.verdict is Verdict.VERIFIED and lines(result) == [("m.py", 1)]

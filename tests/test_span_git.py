@@ -94,3 +94,19 @@ def test_unstaged_move_git_cannot_see_is_found_by_content_search(tmp_path: Path)
     (root / "a.py").rename(root / "moved.py")  # untracked: `git diff -M` reports only a deletion
     r = Verifier(root).check(c)
     assert (r.verdict, r.details["path"]) == (Verdict.VERIFIED, "moved.py")
+
+
+def test_a_citation_banked_outside_git_verifies_only_in_that_directory(tmp_path: Path) -> None:
+    """A `path:` identity says "this tree": a copy elsewhere with the same bytes is another tree."""
+    one = tmp_path / "one"
+    write_file(one, "a.py", BODY)
+    c = bank(one, "a.py", 1, 2)
+    assert c.identity == f"path:{one.resolve()}"
+    assert Verifier(one).check(c).verdict is Verdict.VERIFIED
+    copy = tmp_path / "copy"
+    shutil.copytree(one, copy)
+    r = Verifier(copy).check(c)
+    assert (r.verdict, r.state) == (Verdict.INCONCLUSIVE, "unverifiable")
+    assert "banked in another directory" in r.reason and str(one.resolve()) in r.reason
+    make_git_repo(one, {})  # the same directory under git later: still the same tree
+    assert Verifier(one).check(c).verdict is Verdict.VERIFIED

@@ -296,3 +296,26 @@ def test_single_line_and_encoded_paths_parse(tmp_path: Path) -> None:
     assert parse_span("docs/my%20notes.md#L1-L2").path == "docs/my notes.md"
     assert parse_span("weird#name.py#L3").path == "weird#name.py"
     assert Verifier(tmp_path).parse("span:a.py#L7").detail is None
+
+
+@pytest.mark.parametrize(
+    ("edit", "current"),
+    [
+        # two lines inserted right above the span, among its banked context, and one line inside edited
+        (lambda s: s.replace("line 8\n", "line 8\ninserted A\ninserted B\n").replace("line 11\n", "line 11 EDITED\n"), [12, 14]),
+        # the context line just above edited too, a line inserted further up
+        (lambda s: s.replace("line 2\n", "line 2\nnew\n").replace("line 9\n", "line nine\n").replace("line 11\n", "line 11 EDITED\n"), [11, 13]),
+    ],
+)
+def test_a_stale_diff_shows_the_lines_that_changed(tmp_path: Path, edit, current) -> None:  # noqa: ANN001
+    """The banked lines are aligned to the file before diffing: inserted lines above are not `+` lines,
+    and the real edit inside the span is shown."""
+    write_file(tmp_path, "a.py", BODY)
+    c = bank(tmp_path, "a.py", 10, 12)
+    write_file(tmp_path, "a.py", edit(BODY))
+    r = check(tmp_path, c)
+    assert (r.verdict, r.state) == (Verdict.REFUTED, "stale")
+    diff = r.details["diff"].splitlines()
+    changed = [line for line in diff[2:] if line[:1] in "+-"]
+    assert changed == ["-line 11", "+line 11 EDITED"], r.details["diff"]
+    assert r.details["current_lines"] == current

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from anchorcheck.mistakes import MISTAKES, OPEN_WORLD
-from anchorcheck.model import MemoryReport, Verdict
+from anchorcheck.model import AnchorResult, MemoryReport, Verdict
 
 
 @dataclass
@@ -41,6 +41,13 @@ class Run:
 
 
 Renderer = Callable[[Run, IO[str]], None]
+
+
+def only_in(result: AnchorResult) -> str | None:
+    """"test", "example", "vendored"...: a VERIFIED result that only such code bears out (the present
+    trap, visible in every format even without `in:`), else None."""
+    where = result.details.get("only_in") if result.verdict is Verdict.VERIFIED else None
+    return where if isinstance(where, str) and where else None
 
 
 def formats() -> dict[str, Renderer]:

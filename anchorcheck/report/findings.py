@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from anchorcheck.memoryfiles import looks_like_anchor
 from anchorcheck.mistakes import MISTAKES, UNBANKED
 from anchorcheck.model import AnchorResult, Memory, Verdict
-from anchorcheck.report import Run
+from anchorcheck.report import Run, only_in
 
 
 @dataclass(frozen=True)
@@ -64,11 +64,12 @@ def kind_of(anchor: str) -> str:
 
 
 def findings(run: Run) -> Iterator[Finding]:
-    """Every anchor result that is not VERIFIED (all of them when the run is verbose), in order."""
+    """Every anchor result that is not VERIFIED, or VERIFIED only by test, example or vendored code
+    (all of them when the run is verbose), in order."""
     for report in run.reports:
         memory = report.memory
         for index, result in enumerate(report.results):
-            if result.verdict is Verdict.VERIFIED and not run.verbose:
+            if result.verdict is Verdict.VERIFIED and not run.verbose and only_in(result) is None:
                 continue
             pos = memory.anchor_position(index) if memory.source is not None else None
             yield Finding(result, memory, memory.source, pos.line if pos else None, pos.column if pos else None)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import IO, Any
 
 from anchorcheck.model import Verdict
-from anchorcheck.report import Run
+from anchorcheck.report import Run, only_in
 from anchorcheck.report.findings import Finding, findings
 from anchorcheck.report.json_format import write_json
 
@@ -101,6 +101,10 @@ def _result(finding: Finding, rule_index: int) -> dict[str, Any]:
         out["properties"]["implicit"] = True
     if result.verdict is Verdict.VERIFIED:
         out["kind"] = "pass"
+    trap = only_in(result)
+    if trap is not None:  # holds, but only test or example code says so: worth a look
+        out.update(level="note", kind="review")
+        out["properties"]["onlyIn"] = trap
     if result.state:
         out["properties"]["state"] = result.state
     if finding.file is not None:

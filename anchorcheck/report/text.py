@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import IO
 
 from anchorcheck.model import AnchorResult, MemoryReport, Verdict
-from anchorcheck.report import Run
+from anchorcheck.report import Run, only_in
 
 _COLORS = {Verdict.VERIFIED: "\033[32m", Verdict.REFUTED: "\033[31m", Verdict.INCONCLUSIVE: "\033[33m"}
 _RESET = "\033[0m"
@@ -20,7 +20,7 @@ IMPLICIT_MARK = "(implicit)"  # after the anchor of a reference read from prose 
 
 def render(run: Run, out: IO[str]) -> None:
     for report in run.reports:
-        quiet = report.verdict is Verdict.VERIFIED or not report.results
+        quiet = (report.verdict is Verdict.VERIFIED and not any(only_in(r) for r in report.results)) or not report.results
         if quiet and not run.verbose:
             continue  # fine, or nothing to check: counted in the summary, not listed
         _memory(report, run, out)
@@ -43,8 +43,10 @@ def _memory(report: MemoryReport, run: Run, out: IO[str]) -> None:
             where = f"{memory.source}:{pos.line}:{pos.column}: " if pos else f"{memory.source}: "
         else:
             where = ""
+        trap = only_in(result)
+        marker = f" (only in {trap} code)" if trap else ""
         mark = f" {IMPLICIT_MARK}" if result.implicit else ""
-        out.write(f"{where}{_verdict(result.verdict, run)} {result.anchor}{mark} — {result.reason}\n")
+        out.write(f"{where}{_verdict(result.verdict, run)}{marker} {result.anchor}{mark} — {result.reason}\n")
         _evidence(result, run, out)
 
 

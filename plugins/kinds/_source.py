@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from anchorcheck.context import Context
-from anchorcheck.index import Search, classify
+from anchorcheck.facts import Facts
+from anchorcheck.index import Search, SourceIndex, classify
 from anchorcheck.model import Evidence
+from anchorcheck.registry import Language
+from anchorcheck.repo import UnsafePathError
 
 MAX_EVIDENCE = 10  # evidence items a result lists
 # Files with evidence after which a positive search stops parsing: the text report shows three,
@@ -16,6 +21,92 @@ def evidence(path: str, line: int, what: str, flag: str = "") -> Evidence:
     """One hit, classified as production, test, example or vendored code, with its import flag."""
     labels = [classify(path), *([flag] if flag else [])]
     return Evidence(path, line, f"{what} ({', '.join(labels)})")
+
+
+def only_in(paths: list[str]) -> str | None:
+    """"test", "example", "vendored" (or several, "test or example") when no path is production code:
+    the present trap, a claim about the product that only tests or examples bear out. None otherwise."""
+    kinds = list(dict.fromkeys(sorted((classify(path) for path in paths), key=_ORDER.index)))
+    return None if not kinds or "production" in kinds else " or ".join(kinds)
+
+
+_ORDER = ("production", "test", "example", "vendored")
+
+
+def mark_only_in(result_reason: str, details: dict[str, object], paths: list[str]) -> str:
+    """Say in the reason and `details["only_in"]` that the evidence is only test, example or vendored code."""
+    where = only_in(paths)
+    if where is None:
+        return result_reason
+    details["only_in"] = where
+    return f"{result_reason}; only in {where} code"
+
+
+def production(path: str) -> bool:
+    """Whether a file is production code: what a positive search must find before it may stop early,
+    so that "only in test code" is said only after every production candidate was examined."""
+    return classify(path) == "production"
+
+
+def cite(
+    context: Context,
+    search: Search,
+    likely: Callable[[Language, bytes], bool] | None,
+    satisfied: Callable[[str, Facts], bool],
+    required: bool = False,
+    files: int = ENOUGH_EVIDENCE,
+) -> tuple[list[tuple[str, Facts]], bool]:
+    """The files a positive answer cites, the same whatever the cache holds and whichever command
+    asks: the first `files` candidates, smallest first (then by path), that satisfy and look
+    `likely` by their bytes (or, when no likely one satisfies and likeliness is not `required`, the
+    first that satisfy at all), production and test code first; examples and vendored code only
+    when those have none, as the search itself ranks them.
+
+    A search stops at the first files that answer, and which those are depends on which facts a
+    cache already holds; citing is a function of the tree alone. Returns the cited files and whether
+    every candidate was looked at (else there may be more places than cited).
+    """
+    index = SourceIndex.of(context)
+    groups: tuple[list[str], list[str]] = ([], [])
+    for path in sorted(search.candidates, key=lambda path: (_ORDER.index(classify(path)), _size(context, path), path)):
+        groups[classify(path) in ("example", "vendored")].append(path)
+    chosen: list[tuple[str, Facts]] = []
+    fallback: list[tuple[str, Facts]] = []
+    passed = False  # an unlikely file left unparsed: it might hold more places
+    for group in groups:
+        if chosen or fallback:  # production or test code answered: examples and vendored code are not looked at
+            return _in_order(chosen or fallback), not group and not passed
+        for path in group:
+            context.check_deadline()
+            language = index.language(path)
+            try:
+                is_likely = likely is None or language is None or likely(language, context.repo.read_bytes(path))
+                if not is_likely and (required or chosen or len(fallback) >= files):
+                    passed = True
+                    continue  # an unlikely file matters only while no likely one has answered
+                facts = index.facts(path)
+            except (OSError, UnsafePathError):
+                continue  # unreadable: the search reports it
+            if facts is not None and satisfied(path, facts):
+                (chosen if is_likely else fallback).append((path, facts))
+                if len(chosen) >= files:
+                    return _in_order(chosen), False
+        fallback = fallback[:files]
+    return _in_order(chosen or fallback), not passed
+
+
+def _in_order(cited: list[tuple[str, Facts]]) -> list[tuple[str, Facts]]:
+    """Cited files as a person reads a list: production code first, then by path."""
+    return sorted(cited, key=lambda hit: (_ORDER.index(classify(hit[0])), hit[0]))
+
+
+def _size(context: Context, path: str) -> int:
+    """A file's size without reading it where the checkout allows (a revision is read instead)."""
+    try:
+        resolve = getattr(context.repo, "resolve", None)
+        return resolve(path).stat().st_size if resolve is not None else len(context.repo.read_bytes(path))
+    except (OSError, UnsafePathError):
+        return 0
 
 
 def coverage(search: Search) -> str:

@@ -20,7 +20,18 @@ from anchorcheck.facts import Facts
 from anchorcheck.index import Goal, SourceIndex
 from anchorcheck.model import Evidence
 from anchorcheck.registry import Language
-from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE, MAX_EVIDENCE, coverage, evidence, nothing_to_search, places, scope_words
+from anchorcheck_plugins.kinds._source import (
+    ENOUGH_EVIDENCE,
+    MAX_EVIDENCE,
+    cite,
+    coverage,
+    evidence,
+    mark_only_in,
+    nothing_to_search,
+    places,
+    production,
+    scope_words,
+)
 from anchorcheck_plugins.kinds.env_config import config_kind, defined_names
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
@@ -41,7 +52,8 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
         return [key.encode(), *language.env_markers]
 
     def reads_key(path: str, facts: Facts) -> bool:
-        return any(name == key for name, _ in facts.env)
+        # Reads in production code end the search early; reads in tests alone must be known to be alone.
+        return production(path) and any(name == key for name, _ in facts.env)
 
     def names_key(language: Language, data: bytes) -> bool:
         return key.encode() in data
@@ -54,8 +66,10 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     computed: list[str] = []
     whole: list[str] = []
     shaky: list[str] = []
-    for path, facts in search.hits:
+    cited, cited_all = cite(context, search, names_key, lambda path, facts: any(name == key for name, _ in facts.env), required=True)
+    for path, facts in cited:  # the same files whatever the cache holds (see `cite`)
         found.extend(evidence(path, line, f"reads {key}") for name, line in facts.env if name == key)
+    for path, facts in search.hits:
         computed.extend(f"{path}:{line}" for line in facts.env_computed)
         whole.extend(f"{path}:{line}" for line in facts.env_whole)
         if facts.error is not None and index.contains(path, key.encode()):
@@ -74,8 +88,10 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
         if defined.error is not None and index.contains(path, key.encode()):
             shaky.append(f"{path}:{defined.error}")
     if found:
-        reason = f"{key} is read or defined{where} {places(found, None, search.complete)}"
-        return AnchorResult(shown, Verdict.VERIFIED, reason, found[:MAX_EVIDENCE], state="present", details={"places": len(found)})
+        reason = f"{key} is read or defined{where} {places(found, None, cited_all)}"
+        details: dict[str, object] = {"places": len(found)}
+        reason = mark_only_in(reason, details, [e.path for e in found])
+        return AnchorResult(shown, Verdict.VERIFIED, reason, found[:MAX_EVIDENCE], state="present", details=details)
     if search.searched == 0 and not configs:
         reason = nothing_to_search(context, anchor.scope, f"no source or configuration file{where} that anchorcheck reads")
         return AnchorResult(shown, Verdict.INCONCLUSIVE, reason, state="no-source")

@@ -21,7 +21,18 @@ from anchorcheck.facts import Facts
 from anchorcheck.index import Goal, Search, SourceIndex
 from anchorcheck.packages import project_index
 from anchorcheck.registry import Ecosystem, Language
-from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE, MAX_EVIDENCE, coverage, evidence, nothing_to_search, places, scope_words
+from anchorcheck_plugins.kinds._source import (
+    ENOUGH_EVIDENCE,
+    MAX_EVIDENCE,
+    cite,
+    coverage,
+    evidence,
+    mark_only_in,
+    nothing_to_search,
+    places,
+    production,
+    scope_words,
+)
 
 
 def parse_import(value: str) -> str:
@@ -56,37 +67,60 @@ _T = TypeVar("_T")
 
 @dataclass
 class ImportSearch:
-    """Where a module is imported in a scope, and how complete the search was."""
+    """Where a module is imported in a scope, and how complete the search was.
 
-    places: list[tuple[str, int, str, str]] = field(default_factory=list)  # path, line, module, flag
+    `places` are all the imports the search saw (which depends on what a cache held); `cited`
+    are those of the files `cite` picks, a function of the tree alone: what evidence, counts and
+    reasons show, so that the same anchor on the same tree cites the same places every time.
+    """
+
+    places: list[Place] = field(default_factory=list)
     search: Search = field(default_factory=Search)
     shaky: list[str] = field(default_factory=list)  # candidates with syntax errors, as path:line
     languages: set[str] = field(default_factory=set)  # of the files that import it: which ecosystems may provide it
+    cited: list[Place] = field(default_factory=list)
+    cited_all: bool = True  # every candidate was looked at: `cited` are all the places
 
     def evidence(self, limit: int = MAX_EVIDENCE) -> list[Evidence]:
-        return [evidence(path, line, f"imports {name}", flag) for path, line, name, flag in self.places[:limit]]
+        return [evidence(path, line, f"imports {name}", flag) for path, line, name, flag in self.cited[:limit]]
 
     def places_in(
         self, hits: list[tuple[str, Facts]], matches: Callable[[str, Facts], list[tuple[str, int, str]]], language: Callable[[str], str]
     ) -> bool:
         """Add the import places of these searched files, one per line; whether there are any."""
-        for path, facts in hits:
-            lines = set()
-            for name, line, flag in sorted(matches(path, facts), key=lambda item: item[1]):
-                if line not in lines:
-                    lines.add(line)
-                    self.places.append((path, line, name, flag))
-                    self.languages.add(language(path))
+        for place in _places(hits, matches):
+            self.places.append(place)
+            self.languages.add(language(place[0]))
         return bool(self.places)
 
     def only_in(self, languages: tuple[str, ...], language: Callable[[str], str]) -> ImportSearch:
         """The same search with the places in other languages left out (an npm alias is not a Python import)."""
         kept = [place for place in self.places if language(place[0]) in languages]
-        return ImportSearch(kept, self.search, self.shaky, {language(place[0]) for place in kept})
+        cited = [place for place in self.cited if language(place[0]) in languages]
+        return ImportSearch(kept, self.search, self.shaky, {language(place[0]) for place in kept}, cited, self.cited_all)
 
     def all_guarded(self) -> bool:
         """Every import is optional or TYPE_CHECKING-only: the code runs without the module."""
         return all(flag for *_, flag in self.places)
+
+    def summary(self, where: str) -> str:
+        """`imported in src at a.py:3 and 2 other place(s)`, from the cited places."""
+        return f"{where} {places(self.evidence(), len(self.cited), self.cited_all)}"
+
+
+Place = tuple[str, int, str, str]  # path, line, module as imported, flag
+
+
+def _places(hits: list[tuple[str, Facts]], matches: Callable[[str, Facts], list[tuple[str, int, str]]]) -> list[Place]:
+    """The import places of these files, one per line, in line order."""
+    found = []
+    for path, facts in hits:
+        lines = set()
+        for name, line, flag in sorted(matches(path, facts), key=lambda item: item[1]):
+            if line not in lines:
+                lines.add(line)
+                found.append((path, line, name, flag))
+    return found
 
 
 def find_imports(module: str, context: Context, scope: str | None = None) -> ImportSearch:
@@ -120,8 +154,9 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         return matched[path]
 
     def unguarded(path: str, facts: Facts) -> bool:
-        # Only an import that always runs may end the search early: guarded ones need the whole picture.
-        return any(not flag for _, _, flag in matches(path, facts))
+        # Only an import that always runs in production code may end the search early: guarded ones
+        # need the whole picture, and imports in tests alone must be known to be alone.
+        return production(path) and any(not flag for _, _, flag in matches(path, facts))
 
     language_of = _language_of(context)
     goal = Goal(unguarded, ENOUGH_EVIDENCE, _likely_importer(module))
@@ -134,6 +169,9 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         follow_up = index.search(scope, _for_python(needles, []), _for_python(inside, None), python_only)
         searched = {path for path, _ in hits}
         result.places_in([hit for hit in follow_up.hits if hit[0] not in searched], matches, language_of)
+    if result.places:
+        cited, result.cited_all = cite(context, result.search, goal.likely, lambda path, facts: bool(matches(path, facts)))
+        result.cited = _places(cited, matches)
     for path, facts in hits:
         # A broken file matters only if it could hold the import at all (or cannot be read to tell).
         if facts.error is not None and any(index.contains(path, n) is not False for n in needles(index.language(path))):  # type: ignore[arg-type]
@@ -192,20 +230,19 @@ def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
     renamed = [] if hits.places else _renamed_imports(module, context, anchor.scope)
     if hits.places:
         found = hits.evidence()
-        reason = f"{module} is imported{where} {places(found, len(hits.places), hits.search.complete)}"
+        reason = f"{module} is imported{hits.summary(where)}"
         if hits.all_guarded():
             reason += "; every import is optional or TYPE_CHECKING-only"
-        details: dict[str, object] = {"imports": len(hits.places), "complete": hits.search.complete}
+        details: dict[str, object] = {"imports": len(hits.cited), "complete": hits.cited_all}
+        reason = mark_only_in(reason, details, [place[0] for place in hits.places])
         reason += _provenance(module, hits, context, details)
         return AnchorResult(shown, Verdict.VERIFIED, reason, found, state="imported", details=details)
     for ecosystem, alias, search in renamed:
         if search.places:
             found = search.evidence()
-            reason = (
-                f"{module} is imported{where} as {alias}, the name the {ecosystem.name} manifest gives it, "
-                f"{places(found, len(search.places), search.search.complete)}"
-            )
-            details = {"imports": len(search.places), "complete": search.search.complete, "imported_as": alias, "packages": {ecosystem.name: [module]}}
+            reason = f"{module} is imported as {alias}, the name the {ecosystem.name} manifest gives it,{search.summary(where)}"
+            details = {"imports": len(search.cited), "complete": search.cited_all, "imported_as": alias, "packages": {ecosystem.name: [module]}}
+            reason = mark_only_in(reason, details, [place[0] for place in search.places])
             return AnchorResult(shown, Verdict.VERIFIED, reason, found, state="imported", details=details)
     searches = [hits, *(search for _, _, search in renamed)]
     if hits.search.searched == 0:
@@ -310,7 +347,7 @@ def note_import_usage(result: AnchorResult, ecosystem: Ecosystem, package: str, 
     searches = [find_imports(module, context).only_in(ecosystem.languages, language_of) for module in modules]
     for search in searches:
         if search.places:
-            path, line, name, _ = search.places[0]
+            path, line, name, _ = (search.cited or search.places)[0]
             result.details["imported"] = True
             result.details["imported_at"] = f"{path}:{line}"
             result.reason += f"; imported as {name} at {path}:{line}"

@@ -247,12 +247,16 @@ def _binding(citation: Citation, repo: Repository) -> tuple[str, str] | None:
 
     Different root commits mean another repository (INCONCLUSIVE). The same
     history under a different origin is a different checkout: it still
-    verifies, and the evidence says so. Path identities (no git) only show a
-    moved directory, which is not evidence of anything.
+    verifies, and the evidence says so. A path identity (banked outside git)
+    binds the citation to that directory: anywhere else is another tree, even
+    with the same bytes (INCONCLUSIVE), since nothing shows it is the same.
     """
     banked, here = citation.identity, repo.identity
     if isinstance(banked, str) and banked.startswith("git:") and here.startswith("git:") and banked != here:
         return "other-repository", f"banked in a different repository ({banked[:16]}), this checkout is {here[:16]}"
+    if isinstance(banked, str) and banked.startswith("path:") and banked != f"path:{repo.root}":
+        # Outside git nothing ties two directories together: the same bytes elsewhere are another tree.
+        return "other-repository", f"banked in another directory ({banked[5:]}, not a git repository), this is {repo.root}"
     if citation.origin and repo.origin and citation.origin != repo.origin:
         return "other-checkout", f"checked in a different checkout (origin {repo.origin}; banked from {citation.origin})"
     return None

@@ -22,6 +22,7 @@ QUERIES = {
         (import_statement name: (dotted_name) @module)
         (import_statement name: (aliased_import name: (dotted_name) @module))
         (import_from_statement module_name: (_) @from) @stmt
+        (future_import_statement) @future
     """,
     "dynamic_imports": "(call function: (_) @fn arguments: (argument_list . (_) @arg)) @call",
     "env": """
@@ -35,7 +36,7 @@ QUERIES = {
 
 _IMPORT_FUNCTIONS = {"importlib.import_module", "import_module", "__import__"}
 _DYNAMIC_MARKERS = (b"import_module", b"__import__")
-_IMPORT_STATEMENTS = frozenset({"import_statement", "import_from_statement"})
+_IMPORT_STATEMENTS = frozenset({"import_statement", "import_from_statement", "future_import_statement"})
 _CALLS = frozenset({"call"})
 _READS = frozenset({"subscript", "call", "comparison_operator"})  # what the env query's reads are
 _ASSIGNMENTS = frozenset({"assignment"})
@@ -51,6 +52,8 @@ def extract(parsed: Parsed) -> Facts:
         _add_import(facts, node, Parsed.text(node))
         aliases.note_import(node)
         _bind_module(facts, node)
+    for node in found.get("future", []):  # `from __future__ import annotations` imports __future__ too
+        _add_import(facts, node, "__future__")
     for node in found.get("stmt", []):
         _from_import(facts, node)
         aliases.note_from(node)
