@@ -7,7 +7,7 @@ the registry remembers which plugin registered each one so that errors and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -135,6 +135,14 @@ class MemoryFormat:
     (anchorcheck.references) are read from its text, line by line, and belong
     to the memory written on their line; for other formats they are read
     from each memory's text.
+
+    A format that can be written back (by `relocate`, `rebank` and `suggest
+    --write`) also gives `rename(path, text, {old: new})`, returning the new
+    text and the 1-based lines where an anchor written as `old` now reads
+    `new` (as `(line, old)` pairs), and `insert(path, text, {memory id: [(anchor, mention)]})`,
+    returning the text with the anchors added to those memories (near
+    `mention`, the words they were read from, when the format can place
+    them). Both keep every other byte of the file as it was.
     """
 
     name: str
@@ -144,6 +152,8 @@ class MemoryFormat:
     summary: str = ""
     plugin: str = ""
     markdown: bool = False
+    rename: Callable[[str, str, Mapping[str, str]], tuple[str, list[tuple[int, str]]]] | None = None
+    insert: Callable[[str, str, Mapping[str, Sequence[tuple[str, str | None]]]], str] | None = None
 
 
 @dataclass(frozen=True)
