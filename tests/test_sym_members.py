@@ -188,6 +188,7 @@ def test_javascript_member_assigned_definitions(tmp_path):
                 View.prototype.lookup = function lookup(name) {};
                 Object.assign(View.prototype, { render() {}, resolve: function () {} });
                 Object.defineProperty(View, "cache", { value: {} });
+                const api = { get() {}, post: function () {} };
             """,
         },
     )
@@ -204,9 +205,14 @@ def test_javascript_member_assigned_definitions(tmp_path):
             "sym:lib/view.js::View.cache": Verdict.VERIFIED,
             "sym:lib/view.js::View.name": Verdict.VERIFIED,
             "sym:lib/view.js::View.compile": Verdict.REFUTED,
-            "sym:lib/response.js::res.json": Verdict.REFUTED,
+            "sym:lib/view.js::api.get": Verdict.VERIFIED,
+            "sym:lib/view.js::api.post": Verdict.VERIFIED,
+            "sym:lib/view.js::api.put": Verdict.REFUTED,
         },
     )
+    # `res` is made by a call (its prototype is http.ServerResponse's): its other members are not listed here.
+    made = check(tmp_path, "sym:lib/response.js::res.writeHead")
+    assert made.verdict is Verdict.INCONCLUSIVE and "lib/response.js:2 res is Object.create(" in made.reason, made.reason
     # `app.get` comes from a loop over names: absence there proves nothing, and the reason says where.
     loop = check(tmp_path, "sym:lib/application.js::app.get")
     assert loop.verdict is Verdict.INCONCLUSIVE
@@ -443,3 +449,46 @@ def test_ruby_superclasses_mixins_and_dynamic_methods(tmp_path):
             "sym:app/models.rb::Shop.Point.x": Verdict.INCONCLUSIVE,
         },
     )
+
+
+def test_python_decorators_aliases_and_made_values(tmp_path):
+    write(
+        tmp_path,
+        {
+            "models.py": """
+                from collections import namedtuple
+                from dataclasses import dataclass
+
+                @dataclass(frozen=True)
+                class Point:
+                    x: int
+                    __slots__ = ("x", "label")
+
+                @register
+                class Plugin:
+                    pass
+
+                class Meta(metaclass=PluginMeta):
+                    pass
+
+                Alias = Point
+                Pair = namedtuple("Pair", "left right")
+                LIMIT = 10
+            """
+        },
+    )
+    verdicts(
+        tmp_path,
+        {
+            "sym:models.py::Point.__init__": Verdict.VERIFIED,
+            "sym:models.py::Point.label": Verdict.VERIFIED,
+            "sym:models.py::Point.y": Verdict.REFUTED,
+            "sym:models.py::Plugin.name": Verdict.INCONCLUSIVE,
+            "sym:models.py::Meta.registry": Verdict.INCONCLUSIVE,
+            "sym:models.py::Alias.x": Verdict.VERIFIED,
+            "sym:models.py::Alias.z": Verdict.REFUTED,
+            "sym:models.py::Pair.left": Verdict.INCONCLUSIVE,
+            "sym:models.py::LIMIT.real": Verdict.REFUTED,
+        },
+    )
+    assert "models.py:9 the class decorator @register may add members to Plugin" in check(tmp_path, "sym:models.py::Plugin.name").reason

@@ -61,6 +61,7 @@ def member_facts(parsed: Parsed, facts: Facts) -> None:
                 define(f"{owner}.{Parsed.text(found['name'][0])}", Parsed.line(found["name"][0]))
     _classes(parsed.root, facts, define)
     _bindings(parsed.root, facts)
+    _declared_values(parsed.root, facts, define)
 
 
 def _top_level(root: Node) -> Iterator[Node]:
@@ -137,6 +138,46 @@ def _computed(parsed: Parsed, facts: Facts, define) -> None:  # noqa: ANN001 - t
                 define(f"{target}.{value}", Parsed.line(assign))
         else:
             _opened(facts, target, Parsed.line(assign), f"adds members to {target} under a computed key")
+
+
+_CLOSED_VALUES = frozenset({"function_expression", "arrow_function", "string", "template_string", "number", "true", "false", "null", "array", "regex"})
+
+
+def _declared_values(root: Node, facts: Facts, define) -> None:  # noqa: ANN001 - the local `define`
+    """What a top-level `const x = value` gives x: an object literal's keys (`x.get`), another name's
+    members (`const y = Base`: a base to follow), or, for a call's or `new`'s result
+    (`Object.create(proto)`, `express()`), members no definition lists."""
+    for statement in _top_level(root):
+        if statement.type not in ("lexical_declaration", "variable_declaration"):
+            continue
+        for declarator in statement.named_children:
+            name, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
+            if name is None or name.type != "identifier" or value is None:
+                continue
+            while value.type == "assignment_expression" and value.child_by_field_name("right") is not None:
+                value = value.child_by_field_name("right")  # type: ignore[assignment]
+            owner, line = Parsed.text(name), Parsed.line(value)
+            keys = _object_keys(value)
+            if keys is not None:
+                for key in keys:
+                    if key is None:
+                        _opened(facts, owner, line, f"{owner} has a computed key or a spread")
+                    else:
+                        define(f"{owner}.{key}", line)
+            elif (alias := _static(value)) is not None:
+                facts.bases.append((owner, alias, line))
+            elif value.type not in _CLOSED_VALUES and not _required_value(value):
+                shown = Parsed.text(value).split("\n")[0][:60]
+                _opened(facts, owner, line, f"{owner} is {shown}, whose members are not listed")
+
+
+def _required_value(value: Node) -> bool:
+    while value.type == "member_expression":
+        value = value.child_by_field_name("object") or value
+        if value.type != "member_expression":
+            break
+    function = value.child_by_field_name("function") if value.type == "call_expression" else None
+    return function is not None and Parsed.text(function) == "require"
 
 
 def _constructed(assign: Node) -> str | None:

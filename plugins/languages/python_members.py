@@ -27,6 +27,7 @@ QUERIES = {
 _ATTRIBUTE_TARGET = re.compile(rb"^[ \t]*([A-Za-z_]\w*)\.[A-Za-z_]\w*[ \t]*(?:[,:]|=(?!=))", re.MULTILINE)
 _TARGET_LISTS = frozenset({"pattern_list", "tuple_pattern"})
 _SCOPES = frozenset({"function_definition", "class_definition", "lambda"})
+_PLAIN_METACLASSES = frozenset({"type", "ABCMeta", "abc.ABCMeta"})  # they add no members to the class
 
 
 def class_facts(parsed: Parsed, facts: Facts, transparent: frozenset[str]) -> None:
@@ -34,6 +35,10 @@ def class_facts(parsed: Parsed, facts: Facts, transparent: frozenset[str]) -> No
     defined = {name for name, _ in facts.defs}
     for node, qualified in _classes(parsed.root, "", transparent):
         _bases(node, qualified, facts)
+        if node.parent is not None and node.parent.type == "decorated_definition":
+            _decorators(node.parent, qualified, facts, defined)
+    for statement, prefix in _assignments(parsed.root, "", transparent):
+        _assigned_value(statement, prefix, facts, defined)
     for attribute, line in _instance_attributes(parsed, transparent):
         if attribute not in defined:
             defined.add(attribute)
@@ -68,11 +73,80 @@ def _classes(node: Node, prefix: str, transparent: frozenset[str]) -> Iterator[t
                 yield from _classes(body, f"{qualified}.", transparent)
 
 
+def _assignments(node: Node, prefix: str, transparent: frozenset[str]) -> Iterator[tuple[Node, str]]:
+    """The assignments of module and class bodies, with the class prefix their names get."""
+    for child in node.named_children:
+        target = child.child_by_field_name("definition") if child.type == "decorated_definition" else child
+        if target is None:
+            continue
+        if target.type == "assignment":
+            yield target, prefix
+        elif target.type in transparent:
+            yield from _assignments(target, prefix, transparent)
+        elif target.type == "class_definition" and (name := target.child_by_field_name("name")) is not None:
+            body = target.child_by_field_name("body")
+            if body is not None:
+                yield from _assignments(body, f"{prefix}{Parsed.text(name)}.", transparent)
+
+
+# Values whose members are those of a built-in literal: `X = 1`, `X = "a"`, `X = [..]` add nothing to know.
+_LITERALS = frozenset(
+    {"string", "concatenated_string", "integer", "float", "true", "false", "none", "list", "tuple", "dictionary", "set"}
+    | {"list_comprehension", "dictionary_comprehension", "set_comprehension", "binary_operator", "unary_operator"}
+    | {"comparison_operator", "boolean_operator", "not_operator", "parenthesized_expression", "lambda"}
+)
+
+
+def _assigned_value(assignment: Node, prefix: str, facts: Facts, defined: set[str]) -> None:
+    """`N = Other` makes N another name of Other (its members are Other's: a base to follow);
+    `N = make()` (a namedtuple, a functional Enum, an instance) has members no definition lists;
+    `__slots__ = ("a", "b")` lists attributes."""
+    left, right = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+    if left is None or right is None or left.type != "identifier":
+        return
+    name = prefix + Parsed.text(left)
+    if Parsed.text(left) == "__slots__" and right.type in ("tuple", "list"):
+        for item in right.named_children:
+            slot = string_value(item) if item.type == "string" else None
+            if slot and f"{prefix}{slot}" not in defined:
+                defined.add(f"{prefix}{slot}")
+                facts.defs.append((f"{prefix}{slot}", Parsed.line(item)))
+    elif right.type in ("identifier", "attribute"):
+        facts.bases.append((name, Parsed.text(right), Parsed.line(right)))
+    elif right.type not in _LITERALS:
+        shown = Parsed.text(right).split("\n")[0][:60]
+        facts.open.append((name, Parsed.line(right), f"{name} is {shown}, whose members are not listed"))
+
+
+# Class decorators that add no members, and what `@dataclass` adds.
+_NEUTRAL_DECORATORS = frozenset({"final", "runtime_checkable", "unique", "dataclass_transform"})
+_DATACLASS = ("__init__", "__repr__", "__eq__", "__dataclass_fields__", "__dataclass_params__", "__match_args__")
+
+
+def _decorators(decorated: Node, qualified: str, facts: Facts, defined: set[str]) -> None:
+    """`@dataclass` adds `__init__`, `__repr__`, `__eq__`...; another class decorator may add anything."""
+    for decorator in (d for d in decorated.named_children if d.type == "decorator"):
+        name = Parsed.text(decorator).lstrip("@").split("(")[0].strip()
+        last = name.rpartition(".")[2]
+        if last == "dataclass":
+            for member in _DATACLASS:
+                if f"{qualified}.{member}" not in defined:
+                    defined.add(f"{qualified}.{member}")
+                    facts.defs.append((f"{qualified}.{member}", Parsed.line(decorator)))
+        elif last not in _NEUTRAL_DECORATORS:
+            facts.open.append((qualified, Parsed.line(decorator), f"the class decorator @{name} may add members to {qualified}"))
+
+
 def _bases(cls: Node, qualified: str, facts: Facts) -> None:
     """`class A(B, mod.C, Generic[T])`: bases as written; a computed base (`class A(make())`) opens A."""
     arguments = cls.child_by_field_name("superclasses")
     for argument in arguments.named_children if arguments is not None else []:
-        if argument.type in ("keyword_argument", "comment"):
+        if argument.type == "keyword_argument":
+            keyword, value = argument.child_by_field_name("name"), argument.child_by_field_name("value")
+            if keyword is not None and Parsed.text(keyword) == "metaclass" and value is not None and Parsed.text(value) not in _PLAIN_METACLASSES:
+                facts.open.append((qualified, Parsed.line(argument), f"the metaclass {Parsed.text(value)} may add members to {qualified}"))
+            continue
+        if argument.type == "comment":
             continue
         base = argument.child_by_field_name("value") if argument.type == "subscript" else argument
         if base is not None and base.type in ("identifier", "attribute"):
