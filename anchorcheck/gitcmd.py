@@ -111,7 +111,8 @@ def run(
     `config` is more `-c` arguments (the filter overrides). When a run takes
     longer than STALL_CHECK_AFTER seconds, `stalled()` may name a reason it
     will never finish (a FIFO where git reads a file): then every run is
-    stopped at once instead of at the timeout.
+    stopped at once instead of at the timeout. GitStopped says that runs were
+    stopped (killed and reaped): git is not worth asking again on this checkout.
     """
     env = environment()
     started: list[subprocess.Popen[bytes] | None] = []
@@ -119,11 +120,18 @@ def run(
         for args in commands:
             started.append(_spawn(["git", "--no-pager", *HARDENING, *config, "-C", str(root), *args], env))
         watch = _Watch(timeout, stalled)
-        return [None if proc is None else _output(proc, watch) for proc in started]
+        results = [None if proc is None else _output(proc, watch) for proc in started]
+        if watch.stopped:
+            raise GitStopped(watch.stopped)
+        return results
     finally:
         for proc in started:
             if proc is not None:
                 _stop(proc)
+
+
+class GitStopped(Exception):
+    """Git runs were stopped: past the timeout, or blocked on a file they would never finish reading."""
 
 
 class _Watch:
@@ -131,6 +139,7 @@ class _Watch:
 
     def __init__(self, timeout: float, stalled: Callable[[], str | None] | None) -> None:
         now = time.monotonic()
+        self.stopped = ""
         self.end = now + timeout
         self.stalled = stalled
         self.check_at = now + STALL_CHECK_AFTER if stalled is not None else None
@@ -144,7 +153,9 @@ class _Watch:
         if self.check_at is None or self.stalled is None or time.monotonic() >= self.end:
             return False
         self.check_at = None
-        if self.stalled():
+        blocking = self.stalled()
+        if blocking:
+            self.stopped = f"git stopped: it would wait forever on {blocking}, which is no regular file"
             self.end = time.monotonic()
             return False
         return True
@@ -158,6 +169,7 @@ def _output(proc: subprocess.Popen[bytes], watch: _Watch) -> str | None:
             if watch.keep_waiting():
                 continue
             _stop(proc)
+            watch.stopped = watch.stopped or f"git stopped after {GIT_TIMEOUT:.0f} s"
             return None
         return out.decode("utf-8", errors="surrogateescape") if proc.returncode == 0 else None
 

@@ -19,8 +19,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from pathspec import GitIgnoreSpec
 
-from anchorcheck import gitcmd
-from anchorcheck.safe_read import IGNORE_CAP, open_regular, read_capped
+from anchorcheck import gitcmd, gitdir
+from anchorcheck.safe_read import IGNORE_CAP, read_capped
 from anchorcheck.safe_read import FileTooLargeError as FileTooLargeError  # where plugins have always found it
 
 DEFAULT_SKIP_DIRS = frozenset(
@@ -54,7 +54,6 @@ _LS_CONFIG = ("config", "--null", "--name-only", "--list")
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")  # SHA-1 or SHA-256
 _ABBREVIATED = re.compile(r"[0-9a-fA-F]{4,64}")
-_GITFILE_CAP = 4096
 # Files git opens while listing or hashing: one that is a FIFO blocks it forever.
 _GIT_READS = frozenset({".gitignore", ".gitattributes"})
 _GLOB_CHARS = frozenset("*?[")
@@ -76,67 +75,6 @@ def find_root(start: str | os.PathLike[str] = ".") -> Path:
         if (candidate / ".git").exists():
             return candidate
     return here
-
-
-def broken_git_file(start: str | os.PathLike[str] = ".") -> str | None:
-    """Why anchorcheck will not run git on the checkout at `start`, when the nearest `.git` is a file.
-
-    Worktrees and submodules have a `.git` file naming their git directory;
-    when that moved, git refuses the checkout and anchorcheck would quietly
-    take it for a plain directory (a `path:` identity, no HEAD). And a `.git`
-    file naming another repository's git directory (`gitdir: /elsewhere`, as
-    an unpacked archive may carry) would make git read that repository's
-    index and configuration: only a worktree whose git directory names this
-    `.git` file back, or a submodule whose git directory lies in an enclosing
-    repository's `.git/modules`, is followed. None when the nearest `.git` is
-    a directory, a usable file, or there is none.
-    """
-    here = Path(start).resolve()
-    for dotgit in (d / ".git" for d in (here, *here.parents)):
-        if dotgit.is_file():
-            return _gitfile_problem(dotgit)
-        if dotgit.exists():
-            return None
-    return None
-
-
-def _gitfile_problem(dotgit: Path) -> str | None:
-    try:
-        with open_regular(dotgit) as handle:
-            text = handle.read(_GITFILE_CAP).decode("utf-8", errors="replace").strip()
-    except OSError as exc:
-        return f"{dotgit}: cannot read ({exc.strerror or exc}), so git cannot read this checkout"
-    target = text.removeprefix("gitdir:").strip()
-    if not text.startswith("gitdir:") or not target or "\n" in target:
-        return f"{dotgit}: not a 'gitdir: PATH' file, so git cannot read this checkout"
-    gitdir = (dotgit.parent / target).resolve()
-    if not gitdir.is_dir():
-        return f"{dotgit}: gitdir {target} does not exist (a moved or removed worktree or submodule?)"
-    if _names_back(gitdir, dotgit) or _submodule_of_enclosing(gitdir, dotgit.parent):
-        return None
-    return (
-        f"{dotgit}: gitdir {target} is not a worktree or submodule of this checkout (it does not name it back); "
-        "anchorcheck does not run git on another repository's git directory"
-    )
-
-
-def _names_back(gitdir: Path, dotgit: Path) -> bool:
-    """A worktree: `git worktree add` writes the path of the `.git` file into `<gitdir>/gitdir`."""
-    try:
-        with open_regular(gitdir / "gitdir") as handle:
-            named = handle.read(_GITFILE_CAP).decode("utf-8", errors="replace").strip()
-        return bool(named) and Path(named).resolve() == dotgit.resolve()
-    except OSError:
-        return False
-
-
-def _submodule_of_enclosing(gitdir: Path, checkout: Path) -> bool:
-    """A submodule: its git directory is inside `.git/modules` of a repository enclosing the checkout."""
-    for above in checkout.resolve().parents:
-        modules = above / ".git" / "modules"
-        if (above / ".git").is_dir() and modules in gitdir.parents:
-            return True
-    return False
 
 
 def is_object_id(value: object, *, abbreviated: bool = False) -> bool:
@@ -213,6 +151,7 @@ class Repository:
         self._root_str = str(self.root)
         self._prefetch: threading.Thread | None = None
         self._prefetched: dict[tuple[str, ...], str | None] = {}
+        self._git_stopped = False
 
     # -- paths ---------------------------------------------------------------
 
@@ -447,17 +386,28 @@ class Repository:
         return [results[command] if command in results else next(ran) for command in commands]
 
     def _run_git(self, commands: Iterable[tuple[str, ...]]) -> Iterator[str | None]:
-        """Every git run of anchorcheck goes through here, hardened by `gitcmd` (nothing can execute)."""
+        """Every git run of anchorcheck goes through here, hardened by `gitcmd` (nothing can execute).
+
+        Once a run had to be stopped (a timeout, a FIFO git would wait on),
+        git is not asked again for this checkout: the listing walks the tree.
+        """
         commands = list(commands)
-        overrides = self._driver_overrides if self._below_dotgit() else None
+        overrides = self._driver_overrides if self._below_dotgit() and not self._git_stopped else None
         if overrides is None:
             return iter([None] * len(commands))
-        return iter(gitcmd.run(self.root, commands, overrides, stalled=self._blocking_file))
+        try:
+            return iter(gitcmd.run(self.root, commands, overrides, stalled=self._blocking_file))
+        except gitcmd.GitStopped:
+            self._git_stopped = True
+            return iter([None] * len(commands))
 
     @cached_property
     def _driver_overrides(self) -> tuple[str, ...] | None:
         """The `-c` arguments that disarm this checkout's filter drivers; None when git must not run here."""
-        names = gitcmd.run(self.root, [_LS_CONFIG], stalled=self._blocking_file)[0]
+        try:
+            names = gitcmd.run(self.root, [_LS_CONFIG], stalled=self._blocking_file)[0]
+        except gitcmd.GitStopped:
+            return None
         return None if names is None else gitcmd.driver_overrides(names)
 
     def _blocking_file(self) -> str | None:
@@ -479,7 +429,7 @@ class Repository:
 
     @cached_property
     def _refused_gitdir(self) -> bool:
-        return broken_git_file(self.root) is not None
+        return gitdir.refusal(self.root) is not None
 
     @cached_property
     def in_git(self) -> bool:

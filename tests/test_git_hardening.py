@@ -54,8 +54,8 @@ def hostile(tmp_path: Path) -> tuple[Path, Path]:
     git(root, "commit", "-q", "-m", "rename")
     # every attribute names the armed drivers; the config arms them and more
     (root / ".gitattributes").write_text("* filter=evil diff=evil\n")
-    outside = tmp_path / "outside.config"
-    outside.write_text(f'[diff "evil"]\n\ttextconv = {_marker_script(bin_dir, marks, "textconv", passthrough=True)}\n')
+    included = root / ".git" / "shared.config"  # included from inside the git directory: read, but disarmed
+    included.write_text(f'[diff "evil"]\n\ttextconv = {_marker_script(bin_dir, marks, "textconv", passthrough=True)}\n')
     config = {
         "core.fsmonitor": str(_marker_script(bin_dir, marks, "fsmonitor")),
         "core.pager": str(_marker_script(bin_dir, marks, "pager")),
@@ -63,7 +63,7 @@ def hostile(tmp_path: Path) -> tuple[Path, Path]:
         "filter.evil.clean": str(_marker_script(bin_dir, marks, "clean", passthrough=True)),
         "filter.evil.smudge": str(_marker_script(bin_dir, marks, "smudge", passthrough=True)),
         "diff.external": str(_marker_script(bin_dir, marks, "external-diff")),
-        "include.path": str(outside),
+        "include.path": "shared.config",
     }
     for key, value in config.items():
         git(root, "config", key, value)
@@ -213,6 +213,37 @@ def test_a_git_file_naming_another_repository_is_not_followed(tmp_path, capsys) 
     err = capsys.readouterr().err
     assert "is not a worktree or submodule of this checkout" in err and len(err.strip().splitlines()) == 1
     assert not list(marks.iterdir())
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_configuration_including_a_file_outside_is_refused_before_git_reads_it(tmp_path) -> None:
+    root = init_repo(write_tree(tmp_path / "repo", {"a.py": "import os\n", "CLAUDE.md": "- `import:os`\n"}))
+    os.mkfifo(tmp_path / "outside.config")  # git would wait on it forever
+    git(root, "config", "include.path", str(tmp_path / "outside.config"))
+    done = subprocess.run(
+        [sys.executable, "-m", "anchorcheck", "check", "--root", str(root), str(root / "CLAUDE.md")],
+        capture_output=True, text=True, timeout=40, check=False,
+    )
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "include.path" in done.stderr and "outside the repository" in done.stderr
+    repo = Repository(root)
+    assert repo.in_git is False and repo.files() == ["CLAUDE.md", "a.py"]  # read as a plain directory
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+@pytest.mark.parametrize("fifo", [".git/info/exclude", ".git/config", ".git"])
+def test_a_fifo_where_git_reads_its_own_files_does_not_block(tmp_path, fifo) -> None:
+    root = init_repo(write_tree(tmp_path / "repo", {"a.py": "import os\n", "CLAUDE.md": "- `import:os`\n"}))
+    target = root / fifo
+    (shutil.rmtree if target.is_dir() else os.unlink)(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(target)
+    done = subprocess.run(
+        [sys.executable, "-m", "anchorcheck", "anchor", "--root", str(root), "import:os"],
+        capture_output=True, text=True, timeout=40, check=False,
+    )
+    assert done.returncode == 2 and "anchorcheck does not run git on this checkout" in done.stderr, done.stderr
+    assert Repository(root).files() == ["CLAUDE.md", "a.py"]
 
 
 def test_worktrees_and_submodules_are_still_followed(tmp_path) -> None:

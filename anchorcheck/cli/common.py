@@ -9,7 +9,8 @@ from typing import IO
 
 from anchorcheck.model import Verdict
 from anchorcheck.report import Run, formats
-from anchorcheck.repo import broken_git_file, find_root
+from anchorcheck.gitdir import refusal
+from anchorcheck.repo import find_root
 from anchorcheck.verifier import Verifier
 
 EXIT_CLEAN, EXIT_FAILED = 0, 1
@@ -70,9 +71,9 @@ def root_of(args: argparse.Namespace) -> str:
         root = str(args.root)
     else:
         root = str(find_root("."))
-    broken = broken_git_file(root)
-    if broken:  # git refuses this checkout: never bank or verify it under a made-up path identity
-        raise UsageError(broken)
+    refused = refusal(root)
+    if refused:  # git cannot or must not read this checkout: never bank or verify it under a made-up path identity
+        raise UsageError(refused)
     return root
 
 

@@ -230,7 +230,7 @@ def _ignored(context: Context, path: str) -> bool:
     git = getattr(context.repo, "git", None)
     if git is None or not getattr(context.repo, "in_git", False):
         return False
-    return git("check-ignore", "-q", "--no-index", path + "/") is not None
+    return git("check-ignore", "-q", "--no-index", paths=[path + "/"]) is not None
 
 
 def _dispatcher(context: Context):  # noqa: ANN202 - a closure over the context
