@@ -13,7 +13,7 @@ from importlib import metadata
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, format_anchor, parse_anchor
 from anchorcheck.citation import BankError, Citation, bank
 from anchorcheck.hookspecs import hookimpl
-from anchorcheck.model import AnchorResult, Evidence, Memory, MemoryReport, Position, Verdict, combine
+from anchorcheck.model import AnchorResult, Evidence, Memory, MemoryReport, Position, Suggestion, Verdict, combine
 from anchorcheck.registry import AnchorKind, Ecosystem, Invocation, Language, MemoryFormat, Runner
 from anchorcheck.render import Rendered, render_prompt
 from anchorcheck.repo import Repository, UnsafePathError
@@ -42,6 +42,7 @@ __all__ = [
     "Rendered",
     "Runner",
     "Repository",
+    "Suggestion",
     "UnsafePathError",
     "Verdict",
     "Verifier",
@@ -51,4 +52,14 @@ __all__ = [
     "hookimpl",
     "parse_anchor",
     "render_prompt",
+    "suggest",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """`anchorcheck.suggest(root, text)`: the suggestion engine loads on first use, not with the package."""
+    if name == "suggest":
+        from anchorcheck.suggestions import suggest
+
+        return suggest
+    raise AttributeError(f"module 'anchorcheck' has no attribute {name!r}")

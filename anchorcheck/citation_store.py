@@ -45,12 +45,21 @@ class Change:
     anchor: str
     action: str  # relocated | rebanked | skipped (nothing to do) | failed
     message: str
+    renamed: str | None = None  # the record's new anchor text, when its key was rewritten
 
 
-def relocate_file(path: Path, shown: str, verifier: Verifier, *, dry_run: bool = False) -> list[Change]:
-    """Move the line numbers (and path) of every relocated span in one file to where it is now."""
+def relocate_file(
+    path: Path, shown: str, verifier: Verifier, *, dry_run: bool = False, rename: Collection[str] = ()
+) -> list[Change]:
+    """Move the line numbers (and path) of every relocated span in one file to where it is now.
+
+    A lock entry whose key is in `rename` (the anchors memory files write)
+    is re-keyed to the span's new text, so that the memory files can be
+    rewritten to match; unless another entry already has that key.
+    """
     doc = _load(path, shown, verifier.root)
     changes = []
+    keys = {_citation(table)[1] for table in _records(doc, shown)}
     for table in _records(doc, shown):
         citation, key = _citation(table)
         result = verifier.check(citation)
@@ -61,7 +70,16 @@ def relocate_file(path: Path, shown: str, verifier: Verifier, *, dry_run: bool =
             table[name] = value
         before = f"{citation.path} lines {citation.start_line}-{citation.end_line}"
         after = f"{new['path']} lines {new['start_line']}-{new['end_line']}"
-        changes.append(Change(shown, key, "relocated", f"{before} → {after}"))
+        renamed = _citation(table)[0].anchor_text() if key in rename and "anchor" in table else None
+        if renamed == key:
+            renamed = None
+        elif renamed in keys:
+            after += f" (kept as {key}: {renamed} already has an entry)"
+            renamed = None
+        elif renamed is not None:
+            table["anchor"] = renamed
+            keys.add(renamed)
+        changes.append(Change(shown, key, "relocated", f"{before} → {after}", renamed))
     if changes and not dry_run:
         write_atomic(path, tomlkit.dumps(doc))
     return changes

@@ -33,6 +33,7 @@ from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict, combi
 from anchorcheck.revision import RevisionError, RevisionRepository
 
 TRIGGER_KEY = "trigger"
+QUIET = "quiet"
 
 
 class LifecycleError(ValueError):
@@ -78,7 +79,7 @@ def conclude(memory: Memory, results: list[AnchorResult], how: Plan, now: dt.dat
     now = _utc(now or dt.datetime.now(dt.timezone.utc))
     if how.problem is not None:
         return MemoryReport(memory, results, Verdict.INCONCLUSIVE, f"not checked: {how.problem}")
-    evidence = [r for r in results if r.details.get(TRIGGER_KEY) != "quiet"]
+    evidence = [r for r in results if not armed(r)]
     verdict = combine([r.verdict for r in evidence])
     notes: list[str] = []
     if how.as_of is not None:
@@ -96,6 +97,21 @@ def conclude(memory: Memory, results: list[AnchorResult], how: Plan, now: dt.dat
             verdict = Verdict.INCONCLUSIVE
         notes.append(f"expired on {_shown(how.expires)}: re-check")
     return MemoryReport(memory, results, verdict, "; ".join(notes))
+
+
+def armed(result: AnchorResult) -> bool:
+    """A trigger that has not fired: INCONCLUSIVE by nature (never evidence), yet nothing to act on.
+
+    Left out of the memory's combination here, and out of the counts, the
+    listings and the exit code of reports (`anchorcheck.report`), so that a
+    clean run stays quiet and `--fail-on inconclusive` stays usable.
+    """
+    return result.details.get(TRIGGER_KEY) == QUIET
+
+
+def only_armed(report: MemoryReport) -> bool:
+    """A memory whose only anchors are armed triggers: nothing was checked, and nothing has fired."""
+    return bool(report.results) and all(armed(r) for r in report.results)
 
 
 def parse_time(value: Any, name: str) -> dt.datetime | None:

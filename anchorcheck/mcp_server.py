@@ -1,13 +1,19 @@
 """`anchorcheck mcp`: anchorcheck as an MCP server (stdio), so an agent can check what it recalls.
 
-Three tools, each returning JSON (structured content):
+Five tools, each returning JSON (structured content):
 
 - `check_anchors(anchors)`: verify ad-hoc anchors → `{"results": [...], "summary": {...}}`;
 - `verify_memory(text, anchors, citations)`: verify one memory as a store
   recalls it → the MemoryReport dict (`verdict`, `results`, `reason`); span
   anchors take the citations passed in, else the repository's lock;
 - `bank_citation(path, start_line, end_line)`: bank a span when writing a
-  memory → the citation record and its `span:` anchor.
+  memory → the citation record and its `span:` anchor;
+- `suggest_anchors(text)`: the typed anchors that hold now for a memory's
+  text, each with its reason, evidence and confidence;
+- `remember(text, anchors, spans)`: the memory as it should be stored —
+  its text, the anchors given plus those suggested, and the banked
+  citations of its spans — verified, so an agent writing a memory gets it
+  typed and verifiable in one call.
 
 The server is bound to one checkout (`--root`), and every call builds a
 fresh Verifier: a long-lived server must see the code as it is now, not as
@@ -17,6 +23,7 @@ it was when an earlier call cached its evidence. Needs the `mcp` extra
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -25,6 +32,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from anchorcheck import __version__
+from anchorcheck.anchors import decode_path
 from anchorcheck.citation import BankError, bank
 from anchorcheck.lockfile import attach, load_lock
 from anchorcheck.memoryfiles import MemoryFileError
@@ -35,7 +43,8 @@ INSTRUCTIONS = (
     "anchorcheck verifies memories about this repository against its current code. "
     "Before relying on a recalled memory, call verify_memory with its text and anchors; "
     "treat REFUTED memories as stale (re-read the code). When you write a memory from "
-    "lines you just read, call bank_citation and store the returned citation with it."
+    "lines you just read, call bank_citation and store the returned citation with it. "
+    "To write a new memory, call remember with its text and store what it returns."
 )
 
 
@@ -84,7 +93,65 @@ def build_server(root: str | Path) -> MCPServer:
             raise ToolError(str(exc)) from None
         return {"anchor": citation.anchor_text(), "citation": citation.to_dict()}
 
+    @server.tool()
+    def suggest_anchors(text: str) -> dict[str, Any]:
+        """Propose typed anchors for a memory's text ('we cache with Redis' -> pkg:pypi/redis, ...).
+
+        Only anchors that verify now are proposed, each with why (reason, evidence) and a
+        confidence class (high: an explicit code form; medium: read from words).
+        """
+        from anchorcheck.suggestions import suggest
+
+        return {"suggestions": [s.to_dict() for s in suggest(Verifier(root), text)]}
+
+    @server.tool()
+    def remember(text: str, anchors: list[str] | None = None, spans: list[str] | None = None) -> dict[str, Any]:
+        """Type a memory before storing it: returns {text, anchors, citations, suggested, verdict, results}.
+
+        `anchors` are kept as given; `spans` ('src/app.py:10-20' or 'span:src/app.py#L10-L20')
+        and span anchors are banked from the code as it is now; the suggested anchors are
+        added. Store text, anchors and citations; pass them to verify_memory when recalled.
+        """
+        from anchorcheck.suggestions import Suggester
+
+        verifier = Verifier(root)
+        given = [a.strip() for a in anchors or []]
+        citations = {}
+        for target in [*(spans or []), *(a for a in given if a.startswith("span:"))]:
+            citation = _bank_target(root, target)
+            citations[citation.anchor_text()] = citation.to_dict()
+        typed = given + [key for key in citations if key not in given]
+        suggested = Suggester(verifier).suggest(text, typed)
+        for s in suggested:
+            if s.citation is not None:
+                citations[s.anchor] = s.citation
+        records = [{"anchor": key, **record} for key, record in citations.items()]
+        memory = Memory(text=text, anchors=typed + [s.anchor for s in suggested], metadata={"citations": records})
+        attach([memory], load_lock(root), verifier.registry.kinds)
+        report = verifier.verify(memory)
+        return {
+            "text": text,
+            "anchors": [*typed, *(s.anchor for s in suggested)],
+            "citations": records,
+            "suggested": [s.to_dict() for s in suggested],
+            "verdict": str(report.verdict),
+            "results": [r.to_dict() for r in report.results],
+        }
+
     return server
+
+
+def _bank_target(root: Path, target: str) -> Any:
+    """Bank 'PATH:START-END' or 'span:PATH#Lx-Ly'; a ToolError names what is wrong."""
+    text = target.strip()
+    match = re.fullmatch(r"span:(.+)#L(\d+)(?:-L(\d+))?", text) or re.fullmatch(r"(.+):(\d+)(?:-(\d+))?", text)
+    if match is None:
+        raise ToolError(f"{target!r}: expected PATH:START-END or span:PATH#Lstart-Lend")
+    path, start, end = match.group(1), int(match.group(2)), int(match.group(3) or match.group(2))
+    try:
+        return bank(root, decode_path(path), start, end)
+    except BankError as exc:
+        raise ToolError(f"{target!r}: {exc}") from None
 
 
 def serve(root: str | Path) -> None:

@@ -78,16 +78,7 @@ def read_memory_file(
     if fmt is None:
         known = ", ".join(sorted(p for f in registry.formats.values() for p in f.patterns)) or "none"
         raise MemoryFileError(shown, None, f"unknown memory file format (known: {known})")
-    try:
-        data = read_capped(path, MEMORY_CAP, shown=shown) if root is None else read_in_root(root, path, MEMORY_CAP, shown=shown)
-        text = data.decode("utf-8")
-    except FileTooLargeError:
-        raise MemoryFileError(shown, None, f"file larger than {MEMORY_CAP // 2**20} MiB; not a memory file") from None
-    except UnicodeDecodeError as exc:
-        line = exc.object[: exc.start].count(b"\n") + 1  # the bytes already read, not a second read
-        raise MemoryFileError(shown, line, "not valid UTF-8 text") from None
-    except OSError as exc:
-        raise MemoryFileError(shown, None, f"cannot read: {exc.strerror or exc}") from None
+    text = read_text(path, shown, root)
     memories = fmt.read(shown, text)
     for memory in memories:
         memory.source = memory.source or shown
@@ -95,6 +86,21 @@ def read_memory_file(
     if reading is not None and reading.kinds & set(registry.kinds):
         memories = _with_references(memories, text, fmt, shown, _folder_of(path, reading.repo), reading, registry)
     return memories
+
+
+def read_text(path: Path, shown: str, root: Path | None = None) -> str:
+    """A memory file's text exactly as stored: a regular file, never past MEMORY_CAP, inside `root` when
+    given; MemoryFileError for one too large, unreadable or not UTF-8."""
+    try:
+        data = read_capped(path, MEMORY_CAP, shown=shown) if root is None else read_in_root(root, path, MEMORY_CAP, shown=shown)
+        return data.decode("utf-8")
+    except FileTooLargeError:
+        raise MemoryFileError(shown, None, f"file larger than {MEMORY_CAP // 2**20} MiB; not a memory file") from None
+    except UnicodeDecodeError as exc:
+        line = exc.object[: exc.start].count(b"\n") + 1  # the bytes already read, not a second read
+        raise MemoryFileError(shown, line, "not valid UTF-8 text") from None
+    except OSError as exc:
+        raise MemoryFileError(shown, None, f"cannot read: {exc.strerror or exc}") from None
 
 
 def _folder_of(path: Path, repo: Repository) -> str:
@@ -203,6 +209,11 @@ def looks_like_anchor(text: str) -> bool:
     """Whether a code span has the `[!]kind:value` shape (the kind is checked later)."""
     match = _KIND_PREFIX.match(text)
     return bool(match) and len(anchor_text(text)) > match.end()
+
+
+def code_spans(text: str) -> list[re.Match[str]]:
+    """The inline code spans of one line (group 2 is the content), as the readers find them."""
+    return list(_CODE_SPAN.finditer(text))
 
 
 def code_span_anchors(text: str) -> list[tuple[str, int]]:

@@ -218,3 +218,50 @@ class MemoryReport:
             verdict=Verdict(data["verdict"]),
             reason=str(data.get("reason", "")),
         )
+
+
+HIGH = "high"  # read from an explicit code form: inline code, `path::Name`, `path:L10-L20`, a stated version
+MEDIUM = "medium"  # read from words: a package or symbol named in prose, a negation cue
+
+
+@dataclass
+class Suggestion:
+    """A typed anchor proposed for a memory: it verifies now, so later drift refutes it.
+
+    `reason` says why it was proposed (what the text says and what the code
+    shows), `evidence` where the code shows it, `confidence` the class of
+    the reading (`high` for an explicit code form, `medium` for words);
+    `mention` is the part of the text it was read from, and `citation` the
+    banked record of a `span:` suggestion (what goes into `anchorcheck.lock`).
+    """
+
+    anchor: str
+    reason: str
+    evidence: list[Evidence] = field(default_factory=list)
+    confidence: str = HIGH
+    mention: str | None = None
+    citation: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "anchor": self.anchor,
+            "reason": self.reason,
+            "evidence": [e.to_dict() for e in self.evidence],
+            "confidence": self.confidence,
+        }
+        if self.mention is not None:
+            data["mention"] = self.mention
+        if self.citation is not None:
+            data["citation"] = self.citation
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Suggestion:
+        return cls(
+            anchor=str(data["anchor"]),
+            reason=str(data.get("reason", "")),
+            evidence=[Evidence.from_dict(e) for e in data.get("evidence", [])],
+            confidence=str(data.get("confidence", HIGH)),
+            mention=data.get("mention"),
+            citation=dict(data["citation"]) if data.get("citation") is not None else None,
+        )

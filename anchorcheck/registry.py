@@ -7,7 +7,7 @@ the registry remembers which plugin registered each one so that errors and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -135,6 +135,14 @@ class MemoryFormat:
     (anchorcheck.references) are read from its text, line by line, and belong
     to the memory written on their line; for other formats they are read
     from each memory's text.
+
+    A format that can be written back (by `relocate`, `rebank` and `suggest
+    --write`) also gives `rename(path, text, {old: new})`, returning the new
+    text and the 1-based lines where an anchor written as `old` now reads
+    `new` (as `(line, old)` pairs), and `insert(path, text, {memory id: [(anchor, mention)]})`,
+    returning the text with the anchors added to those memories (near
+    `mention`, the words they were read from, when the format can place
+    them). Both keep every other byte of the file as it was.
     """
 
     name: str
@@ -144,6 +152,8 @@ class MemoryFormat:
     summary: str = ""
     plugin: str = ""
     markdown: bool = False
+    rename: Callable[[str, str, Mapping[str, str]], tuple[str, list[tuple[int, str]]]] | None = None
+    insert: Callable[[str, str, Mapping[str, Sequence[tuple[str, str | None]]]], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -163,13 +173,14 @@ class Invocation:
     env: Mapping[str, str] = field(default_factory=dict)
     text: str = ""
     dispatch: Callable[[Invocation], AnchorResult] | None = field(default=None, compare=False, repr=False)
+    depth: int = 0  # how many delegations deep (`uv run tox`: 1), so that a dispatcher can stop a runaway nesting
 
     def delegate(self, program: str, args: tuple[str, ...] | list[str], cwd: str | None = None) -> AnchorResult:
         """Verify `program args` (run from `cwd`, by default this call's) with the runner that claims it."""
         if self.dispatch is None:
             raise RuntimeError("this invocation was built without a dispatcher")
         text = " ".join([program, *args])
-        nested = Invocation(program, tuple(args), self.cwd if cwd is None else cwd, self.env, text, self.dispatch)
+        nested = Invocation(program, tuple(args), self.cwd if cwd is None else cwd, self.env, text, self.dispatch, self.depth + 1)
         return self.dispatch(nested)
 
 

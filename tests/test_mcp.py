@@ -45,7 +45,7 @@ def test_tools_check_verify_and_bank_over_stdio(make_repo) -> None:  # noqa: ANN
             ("bank_citation", {"path": "src/cache.py", "start_line": 6, "end_line": 7}),
         ],
     )
-    assert names == ["bank_citation", "check_anchors", "verify_memory"]
+    assert names == ["bank_citation", "check_anchors", "remember", "suggest_anchors", "verify_memory"]
     data = checked.structured_content
     assert [r["verdict"] for r in data["results"]] == ["VERIFIED", "REFUTED", "INCONCLUSIVE"]
     assert data["summary"] == {"VERIFIED": 1, "REFUTED": 1, "INCONCLUSIVE": 1}
@@ -73,3 +73,30 @@ def test_bank_errors_are_tool_errors(make_repo) -> None:  # noqa: ANN001
     _, (result,) = _call(root, [("bank_citation", {"path": "../etc/passwd", "start_line": 1, "end_line": 2})])
     assert result.is_error
     assert "refused" in result.content[0].text
+
+
+def test_suggest_anchors_and_remember_type_a_memory_in_one_call(make_repo) -> None:  # noqa: ANN001
+    pyproject = '[project]\nname = "app"\nversion = "1"\ndependencies = ["redis>=5"]\n'
+    root = make_repo({"src/app/cache.py": CODE, "src/app/__init__.py": "", "pyproject.toml": pyproject})
+    text = "Reads go through Redis; see get in src/app/cache.py."
+    _, (suggested, remembered, bad) = _call(
+        root,
+        [
+            ("suggest_anchors", {"text": text}),
+            ("remember", {"text": text, "anchors": ["file:src/app/cache.py"], "spans": ["src/app/cache.py:6-7"]}),
+            ("remember", {"text": text, "spans": ["src/app/cache.py:60-70"]}),
+        ],
+    )
+    proposals = suggested.structured_content["suggestions"]
+    assert [p["anchor"] for p in proposals] == ["pkg:pypi/redis", "import:redis in:src/app/cache.py"]
+    assert all(p["reason"] and p["confidence"] for p in proposals)
+    memory = remembered.structured_content
+    assert memory["anchors"] == ["file:src/app/cache.py", "span:src/app/cache.py#L6-L7", "pkg:pypi/redis", "import:redis in:src/app/cache.py"]
+    [citation] = memory["citations"]
+    assert citation["anchor"] == "span:src/app/cache.py#L6-L7" and citation["sha256"]
+    assert memory["verdict"] == "VERIFIED" and len(memory["results"]) == 4
+    assert bad.is_error and "past the end" in bad.content[0].text
+    # what remember returned is what verify_memory takes back when the memory is recalled
+    (root / "src/app/cache.py").write_text(CODE.replace("client.get(key)", "None"))
+    _, (recalled,) = _call(root, [("verify_memory", {"text": text, "anchors": memory["anchors"], "citations": memory["citations"]})])
+    assert recalled.structured_content["verdict"] == "REFUTED"

@@ -13,13 +13,13 @@ from collections.abc import Sequence
 
 from anchorcheck import __version__
 from anchorcheck.anchors import AnchorSyntaxError
-from anchorcheck.cli import anchor, bank, check, lock, mcp, plugins, rebank, relocate
+from anchorcheck.cli import anchor, bank, check, lock, mcp, plugins, rebank, relocate, suggest
 from anchorcheck.cli.common import UsageError
 from anchorcheck.config import ConfigError
 from anchorcheck.memoryfiles import MemoryFileError
 from anchorcheck.receipts import ReceiptLogError
 
-COMMANDS = [check, lock, anchor, bank, relocate, rebank, mcp, plugins]
+COMMANDS = [check, lock, suggest, anchor, bank, relocate, rebank, mcp, plugins]
 EXIT_USAGE = 2
 
 

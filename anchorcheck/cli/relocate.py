@@ -1,22 +1,34 @@
 """`anchorcheck relocate [FILE...]` — update the line numbers of spans that moved intact.
 
-FILE is a lock file or a native `*.memories.toml` file; by default the
-repository's `anchorcheck.lock`. Only relocated records change; stale ones
-are left for a person (see `anchorcheck rebank`).
+FILE is a lock file, a native `*.memories.toml` file, or a memory file
+that writes span anchors (Markdown, `memory.jsonl`); by default the
+repository's `anchorcheck.lock` and its known memory files. Only relocated
+records change: the lock entry (or the native file's own citation) gets the
+new path and lines, and where a memory file writes the span as
+`span:a.py#L3-L5`, that text is rewritten to `span:a.py#L5-L7` and the lock
+entry re-keyed to match, so what an agent reads points at the right lines.
+Stale records are left for a person (see `anchorcheck rebank`).
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from anchorcheck.citation_store import relocate_file
 from anchorcheck.cli.common import EXIT_CLEAN, add_root, make_verifier
-from anchorcheck.cli.store_files import add_store_options, print_changes, store_errors, store_files
+from anchorcheck.cli.store_files import add_store_options, memory_files, no_store, print_changes, print_rewrites, store_errors
+from anchorcheck.writeback import rename_anchors, written_anchors
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = sub.add_parser("relocate", help="update line numbers of relocated spans in the lock or memory files")
-    parser.add_argument("files", nargs="*", metavar="FILE", help="lock or *.memories.toml files (default: anchorcheck.lock)")
+    parser = sub.add_parser("relocate", help="move relocated spans to their new lines in the lock and memory files")
+    parser.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="lock, *.memories.toml or memory files (default: anchorcheck.lock and the known memory files)",
+    )
     add_root(parser)
     add_store_options(parser)
     parser.set_defaults(run=run)
@@ -24,9 +36,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 def run(args: argparse.Namespace) -> int:
     verifier = make_verifier(args)
+    loaded, stores = memory_files(args.files, verifier)
+    if not stores:
+        raise no_store(verifier.root)
     changes = []
-    for path, shown in store_files(args.files, verifier.root, verifier.registry):
+    for path, shown in stores:
         with store_errors():
-            changes += relocate_file(path, shown, verifier, dry_run=args.dry_run)
+            changes += relocate_file(path, shown, verifier, dry_run=args.dry_run, rename=written_anchors(loaded))
+    renames = {c.anchor: c.renamed for c in changes if c.renamed}
+    targets = [(Path(shown), shown) for shown, _ in loaded]
+    rewrites = rename_anchors(targets, renames, verifier.registry, verifier.root, dry_run=args.dry_run)
     print_changes(changes, "relocated", args.dry_run)
+    print_rewrites(rewrites, args.dry_run)
     return EXIT_CLEAN

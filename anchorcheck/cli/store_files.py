@@ -11,8 +11,11 @@ from pathlib import Path
 from anchorcheck.citation_store import LOCK_NAME, Change, CitationStoreError
 from anchorcheck.cli.common import UsageError
 from anchorcheck.lockfile import read_lock
-from anchorcheck.memoryfiles import format_for, read_memory_file
+from anchorcheck.memoryfiles import format_for, load, read_memory_file
+from anchorcheck.model import Memory
 from anchorcheck.registry import Registry
+from anchorcheck.verifier import Verifier
+from anchorcheck.writeback import Rewrite
 
 
 def add_store_options(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +32,7 @@ def store_files(names: list[str], root: Path, registry: Registry) -> list[tuple[
     if not names:
         lock = root / LOCK_NAME
         if not os.path.lexists(lock):
-            raise UsageError(f"no {LOCK_NAME} in {root}; name the lock or *.memories.toml files to update")
+            raise no_store(root)
         out = [(lock, LOCK_NAME)]
     else:
         out = [(Path(name), name) for name in names]
@@ -43,6 +46,31 @@ def store_files(names: list[str], root: Path, registry: Registry) -> list[tuple[
     return out
 
 
+def memory_files(names: list[str], verifier: Verifier) -> tuple[list[tuple[str, list[Memory]]], list[tuple[Path, str]]]:
+    """The memory files that write anchors (read as `check` reads them), and the citation stores.
+
+    A named file that no memory format reads is a lock; a `*.memories.toml`
+    is both (its own citations, and anchors that lean on the lock); named
+    memory files alone lean on the repository's lock. With no names: the
+    known memory files, and as stores the lock (if there is one) and the
+    native files among them.
+    """
+    registry = verifier.registry
+    if names:
+        texts = [n for n in names if format_for(n, registry) is not None]
+        stores = [n for n in names if format_for(n, registry) is None or n.endswith(".memories.toml")]
+        loaded = load(texts, verifier.repo, registry) if texts else []
+        return loaded, store_files(stores, verifier.root, registry)
+    loaded = load([], verifier.repo, registry, verifier.config.memory_files)
+    native = [shown for shown, _ in loaded if shown.endswith(".memories.toml")]
+    lock = store_files([], verifier.root, registry) if (verifier.root / LOCK_NAME).is_file() else []
+    return loaded, lock + (store_files(native, verifier.root, registry) if native else [])
+
+
+def no_store(root: Path) -> UsageError:
+    return UsageError(f"no {LOCK_NAME} in {root}; name the lock or *.memories.toml files to update")
+
+
 def print_changes(changes: list[Change], done: str, dry_run: bool) -> None:
     for change in changes:
         verb = f"would be {change.action}" if dry_run and change.action in ("relocated", "rebanked") else change.action
@@ -50,6 +78,16 @@ def print_changes(changes: list[Change], done: str, dry_run: bool) -> None:
     count = sum(1 for c in changes if c.action == done)
     what = f"{count} citation{'s' if count != 1 else ''}"
     print(f"{'Would update' if dry_run else 'Updated'} {what} ({done}).")
+
+
+def print_rewrites(rewrites: list[Rewrite], dry_run: bool) -> None:
+    """One line per anchor rewritten where a memory file writes it."""
+    verb = "would be rewritten" if dry_run else "rewritten"
+    for item in rewrites:
+        print(f"{item.file}:{item.line}: {item.old}: {verb} as {item.new}")
+    if rewrites:
+        count = len(rewrites)
+        print(f"{'Would rewrite' if dry_run else 'Rewrote'} {count} anchor{'s' if count != 1 else ''} in memory files.")
 
 
 @contextmanager

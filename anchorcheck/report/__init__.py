@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO
 
+from anchorcheck.lifecycle import armed, only_armed
 from anchorcheck.mistakes import MISTAKES, OPEN_WORLD
 from anchorcheck.model import AnchorResult, MemoryReport, Verdict
 
@@ -26,10 +27,20 @@ class Run:
     color: bool = False
 
     def anchor_counts(self) -> Counter[Verdict]:
-        return Counter(r.verdict for report in self.reports for r in report.results)
+        """Verdicts of the anchors, armed triggers left out (see `armed_triggers`)."""
+        return Counter(r.verdict for report in self.reports for r in report.results if not armed(r))
 
     def memory_counts(self) -> Counter[Verdict]:
-        return Counter(report.verdict for report in self.reports)
+        """Verdicts of the memories, those watched only by armed triggers left out (see `armed_memories`)."""
+        return Counter(report.verdict for report in self.reports if not only_armed(report))
+
+    def armed_triggers(self) -> int:
+        """Triggers that have not fired: never evidence, and nothing to act on, so never a finding."""
+        return sum(1 for report in self.reports for r in report.results if armed(r))
+
+    def armed_memories(self) -> int:
+        """Memories whose only anchors are armed triggers: INCONCLUSIVE by nature, reported like bare ones."""
+        return sum(1 for report in self.reports if only_armed(report))
 
     def mistakes(self) -> int:
         """Anchors written wrongly (unknown kind, malformed, span not banked): they fail the run."""

@@ -14,6 +14,7 @@ import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from anchorcheck.lifecycle import armed
 from anchorcheck.memoryfiles import looks_like_anchor
 from anchorcheck.mistakes import MISTAKES, UNBANKED
 from anchorcheck.model import AnchorResult, Memory, Verdict
@@ -64,12 +65,13 @@ def kind_of(anchor: str) -> str:
 
 
 def findings(run: Run) -> Iterator[Finding]:
-    """Every anchor result that is not VERIFIED, or VERIFIED only by test, example or vendored code
-    (all of them when the run is verbose), in order."""
+    """Every anchor result that is not VERIFIED, or VERIFIED only by test, example or vendored code,
+    nor an armed trigger (all of them when the run is verbose), in order."""
     for report in run.reports:
         memory = report.memory
         for index, result in enumerate(report.results):
-            if result.verdict is Verdict.VERIFIED and not run.verbose and only_in(result) is None:
+            fine = (result.verdict is Verdict.VERIFIED and only_in(result) is None) or armed(result)
+            if fine and not run.verbose:
                 continue
             pos = memory.anchor_position(index) if memory.source is not None else None
             yield Finding(result, memory, memory.source, pos.line if pos else None, pos.column if pos else None)

@@ -46,6 +46,8 @@ def as_dict(run: Run) -> dict[str, Any]:
     summary = {
         "anchors": {v.value: anchors[v] for v in Verdict},
         "memories": {v.value: by_memory[v] for v in Verdict},
+        "armed_triggers": run.armed_triggers(),
+        "armed_memories": run.armed_memories(),
         "files": len(run.files),
         "elapsed_seconds": round(run.elapsed, 4),
     }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import IO
 
+from anchorcheck.lifecycle import armed, only_armed
 from anchorcheck.model import AnchorResult, MemoryReport, Verdict
 from anchorcheck.report import Run, only_in
 
@@ -20,9 +21,10 @@ IMPLICIT_MARK = "(implicit)"  # after the anchor of a reference read from prose 
 
 def render(run: Run, out: IO[str]) -> None:
     for report in run.reports:
-        quiet = (report.verdict is Verdict.VERIFIED and not any(only_in(r) for r in report.results)) or not report.results
+        verified = report.verdict is Verdict.VERIFIED and not any(only_in(r) for r in report.results)
+        quiet = verified or not report.results or only_armed(report)
         if quiet and not run.verbose:
-            continue  # fine, or nothing to check: counted in the summary, not listed
+            continue  # fine, nothing to check, or only armed triggers: counted in the summary, not listed
         _memory(report, run, out)
     out.write(summary(run) + "\n")
 
@@ -38,6 +40,8 @@ def _memory(report: MemoryReport, run: Run, out: IO[str]) -> None:
     elif report.reason and not report.results:
         out.write(f"{_verdict(report.verdict, run)} {report.reason}\n")
     for index, result in enumerate(report.results):
+        if armed(result) and not run.verbose:
+            continue
         if memory.source is not None:
             pos = memory.anchor_position(index)
             where = f"{memory.source}:{pos.line}:{pos.column}: " if pos else f"{memory.source}: "
@@ -84,6 +88,10 @@ def summary(run: Run) -> str:
     bare = sum(1 for report in run.reports if not report.results)
     if bare:
         mem += f"; {bare} without anchors"
+    if run.armed_memories():
+        mem += f"; {run.armed_memories()} watched only by armed triggers"
+    if run.armed_triggers():
+        parts += f"; {run.armed_triggers()} armed trigger{'s' if run.armed_triggers() != 1 else ''}"
     mistakes, open_world = run.mistakes(), run.open_world()
     if mistakes:
         parts += f"; {mistakes} written wrongly"

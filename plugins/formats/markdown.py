@@ -73,12 +73,22 @@ def read_markdown(path: str, text: str) -> list[Memory]:
     """The memories of one Markdown file, in file order."""
     lines = text.splitlines()
     start, frontmatter = _frontmatter(lines)
-    memories: list[Memory] = []
+    return [_memory(path, block, frontmatter) for block in _blocks(lines, start)]
+
+
+def memory_blocks(text: str) -> list[list[tuple[int, str]]]:
+    """The (1-based line, line) blocks that are the memories of a file: what writers edit."""
+    lines = text.splitlines()
+    return _blocks(lines, _frontmatter(lines)[0])
+
+
+def _blocks(lines: list[str], start: int) -> list[list[tuple[int, str]]]:
+    blocks: list[list[tuple[int, str]]] = []
     block: list[tuple[int, str]] = []
 
     def flush() -> None:
         if block:
-            memories.append(_memory(path, block, frontmatter))
+            blocks.append(list(block))
             block.clear()
 
     fence: str | None = None
@@ -105,7 +115,7 @@ def read_markdown(path: str, text: str) -> list[Memory]:
             flush()
         block.append((number, line))
     flush()
-    return memories
+    return blocks
 
 
 def _frontmatter(lines: list[str]) -> tuple[int, dict[str, str]]:
@@ -153,10 +163,14 @@ def _matches(path: str) -> bool:
 
 @hookimpl
 def register_memory_formats(register):  # noqa: ANN001, ANN201 - hook signature
+    from anchorcheck_plugins.formats.markdown_edit import insert_markdown, rename_markdown
+
     register(
         MemoryFormat(
             name="markdown",
             read=read_markdown,
+            rename=rename_markdown,
+            insert=insert_markdown,
             patterns=KNOWN_FILES,
             matches=_matches,
             summary="Markdown memory files: one bullet or paragraph per memory, anchors as code spans",

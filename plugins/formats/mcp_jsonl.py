@@ -69,9 +69,13 @@ def _column(raw: str, content: str) -> int:
 
 @hookimpl
 def register_memory_formats(register):  # noqa: ANN001, ANN201 - hook signature
+    from anchorcheck_plugins.formats.mcp_jsonl_edit import insert_jsonl, rename_jsonl
+
     register(
         MemoryFormat(
             name="mcp-memory",
+            rename=rename_jsonl,
+            insert=insert_jsonl,
             read=read_mcp_jsonl,
             patterns=("memory.jsonl", "*/memory.jsonl"),
             matches=lambda path: path.endswith(".jsonl"),

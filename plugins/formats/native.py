@@ -165,9 +165,13 @@ def _line_of_key(text: str, key: str) -> int | None:
 
 @hookimpl
 def register_memory_formats(register):  # noqa: ANN001, ANN201 - hook signature
+    from anchorcheck_plugins.formats.native_edit import insert_native, rename_native
+
     register(
         MemoryFormat(
             name="native",
+            rename=rename_native,
+            insert=insert_native,
             read=read_native,
             patterns=("*.memories.toml",),
             matches=lambda path: path.endswith(".memories.toml"),

@@ -8,7 +8,9 @@ trigger fires.
 
 A trigger is never evidence: its verdict is always INCONCLUSIVE, and
 `details["trigger"]` says `quiet` (unchanged), `fired` (changed: re-check)
-or `unbanked` (no fingerprint yet; the reason prints the one to write).
+or `unbanked` (no fingerprint yet; the reason prints the one to write);
+`details["rebank"]` is the anchor text that arms it on the files as they
+are now, which `anchorcheck rebank` writes where the anchor is written.
 The memory-level rules in `anchorcheck.lifecycle` leave quiet triggers out
 of the combination and turn a fired one into "trigger fired: re-check".
 
@@ -24,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
-from anchorcheck.anchors import Anchor, AnchorSyntaxError, decode_path
+from anchorcheck.anchors import Anchor, AnchorSyntaxError, decode_path, encode_path
 from anchorcheck.context import Context
 from anchorcheck.repo import Repository
 
@@ -69,7 +71,7 @@ def fingerprint(repo: Repository, glob: str, context: Context | None = None) -> 
 def bank_watch(repo: Repository, glob: str) -> str:
     """The banked anchor text for a glob: what a memory store writes when it saves the memory."""
     current, _ = fingerprint(repo, glob)
-    return f"watch:{glob}@{current}"
+    return f"watch:{encode_path(glob)}@{current}"
 
 
 def verify_watch(anchor: Anchor, context: Context) -> AnchorResult:
@@ -78,9 +80,10 @@ def verify_watch(anchor: Anchor, context: Context) -> AnchorResult:
     current, paths = fingerprint(context.repo, watch.glob, context)
     details = {"trigger": TRIGGER_QUIET, "fingerprint": current, "files": len(paths)}
     where = [Evidence(p, None, "watched") for p in paths[:5]]
+    details["rebank"] = f"watch:{encode_path(watch.glob)}@{current}"
     if watch.fingerprint is None:
         details["trigger"] = TRIGGER_UNBANKED
-        reason = f"trigger not banked: write watch:{watch.glob}@{current} to record the {len(paths)} matching file(s)"
+        reason = f"trigger not banked: write {details['rebank']} to record the {len(paths)} matching file(s)"
         return AnchorResult(shown, Verdict.INCONCLUSIVE, reason, where, state=TRIGGER_UNBANKED, details=details)
     details["banked"] = watch.fingerprint
     if current != watch.fingerprint:

@@ -1,0 +1,112 @@
+"""`anchorcheck suggest [FILE|DIR|GLOB...]` — propose typed anchors for the memories, and write them.
+
+Each memory's text is read for forms that name code (see
+`anchorcheck.suggestions`); an anchor is proposed only when it verifies now.
+`--write` inserts the proposals into the memory files through each
+format's own writer (every other byte kept, atomically) and banks proposed
+spans into `anchorcheck.lock`; a second run then proposes nothing new.
+`--diff` prints the change as a unified diff and writes nothing. Exit 0, or
+1 with `--check` when there are proposals (for CI), 2 for usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from anchorcheck.cli.common import EXIT_CLEAN, EXIT_FAILED, add_memory_files, add_root, make_verifier
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("suggest", help="propose typed anchors that hold now for the memories (and write them)")
+    add_memory_files(parser, "the known memory files of the repository")
+    add_root(parser)
+    parser.add_argument("--format", default="text", choices=["text", "json"], help="output format")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--write", action="store_true", help="insert the proposed anchors into the memory files and bank spans")
+    what.add_argument("--diff", action="store_true", help="print the change as a unified diff, write nothing")
+    parser.add_argument("--check", action="store_true", help="exit 1 when anything is proposed")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from anchorcheck.atomic import write_atomic
+    from anchorcheck.lockfile import LOCK_NAME, dumps, load_lock, write
+    from anchorcheck.memoryfiles import load
+    from anchorcheck.suggestions import Suggester
+    from anchorcheck.writeback import insert_anchors, real_path
+
+    verifier = make_verifier(args)
+    lock = load_lock(verifier.root)
+    suggester = Suggester(verifier)
+    rows: list[dict[str, Any]] = []
+    edits: list[tuple[Path, str, str, str]] = []  # path, shown, before, after
+    for shown, memories in load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files):
+        additions: dict[str, list[tuple[str, str | None]]] = {}
+        for memory in memories:
+            written = [a if isinstance(a, str) else a.anchor_text() for a in memory.anchors]
+            found = suggester.suggest(memory.text, written + list(_own_citation_anchors(memory)))
+            if not found:
+                continue
+            line = memory.position.line if memory.position else None
+            rows.append({"memory_file": shown, "memory_id": memory.id, "line": line, "text": memory.text, "suggestions": found})
+            additions[str(memory.id)] = [(s.anchor, s.mention) for s in found]
+            for s in found:
+                if s.citation is not None and s.anchor not in lock.entries:
+                    lock.entries[s.anchor] = s.citation
+        if additions and (args.write or args.diff):
+            target = real_path(Path(shown))
+            if any(real_path(path) == target for path, *_ in edits):
+                continue  # a symlink to a file already edited (CLAUDE.md -> AGENTS.md): its memories are the same
+            before, after = insert_anchors(Path(shown), shown, additions, verifier.registry, verifier.root)
+            edits.append((Path(shown), shown, before, after))
+    banked = any(s.citation is not None for row in rows for s in row["suggestions"])
+    if args.diff:
+        for _, shown, before, after in edits:
+            sys.stdout.writelines(difflib.unified_diff(before.splitlines(True), after.splitlines(True), f"a/{shown}", f"b/{shown}"))
+        if banked:
+            old = lock.path.read_text(encoding="utf-8") if lock.path.exists() else ""
+            sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), dumps(lock).splitlines(True), f"a/{LOCK_NAME}", f"b/{LOCK_NAME}"))
+    elif args.write:
+        for path, _, before, after in edits:
+            if after != before:
+                write_atomic(real_path(path), after)
+        if banked:
+            write(lock)
+    if not args.diff:
+        _report(rows, args.format, args.write)
+    return EXIT_FAILED if args.check and rows else EXIT_CLEAN
+
+
+def _own_citation_anchors(memory: Any) -> list[str]:
+    """The span anchors a native memory's own citations stand for (already banked with it)."""
+    from anchorcheck.citation import Citation
+
+    out = []
+    for record in memory.metadata.get("citations", []) or []:
+        if isinstance(record, dict):
+            key = record.get("anchor")
+            out.append(key if isinstance(key, str) else Citation.from_dict(record).anchor_text())
+    return out
+
+
+def _report(rows: list[dict[str, Any]], fmt: str, written: bool) -> None:
+    count = sum(len(row["suggestions"]) for row in rows)
+    if fmt == "json":
+        data = {
+            "memories": [{**row, "suggestions": [s.to_dict() for s in row["suggestions"]]} for row in rows],
+            "summary": {"proposed": count, "memories": len(rows), "written": written},
+        }
+        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return
+    for row in rows:
+        where = f"{row['memory_file']}:{row['line']}" if row["line"] else row["memory_file"]
+        for s in row["suggestions"]:
+            print(f"{where}: {s.anchor} — {s.reason} ({s.confidence})")
+    verb = "Wrote" if written else "Proposed"
+    print(f"{verb} {count} anchor{'s' if count != 1 else ''} for {len(rows)} memor{'y' if len(rows) == 1 else 'ies'}.")
