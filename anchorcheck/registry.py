@@ -173,13 +173,14 @@ class Invocation:
     env: Mapping[str, str] = field(default_factory=dict)
     text: str = ""
     dispatch: Callable[[Invocation], AnchorResult] | None = field(default=None, compare=False, repr=False)
+    depth: int = 0  # how many delegations deep (`uv run tox`: 1), so that a dispatcher can stop a runaway nesting
 
     def delegate(self, program: str, args: tuple[str, ...] | list[str], cwd: str | None = None) -> AnchorResult:
         """Verify `program args` (run from `cwd`, by default this call's) with the runner that claims it."""
         if self.dispatch is None:
             raise RuntimeError("this invocation was built without a dispatcher")
         text = " ".join([program, *args])
-        nested = Invocation(program, tuple(args), self.cwd if cwd is None else cwd, self.env, text, self.dispatch)
+        nested = Invocation(program, tuple(args), self.cwd if cwd is None else cwd, self.env, text, self.dispatch, self.depth + 1)
         return self.dispatch(nested)
 
 

@@ -47,6 +47,13 @@ def test_no_package_json_at_all(make_tree) -> None:
     }
 
 
+def test_a_package_json_elsewhere_is_named(make_tree) -> None:
+    root = make_tree({"web/package.json": package("web", {"build": "vite build"})})
+    [result] = check(root, "npm run build")
+    assert result.verdict is R
+    assert result.reason == "no package.json in the repository root, so there is no script build; there is one in web/"
+
+
 def test_builtins_with_a_package_json(make_tree) -> None:
     root = make_tree({"package.json": package("app", {})})
     got = verdicts(root, "npm install", "npm ci", "pnpm i", "pnpm add -D vitest", "yarn install", "yarn", "bun install", "npm lint")

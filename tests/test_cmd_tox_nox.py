@@ -123,3 +123,17 @@ def test_nox_open_world_and_errors(tmp_path) -> None:
     assert broken.verdict is I and "noxfile.py:" in broken.reason and "syntax error" in broken.reason
     root = write_tree(tmp_path / "d", {"setup.py": ""})
     assert verdicts(root, "nox -s a") == {"nox -s a": R}
+
+
+def test_tox_bounds(tmp_path) -> None:
+    # one entry whose brace product is a million names, and a list longer than anchorcheck keeps
+    huge = write_tree(tmp_path / "huge", {"tox.ini": "[tox]\nenvlist = py{0-999}-a{0-999}, lint\n"})
+    assert verdicts(huge, "tox -e lint", "tox -e py1-a1") == {"tox -e lint": V, "tox -e py1-a1": I}
+    long = write_tree(tmp_path / "long", {"tox.ini": "[tox]\nenvlist = " + ", ".join(f"e{n}-{{a,b}}" for n in range(60_000)) + "\n"})
+    assert verdicts(long, "tox -e e0-a", "tox -e nosuch") == {"tox -e e0-a": V, "tox -e nosuch": I}
+
+
+def test_nested_launchers_stop(make_tree) -> None:
+    root = make_tree({"pyproject.toml": "[project]\nname = 'x'\n"})
+    [result] = check(root, "uv run " * 20 + "pytest")
+    assert result.verdict is I and "nested more than 8 deep" in result.reason

@@ -31,6 +31,7 @@ from anchorcheck.anchors import Anchor, AnchorSyntaxError
 from anchorcheck.context import BudgetExceeded, Context
 from anchorcheck.repo import UnsafePathError
 
+MAX_NESTING = 8  # launchers within launchers (`npx uv run tox`) followed at most this deep
 UNREAD = "unread"  # the state of a result that is no claim about the repository
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "|&", ";;", "\n"})
 _WRAPPERS = frozenset({"time", "command", "exec", "nohup", "sudo", "builtin"})
@@ -240,6 +241,8 @@ def _dispatcher(context: Context):  # noqa: ANN202 - a closure over the context
             return AnchorResult(
                 invocation.text, Verdict.INCONCLUSIVE, f"{invocation.program} is not a runner anchorcheck reads"
             )
+        if invocation.depth > MAX_NESTING:
+            return AnchorResult(invocation.text, Verdict.INCONCLUSIVE, f"calls nested more than {MAX_NESTING} deep (`uv run uv run ...`)")
         context.check_deadline()
         try:
             result = runner.verify(invocation, context)

@@ -227,3 +227,18 @@ def parse_jsonc(path: str, text: str) -> object:
         return token if token.startswith('"') else re.sub(r"[^\n]", " ", token)
 
     return parse_json(path, _JSONC_TOKEN.sub(blank, text))
+
+
+def searched(cwd: str) -> str:
+    """Where a runner looked for its configuration, for a reason sentence: `the repository root`, `web/ or above`."""
+    return "the repository root" if cwd in (".", "") else f"{cwd}/ or above"
+
+
+def elsewhere(context: Context, names: Iterable[str], most: int = 3) -> str:
+    """`; there is one in web/` when files of these names exist in other folders: a hint for the person
+    fixing the command (it may need `cd web &&`), not evidence."""
+    found = sorted({posixpath.dirname(p) or "." for p in context.repo.files(named=list(names))})
+    if not found:
+        return ""
+    shown = ", ".join(f + "/" if f != "." else "the root" for f in found[:most])
+    return f"; there is one in {shown}" + (" and more" if len(found) > most else "")

@@ -25,6 +25,7 @@ from anchorcheck_plugins.runners._support import (
     ConfigError,
     declared,
     dynamic,
+    elsewhere,
     glob_regex,
     in_dir,
     is_file,
@@ -33,6 +34,7 @@ from anchorcheck_plugins.runners._support import (
     parse_toml,
     read_text,
     refuted,
+    searched,
     unknown,
     unusable,
     upward,
@@ -151,12 +153,9 @@ def _check(invocation: Invocation, context: Context, args: list[str], expanded: 
         return unknown(invocation, f"cargo {command} is not built in or an alias here: an external cargo-{command} installed separately")
     manifest = _manifest(context, invocation.cwd, rest)
     if manifest is None:
-        return refuted(invocation, f"`cargo {command}` needs a Cargo.toml; there is none in {_where(invocation.cwd)}")
+        return refuted(invocation, f"`cargo {command}` needs a Cargo.toml; there is none in {searched(invocation.cwd)}{elsewhere(context, ['Cargo.toml'])}")
     return _targets(invocation, context, manifest, command, rest)
 
-
-def _where(cwd: str) -> str:
-    return "the repository" if cwd == "." else f"{cwd}/ or above"
 
 
 def _manifest(context: Context, cwd: str, rest: list[str]) -> str | None:

@@ -30,6 +30,7 @@ from anchorcheck_plugins.runners._support import (
     parse_yaml,
     read_text,
     refuted,
+    searched,
     unknown,
     unusable,
     upward,
@@ -156,7 +157,7 @@ def _files(context: Context, invocation: Invocation, folder: str, written: list[
             if is_file(context, path):
                 override = re.sub(r"\.(ya?ml)$", r".override.\1", path)
                 return [path, override] if is_file(context, override) else [path]
-    return refuted(invocation, f"no compose file ({', '.join(DEFAULT_FILES)}) in {'the repository' if folder == '.' else folder + '/ or above'}")
+    return refuted(invocation, f"no compose file ({', '.join(DEFAULT_FILES)}) in {searched(folder)}")
 
 
 def _services(command: str, rest: list[str]) -> tuple[list[str], list[bool]]:

@@ -20,12 +20,14 @@ from anchorcheck.context import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     dynamic,
+    elsewhere,
     in_dir,
     is_dir,
     is_file,
     join,
     read_text,
     refuted,
+    searched,
     unknown,
     unusable,
     upward,
@@ -71,7 +73,7 @@ def verify_go(invocation: Invocation, context: Context) -> AnchorResult:
     if command == "install" and any("@" in w for w in rest):
         return unknown(invocation, "`go install pkg@version` installs from outside the repository")
     if found is None:
-        return refuted(invocation, f"`go {command}` needs a go.mod; there is none in {'the repository' if cwd == '.' else cwd + '/ or above'}")
+        return refuted(invocation, f"`go {command}` needs a go.mod; there is none in {searched(cwd)}{elsewhere(context, ['go.mod', 'go.work'])}")
     gomod, module = found
     if command in _MODULE_COMMANDS:
         return verified(invocation, f"`go {command}` works on {gomod}", [Evidence(gomod, None, "go.mod")])

@@ -21,12 +21,14 @@ from anchorcheck.context import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     dynamic,
+    elsewhere,
     in_dir,
     is_file,
     join,
     listed,
     read_text,
     refuted,
+    searched,
     unknown,
     unusable,
     upward,
@@ -168,7 +170,7 @@ def verify_just(invocation: Invocation, context: Context) -> AnchorResult:
         else:
             path = _find(context, invocation.cwd)
             if path is None:
-                return refuted(invocation, f"no justfile in {'the repository' if invocation.cwd == '.' else invocation.cwd + '/ or above'}")
+                return refuted(invocation, f"no justfile in {searched(invocation.cwd)}{elsewhere(context, _NAMES)}")
         justfile = read_justfile(context, path)
         if justfile_arg == "":  # --list and friends
             return verified(invocation, f"{path} is the justfile", [Evidence(path, None, "justfile")])

@@ -22,6 +22,7 @@ from anchorcheck.context import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     dynamic,
+    elsewhere,
     in_dir,
     is_file,
     join,
@@ -268,7 +269,7 @@ def verify_make(invocation: Invocation, context: Context) -> AnchorResult:
         path = next((in_dir(call.folder, n) for n in MAKEFILES if is_file(context, in_dir(call.folder, n))), None)
         if path is None:
             where = "the repository root" if call.folder == "." else f"{call.folder}/"
-            return refuted(invocation, f"no Makefile in {where}")
+            return refuted(invocation, f"no Makefile in {where}{elsewhere(context, MAKEFILES)}")
     try:
         makefile = read_makefile(context, path)
         if not call.targets:

@@ -17,31 +17,24 @@ download it); a runner that claims X (`npx turbo run build`) checks the rest.
 
 from __future__ import annotations
 
-import json
-import posixpath
-import re
 from dataclasses import dataclass, field
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.context import Context
+from anchorcheck_plugins.runners._npm_packages import Package, find_workspace, nearest_manifest, read_package, select
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     declared,
     dynamic,
-    glob_regex,
-    in_dir,
+    elsewhere,
     is_file,
     join,
-    line_of,
     listed,
     package_index,
-    parse_json,
-    parse_yaml,
-    read_text,
     refuted,
+    searched,
     unknown,
     unusable,
-    upward,
     verified,
 )
 
@@ -96,19 +89,6 @@ _VALUE_OPTIONS = {
 _TOOL_OF = {"npx": "npm", "pnpx": "pnpm", "bunx": "bun"}
 
 
-@dataclass(frozen=True)
-class Package:
-    """One package.json: its folder, name, scripts and dependencies with the line of each."""
-
-    path: str
-    folder: str
-    name: str | None
-    scripts: dict[str, int | None] = field(default_factory=dict)
-    dependencies: dict[str, int | None] = field(default_factory=dict)
-    bins: frozenset[str] = frozenset()
-    workspaces: tuple[str, ...] | None = None
-
-
 @dataclass
 class Options:
     """What the options of one call select: the folder, the workspace packages, and how."""
@@ -122,95 +102,6 @@ class Options:
     packages: list[str] = field(default_factory=list)  # npx -p
     positionals: list[str] = field(default_factory=list)
     rest: list[str] = field(default_factory=list)  # after `--`
-
-
-def read_package(context: Context, path: str) -> Package:
-    """A package.json, parsed once per Verifier; ConfigError when it is not a JSON object."""
-
-    def parse() -> Package:
-        text = read_text(context, path)
-        doc = parse_json(path, text)
-        if not isinstance(doc, dict):
-            raise ConfigError(path, "package.json should be a JSON object", 1)
-        scripts_at = text.find('"scripts"')
-        scripts = {
-            key: line_of(text, _json_key(key), max(scripts_at, 0))
-            for key, value in _table(doc, "scripts").items()
-            if isinstance(value, str)
-        }
-        dependencies: dict[str, int | None] = {}
-        for section in ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies"):
-            at = text.find(f'"{section}"')
-            for key in _table(doc, section):
-                dependencies.setdefault(key, line_of(text, _json_key(key), max(at, 0)))
-        name = doc.get("name") if isinstance(doc.get("name"), str) else None
-        bin_field = doc.get("bin")
-        bins = frozenset(bin_field) if isinstance(bin_field, dict) else frozenset([name.rsplit("/", 1)[-1]] if isinstance(bin_field, str) and name else [])
-        workspaces = doc.get("workspaces")
-        if isinstance(workspaces, dict):
-            workspaces = workspaces.get("packages")
-        globs = tuple(w for w in workspaces if isinstance(w, str)) if isinstance(workspaces, list) else None
-        return Package(path, posixpath.dirname(path) or ".", name, scripts, dependencies, bins, globs)
-
-    return context.memo(("cmd-npm-package", path), parse)
-
-
-def _table(doc: dict[str, object], key: str) -> dict[str, object]:
-    value = doc.get(key)
-    return value if isinstance(value, dict) else {}
-
-
-def _json_key(key: str) -> str:
-    return re.escape(json.dumps(key)) + r"\s*:"
-
-
-@dataclass(frozen=True)
-class Workspace:
-    """The workspace a package belongs to: its root package and its members (the root included)."""
-
-    root: Package
-    members: tuple[Package, ...]
-    config: str  # the file that lists the members
-
-
-def find_workspace(context: Context, folder: str) -> Workspace | None:
-    """The workspace whose root is at or above `folder`: pnpm-workspace.yaml, or package.json `workspaces`."""
-    for here in upward(folder):
-        pnpm = in_dir(here, "pnpm-workspace.yaml")
-        manifest = in_dir(here, "package.json")
-        globs: tuple[str, ...] | None = None
-        config = manifest
-        if is_file(context, pnpm):
-            doc = parse_yaml(pnpm, read_text(context, pnpm))
-            packages = doc.get("packages") if isinstance(doc, dict) else None
-            globs = tuple(p for p in packages if isinstance(p, str)) if isinstance(packages, list) else ()
-            config = pnpm
-        elif is_file(context, manifest):
-            globs = read_package(context, manifest).workspaces
-        if globs is None:
-            continue
-        if not is_file(context, manifest):
-            return None
-        return context.memo(("cmd-npm-workspace", here), lambda: _workspace(context, here, manifest, globs, config))
-    return None
-
-
-def _workspace(context: Context, here: str, manifest: str, globs: tuple[str, ...], config: str) -> Workspace:
-    root = read_package(context, manifest)
-    return Workspace(root, (root, *_members(context, here, globs)), config)
-
-
-def _members(context: Context, base: str, globs: tuple[str, ...]) -> list[Package]:
-    include = [glob_regex(posixpath.normpath(g)) for g in globs if not g.startswith("!")]
-    exclude = [glob_regex(posixpath.normpath(g[1:])) for g in globs if g.startswith("!")]
-    prefix = "" if base == "." else base + "/"
-    found = []
-    for path in context.repo.files(None if base == "." else base, named=["package.json"]):
-        folder = posixpath.dirname(path)
-        relative = folder[len(prefix):] if folder.startswith(prefix) else folder
-        if relative and any(r.fullmatch(relative) for r in include) and not any(r.fullmatch(relative) for r in exclude):
-            found.append(read_package(context, path))
-    return found
 
 
 def _options(tool: str, args: tuple[str, ...], cwd: str, launcher: bool = False) -> Options:
@@ -312,21 +203,11 @@ def _subcommand(invocation: Invocation, context: Context, tool: str, opts: Optio
 def _builtin(invocation: Invocation, context: Context, tool: str, opts: Options, command: str) -> AnchorResult:
     if opts.global_ or command in _GLOBAL_BUILTINS[tool].split():
         return unknown(invocation, f"`{tool} {command}` needs no repository configuration")
-    manifest = _nearest_manifest(context, opts.cwd)
+    manifest = nearest_manifest(context, opts.cwd)
     if manifest is None:
-        return refuted(invocation, f"`{tool} {command}` needs a package.json; there is none in {_where(opts.cwd)}")
+        return refuted(invocation, f"`{tool} {command}` needs a package.json; there is none in {searched(opts.cwd)}{elsewhere(context, ['package.json'])}")
     return verified(invocation, f"`{tool} {command}` is a {tool} built-in; {manifest} is the package", [Evidence(manifest, None, "package.json")])
 
-
-def _nearest_manifest(context: Context, cwd: str) -> str | None:
-    for here in upward(cwd):
-        if is_file(context, in_dir(here, "package.json")):
-            return in_dir(here, "package.json")
-    return None
-
-
-def _where(cwd: str) -> str:
-    return "the repository" if cwd == "." else f"{cwd}/ or above"
 
 
 @dataclass(frozen=True)
@@ -341,7 +222,7 @@ class Selection:
 def _targets(context: Context, opts: Options) -> Selection | None:
     """The packages a call runs in; None when there is no package.json to run in at all."""
     if not (opts.workspace or opts.root or opts.recursive):
-        manifest = _nearest_manifest(context, opts.cwd)
+        manifest = nearest_manifest(context, opts.cwd)
         return None if manifest is None else Selection([read_package(context, manifest)], manifest)
     workspace = find_workspace(context, opts.cwd)
     if workspace is None:
@@ -354,26 +235,8 @@ def _targets(context: Context, opts: Options) -> Selection | None:
     for selector in opts.workspace:
         if "[" in selector or dynamic(selector.strip("{}").replace("*", "")):
             return Selection([], selector, f"{selector} picks packages only known at run time (a placeholder, a variable or a git revision)")
-        picked.extend(_select(workspace, selector))
+        picked.extend(select(workspace, selector))
     return Selection(picked, f"{' '.join(opts.workspace)} in {workspace.config}")
-
-
-def _select(workspace: Workspace, selector: str) -> list[Package]:
-    """The workspace packages a `-w`/`--filter`/`workspace` selector names: by name, glob or folder.
-
-    pnpm's graph markers (`...`, `^`, `!`) are taken off: the named package is among those run.
-    """
-    clean = selector.strip().lstrip("!").removeprefix("...").removesuffix("...").removesuffix("^")
-    by_name = [p for p in workspace.members if p.name == clean]
-    if by_name:
-        return by_name
-    if "*" in clean and not clean.startswith(("./", "{")):
-        pattern = glob_regex(clean)
-        return [p for p in workspace.members if p.name and pattern.fullmatch(p.name)]
-    folder = join(workspace.root.folder, clean.strip("{}"))
-    if folder is None or folder == workspace.root.folder:
-        return [workspace.root] if folder is not None else []
-    return [p for p in workspace.members if p.folder == folder or p.folder.startswith(folder + "/")]
 
 
 def _script(invocation: Invocation, context: Context, tool: str, opts: Options, script: str, binary_fallback: bool) -> AnchorResult:
@@ -381,7 +244,7 @@ def _script(invocation: Invocation, context: Context, tool: str, opts: Options, 
         return unknown(invocation, f"the script name {script} is a placeholder or a shell expansion")
     selection = _targets(context, opts)
     if selection is None:
-        return refuted(invocation, f"no package.json in {_where(opts.cwd)}, so there is no script {script}")
+        return refuted(invocation, f"no package.json in {searched(opts.cwd)}, so there is no script {script}{elsewhere(context, ['package.json'])}")
     if selection.open is not None:
         return unknown(invocation, selection.open)
     packages = selection.packages
@@ -459,7 +322,7 @@ def _exec(invocation: Invocation, context: Context, tool: str, opts: Options, wo
     runner = context.registry.runner_for(program)
     if runner is not None and runner.name != "npm" and words:
         return invocation.delegate(program, tuple(words[1:]) + tuple(opts.rest), opts.cwd)
-    manifest = _nearest_manifest(context, opts.cwd)
+    manifest = nearest_manifest(context, opts.cwd)
     packages = [read_package(context, manifest)] if manifest else []
     for wanted in opts.packages or [program]:
         provider = _provider(context, packages, _bare(wanted).rsplit("/", 1)[-1]) if packages else None
@@ -469,7 +332,7 @@ def _exec(invocation: Invocation, context: Context, tool: str, opts: Options, wo
     if download:
         return unknown(invocation, f"{program} is not a dependency here; {invocation.program} may download it")
     if manifest is None:
-        return refuted(invocation, f"`{tool} exec` needs a package.json; there is none in {_where(opts.cwd)}")
+        return refuted(invocation, f"`{tool} exec` needs a package.json; there is none in {searched(opts.cwd)}")
     return unknown(invocation, f"{program} is not a declared dependency of {manifest}; it may be a transitive binary")
 
 

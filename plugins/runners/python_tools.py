@@ -34,6 +34,7 @@ from anchorcheck_plugins.runners._support import (
     ConfigError,
     declared,
     dynamic,
+    elsewhere,
     in_dir,
     is_dir,
     is_file,
@@ -44,6 +45,7 @@ from anchorcheck_plugins.runners._support import (
     parse_toml,
     read_text,
     refuted,
+    searched,
     unknown,
     unusable,
     upward,
@@ -187,7 +189,7 @@ def _tool(invocation: Invocation, context: Context, tool: str, words: list[str])
         return unknown(invocation, f"{tool} has no `{command}` command anchorcheck knows")
     manifest = _nearest_project(context, cwd)
     if manifest is None:
-        return refuted(invocation, f"`{tool} {command}` needs a pyproject.toml; there is none in {_where(cwd)}")
+        return refuted(invocation, f"`{tool} {command}` needs a pyproject.toml; there is none in {searched(cwd)}{elsewhere(context, ['pyproject.toml'])}")
     project = read_project(context, manifest)
     bad_group = _groups(invocation, project, rest)
     if bad_group is not None:
@@ -196,9 +198,6 @@ def _tool(invocation: Invocation, context: Context, tool: str, words: list[str])
         return _run(invocation, context, tool, project, rest, cwd)
     return verified(invocation, f"`{tool} {command}` works on the project {manifest}", [Evidence(manifest, None, "pyproject.toml")])
 
-
-def _where(cwd: str) -> str:
-    return "the repository" if cwd == "." else f"{cwd}/ or above"
 
 
 def _groups(invocation: Invocation, project: Project, words: list[str]) -> AnchorResult | None:
@@ -322,7 +321,7 @@ def _poe(invocation: Invocation, context: Context, words: list[str], cwd: str) -
     tasks = [w for w in words if not w.startswith("-")]
     manifest = _nearest_project(context, cwd)
     if manifest is None:
-        return refuted(invocation, f"poe reads [tool.poe.tasks] from a pyproject.toml; there is none in {_where(cwd)}")
+        return refuted(invocation, f"poe reads [tool.poe.tasks] from a pyproject.toml; there is none in {searched(cwd)}")
     project = read_project(context, manifest)
     if not tasks:
         return verified(invocation, f"poe lists the tasks of {manifest}", [Evidence(manifest, None, "pyproject.toml")])

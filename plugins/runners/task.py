@@ -31,6 +31,7 @@ from anchorcheck_plugins.runners._support import (
     parse_yaml,
     read_text,
     refuted,
+    searched,
     unknown,
     unusable,
     upward,
@@ -139,7 +140,7 @@ def verify_task(invocation: Invocation, context: Context) -> AnchorResult:
         else:
             path = next((in_dir(d, n) for d in upward(folder) for n in NAMES if is_file(context, in_dir(d, n))), None)
             if path is None:
-                return refuted(invocation, f"no Taskfile in {'the repository' if folder == '.' else folder + '/ or above'}")
+                return refuted(invocation, f"no Taskfile in {searched(folder)}")
         taskfile = read_taskfile(context, path)
     except ConfigError as error:
         return unusable(invocation, error)

@@ -47,6 +47,20 @@ class ToxConfig:
     path: str
     envs: dict[str, int | None] = field(default_factory=dict)  # name -> line
     labels: dict[str, list[str]] = field(default_factory=dict)
+    truncated: bool = False  # more environments than anchorcheck keeps: absence is unknown
+
+    def add_all(self, names: list[str] | None, line: int | None) -> None:
+        """The names of one env list entry; None when its brace product was too large to keep."""
+        if names is None:
+            self.truncated = True
+        for name in names or []:
+            self.add(name, line)
+
+    def add(self, name: str, line: int | None) -> None:
+        if len(self.envs) >= _MAX_ENVS:
+            self.truncated = True
+        else:
+            self.envs.setdefault(name, line)
 
 
 def read_tox(context: Context, path: str) -> ToxConfig:
@@ -74,11 +88,9 @@ def _from_ini(path: str, ini: str, main: str, text: str) -> ToxConfig:
     if parser.has_section(main):
         for option in ("env_list", "envlist"):
             if parser.has_option(main, option):
-                start = text.find(option)
+                lines = _Lines(text, max(text.find(option), 0))
                 for entry in _entries(parser.get(main, option)):
-                    line = line_of(text, re.escape(entry), max(start, 0))
-                    for name in _braces(entry):
-                        config.envs.setdefault(name, line)
+                    config.add_all(_braces(entry), lines.of(entry))
         if parser.has_option(main, "labels"):
             for entry in parser.get(main, "labels").splitlines():
                 label, eq, envs = entry.partition("=")
@@ -87,7 +99,7 @@ def _from_ini(path: str, ini: str, main: str, text: str) -> ToxConfig:
     for section in parser.sections():
         if section.startswith("testenv:"):
             for name in _expand_list(section.removeprefix("testenv:")):
-                config.envs.setdefault(name, line_of(text, rf"^\[{re.escape(section)}\]"))
+                config.add(name, line_of(text, rf"^\[{re.escape(section)}\]"))
     return config
 
 
@@ -95,13 +107,14 @@ def _from_toml(path: str, tool: dict[str, object], text: str) -> ToxConfig:
     config = ToxConfig(path)
     for option in ("env_list", "envlist"):
         entries = tool.get(option)
+        line = line_of(text, rf"^\s*{option}\s*=")
         for entry in entries if isinstance(entries, list) else []:
             if isinstance(entry, str):
                 for name in _expand_list(entry):
-                    config.envs.setdefault(name, line_of(text, rf"^\s*{option}\s*="))
+                    config.add(name, line)
     envs = tool.get("env")
     for name in envs if isinstance(envs, dict) else {}:
-        config.envs.setdefault(name, line_of(text, rf"^\s*\[(?:tool\.tox\.)?env\.\"?{re.escape(name)}\"?\]"))
+        config.add(name, line_of(text, rf"^\s*\[(?:tool\.tox\.)?env\.\"?{re.escape(name)}\"?\]"))
     labels = tool.get("labels")
     for label, names in (labels if isinstance(labels, dict) else {}).items():
         if isinstance(names, list):
@@ -115,8 +128,24 @@ def _entries(value: str) -> list[str]:
 
 
 def _expand_list(value: str) -> list[str]:
-    """An env list with each entry brace-expanded."""
-    return [name for entry in _entries(value) for name in _braces(entry)]
+    """An env list with each entry brace-expanded (an entry too large to expand is left out)."""
+    return [name for entry in _entries(value) for name in _braces(entry) or []]
+
+
+class _Lines:
+    """Lines of env list entries found in order, counting newlines once over the text (a generated
+    list has thousands of entries: a search from the top for each would be quadratic)."""
+
+    def __init__(self, text: str, start: int) -> None:
+        self.text, self.pos, self.line = text, start, text.count("\n", 0, start) + 1
+
+    def of(self, entry: str) -> int | None:
+        found = self.text.find(entry, self.pos)
+        if found < 0:
+            return None
+        self.line += self.text.count("\n", self.pos, found)
+        self.pos = found
+        return self.line
 
 
 def _split_top(line: str) -> list[str]:
@@ -133,7 +162,7 @@ def _split_top(line: str) -> list[str]:
     return parts
 
 
-def _braces(entry: str) -> list[str]:
+def _braces(entry: str) -> list[str] | None:
     """`py3{9-11}-{a,b}` -> py39-a, py39-b, ...: the product of every brace group, ranges included."""
     pieces = re.split(r"(\{[^{}]*\})", entry)
     options: list[list[str]] = []
@@ -153,7 +182,7 @@ def _braces(entry: str) -> list[str]:
     for choices in options:
         total *= max(len(choices), 1)
     if total > _MAX_ENVS:
-        return []
+        return None
     return ["".join(parts) for parts in itertools.product(*options)]
 
 
@@ -230,6 +259,8 @@ def _select(invocation: Invocation, config: ToxConfig, option: str, value: str, 
             evidence.append(Evidence(config.path, line, f"env {wanted}"))
             reasons.append(f"tox environment {wanted} is defined in {config.path}" + (f":{line}" if line else ""))
             continue
+        if config.truncated:
+            return unknown(invocation, f"no tox environment {wanted} among the first {_MAX_ENVS} of {config.path}; it lists more")
         factors = {f for name in config.envs for f in name.split("-")}
         unknown_factors = [f for f in wanted.split("-") if f not in factors and not _PYTHON_FACTOR.fullmatch(f)]
         if unknown_factors:
