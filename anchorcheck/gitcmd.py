@@ -14,8 +14,11 @@ run here:
   file, included ones too) that turn each of those programs off, and empties
   the filter drivers the configuration defines (`driver_overrides`);
 - never writes: no optional locks, so no index refresh and no hook after it;
-- is bounded by a timeout, then killed with its whole process group and
-  reaped, and any run still going when Python exits is killed as well.
+- is bounded by a timeout, then killed and reaped, and any run still going
+  when Python exits is killed as well. It stays in the caller's process
+  group, so that a signal to the group (Ctrl-C, a CI job cancelled) reaches
+  it too; with every program above switched off, git starts no child of its
+  own that could outlive it.
 
 The user's own global and system configuration are still read: they hold
 `safe.directory` (without which git refuses a checkout owned by another user,
@@ -28,7 +31,6 @@ from __future__ import annotations
 import atexit
 import os
 import re
-import signal
 import subprocess
 import threading
 import time
@@ -186,7 +188,6 @@ def _spawn(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes] | No
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env=env,
-            start_new_session=True,  # its own process group: a kill reaches anything it started
         )
     except OSError:
         return None
@@ -196,12 +197,9 @@ def _spawn(argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes] | No
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """Kill a run and everything in its process group unless it has ended, then reap it."""
+    """Kill a run unless it has ended, then reap it."""
     if proc.returncode is None and proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            proc.kill()
+        proc.kill()
         try:
             proc.communicate(timeout=5)
         except (subprocess.SubprocessError, ValueError):

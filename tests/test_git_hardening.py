@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from anchorcheck import Memory, Verdict, Verifier
+from anchorcheck import Memory, Verdict, Verifier, gitcmd
 from anchorcheck.cli import main
 from anchorcheck.repo import Repository
 from tests.conftest import git, init_repo, needs_git, write_tree
@@ -245,6 +245,17 @@ def test_a_fifo_where_git_reads_its_own_files_does_not_block(tmp_path, fifo) -> 
     )
     assert done.returncode == 2 and "anchorcheck does not run git on this checkout" in done.stderr, done.stderr
     assert Repository(root).files() == ["CLAUDE.md", "a.py"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or shutil.which("pgrep") is None, reason="needs FIFOs and pgrep")
+def test_a_git_run_past_its_timeout_is_killed_and_reaped(tmp_path) -> None:
+    root = init_repo(write_tree(tmp_path / "repo", {"a.py": "x\n"}))
+    os.mkfifo(tmp_path / "blocks.config")
+    git(root, "config", "include.path", str(tmp_path / "blocks.config"))  # every git run waits on it
+    with pytest.raises(gitcmd.GitStopped):
+        gitcmd.run(root, [("rev-parse", "--is-inside-work-tree"), ("ls-files", "-z")], timeout=1)
+    left = subprocess.run(["pgrep", "-f", f"-C {root}"], capture_output=True, text=True, check=False).stdout
+    assert left.strip() == ""
 
 
 def test_worktrees_and_submodules_are_still_followed(tmp_path) -> None:

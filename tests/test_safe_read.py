@@ -1,7 +1,8 @@
 """Files a repository supplies are read only as regular files inside it, without blocking, up to a cap.
 
 Every FIFO case runs the real CLI in a subprocess with a timeout: before the
-fix a FIFO blocked `open()` forever, so these tests fail by timing out.
+fix a FIFO blocked `open()` forever, so these tests fail by timing out. The
+others run the CLI in-process.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from anchorcheck.cli import main
 from anchorcheck.config import ConfigError, load_config
 from anchorcheck.safe_read import FileTooLargeError, NotRegularFileError, read_capped
 from tests.conftest import write_tree
@@ -26,6 +28,19 @@ def _cli(root: Path, *args: str, timeout: float = 30) -> subprocess.CompletedPro
         [sys.executable, "-m", "anchorcheck", *args, "--root", str(root)],
         capture_output=True, text=True, timeout=timeout, check=False, cwd=root,
     )
+
+
+def _run(root: Path, capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI in-process, from the root, as a CompletedProcess (for files that cannot block)."""
+    capsys.readouterr()
+    cwd = Path.cwd()
+    os.chdir(root)
+    try:
+        code = main([*args, "--root", str(root)])
+    finally:
+        os.chdir(cwd)
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(args, code, out, err)
 
 
 def _one_line_error(done: subprocess.CompletedProcess[str], *expected: str) -> None:
@@ -58,28 +73,28 @@ def outside(tmp_path: Path) -> Path:
     ("name", "target"),
     [(".anchorcheck.toml", "config.toml"), ("pyproject.toml", "pyproject.toml"), ("anchorcheck.lock", "anchorcheck.lock")],
 )
-def test_a_config_or_lock_symlinked_out_of_the_repository_is_refused(repo, outside, name, target) -> None:
+def test_a_config_or_lock_symlinked_out_of_the_repository_is_refused(repo, outside, name, target, capsys) -> None:
     (repo / name).symlink_to(outside / target)
-    _one_line_error(_cli(repo, "check", "CLAUDE.md"), name, "resolves outside the repository")
+    _one_line_error(_run(repo, capsys, "check", "CLAUDE.md"), name, "resolves outside the repository")
 
 
-def test_a_memory_file_symlinked_out_of_the_repository_is_refused(repo, outside) -> None:
+def test_a_memory_file_symlinked_out_of_the_repository_is_refused(repo, outside, capsys) -> None:
     (repo / "AGENTS.md").symlink_to(outside / "memory.md")
-    _one_line_error(_cli(repo, "check", "AGENTS.md"), "AGENTS.md", "resolves outside the repository")
-    assert "secret" not in _cli(repo, "check", "-v").stdout  # discovery never lists it either
+    _one_line_error(_run(repo, capsys, "check", "AGENTS.md"), "AGENTS.md", "resolves outside the repository")
+    assert "secret" not in _run(repo, capsys, "check", "-v").stdout  # discovery never lists it either
 
 
-def test_a_memory_file_named_outside_the_repository_is_still_read(repo, outside) -> None:
-    done = _cli(repo, "check", str(outside / "memory.md"))
+def test_a_memory_file_named_outside_the_repository_is_still_read(repo, outside, capsys) -> None:
+    done = _run(repo, capsys, "check", str(outside / "memory.md"))
     assert done.returncode == 0 and "1 verified" in done.stdout, done.stdout + done.stderr
 
 
-def test_symlinks_that_stay_inside_the_repository_are_followed(repo) -> None:
+def test_symlinks_that_stay_inside_the_repository_are_followed(repo, capsys) -> None:
     write_tree(repo, {"docs/real.md": MEMORY, "conf/anchorcheck.toml": "fail-on = 'inconclusive'\n"})
     (repo / "AGENTS.md").symlink_to(repo / "docs" / "real.md")
     (repo / ".anchorcheck.toml").symlink_to(repo / "conf" / "anchorcheck.toml")
     assert load_config(repo).fail_on == "inconclusive"
-    done = _cli(repo, "check", "AGENTS.md")
+    done = _run(repo, capsys, "check", "AGENTS.md")
     assert done.returncode == 0 and "1 verified" in done.stdout, done.stderr
 
 
@@ -106,18 +121,18 @@ def test_a_fifo_gitignore_does_not_block_a_walk_without_git(repo) -> None:
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
-def test_a_memory_file_that_is_dev_zero_is_not_read(repo, tmp_path) -> None:
+def test_a_memory_file_that_is_dev_zero_is_not_read(repo, tmp_path, capsys) -> None:
     (tmp_path / "zero.md").symlink_to("/dev/zero")
-    _one_line_error(_cli(repo, "check", str(tmp_path / "zero.md")), "zero.md", "not a regular file (a device)")
+    _one_line_error(_run(repo, capsys, "check", str(tmp_path / "zero.md")), "zero.md", "not a regular file (a device)")
     (repo / "anchorcheck.lock").symlink_to("/dev/zero")
-    _one_line_error(_cli(repo, "check", "CLAUDE.md"), "anchorcheck.lock", "resolves outside the repository")
+    _one_line_error(_run(repo, capsys, "check", "CLAUDE.md"), "anchorcheck.lock", "resolves outside the repository")
 
 
 @pytest.mark.parametrize(("name", "size"), [("anchorcheck.lock", 17 * 2**20), ("pyproject.toml", 5 * 2**20)])
-def test_a_config_or_lock_over_its_cap_is_not_read(repo, name, size) -> None:
+def test_a_config_or_lock_over_its_cap_is_not_read(repo, name, size, capsys) -> None:
     with open(repo / name, "wb") as handle:
         handle.truncate(size)  # sparse: no disk used, but a plain read would take it all into memory
-    _one_line_error(_cli(repo, "check", "CLAUDE.md"), name, "over the")
+    _one_line_error(_run(repo, capsys, "check", "CLAUDE.md"), name, "over the")
 
 
 def test_config_errors_name_the_file(repo, outside) -> None:
