@@ -13,11 +13,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
+from pathspec import GitIgnoreSpec
+
+from anchorcheck.bounded import brief
+
 if TYPE_CHECKING:
     from anchorcheck.registry import AnchorKind
 
 _KIND = re.compile(r"[a-z][a-z0-9_-]*")
 _SCOPE_KEYWORD = "in:"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class AnchorSyntaxError(ValueError):
@@ -31,7 +36,7 @@ class AnchorSyntaxError(ValueError):
 
     def __str__(self) -> str:
         if self.text:
-            return f"invalid anchor {self.text!r}: column {self.column}: {self.message}"
+            return f"invalid anchor {brief(self.text)}: column {self.column}: {self.message}"
         return f"column {self.column}: {self.message}"
 
 
@@ -62,12 +67,13 @@ ValueParser = Callable[[str], Any]
 
 def encode_path(path: str) -> str:
     """Percent-encode what the grammar cannot carry in a path (whitespace and `%`)."""
-    return quote(path, safe="/:@!$&'()*+,;=[]{}#?~^|<>\"`\\")
+    return quote(path, safe="/:@!$&'()*+,;=[]{}#?~^|<>\"`\\", errors="surrogateescape")
 
 
 def decode_path(path: str) -> str:
-    """Undo `encode_path`: `docs/my%20notes.md` is the file `docs/my notes.md`."""
-    return unquote(path)
+    """Undo `encode_path`: `docs/my%20notes.md` is the file `docs/my notes.md`. Escapes that are not
+    UTF-8 (`bad%FF.py`) decode as the operating system spells such a name (surrogateescape), not U+FFFD."""
+    return unquote(path, errors="surrogateescape")
 
 
 def parse_anchor(text: str, kinds: Mapping[str, AnchorKind] | None = None) -> Anchor:
@@ -84,6 +90,9 @@ def parse_anchor(text: str, kinds: Mapping[str, AnchorKind] | None = None) -> An
     if "\x00" in text or "\n" in text:
         bad = min(i for i in (text.find("\x00"), text.find("\n")) if i >= 0)
         raise AnchorSyntaxError("anchors are one line without NUL bytes", text, bad + 1)
+    surrogate = _SURROGATE.search(text)
+    if surrogate:  # a JSON `\ud800` decodes to one; nothing can encode it (write a non-UTF-8 byte as %FF)
+        raise AnchorSyntaxError("a lone surrogate is not text (write a byte that is not UTF-8 as %XX)", text, surrogate.start() + 1)
     pos = len(text) - len(text.lstrip())
     if pos == len(text):
         raise AnchorSyntaxError("expected an anchor such as 'pkg:pypi/redis', got nothing", text, 1)
@@ -151,6 +160,11 @@ def _parse_scope(text: str, pos: int) -> tuple[str | None, int]:
     scope = text[scope_start:scope_end]
     if not scope:
         raise AnchorSyntaxError("expected a path, directory or glob after 'in:'", text, scope_start + 1)
+    if set("*?[") & set(scope):
+        try:
+            GitIgnoreSpec.from_lines([decode_path(scope)])
+        except (ValueError, re.error) as exc:  # `[z-a]`: caught here, not by every plugin that lists the scope
+            raise AnchorSyntaxError(f"invalid glob: {str(exc).splitlines()[0][:120]}", text, scope_start + 1) from None
     return decode_path(scope), scope_end
 
 

@@ -3,7 +3,8 @@
 Keys are git blob ids (free for a tracked, unmodified file; computed the same
 way for any other file) plus the extractor's fingerprint, so an entry is
 invalidated by content and by a changed language plugin, never by time.
-SQLite in WAL mode makes concurrent readers and writers safe; every payload
+SQLite's locking makes concurrent readers and writers safe (a rollback journal, no
+memory-mapped pages: a file truncated by another process is a read error, not SIGBUS); every payload
 carries a checksum, so a damaged row is dropped and recomputed, and a database
 that cannot be opened is moved aside and rebuilt, never trusted.
 
@@ -64,6 +65,10 @@ def default_cache_dir(root: Path) -> Path:
     return root / ".anchorcheck"
 
 
+class _StillShared(Exception):
+    """The database is in WAL mode and open elsewhere, so it cannot be switched to a rollback journal."""
+
+
 class FactsCache:
     """A key -> JSON-safe dict store. Failures to read or write degrade to cache misses.
 
@@ -98,7 +103,7 @@ class FactsCache:
                 self._db = self._open()
             except (sqlite3.Error, OSError):
                 return None
-        except OSError:
+        except (OSError, _StillShared):
             return None
         self._remove_old_files()
         return self._patient(self._db)
@@ -115,16 +120,20 @@ class FactsCache:
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=self._wait(), isolation_level=None, check_same_thread=False)
         try:
-            db.execute("PRAGMA journal_mode = WAL")
+            # No memory-mapped I/O at all: another process may truncate or replace the shared file at any
+            # time, and a mapped page that vanished is SIGBUS, which kills this process. WAL maps its
+            # `-shm` index whatever mmap_size says, so the journal is a rollback journal, read with read().
+            db.execute("PRAGMA mmap_size = 0")
+            if str(db.execute("PRAGMA journal_mode = DELETE").fetchone()[0]).lower() != "delete":
+                raise _StillShared()  # a WAL database another process has open: no cache this run
             db.execute("PRAGMA synchronous = NORMAL")
-            db.execute("PRAGMA journal_size_limit = 4194304")  # a WAL grown by a big trim shrinks back after it
             # A rowid table: a payload of a few KB stays in the tree's page (WITHOUT ROWID moves all
             # past about 1 KB to overflow pages of its own: 3-5x the bytes for rows of 1-2 KB), and rows
             # lie in write order, so deleting the oldest frees whole pages.
             db.execute("CREATE TABLE IF NOT EXISTS facts (key TEXT PRIMARY KEY, stamp INTEGER NOT NULL, payload BLOB NOT NULL)")
             db.execute("CREATE INDEX IF NOT EXISTS facts_by_stamp ON facts (stamp)")
             db.execute("SELECT count(*) FROM facts WHERE key = ''").fetchone()
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, _StillShared):
             db.close()
             raise
         return db

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import tomlkit
-from tomlkit.exceptions import ParseError
+from tomlkit.exceptions import ParseError, TOMLKitError
 from tomlkit.items import AoT, Array, Table
 
 from anchorcheck.atomic import write_atomic
@@ -131,6 +131,8 @@ def _load(path: Path, shown: str, root: Path) -> tomlkit.TOMLDocument:
         return tomlkit.parse(read_in_root(root, path, LOCK_CAP, shown=shown).decode("utf-8"))
     except ParseError as exc:
         raise CitationStoreError(shown, exc.line, f"invalid TOML: {exc}") from None
+    except TOMLKitError as exc:  # a duplicate key in an inline table is KeyAlreadyPresent, not a ParseError
+        raise CitationStoreError(shown, None, f"invalid TOML: {exc}") from None
     except UnicodeDecodeError:
         raise CitationStoreError(shown, None, "not valid UTF-8 text") from None
     except OSError as exc:

@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import os
 import re
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tomlkit
-from tomlkit.exceptions import ParseError
+from pathspec import GitIgnoreSpec
 
+from anchorcheck.bounded import LimitError, brief, toml_loads
 from anchorcheck.repo import DEFAULT_MAX_FILE_SIZE, DEFAULT_SKIP_DIRS
 from anchorcheck.safe_read import CONFIG_CAP, read_in_root
 
 FAIL_ON = ("refuted", "inconclusive")
+_TOML_AT = re.compile(r"at line (\d+)")
 IMPLICIT_KINDS = ("file", "cmd", "pkg")
 
 
@@ -97,9 +99,12 @@ def _from_file(root: Path, path: Path, table: tuple[str, ...] | None) -> Config:
         text = read_in_root(root, path, CONFIG_CAP, shown=name).decode("utf-8")
         if table is not None and table[-1] not in text:
             return Config()  # a project's own pyproject.toml without our table: not ours to parse (or judge)
-        doc = tomlkit.parse(text).unwrap()
-    except ParseError as exc:
-        raise ConfigError(name, exc.line, f"invalid TOML: {exc}") from None
+        doc = toml_loads(text)  # tomllib, bounded: tomlkit takes quadratic time over many empty lines
+    except tomllib.TOMLDecodeError as exc:
+        where = _TOML_AT.search(str(exc))
+        raise ConfigError(name, int(where.group(1)) if where else None, f"invalid TOML: {exc}") from None
+    except LimitError as exc:
+        raise ConfigError(name, exc.line, f"invalid TOML: {exc.message}") from None
     except UnicodeDecodeError as exc:
         raise ConfigError(name, None, f"cannot read: {exc}") from None
     except OSError as exc:
@@ -125,18 +130,29 @@ def _apply(data: dict[str, Any], name: str, text: str) -> Config:
         spec = _KEYS.get(key)
         if spec is None:
             known = ", ".join(sorted([*_KEYS, "plugin"]))
-            raise ConfigError(name, _line_of(text, key), f"unknown key {key!r} (known keys: {known})")
+            raise ConfigError(name, _line_of(text, key), f"unknown key {brief(key)} (known keys: {known})")
         attribute, convert, expected = spec
         converted = convert(value)
         if converted is None:
             raise ConfigError(name, _line_of(text, key), f"'{key}' must be {expected}")
+        if attribute == "exclude":
+            _check_patterns(converted, name, _line_of(text, key))
         if key.startswith("extend-"):
             converted = [*getattr(config, attribute), *converted]
         setattr(config, attribute, converted)
     return config
 
 
+def _check_patterns(patterns: list[str], name: str, line: int | None) -> None:
+    """Each gitignore-style pattern compiles, or a ConfigError names it (`!` alone, a range `[z-a]`)."""
+    for pattern in patterns:
+        try:
+            GitIgnoreSpec.from_lines([pattern])
+        except (ValueError, re.error) as exc:
+            raise ConfigError(name, line, f"invalid exclude pattern {brief(pattern)}: {str(exc).splitlines()[0][:120]}") from None
+
+
 def _line_of(text: str, key: str) -> int | None:
-    pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*[=.]", re.MULTILINE)
+    pattern = re.compile(rf"^[ \t]*[\"']?{re.escape(key)}[\"']?[ \t]*[=.]", re.MULTILINE)  # blanks: \s would cross lines
     match = pattern.search(text)
     return text.count("\n", 0, match.start()) + 1 if match else None

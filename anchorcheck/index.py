@@ -285,6 +285,7 @@ class SourceIndex:
             self.cache = FactsCache(Path(directory), int(context.options.get("cache_max_bytes", MAX_BYTES)), context.time_left)
         self._facts: dict[str, Facts] = {}
         self._skipped: set[str] = set()  # binary or over the size cap: not source, whatever the name says
+        self._oversized: set[str] = set()  # of those, the ones over the cap: streamed for needles, never parsed
         self._contains: dict[bytes, dict[str, bool]] = {}  # needle -> path -> whether its bytes hold it
         # Paths already looked up in the disk cache and missed: a later search need not ask again
         # (a miss only turns into facts through _store, which fills _facts itself).
@@ -395,6 +396,9 @@ class SourceIndex:
                     data = self._candidate_bytes(path, result)
                     if data is None:
                         verdicts[path] = _SKIPPED if path in self._skipped else _UNREADABLE
+                        if path in self._oversized and _holds_any(self.repo.resolve(path), needles):
+                            verdicts[path] = _UNREADABLE  # a candidate too large to parse: absence is unproven
+                            result.unreadable.append(path)
                         continue
                     seen[path] = needle in data
                     if path not in self._bytes:  # past the memory kept: answer every needle now, not read again
@@ -449,6 +453,7 @@ class SourceIndex:
             data = self.repo.read_bytes(path)
         except FileTooLargeError:
             self._skipped.add(path)  # skipped as `Repository.files` skips it
+            self._oversized.add(path)
             return None
         except (OSError, UnsafePathError):
             result.unreadable.append(path)
@@ -676,3 +681,20 @@ def extract_facts(language: Language, data: bytes) -> Facts:
     facts: Facts = language.extract(Parsed(tree.root_node, data, queries))  # type: ignore[misc]
     facts.error = first_error_line(tree.root_node)
     return facts
+
+
+def _holds_any(path: Path, needles: Sequence[bytes], chunk: int = 1 << 20) -> bool:
+    """Whether a file too large to read whole holds a needle: read a chunk at a time, each
+    overlapping the last by the longest needle, so memory stays bounded whatever the size."""
+    overlap = max((len(n) for n in needles), default=1) - 1
+    tail = b""
+    try:
+        with open(path, "rb") as handle:
+            while block := handle.read(chunk):
+                window = tail + block
+                if any(needle in window for needle in needles):
+                    return True
+                tail = window[-overlap:] if overlap else b""
+    except OSError:
+        return True  # unreadable now: it may hold one
+    return False

@@ -29,6 +29,7 @@ import tomlkit
 
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, parse_anchor
 from anchorcheck.atomic import write_atomic
+from anchorcheck.bounded import LimitError, brief, toml_loads
 from anchorcheck.citation import BankError, Citation, bank
 from anchorcheck.citation_store import LOCK_NAME, as_toml_table
 from anchorcheck.memoryfiles import MemoryFileError, header_lines
@@ -77,16 +78,18 @@ def read_lock(path: Path, shown: str, root: Path | None = None) -> Lock:
     try:
         data = read_capped(path, LOCK_CAP, shown=shown) if root is None else read_in_root(root, path, LOCK_CAP, shown=shown)
         text = data.decode("utf-8")
-        doc = tomllib.loads(text)  # read-only: tomllib is ~50x faster than tomlkit on a large lock
+        doc = toml_loads(text)  # read-only: tomllib is ~50x faster than tomlkit on a large lock
     except tomllib.TOMLDecodeError as exc:
         where = _AT_LINE.search(str(exc))
         raise LockError(shown, int(where.group(1)) if where else None, f"invalid TOML: {exc}") from None
+    except LimitError as exc:
+        raise LockError(shown, exc.line, f"invalid TOML: {exc.message}") from None
     except UnicodeDecodeError:
         raise LockError(shown, None, "not valid UTF-8 text") from None
     except OSError as exc:
         raise LockError(shown, None, f"cannot read: {exc.strerror or exc}") from None
     if doc.get("version") != VERSION:
-        raise LockError(shown, 1, f"'version' must be {VERSION}, got {doc.get('version')!r}")
+        raise LockError(shown, 1, f"'version' must be {VERSION}, got {brief(doc.get('version'))}")
     records = doc.get("citation", [])
     if not isinstance(records, list):
         raise LockError(shown, None, "'citation' must be an array of tables: [[citation]]")
@@ -98,7 +101,7 @@ def read_lock(path: Path, shown: str, root: Path | None = None) -> Lock:
             raise LockError(shown, line, "each [[citation]] needs an 'anchor' string (the span anchor as written)")
         key = record["anchor"]
         if key in lock.entries:
-            raise LockError(shown, line, f"duplicate entry for {key!r}")
+            raise LockError(shown, line, f"duplicate entry for {brief(key)}")
         lock.entries[key] = {k: v for k, v in record.items() if k != "anchor"}
     return lock
 

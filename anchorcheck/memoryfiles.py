@@ -16,6 +16,7 @@ from pathlib import Path
 
 from anchorcheck import implicit
 from anchorcheck.anchors import AnchorSyntaxError, anchor_text, parse_anchor
+from anchorcheck.codespans import code_spans
 from anchorcheck.mistakes import typo_kind
 from anchorcheck.model import Memory, Position
 from anchorcheck.references import Claims, Reference, read_references, runner_claims
@@ -24,7 +25,6 @@ from anchorcheck.repo import Repository
 from anchorcheck.safe_read import MEMORY_CAP, FileTooLargeError, read_capped, read_in_root
 
 _KIND_PREFIX = re.compile(r"\s*!?([a-z][a-z0-9_-]*):")
-_CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 
 
 class MemoryFileError(ValueError):
@@ -211,18 +211,14 @@ def looks_like_anchor(text: str) -> bool:
     return bool(match) and len(anchor_text(text)) > match.end()
 
 
-def code_spans(text: str) -> list[re.Match[str]]:
-    """The inline code spans of one line (group 2 is the content), as the readers find them."""
-    return list(_CODE_SPAN.finditer(text))
-
-
 def code_span_anchors(text: str) -> list[tuple[str, int]]:
     """The code spans of one line that look like anchors, with the 0-based offset of each."""
     found = []
-    for match in _CODE_SPAN.finditer(text):
-        content = match.group(2).strip()
+    for span in code_spans(text):
+        raw = span.group(2)
+        content = raw.strip()
         if looks_like_anchor(content):
-            found.append((content, match.start(2) + (len(match.group(2)) - len(match.group(2).lstrip()))))
+            found.append((content, span.start(2) + len(raw) - len(raw.lstrip())))
     return found
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from anchorcheck.atomic import write_atomic
+from anchorcheck.bounded import json_loads
 from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict
 
 
@@ -120,7 +121,7 @@ class ReceiptLog:
             if not line.strip():
                 continue
             try:
-                receipts.append(Receipt.from_dict(json.loads(line)))
+                receipts.append(Receipt.from_dict(json_loads(line)))  # LimitError is a ValueError
             except (ValueError, KeyError, TypeError) as exc:
                 raise ReceiptLogError(str(self.path), number, f"not a receipt: {exc}") from None
         return receipts

@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from anchorcheck.codespans import code_spans
+
 if TYPE_CHECKING:
     from anchorcheck.registry import Registry
 
@@ -67,7 +69,6 @@ _OPTION_VALUES = frozenset(
 _NOT_A_PROJECT_INSTALL = frozenset({"-g", "--global", "--user", "-U", "--upgrade", "--system", "--dry-run"})
 SHELL_LANGUAGES = frozenset({"sh", "bash", "shell", "console", "zsh", "shell-session", "shellsession"})
 
-_CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _IMPORT = re.compile(r"(?:(?<=\s)|(?<=^)|(?<=\())@((?:\.{1,2}/)?[A-Za-z0-9_][\w.\-/]*)")
 _FENCE = re.compile(r"^(\s{0,3})(`{3,}|~{3,})\s*([^`\s]*)")
@@ -298,7 +299,7 @@ class _Reader:
             self._end_sentence()
         elif not line.startswith((" ", "\t", "|")):
             self.lists, self.lead = [], []  # a paragraph at the margin ends the list and what introduced it
-        spans = [(m.start(), m.end(), m.group(2), m.start(2)) for m in _CODE_SPAN.finditer(line)]
+        spans = [(span.start(), span.end(), span.group(2), span.start(2)) for span in code_spans(line)]
         events: list[tuple[int, str, str, int]] = []  # (offset, form, token, column0)
         for start, _end, content, content_start in spans:
             stripped = content.strip()

@@ -8,6 +8,7 @@ installed and the root is inside a work tree; everything works without it.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -169,13 +170,13 @@ class Repository:
 
     def exists(self, path: str) -> bool:
         """Whether a file or directory exists there; raises UnsafePathError for refused paths."""
-        return self.resolve(path).exists()
+        return _named(self.resolve(path).exists)
 
     def is_file(self, path: str) -> bool:
-        return self.resolve(path).is_file()
+        return _named(self.resolve(path).is_file)
 
     def is_dir(self, path: str) -> bool:
-        return self.resolve(path).is_dir()
+        return _named(self.resolve(path).is_dir)
 
     def read_bytes(self, path: str, limit: int | None = None) -> bytes:
         """The file's bytes; raises UnsafePathError, OSError, or FileTooLargeError past `limit`."""
@@ -495,6 +496,17 @@ def _index_entries(staged_out: str | None, modified_out: str | None) -> tuple[di
             if path and len(fields) == 3 and fields[2] == "0":
                 staged[path] = (fields[0], fields[1])
     return staged, set((modified_out or "").split("\0")) - {""}
+
+
+def _named(check: Callable[[], bool]) -> bool:
+    """A pathlib existence check, False for a name longer than the file system allows (pathlib lets
+    ENAMETOOLONG through: an include of a 1,000-character name in a Makefile raised OSError)."""
+    try:
+        return check()
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return False
+        raise
 
 
 def looks_binary(data: bytes) -> bool:

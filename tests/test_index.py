@@ -150,11 +150,12 @@ def test_a_language_plugin_failing_on_a_file_makes_it_unparseable(tmp_path):
 
 @needs_git
 def test_binary_and_oversized_sources_are_skipped_not_unreadable(tmp_path):
-    # The index judges binary and size from the bytes it reads, as `Repository.files` would.
+    # The index judges binary and size from the bytes it reads, as `Repository.files` would; an
+    # oversized file without the needle is no candidate (one with it: tests/test_hostile_wrong_answers.py).
     write(tmp_path, {
         "pyproject.toml": "[tool.anchorcheck]\nmax-file-size = 1024\n",
         "blob.py": b"import redis\x00\x01",
-        "big.py": "import redis\n" + "#" * 4096,
+        "big.py": "import celery\n" + "#" * 4096,
         "ok.py": "import os\n",
     })
     init_repo(tmp_path)

@@ -36,6 +36,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        # A path or anchor may hold a lone surrogate (a non-UTF-8 file name, a `\ud800` in a JSONL
+        # memory): printed escaped, never a UnicodeEncodeError halfway through the report.
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

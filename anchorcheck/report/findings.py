@@ -55,7 +55,7 @@ class Finding:
     def fingerprint(self) -> str:
         """Stable when lines move: the file, the memory's text and the anchor, not line numbers."""
         key = "\0".join([self.file or "", self.memory.text, self.result.anchor, self.rule_id])
-        return hashlib.sha256(key.encode("utf-8")).hexdigest()
+        return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()  # a lone surrogate in a memory's text
 
 
 def kind_of(anchor: str) -> str:

@@ -2,22 +2,24 @@
 
 Every function takes the raw bytes and either returns plain Python data or
 raises ManifestError naming the 1-based line, so an ecosystem reader never
-has to know how each library reports a syntax error. YAML is loaded with a
-safe loader that refuses aliases outright: no manifest or lockfile format
-uses them, and expanding shared aliases is how an alias bomb ("billion
-laughs") turns a few hundred bytes into gigabytes.
+has to know how each library reports a syntax error. TOML and JSON go through
+`anchorcheck.bounded` (dotted-key bombs, over-long integers and deep nesting
+become errors). YAML refuses aliases outright: no manifest or lockfile format
+uses them, and expanding shared aliases (or merging them, `<<: [*a, *a]`) is
+how an alias bomb ("billion laughs") turns a few hundred bytes into gigabytes.
+The node graph is checked before anything is built from it, so the check
+cannot be dodged by how an alias is spelt (`{"k":*a}` has no blank before it).
 """
 
 from __future__ import annotations
 
 import bisect
-import json
 import re
 import tomllib
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-
+from anchorcheck.bounded import LimitError, json_loads, toml_loads
 from anchorcheck.packages import ManifestError, decode, load
 
 if TYPE_CHECKING:
@@ -29,13 +31,13 @@ _TOML_AT = re.compile(r"at line (\d+)")
 def parse_toml(data: bytes) -> dict[str, Any]:
     text = decode(data)
     try:
-        return tomllib.loads(text)
+        return toml_loads(text)
     except tomllib.TOMLDecodeError as exc:
         found = _TOML_AT.search(str(exc))
         line = int(found.group(1)) if found else text.count("\n") + 1
         raise ManifestError(f"invalid TOML: {str(exc).split(' (at')[0]}", line) from None
-    except RecursionError:
-        raise ManifestError("invalid TOML: nested too deeply") from None
+    except LimitError as exc:
+        raise ManifestError(f"invalid TOML: {exc.message}", exc.line) from None
 
 
 def _toml_with_lines(data: bytes) -> tuple[dict[str, Any], LineFinder]:
@@ -50,56 +52,70 @@ def read_toml(context: Context, path: str) -> tuple[dict[str, Any], LineFinder]:
 def parse_json(data: bytes) -> Any:
     text = decode(data)
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ManifestError(f"invalid JSON: {exc.msg}", exc.lineno) from None
-    except RecursionError:
-        raise ManifestError("invalid JSON: nested too deeply") from None
+        return json_loads(text)
+    except ValueError as exc:  # JSONDecodeError or LimitError
+        line = getattr(exc, "lineno", None) or getattr(exc, "line", None)
+        raise ManifestError(f"invalid JSON: {getattr(exc, 'msg', None) or getattr(exc, 'message', exc)}", line) from None
 
 
 @lru_cache(maxsize=1)
-def _loaders() -> tuple[type, type]:
-    """PyYAML's loaders, built on first use: most runs read no YAML and need not import it.
-
-    The first rejects `*alias` references instead of sharing (and later
-    expanding) nodes; the second is libyaml's fast loader when installed.
-    """
+def _loader() -> type:
+    """PyYAML's safe loader, libyaml's fast one when installed; imported on first use (most runs read no YAML)."""
     import yaml
 
-    class NoAliasLoader(yaml.SafeLoader):
-        def compose_node(self, parent: Any, index: Any) -> Any:  # noqa: ANN401 - PyYAML's signature
-            if self.check_event(yaml.AliasEvent):
-                event = self.peek_event()
-                raise ManifestError("YAML aliases are not accepted in manifests (alias bomb guard)", event.start_mark.line + 1)
-            return super().compose_node(parent, index)
-
-    return NoAliasLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-# Where an alias token could start: `*` at the start of the text, or after whitespace or a flow indicator.
-_MAYBE_ALIAS = re.compile(r"(?:^|[\s\[{,])\*")
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def parse_yaml(data: bytes) -> Any:
-    """YAML without aliases. Text that cannot hold an alias token goes to libyaml's fast loader;
-    anything else (a `*` in a place an alias could start, even inside a string) to the guarded one."""
+    """YAML without aliases: the document's node graph is composed, checked to be a tree, then built."""
     import yaml
 
     text = decode(data)
-    guarded, fast = _loaders()
-    loader = guarded(text) if _MAYBE_ALIAS.search(text) else fast(text)
+    loader = _loader()(text)
     try:
-        return loader.get_single_data()
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if _shares_nodes(node):
+            raise ManifestError("YAML aliases are not accepted in manifests (alias bomb guard)", _first_alias_line(text))
+        return loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         raise ManifestError(f"invalid YAML: {exc.problem or exc.context}", line) from None
     except yaml.YAMLError as exc:
-        raise ManifestError(f"invalid YAML: {exc}") from None
+        raise ManifestError(f"invalid YAML: {str(exc)[:200]}") from None
     except RecursionError:
         raise ManifestError("invalid YAML: nested too deeply") from None
+    except ValueError as exc:  # an int of too many digits
+        raise ManifestError(f"invalid YAML: {str(exc).split(':')[0]}") from None
     finally:
         loader.dispose()
+
+
+def _shares_nodes(root: Any) -> bool:
+    """Whether the composed graph reaches a node twice: an alias makes it share the anchored node."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            return True
+        seen.add(id(node))
+        if isinstance(node.value, list):
+            for item in node.value:
+                stack.extend(item if isinstance(item, tuple) else (item,))
+    return False
+
+
+def _first_alias_line(text: str) -> int | None:
+    """The line of the first `*alias` token, for the error (tokens, not nodes: the graph has no alias left)."""
+    import yaml
+
+    for token in yaml.scan(text, Loader=_loader()):
+        if isinstance(token, yaml.AliasToken):
+            return int(token.start_mark.line) + 1
+    return None
 
 
 def toml_packages(data: bytes) -> list[tuple[str, str | None, int | None]]:
@@ -168,6 +184,7 @@ class LineFinder:
     def section(self, name: str) -> int | None:
         """Offset of a `[name]` TOML header (quotes around parts tolerated), or None."""
         parts = [re.escape(p) for p in name.split(".")]
-        dotted = r"""\s*\.\s*""".join(r"""["']?""" + p + r"""["']?""" for p in parts)
-        found = re.search(r"^\s*\[\s*" + dotted + r"\s*\]", self.text, re.MULTILINE)
+        dotted = r"""[ \t]*\.[ \t]*""".join(r"""["']?""" + p + r"""["']?""" for p in parts)
+        # Blanks, never \s: `^\s*` would run on over every following empty line from each line start (quadratic).
+        found = re.search(r"^[ \t]*\[[ \t]*" + dotted + r"[ \t]*\]", self.text, re.MULTILINE)
         return found.end() if found else None

@@ -23,12 +23,12 @@ distribution names, or dotted module names.
 from __future__ import annotations
 
 import sys
-import tomllib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from packaging.utils import canonicalize_name
 
+from anchorcheck.bounded import toml_loads
 from anchorcheck.repo import UnsafePathError
 from anchorcheck_plugins.ecosystems.discovery import member_dirs
 from anchorcheck_plugins.ecosystems.pypi_pyproject import workspace_members
@@ -274,8 +274,8 @@ def _name_map(table: Any) -> dict[str, tuple[str, ...]]:
 def _pyproject_at(context: Context, directory: str) -> dict[str, Any]:
     try:
         data = context.repo.read_bytes(f"{directory}/pyproject.toml" if directory else "pyproject.toml")
-        parsed = tomllib.loads(data.decode("utf-8-sig"))
-    except (OSError, ValueError, UnsafePathError):  # absent or broken: the pypi ecosystem reports that
+        parsed = toml_loads(data.decode("utf-8-sig"))
+    except (OSError, ValueError, UnsafePathError):  # absent or broken (LimitError too): the pypi ecosystem reports that
         return {}
     return parsed if isinstance(parsed, dict) else {}
 

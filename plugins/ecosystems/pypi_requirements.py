@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from packaging.utils import InvalidSdistFilename, InvalidWheelFilename, parse_sdist_filename, parse_wheel_filename
 
+from anchorcheck.bounded import brief
 from anchorcheck.packages import DEV, DIRECT, Declaration, FileFacts, ManifestError, ManifestStatus, decode, load
 from anchorcheck.repo import UnsafePathError, check_relative
 from anchorcheck_plugins.ecosystems.pypi_common import declare, normalize
@@ -113,6 +114,8 @@ def _follow(
             raise ManifestError(f"{option} {target}: no such file", line)
     except UnsafePathError as exc:
         raise ManifestError(f"{option} {target}: refused ({exc.why})", line) from None
+    except OSError as exc:  # a name too long for the file system, a loop of symlinks
+        raise ManifestError(f"{option} {brief(target)}: cannot read ({exc.strerror or exc})", line) from None
     if included in chain:
         raise ManifestError(f"{option} {target} includes a file already being read ({' -> '.join(chain)})", line)
     if len(chain) >= _MAX_DEPTH:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from anchorcheck import Memory, MemoryFormat, Position, hookimpl
+from anchorcheck.bounded import LimitError, brief, json_loads
 from anchorcheck.memoryfiles import MemoryFileError, code_span_anchors
 
 
@@ -23,15 +24,17 @@ def read_mcp_jsonl(path: str, text: str) -> list[Memory]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = json_loads(line)
         except json.JSONDecodeError as exc:
             raise MemoryFileError(path, number, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+        except LimitError as exc:
+            raise MemoryFileError(path, number, f"invalid JSON: {exc.message}") from None
         if not isinstance(record, dict) or not isinstance(record.get("type"), str):
             raise MemoryFileError(path, number, "expected an object with a 'type' (entity or relation)")
         if record["type"] == "entity":
             memories.extend(_entity(path, number, line, record))
         elif record["type"] != "relation":
-            raise MemoryFileError(path, number, f"unknown record type {record['type']!r} (expected entity or relation)")
+            raise MemoryFileError(path, number, f"unknown record type {brief(record['type'])} (expected entity or relation)")
     return memories
 
 
@@ -40,7 +43,7 @@ def _entity(path: str, number: int, raw: str, record: dict) -> list[Memory]:
     if not isinstance(name, str) or not name:
         raise MemoryFileError(path, number, "an entity needs a 'name' string")
     if not isinstance(observations, list) or not all(isinstance(o, str) for o in observations):
-        raise MemoryFileError(path, number, f"entity {name!r}: 'observations' must be a list of strings")
+        raise MemoryFileError(path, number, f"entity {brief(name)}: 'observations' must be a list of strings")
     memories = []
     for index, observation in enumerate(observations):
         anchors, positions = [], []

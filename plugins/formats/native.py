@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import tomllib
 from typing import Any
 
-import tomlkit
-from tomlkit.exceptions import ParseError
-
 from anchorcheck import Memory, MemoryFormat, Position, hookimpl
+from anchorcheck.bounded import LimitError, brief, toml_loads
 from anchorcheck.memoryfiles import MemoryFileError, header_lines
 
 VERSION = 1
+_TOML_AT = re.compile(r"at line (\d+)")
 _MEMORY_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*memory[ \t]*\]\]", re.MULTILINE)
 _CITATION_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*memory[ \t]*\.[ \t]*citation[ \t]*\]\]", re.MULTILINE)
 _OPTIONAL = {
@@ -52,12 +52,15 @@ _CITATION_REQUIRED = ("path", "start_line", "end_line")
 def read_native(path: str, text: str) -> list[Memory]:
     """The memories of one `*.memories.toml` file; MemoryFileError names the line of a bad entry."""
     try:
-        doc = tomlkit.parse(text).unwrap()
-    except ParseError as exc:
-        raise MemoryFileError(path, exc.line, f"invalid TOML: {exc}") from None
+        doc = toml_loads(text)  # tomllib, bounded: tomlkit is quadratic over empty lines and raises more than ParseError
+    except tomllib.TOMLDecodeError as exc:
+        where = _TOML_AT.search(str(exc))
+        raise MemoryFileError(path, int(where.group(1)) if where else None, f"invalid TOML: {exc}") from None
+    except LimitError as exc:
+        raise MemoryFileError(path, exc.line, f"invalid TOML: {exc.message}") from None
     version = doc.get("version")
     if version != VERSION:
-        raise MemoryFileError(path, _line_of_key(text, "version"), f"'version' must be {VERSION}, got {version!r}")
+        raise MemoryFileError(path, _line_of_key(text, "version"), f"'version' must be {VERSION}, got {brief(version)}")
     entries = doc.get("memory", [])
     if not isinstance(entries, list):
         raise MemoryFileError(path, _line_of_key(text, "memory"), "'memory' must be an array of tables: [[memory]]")
@@ -70,7 +73,7 @@ def read_native(path: str, text: str) -> list[Memory]:
         mine = [n for n in citation_lines if line is not None and line < n < after]
         memory = _memory(path, entry, line, mine)
         if memory.id in seen:
-            raise MemoryFileError(path, line, f"duplicate memory id {memory.id!r} (first at line {seen[memory.id]})")
+            raise MemoryFileError(path, line, f"duplicate memory id {brief(memory.id)} (first at line {seen[memory.id]})")
         seen[memory.id] = line
         memories.append(memory)
     return memories

@@ -81,8 +81,8 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     for path in configs:
         context.check_deadline()
         defined = defined_names(context, path)
-        if defined is None:
-            unreadable.append(path)
+        if defined is None or defined.unread:
+            unreadable.append(path if defined is None else f"{path}:{defined.error} ({defined.unread})")
             continue
         found.extend(Evidence(path, line, what) for name, line, what in defined.names if name == key)
         if defined.error is not None and index.contains(path, key.encode()):

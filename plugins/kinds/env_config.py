@@ -9,7 +9,6 @@ leaves this module, so evidence cannot leak a secret.
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -23,6 +22,11 @@ from anchorcheck.repo import UnsafePathError
 # A name at the start of a line (after a byte order mark, on the first), `export` allowed.
 _DOTENV_LINE = re.compile(rb"^(?:\xef\xbb\xbf)?[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.]*)[ \t]*=", re.MULTILINE)
 _DOCKER_LINE = re.compile(r"^\s*(ENV|ARG)\s+(.*)$", re.IGNORECASE)
+# A shell word: unquoted runs, backslash escapes and quoted strings, side by side (`A="x y"` is one word).
+# A regex instead of shlex: an instruction continued over 200,000 lines is one 1 MB line, and shlex reads
+# it a character at a time in Python.
+_SHELL_WORD = re.compile(r"""(?:[^\s"'\\]+|\\.?|"(?:[^"\\]|\\.)*"?|'[^']*'?)+""")
+_QUOTED = re.compile(r"""\\(.)|"((?:[^"\\]|\\.)*)"?|'([^']*)'?""")
 _COMPOSE = re.compile(r"^(docker-)?compose([.-][^/]*)?\.ya?ml$")
 _WORKFLOW = re.compile(r"^\.github/workflows/[^/]+\.ya?ml$")
 
@@ -43,13 +47,23 @@ def config_kind(path: str) -> str | None:
     return None
 
 
+# Block nesting levels (distinct indentation columns open at once) a YAML file may have. tree-sitter-yaml's
+# scanner keeps up to two stack entries per level and overflows its saved state past ~250 (SIGSEGV, the whole
+# process dies): checked before parsing. Real compose files and workflows stay under 20.
+MAX_YAML_LEVELS = 80
+_YAML_LINE = re.compile(rb"\r\n|\r|\n")
+_YAML_INDICATOR = re.compile(rb"(?<![^ \t])[-?:](?![^ \t])")  # `- `, `? `, `: ` (or at the line's end)
+
+
 @dataclass(frozen=True)
 class Defined:
     """What a configuration file defines: (name, line, what) for each variable, and the first line
-    that does not parse, if any (a broken YAML file may define more than could be read from it)."""
+    that does not parse, if any (a broken YAML file may define more than could be read from it).
+    `unread` says why nothing was read at all (the file is nested too deeply to parse safely)."""
 
     names: list[tuple[str, int, str]] = field(default_factory=list)
     error: int | None = None
+    unread: str | None = None
 
 
 def defined_names(context: Context, path: str) -> Defined | None:
@@ -80,20 +94,19 @@ def _dockerfile(data: bytes) -> Iterator[tuple[str, int, str]]:
     lines = [line.rstrip() for line in data.decode("utf-8-sig", errors="replace").split("\n")]
     number = 0
     while number < len(lines):
-        start, logical = number + 1, lines[number]
-        while logical.endswith("\\") and number + 1 < len(lines):  # a continued instruction
+        start, parts = number + 1, [lines[number]]
+        while parts[-1].endswith("\\") and number + 1 < len(lines):  # a continued instruction
             number += 1
             if lines[number].strip() and not lines[number].lstrip().startswith("#"):
-                logical = logical[:-1] + " " + lines[number]
+                parts[-1] = parts[-1][:-1]
+                parts.append(lines[number])  # joined once at the end: adding to a growing string is quadratic
         number += 1
+        logical = " ".join(parts)
         match = _DOCKER_LINE.match(logical)
         if match is None:
             continue
         instruction, rest = match.group(1).upper(), match.group(2)
-        try:
-            words = shlex.split(rest, comments=False, posix=True)
-        except ValueError:
-            words = rest.split()
+        words = [_unquote(word) if '"' in word or "'" in word or "\\" in word else word for word in _SHELL_WORD.findall(rest)]
         if not words:
             continue
         if instruction == "ENV" and "=" not in words[0]:
@@ -104,14 +117,48 @@ def _dockerfile(data: bytes) -> Iterator[tuple[str, int, str]]:
             yield name, start, f"Dockerfile {instruction}"
 
 
+def _unquote(word: str) -> str:
+    """A shell word as the shell passes it on: quotes removed, escapes resolved (as shlex in POSIX mode)."""
+    return _QUOTED.sub(lambda m: m.group(1) if m.group(1) is not None else re.sub(r"\\(.)", r"\1", m.group(2)) if m.group(2) is not None else m.group(3), word)
+
+
 def _yaml(section: str, what: str) -> Callable[[bytes], Defined]:
     """A reader of the names under every `section:` key of a YAML file."""
 
     def read(data: bytes) -> Defined:
+        too_deep = yaml_too_deep(data)
+        if too_deep is not None:
+            return Defined(error=too_deep, unread=f"nested more than {MAX_YAML_LEVELS} levels deep")
         root = parser_for("yaml").parse(data).root_node
         return Defined(list(dict.fromkeys(_yaml_keys(root, section, what))), first_error_line(root))  # an anchor used twice names once
 
     return read
+
+
+def yaml_too_deep(data: bytes) -> int | None:
+    """The line where the YAML's block nesting passes MAX_YAML_LEVELS, else None.
+
+    An overestimate, never an under-: each line closes the levels deeper than
+    its indentation, then opens one at its indentation and one at every
+    indicator after it (`- - - x` opens three), wherever the indicator stands
+    (inside a quoted scalar too). Linear in the size of the file.
+    """
+    levels: list[int] = []
+    for number, line in enumerate(_YAML_LINE.split(data), 1):
+        body = line.lstrip(b" \t")
+        if not body or body.startswith(b"#"):
+            continue
+        indent = len(line) - len(body)
+        while levels and levels[-1] > indent:
+            levels.pop()
+        if not levels or levels[-1] < indent:
+            levels.append(indent)
+        for match in _YAML_INDICATOR.finditer(line, indent):
+            if match.start() > levels[-1]:
+                levels.append(match.start())
+        if len(levels) > MAX_YAML_LEVELS:
+            return number
+    return None
 
 
 def _yaml_keys(root: Node, section: str, what: str) -> Iterator[tuple[str, int, str]]:

@@ -53,6 +53,9 @@ def parse_span(value: str) -> SpanRef:
     path = decode_path(value[: match.start()])
     if not path.strip():
         raise AnchorSyntaxError("expected a repo-relative path before '#L'", column=1)
+    for digits, at in ((match.group(1), 1), (match.group(2) or "", 2)):
+        if len(digits.lstrip("0")) > len(str(MAX_LINE_NUMBER)):  # checked before int(): 5,000 digits would raise ValueError
+            raise AnchorSyntaxError(f"line numbers start at 1 and stop at {MAX_LINE_NUMBER}", column=match.start(at) + 1)
     start = int(match.group(1))
     end = int(match.group(2)) if match.group(2) is not None else start
     if not 1 <= start <= MAX_LINE_NUMBER:

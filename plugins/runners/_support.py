@@ -15,6 +15,7 @@ import tomllib
 from collections.abc import Iterable, Iterator
 
 from anchorcheck import AnchorResult, Ecosystem, Evidence, Invocation, Verdict
+from anchorcheck.bounded import LimitError, json_loads, toml_loads
 from anchorcheck.context import Context
 from anchorcheck.packages import Declaration, PackageIndex
 from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
@@ -148,22 +149,22 @@ def listed(names: Iterable[str], most: int = 8) -> str:
 def parse_json(path: str, text: str) -> object:
     """JSON data, or ConfigError at the line of the syntax error."""
     try:
-        return json.loads(text)
+        return json_loads(text)
     except json.JSONDecodeError as exc:
         raise ConfigError(path, f"invalid JSON: {exc.msg}", exc.lineno) from None
-    except RecursionError:
-        raise ConfigError(path, "invalid JSON: nested too deeply") from None
+    except LimitError as exc:  # nested too deeply, an integer of thousands of digits
+        raise ConfigError(path, f"invalid JSON: {exc.message}", exc.line) from None
 
 
 def parse_toml(path: str, text: str) -> dict[str, object]:
     """TOML data, or ConfigError at the line of the syntax error."""
     try:
-        return tomllib.loads(text)
+        return toml_loads(text)
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"at line (\d+)", str(exc))
         raise ConfigError(path, f"invalid TOML: {str(exc).split(' (at')[0]}", int(found.group(1)) if found else None) from None
-    except RecursionError:
-        raise ConfigError(path, "invalid TOML: nested too deeply") from None
+    except LimitError as exc:  # nested too deeply, a number too long, a dotted-key bomb
+        raise ConfigError(path, f"invalid TOML: {exc.message}", exc.line) from None
 
 
 def parse_yaml(path: str, text: str) -> object:
