@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -126,11 +126,15 @@ class Suggester:
 
     # -- public ------------------------------------------------------------------
 
-    def suggest(self, text: str, existing: Iterable[str] = ()) -> list[Suggestion]:
-        """The anchors to add to a memory with this text (and these anchors already), each once."""
+    def suggest(self, text: str, existing: Iterable[str] = (), folder: str = "") -> list[Suggestion]:
+        """The anchors to add to a memory with this text (and these anchors already), each once.
+
+        `folder` is the repo-relative folder of the memory file: a nested
+        AGENTS.md writes paths and runs commands relative to it.
+        """
         have = {self._normal(a) for a in existing}
         found: dict[str, Suggestion] = {}
-        for suggestion in self._candidates(text):
+        for suggestion in self._candidates(text, folder):
             key = self._normal(suggestion.anchor)
             if key in have or key in found:
                 continue
@@ -146,10 +150,10 @@ class Suggester:
 
     # -- candidates ----------------------------------------------------------------
 
-    def _candidates(self, text: str) -> Iterator[Suggestion]:
+    def _candidates(self, text: str, folder: str = "") -> Iterator[Suggestion]:
         codes, prose = _split(text)
         yield from self._spans(text, codes)
-        yield from self._references(text)
+        yield from self._references(text, folder)
         yield from self._symbols(codes, prose)
         yield from self._env(codes, prose)
         negated = set()
@@ -158,11 +162,12 @@ class Suggester:
             yield suggestion
         yield from self._packages_named(text, [m for m in codes + prose if m.text not in negated])
 
-    def _references(self, text: str) -> Iterator[Suggestion]:
+    def _references(self, text: str, folder: str) -> Iterator[Suggestion]:
         """Paths, commands and install commands, read as `check` reads implicit references."""
         repo, registry = self.verifier.repo, self.verifier.registry
         kinds = {"file", "cmd", "pkg"} & set(registry.kinds)
         for ref in read_references(text, claims=runner_claims(registry), kinds=kinds) if kinds else ():
+            ref = replace(ref, folder=folder)
             if ref.kind == "file":
                 if not implicit.keep(ref, repo):
                     continue

@@ -134,3 +134,9 @@ def test_a_symlinked_memory_file_is_written_through_once(shop: Path, capsys) -> 
     assert run(shop, "--write", "AGENTS.md", "CLAUDE.md") == 0
     assert (shop / "CLAUDE.md").is_symlink()
     assert (shop / "AGENTS.md").read_text() == "- We cache with Redis. `pkg:pypi/redis` `import:redis in:src/shop/cache.py`\n"
+
+
+def test_a_nested_memory_file_names_paths_and_commands_from_its_folder(shop: Path, capsys) -> None:  # noqa: ANN001
+    (shop / "web/AGENTS.md").write_text("- The client is `api.ts`; run `make lint` at the root.\n")
+    assert run(shop, "--write", "web/AGENTS.md") == 0
+    assert (shop / "web/AGENTS.md").read_text() == "- The client is `api.ts`; run `make lint` at the root. `file:web/api.ts` `cmd:make lint`\n"

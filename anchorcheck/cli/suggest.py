@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         additions: dict[str, list[tuple[str, str | None]]] = {}
         for memory in memories:
             written = [a if isinstance(a, str) else a.anchor_text() for a in memory.anchors]
-            found = suggester.suggest(memory.text, written + list(_own_citation_anchors(memory)))
+            found = suggester.suggest(memory.text, written + list(_own_citation_anchors(memory)), _folder(Path(shown), verifier.root))
             if not found:
                 continue
             line = memory.position.line if memory.position else None
@@ -80,6 +80,15 @@ def run(args: argparse.Namespace) -> int:
     if not args.diff:
         _report(rows, args.format, args.write)
     return EXIT_FAILED if args.check and rows else EXIT_CLEAN
+
+
+def _folder(path: Path, root: Path) -> str:
+    """The repo-relative folder of a memory file ("" at the root or outside the checkout)."""
+    try:
+        rel = path.resolve().parent.relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return ""
+    return "" if rel == "." else rel
 
 
 def _own_citation_anchors(memory: Any) -> list[str]:
