@@ -12,7 +12,7 @@ import json
 import posixpath
 import re
 import tomllib
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 
 from anchorcheck import AnchorResult, Ecosystem, Evidence, Invocation, Verdict
 from anchorcheck.bounded import LimitError, json_loads, toml_loads
@@ -124,6 +124,15 @@ def in_dir(folder: str, name: str) -> str:
 def dynamic(word: str) -> bool:
     """A word the shell would expand (`$VAR`, a glob, a brace list): its value is not known statically."""
     return bool(_DYNAMIC & set(word))
+
+
+def option(word: str, words: list[str], takes_value: Container[str]) -> tuple[str, str]:
+    """An option word's name and value: `--name=value`, or `--name value` when the option takes one
+    (the next word is then consumed from `words`). Every runner's command line spells options so."""
+    name, eq, value = word.partition("=")
+    if name in takes_value and not eq:
+        value = words.pop(0) if words else ""
+    return name, value
 
 
 def line_at(text: str, offset: int) -> int:

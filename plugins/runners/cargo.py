@@ -31,6 +31,7 @@ from anchorcheck_plugins.runners._support import (
     is_file,
     line_of,
     listed,
+    option,
     parse_toml,
     read_text,
     refuted,
@@ -178,9 +179,9 @@ def _options(rest: list[str]) -> list[tuple[str, str]]:
         word = words.pop(0)
         if word == "--":
             break
-        name, eq, value = word.partition("=")
+        name, value = option(word, words, _VALUE_OPTIONS)
         if name in _VALUE_OPTIONS:
-            found.append((name, value if eq else (words.pop(0) if words else "")))
+            found.append((name, value))
     return found
 
 

@@ -27,6 +27,7 @@ from anchorcheck_plugins.runners._support import (
     is_file,
     join,
     listed,
+    option,
     read_text,
     refuted,
     unknown,
@@ -237,11 +238,10 @@ def _parse_call(args: tuple[str, ...], cwd: str) -> MakeCall:
     while words:
         word = words.pop(0)
         if word.startswith("-") and len(word) > 1:
-            name, eq, value = word.partition("=")
             if word.startswith(("-C", "-f")) and len(word) > 2 and not word.startswith("--"):
-                name, value, eq = word[:2], word[2:], "="
-            if name in _VALUE_OPTIONS and not eq:
-                value = words.pop(0) if words else ""
+                name, value = word[:2], word[2:]  # -Cdir, -fFILE
+            else:
+                name, value = option(word, words, _VALUE_OPTIONS)
             if name in ("-C", "--directory"):
                 call.folder = join(call.folder, value) or call.folder
             elif name in ("-f", "--file", "--makefile"):

@@ -30,6 +30,7 @@ from anchorcheck_plugins.runners._support import (
     is_file,
     join,
     listed,
+    option,
     package_index,
     refuted,
     searched,
@@ -124,9 +125,7 @@ def _options(tool: str, args: tuple[str, ...], cwd: str, launcher: bool = False)
         if not word.startswith("-") or len(word) == 1:
             opts.positionals.append(word)
             continue
-        name, eq, value = word.partition("=")
-        if name in takes_value and not eq:
-            value = words.pop(0) if words else ""
+        name, value = option(word, words, takes_value)
         if name in ("-w", "--workspace") and tool == "npm":
             opts.workspace.append(value)
         elif name in ("-F", "--filter", "--filter-prod"):

@@ -41,6 +41,7 @@ from anchorcheck_plugins.runners._support import (
     join,
     line_of,
     listed,
+    option as take_option,
     package_index,
     parse_toml,
     read_text,
@@ -226,9 +227,7 @@ def _run(invocation: Invocation, context: Context, tool: str, project: Project, 
     added: list[str] = []
     while words and words[0].startswith("-") and words[0] != "--":
         option = words.pop(0)
-        name, eq, value = option.partition("=")
-        if name in _RUN_VALUE_OPTIONS and not eq:
-            value = words.pop(0) if words else ""
+        name, value = take_option(option, words, _RUN_VALUE_OPTIONS)
         if name in ("-m", "--module"):
             module = True
         elif name in ("--with", "-w"):

@@ -28,6 +28,7 @@ from anchorcheck_plugins.runners._support import (
     join,
     line_of,
     listed,
+    option,
     parse_yaml,
     read_text,
     refuted,
@@ -118,17 +119,15 @@ def verify_task(invocation: Invocation, context: Context) -> AnchorResult:
         word = words.pop(0)
         if word == "--":
             break
-        name, eq, value = word.partition("=")
         if word.startswith("-"):
-            if name in _VALUE_OPTIONS and not eq:
-                value = words.pop(0) if words else ""
+            name, value = option(word, words, _VALUE_OPTIONS)
             if name in ("-d", "--dir"):
                 folder = join(folder, value) or folder
             elif name in ("-t", "--taskfile"):
                 file_arg = value
             elif name in _INFO_OPTIONS:
                 info = True
-        elif not eq:  # `VAR=value` sets a variable
+        elif "=" not in word:  # `VAR=value` sets a variable
             names.append(word)
     try:
         if file_arg is not None:

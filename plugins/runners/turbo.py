@@ -22,6 +22,7 @@ from anchorcheck_plugins.runners._support import (
     line_of,
     listed,
     nearest,
+    option,
     parse_jsonc,
     read_text,
     refuted,
@@ -97,9 +98,7 @@ def _positionals(words: list[str]) -> list[str]:
         if word == "--":
             break
         if word.startswith("-"):
-            name, eq, _ = word.partition("=")
-            if name in _VALUE_OPTIONS and not eq and words:
-                words.pop(0)
+            option(word, words, _VALUE_OPTIONS)  # and its value, when it takes one
             continue
         found.append(word)
     return found
