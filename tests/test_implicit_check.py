@@ -342,3 +342,12 @@ def test_a_reference_in_copied_files_is_one_finding_with_every_location(tmp_path
     assert "GEMINI.md:1:18: REFUTED file:src/parser.py (implicit) — as at AGENTS.md:1:18" in text
     _, github = run(tmp_path, "--format", "github")
     assert sum(line.startswith("::error file=") and "src/parser.py —" in line for line in github.splitlines()) == 3
+
+
+def test_global_tool_installs_are_not_read_from_memory_files(tmp_path: Path) -> None:
+    from tests.test_references import GLOBAL_INSTALLS
+
+    project = {"pyproject.toml": '[project]\nname = "a"\n', "package.json": "{}\n", "Cargo.toml": '[package]\nname = "a"\n', "go.mod": "module a\n"}
+    lines = "".join(f"- Install with `{command}`.\n" for command in GLOBAL_INSTALLS)
+    write_tree(tmp_path, {**project, "AGENTS.md": lines + "- Test with `uv run pytest`.\n"})
+    assert [r["anchor"] for r in results(tmp_path)] == ["cmd:uv run pytest"]
