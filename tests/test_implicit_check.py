@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from anchorcheck import Language, Verifier, hookimpl
 from anchorcheck.cli import main
+from anchorcheck.memoryfiles import ReferenceReading, load
 from tests.conftest import init_repo, needs_git, write_tree
 
 AGENTS = """\
@@ -351,3 +353,31 @@ def test_global_tool_installs_are_not_read_from_memory_files(tmp_path: Path) -> 
     lines = "".join(f"- Install with `{command}`.\n" for command in GLOBAL_INSTALLS)
     write_tree(tmp_path, {**project, "AGENTS.md": lines + "- Test with `uv run pytest`.\n"})
     assert [r["anchor"] for r in results(tmp_path)] == ["cmd:uv run pytest"]
+
+
+class LuaRoots:
+    """A third-party language whose modules live under `lua/` (as Neovim plugins keep them): it declares the source root."""
+
+    __name__ = "anchorcheck-lua-roots"
+
+    @hookimpl
+    def register_languages(self, register) -> None:  # noqa: ANN001 - hook signature
+        register(Language(name="lua", extensions=(".lua",), grammar="lua", source_roots=("lua",)))
+
+
+def test_a_third_party_language_contributes_its_source_roots(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"AGENTS.md": "- Helpers: `app/util.lua`; the old `app/gone.lua`.\n", "lua/app/util.lua": "", "examples/app/util.lua": ""})
+
+    def verdicts(verifier: Verifier) -> dict[str, tuple[str, str]]:
+        reading = ReferenceReading(verifier.repo, frozenset({"file"}))
+        [(_, memories)] = load([str(tmp_path / "AGENTS.md")], verifier.repo, verifier.registry, (), reading)
+        return {r.details["written"]: (r.verdict.value, r.anchor) for m in memories for r in verifier.verify(m).results}
+
+    assert verdicts(Verifier(tmp_path, plugins=[LuaRoots()])) == {
+        "app/util.lua": ("VERIFIED", "file:lua/app/util.lua"),  # read below the language's root, though two paths end with it
+        "app/gone.lua": ("REFUTED", "file:lua/app/gone.lua"),  # lua/app/ is a folder here that lost the file
+    }
+    assert verdicts(Verifier(tmp_path)) == {  # no language says lua/ is a source root: ambiguous, and no folder app/
+        "app/util.lua": ("INCONCLUSIVE", "file:app/util.lua"),
+        "app/gone.lua": ("INCONCLUSIVE", "file:app/gone.lua"),
+    }
