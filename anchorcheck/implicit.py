@@ -20,12 +20,16 @@ from __future__ import annotations
 import posixpath
 import weakref
 from dataclasses import dataclass
-from pathspec import GitIgnoreSpec
+from typing import TYPE_CHECKING
 
 from anchorcheck.anchors import encode_path
 from anchorcheck.context import Context
+from anchorcheck.globs import gitignore
 from anchorcheck.references import Reference
 from anchorcheck.repo import Repository, UnsafePathError
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 MAX_SHOWN = 3
 
@@ -262,4 +266,4 @@ def _gitignore(repo: Repository, folder: str) -> GitIgnoreSpec | None:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else None
     except (OSError, UnsafePathError):
         return None
-    return GitIgnoreSpec.from_lines(lines) if lines else None
+    return gitignore(lines) if lines else None
