@@ -14,6 +14,8 @@ printed with their ratio to `python -c pass` measured in the same rounds:
   hook runs it (disk cache on; target <= 4x), and with `--no-cache`;
 - `anchorcheck check CLAUDE.md`, as the `anchorcheck` hook runs it on a staged
   memory file;
+- `anchorcheck check` of a memory file that names files only (no grammar,
+  manifest reader or runner is needed);
 - `ruff check` and `deptry .` on the same repository, when they are on PATH;
 - `pre-commit run --all-files` with the anchorcheck hook as a local hook,
   against the same run with no hook at all, when pre-commit is installed.
@@ -56,8 +58,13 @@ FILES = {
 }
 
 
-def small_repository(root: Path) -> Path:
-    for rel, text in FILES.items():
+# The same repository with a memory file that names files only: what a check costs when no
+# grammar, manifest reader or command runner is needed.
+FILES_ONLY = {**FILES, "CLAUDE.md": "# Notes\n\n- The entry point is `src/app/main.py`.\n- Docs: `file:docs/index.md`, [changelog](CHANGELOG.md).\n"}
+
+
+def small_repository(root: Path, files: dict[str, str] = FILES) -> Path:
+    for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     env = {**os.environ, **GIT_ENV}
@@ -94,16 +101,13 @@ def rounds(commands: dict[str, tuple[list[str], Path]], count: int, env: dict[st
     return times
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=15)
-    parser.add_argument("--work", type=Path, help="where the repository is made (default: a temp dir)")
-    args = parser.parse_args()
-    work = args.work or Path(tempfile.mkdtemp(prefix="anchorcheck-startup-"))
-    root = work / "small"
-    if not root.exists():
-        root.mkdir(parents=True)
-        small_repository(root)
+def measure(work: Path, count: int = 15) -> None:
+    """Make the repository under `work` (once) and print the medians and ratios."""
+    root, plain = work / "small", work / "files-only"
+    for where, files in ((root, FILES), (plain, FILES_ONLY)):
+        if not where.exists():
+            where.mkdir(parents=True)
+            small_repository(where, files)
     exe = str(Path(sys.executable).with_name("anchorcheck"))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["ANCHORCHECK_CACHE_DIR"] = str(work / "cache")
@@ -113,9 +117,11 @@ def main() -> None:
         "anchorcheck check (repo hook, disk cache)": ([exe, "check"], root),
         "anchorcheck check --no-cache": ([exe, "check", "--no-cache"], root),
         "anchorcheck check CLAUDE.md (file hook)": ([exe, "check", "CLAUDE.md"], root),
+        "anchorcheck check (file: anchors and links only)": ([exe, "check"], plain),
     }
     for tool, tool_args in (("ruff", ["check", "--no-cache", "."]), ("deptry", ["."])):
-        found = shutil.which(tool) or (str(Path(sys.executable).with_name(tool)) if Path(sys.executable).with_name(tool).exists() else None)
+        beside = Path(sys.executable).with_name(tool)
+        found = shutil.which(tool) or (str(beside) if beside.exists() else None)
         if found:
             commands[f"{tool} {' '.join(tool_args)}"] = ([found, *tool_args], root)
         else:
@@ -129,16 +135,24 @@ def main() -> None:
         print("(pre-commit is not installed: left out)")
     check = subprocess.run([exe, "check"], cwd=root, env=env, capture_output=True, text=True)
     print(f"repository: {root}\n  {check.stdout.strip().splitlines()[-1] if check.stdout.strip() else check.stderr.strip()}")
-    times = rounds(commands, args.rounds, env)
+    times = rounds(commands, count, env)
     base = statistics.median(times["python -c pass"])
-    print(f"medians of {args.rounds} interleaved rounds, whole processes:")
+    print(f"start-up, medians of {count} interleaved rounds, whole processes:")
     for name, values in times.items():
         median = statistics.median(values)
-        print(f"  {name:45s} {median * 1000:7.1f} ms  {median / base:5.2f}x python -c pass")
+        print(f"  {name:50s} {median * 1000:7.1f} ms  {median / base:5.2f}x python -c pass")
     if copies:
         hook = statistics.median(times["pre-commit run (anchorcheck hook)"]) - statistics.median(times["pre-commit run (no hook)"])
         print(f"  the hook's own share of a pre-commit run: {hook * 1000:.1f} ms ({hook / base:.2f}x python -c pass)")
-    print("targets: --version <= 2x, check on a small repository <= 4x")
+    print("  targets: --version <= 2x, check on a small repository <= 4x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--work", type=Path, help="where the repository is made (default: a temp dir)")
+    args = parser.parse_args()
+    measure(args.work or Path(tempfile.mkdtemp(prefix="anchorcheck-startup-")), args.rounds)
 
 
 if __name__ == "__main__":
