@@ -34,10 +34,11 @@ import pluggy
 
 from anchorcheck import hookspecs
 from anchorcheck.entrypoints import entry_points
-from anchorcheck.registry import Declared, Registry, RegistrationError
+from anchorcheck.registry import Declared, Registry, RegistrationError, Runner, Table
 
 ENTRY_POINT_GROUP = "anchorcheck"
 PROVIDES_GROUP = "anchorcheck.provides"
+BUILTIN_PACKAGE = "anchorcheck_plugins"  # the plugins that ship with anchorcheck
 ONLY_ENV = "ANCHORCHECK_PLUGINS"
 
 _REGISTRATION_HOOKS = {
@@ -137,6 +138,7 @@ class PluginSet:
                 plugin = _import(ep, info)
                 if plugin is not None:
                     _register_all(self.manager, [(plugin, info)], self.registry)
+                    _rank_runners(self)  # a runner it registered undeclared takes its rank too
                 for table in self.registry.tables():
                     for key in table.settle(name):
                         if info.error is None:
@@ -162,7 +164,8 @@ class PluginSet:
         for key in provides.get("formats", ()):
             self.registry.formats.declare(key, Declared(plugins))
         for key, files in provides.get("languages", {}).items():
-            declared = Declared(plugins, tuple(files.get("extensions", ())), tuple(files.get("filenames", ())))
+            declared = Declared(plugins, tuple(files.get("extensions", ())), tuple(files.get("filenames", ())),
+                                source_roots=tuple(files.get("source_roots", ())))
             self.registry.languages.declare(key, declared)
         for key, programs in provides.get("runners", {}).items():
             self.registry.runners.declare(key, Declared(plugins, programs=tuple(programs)))
@@ -218,6 +221,8 @@ def load_plugins(
         plugins.infos.append(info)
         now.append((plugin, info))
     _register_all(manager, now, plugins.registry)
+    _rank_runners(plugins)
+    _warn_shared_programs(plugins.registry.runners)
     return plugins
 
 
@@ -250,10 +255,10 @@ def _malformed(provides: object) -> str | None:
         return f"'hooks' is not a list of {sorted(_DISPATCH_HOOKS)}"
     languages, runners = provides.get("languages", {}), provides.get("runners", {})
     if not isinstance(languages, dict) or not all(
-        isinstance(files, dict) and set(files) <= {"extensions", "filenames"} and all(_strings(v) for v in files.values())
+        isinstance(files, dict) and set(files) <= {"extensions", "filenames", "source_roots"} and all(_strings(v) for v in files.values())
         for files in languages.values()
     ):
-        return "'languages' is not {name: {'extensions': [...], 'filenames': [...]}}"
+        return "'languages' is not {name: {'extensions': [...], 'filenames': [...], 'source_roots': [...]}}"
     if not isinstance(runners, dict) or not all(_strings(programs) for programs in runners.values()):
         return "'runners' is not {name: [program, ...]}"
     return None
@@ -318,6 +323,36 @@ def _registrar(registry: Registry, table: str, key: str, plugin_name: str) -> Ca
             warnings.warn(str(exc), PluginWarning, stacklevel=2)
 
     return register
+
+
+def _rank_runners(plugins: PluginSet) -> None:
+    """Order the runners so that `Registry.runner_for` gives a program two runners claim to the one a user
+    chose: a plugin installed beside anchorcheck (or passed in code) before a built-in one, and between two
+    of the same sort the plugin whose name sorts first. Declared runners are ranked by their declaration,
+    unimported."""
+    builtin = {info.name for info in plugins.infos if info.module.startswith(BUILTIN_PACKAGE + ".")}
+    plugins.registry.runners.reorder(lambda entry: (_owner(entry) in builtin, _owner(entry)))
+
+
+def _warn_shared_programs(runners: Table[Runner]) -> None:
+    """Warn once per pair of runners that claim one program, naming both plugins (from declarations: no import)."""
+    ranked = [(name, entry) for name, entry in runners.pending()]
+    for index, (winner, first) in enumerate(ranked):
+        for loser, second in ranked[index + 1:]:
+            shared = [p for p in second.programs if p in first.programs]
+            if shared:
+                warnings.warn(
+                    f"runners {winner!r} (plugin {_owner(first)!r}) and {loser!r} (plugin {_owner(second)!r}) "
+                    f"both claim {', '.join(shared)}: {_owner(first)!r} checks {'it' if len(shared) == 1 else 'them'}; "
+                    f"leave one plugin out (the `plugins` setting or {ONLY_ENV}) to choose",
+                    PluginWarning,
+                    stacklevel=4,
+                )
+
+
+def _owner(entry: Any) -> str:
+    """The plugin a registry entry comes from, whether it is registered or only declared."""
+    return str(entry.plugins[0] if isinstance(entry, Declared) else entry.plugin)
 
 
 def _fail(info: PluginInfo, message: str) -> None:

@@ -196,7 +196,12 @@ class Runner:
     what the call runs, REFUTED when the configuration is present, static and
     lacks it (or a runner that needs one has none), INCONCLUSIVE otherwise.
     `programs` are executable names as written (`pnpm`, `npx`); the first
-    runner to register a program keeps it.
+    runner to register a program keeps it (the loader warns, naming both
+    plugins, when a later one claims it too). `reads(program, args)` says
+    whether a call is a claim about the repository at all: `cargo install
+    ripgrep`, `uvx ruff`, `docker run` are not (they need no configuration
+    of this repository), so a reader of prose leaves them unread; None reads
+    every call.
     """
 
     name: str
@@ -204,6 +209,7 @@ class Runner:
     verify: Callable[[Invocation, Context], AnchorResult]
     summary: str = ""
     plugin: str = ""
+    reads: Callable[[str, tuple[str, ...]], bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -213,13 +219,15 @@ class Declared:
     `plugins` are the entry-point names that declared it, in the order they
     would have registered; `extensions` and `filenames` (a language) and
     `programs` (a runner) let lookups by file or program find the plugin to
-    import without importing the others.
+    import without importing the others; `source_roots` (a language) are
+    known without importing it too.
     """
 
     plugins: tuple[str, ...]
     extensions: tuple[str, ...] = ()
     filenames: tuple[str, ...] = ()
     programs: tuple[str, ...] = ()
+    source_roots: tuple[str, ...] = ()
 
 
 class Table(Mapping[str, T]):
@@ -262,6 +270,10 @@ class Table(Mapping[str, T]):
                     del self._items[key]
                     dropped.append(key)
         return dropped
+
+    def reorder(self, key: Callable[[Any], Any]) -> None:
+        """Sort the entries, registered or only declared, by `key(entry)` (stable: ties keep their order)."""
+        self._items = dict(sorted(self._items.items(), key=lambda item: key(item[1])))
 
     def pending(self) -> list[tuple[str, Any]]:
         """Every (key, record or Declared) in order, importing nothing."""
@@ -335,6 +347,10 @@ class Registry:
                     return self.runner_for(program)
                 return runner  # type: ignore[no-any-return]
         return None
+
+    def source_roots(self) -> tuple[str, ...]:
+        """The source-root folder names of every language, registered or only declared, in registration order."""
+        return tuple(dict.fromkeys(root for _, language in self.languages.pending() for root in language.source_roots))
 
     def language_for(self, path: str) -> Language | None:
         """The language plugin that parses this file, by file name first, then extension.

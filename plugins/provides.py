@@ -25,7 +25,7 @@ MARKDOWN = {"formats": ["markdown"]}
 MCP_MEMORY = {"formats": ["mcp-memory"]}
 NATIVE = {"formats": ["native"]}
 
-LANG_PYTHON = {"languages": {"python": {"extensions": [".py", ".pyi"]}}}
+LANG_PYTHON = {"languages": {"python": {"extensions": [".py", ".pyi"], "source_roots": ["src", "lib", "python"]}}}
 LANG_JAVASCRIPT = {"languages": {"javascript": {"extensions": [".js", ".mjs", ".cjs", ".jsx"]}}}
 LANG_TYPESCRIPT = {"languages": {"typescript": {"extensions": [".ts", ".mts", ".cts"]}, "tsx": {"extensions": [".tsx"]}}}
 LANG_GO = {"languages": {"go": {"extensions": [".go"]}}}

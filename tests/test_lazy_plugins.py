@@ -106,8 +106,10 @@ def test_every_builtin_plugin_registers_exactly_what_it_declares() -> None:
         assert sorted(registry.kinds) == sorted(provides.get("kinds", [])), name
         assert sorted(registry.ecosystems) == sorted(provides.get("ecosystems", [])), name
         assert sorted(registry.formats) == sorted(provides.get("formats", [])), name
-        languages = {key: {"extensions": list(lang.extensions), **({"filenames": list(lang.filenames)} if lang.filenames else {})}
-                     for key, lang in registry.languages.items()}
+        languages = {
+            key: {"extensions": list(lang.extensions), **{f: list(getattr(lang, f)) for f in ("filenames", "source_roots") if getattr(lang, f)}}
+            for key, lang in registry.languages.items()
+        }
         assert languages == provides.get("languages", {}), name
         assert {key: list(r.programs) for key, r in registry.runners.items()} == provides.get("runners", {}), name
 

@@ -6,4 +6,4 @@ do: it is imported at every start, and works the same.
 """
 
 VENDORLIST = {"ecosystems": ["vendorlist"]}
-LUALANG = {"languages": {"lua": {"extensions": [".lua"]}}}
+LUALANG = {"languages": {"lua": {"extensions": [".lua"], "source_roots": ["lua"]}}}
