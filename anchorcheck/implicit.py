@@ -21,11 +21,11 @@ registered languages declare (`Language.source_roots`: Python's `src`, `lib`,
 from __future__ import annotations
 
 import posixpath
+import re
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-
-from collections.abc import Sequence
 
 from anchorcheck.anchors import encode_path
 from anchorcheck.context import Context
@@ -62,8 +62,12 @@ def root_names(registry: Registry) -> tuple[str, ...]:
 
 def applies(globs: Sequence[str], repo: Repository) -> bool:
     """Whether an `applyTo` (gitignore-style globs, as lenient as Copilot's: `*.py` at any depth) matches a
-    listed file: instructions for files this repository does not have say nothing about it."""
-    spec = GitIgnoreSpec.from_lines(globs)
+    listed file: instructions for files this repository does not have say nothing about it. A glob that
+    does not compile matches nothing, as it would for Copilot."""
+    try:
+        spec = gitignore(globs)
+    except (ValueError, re.error):
+        return False
     return any(spec.match_file(path) for path in repo.paths())
 
 

@@ -464,7 +464,13 @@ def test_an_instructions_file_that_applies_to_no_tracked_file_is_not_read(tmp_pa
     py = "---\napplyTo:\n  - 'src/**/*.py'\n---\n- Gone: `src/old.py`.\n"
     write_tree(
         tmp_path,
-        {".github/instructions/java.instructions.md": java, ".github/instructions/py.instructions.md": py, "src/app.py": "", "src/main/x.txt": ""},
+        {
+            ".github/instructions/java.instructions.md": java,
+            ".github/instructions/py.instructions.md": py,
+            ".github/instructions/bad.instructions.md": "---\napplyTo: '\\'\n---\n- Gone: `src/gone.py`.\n",  # matches nothing, as for Copilot
+            "src/app.py": "",
+            "src/main/x.txt": "",
+        },
     )
     rows = [(r["memory_file"], r["anchor"], r["verdict"], bool(r.get("implicit"))) for r in results(tmp_path)]
     assert rows == [
