@@ -16,13 +16,16 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
-from pathspec import GitIgnoreSpec
-
 from anchorcheck import gitcmd, gitdir
+from anchorcheck.globs import Patterns, gitignore
 from anchorcheck.safe_read import IGNORE_CAP, read_capped
 from anchorcheck.safe_read import FileTooLargeError as FileTooLargeError  # where plugins have always found it
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 DEFAULT_SKIP_DIRS = frozenset(
     {
@@ -145,7 +148,7 @@ class Repository:
         if not self.root.is_dir():
             raise NotADirectoryError(f"{root}: not a directory")
         self.skip_dirs = frozenset(skip_dirs)
-        self.exclude = GitIgnoreSpec.from_lines(list(exclude))
+        self.exclude = Patterns(exclude)
         self.max_file_size = max_file_size
         self._text: dict[str, bool] = {}
         self._vetted: set[str] = set()
@@ -237,7 +240,7 @@ class Repository:
 
     def _in_scope(self, listed: list[str], scope: str) -> list[str]:
         if _GLOB_CHARS & set(scope):
-            spec = GitIgnoreSpec.from_lines([scope.replace("\\", "/")])
+            spec = gitignore([scope.replace("\\", "/")])
             return [p for p in listed if spec.match_file(p)]
         rel = check_relative(scope)
         if rel == ".":
@@ -323,7 +326,7 @@ class Repository:
                 try:
                     data = read_capped(os.path.join(dirpath, ".gitignore"), IGNORE_CAP)
                     lines = data.decode("utf-8", errors="replace").splitlines()
-                    specs.append((rel_dir, GitIgnoreSpec.from_lines(lines)))
+                    specs.append((rel_dir, _ignore_spec(lines)))
                 except OSError:
                     pass
             dirnames[:] = sorted(
@@ -526,6 +529,24 @@ def _named(check: Callable[[], bool]) -> bool:
 def looks_binary(data: bytes) -> bool:
     """Git's own heuristic: a NUL byte in the first 8000 bytes means binary."""
     return b"\x00" in data[:_BINARY_PEEK]
+
+
+def _ignore_spec(lines: list[str]) -> GitIgnoreSpec:
+    """A .gitignore's patterns, less the lines pathspec cannot compile (`!`, `[z-a]`): git reads those
+    too without complaint, so one bad line must not discard the file. Leaving a line out can only make
+    more files searched, which never turns an answer into a wrong REFUTED."""
+    try:
+        return gitignore(lines)
+    except (ValueError, re.error):
+        return gitignore([line for line in lines if _compiles(line)])
+
+
+def _compiles(line: str) -> bool:
+    try:
+        gitignore([line])
+    except (ValueError, re.error):
+        return False
+    return True
 
 
 def _ignored(specs: list[tuple[str, GitIgnoreSpec]], rel: str) -> bool:

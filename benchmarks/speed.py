@@ -19,8 +19,9 @@ symbols, absent names). Sections:
 3. after one edit: the next recall, against reading and parsing that file;
 4. warm `anchorcheck check` (new process, disk cache) against git's listing of
    the tree (the three commands a Verifier runs), whole processes;
-5. start-up on a small repository: `anchorcheck check` and `anchorcheck
-   --version` against `python -c pass`, whole processes;
+5. start-up on a small repository (benchmarks/startup.py): `anchorcheck
+   --version`, `anchorcheck check` as the pre-commit hooks run it, ruff and
+   deptry when installed, against `python -c pass`, whole processes;
 6. a fleet of 8 repositories (parts of Django) on a Dask LocalCluster of 2
    workers against the same fleet serially (needs the `dask` extra).
 
@@ -223,16 +224,9 @@ def warm_check(root: Path, anchors: list[str], work: Path) -> None:
 
 
 def startup(work: Path) -> None:
-    small = work / "small"
-    if not small.exists():
-        small.mkdir()
-        (small / "app.py").write_text("import json\n")
-        (small / "AGENTS.md").write_text("# Notes\n\n- JSON: `import:json`.\n- The app: `file:app.py`.\n")
-        commit(small)
-    exe = str(Path(sys.executable).with_name("anchorcheck"))
-    best = best_process({"pass": [sys.executable, "-c", "pass"], "version": [exe, "--version"], "check": [exe, "check", "--no-cache"]}, small, runs=7)
-    print(f"start-up: python -c pass {best['pass'] * 1000:.0f} ms; anchorcheck --version {best['version'] * 1000:.0f} ms ({best['version'] / best['pass']:.2f}x, target <= 2x);")
-    print(f"  anchorcheck check on a small repository {best['check'] * 1000:.0f} ms ({best['check'] / best['pass']:.2f}x, target <= 4x)")
+    from startup import measure  # benchmarks/startup.py: the same figures on their own
+
+    measure(work / "startup")
 
 
 def fleet(root: Path, work: Path) -> None:
