@@ -219,11 +219,12 @@ def runner_claims(registry: Registry) -> Claims:
     reads it as a claim about the repository (`cargo install ripgrep`, a global tool install, is none)."""
 
     def claims(argv: Sequence[str]) -> bool:
-        words = list(argv)
-        while words and _ENV_ASSIGNMENT.match(words[0]):
-            words.pop(0)
-        runner = registry.runner_for(words[0]) if words else None
-        return runner is not None and (runner.reads is None or runner.reads(words[0].rsplit("/", 1)[-1], tuple(words[1:])))
+        program = program_of(argv)
+        runner = registry.runner_for(program) if program is not None else None
+        if runner is None or program is None:
+            return False
+        args = tuple(argv[list(argv).index(program) + 1 :])  # past `VAR=value` words, which hold a `=`
+        return runner.reads is None or runner.reads(program.rsplit("/", 1)[-1], args)
 
     return claims
 
