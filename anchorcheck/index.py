@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -112,6 +112,23 @@ class _Listing:
         self.language = dict(files)
         self.languages = {language.name: language for _, language in files}
         self._under: dict[str, set[str]] | None = None
+
+    def forget(self, paths: Iterable[str]) -> None:
+        """Files edited since git listed them: git no longer vouches for them (`Repository.forget`)."""
+        known = {path for path, _ in self.unclean}
+        edited = {path for path in paths if path in self.language and path not in self.clean and path not in known}
+        if edited:
+            self.unclean = [(path, language) for path, language in self.files if path in known or path in edited]
+
+    def matters(self, path: str, wanted: Mapping[str, Sequence[bytes]], data: Callable[[str], bytes | None]) -> bool:
+        """Whether a changed file could change a search of this listing that ruled it out by its
+        bytes: it is in scope and its new bytes (`data`, None when unreadable) hold one of its
+        language's needles."""
+        language = self.language.get(path)
+        if language is None:
+            return False
+        content = data(path)
+        return content is None or any(needle in content for needle in wanted.get(language.name, ()))
 
     def under(self, directory: str) -> set[str]:
         """The paths with a directory of this name among their parents (an index built on first use)."""
@@ -293,6 +310,8 @@ class SourceIndex:
         self._skipped: set[str] = set()  # binary or over the size cap: not source, whatever the name says
         self._oversized: set[str] = set()  # of those, the ones over the cap: streamed for needles, never parsed
         self._contains: dict[bytes, dict[str, bool]] = {}  # needle -> path -> whether its bytes hold it
+        self._judged: dict[Hashable, dict[str, bool]] = {}  # label -> path -> a kind's judgement of its bytes
+        self._sizes: dict[str, int] = {}
         # Paths already looked up in the disk cache and missed: a later search need not ask again
         # (a miss only turns into facts through _store, which fills _facts itself).
         self._preloaded: set[str] = set()
@@ -329,6 +348,25 @@ class SourceIndex:
         index._bytes_left -= sum(len(data) for data in index._bytes.values())
         index._bounded, index.parsed = old._bounded, old.parsed
         return context.memo("anchorcheck.index", lambda: index)
+
+    def forget(self, stale: Iterable[str], relisted: bool) -> None:
+        """Files changed, added or removed since this index looked (a long-lived Verifier's refresh):
+        what it knew of them goes, they are read and parsed again when asked for. Unless the checkout
+        was `relisted`, its scopes' listings are kept, with git no longer vouching for the changed files."""
+        stale = set(stale)
+        for path in stale & self._bytes.keys():
+            self._bytes_left += len(self._bytes.pop(path))
+        for known in (self._facts, self._sizes, *self._contains.values(), *self._judged.values()):
+            for path in stale & known.keys():
+                del known[path]
+        self._skipped -= stale
+        self._oversized -= stale
+        self._preloaded -= stale
+        if relisted:
+            self._sources = {}
+        else:
+            for listing in self._sources.values():
+                listing.forget(stale)
 
     def language(self, path: str) -> Language | None:
         language = self.registry.language_for(path)
@@ -374,10 +412,38 @@ class SourceIndex:
         incomplete: a positive answer needs a few hits, only absence needs them
         all. The context's deadline is checked between files.
         """
-        listing = self._listing(scope)
+        with self.context.shared.unrecorded():  # what the result depends on is declared below
+            listing = self._listing(scope)
+            wanted = {name: needles(language) for name, language in listing.languages.items()}
+            result = self._search(listing, wanted, inside, goal, parse_all)
+        self._depend(listing, result, wanted)
+        return result
+
+    def _depend(self, listing: _Listing, result: Search, wanted: Mapping[str, Sequence[bytes]]) -> None:
+        """What a search's result depends on, for the memo of whoever asked: the listing; the files it
+        did not rule out (candidates, binary, oversized, unreadable), whatever their change; and every
+        other file of the scope only if its new bytes hold a needle."""
+        memo = self.context.shared
+        memo.listed()
+        memo.read_all(result.candidates)
+        memo.read_all(result.unreadable)
+        memo.read_all([path for path in self._skipped if path in listing.language])
+        memo.watch(lambda path: listing.matters(path, wanted, self._current_bytes))
+
+    def _current_bytes(self, path: str) -> bytes | None:
+        """A changed file's bytes as they are now, kept for the next search's prefilter; None when unreadable."""
+        return self._candidate_bytes(path, Search())
+
+    def _search(
+        self,
+        listing: _Listing,
+        wanted: dict[str, Sequence[bytes]],
+        inside: Callable[[Language], str | None] | None,
+        goal: Goal | None,
+        parse_all: bool,
+    ) -> Search:
         files = listing.files
         result = Search(searched=len(files), unsupported=listing.others)
-        wanted = {name: needles(language) for name, language in listing.languages.items()}
         record = _Prefilter(self._prefilter_key(listing, wanted), listing.clean)
         known = self._recorded(record.key)
         found = _Verdicts.recalled(known, listing) if known is not None else _Verdicts()
@@ -529,6 +595,7 @@ class SourceIndex:
 
     def facts(self, path: str) -> Facts | None:
         """The facts of one file (None when no language plugin parses it); raises OSError/UnsafePathError."""
+        self.context.shared.read(path)
         if path in self._facts:
             return self._facts[path]
         language = self.language(path)
@@ -546,6 +613,7 @@ class SourceIndex:
         """Whether a file's bytes hold the needle, None when it cannot be read: answered from what the
         prefilter remembered, or the bytes it kept, before the disk."""
         seen = self._contains.setdefault(needle, {})
+        self.context.shared.read(path)
         if path not in seen:
             data = self._bytes.get(path)
             if data is None:
@@ -555,6 +623,30 @@ class SourceIndex:
                     return None
             seen[path] = needle in data
         return seen[path]
+
+    def judged(self, label: Hashable, path: str, test: Callable[[bytes], bool]) -> bool:
+        """Whether a file's bytes pass `test`, remembered under `label` until the file changes: a kind's
+        per-file judgement (does it spell an import line of this module?) that every recall would
+        otherwise make again. Raises OSError/UnsafePathError."""
+        self.context.shared.read(path)
+        seen = self._judged.setdefault(label, {})
+        if path not in seen:
+            data = self._bytes.get(path)
+            seen[path] = test(data if data is not None else self.repo.read_bytes(path))
+        return seen[path]
+
+    def size(self, path: str) -> int:
+        """A file's size in bytes (0 when it cannot be read), remembered until it changes."""
+        self.context.shared.read(path)
+        if path not in self._sizes:
+            data = self._bytes.get(path)
+            if data is None:
+                try:
+                    data = self.repo.read_bytes(path)
+                except (OSError, UnsafePathError):
+                    data = b""
+            self._sizes[path] = len(data)
+        return self._sizes[path]
 
     def flush(self) -> None:
         if self.cache is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from types import ModuleType
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 PARALLEL_THRESHOLD = 200  # below this many memories a pool costs more than it saves
 MAX_CHUNK = 64  # memories per task at most: a round trip costs little beside 64 checks
 CHUNKS_PER_WORKER = 4  # tasks per worker at least, where the batch allows: a slow chunk is not the tail
+_CONFIG_FILES = frozenset({".anchorcheck.toml", "pyproject.toml"})  # where `load_config` looks
 
 class Verifier:
     """Checks anchors and memories against one checkout.
@@ -70,6 +72,7 @@ class Verifier:
         # and always for a one-shot Verifier (the CLI's `check`: nothing can change between its calls).
         self._resident = bool((options or {}).get("resident", True))
         self._snapshot: Snapshot | None = None
+        self._own_config = config is None  # read from the checkout: read again when it changes there
         # What a worker process needs to build the same Verifier (modules travel by name).
         self._spec = (
             str(self.repo.root),  # resolved: a worker started elsewhere must check this tree, not its cwd's
@@ -170,41 +173,72 @@ class Verifier:
     def refresh(self) -> bool:
         """Bring what this Verifier has cached up to date with the disk; every call does this first.
 
-        Cheap when nothing changed: one stat per listed file and directory
+        Cheap when nothing changed: one read of the kernel's queue of file
+        events, or one stat per listed file and directory where there is none
         (`anchorcheck.freshness`). Exact when something did: a file whose bytes
         changed loses its facts and is read again when an anchor needs it, an
-        added or removed file makes git list the checkout again, and every
-        search result is recomputed from the per-file facts still true.
+        added or removed file makes git list the checkout again, and of what
+        the Verifier worked out (search results, parsed manifests, verdicts)
+        only what the changed files fed is computed again (`anchorcheck.memo`).
         Whether anything changed since the last call.
         """
         if not self._resident:
             return False
         if self._snapshot is None:  # before anything is read: a later change is then seen
-            self._snapshot = Snapshot(self.repo)
+            self._watch(Snapshot(self.repo))
             return False
         changes = self._snapshot.changes()
+        unwatched = self.context.shared.drop_volatile()
+        if unwatched:  # read outside what the snapshot watches (an ignored file): read again at each call
+            self._forget(unwatched)
         if not changes:
             return False
-        from anchorcheck.index import SourceIndex  # tree-sitter: only where source was indexed
+        stale = set(changes.modified)
+        relist = changes.relist
+        if self._own_config and (relist or stale & _CONFIG_FILES):
+            config = load_config(self.repo.root)
+            if config != self.config:  # skipped directories, excluded files, size cap: judged anew throughout
+                self._rebuild(config, stale)
+                return True
+        if not relist:
+            self._forget(stale)
+            self.context.shared.forget(stale, False, self._snapshot.files.__contains__)
+            return True
+        old = self._snapshot
+        listed = set(self.repo.paths())
+        self.repo.relist()
+        self._watch(Snapshot(self.repo))  # before the new listing is judged: a change from now on is seen
+        stale |= listed ^ self._snapshot.files.keys()
+        # What changed between the look that found the change and the new snapshot (the same file, signed twice).
+        stale |= {path for path, sig in self._snapshot.files.items() if path in old.files and old.files[path] != sig}
+        self._forget(stale, relisted=True)
+        self.context.shared.forget(stale, True, lambda path: path not in old.files)
+        return True
+
+    def _forget(self, stale: set[str], relisted: bool = False) -> None:
+        """What the checkout and the source index knew of these files goes: they are read again."""
+        self.repo.forget(stale)
+        index = self.context.peek("anchorcheck.index")
+        if index is not None:
+            index.forget(stale, relisted=relisted)
+
+    def _watch(self, snapshot: Snapshot) -> None:
+        self._snapshot = snapshot
+        self.context.shared.covered = snapshot.covers
+
+    def _rebuild(self, config: Config, stale: set[str]) -> None:
+        """The configuration changed: a new view of the checkout, keeping the facts of unchanged files."""
+        from anchorcheck.index import SourceIndex
 
         known = self.context.peek("anchorcheck.index")
-        stale = set(changes.modified)
-        relist = changes.relist or any("/" not in path for path in stale)  # a new file, or maybe the config
-        if relist:
-            self.config = load_config(self.repo.root)
-            listed = set(self.repo.paths())
-            self.repo = Repository(
-                self.repo.root, skip_dirs=self.config.skip_dirs, exclude=self.config.exclude, max_file_size=self.config.max_file_size
-            )
-            stale |= listed ^ set(self.repo.paths())
-        else:
-            self.repo.forget(stale)
+        listed = set(self.repo.paths())
+        self.config = config
+        self.repo = Repository(self.repo.root, skip_dirs=config.skip_dirs, exclude=config.exclude, max_file_size=config.max_file_size)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=self.context.options)
+        self._watch(Snapshot(self.repo))
+        stale |= listed ^ set(self.repo.paths())
         if known is not None:
-            SourceIndex.succeeding(known, self.context, stale, relisted=relist)
-        if relist:  # new directories to watch, a new listing to sign; else the snapshot took the edits in
-            self._snapshot = Snapshot(self.repo)
-        return True
+            SourceIndex.succeeding(known, self.context, stale)
 
     # -- dispatch --------------------------------------------------------------
 
@@ -225,7 +259,7 @@ class Verifier:
         refused = self._refused_scope(anchor)
         if refused is not None:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, refused, state="unverifiable")
-        result = self._dispatch(anchor.positive())
+        result = self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None)
         result.anchor = shown
         if anchor.negated:
             result = _negate(result)
@@ -282,6 +316,17 @@ class Verifier:
         except UnsafePathError as exc:
             return f"scope refused: {exc.why}"
         return None
+
+    def _answer(self, anchor: Anchor, described: bool) -> AnchorResult:
+        """The positive claim's result: kept in the memo while what it was worked out from holds, when
+        the anchor's text `described` it whole (a citation carries its banked lines beside the text).
+        A copy each time: callers adorn results (negation, implicit marks)."""
+        positive = anchor.positive()
+        if not described:
+            return self._dispatch(positive)
+        key = ("anchorcheck.result", positive.kind, positive.value, positive.scope)
+        kept = self.context.shared.get(key, lambda: self._dispatch(positive), keep=lambda r: r.state != "budget")
+        return replace(kept, evidence=list(kept.evidence), details=dict(kept.details))
 
     def _dispatch(self, anchor: Anchor) -> AnchorResult:
         shown = format_anchor(anchor)

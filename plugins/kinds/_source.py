@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from anchorcheck.context import Context
 from anchorcheck.facts import Facts
@@ -56,6 +56,7 @@ def cite(
     satisfied: Callable[[str, Facts], bool],
     required: bool = False,
     files: int = ENOUGH_EVIDENCE,
+    label: Hashable | None = None,
 ) -> tuple[list[tuple[str, Facts]], bool]:
     """The files a positive answer cites, the same whatever the cache holds and whichever command
     asks: the first `files` candidates, smallest first (then by path), that satisfy and look
@@ -65,11 +66,13 @@ def cite(
 
     A search stops at the first files that answer, and which those are depends on which facts a
     cache already holds; citing is a function of the tree alone. Returns the cited files and whether
-    every candidate was looked at (else there may be more places than cited).
+    every candidate was looked at (else there may be more places than cited). With a `label` that
+    names what `likely` judges (the module, the key), each file's judgement is remembered until
+    the file changes, so a recall after an edit judges only the edited file again.
     """
     index = SourceIndex.of(context)
     groups: tuple[list[str], list[str]] = ([], [])
-    for path in sorted(search.candidates, key=lambda path: (_ORDER.index(classify(path)), _size(context, path), path)):
+    for path in sorted(search.candidates, key=lambda path: (_ORDER.index(classify(path)), index.size(path), path)):
         groups[classify(path) in ("example", "vendored")].append(path)
     chosen: list[tuple[str, Facts]] = []
     fallback: list[tuple[str, Facts]] = []
@@ -81,7 +84,7 @@ def cite(
             context.check_deadline()
             language = index.language(path)
             try:
-                is_likely = likely is None or language is None or likely(language, context.repo.read_bytes(path))
+                is_likely = likely is None or language is None or _likely(index, label, likely, language, path)
                 if not is_likely and (required or chosen or len(fallback) >= files):
                     passed = True
                     continue  # an unlikely file matters only while no likely one has answered
@@ -101,13 +104,10 @@ def _in_order(cited: list[tuple[str, Facts]]) -> list[tuple[str, Facts]]:
     return sorted(cited, key=lambda hit: (_ORDER.index(classify(hit[0])), hit[0]))
 
 
-def _size(context: Context, path: str) -> int:
-    """A file's size without reading it where the checkout allows (a revision is read instead)."""
-    try:
-        resolve = getattr(context.repo, "resolve", None)
-        return resolve(path).stat().st_size if resolve is not None else len(context.repo.read_bytes(path))
-    except (OSError, UnsafePathError):
-        return 0
+def _likely(index: SourceIndex, label: Hashable | None, likely: Callable[[Language, bytes], bool], language: Language, path: str) -> bool:
+    if label is None:
+        return likely(language, index.repo.read_bytes(path))
+    return index.judged((label, language.name), path, lambda data: likely(language, data))
 
 
 def coverage(search: Search) -> str:
