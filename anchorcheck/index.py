@@ -21,7 +21,7 @@ from tree_sitter import Query
 from tree_sitter_language_pack import get_language, get_parser
 
 from anchorcheck.parsepool import BoundedPool
-from anchorcheck.cache import MAX_BYTES, FactsCache, default_cache_dir, git_blob_id
+from anchorcheck.cache import FactsCache, git_blob_id, open_cache
 from anchorcheck.context import BudgetExceeded
 from anchorcheck.facts import Facts, Parsed, first_error_line
 from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
@@ -303,9 +303,8 @@ class SourceIndex:
         self.cache: FactsCache | None = None
         if predecessor is not None:
             self.cache = predecessor.cache  # one connection per Verifier, not one per look at the tree
-        elif context.options.get("cache", True):
-            directory = context.options.get("cache_dir") or default_cache_dir(self.repo.root)
-            self.cache = FactsCache(Path(directory), int(context.options.get("cache_max_bytes", MAX_BYTES)), context.time_left)
+        else:
+            self.cache = open_cache(context.options, self.repo.root, context.time_left)
         self._facts: dict[str, Facts] = {}
         self._skipped: set[str] = set()  # binary or over the size cap: not source, whatever the name says
         self._oversized: set[str] = set()  # of those, the ones over the cap: streamed for needles, never parsed

@@ -31,11 +31,13 @@ class Reads:
 
     paths: set[str] = field(default_factory=set)  # repo-relative paths read, resolved or stat-ed
     listing: bool = False  # which files exist, or git's state (index, HEAD), fed it
+    git: bool = False  # git's history or HEAD fed it (a span followed through history, the commit checked out)
     watches: list[Callable[[str], bool]] = field(default_factory=list)  # changed path -> whether it now matters
 
     def add(self, other: Reads) -> None:
         self.paths |= other.paths
         self.listing = self.listing or other.listing
+        self.git = self.git or other.git
         self.watches.extend(w for w in other.watches if w not in self.watches)
 
 
@@ -95,6 +97,14 @@ class Memo:
     def listed(self) -> None:
         if self._open:
             self._open[-1].listing = True
+
+    def git(self) -> None:
+        if self._open:
+            self._open[-1].listing = self._open[-1].git = True
+
+    def current(self) -> Reads | None:
+        """What the innermost computation running now has read so far (None outside any)."""
+        return self._open[-1] if self._open else None
 
     def watch(self, matters: Callable[[str], bool]) -> None:
         if self._open:

@@ -369,6 +369,10 @@ class Repository:
         value that starts with a dash, such as a committed lock whose head is
         `--output=/some/file`, cannot become an option of git.
         """
+        self._memo.git()
+        return self._git(command, *options, operands=operands, paths=paths)
+
+    def _git(self, command: str, *options: str, operands: Iterable[str] = (), paths: Iterable[str] | None = None) -> str | None:
         for option in options:
             if not option.startswith("-"):
                 raise ValueError(f"git {command}: {option!r} is not an option; pass it as an operand or path")
@@ -466,18 +470,18 @@ class Repository:
     def _in_git(self) -> bool:
         if not self._below_dotgit():
             return False
-        return (self.git("rev-parse", "--is-inside-work-tree") or "").strip() == "true"
+        return (self._git("rev-parse", "--is-inside-work-tree") or "").strip() == "true"
 
     @property
     def identity(self) -> str:
         """`git:<root commit>` (stable across clones and moves), else `path:<canonical root>`."""
-        self._memo.listed()
+        self._memo.git()
         return self._identity
 
     @cached_property
     def _identity(self) -> str:
         if self.in_git:
-            roots = (self.git("rev-list", "--max-parents=0", operands=["HEAD"]) or "").split()
+            roots = (self._git("rev-list", "--max-parents=0", operands=["HEAD"]) or "").split()
             if roots:
                 return f"git:{sorted(roots)[0]}"
         return f"path:{self.root}"
@@ -485,22 +489,27 @@ class Repository:
     @property
     def head(self) -> str | None:
         """The commit checked out (None outside git)."""
-        self._memo.listed()
+        self._memo.git()
         return self._head
 
     @cached_property
     def _head(self) -> str | None:
         if not self.in_git:
             return None
-        out = (self.git("rev-parse", "--verify", "-q", operands=["HEAD"]) or "").strip()
+        out = (self._git("rev-parse", "--verify", "-q", operands=["HEAD"]) or "").strip()
         return out if is_object_id(out) else None
 
-    @cached_property
+    @property
     def origin(self) -> str | None:
         """The origin remote URL with credentials stripped, when there is one."""
+        self._memo.git()
+        return self._origin
+
+    @cached_property
+    def _origin(self) -> str | None:
         if not self.in_git:
             return None
-        out = (self.git("config", "--get", operands=["remote.origin.url"]) or "").strip()
+        out = (self._git("config", "--get", operands=["remote.origin.url"]) or "").strip()
         return strip_credentials(out) if out else None
 
     @cached_property

@@ -32,6 +32,8 @@ from anchorcheck.repo import Repository, UnsafePathError, check_relative
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
+    from anchorcheck.results import ResultStore
+
 PARALLEL_THRESHOLD = 200  # below this many memories a pool costs more than it saves
 MAX_CHUNK = 64  # memories per task at most: a round trip costs little beside 64 checks
 CHUNKS_PER_WORKER = 4  # tasks per worker at least, where the batch allows: a slow chunk is not the tail
@@ -73,6 +75,9 @@ class Verifier:
         self._resident = bool((options or {}).get("resident", True))
         self._snapshot: Snapshot | None = None
         self._own_config = config is None  # read from the checkout: read again when it changes there
+        # Results on disk per tree state (anchorcheck.results): None until first needed, False when not
+        # used (no cache, plugins given as objects, or this resident Verifier saw a change since).
+        self._results: ResultStore | None | bool = None if not plugins else False
         # What a worker process needs to build the same Verifier (modules travel by name).
         self._spec = (
             str(self.repo.root),  # resolved: a worker started elsewhere must check this tree, not its cwd's
@@ -106,6 +111,7 @@ class Verifier:
             return self._check(anchor)
         finally:
             self.context.deadline = None
+            self._flush()
 
     def verify(
         self, memory: Memory, *, deadline: float | None = None, now: datetime | None = None
@@ -122,6 +128,7 @@ class Verifier:
             return self._verify_one(memory, now)
         finally:
             self.context.deadline = None
+            self._flush()
 
     def _verify_one(self, memory: Memory, now: datetime | None) -> MemoryReport:
         how = lifecycle.plan(memory, self.context)
@@ -193,6 +200,7 @@ class Verifier:
             self._forget(unwatched)
         if not changes:
             return False
+        self._results = False  # from now on this Verifier's own records say what is still true
         stale = set(changes.modified)
         relist = changes.relist
         if self._own_config and (relist or stale & _CONFIG_FILES):
@@ -325,8 +333,46 @@ class Verifier:
         if not described:
             return self._dispatch(positive)
         key = ("anchorcheck.result", positive.kind, positive.value, positive.scope)
-        kept = self.context.shared.get(key, lambda: self._dispatch(positive), keep=lambda r: r.state != "budget")
+        kept = self.context.shared.get(key, lambda: self._work_out(positive), keep=_finished)
         return replace(kept, evidence=list(kept.evidence), details=dict(kept.details))
+
+    def _work_out(self, anchor: Anchor) -> AnchorResult:
+        """A result from the disk when this tree state was judged before, else from the plugins (and kept)."""
+        store = self._store()
+        if store is None:
+            return self._dispatch(anchor)
+        memo = self.context.shared
+        found = store.get(anchor)
+        if found is not None:  # no record of the files it read: it goes at the first change of any
+            result, absent = found
+            memo.read_all(absent)
+            memo.listed()
+            memo.watch(_anything)
+            return result
+        result = self._dispatch(anchor)
+        reads = memo.current()
+        if _finished(result) and reads is not None:
+            store.put(anchor, result, reads)
+        return result
+
+    def _store(self) -> ResultStore | None:
+        """The result store of this checkout's tree state, in this Verifier's own context only (not at a
+        past revision); opened on first use, outside any entry's record (it lists and hashes the tree)."""
+        if self._results is False or self.context.repo is not self.repo:
+            return None
+        if self._results is None:
+            from anchorcheck.cache import open_cache
+            from anchorcheck.results import ResultStore
+
+            cache = open_cache(self.context.options, self.repo.root, self.context.time_left)
+            with self.context.shared.unrecorded():
+                opened = ResultStore.open(self.repo, self.plugins, self.config, cache) if cache is not None else None
+            self._results = opened if opened is not None else False
+        return self._results or None
+
+    def _flush(self) -> None:
+        if self._results:
+            self._results.flush()
 
     def _dispatch(self, anchor: Anchor) -> AnchorResult:
         shown = format_anchor(anchor)
@@ -414,6 +460,7 @@ def _verify_here(
         return [verifier._verify_one(m, now) for m in memories]
     finally:
         verifier.context.deadline = None
+        verifier._flush()
 
 
 def _verify_chunk(
@@ -441,6 +488,16 @@ def _plugin_set(only: Sequence[str] | None, config: Config, extra: Sequence[obje
     if not extra:
         return default_plugins(only)
     return load_plugins(only, extra)
+
+
+def _finished(result: AnchorResult) -> bool:
+    """A result worth keeping: not one a deadline cut short."""
+    return result.state != "budget"
+
+
+def _anything(path: str) -> bool:
+    """The watch of a result read from the disk: any change may matter to it."""
+    return True
 
 
 def _budget(shown: str, when: str = "before this anchor was checked") -> AnchorResult:
