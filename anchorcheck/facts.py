@@ -247,6 +247,29 @@ def string_value(node: Node) -> str | None:
     return None
 
 
+ERROR_WIDTH_BUDGET = 5000 * 5000  # sum of squared ERROR-node widths past which a query would run for seconds
+
+
+def too_broken_to_query(root: Node) -> bool:
+    """Whether tree-sitter's error recovery left ERROR nodes so wide that a query over them takes time
+    quadratic in their width (a Go file of 150,000 `[` is one ERROR node of 150,000 children: 56 s of
+    queries, which no callback can stop). Widths are squared and summed, so several wide nodes count
+    together; clean parses and ordinary syntax errors are far below the budget."""
+    if not root.has_error:
+        return False
+    cost = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error:
+            cost += node.child_count * node.child_count
+            if cost > ERROR_WIDTH_BUDGET:
+                return True
+        if node.has_error:
+            stack.extend(node.children)
+    return False
+
+
 def first_error_line(root: Node) -> int | None:
     """The line of the first ERROR or MISSING node, or None for a clean parse."""
     if not root.has_error:

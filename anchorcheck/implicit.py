@@ -9,10 +9,13 @@ ends with it, it is not ignored or generated, and its first folder is one this
 repository has (so it names a place here that lost the file). Everything in
 between is INCONCLUSIVE with the reason.
 
-`keep(reference, repo)` decides, when a memory file is read, whether a path is
-a reference to this repository at all (a `/api` route, a `../` path leaving
-the checkout and a bare file name no file here carries are not read);
-`resolve(reference, repo)` decides, when it is checked, which path it means.
+`keep(reference, repo, roots)` decides, when a memory file is read, whether a
+path is a reference to this repository at all (a `/api` route, a `../` path
+leaving the checkout and a bare file name no file here carries are not
+read); `resolve(reference, context)` decides, when it is checked, which path
+it means. The source roots a path may be written relative to are those the
+registered languages declare (`Language.source_roots`: Python's `src`, `lib`,
+`python`), so a third-party language adds its own (`root_names(registry)`).
 """
 
 from __future__ import annotations
@@ -22,9 +25,12 @@ import weakref
 from dataclasses import dataclass
 from pathspec import GitIgnoreSpec
 
+from collections.abc import Sequence
+
 from anchorcheck.anchors import encode_path
 from anchorcheck.context import Context
 from anchorcheck.references import Reference
+from anchorcheck.registry import Registry
 from anchorcheck.repo import Repository, UnsafePathError
 
 MAX_SHOWN = 3
@@ -45,13 +51,19 @@ class Resolution:
     note: str = ""
 
 
-def keep(reference: Reference, repo: Repository) -> bool:
+def root_names(registry: Registry) -> tuple[str, ...]:
+    """The source-root folder names the registered languages declare, in registration order."""
+    return tuple(dict.fromkeys(root for language in registry.languages.values() for root in language.source_roots))
+
+
+def keep(reference: Reference, repo: Repository, roots: Sequence[str]) -> bool:
     """Whether a path reference read from a memory file names something in this repository at all.
 
     Not read: a leading-slash path whose first segment is no top-level folder
     (a URL route), a `../` path that leaves the checkout, and a bare name
     (`utils.ts`, `tests/`) that names no one path here: a file name alone is
-    a claim about a place only when it points at one.
+    a claim about a place only when it points at one. `roots` are the source
+    root names (`root_names`).
     """
     written = reference.value
     if reference.rooted:
@@ -64,7 +76,7 @@ def keep(reference: Reference, repo: Repository) -> bool:
         return False
     if "/" in written.rstrip("/"):
         return True
-    if any(_exists(repo, c) for c in readings(reference, repo)):
+    if any(_exists(repo, c) for c in readings(reference, repo, roots)):
         return True
     return len(_ending_with(repo, written.rstrip("/"))) == 1
 
@@ -75,7 +87,7 @@ def resolve(reference: Reference, context: Context) -> Resolution:
     written = reference.value
     slash = "/" if written.endswith("/") else ""
     bare = written.rstrip("/")
-    candidates = readings(reference, repo)
+    candidates = readings(reference, repo, root_names(context.registry))
     for candidate in candidates:
         if _exists(repo, candidate):
             how = "" if candidate == bare else f" (written `{reference.written}`)"
@@ -132,12 +144,13 @@ def _first_folder(candidate: str, written: str) -> str:
     return "/".join(parts[: max(len(parts) - depth, 1)])
 
 
-def readings(reference: Reference, repo: Repository | None = None) -> list[str]:
+def readings(reference: Reference, repo: Repository | None = None, roots: Sequence[str] = ()) -> list[str]:
     """The repo-relative paths a written path may mean, most likely first.
 
     The memory file's folder, the root, the folders named earlier in the same
-    sentence or list, then the source roots (`src/`, `lib/` and the packages
-    right under them: `pkg/mod.py` written for `src/pkg/mod.py`).
+    sentence or list, then, with a repository, the source roots: the folders
+    named `roots` and the packages right under them (`pkg/mod.py` written
+    for `src/pkg/mod.py`).
     """
     written = reference.value.rstrip("/")
     bases: list[str | None] = [reference.folder]
@@ -146,7 +159,7 @@ def readings(reference: Reference, repo: Repository | None = None) -> list[str]:
         for hint in reference.hints:
             bases += [_join(reference.folder, hint.rstrip("/")), hint.rstrip("/")]
         if repo is not None:
-            bases += source_roots(repo)
+            bases += source_roots(repo, roots)
     found: list[str] = []
     for base in bases:
         if base is None:
@@ -157,9 +170,17 @@ def readings(reference: Reference, repo: Repository | None = None) -> list[str]:
     return found or [written]
 
 
-def source_roots(repo: Repository) -> list[str]:
-    """`src/` and `lib/` and the folders right under them: where code is written relative to a package."""
-    return _index(repo).roots
+def source_roots(repo: Repository, names: Sequence[str]) -> list[str]:
+    """The top-level folders called one of `names` (`src/`, `lib/`) and the folders right under them:
+    where code is written relative to a package."""
+    index = _index(repo)
+    key = tuple(names)
+    found = index.roots.get(key)
+    if found is None:
+        found = [r for r in key if r in index.tops]
+        found += sorted(f for top in found for f in index.children.get(top, ()))
+        index.roots[key] = found
+    return found
 
 
 def _join(base: str, path: str) -> str | None:
@@ -206,14 +227,16 @@ def _ending_with(repo: Repository, tail: str) -> list[str]:
 class _PathIndex:
     files: dict[str, list[str]]
     folders: dict[str, list[str]]
-    roots: list[str]
+    tops: frozenset[str]  # the top-level folders
+    children: dict[str, list[str]]  # a top-level folder -> the folders right under it
+    roots: dict[tuple[str, ...], list[str]]  # source roots by root names, filled as asked
 
 
 _INDEXES: weakref.WeakKeyDictionary[Repository, _PathIndex] = weakref.WeakKeyDictionary()
 
 
 def _index(repo: Repository) -> _PathIndex:
-    """The listing by last segment (files and folders) and the source roots, built once per Repository."""
+    """The listing by last segment (files and folders) and the top two levels of folders, built once per Repository."""
     index = _INDEXES.get(repo)
     if index is None:
         paths = repo.paths()
@@ -230,13 +253,13 @@ def _index(repo: Repository) -> _PathIndex:
         named: dict[str, list[str]] = {}
         for folder in sorted(folders):
             named.setdefault(folder.rsplit("/", 1)[-1], []).append(folder)
-        roots = [r for r in _ROOTS if r in folders]
-        roots += sorted(f for f in folders if f.count("/") == 1 and f.split("/", 1)[0] in _ROOTS)
-        index = _INDEXES[repo] = _PathIndex(files, named, roots)
+        children: dict[str, list[str]] = {}
+        for folder in folders:
+            if folder.count("/") == 1:
+                children.setdefault(folder.split("/", 1)[0], []).append(folder)
+        tops = frozenset(f for f in folders if "/" not in f)
+        index = _INDEXES[repo] = _PathIndex(files, named, tops, children, {})
     return index
-
-
-_ROOTS = ("src", "lib")
 
 
 def _ignored(repo: Repository, path: str) -> str | None:

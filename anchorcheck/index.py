@@ -23,7 +23,7 @@ from tree_sitter_language_pack import get_language, get_parser
 from anchorcheck.parsepool import BoundedPool
 from anchorcheck.cache import FactsCache, git_blob_id, open_cache
 from anchorcheck.context import BudgetExceeded
-from anchorcheck.facts import Facts, Parsed, first_error_line
+from anchorcheck.facts import Facts, Parsed, first_error_line, too_broken_to_query
 from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
 
 if TYPE_CHECKING:
@@ -806,6 +806,7 @@ def _extract_or_broken(language: Language, data: bytes, until: float | None = No
 
 _QUERIES: dict[str, _Queries] = {}
 _READ_CHUNK = 1 << 16  # bytes handed to tree-sitter per read callback of a bounded parse
+PARSE_BUDGET = 5.0  # seconds one file may parse: 2 MB of real code parses in 0.3 s, a looping grammar never ends
 
 
 def extract_facts(language: Language, data: bytes, until: float | None = None) -> Facts:
@@ -814,7 +815,10 @@ def extract_facts(language: Language, data: bytes, until: float | None = None) -
     With `until` (a `time.monotonic()` deadline) the parse stops at that time,
     through tree-sitter's progress callback, and raises BudgetExceeded. Queries
     cannot be stopped from here (see `anchorcheck.parsepool`): the caller runs
-    this in a worker process it can kill.
+    this in a worker process it can kill. Without a deadline nothing may hang
+    either: a parse past PARSE_BUDGET, or a tree whose error recovery would make
+    queries quadratic, gives a file that does not parse cleanly (absence claims
+    about it are INCONCLUSIVE), not a stuck process.
     """
     grammar = language.grammar
     if isinstance(grammar, str):
@@ -823,7 +827,15 @@ def extract_facts(language: Language, data: bytes, until: float | None = None) -
         from tree_sitter import Parser
 
         parser = Parser(grammar())
-    tree = parser.parse(data) if until is None else _bounded_parse(parser, data, until)
+    budget = time.monotonic() + PARSE_BUDGET
+    try:
+        tree = _bounded_parse(parser, data, budget if until is None else min(until, budget))
+    except BudgetExceeded:
+        if until is not None and time.monotonic() > until:
+            raise  # the caller's deadline: nothing about this file is known
+        return Facts(error=1)  # the grammar itself loops (a 1 KB TSX input did): unparseable, not a hang
+    if too_broken_to_query(tree.root_node):
+        return Facts(error=first_error_line(tree.root_node))
     queries = _QUERIES.get(language.name)
     if queries is None or queries.language is not language:
         queries = _QUERIES[language.name] = _Queries(language)

@@ -148,10 +148,11 @@ def _with_references(
 def _usable(found: Iterable[Reference], folder: str, reading: ReferenceReading, registry: Registry) -> list[Reference]:
     """The references that name something of this repository and parse as the anchor they amount to."""
     kept = []
+    roots = implicit.root_names(registry)
     for reference in found:
         reference = replace(reference, folder=folder)
         if reference.kind == "file":
-            if not implicit.keep(reference, reading.repo):
+            if not implicit.keep(reference, reading.repo, roots):
                 continue
         else:
             try:

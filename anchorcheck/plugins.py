@@ -21,6 +21,7 @@ from anchorcheck import hookspecs
 from anchorcheck.registry import Registry, RegistrationError
 
 ENTRY_POINT_GROUP = "anchorcheck"
+BUILTIN_PACKAGE = "anchorcheck_plugins"  # the plugins that ship with anchorcheck
 ONLY_ENV = "ANCHORCHECK_PLUGINS"
 
 _REGISTRATION_HOOKS = {
@@ -114,6 +115,7 @@ def load_plugins(
     registry = Registry()
     for hook, (table, key) in _REGISTRATION_HOOKS.items():
         _collect(manager, hook, table, key, registry, infos)
+    _rank_runners(registry, infos)
     return PluginSet(manager, registry, infos)
 
 
@@ -160,6 +162,26 @@ def _registrar(registry: Registry, table: str, key: str, plugin_name: str) -> Ca
             warnings.warn(str(exc), PluginWarning, stacklevel=2)
 
     return register
+
+
+def _rank_runners(registry: Registry, infos: list[PluginInfo]) -> None:
+    """Order the runners so that `Registry.runner_for` gives a program two runners claim to the one a user
+    chose: a plugin installed beside anchorcheck (or passed in code) before a built-in one, and between two
+    of the same sort the plugin whose name sorts first; warn once per such pair, naming both plugins."""
+    builtin = {info.name for info in infos if info.module.startswith(BUILTIN_PACKAGE + ".")}
+    ranked = sorted(registry.runners.values(), key=lambda r: (r.plugin in builtin, r.plugin))
+    registry.runners = {runner.name: runner for runner in ranked}
+    for index, winner in enumerate(ranked):
+        for loser in ranked[index + 1:]:
+            shared = [p for p in loser.programs if p in winner.programs]
+            if shared:
+                warnings.warn(
+                    f"runners {winner.name!r} (plugin {winner.plugin!r}) and {loser.name!r} (plugin {loser.plugin!r}) "
+                    f"both claim {', '.join(shared)}: {winner.plugin!r} checks {'it' if len(shared) == 1 else 'them'}; "
+                    f"leave one plugin out (the `plugins` setting or {ONLY_ENV}) to choose",
+                    PluginWarning,
+                    stacklevel=3,
+                )
 
 
 def _fail(info: PluginInfo, message: str) -> None:

@@ -22,6 +22,9 @@ from typing import Any
 from anchorcheck.atomic import write_atomic
 from anchorcheck.bounded import json_loads
 from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict
+from anchorcheck.safe_read import read_capped
+
+MAX_LOG_BYTES = 32 * 1024 * 1024  # about 60,000 receipts; a log past this is rotated, not read whole
 
 
 class ReceiptLogError(ValueError):
@@ -110,11 +113,9 @@ class ReceiptLog:
         self.path = Path(path)
 
     def read(self) -> list[Receipt]:
-        if not self.path.exists():
-            return []
         try:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
+            lines = self._bytes().decode("utf-8").splitlines()
+        except UnicodeDecodeError as exc:
             raise ReceiptLogError(str(self.path), None, f"cannot read: {exc}") from None
         receipts = []
         for number, line in enumerate(lines, start=1):
@@ -134,10 +135,20 @@ class ReceiptLog:
         new = "".join(json.dumps(r.to_dict(), sort_keys=True) + "\n" for r in receipts)
         if not new:
             return
-        old = self.path.read_bytes() if self.path.exists() else b""
+        old = self._bytes()
         if old and not old.endswith(b"\n"):
             old += b"\n"
         write_atomic(self.path, old + new.encode("utf-8"))
+
+    def _bytes(self) -> bytes:
+        """The log as it is: empty when there is none yet; a FIFO, a device or a log past MAX_LOG_BYTES is
+        an error naming the file, never a blocked or unbounded read."""
+        if not os.path.lexists(self.path):
+            return b""
+        try:
+            return read_capped(self.path, MAX_LOG_BYTES)
+        except OSError as exc:
+            raise ReceiptLogError(str(self.path), None, f"cannot read: {exc.strerror or exc}") from None
 
     def record(self, reports: Iterable[MemoryReport], *, revision: str | None = None, now: dt.datetime | None = None) -> list[Receipt]:
         """Compare reports with the log, append the changes, and return them."""

@@ -209,11 +209,15 @@ def program_of(argv: Sequence[str]) -> str | None:
 
 
 def runner_claims(registry: Registry) -> Claims:
-    """Whether one of the registry's command runners claims a command line's program (`git`, `ls`: none does)."""
+    """Whether one of the registry's command runners claims a command line (`git`, `ls`: none does), and
+    reads it as a claim about the repository (`cargo install ripgrep`, a global tool install, is none)."""
 
     def claims(argv: Sequence[str]) -> bool:
-        program = program_of(argv)
-        return program is not None and registry.runner_for(program) is not None
+        words = list(argv)
+        while words and _ENV_ASSIGNMENT.match(words[0]):
+            words.pop(0)
+        runner = registry.runner_for(words[0]) if words else None
+        return runner is not None and (runner.reads is None or runner.reads(words[0].rsplit("/", 1)[-1], tuple(words[1:])))
 
     return claims
 

@@ -193,7 +193,12 @@ class Runner:
     what the call runs, REFUTED when the configuration is present, static and
     lacks it (or a runner that needs one has none), INCONCLUSIVE otherwise.
     `programs` are executable names as written (`pnpm`, `npx`); the first
-    runner to register a program keeps it.
+    runner to register a program keeps it (the loader warns, naming both
+    plugins, when a later one claims it too). `reads(program, args)` says
+    whether a call is a claim about the repository at all: `cargo install
+    ripgrep`, `uvx ruff`, `docker run` are not (they need no configuration
+    of this repository), so a reader of prose leaves them unread; None reads
+    every call.
     """
 
     name: str
@@ -201,6 +206,7 @@ class Runner:
     verify: Callable[[Invocation, Context], AnchorResult]
     summary: str = ""
     plugin: str = ""
+    reads: Callable[[str, tuple[str, ...]], bool] | None = None
 
 
 @dataclass

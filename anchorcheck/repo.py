@@ -346,7 +346,7 @@ class Repository:
                 try:
                     data = read_capped(os.path.join(dirpath, ".gitignore"), IGNORE_CAP)
                     lines = data.decode("utf-8", errors="replace").splitlines()
-                    specs.append((rel_dir, GitIgnoreSpec.from_lines(lines)))
+                    specs.append((rel_dir, _ignore_spec(lines)))
                 except OSError:
                     pass
             dirnames[:] = sorted(
@@ -575,6 +575,24 @@ def _named(check: Callable[[], bool]) -> bool:
 def looks_binary(data: bytes) -> bool:
     """Git's own heuristic: a NUL byte in the first 8000 bytes means binary."""
     return b"\x00" in data[:_BINARY_PEEK]
+
+
+def _ignore_spec(lines: list[str]) -> GitIgnoreSpec:
+    """A .gitignore's patterns, less the lines pathspec cannot compile (`!`, `[z-a]`): git reads those
+    too without complaint, so one bad line must not discard the file. Leaving a line out can only make
+    more files searched, which never turns an answer into a wrong REFUTED."""
+    try:
+        return GitIgnoreSpec.from_lines(lines)
+    except (ValueError, re.error):
+        return GitIgnoreSpec.from_lines([line for line in lines if _compiles(line)])
+
+
+def _compiles(line: str) -> bool:
+    try:
+        GitIgnoreSpec.from_lines([line])
+    except (ValueError, re.error):
+        return False
+    return True
 
 
 def _ignored(specs: list[tuple[str, GitIgnoreSpec]], rel: str) -> bool:

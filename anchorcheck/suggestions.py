@@ -166,12 +166,13 @@ class Suggester:
         """Paths, commands and install commands, read as `check` reads implicit references."""
         repo, registry = self.verifier.repo, self.verifier.registry
         kinds = {"file", "cmd", "pkg"} & set(registry.kinds)
+        roots = implicit.root_names(registry)
         for ref in read_references(text, claims=runner_claims(registry), kinds=kinds) if kinds else ():
             ref = replace(ref, folder=folder)
             if ref.kind == "file":
-                if not implicit.keep(ref, repo):
+                if not implicit.keep(ref, repo, roots):
                     continue
-                there = [p for p in implicit.readings(ref, repo) if repo.exists(p)]
+                there = [p for p in implicit.readings(ref, repo, roots) if repo.exists(p)]
                 if there and (len(there) == 1 or there[0] == ref.value.rstrip("/")):  # else two readings exist: ambiguous
                     yield Suggestion(f"file:{encode_path(there[0])}", f"the text names the path {ref.written}", confidence=HIGH, mention=ref.written)
             elif ref.kind == "cmd":

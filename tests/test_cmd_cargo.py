@@ -65,3 +65,18 @@ def test_unreadable_config(make_tree) -> None:
     root = make_tree({"Cargo.toml": '[package]\nname = "a"\n', ".cargo/config.toml": "[alias\nx = 1\n"})
     [result] = check(root, "cargo x")
     assert result.verdict is I and ".cargo/config.toml:1" in result.reason and "invalid TOML" in result.reason
+
+
+def test_an_alias_of_an_alias_is_followed_to_the_subcommand_it_runs(make_tree) -> None:
+    aliases = (
+        '[alias]\nxt = "xtask"\nxtask = "run -p xtask --"\nbad = "gone"\ngone = "run -p acme_gone"\n'
+        'loop = "round"\nround = ["trip", "--all"]\ntrip = "loop"\nself = "self --x"\nshadow = "build"\nbuild = "gone"\n'
+    )
+    root = make_tree({**WORKSPACE, ".cargo/config.toml": aliases})
+    [xt, bad, loop, self_, shadow] = check(root, "cargo xt dist", "cargo bad", "cargo loop", "cargo self", "cargo shadow")
+    assert xt.verdict is V and "alias xt" in xt.reason and "alias xtask" in xt.reason and "package xtask is xtask/Cargo.toml" in xt.reason
+    assert [(e.path, e.line) for e in xt.evidence[:2]] == [(".cargo/config.toml", 2), (".cargo/config.toml", 3)]
+    assert bad.verdict is R and "no package acme_gone" in bad.reason  # refuted by what the last alias runs
+    assert loop.verdict is I and "loop → round → trip → loop never reach a subcommand" in loop.reason
+    assert self_.verdict is I and "self → self" in self_.reason
+    assert shadow.verdict is V and "`cargo build` is built in" in shadow.reason  # an alias never shadows a built-in

@@ -168,3 +168,42 @@ def test_a_third_party_runner(make_tree) -> None:
     failed = verifier.check("cmd:mise boom")
     assert failed.verdict is I and "runner mise (anchorcheck-mise) failed: RuntimeError: bug in the runner" in failed.reason
     assert verifier.check("cmd:make all").verdict is V  # the built-in runners are still there
+
+
+class BunRunner:
+    """A third-party runner that claims programs a built-in runner claims too (bun and bunx, read by runner-npm)."""
+
+    def __init__(self, name: str, programs: tuple[str, ...]) -> None:
+        self.__name__ = name
+        self.programs = programs
+
+    def verify(self, invocation: Invocation, context) -> AnchorResult:  # noqa: ANN001 - the runner signature
+        return AnchorResult(invocation.text, V, f"checked by {self.__name__}")
+
+    @hookimpl
+    def register_runners(self, register) -> None:  # noqa: ANN001 - hook signature
+        register(Runner(name=self.__name__.removeprefix("anchorcheck-"), programs=self.programs, verify=self.verify))
+
+
+def test_two_runners_claiming_a_program_warn_once_and_the_installed_one_checks_it(make_tree) -> None:
+    from anchorcheck.plugins import PluginWarning
+
+    root = make_tree({"package.json": package("app", {"build": "tsc"})})
+    with pytest.warns(PluginWarning) as caught:
+        verifier = Verifier(root, plugins=[BunRunner("anchorcheck-bun", ("bun", "bunx", "bunfig"))])
+    messages = [str(w.message) for w in caught if issubclass(w.category, PluginWarning)]
+    assert messages == [
+        "runners 'bun' (plugin 'anchorcheck-bun') and 'npm' (plugin 'runner-npm') both claim bun, bunx: 'anchorcheck-bun' checks "
+        "them; leave one plugin out (the `plugins` setting or ANCHORCHECK_PLUGINS) to choose"
+    ]
+    assert verifier.check("cmd:bun run nosuch").reason == "checked by anchorcheck-bun"  # the plugin a user installed wins
+    assert verifier.check("cmd:npm run nosuch").verdict is R  # the built-in keeps the programs nobody else claims
+
+
+def test_between_two_installed_runners_the_plugin_whose_name_sorts_first_checks(make_tree) -> None:
+    from anchorcheck.plugins import PluginWarning
+
+    root = make_tree({"mise.toml": ""})
+    with pytest.warns(PluginWarning, match="runners 'a-mise' \\(plugin 'anchorcheck-a-mise'\\) and 'z-mise'"):
+        verifier = Verifier(root, plugins=[BunRunner("anchorcheck-z-mise", ("mise",)), BunRunner("anchorcheck-a-mise", ("mise",))])
+    assert verifier.check("cmd:mise run x").reason == "checked by anchorcheck-a-mise"

@@ -22,7 +22,7 @@ def test_scripts_and_shorthands(make_tree) -> None:
         "npm run build": V, "npm run-script build": V, "npm test": V, "npm t": V, "npm start": V,
         "npm run test:unit -- --watch": V, "pnpm build": V, "pnpm test:unit": V, "yarn build": V, "yarn run build": V,
         "bun run build": V,
-        "bun build ./src/index.ts": I,  # `bun build` is bun's bundler: it needs no script
+        "bun build ./src/index.ts": V,  # `bun build` is bun's bundler: no script needed, and package.json makes this a bun project
         "bun seed.ts": V, "bun run seed.ts": V, "bun gone.ts": R,  # bun runs a file of that name
         "npm run nosuch": R, "npm stop": R, "pnpm run nosuch": R, "pnpm test:e2e": R, "yarn run nosuch": R,
         "bun run test:e2e": R,
@@ -180,3 +180,41 @@ def test_unreadable_package_json_is_inconclusive_with_the_line(make_tree) -> Non
 def test_dynamic_script_names(make_tree) -> None:
     root = make_tree({"package.json": package("app", {"build": "x"})})
     assert verdicts(root, "npm run $TASK", "pnpm run 'build:*'") == {"npm run $TASK": I, "pnpm run 'build:*'": I}
+
+
+def test_bun_tools_are_verified_in_a_bun_project_and_inconclusive_elsewhere(make_tree) -> None:
+    root = make_tree(
+        {
+            "web/package.json": package("web", {"test": "vitest", "build": "vite build"}),
+            "api/bun.lock": "{}\n",
+            "api/src/server.ts": "",
+            "docs/bunfig.toml": "[test]\n",
+            "tools/gen.ts": "",
+            "rust/Cargo.toml": '[package]\nname = "r"\n',
+        }
+    )
+    commands = [
+        "cd web && bun test", "cd web && bun test src/x.test.ts", "cd web && bun build ./src/index.ts --outdir dist",
+        "cd api && bun test", "cd docs && bun test", "cd rust && bun test", "cd rust && bun build ./main.ts",
+        "cd web && bun run test", "cd api && bun run src/server.ts", "cd api && bun src/server.ts", "cd api && bun run src/gone.ts",
+        "bun tools/gen.ts", "cd api && bun run dist/server.js", "cd api && bun run dev", "cd api && bun pm ls", "cd rust && bun install",
+    ]
+    got = verdicts(root, *commands)
+    assert got == {
+        "cd web && bun test": V,  # bun's own test runner, whatever the test script says
+        "cd web && bun test src/x.test.ts": V,
+        "cd web && bun build ./src/index.ts --outdir dist": V,
+        "cd api && bun test": V,  # bun.lock: a bun project
+        "cd docs && bun test": V,  # bunfig.toml: a bun project
+        "cd rust && bun test": I,  # nothing says this is a bun project, and bun test needs no configuration
+        "cd rust && bun build ./main.ts": I,
+        "cd web && bun run test": V,  # the script
+        "cd api && bun run src/server.ts": V, "cd api && bun src/server.ts": V,  # bun runs the file, with or without a package.json
+        "cd api && bun run src/gone.ts": R,  # no script and no file of that name: stale
+        "bun tools/gen.ts": V,
+        "cd api && bun run dist/server.js": I,  # under dist/: may be a build output
+        "cd api && bun run dev": R,  # no package.json, so no script dev
+        "cd api && bun pm ls": R, "cd rust && bun install": R,  # project built-ins need a package.json
+    }
+    [test] = check(root, "cd web && bun test")
+    assert "bun's own test runner" in test.reason and test.evidence[0].path == "web/package.json"

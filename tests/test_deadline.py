@@ -8,16 +8,17 @@ import sys
 import time
 
 import pytest
+from tests._hostile_support import LOOPING_TSX
 from tests._source_support import verifier, write
 
 from anchorcheck import Verdict
 
 SLACK = 3.0  # seconds past the deadline a call may take on a loaded CI machine (unbounded: minutes)
 
-# 150,000 open brackets: the parse takes a fraction of a second, one query over the tree minutes.
+# A file whose parse never ends by itself (tree-sitter-typescript loops on it): only the deadline, or
+# the per-file parse budget well after it, stops the work.
 CRAFTED = {
-    "go": ("main.go", b'package main\nimport "os"\nvar x = ' + b"[" * 150_000, "import:os"),
-    "rust": ("main.rs", b"use std::env;\nfn main() { let x = " + b"[" * 150_000, "import:std"),
+    "tsx": ("app.tsx", LOOPING_TSX, "import:os"),
 }
 
 
@@ -38,7 +39,7 @@ def test_deadline_bounds_a_crafted_file(tmp_path, language):
 
 
 def test_cli_deadline_bounds_the_process(tmp_path):
-    name, data, anchor = CRAFTED["go"]
+    name, data, anchor = CRAFTED["tsx"]
     write(tmp_path, {name: data})
     start = time.monotonic()
     done = subprocess.run(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests._hostile_support import run_cli
+from tests._hostile_support import LOOPING_TSX, run_cli
 from tests.conftest import write_tree
 
 
@@ -151,6 +151,16 @@ def test_an_invalid_exclude_pattern_is_a_config_error(tmp_path: Path, pattern: s
     assert run.stderr.startswith("anchorcheck: error: pyproject.toml:2: invalid exclude pattern")
 
 
+@pytest.mark.parametrize("pattern", ["!", "[z-a]"])
+def test_an_invalid_gitignore_line_outside_git_leaves_the_others_in_force(tmp_path: Path, pattern: str) -> None:
+    write_tree(tmp_path, {".gitignore": f"{pattern}\nbuild/\n", "build/gen.py": "import os\n", "app.py": "import sys\n"})
+    run = run_cli(tmp_path, "anchor", "import:os", "import:sys")
+    run.assert_clean()
+    assert "failed" not in run.stdout  # it was "plugin 'import' failed: GitIgnorePatternError"
+    assert "REFUTED import:os" in run.stdout  # build/ is still ignored
+    assert "VERIFIED import:sys" in run.stdout
+
+
 def test_an_invalid_scope_glob_is_an_anchor_syntax_error(tmp_path: Path) -> None:
     run = run_cli(tmp_path, "anchor", "import:os in:src/[z-a]")
     run.assert_clean()
@@ -187,6 +197,30 @@ def test_a_config_with_many_newlines(tmp_path: Path) -> None:
     run = run_cli(tmp_path, "anchor", "file:x")
     run.assert_clean()
     assert run.returncode == 2 and ".anchorcheck.toml:400001: unknown key 'bogus'" in run.stderr
+
+
+# Error recovery that leaves one ERROR node of 150,000 children makes any tree-sitter query over it
+# quadratic (56 s for Go), with no callback able to stop it: without a deadline that was a hang.
+WIDE_ERRORS = {
+    "main.go": b'package main\nimport "os"\nvar x = ' + b"[" * 150_000,
+    "main.rs": b"use std::env;\nfn main() { let x = " + b"[" * 150_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(WIDE_ERRORS))
+def test_a_file_of_150000_open_brackets_is_unparseable_without_a_deadline(tmp_path: Path, name: str) -> None:
+    write_tree(tmp_path, {name: WIDE_ERRORS[name]})
+    module = "os" if name.endswith(".go") else "std"
+    run = run_cli(tmp_path, "anchor", "--no-cache", f"import:{module}")
+    run.assert_clean()
+    assert f"INCONCLUSIVE import:{module}" in run.stdout and f"{name}:1 (syntax error)" in run.stdout
+
+
+def test_a_grammar_that_never_returns_is_stopped_by_the_parse_budget(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"app.tsx": LOOPING_TSX})
+    run = run_cli(tmp_path, "anchor", "--no-cache", "import:os")
+    run.assert_clean()  # the budget is 5 s a file; this run never returned before it
+    assert "INCONCLUSIVE import:os" in run.stdout and "app.tsx:1 (syntax error)" in run.stdout
 
 
 def test_a_duplicate_key_in_an_inline_table_of_a_memory_file_is_one_line(tmp_path: Path) -> None:

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from anchorcheck import Language, Verifier, hookimpl
 from anchorcheck.cli import main
+from anchorcheck.memoryfiles import ReferenceReading, load
 from tests.conftest import init_repo, needs_git, write_tree
 
 AGENTS = """\
@@ -339,6 +341,83 @@ def test_a_reference_in_copied_files_is_one_finding_with_every_location(tmp_path
     assert places == [("AGENTS.md", 1), ("GEMINI.md", 1)]
     assert [p["physicalLocation"]["artifactLocation"]["uri"] for p in nested["locations"]] == ["web/AGENTS.md"]
     _, text = run(tmp_path)
-    assert "GEMINI.md:1:18: REFUTED file:src/parser.py (implicit) — as at AGENTS.md:1:18" in text
+    assert "AGENTS.md:1:18: REFUTED file:src/parser.py (implicit) — src/parser.py does not exist in the repository\n    also at: GEMINI.md:1:18\n" in text
+    assert "GEMINI.md" not in text.replace("also at: GEMINI.md", "")
     _, github = run(tmp_path, "--format", "github")
     assert sum(line.startswith("::error file=") and "src/parser.py —" in line for line in github.splitlines()) == 3
+
+
+def test_global_tool_installs_are_not_read_from_memory_files(tmp_path: Path) -> None:
+    from tests.test_references import GLOBAL_INSTALLS
+
+    project = {"pyproject.toml": '[project]\nname = "a"\n', "package.json": "{}\n", "Cargo.toml": '[package]\nname = "a"\n', "go.mod": "module a\n"}
+    lines = "".join(f"- Install with `{command}`.\n" for command in GLOBAL_INSTALLS)
+    write_tree(tmp_path, {**project, "AGENTS.md": lines + "- Test with `uv run pytest`.\n"})
+    assert [r["anchor"] for r in results(tmp_path)] == ["cmd:uv run pytest"]
+
+
+class LuaRoots:
+    """A third-party language whose modules live under `lua/` (as Neovim plugins keep them): it declares the source root."""
+
+    __name__ = "anchorcheck-lua-roots"
+
+    @hookimpl
+    def register_languages(self, register) -> None:  # noqa: ANN001 - hook signature
+        register(Language(name="lua", extensions=(".lua",), grammar="lua", source_roots=("lua",)))
+
+
+def test_a_third_party_language_contributes_its_source_roots(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"AGENTS.md": "- Helpers: `app/util.lua`; the old `app/gone.lua`.\n", "lua/app/util.lua": "", "examples/app/util.lua": ""})
+
+    def verdicts(verifier: Verifier) -> dict[str, tuple[str, str]]:
+        reading = ReferenceReading(verifier.repo, frozenset({"file"}))
+        [(_, memories)] = load([str(tmp_path / "AGENTS.md")], verifier.repo, verifier.registry, (), reading)
+        return {r.details["written"]: (r.verdict.value, r.anchor) for m in memories for r in verifier.verify(m).results}
+
+    assert verdicts(Verifier(tmp_path, plugins=[LuaRoots()])) == {
+        "app/util.lua": ("VERIFIED", "file:lua/app/util.lua"),  # read below the language's root, though two paths end with it
+        "app/gone.lua": ("REFUTED", "file:lua/app/gone.lua"),  # lua/app/ is a folder here that lost the file
+    }
+    assert verdicts(Verifier(tmp_path)) == {  # no language says lua/ is a source root: ambiguous, and no folder app/
+        "app/util.lua": ("INCONCLUSIVE", "file:app/util.lua"),
+        "app/gone.lua": ("INCONCLUSIVE", "file:app/gone.lua"),
+    }
+
+
+def test_copied_and_imported_files_print_each_reference_once_and_count_it_once(tmp_path: Path) -> None:
+    notes = "- Build with `make build`.\n- The parser is `src/parser.py`.\n"
+    write_tree(
+        tmp_path,
+        {
+            "AGENTS.md": notes,
+            "CLAUDE.md": notes,  # a copy beside it, as real repositories ship
+            "web/CLAUDE.md": "@../docs/shared.md\n",
+            "api/CLAUDE.md": "@../docs/shared.md\n",  # the same import from two places: the file is read once
+            "docs/shared.md": "- The old entry point is `src/old.py`.\n",
+            "src/a.py": "",
+        },
+    )
+    code, text = run(tmp_path)
+    lines = text.splitlines()
+    assert code == 1
+    assert [line for line in lines if " REFUTED " in line and "memory:" not in line] == [
+        "AGENTS.md:1:15: REFUTED cmd:make build (implicit) — no Makefile in the repository root",
+        "AGENTS.md:2:18: REFUTED file:src/parser.py (implicit) — src/parser.py does not exist in the repository",
+        "docs/shared.md:1:27: REFUTED file:src/old.py (implicit) — src/old.py does not exist in the repository (nor docs/src/old.py)",
+    ]
+    assert lines.count("    also at: CLAUDE.md:1:15") == 1 and lines.count("    also at: CLAUDE.md:2:18") == 1
+    assert not any(line.startswith("CLAUDE.md") for line in lines)  # nothing else to say there
+    assert lines[-1].startswith("Checked 4 anchors (1 verified, 3 refuted, 0 inconclusive) of 4 memories in 5 files ")
+    verbose = run(tmp_path, "-v")[1]
+    assert "api/CLAUDE.md:1:1: VERIFIED file:docs/shared.md (implicit)" in verbose and "    also at: web/CLAUDE.md:1:1" in verbose
+    data = json.loads(run(tmp_path, "--format", "json")[1])
+    assert data["summary"]["anchors"] == {"VERIFIED": 1, "REFUTED": 3, "INCONCLUSIVE": 0}
+    assert sum(data["summary"]["memories"].values()) == 4
+    import jsonschema
+
+    from tests.conftest import REPO_ROOT
+
+    jsonschema.Draft202012Validator(json.loads((REPO_ROOT / "docs" / "results.schema.json").read_text(encoding="utf-8"))).validate(data)
+    rows = data["results"]
+    copies = {(r["memory_file"], r["anchor"]): rows[r["copy_of"]]["memory_file"] for r in rows if "copy_of" in r}
+    assert copies == {("CLAUDE.md", "cmd:make build"): "AGENTS.md", ("CLAUDE.md", "file:src/parser.py"): "AGENTS.md", ("web/CLAUDE.md", "file:docs/shared.md"): "api/CLAUDE.md"}

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 
 import pytest
 
 from anchorcheck import Memory, Verdict, Verifier
 from anchorcheck.cli import main
-from anchorcheck.receipts import Receipt, ReceiptLog, ReceiptLogError, memory_key, receipts_for
+from anchorcheck.receipts import MAX_LOG_BYTES, Receipt, ReceiptLog, ReceiptLogError, memory_key, receipts_for
 from tests.conftest import git, needs_git
 
 NOW = dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)
@@ -61,3 +62,18 @@ def test_check_receipts_cli(make_repo, tmp_path, capsys):
     log.write_text("garbage\n")
     assert main(["check", "--root", str(root), "--receipts", str(log), str(memories)]) == 2
     assert "receipts.jsonl:1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["fifo", "oversized"])
+def test_a_receipt_log_that_is_a_fifo_or_too_large_is_one_line_not_a_hang(make_tree, tmp_path, capsys, kind):
+    root = make_tree({"README.md": "hi\n", "MEMORY.md": "- readme `file:README.md`\n"})
+    log = tmp_path / "receipts.jsonl"
+    if kind == "fifo":
+        os.mkfifo(log)  # reading it would block until a writer came: forever
+    else:
+        with open(log, "wb") as handle:
+            handle.truncate(MAX_LOG_BYTES + 1)  # sparse: no disk used, but past the cap
+    assert main(["check", "--root", str(root), "--receipts", str(log), str(root / "MEMORY.md")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(log) in err
+    assert ("not a regular file" if kind == "fifo" else "over the") in err

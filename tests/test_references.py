@@ -143,6 +143,30 @@ def test_a_registry_decides_which_programs_are_commands() -> None:
     assert anchors("`git status` `ls -la` `cd src`") == []
 
 
+GLOBAL_INSTALLS = [
+    "uv tool install ruff", "uv tool install --with x ruff@0.5", "uv tool run ruff check", "uvx ruff check", "uvx --from x y",
+    "uv python install 3.12", "pipx install poetry", "pipx run black .", "npm i -g typescript", "npm install --global pnpm",
+    "pnpm add -g turbo", "yarn global add serve", "bun add -g x", "bun create vite app", "cargo install cargo-nextest",
+    "cargo install --locked just", "cargo +stable install x", "cargo binstall just", "go install golang.org/x/tools/gopls@latest",
+    "GOFLAGS=-mod=mod go install x.org/y@v1.2.0", "brew install just", "docker run --rm -it img",
+]
+
+
+@pytest.mark.parametrize("command", GLOBAL_INSTALLS)
+def test_a_global_tool_install_is_not_read(command: str) -> None:
+    """Installing a tool for the user claims nothing about the repository: not read, in code or in a shell block."""
+    assert anchors(f"Install it: `{command}`.") == []
+    assert anchors(f"```sh\n{command}\n```\n") == []
+    assert anchors(f"`cd web && {command}`") == []
+
+
+def test_project_commands_of_the_same_tools_are_still_read() -> None:
+    text = "`uv run pytest` `cargo test` `go install ./cmd/app` `npm run build` `bun test` `uvx` `docker compose up db`"
+    assert anchors(text) == [
+        "cmd:uv run pytest", "cmd:cargo test", "cmd:go install ./cmd/app", "cmd:npm run build", "cmd:bun test", "cmd:docker compose up db",
+    ]
+
+
 def test_install_commands_name_packages_in_their_ecosystem() -> None:
     text = (
         "`pip install redis 'httpx>=0.27'` `uv add --dev pytest` `npm i -D @types/node` `pnpm add zod`\n"

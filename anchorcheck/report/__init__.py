@@ -7,8 +7,9 @@ CLI accepts to them.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import IO
 
 from anchorcheck.lifecycle import armed, only_armed
@@ -16,9 +17,25 @@ from anchorcheck.mistakes import MISTAKES, OPEN_WORLD
 from anchorcheck.model import AnchorResult, MemoryReport, Verdict
 
 
+CopyKey = tuple[str, str, str, str]
+
+
+def copy_key(result: AnchorResult) -> CopyKey:
+    """What makes two implicit results the same finding: the token as written, and what it was checked as and found."""
+    return (str(result.details.get("written", "")), result.anchor, result.verdict.value, result.reason)
+
+
 @dataclass
 class Run:
-    """Everything one CLI invocation found, in the order it was checked."""
+    """Everything one CLI invocation found, in the order it was checked.
+
+    Real repositories ship the same file many times (CLAUDE.md beside a
+    near-identical AGENTS.md, a file imported from several places): an
+    implicit reference written in several places with the same result is one
+    finding, and a memory whose text and results repeat an earlier one is
+    one memory. The counts below count each once (`results` and `memories`
+    leave the repeats out); the formats show one finding with every place.
+    """
 
     reports: list[MemoryReport]
     files: list[str] = field(default_factory=list)
@@ -26,29 +43,65 @@ class Run:
     verbose: bool = False
     color: bool = False
 
+    @cached_property
+    def _repeats(self) -> tuple[frozenset[tuple[int, int]], frozenset[int]]:
+        """(report, result) indexes of implicit results that repeat an earlier one, and report indexes of
+        memories that repeat an earlier one (same text, every result a repeat)."""
+        seen: set[CopyKey] = set()
+        texts: set[str] = set()
+        results: set[tuple[int, int]] = set()
+        memories: set[int] = set()
+        for i, report in enumerate(self.reports):
+            for j, result in enumerate(report.results):
+                if result.implicit:
+                    key = copy_key(result)
+                    if key in seen:
+                        results.add((i, j))
+                    seen.add(key)
+            text = report.memory.text
+            if report.memory.source is not None and text in texts and all((i, j) in results for j in range(len(report.results))):
+                memories.add(i)
+            texts.add(text)
+        return frozenset(results), frozenset(memories)
+
+    def memories(self) -> list[MemoryReport]:
+        """The reports, each memory once (a repeat of an earlier memory left out)."""
+        repeats = self._repeats[1]
+        return [report for i, report in enumerate(self.reports) if i not in repeats]
+
+    def results(self) -> Iterator[AnchorResult]:
+        """Every anchor result, each implicit reference once however many places repeat it."""
+        repeats = self._repeats[0]
+        for i, report in enumerate(self.reports):
+            yield from (r for j, r in enumerate(report.results) if (i, j) not in repeats)
+
+    def is_repeat(self, report_index: int, result_index: int) -> bool:
+        """Whether this result repeats an implicit result found earlier in the run (a copied file)."""
+        return (report_index, result_index) in self._repeats[0]
+
     def anchor_counts(self) -> Counter[Verdict]:
         """Verdicts of the anchors, armed triggers left out (see `armed_triggers`)."""
-        return Counter(r.verdict for report in self.reports for r in report.results if not armed(r))
+        return Counter(r.verdict for r in self.results() if not armed(r))
 
     def memory_counts(self) -> Counter[Verdict]:
         """Verdicts of the memories, those watched only by armed triggers left out (see `armed_memories`)."""
-        return Counter(report.verdict for report in self.reports if not only_armed(report))
+        return Counter(report.verdict for report in self.memories() if not only_armed(report))
 
     def armed_triggers(self) -> int:
         """Triggers that have not fired: never evidence, and nothing to act on, so never a finding."""
-        return sum(1 for report in self.reports for r in report.results if armed(r))
+        return sum(1 for r in self.results() if armed(r))
 
     def armed_memories(self) -> int:
         """Memories whose only anchors are armed triggers: INCONCLUSIVE by nature, reported like bare ones."""
-        return sum(1 for report in self.reports if only_armed(report))
+        return sum(1 for report in self.memories() if only_armed(report))
 
     def mistakes(self) -> int:
         """Anchors written wrongly (unknown kind, malformed, span not banked): they fail the run."""
-        return sum(1 for report in self.reports for r in report.results if r.state in MISTAKES)
+        return sum(1 for r in self.results() if r.state in MISTAKES)
 
     def open_world(self) -> int:
         """Anchors that can never be REFUTED as written: the world their absence is judged in is open."""
-        return sum(1 for report in self.reports for r in report.results if r.state in OPEN_WORLD)
+        return sum(1 for r in self.results() if r.state in OPEN_WORLD)
 
 
 Renderer = Callable[[Run, IO[str]], None]

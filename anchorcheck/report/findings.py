@@ -18,7 +18,7 @@ from anchorcheck.lifecycle import armed
 from anchorcheck.memoryfiles import looks_like_anchor
 from anchorcheck.mistakes import MISTAKES, UNBANKED
 from anchorcheck.model import AnchorResult, Memory, Verdict
-from anchorcheck.report import Run, only_in
+from anchorcheck.report import CopyKey, Run, copy_key, only_in
 
 
 Location = tuple[str | None, int | None, int | None]  # memory file, line, column
@@ -76,7 +76,7 @@ def findings(run: Run) -> Iterator[Finding]:
     copied beside another, the same path in three nested AGENTS.md) is one
     finding whose `copies` are the other places: one stale path, not three.
     """
-    merged: dict[tuple[str, str, str, str], list[Finding]] = {}
+    merged: dict[CopyKey, list[Finding]] = {}
     order: list[list[Finding]] = []
     for report in run.reports:
         memory = report.memory
@@ -98,8 +98,3 @@ def findings(run: Run) -> Iterator[Finding]:
     for group in order:
         first = group[0]
         yield replace(first, copies=tuple((f.file, f.line, f.column) for f in group[1:])) if len(group) > 1 else first
-
-
-def copy_key(result: AnchorResult) -> tuple[str, str, str, str]:
-    """What makes two implicit results the same finding: the token as written, and what it was checked as and found."""
-    return (str(result.details.get("written", "")), result.anchor, result.verdict.value, result.reason)

@@ -2,7 +2,9 @@
 
 Each result carries the anchor, verdict, reason and evidence; results read
 from memory files add the file, memory id, line and column so a tool can
-point back at them.
+point back at them. An implicit reference written in several places (copied
+files) has a row at each; the rows after the first say `copy_of`: the index
+of the first one in `results`. The summary counts it once.
 """
 
 from __future__ import annotations
@@ -11,16 +13,21 @@ import json
 from typing import IO, Any
 
 from anchorcheck.model import Verdict
-from anchorcheck.report import Run
+from anchorcheck.report import CopyKey, Run, copy_key
 
 
 def as_dict(run: Run) -> dict[str, Any]:
     results: list[dict[str, Any]] = []
     memories: list[dict[str, Any]] = []
+    first: dict[CopyKey, int] = {}  # an implicit result -> the row where it was first written
     for report in run.reports:
         memory = report.memory
         for index, result in enumerate(report.results):
             row = result.to_dict()
+            if result.implicit:
+                at = first.setdefault(copy_key(result), len(results))
+                if at != len(results):
+                    row["copy_of"] = at
             if memory.source is not None:
                 pos = memory.anchor_position(index)
                 row.update(

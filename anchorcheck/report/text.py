@@ -2,7 +2,11 @@
 
 Memories that verified, and memories without anchors, are left out unless verbose; every other memory is
 printed as a group (the memory line, then one line per anchor, then its
-evidence indented), and a summary line always closes the report.
+evidence indented), and a summary line always closes the report. An implicit
+reference written in several places (a copied file, a file imported from
+several others) is printed once, where it was first written, followed by
+`also at:` and the other places; a memory left with nothing else to show is
+not printed again.
 """
 
 from __future__ import annotations
@@ -11,28 +15,64 @@ from typing import IO
 
 from anchorcheck.lifecycle import armed, only_armed
 from anchorcheck.model import AnchorResult, MemoryReport, Verdict
-from anchorcheck.report import Run, only_in
-from anchorcheck.report.findings import copy_key
+from anchorcheck.report import CopyKey, Run, copy_key, only_in
 
 _COLORS = {Verdict.VERIFIED: "\033[32m", Verdict.REFUTED: "\033[31m", Verdict.INCONCLUSIVE: "\033[33m"}
 _RESET = "\033[0m"
 MAX_EVIDENCE = 3
+MAX_PLACES = 8  # places listed after `also at:`; the rest are counted
 IMPLICIT_MARK = "(implicit)"  # after the anchor of a reference read from prose rather than written as an anchor
 
 
 def render(run: Run, out: IO[str]) -> None:
-    written: dict[tuple[str, str, str, str], str] = {}  # an implicit result already printed -> where
-    for report in run.reports:
-        verified = report.verdict is Verdict.VERIFIED and not any(only_in(r) for r in report.results)
-        quiet = verified or not report.results or only_armed(report)
-        if quiet and not run.verbose:
-            continue  # fine, nothing to check, or only armed triggers: counted in the summary, not listed
-        _memory(report, run, out, written)
+    shown = [report for report in run.reports if _shown(report, run)]
+    places = _places(shown, run)
+    for report in shown:
+        _memory(report, run, out, places)
     out.write(summary(run) + "\n")
 
 
-def _memory(report: MemoryReport, run: Run, out: IO[str], written: dict[tuple[str, str, str, str], str]) -> None:
+def _shown(report: MemoryReport, run: Run) -> bool:
+    """Whether a memory is printed: fine ones, bare ones and ones watched only by armed triggers are only counted."""
+    verified = report.verdict is Verdict.VERIFIED and not any(only_in(r) for r in report.results)
+    return run.verbose or not (verified or not report.results or only_armed(report))
+
+
+def _places(shown: list[MemoryReport], run: Run) -> dict[CopyKey, list[str]]:
+    """Every place each printed implicit result is written, in order, for those written in more than one."""
+    places: dict[CopyKey, list[str]] = {}
+    for report in shown:
+        for index, result in enumerate(report.results):
+            if result.implicit and _printed(result, run):
+                places.setdefault(copy_key(result), []).append(_where(report, index))
+    return {key: found for key, found in places.items() if len(found) > 1}
+
+
+def _printed(result: AnchorResult, run: Run) -> bool:
+    return run.verbose or not armed(result)
+
+
+def _where(report: MemoryReport, index: int) -> str:
     memory = report.memory
+    if memory.source is None:
+        return ""
+    pos = memory.anchor_position(index)
+    return f"{memory.source}:{pos.line}:{pos.column}" if pos else memory.source
+
+
+def _memory(report: MemoryReport, run: Run, out: IO[str], places: dict[CopyKey, list[str]]) -> None:
+    memory = report.memory
+    rows = []
+    for index, result in enumerate(report.results):
+        if not _printed(result, run):
+            continue
+        where = _where(report, index)
+        also = places.get(copy_key(result), []) if result.implicit else []
+        if also and also[0] != where:
+            continue  # the same reference, printed where it was first written
+        rows.append((where, result, also[1:]))
+    if report.results and not rows and not report.reason:
+        return  # everything it says was printed at an earlier place
     if memory.source is not None:
         line = memory.position.line if memory.position else 1
         text = memory.text if len(memory.text) <= 80 else memory.text[:77] + "..."
@@ -41,24 +81,15 @@ def _memory(report: MemoryReport, run: Run, out: IO[str], written: dict[tuple[st
             out.write(f"    {report.reason}\n")
     elif report.reason and not report.results:
         out.write(f"{_verdict(report.verdict, run)} {report.reason}\n")
-    for index, result in enumerate(report.results):
-        if armed(result) and not run.verbose:
-            continue
-        if memory.source is not None:
-            pos = memory.anchor_position(index)
-            where = f"{memory.source}:{pos.line}:{pos.column}: " if pos else f"{memory.source}: "
-        else:
-            where = ""
+    for where, result, also in rows:
         trap = only_in(result)
         marker = f" (only in {trap} code)" if trap else ""
         mark = f" {IMPLICIT_MARK}" if result.implicit else ""
-        first = written.get(copy_key(result)) if result.implicit else None
-        if first is not None:  # the same reference in a copied file: one finding, said once
-            out.write(f"{where}{_verdict(result.verdict, run)}{marker} {result.anchor}{mark} — as at {first}\n")
-            continue
-        if result.implicit:
-            written[copy_key(result)] = where.rstrip(": ") or "above"
-        out.write(f"{where}{_verdict(result.verdict, run)}{marker} {result.anchor}{mark} — {result.reason}\n")
+        prefix = f"{where}: " if where else ""
+        out.write(f"{prefix}{_verdict(result.verdict, run)}{marker} {result.anchor}{mark} — {result.reason}\n")
+        if also:
+            more = f" and {len(also) - MAX_PLACES} more" if len(also) > MAX_PLACES else ""
+            out.write(f"    also at: {', '.join(also[:MAX_PLACES])}{more}\n")
         _evidence(result, run, out)
 
 
@@ -89,11 +120,12 @@ def summary(run: Run) -> str:
     memories = run.memory_counts()
     n_anchors = sum(anchors.values())
     parts = ", ".join(f"{anchors[v]} {v.value.lower()}" for v in Verdict)
-    scope = f"{len(run.reports)} memor{'y' if len(run.reports) == 1 else 'ies'}"
+    counted = run.memories()
+    scope = f"{len(counted)} memor{'y' if len(counted) == 1 else 'ies'}"
     if run.files:
         scope += f" in {len(run.files)} file{'s' if len(run.files) != 1 else ''}"
     mem = ", ".join(f"{memories[v]} {v.value.lower()}" for v in Verdict)
-    bare = sum(1 for report in run.reports if not report.results)
+    bare = sum(1 for report in counted if not report.results)
     if bare:
         mem += f"; {bare} without anchors"
     if run.armed_memories():

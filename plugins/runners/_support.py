@@ -116,6 +116,17 @@ def nearest(context: Context, cwd: str, names: Iterable[str]) -> str | None:
     return None
 
 
+def generated(context: Context, path: str) -> bool:
+    """Whether a missing path may be a build output: under a skipped folder (`dist/`, `node_modules/`) or
+    ignored by git, so its absence from a fresh checkout says nothing."""
+    if any(part in context.repo.skip_dirs for part in path.split("/")):
+        return True
+    git = getattr(context.repo, "git", None)
+    if git is None or not getattr(context.repo, "in_git", False):
+        return False
+    return git("check-ignore", "-q", "--no-index", paths=[path]) is not None
+
+
 def in_dir(folder: str, name: str) -> str:
     """`folder/name`, or `name` at the root."""
     return name if folder in (".", "") else f"{folder}/{name}"

@@ -4,8 +4,13 @@ A built-in subcommand that works on a package (`build`, `test`, `run`...)
 needs a Cargo.toml at or above the folder the call runs from: VERIFIED
 when there is one, REFUTED when there is none. An alias from
 `.cargo/config.toml` (or `.cargo/config`) in that folder or above is
-expanded once and the expansion is checked (`cargo xtask dist` with
-`xtask = "run -p xtask --"` checks that the xtask package exists).
+expanded and the expansion is checked (`cargo xtask dist` with
+`xtask = "run -p xtask --"` checks that the xtask package exists), alias
+of alias too, as cargo does; a chain that comes back to an alias it
+expanded is INCONCLUSIVE (cargo refuses such an alias), and an alias never
+shadows a built-in. Global subcommands (`cargo install ripgrep`, `cargo
+new`, the third-party `cargo binstall`) need nothing of the repository:
+a reader of prose does not read them (`reads_cargo`).
 `-p NAME` must name a package of the workspace (or a dependency the
 lockfile holds); `--bin`, `--example`, `--test` and `--bench` a target of
 the selected packages (declared, or found where cargo looks: src/main.rs,
@@ -47,6 +52,8 @@ _PACKAGE_COMMANDS = frozenset(
     "pkgid locate-project verify-project generate-lockfile rustc rustdoc add remove rm yank miri".split()
 )
 _GLOBAL_COMMANDS = frozenset("new init install uninstall search login logout owner help version config info report".split())
+_GLOBAL_INSTALLERS = frozenset({"binstall"})  # third-party subcommands that install a tool for the user
+MAX_ALIASES = 16  # an alias chain longer than this is not one a person wrote
 _VALUE_OPTIONS = frozenset(
     {"-p", "--package", "--bin", "--example", "--test", "--bench", "--manifest-path", "--features", "-F", "--target",
      "--profile", "-j", "--jobs", "--target-dir", "--exclude", "--color", "--message-format", "-Z", "--config", "--lib-name"}
@@ -127,24 +134,40 @@ def _aliases(context: Context, cwd: str) -> dict[str, tuple[list[str], str, int 
 
 def verify_cargo(invocation: Invocation, context: Context) -> AnchorResult:
     try:
-        return _check(invocation, context, list(invocation.args), expanded=None)
+        return _check(invocation, context, list(invocation.args), expanded=())
     except ConfigError as error:
         return unusable(invocation, error)
 
 
-def _check(invocation: Invocation, context: Context, args: list[str], expanded: tuple[str, str, int | None] | None) -> AnchorResult:
-    words = list(args)
-    while words and words[0].startswith(("+", "-")):  # `cargo +nightly`, `cargo --locked`
+def reads_cargo(program: str, args: tuple[str, ...]) -> bool:
+    """Whether a call is a claim about the repository: `cargo install ripgrep`, `cargo new`, `cargo
+    binstall` install or make things for the user, wherever they run, so they are not."""
+    words = _subcommand_words(list(args))
+    return bool(words) and words[0] not in _GLOBAL_COMMANDS | _GLOBAL_INSTALLERS
+
+
+def _subcommand_words(words: list[str]) -> list[str]:
+    """The words from the subcommand on, past `+toolchain` and global options (`cargo +nightly --locked`)."""
+    while words and words[0].startswith(("+", "-")):
         option = words.pop(0)
         if option in ("-Z", "--config", "--color", "-C") and words:
             words.pop(0)
+    return words
+
+
+def _check(invocation: Invocation, context: Context, args: list[str], expanded: tuple[str, ...]) -> AnchorResult:
+    """Check a cargo call; `expanded` are the aliases already expanded to reach these words, in order."""
+    words = _subcommand_words(list(args))
     if not words:
         return unknown(invocation, "cargo without a subcommand only prints its help")
     command, rest = words[0], words[1:]
     aliases = _aliases(context, invocation.cwd)
-    if command in aliases and expanded is None and command not in _PACKAGE_COMMANDS:
+    if command in aliases and command not in _PACKAGE_COMMANDS | _GLOBAL_COMMANDS:
+        if command in expanded or len(expanded) >= MAX_ALIASES:
+            chain = " → ".join([*expanded, command])
+            return unknown(invocation, f"the aliases {chain} never reach a subcommand: cargo refuses a recursive alias")
         alias_words, path, line = aliases[command]
-        result = _check(invocation, context, alias_words + rest, (command, path, line))
+        result = _check(invocation, context, alias_words + rest, (*expanded, command))
         result.evidence.insert(0, Evidence(path, line, f"alias {command}"))
         result.reason = f"alias {command} ({path}:{line}) runs `cargo {shlex.join(alias_words)}`: {result.reason}"
         return result
@@ -241,4 +264,4 @@ def _locked(context: Context, name: str) -> bool:
 
 @hookimpl
 def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
-    register(Runner(name="cargo", programs=("cargo",), verify=verify_cargo, summary="cargo built-ins, config aliases, packages and targets"))
+    register(Runner(name="cargo", programs=("cargo",), verify=verify_cargo, reads=reads_cargo, summary="cargo built-ins, config aliases, packages and targets"))

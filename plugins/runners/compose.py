@@ -94,6 +94,11 @@ def _read_into(context: Context, path: str, compose: Compose, depth: int) -> Non
                 _read_into(context, target, compose, depth + 1)
 
 
+def reads_compose(program: str, args: tuple[str, ...]) -> bool:
+    """Whether a call is a claim about the repository: `docker run`, `docker build` are not read."""
+    return program not in ("docker", "podman") or args[:1] == ("compose",)
+
+
 def verify_compose(invocation: Invocation, context: Context) -> AnchorResult:
     words = list(invocation.args)
     program = invocation.program.rsplit("/", 1)[-1]
@@ -201,6 +206,7 @@ def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
             name="compose",
             programs=("docker", "docker-compose", "podman", "podman-compose"),
             verify=verify_compose,
+            reads=reads_compose,
             summary="docker compose services (compose files and their includes)",
         )
     )

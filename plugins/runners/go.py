@@ -7,7 +7,8 @@ it ends in `/...`; a package under the module's own path
 (`github.com/acme/app/cmd/x`) is mapped to its folder the same way; a
 `.go` file named must exist. Other import paths are other modules:
 INCONCLUSIVE. `go mod tidy` and the other module commands need only the
-go.mod; `go version`, `go env` and `go install pkg@version` need nothing.
+go.mod; `go version`, `go env` and `go install pkg@version` need nothing,
+so a reader of prose does not read them (`reads_go`).
 """
 
 from __future__ import annotations
@@ -55,6 +56,17 @@ def _module(context: Context, cwd: str) -> tuple[str, str | None] | None:
     return None
 
 
+def reads_go(program: str, args: tuple[str, ...]) -> bool:
+    """Whether a call is a claim about the repository: `go install golang.org/x/tools/gopls@latest`
+    installs a tool for the user and `go version` needs nothing of it, so they are not."""
+    words = list(args[2:] if args[:1] == ("-C",) else args)
+    return bool(words) and words[0] in _PACKAGE_COMMANDS | _MODULE_COMMANDS and not _remote_install(words[0], words[1:])
+
+
+def _remote_install(command: str, rest: list[str]) -> bool:
+    return command == "install" and any("@" in w for w in rest)
+
+
 def verify_go(invocation: Invocation, context: Context) -> AnchorResult:
     words = list(invocation.args)
     cwd = invocation.cwd
@@ -70,7 +82,7 @@ def verify_go(invocation: Invocation, context: Context) -> AnchorResult:
         found = _module(context, cwd)
     except ConfigError as error:
         return unusable(invocation, error)
-    if command == "install" and any("@" in w for w in rest):
+    if _remote_install(command, rest):
         return unknown(invocation, "`go install pkg@version` installs from outside the repository")
     if found is None:
         return refuted(invocation, f"`go {command}` needs a go.mod; there is none in {searched(cwd)}{elsewhere(context, ['go.mod', 'go.work'])}")
@@ -136,4 +148,4 @@ def _package(invocation: Invocation, context: Context, cwd: str, module: str | N
 
 @hookimpl
 def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
-    register(Runner(name="go", programs=("go",), verify=verify_go, summary="go.mod and the package folders a go command names"))
+    register(Runner(name="go", programs=("go",), verify=verify_go, reads=reads_go, summary="go.mod and the package folders a go command names"))

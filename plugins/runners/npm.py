@@ -13,10 +13,23 @@ Built-in subcommands (`npm install`, `pnpm i`) are VERIFIED when there is
 a package.json. `npx X`, `pnpm dlx X`, `bunx X`, `pnpm exec X` are VERIFIED
 by a declared dependency providing X and INCONCLUSIVE otherwise (they may
 download it); a runner that claims X (`npx turbo run build`) checks the rest.
+
+bun's own tools run whatever the scripts say: `bun test` is bun's test
+runner (the script test runs with `bun run test`) and `bun build` its
+bundler. They need no configuration, so they are VERIFIED in a bun project
+(a package.json, bun.lock, bun.lockb or bunfig.toml in the folder or above)
+and INCONCLUSIVE elsewhere: nothing says the repository meant them.
+`bun FILE` and `bun run FILE` (a path, or a name with a JavaScript or
+TypeScript extension, that no script is called) run the file: VERIFIED
+when it exists, INCONCLUSIVE when it may be a build output, else REFUTED.
+Global installs and commands that need no project (`npm i -g x`, `yarn
+global add x`, `bun create x`, `pnpm store prune`) are not claims about
+the repository: a reader of prose does not read them (`reads_npm`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
@@ -27,9 +40,11 @@ from anchorcheck_plugins.runners._support import (
     declared,
     dynamic,
     elsewhere,
+    generated,
     is_file,
     join,
     listed,
+    nearest,
     option,
     package_index,
     refuted,
@@ -65,8 +80,12 @@ _GLOBAL_BUILTINS = {
     "cat-index find-hash login logout whoami view info search",
     "yarn": "help init create cache config global login logout owner tag team policies generate-lock-entry node npm "
     "plugin set",
-    "bun": "help init create upgrade repl build test",
+    "bun": "help init create upgrade repl completions",
 }
+# bun's own tools: they run whatever package.json says, and need no configuration to run.
+_BUN_TOOLS = {"test": "bun's own test runner (the script test runs with `bun run test`)", "build": "bun's bundler"}
+_BUN_PROJECT = ("package.json", "bun.lock", "bun.lockb", "bunfig.toml")
+_SCRIPT_FILE = re.compile(r".*/.*|.*\.(?:[cm]?[jt]s|[jt]sx)$")
 # Binaries whose package has another name; any other binary is looked up under its own name.
 _BIN_PACKAGES = {
     "tsc": ("typescript",), "tsserver": ("typescript",), "changeset": ("@changesets/cli",),
@@ -190,13 +209,47 @@ def _subcommand(invocation: Invocation, context: Context, tool: str, opts: Optio
         return _script(invocation, context, tool, opts, words[1], binary_fallback=tool in ("yarn", "bun"))
     if command in _EXEC[tool]:
         return _exec(invocation, context, tool, opts, words[1:], download=command in _DOWNLOADS)
-    if command in _SHORTHAND_SCRIPTS and not (tool == "bun" and command == "test"):
+    if tool == "bun" and command in _BUN_TOOLS:
+        return _bun_tool(invocation, context, opts, command)
+    if command in _SHORTHAND_SCRIPTS:
         return _script(invocation, context, tool, opts, _SCRIPT_ALIASES.get(command, command), binary_fallback=False)
     if command in _PROJECT_BUILTINS[tool].split() or command in _GLOBAL_BUILTINS[tool].split():
         return _builtin(invocation, context, tool, opts, command)
     if tool == "npm":
         return unknown(invocation, f"npm has no `{command}` command (`npm run {command}` would run a script)")
     return _script(invocation, context, tool, opts, command, binary_fallback=True)
+
+
+def reads_npm(program: str, args: tuple[str, ...]) -> bool:
+    """Whether a call is a claim about the repository: a global install (`npm i -g x`, `yarn global add
+    x`) or a command that needs no project (`bun create`, `npm login`) is not."""
+    if program in _TOOL_OF:
+        return True
+    opts = _options(program, args, ".")
+    command = opts.positionals[0] if opts.positionals else ("install" if program == "yarn" else None)
+    return command is not None and not opts.global_ and command not in _GLOBAL_BUILTINS[program].split()
+
+
+def _bun_tool(invocation: Invocation, context: Context, opts: Options, command: str) -> AnchorResult:
+    """`bun test`, `bun build`: VERIFIED in a bun project, INCONCLUSIVE where nothing says it is one."""
+    project = nearest(context, opts.cwd, _BUN_PROJECT)
+    if project is None:
+        return unknown(invocation, f"`bun {command}` needs no configuration, and no {', '.join(_BUN_PROJECT)} in {searched(opts.cwd)} says this is a bun project")
+    return verified(invocation, f"`bun {command}` runs {_BUN_TOOLS[command]}; {project} makes this a bun project", [Evidence(project, None, project.rsplit("/", 1)[-1])])
+
+
+def _bun_file(invocation: Invocation, context: Context, folder: str, name: str, missing: str) -> AnchorResult | None:
+    """`bun src/x.ts`: a file bun runs when no script has the name; None when the name is no file name."""
+    if not _SCRIPT_FILE.fullmatch(name):
+        return None
+    path = join(folder, name)
+    if path is None:
+        return unknown(invocation, f"{name} is outside the repository")
+    if is_file(context, path):
+        return verified(invocation, f"bun runs the file {path}", [Evidence(path, None, "file")])
+    if generated(context, path):
+        return unknown(invocation, f"{missing}; {path} does not exist, but it may be a build output")
+    return refuted(invocation, f"{missing}, and there is no file {path}")
 
 
 def _builtin(invocation: Invocation, context: Context, tool: str, opts: Options, command: str) -> AnchorResult:
@@ -243,7 +296,9 @@ def _script(invocation: Invocation, context: Context, tool: str, opts: Options, 
         return unknown(invocation, f"the script name {script} is a placeholder or a shell expansion")
     selection = _targets(context, opts)
     if selection is None:
-        return refuted(invocation, f"no package.json in {searched(opts.cwd)}, so there is no script {script}{elsewhere(context, ['package.json'])}")
+        missing = f"no package.json in {searched(opts.cwd)}, so there is no script {script}"
+        ran = _bun_file(invocation, context, opts.cwd, script, missing) if tool == "bun" else None
+        return ran or refuted(invocation, f"{missing}{elsewhere(context, ['package.json'])}")
     if selection.open is not None:
         return unknown(invocation, selection.open)
     packages = selection.packages
@@ -258,10 +313,9 @@ def _script(invocation: Invocation, context: Context, tool: str, opts: Options, 
     missing = f"no script {script} in {', '.join(p.path for p in packages[:3])}{' and others' if len(packages) > 3 else ''} (scripts: {listed(scripts)})"
     if opts.if_present:
         return unknown(invocation, f"{missing}; --if-present runs nothing then")
-    if tool == "bun":  # bun runs a file of that name before looking for a binary
-        path = join(packages[0].folder, script)
-        if path is not None and is_file(context, path):
-            return verified(invocation, f"bun runs the file {path}", [Evidence(path, None, "file")])
+    ran = _bun_file(invocation, context, packages[0].folder, script, missing) if tool == "bun" else None
+    if ran is not None:  # bun runs a file of that name before looking for a binary
+        return ran
     if binary_fallback:
         runner = context.registry.runner_for(script)
         if runner is not None and runner.name != "npm":  # `pnpm turbo build`: the binary's own runner checks the rest
@@ -348,6 +402,7 @@ def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
             name="npm",
             programs=("npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx"),
             verify=verify_npm,
+            reads=reads_npm,
             summary="package.json scripts of the package a call runs in (workspaces, filters, prefixes)",
         )
     )

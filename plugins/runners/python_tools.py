@@ -169,16 +169,32 @@ def verify_python(invocation: Invocation, context: Context) -> AnchorResult:
         return unusable(invocation, error)
 
 
-def _tool(invocation: Invocation, context: Context, tool: str, words: list[str]) -> AnchorResult:
-    cwd = invocation.cwd
+def reads_python(program: str, args: tuple[str, ...]) -> bool:
+    """Whether a call is a claim about the repository: `uvx ruff`, `uv tool install x`, `uv python install`,
+    `poetry new` install or make things for the user, wherever they run, so they are not."""
+    if program == "uvx":
+        return False
+    if program not in _GLOBAL_COMMANDS:
+        return True
+    words, _ = _subcommand_words(program, list(args), ".")
+    return bool(words) and words[0] not in _GLOBAL_COMMANDS[program].split()
+
+
+def _subcommand_words(tool: str, words: list[str], cwd: str) -> tuple[list[str], str]:
+    """The words from the subcommand on, and the folder that the global options before it move to."""
     folder_options = {"--directory", "--project", "-C"} | ({"-p"} if tool == "pdm" else set())
-    while words and words[0].startswith("-"):  # global options before the subcommand
+    while words and words[0].startswith("-"):
         option = words.pop(0)
         name, eq, value = option.partition("=")
         if (name in folder_options or name in _GLOBAL_VALUE_OPTIONS) and not eq and words:
             value = words.pop(0)
         if name in folder_options:
             cwd = join(cwd, value) or cwd
+    return words, cwd
+
+
+def _tool(invocation: Invocation, context: Context, tool: str, words: list[str]) -> AnchorResult:
+    words, cwd = _subcommand_words(tool, words, invocation.cwd)
     if not words:
         return unknown(invocation, f"{tool} without a subcommand only prints its help")
     command, rest = words[0], words[1:]
@@ -405,6 +421,7 @@ def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
             name="python",
             programs=("uv", "uvx", "poetry", "pdm", "hatch", "rye", "poe", "python", "python3", *(f"python3.{n}" for n in range(8, 16))),
             verify=verify_python,
+            reads=reads_python,
             summary="pyproject scripts, dependencies' console scripts, python -m modules (uv, poetry, pdm, hatch, rye, poe)",
         )
     )
