@@ -38,6 +38,8 @@ class Context:
         observe = getattr(self.repo, "observe", None)
         if observe is not None:  # a checkout at a revision reads what cannot change
             observe(self.shared)
+        if hasattr(self.repo, "pace"):
+            self.repo.pace = self.check_deadline  # long passes over the listing stop at the deadline
 
     def memo(self, key: Any, factory: Callable[[], T]) -> T:
         """Compute a piece of shared evidence once, and again only after a file it read changed."""

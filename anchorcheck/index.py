@@ -381,7 +381,9 @@ class SourceIndex:
             # Listed paths, not `files`: the search reads each candidate anyway and tells binary
             # and oversized files from those bytes, instead of opening every file twice.
             supported, others = [], 0
-            for path in self.repo.paths(scope):
+            for at, path in enumerate(self.repo.paths(scope)):
+                if not at % 4096:
+                    self.context.check_deadline()  # a language lookup per path: 50,000 of them take a while
                 language = self.language(path)
                 if language is None:
                     others += 1

@@ -59,6 +59,7 @@ _ABBREVIATED = re.compile(r"[0-9a-fA-F]{4,64}")
 # Files git opens while listing or hashing: one that is a FIFO blocks it forever.
 _GIT_READS = frozenset({".gitignore", ".gitattributes"})
 _GLOB_CHARS = frozenset("*?[")
+_PACE = 4096  # paths judged between two looks at the caller's deadline
 
 
 class UnsafePathError(ValueError):
@@ -155,6 +156,8 @@ class Repository:
         self._prefetched: dict[tuple[str, ...], str | None] = {}
         self._git_stopped = False
         self._memo = Memo()  # what records the reads of the computation running now (see `observe`)
+        # Called between slices of a long pass over the listing: a Context makes it check its deadline.
+        self.pace: Callable[[], None] = _unpaced
 
     def observe(self, memo: Memo) -> None:
         """Note every path read, resolved or judged, and every listing and git command, in `memo`: what
@@ -241,7 +244,12 @@ class Repository:
         is answered from an index and `where` is asked next, so a caller after
         a few names never pays for judging every other file's content.
         """
-        return [p for p in self.paths(scope, named) if (where is None or where(p)) and self.is_text(p)]
+        listed = self.paths(scope, named)
+        found: list[str] = []
+        for start in range(0, len(listed), _PACE):  # a call under a deadline stops between slices
+            self.pace()
+            found.extend(p for p in listed[start : start + _PACE] if (where is None or where(p)) and self.is_text(p))
+        return found
 
     def paths(self, scope: str | None = None, named: Iterable[str] | None = None) -> list[str]:
         """What `files` lists before the size cap and the binary check: for a caller that reads each
@@ -570,6 +578,10 @@ def _named(check: Callable[[], bool]) -> bool:
         if exc.errno == errno.ENAMETOOLONG:
             return False
         raise
+
+
+def _unpaced() -> None:
+    """No deadline: a pass over the listing goes on to its end."""
 
 
 def looks_binary(data: bytes) -> bool:

@@ -9,6 +9,7 @@ raises is contained to the anchor it was checking.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -75,6 +76,8 @@ class Verifier:
         self._resident = bool((options or {}).get("resident", True))
         self._snapshot: Snapshot | None = None
         self._own_config = config is None  # read from the checkout: read again when it changes there
+        self._looked_yet = False  # whether the first look at the checkout was taken (see `_looked`)
+        self._looking: threading.Thread | None = None
         # Results on disk per tree state (anchorcheck.results): None until first needed, False when not
         # used (no cache, plugins given as objects, or this resident Verifier saw a change since).
         self._results: ResultStore | None | bool = None if not plugins else False
@@ -105,9 +108,11 @@ class Verifier:
         `deadline` is a budget in seconds for this call; past it the anchor is
         INCONCLUSIVE ("budget exceeded").
         """
-        self.refresh()
         self.context.deadline = time.monotonic() + deadline if deadline is not None else None
         try:
+            if not self._looked():
+                return _budget(anchor_text(anchor), _LISTING)
+            self.refresh()
             return self._check(anchor)
         finally:
             self.context.deadline = None
@@ -122,9 +127,11 @@ class Verifier:
         `anchorcheck.lifecycle`) are judged against `now` (default: the clock);
         `as_of` anchors are checked at that git revision.
         """
-        self.refresh()
         self.context.deadline = time.monotonic() + deadline if deadline is not None else None
         try:
+            if not self._looked():
+                return _unchecked(memory)
+            self.refresh()
             return self._verify_one(memory, now)
         finally:
             self.context.deadline = None
@@ -163,10 +170,18 @@ class Verifier:
         batch = list(memories)
         until = time.time() + deadline if deadline is not None else None
         if executor is None and len(batch) < PARALLEL_THRESHOLD:
+            self.context.deadline = time.monotonic() + deadline if deadline is not None else None
+            try:
+                looked = self._looked()
+            finally:
+                self.context.deadline = None
+            if not looked:
+                return [_unchecked(memory) for memory in batch]
             self.refresh()
             return _verify_here(self, batch, until, now)
         owned = executor is None
-        self.repo.join_prefetch()  # a process pool forks: no thread may be mid-call then
+        self._looked()  # a process pool forks: no thread may be mid-call then
+        self.repo.join_prefetch()
         if executor is None:
             from concurrent.futures import ProcessPoolExecutor  # only large batches need it: spare the import
 
@@ -191,8 +206,7 @@ class Verifier:
         """
         if not self._resident:
             return False
-        if self._snapshot is None:  # before anything is read: a later change is then seen
-            self._watch(Snapshot(self.repo))
+        if not self._looked() or self._snapshot is None:  # the first look took it: a later change is seen
             return False
         changes = self._snapshot.changes()
         unwatched = self.context.shared.drop_volatile()
@@ -223,6 +237,36 @@ class Verifier:
         self.context.shared.forget(stale, True, lambda path: path not in old.files)
         return True
 
+    def _looked(self) -> bool:
+        """Whether the first look at the checkout is done: git's listing, the snapshot a resident
+        Verifier keeps (taken before anything is read, so a later change is seen) and the tree state
+        results are stored under. Without a deadline it is done here. Under one, it runs in a thread
+        this call waits on until the deadline, and a later call waits on the same thread: a large
+        tree is listed once, however short each call's budget, and no call overruns its own."""
+        if self._looking is None:
+            if self._looked_yet:
+                return True
+            if self.context.deadline is None:
+                self._first_look()
+                return True
+            self._looking = threading.Thread(target=self._first_look, name="anchorcheck-first-look", daemon=True)
+            self._looking.start()
+        left = self.context.time_left()
+        self._looking.join(None if left is None else max(0.0, left))
+        if self._looking.is_alive():
+            return False
+        self._looking = None
+        return True
+
+    def _first_look(self) -> None:
+        try:
+            self.repo.paths()
+            if self._resident:
+                self._watch(Snapshot(self.repo))
+            self._store()
+        finally:
+            self._looked_yet = True  # what failed (git stopped, the cache locked) is tried again on use
+
     def _forget(self, stale: set[str], relisted: bool = False) -> None:
         """What the checkout and the source index knew of these files goes: they are read again."""
         self.repo.forget(stale)
@@ -251,6 +295,12 @@ class Verifier:
     # -- dispatch --------------------------------------------------------------
 
     def _check(self, raw: Any) -> AnchorResult:
+        try:
+            return self._check_within(raw)
+        except BudgetExceeded:  # out of a plugin's reach: resolving an implicit path, a scope
+            return _budget(anchor_text(raw.anchor if isinstance(raw, Reference) else raw), "before this anchor's check finished")
+
+    def _check_within(self, raw: Any) -> AnchorResult:
         if isinstance(raw, Reference):
             return self._check_reference(raw)
         text = anchor_text(raw)
@@ -488,6 +538,15 @@ def _plugin_set(only: Sequence[str] | None, config: Config, extra: Sequence[obje
     if not extra:
         return default_plugins(only)
     return load_plugins(only, extra)
+
+
+_LISTING = "while the checkout was still being listed (a later call goes on from where this one stopped)"
+
+
+def _unchecked(memory: Memory) -> MemoryReport:
+    """A memory whose checkout could not even be listed within the call's budget."""
+    results = [_budget(anchor_text(anchor), _LISTING) for anchor in memory.anchors]
+    return MemoryReport(memory, results, Verdict.INCONCLUSIVE, f"budget exceeded {_LISTING}")
 
 
 def _finished(result: AnchorResult) -> bool:
