@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
-from pathspec import GitIgnoreSpec
-
 from anchorcheck.bounded import brief
+from anchorcheck.globs import gitignore
 
 if TYPE_CHECKING:
     from anchorcheck.registry import AnchorKind
@@ -105,25 +104,26 @@ def parse_anchor(text: str, kinds: Mapping[str, AnchorKind] | None = None) -> An
             "expected an anchor kind followed by ':' (for example 'pkg:', 'file:')", text, pos + 1
         )
     kind = kind_match.group()
-    if kind not in kinds:
+    spec = kinds.get(kind)  # a kind a plugin declared is imported here, on its first anchor
+    if spec is None:
         known = ", ".join(sorted(kinds)) or "none loaded"
         raise AnchorSyntaxError(f"unknown anchor kind {kind!r} (known kinds: {known})", text, pos + 1)
     value_start = kind_match.end() + 1
-    if kinds[kind].spaced:
-        value_start, value_end = _spaced_value(text, value_start, kinds[kind].scoped)
+    if spec.spaced:
+        value_start, value_end = _spaced_value(text, value_start, spec.scoped)
     else:
         value_end = _token_end(text, value_start)
     value = text[value_start:value_end]
     if not value:
         raise AnchorSyntaxError(f"expected a value after '{kind}:'", text, value_start + 1)
     scope, end = _parse_scope(text, value_end)
-    if scope is not None and not kinds[kind].scoped:
+    if scope is not None and not spec.scoped:
         raise AnchorSyntaxError(f"'{kind}:' anchors do not take an 'in:' scope", text, value_end + 2)
     trailing = text[end:]
     if trailing.strip():
         column = end + len(trailing) - len(trailing.lstrip()) + 1
         raise AnchorSyntaxError("expected the end of the anchor (one ' in:PATH' scope at most)", text, column)
-    detail = _parse_value(kinds[kind].parse, value, text, value_start)
+    detail = _parse_value(spec.parse, value, text, value_start)
     return Anchor(kind, value, negated, scope, detail)
 
 
@@ -162,7 +162,7 @@ def _parse_scope(text: str, pos: int) -> tuple[str | None, int]:
         raise AnchorSyntaxError("expected a path, directory or glob after 'in:'", text, scope_start + 1)
     if set("*?[") & set(scope):
         try:
-            GitIgnoreSpec.from_lines([decode_path(scope)])
+            gitignore([decode_path(scope)])
         except (ValueError, re.error) as exc:  # `[z-a]`: caught here, not by every plugin that lists the scope
             raise AnchorSyntaxError(f"invalid glob: {str(exc).splitlines()[0][:120]}", text, scope_start + 1) from None
     return decode_path(scope), scope_end

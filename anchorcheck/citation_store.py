@@ -23,10 +23,9 @@ from tomlkit.items import AoT, Array, Table
 
 from anchorcheck.atomic import write_atomic
 from anchorcheck.citation import BankError, Citation, bank
+from anchorcheck.lockfile import LOCK_NAME as LOCK_NAME  # where the lock commands have always found it
 from anchorcheck.safe_read import LOCK_CAP, read_in_root
 from anchorcheck.verifier import Verifier
-
-LOCK_NAME = "anchorcheck.lock"
 
 
 class CitationStoreError(ValueError):

@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pathspec import GitIgnoreSpec
-
 from anchorcheck.bounded import LimitError, brief, toml_loads
+from anchorcheck.globs import gitignore
 from anchorcheck.repo import DEFAULT_MAX_FILE_SIZE, DEFAULT_SKIP_DIRS
 from anchorcheck.safe_read import CONFIG_CAP, read_in_root
 
@@ -147,7 +146,7 @@ def _check_patterns(patterns: list[str], name: str, line: int | None) -> None:
     """Each gitignore-style pattern compiles, or a ConfigError names it (`!` alone, a range `[z-a]`)."""
     for pattern in patterns:
         try:
-            GitIgnoreSpec.from_lines([pattern])
+            gitignore([pattern])
         except (ValueError, re.error) as exc:
             raise ConfigError(name, line, f"invalid exclude pattern {brief(pattern)}: {str(exc).splitlines()[0][:120]}") from None
 

@@ -23,15 +23,19 @@ from __future__ import annotations
 import posixpath
 import weakref
 from dataclasses import dataclass
-from pathspec import GitIgnoreSpec
+from typing import TYPE_CHECKING
 
 from collections.abc import Sequence
 
 from anchorcheck.anchors import encode_path
 from anchorcheck.context import Context
+from anchorcheck.globs import gitignore
 from anchorcheck.references import Reference
 from anchorcheck.registry import Registry
 from anchorcheck.repo import Repository, UnsafePathError
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 MAX_SHOWN = 3
 
@@ -53,7 +57,7 @@ class Resolution:
 
 def root_names(registry: Registry) -> tuple[str, ...]:
     """The source-root folder names the registered languages declare, in registration order."""
-    return tuple(dict.fromkeys(root for language in registry.languages.values() for root in language.source_roots))
+    return registry.source_roots()  # declared ones included: reading a memory file imports no language
 
 
 def keep(reference: Reference, repo: Repository, roots: Sequence[str]) -> bool:
@@ -285,4 +289,4 @@ def _gitignore(repo: Repository, folder: str) -> GitIgnoreSpec | None:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else None
     except (OSError, UnsafePathError):
         return None
-    return GitIgnoreSpec.from_lines(lines) if lines else None
+    return gitignore(lines) if lines else None

@@ -25,19 +25,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import tomlkit
-
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, parse_anchor
 from anchorcheck.atomic import write_atomic
 from anchorcheck.bounded import LimitError, brief, toml_loads
 from anchorcheck.citation import BankError, Citation, bank
-from anchorcheck.citation_store import LOCK_NAME, as_toml_table
 from anchorcheck.memoryfiles import MemoryFileError, header_lines
 from anchorcheck.model import Memory
 from anchorcheck.registry import AnchorKind
 from anchorcheck.repo import Repository
 from anchorcheck.safe_read import LOCK_CAP, read_capped, read_in_root
 
+LOCK_NAME = "anchorcheck.lock"
 VERSION = 1
 SPAN = "span"
 _HEADER = "Written by `anchorcheck lock`: fingerprints of the span anchors in the memory files."
@@ -195,6 +193,10 @@ def update(lock: Lock, wanted: list[tuple[str, Memory]], repo: Repository, kinds
 
 def dumps(lock: Lock) -> str:
     """The lock's text: version, then one [[citation]] per anchor, sorted by anchor."""
+    import tomlkit  # only a writer needs it: a check reads the lock with tomllib
+
+    from anchorcheck.citation_store import as_toml_table
+
     doc = tomlkit.document()
     doc.add(tomlkit.comment(_HEADER))
     doc["version"] = VERSION

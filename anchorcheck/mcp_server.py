@@ -16,7 +16,7 @@ Five tools, each returning JSON (structured content):
   typed and verifiable in one call.
 
 The server is bound to one checkout (`--root`) and keeps one Verifier for
-the whole session: before each call it revalidates what it cached
+the whole session, the suggestion tools included: before each call it revalidates what it cached
 (`Verifier.refresh`), so it sees the code as it is now while a recall costs
 what changed, not a new index. Calls take turns on it (a lock): tools may run
 in worker threads. Needs the `mcp` extra (the official MCP Python SDK, 2.x).
@@ -107,7 +107,8 @@ def build_server(root: str | Path) -> MCPServer:
         """
         from anchorcheck.suggestions import suggest
 
-        return {"suggestions": [s.to_dict() for s in suggest(Verifier(root), text)]}
+        with resident.lock:
+            return {"suggestions": [s.to_dict() for s in suggest(resident.verifier(), text)]}
 
     @server.tool()
     def remember(text: str, anchors: list[str] | None = None, spans: list[str] | None = None) -> dict[str, Any]:
@@ -119,21 +120,22 @@ def build_server(root: str | Path) -> MCPServer:
         """
         from anchorcheck.suggestions import Suggester
 
-        verifier = Verifier(root)
         given = [a.strip() for a in anchors or []]
         citations = {}
         for target in [*(spans or []), *(a for a in given if a.startswith("span:"))]:
             citation = _bank_target(root, target)
             citations[citation.anchor_text()] = citation.to_dict()
         typed = given + [key for key in citations if key not in given]
-        suggested = Suggester(verifier).suggest(text, typed)
-        for s in suggested:
-            if s.citation is not None:
-                citations[s.anchor] = s.citation
-        records = [{"anchor": key, **record} for key, record in citations.items()]
-        memory = Memory(text=text, anchors=typed + [s.anchor for s in suggested], metadata={"citations": records})
-        attach([memory], load_lock(root), verifier.registry.kinds)
-        report = verifier.verify(memory)
+        with resident.lock:
+            verifier = resident.verifier()
+            suggested = Suggester(verifier).suggest(text, typed)
+            for s in suggested:
+                if s.citation is not None:
+                    citations[s.anchor] = s.citation
+            records = [{"anchor": key, **record} for key, record in citations.items()]
+            memory = Memory(text=text, anchors=typed + [s.anchor for s in suggested], metadata={"citations": records})
+            attach([memory], load_lock(root), verifier.registry.kinds)
+            report = verifier.verify(memory)
         return {
             "text": text,
             "anchors": [*typed, *(s.anchor for s in suggested)],
@@ -155,8 +157,10 @@ class _Resident:
         self._verifier: Verifier | None = None
 
     def verifier(self) -> Verifier:
+        """The session's Verifier, revalidated: the suggestion tools read its index directly, not only through checks."""
         if self._verifier is None:
             self._verifier = Verifier(self.root)
+        self._verifier.refresh()
         return self._verifier
 
 

@@ -7,14 +7,17 @@ the registry remembers which plugin registered each one so that errors and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from anchorcheck.anchors import Anchor
     from anchorcheck.context import Context
     from anchorcheck.model import AnchorResult, Memory
+
+
+T = TypeVar("T")
 
 
 class RegistrationError(Exception):
@@ -209,43 +212,159 @@ class Runner:
     reads: Callable[[str, tuple[str, ...]], bool] | None = None
 
 
+@dataclass(frozen=True)
+class Declared:
+    """A key a plugin declared it registers, before that plugin is imported (see `anchorcheck.plugins`).
+
+    `plugins` are the entry-point names that declared it, in the order they
+    would have registered; `extensions` and `filenames` (a language) and
+    `programs` (a runner) let lookups by file or program find the plugin to
+    import without importing the others; `source_roots` (a language) are
+    known without importing it too.
+    """
+
+    plugins: tuple[str, ...]
+    extensions: tuple[str, ...] = ()
+    filenames: tuple[str, ...] = ()
+    programs: tuple[str, ...] = ()
+    source_roots: tuple[str, ...] = ()
+
+
+class Table(Mapping[str, T]):
+    """One table of the registry: the records loaded plugins registered, by name, in registration order.
+
+    A key a plugin declared but nobody imported yet is present (`in`, `len`,
+    iteration need no import); reading it imports the declaring plugin, whose
+    registration fills it in place. `values()` and `items()` import every
+    declaring plugin of this table. `load(plugins)` is how the table asks for
+    that (the plugin set's loader); without one, nothing is ever pending.
+    """
+
+    def __init__(self, name: str, load: Callable[[Sequence[str]], None] | None = None) -> None:
+        self.name = name
+        self.load = load
+        self._items: dict[str, Any] = {}
+
+    def declare(self, key: str, declared: Declared) -> None:
+        existing = self._items.get(key)
+        if existing is None:
+            self._items[key] = declared
+        elif isinstance(existing, Declared):
+            self._items[key] = replace(existing, plugins=existing.plugins + declared.plugins)
+
+    def add(self, key: str, item: T) -> None:
+        existing = self._items.get(key)
+        if existing is not None and not isinstance(existing, Declared):
+            raise RegistrationError(f"{self.name[:-1]} {key!r} registered by both {existing.plugin!r} and {item.plugin!r}")
+        self._items[key] = item  # in the place its declaration held
+
+    def settle(self, plugin: str) -> list[str]:
+        """Forget `plugin`'s declarations once it is loaded (or failed): the keys it declared and left unregistered."""
+        dropped = []
+        for key, value in list(self._items.items()):
+            if isinstance(value, Declared) and plugin in value.plugins:
+                rest = tuple(p for p in value.plugins if p != plugin)
+                if rest:
+                    self._items[key] = replace(value, plugins=rest)
+                else:
+                    del self._items[key]
+                    dropped.append(key)
+        return dropped
+
+    def reorder(self, key: Callable[[Any], Any]) -> None:
+        """Sort the entries, registered or only declared, by `key(entry)` (stable: ties keep their order)."""
+        self._items = dict(sorted(self._items.items(), key=lambda item: key(item[1])))
+
+    def pending(self) -> list[tuple[str, Any]]:
+        """Every (key, record or Declared) in order, importing nothing."""
+        return list(self._items.items())
+
+    def resolve(self, key: str) -> None:
+        """Import the plugins that declared `key`, if it is still only declared."""
+        value = self._items.get(key)
+        if isinstance(value, Declared) and self.load is not None:
+            self.load(value.plugins)
+
+    def __getitem__(self, key: str) -> T:
+        self.resolve(key)
+        value = self._items[key]
+        if isinstance(value, Declared):
+            raise KeyError(key)
+        return value  # type: ignore[no-any-return]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._items))
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def load_all(self) -> None:
+        wanted = [p for value in self._items.values() if isinstance(value, Declared) for p in value.plugins]
+        if wanted and self.load is not None:
+            self.load(list(dict.fromkeys(wanted)))
+
+    def values(self) -> list[T]:  # type: ignore[override]
+        self.load_all()
+        return [v for v in self._items.values() if not isinstance(v, Declared)]
+
+    def items(self) -> list[tuple[str, T]]:  # type: ignore[override]
+        self.load_all()
+        return [(k, v) for k, v in self._items.items() if not isinstance(v, Declared)]
+
+
+TABLES = ("kinds", "languages", "ecosystems", "formats", "runners")
+
+
 @dataclass
 class Registry:
-    """Everything the loaded plugins registered, by name."""
+    """Everything the plugins registered (or declared they will, on first use), by name."""
 
-    kinds: dict[str, AnchorKind] = field(default_factory=dict)
-    languages: dict[str, Language] = field(default_factory=dict)
-    ecosystems: dict[str, Ecosystem] = field(default_factory=dict)
-    formats: dict[str, MemoryFormat] = field(default_factory=dict)
-    runners: dict[str, Runner] = field(default_factory=dict)
+    kinds: Table[AnchorKind] = field(default_factory=lambda: Table("kinds"))
+    languages: Table[Language] = field(default_factory=lambda: Table("languages"))
+    ecosystems: Table[Ecosystem] = field(default_factory=lambda: Table("ecosystems"))
+    formats: Table[MemoryFormat] = field(default_factory=lambda: Table("formats"))
+    runners: Table[Runner] = field(default_factory=lambda: Table("runners"))
+
+    def tables(self) -> list[Table[Any]]:
+        return [getattr(self, name) for name in TABLES]
 
     def add(self, table: str, key: str, item: Any) -> None:
-        existing = getattr(self, table).get(key)
-        if existing is not None:
-            raise RegistrationError(
-                f"{table[:-1]} {key!r} registered by both {existing.plugin!r} and {item.plugin!r}"
-            )
-        getattr(self, table)[key] = item
+        getattr(self, table).add(key, item)
 
     def runner_for(self, program: str) -> Runner | None:
-        """The runner that claims a program, by its name as written or its file name (`./node_modules/.bin/x`: x)."""
+        """The runner that claims a program, by its name as written or its file name (`./node_modules/.bin/x`: x).
+
+        A runner only declared so far is imported when it claims the program, and no other is.
+        """
         name = program.rsplit("/", 1)[-1]
-        for runner in self.runners.values():
+        for key, runner in self.runners.pending():
             if program in runner.programs or name in runner.programs:
-                return runner
+                if isinstance(runner, Declared):
+                    self.runners.resolve(key)
+                    return self.runner_for(program)
+                return runner  # type: ignore[no-any-return]
         return None
 
+    def source_roots(self) -> tuple[str, ...]:
+        """The source-root folder names of every language, registered or only declared, in registration order."""
+        return tuple(dict.fromkeys(root for _, language in self.languages.pending() for root in language.source_roots))
+
     def language_for(self, path: str) -> Language | None:
-        """The language plugin that parses this file, by file name first, then extension."""
+        """The language plugin that parses this file, by file name first, then extension.
+
+        A language only declared so far is imported when it claims the file, and no other is.
+        """
         name = path.rsplit("/", 1)[-1]
-        for language in self.languages.values():
-            if name in language.filenames:
-                return language
         dot = name.rfind(".")
-        if dot <= 0:
-            return None
-        ext = name[dot:].lower()
-        for language in self.languages.values():
-            if ext in language.extensions:
-                return language
+        ext = name[dot:].lower() if dot > 0 else None
+        for claims in (lambda lang: name in lang.filenames, lambda lang: ext is not None and ext in lang.extensions):
+            for key, language in self.languages.pending():
+                if claims(language):
+                    if isinstance(language, Declared):
+                        self.languages.resolve(key)
+                        return self.language_for(path)
+                    return language  # type: ignore[no-any-return]
         return None

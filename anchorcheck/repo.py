@@ -16,14 +16,17 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
-from pathspec import GitIgnoreSpec
-
 from anchorcheck import gitcmd, gitdir
+from anchorcheck.globs import Patterns, gitignore
 from anchorcheck.memo import Memo
 from anchorcheck.safe_read import IGNORE_CAP, read_capped
 from anchorcheck.safe_read import FileTooLargeError as FileTooLargeError  # where plugins have always found it
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 DEFAULT_SKIP_DIRS = frozenset(
     {
@@ -147,7 +150,7 @@ class Repository:
         if not self.root.is_dir():
             raise NotADirectoryError(f"{root}: not a directory")
         self.skip_dirs = frozenset(skip_dirs)
-        self.exclude = GitIgnoreSpec.from_lines(list(exclude))
+        self.exclude = Patterns(exclude)
         self.max_file_size = max_file_size
         self._text: dict[str, bool] = {}
         self._vetted: set[str] = set()
@@ -268,7 +271,7 @@ class Repository:
 
     def _in_scope(self, listed: list[str], scope: str) -> list[str]:
         if _GLOB_CHARS & set(scope):
-            spec = GitIgnoreSpec.from_lines([scope.replace("\\", "/")])
+            spec = gitignore([scope.replace("\\", "/")])
             return [p for p in listed if spec.match_file(p)]
         rel = check_relative(scope)
         if rel == ".":
@@ -594,14 +597,14 @@ def _ignore_spec(lines: list[str]) -> GitIgnoreSpec:
     too without complaint, so one bad line must not discard the file. Leaving a line out can only make
     more files searched, which never turns an answer into a wrong REFUTED."""
     try:
-        return GitIgnoreSpec.from_lines(lines)
+        return gitignore(lines)
     except (ValueError, re.error):
-        return GitIgnoreSpec.from_lines([line for line in lines if _compiles(line)])
+        return gitignore([line for line in lines if _compiles(line)])
 
 
 def _compiles(line: str) -> bool:
     try:
-        GitIgnoreSpec.from_lines([line])
+        gitignore([line])
     except (ValueError, re.error):
         return False
     return True

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from anchorcheck.plugins import PluginSet
 
 RESULTS_VERSION = "1"
-_CODE: dict[tuple[tuple[str, ...], ...], str] = {}  # per process: the code does not change under a running program
+_CODE: dict[tuple[tuple[str, str], ...], str] = {}  # per process: the code does not change under a running program
 
 
 class ResultStore:
@@ -123,14 +123,14 @@ def _content_id(repo: Repository, path: str) -> str:
 
 
 def _code(plugins: PluginSet) -> str | None:
-    """Names the code that judges: anchorcheck's and every plugin module's source files (path, size,
-    time) and the plugins' distributions and versions. None for a plugin that is no module."""
-    modules = [(info.name, info.module, info.distribution or "", info.version or "") for info in plugins.infos]
-    key = tuple(sorted(modules))
+    """Names the code that judges: the plugins by name and module, and anchorcheck's and every plugin
+    package's source files by path, size and time (an upgrade rewrites them). None for a plugin that
+    is no module."""
+    key = tuple(sorted((info.name, info.module) for info in plugins.infos))
     if key in _CODE:
         return _CODE[key]
     files: set[Path] = set(Path(__file__).parent.rglob("*.py"))
-    for package in {module.split(":", 1)[0].split(".", 1)[0] for _, module, _, _ in modules}:
+    for package in {module.split(":", 1)[0].split(".", 1)[0] for _, module in key}:
         try:  # the whole top-level package: a plugin module leans on its siblings
             spec = importlib.util.find_spec(package)
         except (ImportError, ValueError):

@@ -121,3 +121,40 @@ def test_suggest_anchors_and_remember_type_a_memory_in_one_call(make_repo) -> No
     (root / "src/app/cache.py").write_text(CODE.replace("client.get(key)", "None"))
     _, (recalled,) = _call(root, [("verify_memory", {"text": text, "anchors": memory["anchors"], "citations": memory["citations"]})])
     assert recalled.structured_content["verdict"] == "REFUTED"
+
+
+def test_suggestion_tools_reuse_the_session_verifier_and_see_edits(make_repo, monkeypatch) -> None:  # noqa: ANN001
+    """suggest_anchors and remember answer from the session's one Verifier, revalidated before each call."""
+    from anchorcheck import mcp_server
+
+    built = []
+
+    class Counted(mcp_server.Verifier):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            built.append(args)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(mcp_server, "Verifier", Counted)
+    pyproject = '[project]\nname = "app"\nversion = "1"\ndependencies = ["redis>=5"]\n'
+    root = make_repo({"src/app/cache.py": "import json\n", "src/app/__init__.py": "", "pyproject.toml": pyproject.replace("redis>=5", "click")})
+    text = "Reads go through Redis."
+
+    async def session() -> list[list[str]]:
+        seen = []
+        async with Client(mcp_server.build_server(root)) as client:
+            for edit in (None, CODE):
+                if edit is not None:
+                    (root / "src/app/cache.py").write_text(edit)
+                    (root / "pyproject.toml").write_text(pyproject)
+                done = await client.call_tool("suggest_anchors", {"text": text})
+                seen.append([s["anchor"] for s in done.structured_content["suggestions"]])
+            remembered = await client.call_tool("remember", {"text": text})
+            seen.append(remembered.structured_content["anchors"])
+            checked = await client.call_tool("check_anchors", {"anchors": ["import:redis"]})
+            seen.append([r["verdict"] for r in checked.structured_content["results"]])
+        return seen
+
+    before, after, remembered, checked = anyio.run(session)
+    assert before == [] and after == ["pkg:pypi/redis", "import:redis in:src/app/cache.py"]
+    assert remembered == after and checked == ["VERIFIED"]
+    assert len(built) == 1

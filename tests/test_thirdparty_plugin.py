@@ -109,3 +109,23 @@ def test_a_third_party_language_gets_module_and_symbol_evidence(plugin_env: Path
     assert farewell["verdict"] == "REFUTED" and "lua/app/util.lua does not define M.farewell" in farewell["reason"]
     assert other["verdict"] == "INCONCLUSIVE" and "not a first-party package" in other["reason"]
     assert imported["verdict"] == "VERIFIED" and imported["details"].get("first_party") is True, imported
+
+
+def test_declared_third_party_plugins_are_imported_only_when_needed(plugin_env: Path, tmp_path: Path) -> None:
+    """The distribution declares its ecosystem and language (`anchorcheck.provides`): a check that needs
+    neither imports neither; the undeclared `heading` kind is imported at once and still works."""
+    root = write_tree(
+        tmp_path / "proj",
+        {"CLAUDE.md": "- Guide: `file:docs/guide.md`, `heading:docs/guide.md#Install`.\n", "docs/guide.md": "## Install\n", "main.lua": "x = 1\n"},
+    )
+
+    def imported(*argv: str) -> str:
+        probe = (
+            f"import sys; from anchorcheck.cli import main; code = main({[*argv, '--no-cache', '--root', str(root)]!r});"
+            "print(code, sorted(m for m in sys.modules if m.startswith('anchorcheck_heading')))"
+        )
+        done = subprocess.run([str(plugin_env / "bin" / "python"), "-c", probe], capture_output=True, text=True, cwd=root)
+        return done.stdout.splitlines()[-1] if done.stdout else done.stderr
+
+    assert imported("check", str(root / "CLAUDE.md")) == "0 ['anchorcheck_heading', 'anchorcheck_heading.provides']"
+    assert imported("anchor", "sym:main.lua::x") == "0 ['anchorcheck_heading', 'anchorcheck_heading.lualang', 'anchorcheck_heading.provides']"

@@ -17,6 +17,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 def run(args: argparse.Namespace) -> int:
     loaded = default_plugins()
+    loaded.load_all()  # a listing shows everything, declared or not
     registry = loaded.registry
     registered = {
         "kinds": {k: v.plugin for k, v in sorted(registry.kinds.items())},

@@ -13,8 +13,6 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import tomlkit
-
 from anchorcheck.memoryfiles import header_lines
 
 _MEMORY_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*memory[ \t]*\]\]", re.MULTILINE)
@@ -22,6 +20,8 @@ _MEMORY_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*memory[ \t]*\]\]", re.MULTILINE)
 
 def rename_native(path: str, text: str, renames: Mapping[str, str]) -> tuple[str, list[tuple[int, str]]]:
     """Rewrite the `anchors` elements that are keys of `renames`; (line of the memory, old anchor) of each."""
+    import tomlkit  # only a write-back needs it, not every read of the format
+
     doc = tomlkit.parse(text)
     lines = header_lines(text, _MEMORY_HEADER)
     changed = []
@@ -39,6 +39,8 @@ def rename_native(path: str, text: str, renames: Mapping[str, str]) -> tuple[str
 
 def insert_native(path: str, text: str, additions: Mapping[str, Sequence[tuple[str, str | None]]]) -> str:
     """Append anchors to the `anchors` array of the memories with those ids (creating it if absent)."""
+    import tomlkit
+
     doc = tomlkit.parse(text)
     touched = False
     for table in _memories(doc):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 
 from anchorcheck.context import Context
 from anchorcheck.facts import Facts
@@ -74,29 +74,54 @@ def cite(
     groups: tuple[list[str], list[str]] = ([], [])
     for path in sorted(search.candidates, key=lambda path: (_ORDER.index(classify(path)), index.size(path), path)):
         groups[classify(path) in ("example", "vendored")].append(path)
-    chosen: list[tuple[str, Facts]] = []
-    fallback: list[tuple[str, Facts]] = []
-    passed = False  # an unlikely file left unparsed: it might hold more places
-    for group in groups:
-        if chosen or fallback:  # production or test code answered: examples and vendored code are not looked at
-            return _in_order(chosen or fallback), not group and not passed
-        for path in group:
-            context.check_deadline()
-            language = index.language(path)
-            try:
-                is_likely = likely is None or language is None or _likely(index, label, likely, language, path)
-                if not is_likely and (required or chosen or len(fallback) >= files):
-                    passed = True
-                    continue  # an unlikely file matters only while no likely one has answered
-                facts = index.facts(path)
-            except (OSError, UnsafePathError):
-                continue  # unreadable: the search reports it
-            if facts is not None and satisfied(path, facts):
-                (chosen if is_likely else fallback).append((path, facts))
-                if len(chosen) >= files:
-                    return _in_order(chosen), False
-        fallback = fallback[:files]
-    return _in_order(chosen or fallback), not passed
+    complete = True  # every candidate of the groups so far was looked at
+    for at, group in enumerate(groups):
+        later = at == 0 and bool(groups[1])  # examples and vendored code, not looked at if this group answers
+        # Likely files first, in order; unlikely ones are parsed only when no likely one answers.
+        unlikely: list[str] = []
+        chosen = _satisfying(context, _looking(context, group, likely, unlikely, label), satisfied, files)
+        if chosen:
+            return _in_order(chosen), len(chosen) < files and complete and not unlikely and not later
+        if unlikely and not required:
+            fallback = _satisfying(context, iter(unlikely), satisfied, files)
+            if fallback:
+                return _in_order(fallback), len(fallback) < files and complete and not later
+        complete = complete and (not unlikely or not required)
+    return [], complete
+
+
+def _looking(
+    context: Context, paths: list[str], likely: Callable[[Language, bytes], bool] | None, unlikely: list[str], label: Hashable | None
+) -> Iterator[str]:
+    """The paths whose bytes look `likely`, lazily, in order; the others are put in `unlikely`."""
+    index = SourceIndex.of(context)
+    for path in paths:
+        context.check_deadline()
+        language = index.language(path)
+        try:
+            if likely is None or language is None or _likely(index, label, likely, language, path):
+                yield path
+            else:
+                unlikely.append(path)
+        except (OSError, UnsafePathError):
+            continue  # unreadable: the search reports it
+
+
+def _satisfying(context: Context, paths: Iterator[str], satisfied: Callable[[str, Facts], bool], files: int) -> list[tuple[str, Facts]]:
+    """The first `files` of these paths (parsed as they come) whose facts satisfy."""
+    index = SourceIndex.of(context)
+    found: list[tuple[str, Facts]] = []
+    for path in paths:
+        context.check_deadline()
+        try:
+            facts = index.facts(path)
+        except (OSError, UnsafePathError):
+            continue  # unreadable: the search reports it
+        if facts is not None and satisfied(path, facts):
+            found.append((path, facts))
+            if len(found) >= files:
+                break
+    return found
 
 
 def _in_order(cited: list[tuple[str, Facts]]) -> list[tuple[str, Facts]]:
@@ -106,7 +131,7 @@ def _in_order(cited: list[tuple[str, Facts]]) -> list[tuple[str, Facts]]:
 
 def _likely(index: SourceIndex, label: Hashable | None, likely: Callable[[Language, bytes], bool], language: Language, path: str) -> bool:
     if label is None:
-        return likely(language, index.repo.read_bytes(path))
+        return likely(language, index.read(path))
     return index.judged((label, language.name), path, lambda data: likely(language, data))
 
 

@@ -1,0 +1,168 @@
+"""Benchmark: start-up of the CLI on a small repository, whole processes, as ratios to `python -c pass`.
+
+    python benchmarks/startup.py [--rounds N] [--work DIR]
+
+A small git repository is made in a temp dir: a CLAUDE.md with typed anchors
+(`file:`, `import:`, `env:`, `pkg:`, `cmd:`) and implicit references (a path
+in inline code, a Markdown link, `npm run build` in inline code), beside the
+code and manifests they name. Each round runs every command once, in turn
+(interleaved, so load on a shared machine hits them alike); the medians are
+printed with their ratio to `python -c pass` measured in the same rounds, for
+the wall clock and for the CPU time of the process (what load on a shared
+machine disturbs least):
+
+- `anchorcheck --version` (target <= 2x);
+- `anchorcheck check` with no arguments, as the `anchorcheck-repo` pre-commit
+  hook runs it (disk cache on; target <= 4x), and with `--no-cache`;
+- `anchorcheck check CLAUDE.md`, as the `anchorcheck` hook runs it on a staged
+  memory file;
+- `anchorcheck check` of a memory file that names files only (no grammar,
+  manifest reader or runner is needed);
+- `ruff check` and `deptry .` on the same repository, when they are on PATH;
+- `pre-commit run --all-files` with the anchorcheck hook as a local hook,
+  against the same run with no hook at all, when pre-commit is installed.
+
+Bytecode is written once before timing (PYTHONDONTWRITEBYTECODE is dropped for
+the children), so every figure is a start from compiled modules, as after
+`pip install`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+GIT_ENV = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@e", "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@e"}
+
+FILES = {
+    "CLAUDE.md": (
+        "# Notes\n\n"
+        "- The entry point is `src/app/main.py`; JSON is parsed there: `import:json`.\n"
+        "- The mode is read from `env:APP_MODE`.\n"
+        "- HTTP goes through `pkg:pypi/requests`.\n"
+        "- Build the front end with `npm run build`; test with `cmd:npm test`.\n"
+        "- Release notes: see [the changelog](CHANGELOG.md).\n"
+        "- The docs live in `file:docs/index.md`.\n"
+    ),
+    "src/app/__init__.py": "",
+    "src/app/main.py": "import json\nimport os\n\nimport requests\n\n\ndef main():\n    return json.dumps(os.environ.get('APP_MODE'))\n",
+    "pyproject.toml": '[project]\nname = "app"\nversion = "1.0"\ndependencies = ["requests>=2"]\n',
+    "package.json": '{"name": "web", "scripts": {"build": "vite build", "test": "vitest"}}\n',
+    "CHANGELOG.md": "# Changelog\n",
+    "docs/index.md": "# Docs\n",
+}
+
+
+# The same repository with a memory file that names files only: what a check costs when no
+# grammar, manifest reader or command runner is needed.
+FILES_ONLY = {**FILES, "CLAUDE.md": "# Notes\n\n- The entry point is `src/app/main.py`.\n- Docs: `file:docs/index.md`, [changelog](CHANGELOG.md).\n"}
+
+
+def small_repository(root: Path, files: dict[str, str] = FILES) -> Path:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    env = {**os.environ, **GIT_ENV}
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "small"]):
+        subprocess.run(["git", "-C", str(root), *args], check=True, env=env, capture_output=True)
+    return root
+
+
+def with_precommit(root: Path, exe: str) -> tuple[Path, Path] | None:
+    """Two copies of the repository for `pre-commit run`: one with the anchorcheck hook, one with none."""
+    precommit = shutil.which("pre-commit") or str(Path(sys.executable).with_name("pre-commit"))
+    if not Path(precommit).exists():
+        return None
+    hooked, bare = root.parent / "hooked", root.parent / "bare"
+    hook = f"repos:\n- repo: local\n  hooks:\n  - id: anchorcheck\n    name: anchorcheck\n    entry: {exe} check\n    language: system\n    pass_filenames: false\n    always_run: true\n"
+    for copy, config in ((hooked, hook), (bare, "repos: []\n")):
+        if copy.exists():
+            continue
+        shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".git"))
+        (copy / ".pre-commit-config.yaml").write_text(config)
+        small_repository(copy)
+    return hooked, bare
+
+
+def rounds(commands: dict[str, tuple[list[str], Path]], count: int, env: dict[str, str]) -> dict[str, list[tuple[float, float]]]:
+    """(wall, CPU) seconds of each command per round. CPU time (user + system of the child) is what load on a
+    shared machine disturbs least: the wall clock also counts the time the child waited for a core."""
+    for args, cwd in commands.values():  # warm-up: bytecode, the disk cache, the OS's file cache
+        subprocess.run(args, cwd=cwd, env=env, capture_output=True, check=False)
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+    for _ in range(count):
+        for name, (args, cwd) in commands.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            subprocess.run(args, cwd=cwd, env=env, capture_output=True, check=False)
+            wall = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            times[name].append((wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime))
+    return times
+
+
+def measure(work: Path, count: int = 15) -> None:
+    """Make the repository under `work` (once) and print the medians and ratios."""
+    root, plain = work / "small", work / "files-only"
+    for where, files in ((root, FILES), (plain, FILES_ONLY)):
+        if not where.exists():
+            where.mkdir(parents=True)
+            small_repository(where, files)
+    exe = str(Path(sys.executable).with_name("anchorcheck"))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["ANCHORCHECK_CACHE_DIR"] = str(work / "cache")
+    commands = {
+        "python -c pass": ([sys.executable, "-c", "pass"], root),
+        "anchorcheck --version": ([exe, "--version"], root),
+        "anchorcheck check (repo hook, disk cache)": ([exe, "check"], root),
+        "anchorcheck check --no-cache": ([exe, "check", "--no-cache"], root),
+        "anchorcheck check CLAUDE.md (file hook)": ([exe, "check", "CLAUDE.md"], root),
+        "anchorcheck check (file: anchors and links only)": ([exe, "check"], plain),
+    }
+    for tool, tool_args in (("ruff", ["check", "--no-cache", "."]), ("deptry", ["."])):
+        beside = Path(sys.executable).with_name(tool)
+        found = shutil.which(tool) or (str(beside) if beside.exists() else None)
+        if found:
+            commands[f"{tool} {' '.join(tool_args)}"] = ([found, *tool_args], root)
+        else:
+            print(f"({tool} is not installed: left out)")
+    copies = with_precommit(root, exe)
+    if copies:
+        precommit = shutil.which("pre-commit") or str(Path(sys.executable).with_name("pre-commit"))
+        commands["pre-commit run (anchorcheck hook)"] = ([precommit, "run", "--all-files"], copies[0])
+        commands["pre-commit run (no hook)"] = ([precommit, "run", "--all-files"], copies[1])
+    else:
+        print("(pre-commit is not installed: left out)")
+    check = subprocess.run([exe, "check"], cwd=root, env=env, capture_output=True, text=True)
+    print(f"repository: {root}\n  {check.stdout.strip().splitlines()[-1] if check.stdout.strip() else check.stderr.strip()}")
+    times = rounds(commands, count, env)
+    wall = {name: statistics.median(w for w, _ in values) for name, values in times.items()}
+    cpu = {name: statistics.median(c for _, c in values) for name, values in times.items()}
+    base, base_cpu = wall["python -c pass"], cpu["python -c pass"]
+    print(f"start-up, medians of {count} interleaved rounds, whole processes (wall clock; CPU time of the process):")
+    for name in times:
+        print(f"  {name:50s} {wall[name] * 1000:7.1f} ms {wall[name] / base:6.2f}x   cpu {cpu[name] * 1000:7.1f} ms {cpu[name] / base_cpu:6.2f}x")
+    if copies:
+        hook = wall["pre-commit run (anchorcheck hook)"] - wall["pre-commit run (no hook)"]
+        print(f"  the hook's own share of a pre-commit run: {hook * 1000:.1f} ms ({hook / base:.2f}x python -c pass)")
+    print("  targets: --version <= 2x, check on a small repository <= 4x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--work", type=Path, help="where the repository is made (default: a temp dir)")
+    args = parser.parse_args()
+    measure(args.work or Path(tempfile.mkdtemp(prefix="anchorcheck-startup-")), args.rounds)
+
+
+if __name__ == "__main__":
+    main()

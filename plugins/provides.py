@@ -1,0 +1,48 @@
+"""What each built-in plugin registers, read before any plugin module is imported.
+
+One dict per entry point of the `anchorcheck` group, named under the
+`anchorcheck.provides` group with the same entry-point name (see
+`anchorcheck.plugins`): the registry knows these names from the start and
+imports a plugin module only when one of them is used. This module imports
+nothing; a test checks that every plugin registers exactly what it declares.
+"""
+
+FILE = {"kinds": ["file"]}
+SPAN = {"kinds": ["span"]}
+WATCH = {"kinds": ["watch"]}
+PKG = {"kinds": ["pkg"]}
+IMPORT = {"kinds": ["import"]}
+ENV = {"kinds": ["env"]}
+SYM = {"kinds": ["sym"]}
+CMD = {"kinds": ["cmd"]}
+
+PYPI = {"ecosystems": ["pypi"]}
+NPM = {"ecosystems": ["npm"]}
+CARGO = {"ecosystems": ["cargo"]}
+GOLANG = {"ecosystems": ["golang"]}
+
+MARKDOWN = {"formats": ["markdown"]}
+MCP_MEMORY = {"formats": ["mcp-memory"]}
+NATIVE = {"formats": ["native"]}
+
+LANG_PYTHON = {"languages": {"python": {"extensions": [".py", ".pyi"], "source_roots": ["src", "lib", "python"]}}}
+LANG_JAVASCRIPT = {"languages": {"javascript": {"extensions": [".js", ".mjs", ".cjs", ".jsx"]}}}
+LANG_TYPESCRIPT = {"languages": {"typescript": {"extensions": [".ts", ".mts", ".cts"]}, "tsx": {"extensions": [".tsx"]}}}
+LANG_GO = {"languages": {"go": {"extensions": [".go"]}}}
+LANG_RUST = {"languages": {"rust": {"extensions": [".rs"]}}}
+LANG_JAVA = {"languages": {"java": {"extensions": [".java"]}}}
+LANG_RUBY = {"languages": {"ruby": {"extensions": [".rb", ".rake", ".gemspec"], "filenames": ["Rakefile", "Gemfile"]}}}
+
+RUNNER_NPM = {"runners": {"npm": ["npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx"]}}
+RUNNER_MAKE = {"runners": {"make": ["make", "gmake"]}}
+RUNNER_JUST = {"runners": {"just": ["just"]}}
+RUNNER_CARGO = {"runners": {"cargo": ["cargo"]}}
+RUNNER_PYTHON = {
+    "runners": {"python": ["uv", "uvx", "poetry", "pdm", "hatch", "rye", "poe", "python", "python3", *(f"python3.{n}" for n in range(8, 16))]}
+}
+RUNNER_TOX = {"runners": {"tox": ["tox"]}}
+RUNNER_NOX = {"runners": {"nox": ["nox"]}}
+RUNNER_TASK = {"runners": {"task": ["task", "go-task"]}}
+RUNNER_GO = {"runners": {"go": ["go"]}}
+RUNNER_COMPOSE = {"runners": {"compose": ["docker", "docker-compose", "podman", "podman-compose"]}}
+RUNNER_TURBO = {"runners": {"turbo": ["turbo"]}}

@@ -1,0 +1,208 @@
+"""Lazy start-up: the registry is known from entry-point metadata, and a plugin module is imported only
+when a memory or an anchor needs what it declared. Results are those of importing everything first."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import warnings
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from anchorcheck import AnchorKind, AnchorResult, Verdict, Verifier, hookimpl
+from anchorcheck import plugins as plugin_loading
+from anchorcheck.cli import main
+from anchorcheck.entrypoints import entry_points
+from anchorcheck.plugins import ENTRY_POINT_GROUP, PROVIDES_GROUP, PluginWarning, load_plugins
+from anchorcheck.registry import Declared
+from tests.conftest import REPO_ROOT
+
+MIXED = {
+    "CLAUDE.md": (
+        "# Notes\n\n"
+        "- JSON is parsed in `src/app/main.py`: `import:json`, `sym:src/app/main.py::main`.\n"
+        "- The mode comes from `env:APP_MODE`; HTTP is `pkg:pypi/requests`, not `!pkg:npm/left-pad`.\n"
+        "- Build with `npm run build`, lint with `cmd:make lint`; see [the changelog](CHANGELOG.md).\n"
+        "- Gone: `file:docs/old.md`, `import:redis`, `cmd:npm run deploy`.\n"
+    ),
+    "src/app/__init__.py": "",
+    "src/app/main.py": "import json\nimport os\n\n\ndef main():\n    return json.dumps(os.environ.get('APP_MODE'))\n",
+    "pyproject.toml": '[project]\nname = "app"\nversion = "1"\ndependencies = ["requests>=2"]\n',
+    "package.json": '{"name": "web", "scripts": {"build": "vite build"}}\n',
+    "Makefile": "lint:\n\truff check .\n",
+    "CHANGELOG.md": "# Changelog\n",
+}
+
+
+def _modules_after(root: Path, code: str) -> tuple[set[str], str]:
+    """Run `code` in a fresh interpreter in `root`; the modules it imported, and what it printed."""
+    probe = f"import sys\n{code}\nprint('MODULES', ' '.join(sorted(sys.modules)))\n"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=root, timeout=120)
+    assert "MODULES" in done.stdout, done.stderr
+    head, _, mods = done.stdout.rpartition("MODULES ")
+    return set(mods.split()), head
+
+
+def test_a_memory_of_file_anchors_imports_no_grammar_runner_ecosystem_or_language(make_repo) -> None:  # noqa: ANN001
+    root = make_repo({"CLAUDE.md": "- The app is `file:src/app.py`; see [the docs](docs/index.md) and `docs/index.md`.\n",
+                      "src/app.py": "x = 1\n", "docs/index.md": "# Docs\n"})
+    mods, out = _modules_after(root, "from anchorcheck.cli import main\nprint('EXIT', main(['check', '--no-cache']))")
+    assert "EXIT 0" in out and "Checked 2 anchors (2 verified" in out
+    loaded = {m for m in mods if m.startswith("anchorcheck_plugins.")}
+    assert "anchorcheck_plugins.kinds.file" in loaded and "anchorcheck_plugins.formats.markdown" in loaded
+    assert not {m for m in loaded if m.split(".")[1] in ("runners", "languages", "ecosystems")}, loaded
+    assert not {m for m in loaded if m.startswith("anchorcheck_plugins.kinds.") and m != "anchorcheck_plugins.kinds.file"}
+    assert not {"tree_sitter", "tree_sitter_language_pack", "pathspec", "tomlkit", "packaging", "yaml", "importlib.metadata"} & mods
+
+
+def test_an_anchor_imports_only_the_plugins_it_needs(make_repo) -> None:  # noqa: ANN001
+    root = make_repo({"package.json": '{"dependencies": {"left-pad": "1.3.0"}}\n', "Makefile": "lint:\n\ttrue\n"})
+    code = "import anchorcheck\nv = anchorcheck.Verifier('.')\nprint(v.check('pkg:npm/left-pad').verdict, v.check('cmd:make lint').verdict)"
+    mods, out = _modules_after(root, code)
+    assert out.split() == ["VERIFIED", "VERIFIED"]
+    loaded = {m for m in mods if m.startswith("anchorcheck_plugins.") and m.count(".") == 2}
+    assert loaded >= {"anchorcheck_plugins.kinds.pkg", "anchorcheck_plugins.ecosystems.npm", "anchorcheck_plugins.kinds.cmd", "anchorcheck_plugins.runners.make"}
+    assert not {"anchorcheck_plugins.ecosystems.pypi", "anchorcheck_plugins.ecosystems.cargo", "anchorcheck_plugins.runners.npm",
+                "anchorcheck_plugins.runners.python_tools", "anchorcheck_plugins.languages.python"} & loaded
+
+
+def _check_json(root: Path, capsys: pytest.CaptureFixture[str]) -> Any:
+    main(["check", "--no-cache", "--format", "json", "--root", str(root), str(root / "CLAUDE.md")])
+    data = json.loads(capsys.readouterr().out)
+    data["summary"].pop("elapsed_seconds")
+    return data
+
+
+def test_lazy_loading_gives_what_importing_everything_first_gives(make_repo, monkeypatch, capsys) -> None:  # noqa: ANN001
+    """The same JSON, byte for byte, whether plugins declare what they provide or are all imported at start."""
+    root = make_repo(MIXED)
+    lazy = _check_json(root, capsys)
+    found = entry_points(ENTRY_POINT_GROUP, PROVIDES_GROUP)
+    monkeypatch.setattr(plugin_loading, "entry_points", lambda *groups: {**found, PROVIDES_GROUP: []})
+    eager = load_plugins()
+    assert not [key for table in eager.registry.tables() for key, value in table.pending() if isinstance(value, Declared)]
+    monkeypatch.setattr("anchorcheck.verifier.default_plugins", lambda only=None: eager)
+    assert _check_json(root, capsys) == lazy
+    verdicts = [(r["anchor"], r["verdict"]) for r in lazy["results"]]
+    assert ("import:json", "VERIFIED") in verdicts and ("cmd:npm run deploy", "REFUTED") in verdicts
+    assert ("!pkg:npm/left-pad", "VERIFIED") in verdicts and ("cmd:make lint", "VERIFIED") in verdicts
+
+
+def test_every_builtin_plugin_registers_exactly_what_it_declares() -> None:
+    found = entry_points(ENTRY_POINT_GROUP, PROVIDES_GROUP)
+    declared = {ep.name: ep.load() for ep in found[PROVIDES_GROUP] if ep.value.startswith("anchorcheck_plugins.")}
+    builtin = [ep.name for ep in found[ENTRY_POINT_GROUP] if ep.value.startswith("anchorcheck_plugins.")]
+    assert sorted(declared) == sorted(builtin)
+    for name in builtin:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            loaded = load_plugins(only=[name])
+            loaded.load_all()
+        registry, provides = loaded.registry, declared[name]
+        assert sorted(registry.kinds) == sorted(provides.get("kinds", [])), name
+        assert sorted(registry.ecosystems) == sorted(provides.get("ecosystems", [])), name
+        assert sorted(registry.formats) == sorted(provides.get("formats", [])), name
+        languages = {
+            key: {"extensions": list(lang.extensions), **{f: list(getattr(lang, f)) for f in ("filenames", "source_roots") if getattr(lang, f)}}
+            for key, lang in registry.languages.items()
+        }
+        assert languages == provides.get("languages", {}), name
+        assert {key: list(r.programs) for key, r in registry.runners.items()} == provides.get("runners", {}), name
+
+
+def test_plugins_command_imports_and_lists_everything(capsys) -> None:  # noqa: ANN001
+    main(["plugins", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    builtin = {p["name"]: p for p in data["plugins"] if p["module"].startswith("anchorcheck_plugins.")}
+    assert len(builtin) == len([ep for ep in entry_points(ENTRY_POINT_GROUP)[ENTRY_POINT_GROUP] if ep.value.startswith("anchorcheck_plugins.")])
+    assert all(p["hooks"] and p["error"] is None and p["distribution"] == "anchorcheck" for p in builtin.values())
+    assert builtin["runner-npm"]["hooks"] == ["register_runners"]
+    assert set(data["kinds"]) == {"cmd", "env", "file", "import", "pkg", "span", "sym", "watch"}
+    assert set(data["languages"]) == {"go", "java", "javascript", "python", "ruby", "rust", "tsx", "typescript"}
+    assert len(data["runners"]) == 11 and set(data["ecosystems"]) == {"cargo", "golang", "npm", "pypi"}
+
+
+def test_entry_points_are_read_as_importlib_metadata_reads_them() -> None:
+    for group in (ENTRY_POINT_GROUP, PROVIDES_GROUP, "console_scripts", "pytest11"):
+        ours = sorted((ep.name, ep.value) for ep in entry_points(group)[group])
+        assert ours == sorted((ep.name, ep.value) for ep in metadata.entry_points(group=group)), group
+
+
+class _Probe:
+    """A plugin adding `probe:` anchors; the entry point that loads it counts its imports."""
+
+    @hookimpl
+    def register_anchor_kinds(self, register: Any) -> None:
+        register(AnchorKind("probe", lambda a, c: AnchorResult(str(a), Verdict.VERIFIED, "probed")))
+
+
+class _EntryPoint:
+    def __init__(self, name: str, group: str, value: object, loads: list[str]) -> None:
+        self.name, self.group, self.value, self._object, self._loads = name, group, f"tests.fake:{name}", value, loads
+        self.dist = None
+
+    def load(self) -> object:
+        self._loads.append(self.group)
+        return self._object
+
+
+@pytest.fixture
+def fresh_plugins() -> Any:
+    """The process-wide plugin set is built again, from the patched entry points, and forgotten after."""
+    plugin_loading._default.cache_clear()
+    yield
+    plugin_loading._default.cache_clear()
+
+
+def _with_probe(monkeypatch: pytest.MonkeyPatch, declaration: object) -> list[str]:
+    loads: list[str] = []
+    found = entry_points(ENTRY_POINT_GROUP, PROVIDES_GROUP)
+    probe = _EntryPoint("probe", ENTRY_POINT_GROUP, _Probe(), loads)
+    provides = [] if declaration is None else [_EntryPoint("probe", PROVIDES_GROUP, declaration, loads)]
+    monkeypatch.setattr(
+        plugin_loading, "entry_points",
+        lambda *groups: {ENTRY_POINT_GROUP: [*found[ENTRY_POINT_GROUP], probe], PROVIDES_GROUP: [*found[PROVIDES_GROUP], *provides]},
+    )
+    return loads
+
+
+def test_a_declared_plugin_is_imported_on_its_first_anchor(monkeypatch, tmp_path, fresh_plugins) -> None:  # noqa: ANN001
+    loads = _with_probe(monkeypatch, {"kinds": ["probe"]})
+    verifier = Verifier(tmp_path)
+    assert loads == [PROVIDES_GROUP] and "probe" in verifier.registry.kinds
+    assert verifier.check("file:x").verdict is Verdict.REFUTED and loads == [PROVIDES_GROUP]
+    assert verifier.check("probe:x").reason == "probed" and loads == [PROVIDES_GROUP, ENTRY_POINT_GROUP]
+
+
+@pytest.mark.parametrize(
+    ("declaration", "warning"),
+    [(None, None), ({"kinds": "probe"}, "'kinds' is not a list"), ({"kinds": ["probe"], "colour": 1}, "unknown keys"), (["probe"], "not a dict")],
+)
+def test_a_plugin_without_a_readable_declaration_is_imported_at_once(monkeypatch, tmp_path, fresh_plugins, declaration, warning) -> None:  # noqa: ANN001
+    loads = _with_probe(monkeypatch, declaration)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        verifier = Verifier(tmp_path)
+    assert ENTRY_POINT_GROUP in loads
+    messages = [str(w.message) for w in caught if issubclass(w.category, PluginWarning)]
+    assert (warning is None and not messages) or any(warning in m and "imported at once" in m for m in messages), messages
+    assert verifier.check("probe:x").reason == "probed"
+
+
+def test_a_declared_name_the_plugin_does_not_register_is_dropped_with_a_warning(monkeypatch, tmp_path, fresh_plugins) -> None:  # noqa: ANN001
+    _with_probe(monkeypatch, {"kinds": ["probe", "phantom"]})
+    verifier = Verifier(tmp_path)
+    with pytest.warns(PluginWarning, match="declared kind 'phantom' but did not register it"):
+        result = verifier.check("phantom:x")
+    assert result.verdict is Verdict.INCONCLUSIVE and "phantom" not in verifier.registry.kinds
+    assert verifier.check("probe:x").reason == "probed"
+
+
+def test_the_version_flag_imports_no_plugin_machinery() -> None:
+    mods, out = _modules_after(REPO_ROOT, "from anchorcheck.cli import main\ntry:\n    main(['--version'])\nexcept SystemExit:\n    pass")
+    assert out.startswith("anchorcheck ")
+    assert not {"anchorcheck.plugins", "pluggy", "anchorcheck.registry", "anchorcheck_plugins"} & mods
