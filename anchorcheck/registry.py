@@ -7,7 +7,7 @@ the registry remembers which plugin registered each one so that errors and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -220,7 +220,7 @@ class Declared:
     would have registered; `extensions` and `filenames` (a language) and
     `programs` (a runner) let lookups by file or program find the plugin to
     import without importing the others; `source_roots` (a language) are
-    known without importing it too.
+    known without importing it too, and so are an ecosystem's `languages`.
     """
 
     plugins: tuple[str, ...]
@@ -228,6 +228,7 @@ class Declared:
     filenames: tuple[str, ...] = ()
     programs: tuple[str, ...] = ()
     source_roots: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
 
 
 class Table(Mapping[str, T]):
@@ -347,6 +348,21 @@ class Registry:
                     return self.runner_for(program)
                 return runner  # type: ignore[no-any-return]
         return None
+
+    def ecosystems_for(self, languages: Iterable[str]) -> list[Ecosystem]:
+        """The ecosystems whose packages code in these languages imports (`Ecosystem.languages`), in name order.
+
+        A declared ecosystem is imported only when the languages it declares
+        meet these (or when it declares none: then nothing is known without it).
+        """
+        wanted = set(languages)
+        for key, ecosystem in self.ecosystems.pending():
+            if isinstance(ecosystem, Declared) and (not ecosystem.languages or wanted & set(ecosystem.languages)):
+                self.ecosystems.resolve(key)
+        return [
+            eco for _, eco in sorted(self.ecosystems.pending())
+            if not isinstance(eco, Declared) and eco.import_names is not None and wanted & set(eco.languages)
+        ]
 
     def source_roots(self) -> tuple[str, ...]:
         """The source-root folder names of every language, registered or only declared, in registration order."""
