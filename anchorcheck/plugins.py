@@ -344,7 +344,7 @@ def _rank_runners(plugins: PluginSet) -> None:
 
 def _warn_shared_programs(runners: Table[Runner]) -> None:
     """Warn once per pair of runners that claim one program, naming both plugins (from declarations: no import)."""
-    ranked = [(name, entry) for name, entry in runners.pending()]
+    ranked = [(name, entry) for name, entry in runners.entries()]
     for index, (winner, first) in enumerate(ranked):
         for loser, second in ranked[index + 1:]:
             shared = [p for p in second.programs if p in first.programs]
