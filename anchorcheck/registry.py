@@ -195,9 +195,10 @@ class Runner:
     and returns an AnchorResult: VERIFIED when the configuration defines
     what the call runs, REFUTED when the configuration is present, static and
     lacks it (or a runner that needs one has none), INCONCLUSIVE otherwise.
-    `programs` are executable names as written (`pnpm`, `npx`); the first
-    runner to register a program keeps it (the loader warns, naming both
-    plugins, when a later one claims it too). `reads(program, args)` says
+    `programs` are executable names as written (`pnpm`, `npx`); when two
+    runners claim a program, the one first in `Registry.runners` checks it
+    (the loader puts installed plugins' runners before the built-in ones and
+    warns, naming both plugins). `reads(program, args)` says
     whether a call is a claim about the repository at all: `cargo install
     ripgrep`, `uvx ruff`, `docker run` are not (they need no configuration
     of this repository), so a reader of prose leaves them unread; None reads
