@@ -8,6 +8,7 @@ import pytest
 
 import anchorcheck
 from anchorcheck import Suggestion, Verdict, Verifier
+from anchorcheck.index import SourceIndex
 from anchorcheck.suggestions import Suggester
 
 PYPROJECT = """\
@@ -159,3 +160,13 @@ def test_existing_anchors_are_not_proposed_again(shop: Path) -> None:
     assert anchors(shop, "We cache with Redis.", tuple(first)) == []
     suggester = Suggester(Verifier(shop))
     assert [s.anchor for s in suggester.suggest("We cache with Redis.", ["pkg:pypi/redis"])] == ["import:redis in:src/shop/cache.py"]
+
+
+def test_definitions_are_looked_up_in_the_files_that_write_the_name(make_repo) -> None:  # noqa: ANN001
+    files = {f"src/mod{n}.py": f"def step_{n}():\n    return {n}\n" for n in range(30)}
+    files["src/runner.py"] = "class ProbeRunner:\n    pass\n"
+    files["src/main.py"] = "from runner import ProbeRunner\n"
+    verifier = Verifier(make_repo(files), options={"cache": False})
+    found = Suggester(verifier).suggest("Runs go through `ProbeRunner`.")
+    assert [s.anchor for s in found] == ["sym:py:runner.ProbeRunner"]
+    assert SourceIndex.of(verifier.context).parsed <= 2  # the two files that write the name, not the 32 of the tree
