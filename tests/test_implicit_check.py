@@ -287,6 +287,25 @@ def test_mistakes_in_anchors_fail_the_run_with_their_own_rules_and_a_fix(tmp_pat
     ]
 
 
+def test_config_keys_labels_and_urls_in_code_spans_are_prose_not_anchors_written_wrongly(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "AGENTS.md": (
+                "- Keep `watch: false` in the config, and `env: { CI: true }` in the workflow.\n"
+                "- `file: ./data.csv`, `import: false`, `pkg: string`, `span: 3` are YAML keys.\n"
+                "- Errors print as `file:line:col: message`; open `file://x/y` in a browser.\n"
+                "- Real: `file:a.py`.\n"
+            ),
+            "a.py": "",
+        },
+    )
+    code, out = run(tmp_path, "--no-implicit")
+    assert code == 0, out
+    assert "written wrongly" not in out and "malformed" not in out
+    assert "Checked 1 anchor" in out
+
+
 def test_the_summary_counts_anchors_that_can_never_be_refuted(tmp_path: Path) -> None:
     write_tree(tmp_path, {"CLAUDE.md": "- Uses `pkg:pypi/redis` and `file:a.py`.\n", "a.py": ""})
     code, out = run(tmp_path)
