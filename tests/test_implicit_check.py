@@ -71,6 +71,15 @@ def test_stale_path_in_prose_fails_the_run_and_is_marked_implicit(repo: Path) ->
     assert stale["details"]["written"] == "src/app/legacy.py"
 
 
+@pytest.mark.parametrize("ignore", ["docs/api/*\n", "!\n[z-a]\ndocs/api/*\n"])
+def test_a_folder_whose_contents_are_ignored_is_not_stale(tmp_path: Path, ignore: str) -> None:
+    # openai-agents-js ignores its generated TypeDoc output as `docs/src/content/docs/openai/*`.
+    write_tree(tmp_path, {"AGENTS.md": "- Generated docs live in `docs/api/`, see `docs/api`.\n", ".gitignore": ignore, "docs/guide.md": ""})
+    rows = [r for r in results(tmp_path) if r.get("implicit")]
+    assert rows and all(r["verdict"] == "INCONCLUSIVE" for r in rows)
+    assert all("ignored by .gitignore" in r["reason"] for r in rows)
+
+
 def test_no_implicit_option_and_config_turn_it_off(repo: Path) -> None:
     assert run(repo, "--no-implicit")[0] == 0
     assert not any(r.get("implicit") for r in results(repo, "--no-implicit"))
