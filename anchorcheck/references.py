@@ -82,6 +82,7 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _DOMAIN = re.compile(r"^[a-z0-9\-]+(\.[a-z0-9\-]+)*\.(com|org|net|io|dev|ai|app|co|sh|rs|so|gg|me|xyz|cloud|run|edu|gov|in|de|uk)$")
 # `<crate>`, `<formatter crate>`, `{pkg}`, `[filename]`, `...` (but Go's `./...`), `$VAR`: the line is a template.
 _PLACEHOLDER_ARGUMENT = re.compile(r"<[^<>=]+>|\{[^{}]*\}|(?:^|\s)\[[\w -]+\](?:\s|$)|…|(?<!/)\.\.\.|\$")
+_FOO_PART = re.compile(r"(?:^|[/_.-])(?:foo|bar|baz|qux)(?:[/_.-]|$)", re.I)  # `test_foo.py`, `foo-bar/`: metasyntactic
 _SLUG = re.compile(r"^[A-Za-z0-9][\w-]*/[A-Za-z0-9][\w.-]*$")
 _SENTENCE_END = re.compile(r"[.!?](\s|$)")
 _GENERATED = re.compile(r"\b(?:auto-?)?generated\b|\bbuild (?:output|artifacts?)\b|\b(?:created|written|produced|emitted) by\b", re.I)
@@ -553,7 +554,10 @@ def _folderish(path: str) -> bool:
 
 
 def _placeholder_word(word: str) -> bool:
-    return bool(_PLACEHOLDER_ARGUMENT.search(word) or _PLACEHOLDER_WORDS.search(word))
+    """A command word that stands for something to fill in: `<file>`, `$X`, `path/to/x`, `tests/path/test_foo.py`."""
+    if _PLACEHOLDER_ARGUMENT.search(word) or _PLACEHOLDER_WORDS.search(word):
+        return True
+    return "/" in word and (_placeholder_path(word.split("/")) or bool(_FOO_PART.search(word)))
 
 
 def _install(argv: list[str]) -> tuple[str, list[str]] | None:
