@@ -66,6 +66,9 @@ class Search:
         return self.unexamined == 0
 
 
+Clause = tuple[Sequence[bytes], str | None]  # needles a file spells one of, or a directory it lies below
+
+
 _HIT, _MISS, _SKIPPED, _UNREADABLE = "hit", "miss", "skipped", "unreadable"
 
 
@@ -187,15 +190,16 @@ class Goal:
     """When a positive answer has enough evidence: `files` files satisfy `satisfied`.
 
     `likely(language, data)` says which candidates to parse first: likely
-    production and test code, then likely examples, docs and vendored code,
-    then the rest, each group smallest first (the cheapest evidence first).
-    Once the likely production and test files are parsed, one satisfied file
-    is enough: the others can only add to the count of places, never change a
-    positive answer. With `likely_required`, only likely files can satisfy the
-    goal at all (their bytes are necessary for it, as a variable's name is for
-    reading it by name), and with none satisfied, the first other file that
-    `settles` accepts decides the answer all the same (a computed key:
-    absence can no longer be proven).
+    production code, then likely test code, then likely examples, docs and
+    vendored code, then the rest, each group smallest first (the cheapest
+    evidence first, in the order `cite` shows it). Once the likely production
+    files are parsed, one satisfied file is enough: the others can only add to
+    the count of places, never change a positive answer. With
+    `likely_required`, only likely files can satisfy the goal at all (their
+    bytes are necessary for it, as a variable's name is for reading it by
+    name), and with none satisfied, the first other file that `settles`
+    accepts decides the answer all the same (a computed key: absence can no
+    longer be proven).
     """
 
     satisfied: Callable[[str, Facts], bool]
@@ -205,8 +209,9 @@ class Goal:
     settles: Callable[[str, Facts], bool] | None = None
 
     def done(self, met: int, rank: int, settled: bool = False) -> bool:
-        """Whether the search may stop at a file of this rank (LIKELY, LIKELY_ASIDE, UNLIKELY), `met`
-        files satisfying the goal and `settled` saying whether a parsed file was one `settles` accepts."""
+        """Whether the search may stop at a file of this rank (LIKELY, LIKELY_TEST, LIKELY_ASIDE,
+        UNLIKELY), `met` files satisfying the goal and `settled` saying whether a parsed file was one
+        `settles` accepts."""
         if met >= self.files:
             return True
         if rank == LIKELY or self.likely is None:
@@ -361,12 +366,17 @@ class SourceIndex:
         goal: Goal | None = None,
         *,
         parse_all: bool = False,
+        requires: Callable[[Language], Sequence[Clause]] | None = None,
     ) -> Search:
         """Facts of the files in scope whose bytes contain one of their language's needles.
 
         `inside(language)` names a directory whose files of that language are
         candidates whatever their bytes (a relative import names no package);
-        `parse_all` makes every file one. Which
+        `parse_all` makes every file one. `requires(language)` are further
+        clauses a candidate must meet, each by spelling one of its needles or
+        lying below a directory of its name (an import of `a.b.c` spells, or
+        takes from its path, every segment): checked on the few files the
+        first needles kept, from the bytes already read. Which
         tracked files hold a needle is remembered on disk per tree state, so a
         later process re-reads only the files git says changed; cached facts
         are used without reading the file. With a `goal`, parsing stops once
@@ -388,6 +398,9 @@ class SourceIndex:
             self._remember(record)
         forced = set(listing.language) if parse_all else listing.forced(inside)
         chosen = found.hits | (forced - found.skipped - found.unreadable)
+        if requires is not None:
+            clauses = {name: requires(language) for name, language in listing.languages.items()}
+            chosen = {path for path in chosen if self._meets(path, clauses[listing.language[path].name])}
         candidates = [(path, listing.language[path]) for path in sorted(chosen)]  # in listing order
         skipped = len(found.skipped)
         result.searched -= skipped
@@ -419,9 +432,13 @@ class SourceIndex:
             by_language.setdefault(language.name, []).append(path)
         for name, paths in by_language.items():
             needles = wanted[name]
+            kept = self._bytes
             for at, needle in enumerate(needles):
                 seen = self._contains.setdefault(needle, {})
-                for path in [p for p in paths if p not in seen]:
+                unseen = [p for p in paths if p not in seen]
+                # Bytes kept by an earlier search: one comprehension, no call per file.
+                seen.update({p: needle in kept[p] for p in unseen if p in kept})
+                for path in [p for p in unseen if p not in seen]:
                     self.context.check_deadline()  # between files: the first search reads the whole tree
                     data = self._candidate_bytes(path, result)
                     if data is None:
@@ -439,6 +456,16 @@ class SourceIndex:
                 paths = [p for p in paths if not seen[p]]
             verdicts.update(dict.fromkeys(paths, _MISS))
         return verdicts
+
+    def _meets(self, path: str, clauses: Sequence[Clause]) -> bool:
+        """Whether a file meets every clause (one it cannot be read to judge may)."""
+        directories = path.split("/")[:-1]
+        for needles, directory in clauses:
+            if directory is not None and directory in directories:
+                continue
+            if all(self.contains(path, needle) is False for needle in needles):
+                return False
+        return True
 
     def _unknown(self, candidates: list[tuple[str, Language]]) -> list[tuple[str, Language]]:
         """Candidates whose facts neither memory nor the disk cache (by git blob id) knows."""
@@ -541,6 +568,22 @@ class SourceIndex:
                 self._store(path, language, data, self._extract(path, language, data))
         self.flush()  # also stamps anew an old entry just read, so it outlives a trim
         return self._facts[path]
+
+    def read(self, path: str) -> bytes:
+        """A file's bytes: those a search kept, else from the disk (raises OSError/UnsafePathError)."""
+        data = self._bytes.get(path)
+        return data if data is not None else self.repo.read_bytes(path)
+
+    def size(self, path: str) -> int:
+        """A file's size, without a read or a stat where a search kept its bytes (0 if unreadable)."""
+        data = self._bytes.get(path)
+        if data is not None:
+            return len(data)
+        try:
+            resolve = getattr(self.repo, "resolve", None)  # a revision has no working file: read it
+            return resolve(path).stat().st_size if resolve is not None else len(self.repo.read_bytes(path))
+        except (OSError, UnsafePathError):
+            return 0
 
     def contains(self, path: str, needle: bytes) -> bool | None:
         """Whether a file's bytes hold the needle, None when it cannot be read: answered from what the
@@ -661,7 +704,7 @@ PARALLEL_PARSE = 400  # misses below this parse faster here than a pool starts
 _CHUNK_BYTES = 256 * 1024  # a worker's share per round trip: about 25 ms of parsing
 
 
-LIKELY, LIKELY_ASIDE, UNLIKELY = 0, 1, 2  # the order in which a goal's candidates are parsed
+LIKELY, LIKELY_TEST, LIKELY_ASIDE, UNLIKELY = 0, 1, 2, 3  # the order in which a goal's candidates are parsed
 _ASIDE = frozenset({"example", "vendored"})  # evidence there counts, but core code's comes first
 
 
@@ -670,15 +713,22 @@ def _likely_first(
 ) -> Iterator[tuple[int, tuple[str, Language, bytes]]]:
     """Candidates by rank, smallest first within each, judged lazily: once a goal is met, the rest are
     never even scanned. Size order makes cheap evidence come first, and a docs or vendored file
-    comes last among the likely ones: a 1.4 MB generated search index parses for 0.4 s."""
-    aside, later = [], []
+    comes last among the likely ones: a 1.4 MB generated search index parses for 0.4 s. Likely
+    production code comes before likely tests, as `cite` shows them: what a search stops at is
+    then what a positive answer cites."""
+    tests, aside, later = [], [], []
     for item in sorted(pending, key=lambda item: len(item[2])):
         if likely is None or not likely(item[1], item[2]):
             later.append(item)
-        elif classify(item[0]) in _ASIDE:
+            continue
+        kind = classify(item[0])
+        if kind in _ASIDE:
             aside.append(item)
+        elif kind == "test":
+            tests.append(item)
         else:
             yield LIKELY, item
+    yield from ((LIKELY_TEST, item) for item in tests)
     yield from ((LIKELY_ASIDE, item) for item in aside)
     yield from ((UNLIKELY, item) for item in later)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from anchorcheck.context import Context
 from anchorcheck.facts import Facts
@@ -69,45 +69,59 @@ def cite(
     """
     index = SourceIndex.of(context)
     groups: tuple[list[str], list[str]] = ([], [])
-    for path in sorted(search.candidates, key=lambda path: (_ORDER.index(classify(path)), _size(context, path), path)):
+    for path in sorted(search.candidates, key=lambda path: (_ORDER.index(classify(path)), index.size(path), path)):
         groups[classify(path) in ("example", "vendored")].append(path)
-    chosen: list[tuple[str, Facts]] = []
-    fallback: list[tuple[str, Facts]] = []
-    passed = False  # an unlikely file left unparsed: it might hold more places
-    for group in groups:
-        if chosen or fallback:  # production or test code answered: examples and vendored code are not looked at
-            return _in_order(chosen or fallback), not group and not passed
-        for path in group:
-            context.check_deadline()
-            language = index.language(path)
-            try:
-                is_likely = likely is None or language is None or likely(language, context.repo.read_bytes(path))
-                if not is_likely and (required or chosen or len(fallback) >= files):
-                    passed = True
-                    continue  # an unlikely file matters only while no likely one has answered
-                facts = index.facts(path)
-            except (OSError, UnsafePathError):
-                continue  # unreadable: the search reports it
-            if facts is not None and satisfied(path, facts):
-                (chosen if is_likely else fallback).append((path, facts))
-                if len(chosen) >= files:
-                    return _in_order(chosen), False
-        fallback = fallback[:files]
-    return _in_order(chosen or fallback), not passed
+    complete = True  # every candidate of the groups so far was looked at
+    for at, group in enumerate(groups):
+        later = at == 0 and bool(groups[1])  # examples and vendored code, not looked at if this group answers
+        # Likely files first, in order; unlikely ones are parsed only when no likely one answers.
+        unlikely: list[str] = []
+        chosen = _satisfying(context, _looking(context, group, likely, unlikely), satisfied, files)
+        if chosen:
+            return _in_order(chosen), len(chosen) < files and complete and not unlikely and not later
+        if unlikely and not required:
+            fallback = _satisfying(context, iter(unlikely), satisfied, files)
+            if fallback:
+                return _in_order(fallback), len(fallback) < files and complete and not later
+        complete = complete and (not unlikely or not required)
+    return [], complete
+
+
+def _looking(context: Context, paths: list[str], likely: Callable[[Language, bytes], bool] | None, unlikely: list[str]) -> Iterator[str]:
+    """The paths whose bytes look `likely`, lazily, in order; the others are put in `unlikely`."""
+    index = SourceIndex.of(context)
+    for path in paths:
+        context.check_deadline()
+        language = index.language(path)
+        try:
+            if likely is None or language is None or likely(language, index.read(path)):
+                yield path
+            else:
+                unlikely.append(path)
+        except (OSError, UnsafePathError):
+            continue  # unreadable: the search reports it
+
+
+def _satisfying(context: Context, paths: Iterator[str], satisfied: Callable[[str, Facts], bool], files: int) -> list[tuple[str, Facts]]:
+    """The first `files` of these paths (parsed as they come) whose facts satisfy."""
+    index = SourceIndex.of(context)
+    found: list[tuple[str, Facts]] = []
+    for path in paths:
+        context.check_deadline()
+        try:
+            facts = index.facts(path)
+        except (OSError, UnsafePathError):
+            continue  # unreadable: the search reports it
+        if facts is not None and satisfied(path, facts):
+            found.append((path, facts))
+            if len(found) >= files:
+                break
+    return found
 
 
 def _in_order(cited: list[tuple[str, Facts]]) -> list[tuple[str, Facts]]:
     """Cited files as a person reads a list: production code first, then by path."""
     return sorted(cited, key=lambda hit: (_ORDER.index(classify(hit[0])), hit[0]))
-
-
-def _size(context: Context, path: str) -> int:
-    """A file's size without reading it where the checkout allows (a revision is read instead)."""
-    try:
-        resolve = getattr(context.repo, "resolve", None)
-        return resolve(path).stat().st_size if resolve is not None else len(context.repo.read_bytes(path))
-    except (OSError, UnsafePathError):
-        return 0
 
 
 def coverage(search: Search) -> str:
