@@ -208,6 +208,11 @@ def test_imports_are_followed_once(tmp_path: Path) -> None:
         ".kiro/steering/product.md",
         ".junie/guidelines.md",
         "CONVENTIONS.md",
+        ".claude/skills/release/SKILL.md",
+        ".claude/skills/release/references/checklist.md",
+        ".claude/agents/reviewer.md",
+        ".claude/commands/ship.md",
+        ".agents/skills/docs-sync/SKILL.md",
     ],
 )
 def test_every_agents_convention_is_discovered(tmp_path: Path, name: str) -> None:
