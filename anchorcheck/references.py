@@ -36,7 +36,7 @@ from anchorcheck.codespans import code_spans
 if TYPE_CHECKING:
     from anchorcheck.registry import Registry
 
-__all__ = ["Reference", "read_references", "runner_claims", "INSTALLERS", "program_of"]
+__all__ = ["Reference", "read_references", "runner_claims", "apply_to", "INSTALLERS", "program_of"]
 
 # Install commands: program and the argv prefix that names packages after it, and their ecosystem.
 INSTALLERS: tuple[tuple[tuple[str, ...], str], ...] = (
@@ -125,7 +125,9 @@ class Reference:
     segment is a top-level folder of the repository); `hints` are folders named
     earlier in the same sentence or list, which the path may be relative to.
     `folder` is the repo-relative folder of the memory file, filled in by the
-    reader of memory files. `loose` marks two plain words with a slash
+    reader of memory files; `scopes` are the folders the file applies to (a
+    Copilot instructions file's `applyTo`), which its paths and commands are
+    read relative to first. `loose` marks two plain words with a slash
     (`src/components`, but also `owner/repo`): a path only if its first folder
     is one of the repository's. `after` is such a loose token written earlier
     in the same sentence: if it names another repository, so does this path. `generated` marks a path whose
@@ -146,6 +148,7 @@ class Reference:
     loose: bool = False
     after: str = ""
     generated: bool = False
+    scopes: tuple[str, ...] = ()
     implicit: bool = field(default=True, repr=False)
 
     @property
@@ -179,6 +182,8 @@ class Reference:
             data["after"] = self.after
         if self.generated:
             data["generated"] = True
+        if self.scopes:
+            data["scopes"] = list(self.scopes)
         return data
 
     @classmethod
@@ -197,6 +202,7 @@ class Reference:
             loose=bool(data.get("loose", False)),
             after=str(data.get("after", "")),
             generated=bool(data.get("generated", False)),
+            scopes=tuple(str(s) for s in data.get("scopes", ())),
         )
 
     def at(self, line: int, column_offset: int = 0) -> Reference:
@@ -604,6 +610,31 @@ def _package_name(word: str, ecosystem: str) -> str | None:
 
 def _purl_name(name: str) -> str:
     return name.replace("@", "%40", 1) if name.startswith("@") else name
+
+
+_APPLY_TO = re.compile(r"^applyTo\s*:\s*(.*)$")
+_LIST_ITEM = re.compile(r"^\s+-\s+(.*)$")
+
+
+def apply_to(text: str) -> tuple[str, ...] | None:
+    """The globs of a Copilot instructions file's `applyTo` front matter (`"**/*.ts,**/*.tsx"`, a YAML list);
+    None when the file has no `applyTo`, so it applies to the whole repository."""
+    lines = text.splitlines()
+    end = _after_frontmatter(lines)
+    for index in range(1, end - 1):
+        match = _APPLY_TO.match(lines[index])
+        if match is None:
+            continue
+        value = match.group(1).strip()
+        items = [value.strip("[]")] if value else []
+        for line in lines[index + 1 : end - 1] if not value else ():
+            item = _LIST_ITEM.match(line)
+            if item is None:
+                break
+            items.append(item.group(1))
+        globs = tuple(g.strip().strip("\"'").strip() for item in items for g in item.split(","))
+        return tuple(g for g in globs if g) or None
+    return None
 
 
 def _after_frontmatter(lines: list[str]) -> int:

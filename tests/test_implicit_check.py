@@ -235,7 +235,7 @@ def test_applyto_front_matter_is_not_read_as_prose(tmp_path: Path) -> None:
     write_tree(
         tmp_path,
         {
-            ".github/instructions/py.instructions.md": '---\napplyTo: "src/gone/**/*.py"\n---\n- Use `src/a.py`.\n',
+            ".github/instructions/py.instructions.md": '---\napplyTo: "src/**/*.py"\ndescription: see `src/gone.py`\n---\n- Use `src/a.py`.\n',
             "src/a.py": "",
         },
     )
@@ -473,3 +473,59 @@ def test_copied_and_imported_files_print_each_reference_once_and_count_it_once(t
     rows = data["results"]
     copies = {(r["memory_file"], r["anchor"]): rows[r["copy_of"]]["memory_file"] for r in rows if "copy_of" in r}
     assert copies == {("CLAUDE.md", "cmd:make build"): "AGENTS.md", ("CLAUDE.md", "file:src/parser.py"): "AGENTS.md", ("web/CLAUDE.md", "file:docs/shared.md"): "api/CLAUDE.md"}
+
+
+WEB_INSTRUCTIONS = """\
+---
+applyTo: "web/src/**/*.tsx,web/src/**/*.ts"
+---
+- Components live in `components/`; the button is `components/Button.tsx`.
+- The client is `lib/api.ts`; the old one was `lib/client.ts`.
+- Run `pnpm test`, not `pnpm run storybook`.
+"""
+
+
+def test_an_instructions_file_reads_paths_and_commands_relative_to_what_it_applies_to(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            ".github/instructions/web.instructions.md": WEB_INSTRUCTIONS,
+            "web/package.json": '{"scripts": {"test": "vitest"}}\n',
+            "web/src/components/Button.tsx": "",
+            "web/src/lib/api.ts": "",
+            "lib/other.py": "",
+        },
+    )
+    rows = {r["details"]["written"]: (r["verdict"], r["anchor"]) for r in results(tmp_path)}
+    assert rows == {
+        "components/": ("VERIFIED", "file:web/src/components/"),
+        "components/Button.tsx": ("VERIFIED", "file:web/src/components/Button.tsx"),
+        "lib/api.ts": ("VERIFIED", "file:web/src/lib/api.ts"),
+        "lib/client.ts": ("REFUTED", "file:web/src/lib/client.ts"),  # the folder it applies to lost the file
+        "pnpm test": ("VERIFIED", "cmd:pnpm test in:web/src/"),  # run where the files it applies to are
+        "pnpm run storybook": ("REFUTED", "cmd:pnpm run storybook in:web/src/"),
+    }
+
+
+def test_an_instructions_file_that_applies_to_no_tracked_file_is_not_read(tmp_path: Path) -> None:
+    java = (
+        '---\napplyTo: "**/*.java"\n---\n'
+        "- Controllers are in `src/main/java/com/acme/controllers/`; run `make test`.\n"
+        "- Typed anchors are still claims: `file:src/main/java/App.java`.\n"
+    )
+    py = "---\napplyTo:\n  - 'src/**/*.py'\n---\n- Gone: `src/old.py`.\n"
+    write_tree(
+        tmp_path,
+        {
+            ".github/instructions/java.instructions.md": java,
+            ".github/instructions/py.instructions.md": py,
+            ".github/instructions/bad.instructions.md": "---\napplyTo: '\\'\n---\n- Gone: `src/gone.py`.\n",  # matches nothing, as for Copilot
+            "src/app.py": "",
+            "src/main/x.txt": "",
+        },
+    )
+    rows = [(r["memory_file"], r["anchor"], r["verdict"], bool(r.get("implicit"))) for r in results(tmp_path)]
+    assert rows == [
+        (".github/instructions/java.instructions.md", "file:src/main/java/App.java", "REFUTED", False),
+        (".github/instructions/py.instructions.md", "file:src/old.py", "REFUTED", True),  # src/**/*.py matches src/app.py
+    ]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from anchorcheck.references import Reference, program_of, read_references
+from anchorcheck.references import Reference, apply_to, program_of, read_references
 
 
 def runners(*programs: str):  # noqa: ANN201 - a claims predicate
@@ -215,9 +217,27 @@ def test_folders_named_earlier_in_the_sentence_or_list_are_hints() -> None:
     assert refs["settings.py"] == ("src/skbuild/",)
 
 
+@pytest.mark.parametrize(
+    ("front", "globs"),
+    [
+        ('applyTo: "**/*.ts,**/*.tsx"', ("**/*.ts", "**/*.tsx")),
+        ("applyTo: 'web/**'", ("web/**",)),
+        ('applyTo: ["a/**", "b/*.py"]', ("a/**", "b/*.py")),
+        ("applyTo:\n  - web/**\n  - 'api/**'\ndescription: x", ("web/**", "api/**")),
+        ('applyTo: ""', None),
+        ("description: no applyTo", None),
+    ],
+)
+def test_apply_to_front_matter(front: str, globs: tuple[str, ...] | None) -> None:
+    assert apply_to(f"---\n{front}\n---\n- body\n") == globs
+    assert apply_to(f"# Title\n\n{front}\n") is None  # only front matter says what a file applies to
+
+
 def test_a_reference_round_trips_through_json() -> None:
     [ref] = read_references("`src/a.py`")
     assert Reference.from_dict(ref.to_dict()) == ref
+    scoped = replace(ref, folder=".github/instructions", scopes=("web/src", "web"))  # what a process pool is sent
+    assert Reference.from_dict(scoped.to_dict()) == scoped
 
 
 def test_go_package_patterns_are_not_placeholders() -> None:

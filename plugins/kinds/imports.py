@@ -367,8 +367,8 @@ def _provenance(module: str, hits: ImportSearch, context: Context, details: dict
         details["first_party"] = True
         return "; it is first-party code of this repository"
     packages: dict[str, list[str]] = {}
-    for ecosystem in _ecosystems(context):
-        if ecosystem.packages_for_import is not None and hits.languages & set(ecosystem.languages):
+    for ecosystem in context.registry.ecosystems_for(hits.languages):  # a Python import asks PyPI, not npm or cargo
+        if ecosystem.packages_for_import is not None:
             provided = ecosystem.packages_for_import(module, context)
             if provided:
                 packages[ecosystem.name] = provided
