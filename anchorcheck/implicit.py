@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from anchorcheck.anchors import encode_path
 from anchorcheck.context import Context
-from anchorcheck.globs import gitignore_file
+from anchorcheck.globs import gitignore, gitignore_file
 from anchorcheck.safe_read import IGNORE_CAP, read_capped
 from anchorcheck.references import Reference
 from anchorcheck.registry import Registry
