@@ -109,7 +109,8 @@ def find_workspace(context: Context, folder: str) -> Workspace | None:
             continue
         if not is_file(context, manifest):
             return None
-        return context.memo(("cmd-npm-workspace", here), lambda: _workspace(context, here, manifest, globs, config))
+        # Keyed by the globs too: they were read above, outside the entry, which records only its own reads.
+        return context.memo(("cmd-npm-workspace", here, globs, config), lambda: _workspace(context, here, manifest, globs, config))
     return None
 
 
