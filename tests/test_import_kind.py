@@ -135,19 +135,27 @@ def test_scope_matching_nothing_says_so(tmp_path):
         assert result.reason == "no file of the repository matches the scope 'src/cache/'"
 
 
-def test_dotted_module_parses_only_files_that_spell_its_last_segment(tmp_path):
-    """An import of a.b.c spells `c` (or is relative, inside a `c/` directory): other files of the
-    package are ruled out unparsed, however many name `a`."""
+def test_dotted_module_parses_only_files_that_spell_each_segment(tmp_path):
+    """An import of a.b.c spells each of a, b and c, or (a relative import) takes it from a directory
+    the file lies below: other files of the package are ruled out unparsed, however many name `a`
+    or `c`, and a relative import inside b/ or c/ is still found."""
     files = {f"pkg/mod{i}.py": "import pkg.other\nfrom pkg import util\n" for i in range(40)}
+    files.update({f"app/t{i}.py": "import time\nfrom pkg.filters import date\n" for i in range(20)})
     files.update({"pkg/__init__.py": "", "pkg/sub/__init__.py": "", "pkg/sub/inner.py": "from . import deep\n"})
+    files.update({"pkg/filters/__init__.py": "", "pkg/filters/use.py": "from . import time\n"})
     write(tmp_path, files)
     v = verifier(tmp_path)
     result = v.check("import:pkg.sub")
     assert result.verdict is Verdict.VERIFIED
     assert [e.path for e in result.evidence] == ["pkg/sub/inner.py"]  # `from . import deep` inside pkg/sub/
-    assert SourceIndex.of(v.context).parsed == 2  # the files under pkg/sub/, not the 40 others
-    refuted = v.check("import:pkg.absent")
-    assert refuted.verdict is Verdict.REFUTED and f"{len(files)} ruled out" in refuted.reason
+    assert SourceIndex.of(v.context).parsed == 2  # the files under pkg/sub/, not the 60 others
+    result = v.check("import:pkg.filters.time")
+    assert result.verdict is Verdict.VERIFIED
+    assert [e.location() for e in result.evidence] == ["pkg/filters/use.py:1"]
+    assert SourceIndex.of(v.context).parsed == 3  # not the 20 that spell `time` and `pkg` but not `filters`
+    for absent in ("import:pkg.absent", "import:pkg.other.time"):
+        refuted = v.check(absent)
+        assert refuted.verdict is Verdict.REFUTED and f"{len(files)} ruled out" in refuted.reason
 
 
 def test_broken_file_that_cannot_spell_the_module_does_not_matter(tmp_path):
@@ -157,3 +165,30 @@ def test_broken_file_that_cannot_spell_the_module_does_not_matter(tmp_path):
     assert shaky.verdict is Verdict.VERIFIED  # pkg/a.py imports it; the broken file only adds doubt to absence
     write(tmp_path, {"broken.py": "print('pkg', 'gone')\ndef (:\n"})  # it names both: it could
     assert check(tmp_path, "import:pkg.gone").verdict is Verdict.INCONCLUSIVE
+
+
+def test_dotted_module_likely_importers_are_the_statements_that_name_it(tmp_path):
+    """`from a.b.c import X` imports a.b.c.X; `from a.b.c.base import X` does not, though it names
+    every segment: the files with the latter are not taken for likely importers, so they are parsed
+    only if nothing better answers."""
+    files = {f"pkg/m{i:02}.py": "from pkg.models.base import Model\n" for i in range(30)}
+    files.update({"pkg/z_user.py": "from pkg.models import Model\n", "pkg/z_other.py": "import pkg.models.Model.x\n"})
+    write(tmp_path, files)
+    v = verifier(tmp_path)
+    result = v.check("import:pkg.models.Model")
+    assert result.verdict is Verdict.VERIFIED
+    assert [e.location() for e in result.evidence] == ["pkg/z_other.py:1", "pkg/z_user.py:1"]
+    assert SourceIndex.of(v.context).parsed == 2  # the search and the evidence parse only the two
+
+
+def test_evidence_in_tests_is_cited_without_parsing_every_test(tmp_path):
+    """Once production code answered and tests are next, one production import is enough: the
+    evidence cites the first test importers, the others stay unparsed."""
+    files = {"src/app.py": "import redis\n"}
+    files.update({f"tests/test_{i:02}.py": "import redis\n" for i in range(20)})
+    write(tmp_path, files)
+    v = verifier(tmp_path)
+    result = v.check("import:redis")
+    assert result.verdict is Verdict.VERIFIED
+    assert [e.path for e in result.evidence] == ["src/app.py", "tests/test_00.py", "tests/test_01.py"]
+    assert SourceIndex.of(v.context).parsed == 3

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterator
 
 from anchorcheck.context import Context
 from anchorcheck.facts import Facts
@@ -56,6 +56,7 @@ def cite(
     satisfied: Callable[[str, Facts], bool],
     required: bool = False,
     files: int = ENOUGH_EVIDENCE,
+    label: Hashable | None = None,
 ) -> tuple[list[tuple[str, Facts]], bool]:
     """The files a positive answer cites, the same whatever the cache holds and whichever command
     asks: the first `files` candidates, smallest first (then by path), that satisfy and look
@@ -65,35 +66,62 @@ def cite(
 
     A search stops at the first files that answer, and which those are depends on which facts a
     cache already holds; citing is a function of the tree alone. Returns the cited files and whether
-    every candidate was looked at (else there may be more places than cited).
+    every candidate was looked at (else there may be more places than cited). With a `label` that
+    names what `likely` judges (the module, the key), each file's judgement is remembered until
+    the file changes, so a recall after an edit judges only the edited file again.
     """
     index = SourceIndex.of(context)
     groups: tuple[list[str], list[str]] = ([], [])
-    for path in sorted(search.candidates, key=lambda path: (_ORDER.index(classify(path)), _size(context, path), path)):
+    for path in sorted(search.candidates, key=lambda path: (_ORDER.index(classify(path)), index.size(path), path)):
         groups[classify(path) in ("example", "vendored")].append(path)
-    chosen: list[tuple[str, Facts]] = []
-    fallback: list[tuple[str, Facts]] = []
-    passed = False  # an unlikely file left unparsed: it might hold more places
-    for group in groups:
-        if chosen or fallback:  # production or test code answered: examples and vendored code are not looked at
-            return _in_order(chosen or fallback), not group and not passed
-        for path in group:
-            context.check_deadline()
-            language = index.language(path)
-            try:
-                is_likely = likely is None or language is None or likely(language, context.repo.read_bytes(path))
-                if not is_likely and (required or chosen or len(fallback) >= files):
-                    passed = True
-                    continue  # an unlikely file matters only while no likely one has answered
-                facts = index.facts(path)
-            except (OSError, UnsafePathError):
-                continue  # unreadable: the search reports it
-            if facts is not None and satisfied(path, facts):
-                (chosen if is_likely else fallback).append((path, facts))
-                if len(chosen) >= files:
-                    return _in_order(chosen), False
-        fallback = fallback[:files]
-    return _in_order(chosen or fallback), not passed
+    complete = True  # every candidate of the groups so far was looked at
+    for at, group in enumerate(groups):
+        later = at == 0 and bool(groups[1])  # examples and vendored code, not looked at if this group answers
+        # Likely files first, in order; unlikely ones are parsed only when no likely one answers.
+        unlikely: list[str] = []
+        chosen = _satisfying(context, _looking(context, group, likely, unlikely, label), satisfied, files)
+        if chosen:
+            return _in_order(chosen), len(chosen) < files and complete and not unlikely and not later
+        if unlikely and not required:
+            fallback = _satisfying(context, iter(unlikely), satisfied, files)
+            if fallback:
+                return _in_order(fallback), len(fallback) < files and complete and not later
+        complete = complete and (not unlikely or not required)
+    return [], complete
+
+
+def _looking(
+    context: Context, paths: list[str], likely: Callable[[Language, bytes], bool] | None, unlikely: list[str], label: Hashable | None
+) -> Iterator[str]:
+    """The paths whose bytes look `likely`, lazily, in order; the others are put in `unlikely`."""
+    index = SourceIndex.of(context)
+    for path in paths:
+        context.check_deadline()
+        language = index.language(path)
+        try:
+            if likely is None or language is None or _likely(index, label, likely, language, path):
+                yield path
+            else:
+                unlikely.append(path)
+        except (OSError, UnsafePathError):
+            continue  # unreadable: the search reports it
+
+
+def _satisfying(context: Context, paths: Iterator[str], satisfied: Callable[[str, Facts], bool], files: int) -> list[tuple[str, Facts]]:
+    """The first `files` of these paths (parsed as they come) whose facts satisfy."""
+    index = SourceIndex.of(context)
+    found: list[tuple[str, Facts]] = []
+    for path in paths:
+        context.check_deadline()
+        try:
+            facts = index.facts(path)
+        except (OSError, UnsafePathError):
+            continue  # unreadable: the search reports it
+        if facts is not None and satisfied(path, facts):
+            found.append((path, facts))
+            if len(found) >= files:
+                break
+    return found
 
 
 def _in_order(cited: list[tuple[str, Facts]]) -> list[tuple[str, Facts]]:
@@ -101,13 +129,10 @@ def _in_order(cited: list[tuple[str, Facts]]) -> list[tuple[str, Facts]]:
     return sorted(cited, key=lambda hit: (_ORDER.index(classify(hit[0])), hit[0]))
 
 
-def _size(context: Context, path: str) -> int:
-    """A file's size without reading it where the checkout allows (a revision is read instead)."""
-    try:
-        resolve = getattr(context.repo, "resolve", None)
-        return resolve(path).stat().st_size if resolve is not None else len(context.repo.read_bytes(path))
-    except (OSError, UnsafePathError):
-        return 0
+def _likely(index: SourceIndex, label: Hashable | None, likely: Callable[[Language, bytes], bool], language: Language, path: str) -> bool:
+    if label is None:
+        return likely(language, index.read(path))
+    return index.judged((label, language.name), path, lambda data: likely(language, data))
 
 
 def coverage(search: Search) -> str:

@@ -3,10 +3,12 @@
 Matching is by whole segments (`import:mcp` matches `mcp.server.fastmcp`,
 never `mcpx`), with each language's own separator. Absence is a closed-world
 claim over the files in scope that some language plugin parses: a file whose
-bytes lack the module's last segment cannot import it (`a.b.c` is spelled
-`c` by every import of it, but a relative one written inside a `c/`
-directory) and is ruled out unparsed; a candidate that failed to parse or
-read makes absence INCONCLUSIVE.
+bytes lack one of the module's segments cannot import it (an import of
+`a.b.c` spells `a`, `b` and `c`, but where a relative import takes a
+segment from the directories the file lies in) and is ruled out unparsed:
+the last segment is the needle every file is scanned for, the others are
+checked on the few files it keeps. A candidate that failed to parse or read
+makes absence INCONCLUSIVE.
 """
 
 from __future__ import annotations
@@ -51,7 +53,11 @@ def _segments(language: Language, module: str) -> tuple[str, ...]:
 
 def imports_of(facts: Facts, path: str, language: Language, context: Context) -> list[tuple[str, int, str]]:
     """The file's imports with relative ones resolved to absolute module names (once per file)."""
-    return context.memo(("anchorcheck.imports-of", path), lambda: _resolve_all(facts, path, language, context))
+    def resolve() -> list[tuple[str, int, str]]:
+        context.shared.read(path)  # worked out from this file's facts: kept while the file is unchanged
+        return _resolve_all(facts, path, language, context)
+
+    return context.memo(("anchorcheck.imports-of", path), resolve)
 
 
 def _resolve_all(facts: Facts, path: str, language: Language, context: Context) -> list[tuple[str, int, str]]:
@@ -146,6 +152,11 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         # The one import that need not spell it: a relative one written inside a `c/` directory.
         return _segments(language, module)[-1] if language.resolve_import is not None else None
 
+    def requires(language: Language) -> list[tuple[list[bytes], str | None]]:
+        # Every other segment too: spelled, or (relative imports) a directory the file lies below.
+        relative = language.resolve_import is not None
+        return [(_spellings(segment), segment if relative else None) for segment in _segments(language, module)[:-1]]
+
     matched: dict[str, list[tuple[str, int, str]]] = {}  # per path: the goal and the report both ask
 
     def matches(path: str, facts: Facts) -> list[tuple[str, int, str]]:
@@ -164,17 +175,17 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
 
     language_of = _language_of(context)
     goal = Goal(unguarded, ENOUGH_EVIDENCE, _likely_importer(module))
-    result = ImportSearch(search=index.search(scope, needles, inside, goal))
+    result = ImportSearch(search=index.search(scope, needles, inside, goal, requires=requires))
     hits = result.search.hits
     if result.places_in(hits, matches, language_of) and "python" not in result.languages and not result.search.complete:
         # Stopped early on other languages' imports (a JS `require("yaml")`): whether a PyPI
         # distribution provides the module needs one Python import, if there is one to find.
         python_only = Goal(unguarded, 1, goal.likely)
-        follow_up = index.search(scope, _for_python(needles, []), _for_python(inside, None), python_only)
+        follow_up = index.search(scope, _for_python(needles, []), _for_python(inside, None), python_only, requires=requires)
         searched = {path for path, _ in hits}
         result.places_in([hit for hit in follow_up.hits if hit[0] not in searched], matches, language_of)
     if result.places:
-        cited, result.cited_all = cite(context, result.search, goal.likely, lambda path, facts: bool(matches(path, facts)))
+        cited, result.cited_all = cite(context, result.search, goal.likely, lambda path, facts: bool(matches(path, facts)), label=("import", module))
         result.cited = _places(cited, matches)
     for path, facts in hits:
         # A broken file matters only if it could hold the import at all (or cannot be read to tell):
@@ -219,10 +230,13 @@ def _likely_importer(module: str) -> Callable[[Language, bytes], bool]:
     A top-level module: an occurrence of its name judged from what precedes it
     on its line (Python: `from`/`import` at the start; others: a quote), so a
     file costs a substring scan, not a regex tried at every line. A dotted one
-    (`a.b.c`): the path as written (`"a/b/c`, `a::b::c`), or in Python a line
-    that starts with `from`/`import` and names `c` beside `b` (or is relative):
-    only the parent's name tells `from django.template.defaultfilters import
-    time` from the `import time` of every other file.
+    (`a.b.c`): the path as written (`"a/b/c`, `a::b::c`), or in Python an
+    import line that names it: `import a.b.c`, `from a.b.c import x`, `from
+    a.b import c`, or a relative one naming `c` (its package is the file's):
+    only the parent's place in the statement tells `from
+    django.template.defaultfilters import time` from the `import time` of
+    every other file, and `from django.db.models import Model` from `from
+    django.db.models.base import Model`.
     """
     first = module.split(".")[0].split("/")[0].split("::")[0].encode()
     python = re.compile(rb"[ \t]*(?:from|import)[ \t]+")
@@ -232,7 +246,7 @@ def _likely_importer(module: str) -> Callable[[Language, bytes], bool]:
         if len(segments) > 1:
             if language.resolve_import is None:
                 return any(f"{quote}{module}".encode() in data for quote in ('"', "'", "`", " ", "\t", ":", "{"))
-            return _python_import_line(data, segments[-2].encode(), segments[-1].encode())
+            return _python_import_line(data, [s.encode() for s in segments])
         at = data.find(first)
         while at != -1:
             if language.resolve_import is None:
@@ -246,18 +260,50 @@ def _likely_importer(module: str) -> Callable[[Language, bytes], bool]:
     return likely
 
 
-def _python_import_line(data: bytes, parent: bytes, last: bytes) -> bool:
-    """Whether a line starting with `from`/`import` names `last` as a word, and `parent` or a relative module.
-    The import lines are found by one scan of the file; only they are looked into."""
-    if last not in data:
-        return False
-    for line in _IMPORT_LINES.findall(data):
-        if spells_word(line, last) and (line.lstrip().startswith(b"from .") or spells_word(line, parent)):
+def _python_import_line(data: bytes, segments: list[bytes]) -> bool:
+    """Whether a line starting with `from`/`import` imports the dotted module (or a submodule), or is
+    a relative import naming its last segment. Only the lines that hold the last segment are looked
+    at (a find per occurrence, not a regex over every line of the file)."""
+    last = segments[-1]
+    module, parent = b".".join(segments), b".".join(segments[:-1])
+    at = data.find(last)
+    while at != -1:
+        start = data.rfind(b"\n", 0, at) + 1
+        end = data.find(b"\n", at)
+        end = len(data) if end == -1 else end
+        line = data[start:end]
+        if _IMPORT_LINE.match(line) and spells_word(line, last) and _imports(line, module, parent, last):
+            return True
+        at = data.find(last, end)
+    return False
+
+
+def _imports(line: bytes, module: bytes, parent: bytes, last: bytes) -> bool:
+    """Whether an import line (statements split at `;`) imports the module or a submodule, or is a
+    relative import naming its last segment."""
+    for statement in line.split(b";"):
+        statement = statement.strip()
+        if statement.startswith(b"from ."):
+            if spells_word(statement, last):
+                return True
+            continue
+        found = _FROM.match(statement)
+        if found is not None:
+            source, names = found.groups()
+            if _within(source, module) or (source == parent and spells_word(names, last)):
+                return True
+        elif statement.startswith(b"import") and any(_within(name.split()[0], module) for name in statement[6:].split(b",") if name.split()):
             return True
     return False
 
 
-_IMPORT_LINES = re.compile(rb"^[ \t]*(?:from|import)[ \t][^\n]*", re.MULTILINE)
+def _within(name: bytes, module: bytes) -> bool:
+    """Whether a dotted name is the module or one of its submodules."""
+    return name == module or name.startswith(module + b".")
+
+
+_IMPORT_LINE = re.compile(rb"[ \t]*(?:from|import)[ \t]")
+_FROM = re.compile(rb"from[ \t]+([\w.]+)[ \t]+import\b(.*)")
 _WORD = re.compile(rb"\w")
 
 
@@ -325,8 +371,8 @@ def _provenance(module: str, hits: ImportSearch, context: Context, details: dict
         details["first_party"] = True
         return "; it is first-party code of this repository"
     packages: dict[str, list[str]] = {}
-    for ecosystem in _ecosystems(context):
-        if ecosystem.packages_for_import is not None and hits.languages & set(ecosystem.languages):
+    for ecosystem in context.registry.ecosystems_for(hits.languages):  # a Python import asks PyPI, not npm or cargo
+        if ecosystem.packages_for_import is not None:
             provided = ecosystem.packages_for_import(module, context)
             if provided:
                 packages[ecosystem.name] = provided
