@@ -46,6 +46,7 @@ from anchorcheck.memoryfiles import code_spans, looks_like_anchor
 from anchorcheck.model import HIGH, MEDIUM, AnchorResult, Suggestion, Verdict
 from anchorcheck.packages import LOCKED, PROJECT, PackageIndex
 from anchorcheck.references import read_references, runner_claims
+from anchorcheck.repo import UnsafePathError
 from anchorcheck.verifier import Verifier
 
 _WORD = re.compile(r"[A-Za-z@][\w@/.+-]*\w|[A-Za-z]")
@@ -79,7 +80,7 @@ _NAME_AFFIXES = ("-sdk", "-client", "-python", "-py", "-js", ".js", "-rs", "pyth
 _PACKAGE_WORD = re.compile(r"@?[A-Za-z][\w.+-]*(?:/[\w.+-]+)*")
 _PASSAGE_MIN = 12
 MAX_PASSAGE_FILES = 20000  # a checkout with more text files places no quoted passage (uniqueness costs a full scan)
-MAX_DEFINER_FILES = 25  # files that may hold a name's definition, past which no sym: is proposed for it
+MAX_DEFINER_BYTES = 4 * 1024 * 1024  # bytes of the files that may define a name, past which no sym: is proposed for it
 # A goal met before any file is parsed: the search lists the files whose bytes hold a needle, and stops.
 _LIST_ONLY = Goal(lambda path, facts: False, files=0)
 PASSAGE_MEMORY = 64 * 1024 * 1024  # bytes of files kept between passages; past this they are read again
@@ -342,9 +343,11 @@ class Suggester:
         Only files whose bytes hold a name's longest segment can define it
         (`RedisCache.get` is defined where `RedisCache` is written), so a
         prefiltered search parses those alone, not the whole tree (a cold
-        first run on uv's checkout took a minute). A name written in more than
-        MAX_DEFINER_FILES files is left out before anything is parsed: proving
-        that one of them alone defines it costs more than a proposal is worth.
+        first run on uv's checkout took a minute). A name written in files of
+        more than MAX_DEFINER_BYTES together is left out before anything is
+        parsed: proving that one of them alone defines it costs more than a
+        proposal is worth (by size, whatever the cache holds, so that a cold
+        and a warm run propose the same).
         A candidate too large to parse makes every name of the search
         ambiguous: it may define them.
         """
@@ -352,7 +355,7 @@ class Suggester:
         wanted = sorted({name for name in names if name not in self._defs})
         for name in wanted:
             holding = index.search(None, lambda language, name=name: [_needle(name).encode("utf-8")], goal=_LIST_ONLY)
-            if len(holding.candidates) > MAX_DEFINER_FILES:
+            if sum(self._size(path) for path in holding.candidates) > MAX_DEFINER_BYTES:
                 self._defs[name] = set()  # unknown, and never proposed
         wanted = [name for name in wanted if name not in self._defs]
         if not wanted:
@@ -367,6 +370,12 @@ class Suggester:
                 if qualified in found:
                     found[qualified].add(path)
         self._defs.update(found)
+
+    def _size(self, path: str) -> int:
+        try:
+            return self.verifier.repo.resolve(path).stat().st_size
+        except (OSError, UnsafePathError):
+            return 0
 
     def _module_form(self, path: str, name: str) -> str | None:
         """`sym:py:package.module.Name` when it resolves to this file (tried for each plausible source root)."""
@@ -421,9 +430,9 @@ class Suggester:
 
     def _code_context(self, text: str, mention: _Mention, word: str) -> bool:
         """A word names a package in code, beside a cue word ("the click library", "the Sentry SDK"), or
-        when it is no English word ("Redis", "zod"). An English word needs one of the first two, even
+        when it is no plain English word ("Redis", "zod", "TypeScript"). An English word needs one of the first two, even
         capitalised: "changes for Windows" names the system, not the `windows` crate."""
-        return mention.code or _beside_cue(text, mention) or not is_english(word)
+        return mention.code or _beside_cue(text, mention) or _distinctive(word) or not is_english(word)
 
     def _scoped_import(self, purl: str, ecosystem: str, name: str) -> Suggestion | None:
         """`import:MODULE in:SCOPE`, SCOPE the production code that imports the package, or None."""

@@ -16,7 +16,7 @@ import pytest
 
 import anchorcheck
 
-PACKAGE_JSON = '{"name": "root", "private": true, "devDependencies": {"vite": "^7.0.0", "rimraf": "^6.0.0"}}\n'
+PACKAGE_JSON = '{"name": "root", "private": true, "devDependencies": {"vite": "^7.0.0", "rimraf": "^6.0.0", "typescript": "^5.0.0"}}\n'
 
 VITEST = {
     "package.json": PACKAGE_JSON,
@@ -79,6 +79,8 @@ def test_vitest_sentences_give_no_negated_package_and_no_generic_symbol(vitest: 
     # the distinctive name in the same sentence is still read, and rimraf (no English word) too
     assert ("sym:test/test-utils/index.ts::runVitest", "high") in found[VITEST_LINES[1]]
     assert ("pkg:npm/rimraf", "medium") in found[VITEST_LINES[2]]
+    # an English word ("a typescript": a typed document) written with a capital inside is a name
+    assert [s.anchor for s in anchorcheck.suggest(vitest, "The runtime is written in TypeScript.")] == ["pkg:npm/typescript"]
 
 
 def test_agents_js_sentences_give_no_negated_package_and_no_generic_symbol(make_repo) -> None:  # noqa: ANN001
