@@ -79,8 +79,13 @@ _GENERIC = frozenset(
 _NAME_AFFIXES = ("-sdk", "-client", "-python", "-py", "-js", ".js", "-rs", "python-", "py-", "node-")
 _PACKAGE_WORD = re.compile(r"@?[A-Za-z][\w.+-]*(?:/[\w.+-]+)*")
 _PASSAGE_MIN = 12
+_CAMEL_HUMP = re.compile(r"[a-z0-9][A-Z]")
+_FILE_EXTENSIONS = frozenset(
+    "md mdx txt rst json jsonc yaml yml toml lock ini cfg sh bash py pyi js mjs cjs jsx ts mts cts tsx rs go rb java kt c h "
+    "cpp hpp cs php html css scss vue svelte sql xml csv".split()
+)
 MAX_PASSAGE_FILES = 20000  # a checkout with more text files places no quoted passage (uniqueness costs a full scan)
-MAX_DEFINER_BYTES = 4 * 1024 * 1024  # bytes of the files that may define a name, past which no sym: is proposed for it
+MAX_DEFINER_BYTES = 1024 * 1024  # bytes of the files that may define a name, past which no sym: is proposed for it
 # A goal met before any file is parsed: the search lists the files whose bytes hold a needle, and stops.
 _LIST_ONLY = Goal(lambda path, facts: False, files=0)
 PASSAGE_MEMORY = 64 * 1024 * 1024  # bytes of files kept between passages; past this they are read again
@@ -516,8 +521,9 @@ def _gaps(text: str, spans: list[re.Match[str]]) -> Iterator[tuple[int, int]]:
 
 
 def _distinctive(name: str) -> bool:
-    """snake_case (`MAX_RETRIES`) or CamelCase inside (`runVitest`, `RedisCache`): no word of prose."""
-    return "_" in name.strip("_") or any(c.isupper() for c in name[1:]) and any(c.islower() for c in name)
+    """snake_case (`MAX_RETRIES`) or CamelCase inside (`runVitest`, `RedisCache`): no word of prose
+    (a plural acronym, "IDs", "APIs", is one)."""
+    return "_" in name.strip("_") or bool(_CAMEL_HUMP.search(name))
 
 
 def _naming(name: str, code: bool) -> str | None:
@@ -533,7 +539,10 @@ def _naming(name: str, code: bool) -> str | None:
     if not _IDENT.fullmatch(name) or len(_needle(name)) < 3:
         return None
     if "." in name:
-        return HIGH if all(len(part) > 1 for part in name.split(".")) else None
+        parts = name.split(".")
+        if parts[-1].lower() in _FILE_EXTENSIONS:
+            return None  # `README.md`, `run.ts`, "Node.js": a file's name (read as a path), no definition's
+        return HIGH if all(len(part) > 1 for part in parts) else None
     if _distinctive(name):
         return HIGH if code else MEDIUM
     if code and name[:1].isupper() and name[1:].islower() and not is_english(name):

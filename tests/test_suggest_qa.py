@@ -137,3 +137,9 @@ def test_generic_words_in_code_are_no_symbol_but_distinctive_ones_are(make_repo)
     root = make_repo({"src/probe.ts": "export function finalize(code: number): void {}\nexport class ProbeRunner {}\nexport const MAX_WAIT_MS = 5;\n"})
     found = {s.anchor: s.confidence for s in anchorcheck.suggest(root, "Call `finalize` from `ProbeRunner`; wait at most `MAX_WAIT_MS`.")}
     assert found == {"sym:src/probe.ts::ProbeRunner": "high", "sym:src/probe.ts::MAX_WAIT_MS": "high"}
+
+
+def test_file_names_and_plural_acronyms_are_no_symbols(make_repo) -> None:  # noqa: ANN001
+    root = make_repo({"src/run.ts": "export const run = { ts: 1 };\nexport class IDs {}\nexport class RunState {}\n"})
+    found = [s.anchor for s in anchorcheck.suggest(root, "Edit run.ts and keep the IDs stable; `RunState` holds them.")]
+    assert found == ["sym:src/run.ts::RunState"]
