@@ -254,21 +254,45 @@ def startup(work: Path) -> None:
 
 def _fresh_workers() -> None:
     """Runs on each Dask worker between rounds: the next fleet finds no Verifier kept from the last."""
-    from anchorcheck import verifier
+    from anchorcheck import fleet
 
-    verifier._WORKER_VERIFIERS.clear()
+    fleet._WORKER_VERIFIERS.clear()
 
 
 def _import_anchorcheck() -> None:
-    """Runs on each Dask worker before the clock: the serial side's process has imported it too."""
+    """Runs on each Dask worker before the clock: the serial side's process has imported it too. On
+    Linux the worker also takes a session of its own, as a `dask worker` process started on its
+    own would have: the kernel's autogroup scheduler shares the CPUs between sessions, so on a
+    machine other sessions keep busy, processes of one session cannot run in parallel at all."""
     from anchorcheck import Verifier
 
+    if hasattr(os, "setsid"):
+        try:
+            os.setsid()
+        except OSError:
+            pass  # already a session leader
     Verifier(".", options={"cache": False}).check("import:json")
+
+
+def _tree_cpu() -> float:
+    """CPU seconds of this process and every process under it (the cluster's workers and nannies)."""
+    import psutil  # a dependency of distributed
+
+    total = 0.0
+    me = psutil.Process()
+    for process in [me, *me.children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system + times.children_user + times.children_system
+    return total
 
 
 def fleet(root: Path, work: Path, rounds: int = 3) -> None:
     """8 repositories x 50 anchors: serially in this process, then on a Dask LocalCluster of two
-    worker processes (their imports done, no Verifier kept between rounds), interleaved; medians."""
+    worker processes (their imports done, no Verifier kept between rounds), interleaved; medians,
+    of the wall clock and of the CPU time of every process involved (Dask's own cost)."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:
@@ -286,22 +310,28 @@ def fleet(root: Path, work: Path, rounds: int = 3) -> None:
             commit(target)
         repos[str(target)] = [Memory(id=str(i), anchors=[a]) for i, a in enumerate(mixed_anchors(target))]
     options = {"options": {"cache": False}}
-    serial_times, dask_times, same = [], [], True
+    wall: dict[str, list[float]] = {"serial": [], "dask": []}
+    used: dict[str, list[float]] = {"serial": [], "dask": []}
+    same = True
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, Client(cluster) as client:
         client.run(_import_anchorcheck)
         for _ in range(rounds):
-            start = time.perf_counter()
-            serial = anchorcheck.verify_fleet(repos, **options)
-            serial_times.append(time.perf_counter() - start)
-            client.run(_fresh_workers)
-            start = time.perf_counter()
-            spread = anchorcheck.verify_fleet(repos, client.get_executor(), **options)
-            dask_times.append(time.perf_counter() - start)
-            same = same and all([r.to_dict() for r in serial[k]] == [r.to_dict() for r in spread[k]] for k in repos)
-    serial_time, dask_time = statistics.median(serial_times), statistics.median(dask_times)
-    ratios = sorted(d / s for d, s in zip(dask_times, serial_times))
-    print(f"fleet of 8 repositories x 50 anchors: serial {serial_time:.2f} s, Dask 2 workers {dask_time:.2f} s (medians of {rounds})")
-    print(f"  ratio {dask_time / serial_time:.2f}x serial (per round {ratios[0]:.2f}-{ratios[-1]:.2f}x; target <= 1x); identical reports: {same}")
+            reports = {}
+            for name, executor in (("serial", None), ("dask", client.get_executor())):
+                client.run(_fresh_workers)
+                start, start_cpu = time.perf_counter(), _tree_cpu()
+                reports[name] = anchorcheck.verify_fleet(repos, executor, **options)
+                wall[name].append(time.perf_counter() - start)
+                used[name].append(_tree_cpu() - start_cpu)
+            same = same and all([r.to_dict() for r in reports["serial"][k]] == [r.to_dict() for r in reports["dask"][k]] for k in repos)
+    median = {name: statistics.median(values) for name, values in wall.items()}
+    median_cpu = {name: statistics.median(values) for name, values in used.items()}
+    ratios = sorted(d / s for d, s in zip(wall["dask"], wall["serial"]))
+    print(f"fleet of 8 repositories x 50 anchors: serial {median['serial']:.2f} s, Dask 2 workers {median['dask']:.2f} s (medians of {rounds})")
+    print(
+        f"  ratio {median['dask'] / median['serial']:.2f}x serial (per round {ratios[0]:.2f}-{ratios[-1]:.2f}x; target <= 1x); "
+        f"CPU of all processes {median_cpu['dask']:.2f} s against {median_cpu['serial']:.2f} s ({median_cpu['dask'] / median_cpu['serial']:.2f}x); identical reports: {same}"
+    )
 
 
 SECTIONS = ["cold", "resident", "warm", "startup", "fleet"]
