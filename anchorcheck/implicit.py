@@ -21,15 +21,16 @@ registered languages declare (`Language.source_roots`: Python's `src`, `lib`,
 from __future__ import annotations
 
 import posixpath
+import re
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from collections.abc import Sequence
-
 from anchorcheck.anchors import encode_path
 from anchorcheck.context import Context
-from anchorcheck.globs import gitignore
+from anchorcheck.globs import gitignore, gitignore_file
+from anchorcheck.safe_read import IGNORE_CAP, read_capped
 from anchorcheck.references import Reference
 from anchorcheck.registry import Registry
 from anchorcheck.repo import Repository, UnsafePathError
@@ -58,6 +59,41 @@ class Resolution:
 def root_names(registry: Registry) -> tuple[str, ...]:
     """The source-root folder names the registered languages declare, in registration order."""
     return registry.source_roots()  # declared ones included: reading a memory file imports no language
+
+
+def applies(globs: Sequence[str], repo: Repository) -> bool:
+    """Whether an `applyTo` (gitignore-style globs, as lenient as Copilot's: `*.py` at any depth) matches a
+    listed file: instructions for files this repository does not have say nothing about it. A glob that
+    does not compile matches nothing, as it would for Copilot."""
+    try:
+        spec = gitignore(globs)
+    except (ValueError, re.error):
+        return False
+    return any(spec.match_file(path) for path in repo.paths())
+
+
+def scope_folders(globs: Sequence[str], repo: Repository) -> tuple[str, ...]:
+    """The folders an `applyTo` names, most specific first: the literal folders each glob starts with
+    (`web/src/**/*.tsx`: web/src, then web), those that exist here."""
+    found: list[str] = []
+    for glob in globs:
+        parts = glob.strip("/").split("/")
+        literal = _until_wild(parts if glob.endswith("/") else parts[:-1])
+        for end in range(len(literal), 0, -1):
+            folder = "/".join(literal[:end])
+            if folder not in found and _is_dir(repo, folder):
+                found.append(folder)
+    return tuple(found)
+
+
+def _until_wild(parts: list[str]) -> list[str]:
+    """The leading segments of a glob that hold no wildcard."""
+    literal = []
+    for part in parts:
+        if set("*?[{") & set(part) or part in ("", ".", ".."):
+            break
+        literal.append(part)
+    return literal
 
 
 def keep(reference: Reference, repo: Repository, roots: Sequence[str]) -> bool:
@@ -107,6 +143,8 @@ def resolve(reference: Reference, context: Context) -> Resolution:
         ignored = _ignored(repo, candidate)
         if ignored:
             return Resolution(None, f"{candidate} does not exist, but it is {ignored}: a build output or a local file")
+    if reference.generated:
+        return Resolution(None, f"{candidates[0]} does not exist, but the text says it is generated: an output not made yet")
     # Stale only where the path's first folder is a folder here: the place exists and lost the file.
     placed = [c for c in candidates if _is_dir(repo, _first_folder(c, bare))]
     if not placed:
@@ -119,14 +157,14 @@ def resolve(reference: Reference, context: Context) -> Resolution:
 
 def command_readings(reference: Reference, repo: Repository) -> list[str]:
     """The `cmd:` anchors a command may mean, most likely first: run from a folder the text named before
-    it (`cd DIR` in its block, "run these from `packages/ai`"), from the memory file's folder, or from the
-    root (where agents run commands)."""
+    it (`cd DIR` in its block, "run these from `packages/ai`"), from a folder the file applies to
+    (`applyTo`), from the memory file's folder, or from the root (where agents run commands)."""
     folders: list[str] = []
     for hint in reference.hints:
         for folder in (_join(reference.folder, hint.rstrip("/")), _join("", hint.rstrip("/"))):
             if folder is not None and folder not in folders and _is_dir(repo, folder):
                 folders.append(folder)
-    for folder in (reference.folder, ""):
+    for folder in (*reference.scopes, reference.folder, ""):
         if folder not in folders:
             folders.append(folder)
     return [f"{reference.anchor} in:{encode_path(f)}/" if f else reference.anchor for f in folders]
@@ -151,15 +189,16 @@ def _first_folder(candidate: str, written: str) -> str:
 def readings(reference: Reference, repo: Repository | None = None, roots: Sequence[str] = ()) -> list[str]:
     """The repo-relative paths a written path may mean, most likely first.
 
-    The memory file's folder, the root, the folders named earlier in the same
-    sentence or list, then, with a repository, the source roots: the folders
+    The memory file's folder, the folders it applies to (`applyTo`), the
+    root, the folders named earlier in the same sentence or list, then, with
+    a repository, the source roots: the folders
     named `roots` and the packages right under them (`pkg/mod.py` written
     for `src/pkg/mod.py`).
     """
     written = reference.value.rstrip("/")
     bases: list[str | None] = [reference.folder]
     if not written.startswith("../"):
-        bases.append("")
+        bases += [*reference.scopes, ""]
         for hint in reference.hints:
             bases += [_join(reference.folder, hint.rstrip("/")), hint.rstrip("/")]
         if repo is not None:
@@ -266,6 +305,9 @@ def _index(repo: Repository) -> _PathIndex:
     return index
 
 
+_ANY_CHILD = "anchorcheck-any-child"  # a name no pattern names: matched only by what ignores a folder's every entry
+
+
 def _ignored(repo: Repository, path: str) -> str | None:
     """Why a missing path would not be in the listing anyway: a skipped folder or a .gitignore rule; None if neither."""
     parts = path.split("/")
@@ -278,7 +320,8 @@ def _ignored(repo: Repository, path: str) -> str | None:
         base = "/".join(parts[:depth])
         spec = _gitignore(repo, base)
         rest = "/".join(parts[depth:])
-        if spec is not None and (spec.match_file(rest) or spec.match_file(rest + "/")):
+        # `dir/*` ignores what is in a folder, and so the folder itself: git lists nothing of it either
+        if spec is not None and any(spec.match_file(name) for name in (rest, rest + "/", rest + "/" + _ANY_CHILD)):
             return f"ignored by {base + '/' if base else ''}.gitignore"
     return None
 
@@ -286,7 +329,7 @@ def _ignored(repo: Repository, path: str) -> str | None:
 def _gitignore(repo: Repository, folder: str) -> GitIgnoreSpec | None:
     try:
         path = repo.resolve(f"{folder}/.gitignore" if folder else ".gitignore")
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else None
+        lines = read_capped(path, IGNORE_CAP).decode("utf-8", errors="replace").splitlines() if path.is_file() else None
     except (OSError, UnsafePathError):
         return None
-    return gitignore(lines) if lines else None
+    return gitignore_file(lines) if lines else None

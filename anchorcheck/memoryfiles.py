@@ -20,12 +20,14 @@ from anchorcheck.anchors import AnchorSyntaxError, anchor_text, parse_anchor
 from anchorcheck.codespans import code_spans
 from anchorcheck.mistakes import typo_kind
 from anchorcheck.model import Memory, Position
-from anchorcheck.references import Claims, Reference, read_references, runner_claims
+from anchorcheck.references import Claims, Reference, apply_to, read_references, runner_claims
 from anchorcheck.registry import MemoryFormat, Registry
 from anchorcheck.repo import Repository
 from anchorcheck.safe_read import MEMORY_CAP, FileTooLargeError, read_capped, read_in_root
 
-_KIND_PREFIX = re.compile(r"\s*!?([a-z][a-z0-9_-]*):")
+# `kind:value` with the value right after the colon: `watch: false` (a config key), `env: { CI: true }`
+# and `file://x` (a URL) are prose, not anchors written wrongly.
+_KIND_PREFIX = re.compile(r"\s*!?([a-z][a-z0-9_-]*):(?=\S)(?!//)")
 
 
 class MemoryFileError(ValueError):
@@ -71,7 +73,9 @@ def read_memory_file(
     With `reading`, each memory also holds the implicit references written
     in it (as `Reference` objects after its typed anchors), and a command or
     path written outside any memory (a line of a fenced shell block) becomes
-    a memory of its own. Only a regular file is read, never past MEMORY_CAP;
+    a memory of its own. A file whose `applyTo` front matter matches no
+    listed file keeps its typed anchors only: its prose is about files this
+    repository does not have. Only a regular file is read, never past MEMORY_CAP;
     with `root`, a file in the repository whose symlink leads out of it is
     refused, as an anchor's path would be.
     """
@@ -117,13 +121,19 @@ def _with_references(
 ) -> list[Memory]:
     kinds = reading.kinds & set(registry.kinds)
     reading = replace(reading, claims=reading.claims or runner_claims(registry))
+    globs = apply_to(text)
+    scopes: tuple[str, ...] = ()
+    if globs is not None:
+        if not implicit.applies(globs, reading.repo):
+            return memories  # instructions for files this repository does not have: their references are not about it
+        scopes = implicit.scope_folders(globs, reading.repo)
     if not fmt.markdown:
         for memory in memories:
             base = memory.position or Position(1)
             found = [r.at(base.line, base.column - 1) for r in read_references(memory.text, claims=reading.claims, kinds=kinds)]
-            _add(memory, _usable(found, folder, reading, registry))
+            _add(memory, _usable(found, folder, scopes, reading, registry))
         return memories
-    found = _usable(read_references(text, claims=reading.claims, kinds=kinds), folder, reading, registry)
+    found = _usable(read_references(text, claims=reading.claims, kinds=kinds), folder, scopes, reading, registry)
     owners = _line_owners(text, memories)
     orphans: dict[int, Memory] = {}
     lines = text.splitlines()
@@ -145,12 +155,14 @@ def _with_references(
     return sorted([*memories, *orphans.values()], key=lambda m: m.position.line if m.position else 0)
 
 
-def _usable(found: Iterable[Reference], folder: str, reading: ReferenceReading, registry: Registry) -> list[Reference]:
+def _usable(
+    found: Iterable[Reference], folder: str, scopes: tuple[str, ...], reading: ReferenceReading, registry: Registry
+) -> list[Reference]:
     """The references that name something of this repository and parse as the anchor they amount to."""
     kept = []
     roots = implicit.root_names(registry)
     for reference in found:
-        reference = replace(reference, folder=folder)
+        reference = replace(reference, folder=folder, scopes=scopes)
         if reference.kind == "file":
             if not implicit.keep(reference, reading.repo, roots):
                 continue
@@ -208,9 +220,10 @@ def _keep_known_kinds(memory: Memory, registry: Registry) -> None:
 
 
 def looks_like_anchor(text: str) -> bool:
-    """Whether a code span has the `[!]kind:value` shape (the kind is checked later)."""
+    """Whether a code span has the `[!]kind:value` shape (the kind is checked later). A first word that
+    ends in a colon (`file:line:col: message`, an output format) is a label, not an anchor."""
     match = _KIND_PREFIX.match(text)
-    return bool(match) and len(anchor_text(text)) > match.end()
+    return bool(match) and len(anchor_text(text)) > match.end() and not text.split(maxsplit=1)[0].endswith(":")
 
 
 def code_span_anchors(text: str) -> list[tuple[str, int]]:

@@ -159,8 +159,10 @@ class PluginSet:
         plugins = (info.name,)
         for key in provides.get("kinds", ()):
             self.registry.kinds.declare(key, Declared(plugins))
-        for key in provides.get("ecosystems", ()):
-            self.registry.ecosystems.declare(key, Declared(plugins))
+        ecosystems = provides.get("ecosystems", ())
+        for key in ecosystems:
+            languages = ecosystems[key].get("languages", ()) if isinstance(ecosystems, dict) else ()
+            self.registry.ecosystems.declare(key, Declared(plugins, languages=tuple(languages)))
         for key in provides.get("formats", ()):
             self.registry.formats.declare(key, Declared(plugins))
         for key, files in provides.get("languages", {}).items():
@@ -248,9 +250,15 @@ def _malformed(provides: object) -> str | None:
     unknown = set(provides) - {*_HOOK_OF_TABLE, "hooks"}
     if unknown:
         return f"has unknown keys {sorted(unknown)}"
-    for table in ("kinds", "ecosystems", "formats"):
+    for table in ("kinds", "formats"):
         if not _strings(provides.get(table, [])):
             return f"{table!r} is not a list of names"
+    ecosystems = provides.get("ecosystems", [])
+    if not _strings(ecosystems) and not (
+        isinstance(ecosystems, dict)
+        and all(isinstance(v, dict) and set(v) <= {"languages"} and _strings(v.get("languages", [])) for v in ecosystems.values())
+    ):
+        return "'ecosystems' is neither a list of names nor {name: {'languages': [...]}}"
     if not _strings(provides.get("hooks", [])) or not set(provides.get("hooks", [])) <= _DISPATCH_HOOKS:
         return f"'hooks' is not a list of {sorted(_DISPATCH_HOOKS)}"
     languages, runners = provides.get("languages", {}), provides.get("runners", {})
@@ -336,7 +344,7 @@ def _rank_runners(plugins: PluginSet) -> None:
 
 def _warn_shared_programs(runners: Table[Runner]) -> None:
     """Warn once per pair of runners that claim one program, naming both plugins (from declarations: no import)."""
-    ranked = [(name, entry) for name, entry in runners.pending()]
+    ranked = [(name, entry) for name, entry in runners.entries()]
     for index, (winner, first) in enumerate(ranked):
         for loser, second in ranked[index + 1:]:
             shared = [p for p in second.programs if p in first.programs]

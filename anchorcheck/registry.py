@@ -7,7 +7,7 @@ the registry remembers which plugin registered each one so that errors and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -195,9 +195,10 @@ class Runner:
     and returns an AnchorResult: VERIFIED when the configuration defines
     what the call runs, REFUTED when the configuration is present, static and
     lacks it (or a runner that needs one has none), INCONCLUSIVE otherwise.
-    `programs` are executable names as written (`pnpm`, `npx`); the first
-    runner to register a program keeps it (the loader warns, naming both
-    plugins, when a later one claims it too). `reads(program, args)` says
+    `programs` are executable names as written (`pnpm`, `npx`); when two
+    runners claim a program, the one first in `Registry.runners` checks it
+    (the loader puts installed plugins' runners before the built-in ones and
+    warns, naming both plugins). `reads(program, args)` says
     whether a call is a claim about the repository at all: `cargo install
     ripgrep`, `uvx ruff`, `docker run` are not (they need no configuration
     of this repository), so a reader of prose leaves them unread; None reads
@@ -220,7 +221,7 @@ class Declared:
     would have registered; `extensions` and `filenames` (a language) and
     `programs` (a runner) let lookups by file or program find the plugin to
     import without importing the others; `source_roots` (a language) are
-    known without importing it too.
+    known without importing it too, and so are an ecosystem's `languages`.
     """
 
     plugins: tuple[str, ...]
@@ -228,6 +229,7 @@ class Declared:
     filenames: tuple[str, ...] = ()
     programs: tuple[str, ...] = ()
     source_roots: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
 
 
 class Table(Mapping[str, T]):
@@ -237,7 +239,8 @@ class Table(Mapping[str, T]):
     iteration need no import); reading it imports the declaring plugin, whose
     registration fills it in place. `values()` and `items()` import every
     declaring plugin of this table. `load(plugins)` is how the table asks for
-    that (the plugin set's loader); without one, nothing is ever pending.
+    that: the plugin set's loader, which a table of a bare `Registry()` (where
+    nothing is declared) does without.
     """
 
     def __init__(self, name: str, load: Callable[[Sequence[str]], None] | None = None) -> None:
@@ -246,6 +249,7 @@ class Table(Mapping[str, T]):
         self._items: dict[str, Any] = {}
 
     def declare(self, key: str, declared: Declared) -> None:
+        """Hold `key`'s place for the plugins that declared it (a name already registered keeps its owner)."""
         existing = self._items.get(key)
         if existing is None:
             self._items[key] = declared
@@ -253,6 +257,7 @@ class Table(Mapping[str, T]):
             self._items[key] = replace(existing, plugins=existing.plugins + declared.plugins)
 
     def add(self, key: str, item: T) -> None:
+        """Register `item` under `key`; a second registration of one name is an error the loader warns about."""
         existing = self._items.get(key)
         if existing is not None and not isinstance(existing, Declared):
             raise RegistrationError(f"{self.name[:-1]} {key!r} registered by both {existing.plugin!r} and {item.plugin!r}")
@@ -275,8 +280,9 @@ class Table(Mapping[str, T]):
         """Sort the entries, registered or only declared, by `key(entry)` (stable: ties keep their order)."""
         self._items = dict(sorted(self._items.items(), key=lambda item: key(item[1])))
 
-    def pending(self) -> list[tuple[str, Any]]:
-        """Every (key, record or Declared) in order, importing nothing."""
+    def entries(self) -> list[tuple[str, Any]]:
+        """Every (key, registered record or Declared) in order, importing nothing: what lookups by a
+        declared field (extension, program, source root, language) scan."""
         return list(self._items.items())
 
     def resolve(self, key: str) -> None:
@@ -302,6 +308,7 @@ class Table(Mapping[str, T]):
         return len(self._items)
 
     def load_all(self) -> None:
+        """Import every plugin that declared a name of this table and has not been imported yet."""
         wanted = [p for value in self._items.values() if isinstance(value, Declared) for p in value.plugins]
         if wanted and self.load is not None:
             self.load(list(dict.fromkeys(wanted)))
@@ -340,7 +347,7 @@ class Registry:
         A runner only declared so far is imported when it claims the program, and no other is.
         """
         name = program.rsplit("/", 1)[-1]
-        for key, runner in self.runners.pending():
+        for key, runner in self.runners.entries():
             if program in runner.programs or name in runner.programs:
                 if isinstance(runner, Declared):
                     self.runners.resolve(key)
@@ -348,9 +355,24 @@ class Registry:
                 return runner  # type: ignore[no-any-return]
         return None
 
+    def ecosystems_for(self, languages: Iterable[str]) -> list[Ecosystem]:
+        """The ecosystems whose packages code in these languages imports (`Ecosystem.languages`), in name order.
+
+        A declared ecosystem is imported only when the languages it declares
+        meet these (or when it declares none: then nothing is known without it).
+        """
+        wanted = set(languages)
+        for key, ecosystem in self.ecosystems.entries():
+            if isinstance(ecosystem, Declared) and (not ecosystem.languages or wanted & set(ecosystem.languages)):
+                self.ecosystems.resolve(key)
+        return [
+            eco for _, eco in sorted(self.ecosystems.entries())
+            if not isinstance(eco, Declared) and eco.import_names is not None and wanted & set(eco.languages)
+        ]
+
     def source_roots(self) -> tuple[str, ...]:
         """The source-root folder names of every language, registered or only declared, in registration order."""
-        return tuple(dict.fromkeys(root for _, language in self.languages.pending() for root in language.source_roots))
+        return tuple(dict.fromkeys(root for _, language in self.languages.entries() for root in language.source_roots))
 
     def language_for(self, path: str) -> Language | None:
         """The language plugin that parses this file, by file name first, then extension.
@@ -361,7 +383,7 @@ class Registry:
         dot = name.rfind(".")
         ext = name[dot:].lower() if dot > 0 else None
         for claims in (lambda lang: name in lang.filenames, lambda lang: ext is not None and ext in lang.extensions):
-            for key, language in self.languages.pending():
+            for key, language in self.languages.entries():
                 if claims(language):
                     if isinstance(language, Declared):
                         self.languages.resolve(key)

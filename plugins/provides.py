@@ -16,10 +16,10 @@ ENV = {"kinds": ["env"]}
 SYM = {"kinds": ["sym"]}
 CMD = {"kinds": ["cmd"]}
 
-PYPI = {"ecosystems": ["pypi"]}
-NPM = {"ecosystems": ["npm"]}
-CARGO = {"ecosystems": ["cargo"]}
-GOLANG = {"ecosystems": ["golang"]}
+PYPI = {"ecosystems": {"pypi": {"languages": ["python"]}}}
+NPM = {"ecosystems": {"npm": {"languages": ["javascript", "typescript"]}}}
+CARGO = {"ecosystems": {"cargo": {"languages": ["rust"]}}}
+GOLANG = {"ecosystems": {"golang": {"languages": ["go"]}}}
 
 MARKDOWN = {"formats": ["markdown"]}
 MCP_MEMORY = {"formats": ["mcp-memory"]}

@@ -70,6 +70,15 @@ def test_an_anchor_imports_only_the_plugins_it_needs(make_repo) -> None:  # noqa
                 "anchorcheck_plugins.runners.python_tools", "anchorcheck_plugins.languages.python"} & loaded
 
 
+def test_a_python_import_asks_only_the_ecosystems_of_python(make_repo) -> None:  # noqa: ANN001
+    root = make_repo({"app.py": "import requests\n", "package.json": '{"dependencies": {"left-pad": "1"}}\n'})
+    code = "import anchorcheck\nr = anchorcheck.Verifier('.').check('import:requests')\nprint(r.verdict, r.details.get('distributions'))"
+    mods, out = _modules_after(root, code)
+    assert out.split() == ["VERIFIED", "['requests']"]
+    assert "anchorcheck_plugins.ecosystems.pypi" in mods
+    assert not {"anchorcheck_plugins.ecosystems.npm", "anchorcheck_plugins.ecosystems.cargo", "anchorcheck_plugins.ecosystems.golang"} & mods
+
+
 def _check_json(root: Path, capsys: pytest.CaptureFixture[str]) -> Any:
     main(["check", "--no-cache", "--format", "json", "--root", str(root), str(root / "CLAUDE.md")])
     data = json.loads(capsys.readouterr().out)
@@ -84,7 +93,7 @@ def test_lazy_loading_gives_what_importing_everything_first_gives(make_repo, mon
     found = entry_points(ENTRY_POINT_GROUP, PROVIDES_GROUP)
     monkeypatch.setattr(plugin_loading, "entry_points", lambda *groups: {**found, PROVIDES_GROUP: []})
     eager = load_plugins()
-    assert not [key for table in eager.registry.tables() for key, value in table.pending() if isinstance(value, Declared)]
+    assert not [key for table in eager.registry.tables() for key, value in table.entries() if isinstance(value, Declared)]
     monkeypatch.setattr("anchorcheck.verifier.default_plugins", lambda only=None: eager)
     assert _check_json(root, capsys) == lazy
     verdicts = [(r["anchor"], r["verdict"]) for r in lazy["results"]]
@@ -104,7 +113,8 @@ def test_every_builtin_plugin_registers_exactly_what_it_declares() -> None:
             loaded.load_all()
         registry, provides = loaded.registry, declared[name]
         assert sorted(registry.kinds) == sorted(provides.get("kinds", [])), name
-        assert sorted(registry.ecosystems) == sorted(provides.get("ecosystems", [])), name
+        ecosystems = provides.get("ecosystems", {})
+        assert {key: list(eco.languages) for key, eco in registry.ecosystems.items()} == {k: ecosystems[k]["languages"] for k in ecosystems}, name
         assert sorted(registry.formats) == sorted(provides.get("formats", [])), name
         languages = {
             key: {"extensions": list(lang.extensions), **{f: list(getattr(lang, f)) for f in ("filenames", "source_roots") if getattr(lang, f)}}
@@ -180,7 +190,7 @@ def test_a_declared_plugin_is_imported_on_its_first_anchor(monkeypatch, tmp_path
 
 @pytest.mark.parametrize(
     ("declaration", "warning"),
-    [(None, None), ({"kinds": "probe"}, "'kinds' is not a list"), ({"kinds": ["probe"], "colour": 1}, "unknown keys"), (["probe"], "not a dict")],
+    [(None, None), ({"kinds": "probe"}, "'kinds' is not a list"), ({"ecosystems": {"x": ["python"]}}, "'ecosystems' is neither"), ({"kinds": ["probe"], "colour": 1}, "unknown keys"), (["probe"], "not a dict")],
 )
 def test_a_plugin_without_a_readable_declaration_is_imported_at_once(monkeypatch, tmp_path, fresh_plugins, declaration, warning) -> None:  # noqa: ANN001
     loads = _with_probe(monkeypatch, declaration)

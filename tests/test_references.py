@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from anchorcheck.references import Reference, program_of, read_references
+from anchorcheck.references import Reference, apply_to, program_of, read_references
 
 
 def runners(*programs: str):  # noqa: ANN201 - a claims predicate
@@ -133,8 +135,12 @@ def test_commands_with_placeholders_or_chains_are_not_read() -> None:
     text = (
         "`cargo test -p <crate>` `cargo test -p <formatter crate>` `cargo run --example x [filename]`"
         " `pnpm --filter @ai-sdk/{pkg} test` `make a && make b` `npm run x | tee`"
+        " `uv run pytest tests/path/test_foo.py` `uv run ruff --include='src/mcp/path/foo.py'`"  # python-sdk's AGENTS.md
     )
-    assert anchors(text, claims=runners("cargo", "pnpm", "make", "npm")) == []
+    assert anchors(text, claims=runners("cargo", "pnpm", "make", "npm", "uv")) == []
+    assert anchors("`uv run pytest tests/test_food.py` `uv run pytest tests/unit/`", claims=runners("uv")) == [
+        "cmd:uv run pytest tests/test_food.py", "cmd:uv run pytest tests/unit/",
+    ]
 
 
 def test_a_registry_decides_which_programs_are_commands() -> None:
@@ -211,9 +217,27 @@ def test_folders_named_earlier_in_the_sentence_or_list_are_hints() -> None:
     assert refs["settings.py"] == ("src/skbuild/",)
 
 
+@pytest.mark.parametrize(
+    ("front", "globs"),
+    [
+        ('applyTo: "**/*.ts,**/*.tsx"', ("**/*.ts", "**/*.tsx")),
+        ("applyTo: 'web/**'", ("web/**",)),
+        ('applyTo: ["a/**", "b/*.py"]', ("a/**", "b/*.py")),
+        ("applyTo:\n  - web/**\n  - 'api/**'\ndescription: x", ("web/**", "api/**")),
+        ('applyTo: ""', None),
+        ("description: no applyTo", None),
+    ],
+)
+def test_apply_to_front_matter(front: str, globs: tuple[str, ...] | None) -> None:
+    assert apply_to(f"---\n{front}\n---\n- body\n") == globs
+    assert apply_to(f"# Title\n\n{front}\n") is None  # only front matter says what a file applies to
+
+
 def test_a_reference_round_trips_through_json() -> None:
     [ref] = read_references("`src/a.py`")
     assert Reference.from_dict(ref.to_dict()) == ref
+    scoped = replace(ref, folder=".github/instructions", scopes=("web/src", "web"))  # what a process pool is sent
+    assert Reference.from_dict(scoped.to_dict()) == scoped
 
 
 def test_go_package_patterns_are_not_placeholders() -> None:

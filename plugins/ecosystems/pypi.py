@@ -10,6 +10,7 @@ PEP 440 specifier set (`@>=5,<6`).
 from __future__ import annotations
 
 import re
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 from packaging.specifiers import SpecifierSet
@@ -20,15 +21,24 @@ from anchorcheck.packages import FileFacts, ManifestStatus, PackageIndex
 from anchorcheck_plugins.ecosystems import ranges
 from anchorcheck_plugins.ecosystems.discovery import Layout, Reader, collect, member_dirs
 from anchorcheck_plugins.ecosystems.pypi_common import normalize
-from anchorcheck_plugins.ecosystems.pypi_environments import parse_environment, parse_pipfile
 from anchorcheck_plugins.ecosystems.pypi_import_names import distributions_for_import, imports_for_distribution, is_standard_library
-from anchorcheck_plugins.ecosystems.pypi_lockfiles import parse_package_lock, parse_pipfile_lock, parse_pylock
 from anchorcheck_plugins.ecosystems.pypi_pyproject import parse_pyproject, workspace_members
 from anchorcheck_plugins.ecosystems.pypi_requirements import PATTERN as REQUIREMENTS, parse_requirements
-from anchorcheck_plugins.ecosystems.pypi_setuptools import parse_setup_cfg, parse_setup_py
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from anchorcheck.context import Context
+
+
+def _on_first_file(module: str, name: str) -> Callable[[Context, str], FileFacts]:
+    """A reader imported when a file it reads is first found: setup.py's needs tree-sitter, setup.cfg's
+    configparser, the lockfiles' and environments' their parsers, and most projects have none of them."""
+
+    def parse(context: Context, path: str) -> FileFacts:
+        return getattr(import_module(f"anchorcheck_plugins.ecosystems.{module}"), name)(context, path)  # type: ignore[no-any-return]
+
+    return parse
 
 def _pyproject(context: Context, path: str) -> FileFacts:
     """A pyproject.toml that only configures tools (black, ruff...) is not a manifest: it proves no absence."""
@@ -39,7 +49,7 @@ def _pyproject(context: Context, path: str) -> FileFacts:
 
 
 def _setup_cfg(context: Context, path: str) -> FileFacts:
-    facts = parse_setup_cfg(context, path)
+    facts = _on_first_file("pypi_setuptools", "parse_setup_cfg")(context, path)
     if not facts.declarations and facts.status is not None and not facts.status.dynamic:
         facts.status = ManifestStatus(path, kind="config")
     return facts
@@ -56,13 +66,13 @@ LAYOUT = Layout(
     readers=(
         Reader("manifest", _pyproject, names=("pyproject.toml",)),
         Reader("manifest", _setup_cfg, names=("setup.cfg",)),
-        Reader("manifest", parse_setup_py, names=("setup.py",)),
+        Reader("manifest", _on_first_file("pypi_setuptools", "parse_setup_py"), names=("setup.py",)),
         Reader("manifest", parse_requirements, pattern=REQUIREMENTS),
-        Reader("manifest", parse_pipfile, names=("Pipfile",)),
-        Reader("manifest", parse_environment, names=("environment.yml", "environment.yaml")),
-        Reader("lockfile", parse_package_lock, names=("uv.lock", "poetry.lock", "pdm.lock")),
-        Reader("lockfile", parse_pipfile_lock, names=("Pipfile.lock",)),
-        Reader("lockfile", parse_pylock, names=("pylock.toml",), pattern=re.compile(r"pylock\.[^/]+\.toml")),
+        Reader("manifest", _on_first_file("pypi_environments", "parse_pipfile"), names=("Pipfile",)),
+        Reader("manifest", _on_first_file("pypi_environments", "parse_environment"), names=("environment.yml", "environment.yaml")),
+        Reader("lockfile", _on_first_file("pypi_lockfiles", "parse_package_lock"), names=("uv.lock", "poetry.lock", "pdm.lock")),
+        Reader("lockfile", _on_first_file("pypi_lockfiles", "parse_pipfile_lock"), names=("Pipfile.lock",)),
+        Reader("lockfile", _on_first_file("pypi_lockfiles", "parse_pylock"), names=("pylock.toml",), pattern=re.compile(r"pylock\.[^/]+\.toml")),
     ),
     members=_uv_members,
 )

@@ -5,5 +5,5 @@ kind declares nothing, the way plugins written before declarations exist
 do: it is imported at every start, and works the same.
 """
 
-VENDORLIST = {"ecosystems": ["vendorlist"]}
+VENDORLIST = {"ecosystems": {"vendorlist": {"languages": ["python"]}}}
 LUALANG = {"languages": {"lua": {"extensions": [".lua"], "source_roots": ["lua"]}}}
