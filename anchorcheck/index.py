@@ -378,7 +378,7 @@ class SourceIndex:
         """The language that parses a file, looked up once per extension (a listing asks per path)."""
         name = path.rsplit("/", 1)[-1]
         if self._filenames is None:
-            self._filenames = {f for _, language in self.registry.languages.pending() for f in language.filenames}
+            self._filenames = {f for _, language in self.registry.languages.entries() for f in language.filenames}
         if name in self._filenames:  # claimed by its whole name: the registry decides
             language = self.registry.language_for(path)
             return language if language is not None and language.extract is not None else None
