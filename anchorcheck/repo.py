@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from anchorcheck import gitcmd, gitdir
-from anchorcheck.globs import Patterns, gitignore
+from anchorcheck.globs import Patterns, gitignore, gitignore_file
 from anchorcheck.memo import Memo
 from anchorcheck.safe_read import IGNORE_CAP, read_capped
 from anchorcheck.safe_read import FileTooLargeError as FileTooLargeError  # where plugins have always found it
@@ -357,7 +357,7 @@ class Repository:
                 try:
                     data = read_capped(os.path.join(dirpath, ".gitignore"), IGNORE_CAP)
                     lines = data.decode("utf-8", errors="replace").splitlines()
-                    specs.append((rel_dir, _ignore_spec(lines)))
+                    specs.append((rel_dir, gitignore_file(lines)))
                 except OSError:
                     pass
             dirnames[:] = sorted(
@@ -590,24 +590,6 @@ def _unpaced() -> None:
 def looks_binary(data: bytes) -> bool:
     """Git's own heuristic: a NUL byte in the first 8000 bytes means binary."""
     return b"\x00" in data[:_BINARY_PEEK]
-
-
-def _ignore_spec(lines: list[str]) -> GitIgnoreSpec:
-    """A .gitignore's patterns, less the lines pathspec cannot compile (`!`, `[z-a]`): git reads those
-    too without complaint, so one bad line must not discard the file. Leaving a line out can only make
-    more files searched, which never turns an answer into a wrong REFUTED."""
-    try:
-        return gitignore(lines)
-    except (ValueError, re.error):
-        return gitignore([line for line in lines if _compiles(line)])
-
-
-def _compiles(line: str) -> bool:
-    try:
-        gitignore([line])
-    except (ValueError, re.error):
-        return False
-    return True
 
 
 def _ignored(specs: list[tuple[str, GitIgnoreSpec]], rel: str) -> bool:
