@@ -65,6 +65,14 @@ def default_cache_dir(root: Path) -> Path:
     return root / ".anchorcheck"
 
 
+def open_cache(options: dict[str, Any], root: Path, time_left: Callable[[], float | None] | None = None) -> FactsCache | None:
+    """The cache a Verifier's `options` ask for (`cache`, `cache_dir`, `cache_max_bytes`); None with `cache` off."""
+    if not options.get("cache", True):
+        return None
+    directory = options.get("cache_dir") or default_cache_dir(root)
+    return FactsCache(Path(directory), int(options.get("cache_max_bytes", MAX_BYTES)), time_left)
+
+
 class _StillShared(Exception):
     """The database is in WAL mode and open elsewhere, so it cannot be switched to a rollback journal."""
 

@@ -2,7 +2,8 @@
 
 One Context lives as long as its Verifier, so evidence that many anchors need
 (the package index, the parsed imports of a tree) is computed once, lazily,
-the first time an anchor asks for it.
+the first time an anchor asks for it, and kept while the files it was
+computed from are unchanged (`anchorcheck.memo`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from anchorcheck.config import Config
+from anchorcheck.memo import Memo
 from anchorcheck.registry import Registry
 from anchorcheck.repo import Repository
 
@@ -30,17 +32,22 @@ class Context:
     config: Config = field(default_factory=Config)
     deadline: float | None = None
     options: dict[str, Any] = field(default_factory=dict)
-    _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
+    shared: Memo = field(default_factory=Memo, repr=False)
+
+    def __post_init__(self) -> None:
+        observe = getattr(self.repo, "observe", None)
+        if observe is not None:  # a checkout at a revision reads what cannot change
+            observe(self.shared)
+        if hasattr(self.repo, "pace"):
+            self.repo.pace = self.check_deadline  # long passes over the listing stop at the deadline
 
     def memo(self, key: Any, factory: Callable[[], T]) -> T:
-        """Compute a piece of shared evidence once per Verifier."""
-        if key not in self._memo:
-            self._memo[key] = factory()
-        return self._memo[key]  # type: ignore[no-any-return]
+        """Compute a piece of shared evidence once, and again only after a file it read changed."""
+        return self.shared.get(key, factory)
 
     def peek(self, key: Any) -> Any:
         """The shared evidence under `key` if it was computed, else None (nothing is computed)."""
-        return self._memo.get(key)
+        return self.shared.peek(key)
 
     def settings(self, plugin: str) -> dict[str, Any]:
         """The `[tool.anchorcheck.plugin.NAME]` table for a plugin (empty when absent)."""

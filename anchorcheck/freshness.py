@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import struct
 import sys
 import time
@@ -66,7 +67,10 @@ class Snapshot:
         git_files = _git_state_files(repo.root)
         # Watches first, stats next: a change in between is then both queued and seen.
         self._events = _Inotify.watching([*sorted(directories), *sorted({os.path.dirname(f) for f in git_files})], self.root)
-        self.files = {path: signature(self._full(path)) for path in listed}
+        self.files: dict[str, Signature] = {}
+        self.links: dict[str, str] = {}  # a listed symlink -> the repo-relative file it names
+        for path in listed:
+            self.files[path] = self._sign(path)
         self.directories = {d: signature(self._full(d)) for d in directories}
         self.git = {path: signature(path) for path in git_files}
         # Without events, a file written in the clock tick of this snapshot could change unseen.
@@ -79,6 +83,37 @@ class Snapshot:
     def _full(self, path: str) -> str:
         return os.path.join(self.root, path) if path else self.root
 
+    def _sign(self, path: str) -> Signature:
+        """A listed file's signature (of what a symlink names: what a read gets), noting symlinks: an
+        event names the file written, and a write through a link changes the link's bytes too."""
+        full = self._full(path)
+        try:
+            info = os.lstat(full)
+            if stat.S_ISLNK(info.st_mode):
+                info = os.stat(full)
+                real = os.path.realpath(full)
+                if real.startswith(self.root + os.sep):
+                    self.links[path] = real[len(self.root) + 1 :].replace(os.sep, "/")
+        except OSError:
+            return None
+        return info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino
+
+    def covers(self, path: str) -> bool:
+        """Whether a change at this repo-relative path would be seen: a listed file or directory, or a
+        path that does not exist below a watched directory (creating it changes that directory)."""
+        path = "" if path == "." else path
+        if path in self.files or path in self.directories:
+            return True
+        if os.path.lexists(self._full(path)):
+            return False  # there, but no listing holds it (ignored, or below a skipped directory)
+        while "/" in path:
+            path = path.rsplit("/", 1)[0]
+            if path in self.directories:
+                return True
+            if os.path.lexists(self._full(path)):
+                return False
+        return True  # the root is watched
+
     def changes(self) -> Changes:
         """What differs on disk now; empty when nothing does. Files seen modified are taken in (the
         snapshot stays valid); after a change that needs a new listing, take a new snapshot."""
@@ -88,6 +123,7 @@ class Snapshot:
             if happened is not None:
                 touched, relist = happened
                 found.relist |= relist
+                touched |= {link for link, target in self.links.items() if target in touched}
                 for path in touched & self.files.keys():
                     found.modified.add(path)
                     self.files[path] = signature(self._full(path))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -21,7 +21,7 @@ from tree_sitter import Query
 from tree_sitter_language_pack import get_language, get_parser
 
 from anchorcheck.parsepool import BoundedPool
-from anchorcheck.cache import MAX_BYTES, FactsCache, default_cache_dir, git_blob_id
+from anchorcheck.cache import FactsCache, git_blob_id, open_cache
 from anchorcheck.context import BudgetExceeded
 from anchorcheck.facts import Facts, Parsed, first_error_line, too_broken_to_query
 from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
@@ -115,6 +115,23 @@ class _Listing:
         self.language = dict(files)
         self.languages = {language.name: language for _, language in files}
         self._under: dict[str, set[str]] | None = None
+
+    def forget(self, paths: Iterable[str]) -> None:
+        """Files edited since git listed them: git no longer vouches for them (`Repository.forget`)."""
+        known = {path for path, _ in self.unclean}
+        edited = {path for path in paths if path in self.language and path not in self.clean and path not in known}
+        if edited:
+            self.unclean = [(path, language) for path, language in self.files if path in known or path in edited]
+
+    def matters(self, path: str, wanted: Mapping[str, Sequence[bytes]], data: Callable[[str], bytes | None]) -> bool:
+        """Whether a changed file could change a search of this listing that ruled it out by its
+        bytes: it is in scope and its new bytes (`data`, None when unreadable) hold one of its
+        language's needles."""
+        language = self.language.get(path)
+        if language is None:
+            return False
+        content = data(path)
+        return content is None or any(needle in content for needle in wanted.get(language.name, ()))
 
     def under(self, directory: str) -> set[str]:
         """The paths with a directory of this name among their parents (an index built on first use)."""
@@ -291,13 +308,14 @@ class SourceIndex:
         self.cache: FactsCache | None = None
         if predecessor is not None:
             self.cache = predecessor.cache  # one connection per Verifier, not one per look at the tree
-        elif context.options.get("cache", True):
-            directory = context.options.get("cache_dir") or default_cache_dir(self.repo.root)
-            self.cache = FactsCache(Path(directory), int(context.options.get("cache_max_bytes", MAX_BYTES)), context.time_left)
+        else:
+            self.cache = open_cache(context.options, self.repo.root, context.time_left)
         self._facts: dict[str, Facts] = {}
         self._skipped: set[str] = set()  # binary or over the size cap: not source, whatever the name says
         self._oversized: set[str] = set()  # of those, the ones over the cap: streamed for needles, never parsed
         self._contains: dict[bytes, dict[str, bool]] = {}  # needle -> path -> whether its bytes hold it
+        self._judged: dict[Hashable, dict[str, bool]] = {}  # label -> path -> a kind's judgement of its bytes
+        self._sizes: dict[str, int] = {}
         # Paths already looked up in the disk cache and missed: a later search need not ask again
         # (a miss only turns into facts through _store, which fills _facts itself).
         self._preloaded: set[str] = set()
@@ -335,6 +353,25 @@ class SourceIndex:
         index._bounded, index.parsed = old._bounded, old.parsed
         return context.memo("anchorcheck.index", lambda: index)
 
+    def forget(self, stale: Iterable[str], relisted: bool) -> None:
+        """Files changed, added or removed since this index looked (a long-lived Verifier's refresh):
+        what it knew of them goes, they are read and parsed again when asked for. Unless the checkout
+        was `relisted`, its scopes' listings are kept, with git no longer vouching for the changed files."""
+        stale = set(stale)
+        for path in stale & self._bytes.keys():
+            self._bytes_left += len(self._bytes.pop(path))
+        for known in (self._facts, self._sizes, *self._contains.values(), *self._judged.values()):
+            for path in stale & known.keys():
+                del known[path]
+        self._skipped -= stale
+        self._oversized -= stale
+        self._preloaded -= stale
+        if relisted:
+            self._sources = {}
+        else:
+            for listing in self._sources.values():
+                listing.forget(stale)
+
     def language(self, path: str) -> Language | None:
         language = self.registry.language_for(path)
         return language if language is not None and language.extract is not None else None
@@ -349,7 +386,9 @@ class SourceIndex:
             # Listed paths, not `files`: the search reads each candidate anyway and tells binary
             # and oversized files from those bytes, instead of opening every file twice.
             supported, others = [], 0
-            for path in self.repo.paths(scope):
+            for at, path in enumerate(self.repo.paths(scope)):
+                if not at % 4096:
+                    self.context.check_deadline()  # a language lookup per path: 50,000 of them take a while
                 language = self.language(path)
                 if language is None:
                     others += 1
@@ -384,10 +423,40 @@ class SourceIndex:
         incomplete: a positive answer needs a few hits, only absence needs them
         all. The context's deadline is checked between files.
         """
-        listing = self._listing(scope)
+        with self.context.shared.unrecorded():  # what the result depends on is declared below
+            listing = self._listing(scope)
+            wanted = {name: needles(language) for name, language in listing.languages.items()}
+            result = self._search(listing, wanted, inside, goal, parse_all, requires)
+        self._depend(listing, result, wanted)
+        return result
+
+    def _depend(self, listing: _Listing, result: Search, wanted: Mapping[str, Sequence[bytes]]) -> None:
+        """What a search's result depends on, for the memo of whoever asked: the listing; the files it
+        did not rule out (candidates, binary, oversized, unreadable), whatever their change; and every
+        other file of the scope only if its new bytes hold a needle (a file that `requires` would rule
+        out all the same is searched again too: rarely, and never wrongly)."""
+        memo = self.context.shared
+        memo.listed()
+        memo.read_all(result.candidates)
+        memo.read_all(result.unreadable)
+        memo.read_all([path for path in self._skipped if path in listing.language])
+        memo.watch(lambda path: listing.matters(path, wanted, self._current_bytes))
+
+    def _current_bytes(self, path: str) -> bytes | None:
+        """A changed file's bytes as they are now, kept for the next search's prefilter; None when unreadable."""
+        return self._candidate_bytes(path, Search())
+
+    def _search(
+        self,
+        listing: _Listing,
+        wanted: dict[str, Sequence[bytes]],
+        inside: Callable[[Language], str | None] | None,
+        goal: Goal | None,
+        parse_all: bool,
+        requires: Callable[[Language], Sequence[Clause]] | None,
+    ) -> Search:
         files = listing.files
         result = Search(searched=len(files), unsupported=listing.others)
-        wanted = {name: needles(language) for name, language in listing.languages.items()}
         record = _Prefilter(self._prefilter_key(listing, wanted), listing.clean)
         known = self._recorded(record.key)
         found = _Verdicts.recalled(known, listing) if known is not None else _Verdicts()
@@ -556,6 +625,7 @@ class SourceIndex:
 
     def facts(self, path: str) -> Facts | None:
         """The facts of one file (None when no language plugin parses it); raises OSError/UnsafePathError."""
+        self.context.shared.read(path)
         if path in self._facts:
             return self._facts[path]
         language = self.language(path)
@@ -571,11 +641,19 @@ class SourceIndex:
 
     def read(self, path: str) -> bytes:
         """A file's bytes: those a search kept, else from the disk (raises OSError/UnsafePathError)."""
+        self.context.shared.read(path)
         data = self._bytes.get(path)
         return data if data is not None else self.repo.read_bytes(path)
 
     def size(self, path: str) -> int:
-        """A file's size, without a read or a stat where a search kept its bytes (0 if unreadable)."""
+        """A file's size, without a read or a stat where a search kept its bytes (0 if unreadable),
+        remembered until the file changes."""
+        self.context.shared.read(path)
+        if path not in self._sizes:
+            self._sizes[path] = self._size(path)
+        return self._sizes[path]
+
+    def _size(self, path: str) -> int:
         data = self._bytes.get(path)
         if data is not None:
             return len(data)
@@ -589,6 +667,7 @@ class SourceIndex:
         """Whether a file's bytes hold the needle, None when it cannot be read: answered from what the
         prefilter remembered, or the bytes it kept, before the disk."""
         seen = self._contains.setdefault(needle, {})
+        self.context.shared.read(path)
         if path not in seen:
             data = self._bytes.get(path)
             if data is None:
@@ -597,6 +676,17 @@ class SourceIndex:
                 except (OSError, UnsafePathError):
                     return None
             seen[path] = needle in data
+        return seen[path]
+
+    def judged(self, label: Hashable, path: str, test: Callable[[bytes], bool]) -> bool:
+        """Whether a file's bytes pass `test`, remembered under `label` until the file changes: a kind's
+        per-file judgement (does it spell an import line of this module?) that every recall would
+        otherwise make again. Raises OSError/UnsafePathError."""
+        self.context.shared.read(path)
+        seen = self._judged.setdefault(label, {})
+        if path not in seen:
+            data = self._bytes.get(path)
+            seen[path] = test(data if data is not None else self.repo.read_bytes(path))
         return seen[path]
 
     def flush(self) -> None:

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from anchorcheck import gitcmd, gitdir
-from anchorcheck.globs import Patterns, gitignore
+from anchorcheck.globs import Patterns, gitignore, gitignore_file
+from anchorcheck.memo import Memo
 from anchorcheck.safe_read import IGNORE_CAP, read_capped
 from anchorcheck.safe_read import FileTooLargeError as FileTooLargeError  # where plugins have always found it
 
@@ -61,6 +62,7 @@ _ABBREVIATED = re.compile(r"[0-9a-fA-F]{4,64}")
 # Files git opens while listing or hashing: one that is a FIFO blocks it forever.
 _GIT_READS = frozenset({".gitignore", ".gitattributes"})
 _GLOB_CHARS = frozenset("*?[")
+_PACE = 4096  # paths judged between two looks at the caller's deadline
 
 
 class UnsafePathError(ValueError):
@@ -156,12 +158,29 @@ class Repository:
         self._prefetch: threading.Thread | None = None
         self._prefetched: dict[tuple[str, ...], str | None] = {}
         self._git_stopped = False
+        self._memo = Memo()  # what records the reads of the computation running now (see `observe`)
+        # Called between slices of a long pass over the listing: a Context makes it check its deadline.
+        self.pace: Callable[[], None] = _unpaced
+
+    def observe(self, memo: Memo) -> None:
+        """Note every path read, resolved or judged, and every listing and git command, in `memo`: what
+        lets a long-lived Verifier keep what an edit did not touch (`anchorcheck.memo`)."""
+        self._memo = memo
+
+    def relist(self) -> None:
+        """Forget the listing and git's word on the checkout (files were added or removed, git's index
+        or HEAD moved): the next look lists it again. What was read of each file is kept."""
+        self.join_prefetch()
+        for name in ("_all_files", "_by_name", "_index_listing", "blob_ids", "staged_blob_ids", "_in_git", "_head", "_identity"):
+            self.__dict__.pop(name, None)
+        self._vetted.clear()
 
     # -- paths ---------------------------------------------------------------
 
     def resolve(self, path: str) -> Path:
         """The real location of a repo-relative path, refused when it would leave the root."""
         rel = check_relative(path)
+        self._memo.read(rel)
         target = self.root / rel
         try:
             real = target.resolve(strict=False)
@@ -169,6 +188,8 @@ class Repository:
             raise UnsafePathError(path, f"cannot resolve ({exc.__class__.__name__}: symlink loop?)") from None
         if real != self.root and self.root not in real.parents:
             raise UnsafePathError(path, "resolves outside the repository (symlink)")
+        if real != target:  # through a symlink: the file read is the target's
+            self._memo.read(real.relative_to(self.root).as_posix())
         return real
 
     def exists(self, path: str) -> bool:
@@ -191,11 +212,15 @@ class Repository:
 
     def _vetted_or_resolved(self, path: str) -> str | Path:
         """Listed files were vetted (symlinks resolved and checked) when listed: skip resolving them again."""
-        return os.path.join(self._root_str, path) if path in self._vetted else self.resolve(path)
+        if path in self._vetted:
+            self._memo.read(path)
+            return os.path.join(self._root_str, path)
+        return self.resolve(path)
 
     def is_text(self, path: str) -> bool:
         """Within the size cap and not binary: what `files` lists. Judged on first ask, then remembered."""
         cached = self._text.get(path)
+        self._memo.read(path)
         if cached is None:
             try:
                 cached = not looks_binary(self._peek(path))
@@ -222,11 +247,17 @@ class Repository:
         is answered from an index and `where` is asked next, so a caller after
         a few names never pays for judging every other file's content.
         """
-        return [p for p in self.paths(scope, named) if (where is None or where(p)) and self.is_text(p)]
+        listed = self.paths(scope, named)
+        found: list[str] = []
+        for start in range(0, len(listed), _PACE):  # a call under a deadline stops between slices
+            self.pace()
+            found.extend(p for p in listed[start : start + _PACE] if (where is None or where(p)) and self.is_text(p))
+        return found
 
     def paths(self, scope: str | None = None, named: Iterable[str] | None = None) -> list[str]:
         """What `files` lists before the size cap and the binary check: for a caller that reads each
         file anyway and can judge it from those bytes (`looks_binary`, `FileTooLargeError`)."""
+        self._memo.listed()
         listed = self._all_files if named is None else sorted(p for name in set(named) for p in self._by_name.get(name, ()))
         return listed if scope is None else self._in_scope(listed, scope)
 
@@ -326,7 +357,7 @@ class Repository:
                 try:
                     data = read_capped(os.path.join(dirpath, ".gitignore"), IGNORE_CAP)
                     lines = data.decode("utf-8", errors="replace").splitlines()
-                    specs.append((rel_dir, _ignore_spec(lines)))
+                    specs.append((rel_dir, gitignore_file(lines)))
                 except OSError:
                     pass
             dirnames[:] = sorted(
@@ -349,6 +380,10 @@ class Repository:
         value that starts with a dash, such as a committed lock whose head is
         `--output=/some/file`, cannot become an option of git.
         """
+        self._memo.git()
+        return self._git(command, *options, operands=operands, paths=paths)
+
+    def _git(self, command: str, *options: str, operands: Iterable[str] = (), paths: Iterable[str] | None = None) -> str | None:
         for option in options:
             if not option.startswith("-"):
                 raise ValueError(f"git {command}: {option!r} is not an option; pass it as an operand or path")
@@ -383,6 +418,7 @@ class Repository:
     def _git_parallel(self, *commands: tuple[str, ...]) -> list[str | None]:
         """Run several read-only git commands at once (each waits on its own I/O); None for each that fails.
         A command the prefetch ran is answered from it, once."""
+        self._memo.listed()  # git's answers move with its index and HEAD
         if any(c in _LISTING for c in commands):
             self.join_prefetch()
         results = {command: self._prefetched.pop(command) for command in commands if command in self._prefetched}
@@ -435,35 +471,56 @@ class Repository:
     def _refused_gitdir(self) -> bool:
         return gitdir.refusal(self.root) is not None
 
-    @cached_property
+    @property
     def in_git(self) -> bool:
         """Whether the root is inside a git work tree and git is installed."""
-        if not self._below_dotgit():
-            return False
-        return (self.git("rev-parse", "--is-inside-work-tree") or "").strip() == "true"
+        self._memo.listed()
+        return self._in_git
 
     @cached_property
+    def _in_git(self) -> bool:
+        if not self._below_dotgit():
+            return False
+        return (self._git("rev-parse", "--is-inside-work-tree") or "").strip() == "true"
+
+    @property
     def identity(self) -> str:
         """`git:<root commit>` (stable across clones and moves), else `path:<canonical root>`."""
+        self._memo.git()
+        return self._identity
+
+    @cached_property
+    def _identity(self) -> str:
         if self.in_git:
-            roots = (self.git("rev-list", "--max-parents=0", operands=["HEAD"]) or "").split()
+            roots = (self._git("rev-list", "--max-parents=0", operands=["HEAD"]) or "").split()
             if roots:
                 return f"git:{sorted(roots)[0]}"
         return f"path:{self.root}"
 
-    @cached_property
+    @property
     def head(self) -> str | None:
-        if not self.in_git:
-            return None
-        out = (self.git("rev-parse", "--verify", "-q", operands=["HEAD"]) or "").strip()
-        return out if is_object_id(out) else None
+        """The commit checked out (None outside git)."""
+        self._memo.git()
+        return self._head
 
     @cached_property
-    def origin(self) -> str | None:
-        """The origin remote URL with credentials stripped, when there is one."""
+    def _head(self) -> str | None:
         if not self.in_git:
             return None
-        out = (self.git("config", "--get", operands=["remote.origin.url"]) or "").strip()
+        out = (self._git("rev-parse", "--verify", "-q", operands=["HEAD"]) or "").strip()
+        return out if is_object_id(out) else None
+
+    @property
+    def origin(self) -> str | None:
+        """The origin remote URL with credentials stripped, when there is one."""
+        self._memo.git()
+        return self._origin
+
+    @cached_property
+    def _origin(self) -> str | None:
+        if not self.in_git:
+            return None
+        out = (self._git("config", "--get", operands=["remote.origin.url"]) or "").strip()
         return strip_credentials(out) if out else None
 
     @cached_property
@@ -526,27 +583,13 @@ def _named(check: Callable[[], bool]) -> bool:
         raise
 
 
+def _unpaced() -> None:
+    """No deadline: a pass over the listing goes on to its end."""
+
+
 def looks_binary(data: bytes) -> bool:
     """Git's own heuristic: a NUL byte in the first 8000 bytes means binary."""
     return b"\x00" in data[:_BINARY_PEEK]
-
-
-def _ignore_spec(lines: list[str]) -> GitIgnoreSpec:
-    """A .gitignore's patterns, less the lines pathspec cannot compile (`!`, `[z-a]`): git reads those
-    too without complaint, so one bad line must not discard the file. Leaving a line out can only make
-    more files searched, which never turns an answer into a wrong REFUTED."""
-    try:
-        return gitignore(lines)
-    except (ValueError, re.error):
-        return gitignore([line for line in lines if _compiles(line)])
-
-
-def _compiles(line: str) -> bool:
-    try:
-        gitignore([line])
-    except (ValueError, re.error):
-        return False
-    return True
 
 
 def _ignored(specs: list[tuple[str, GitIgnoreSpec]], rel: str) -> bool:

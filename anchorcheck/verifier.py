@@ -9,8 +9,10 @@ raises is contained to the anchor it was checking.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from types import ModuleType
@@ -31,9 +33,12 @@ from anchorcheck.repo import Repository, UnsafePathError, check_relative
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
+    from anchorcheck.results import ResultStore
+
 PARALLEL_THRESHOLD = 200  # below this many memories a pool costs more than it saves
 MAX_CHUNK = 64  # memories per task at most: a round trip costs little beside 64 checks
 CHUNKS_PER_WORKER = 4  # tasks per worker at least, where the batch allows: a slow chunk is not the tail
+_CONFIG_FILES = frozenset({".anchorcheck.toml", "pyproject.toml"})  # where `load_config` looks
 
 class Verifier:
     """Checks anchors and memories against one checkout.
@@ -70,6 +75,12 @@ class Verifier:
         # and always for a one-shot Verifier (the CLI's `check`: nothing can change between its calls).
         self._resident = bool((options or {}).get("resident", True))
         self._snapshot: Snapshot | None = None
+        self._own_config = config is None  # read from the checkout: read again when it changes there
+        self._looked_yet = False  # whether the first look at the checkout was taken (see `_looked`)
+        self._looking: threading.Thread | None = None
+        # Results on disk per tree state (anchorcheck.results): None until first needed, False when not
+        # used (no cache, plugins given as objects, or this resident Verifier saw a change since).
+        self._results: ResultStore | None | bool = None if not plugins else False
         # What a worker process needs to build the same Verifier (modules travel by name).
         self._spec = (
             str(self.repo.root),  # resolved: a worker started elsewhere must check this tree, not its cwd's
@@ -97,12 +108,15 @@ class Verifier:
         `deadline` is a budget in seconds for this call; past it the anchor is
         INCONCLUSIVE ("budget exceeded").
         """
-        self.refresh()
         self.context.deadline = time.monotonic() + deadline if deadline is not None else None
         try:
+            if not self._looked():
+                return _budget(anchor_text(anchor), _LISTING)
+            self.refresh()
             return self._check(anchor)
         finally:
             self.context.deadline = None
+            self._flush()
 
     def verify(
         self, memory: Memory, *, deadline: float | None = None, now: datetime | None = None
@@ -113,12 +127,15 @@ class Verifier:
         `anchorcheck.lifecycle`) are judged against `now` (default: the clock);
         `as_of` anchors are checked at that git revision.
         """
-        self.refresh()
         self.context.deadline = time.monotonic() + deadline if deadline is not None else None
         try:
+            if not self._looked():
+                return _unchecked(memory)
+            self.refresh()
             return self._verify_one(memory, now)
         finally:
             self.context.deadline = None
+            self._flush()
 
     def _verify_one(self, memory: Memory, now: datetime | None) -> MemoryReport:
         how = lifecycle.plan(memory, self.context)
@@ -153,10 +170,18 @@ class Verifier:
         batch = list(memories)
         until = time.time() + deadline if deadline is not None else None
         if executor is None and len(batch) < PARALLEL_THRESHOLD:
+            self.context.deadline = time.monotonic() + deadline if deadline is not None else None
+            try:
+                looked = self._looked()
+            finally:
+                self.context.deadline = None
+            if not looked:
+                return [_unchecked(memory) for memory in batch]
             self.refresh()
             return _verify_here(self, batch, until, now)
         owned = executor is None
-        self.repo.join_prefetch()  # a process pool forks: no thread may be mid-call then
+        self._looked()  # a process pool forks: no thread may be mid-call then
+        self.repo.join_prefetch()
         if executor is None:
             from concurrent.futures import ProcessPoolExecutor  # only large batches need it: spare the import
 
@@ -170,45 +195,112 @@ class Verifier:
     def refresh(self) -> bool:
         """Bring what this Verifier has cached up to date with the disk; every call does this first.
 
-        Cheap when nothing changed: one stat per listed file and directory
+        Cheap when nothing changed: one read of the kernel's queue of file
+        events, or one stat per listed file and directory where there is none
         (`anchorcheck.freshness`). Exact when something did: a file whose bytes
         changed loses its facts and is read again when an anchor needs it, an
-        added or removed file makes git list the checkout again, and every
-        search result is recomputed from the per-file facts still true.
+        added or removed file makes git list the checkout again, and of what
+        the Verifier worked out (search results, parsed manifests, verdicts)
+        only what the changed files fed is computed again (`anchorcheck.memo`).
         Whether anything changed since the last call.
         """
         if not self._resident:
             return False
-        if self._snapshot is None:  # before anything is read: a later change is then seen
-            self._snapshot = Snapshot(self.repo)
+        if not self._looked() or self._snapshot is None:  # the first look took it: a later change is seen
             return False
         changes = self._snapshot.changes()
+        unwatched = self.context.shared.drop_volatile()
+        if unwatched:  # read outside what the snapshot watches (an ignored file): read again at each call
+            self._forget(unwatched)
         if not changes:
             return False
-        from anchorcheck.index import SourceIndex  # tree-sitter: only where source was indexed
+        self._results = False  # from now on this Verifier's own records say what is still true
+        stale = set(changes.modified)
+        relist = changes.relist
+        if self._own_config and (relist or stale & _CONFIG_FILES):
+            config = load_config(self.repo.root)
+            if config != self.config:  # skipped directories, excluded files, size cap: judged anew throughout
+                self._rebuild(config, stale)
+                return True
+        if not relist:
+            self._forget(stale)
+            self.context.shared.forget(stale, False, self._snapshot.files.__contains__)
+            return True
+        old = self._snapshot
+        listed = set(self.repo.paths())
+        self.repo.relist()
+        self._watch(Snapshot(self.repo))  # before the new listing is judged: a change from now on is seen
+        stale |= listed ^ self._snapshot.files.keys()
+        # What changed between the look that found the change and the new snapshot (the same file, signed twice).
+        stale |= {path for path, sig in self._snapshot.files.items() if path in old.files and old.files[path] != sig}
+        self._forget(stale, relisted=True)
+        self.context.shared.forget(stale, True, lambda path: path not in old.files)
+        return True
+
+    def _looked(self) -> bool:
+        """Whether the first look at the checkout is done: git's listing, the snapshot a resident
+        Verifier keeps (taken before anything is read, so a later change is seen) and the tree state
+        results are stored under. Without a deadline it is done here. Under one, it runs in a thread
+        this call waits on until the deadline, and a later call waits on the same thread: a large
+        tree is listed once, however short each call's budget, and no call overruns its own."""
+        if self._looking is None:
+            if self._looked_yet:
+                return True
+            if self.context.deadline is None:
+                self._first_look()
+                return True
+            self._looking = threading.Thread(target=self._first_look, name="anchorcheck-first-look", daemon=True)
+            self._looking.start()
+        left = self.context.time_left()
+        self._looking.join(None if left is None else max(0.0, left))
+        if self._looking.is_alive():
+            return False
+        self._looking = None
+        return True
+
+    def _first_look(self) -> None:
+        try:
+            self.repo.paths()
+            if self._resident:
+                self._watch(Snapshot(self.repo))
+            self._store()
+        finally:
+            self._looked_yet = True  # what failed (git stopped, the cache locked) is tried again on use
+
+    def _forget(self, stale: set[str], relisted: bool = False) -> None:
+        """What the checkout and the source index knew of these files goes: they are read again."""
+        self.repo.forget(stale)
+        index = self.context.peek("anchorcheck.index")
+        if index is not None:
+            index.forget(stale, relisted=relisted)
+
+    def _watch(self, snapshot: Snapshot) -> None:
+        self._snapshot = snapshot
+        self.context.shared.covered = snapshot.covers
+
+    def _rebuild(self, config: Config, stale: set[str]) -> None:
+        """The configuration changed: a new view of the checkout, keeping the facts of unchanged files."""
+        from anchorcheck.index import SourceIndex
 
         known = self.context.peek("anchorcheck.index")
-        stale = set(changes.modified)
-        relist = changes.relist or any("/" not in path for path in stale)  # a new file, or maybe the config
-        if relist:
-            self.config = load_config(self.repo.root)
-            listed = set(self.repo.paths())
-            self.repo = Repository(
-                self.repo.root, skip_dirs=self.config.skip_dirs, exclude=self.config.exclude, max_file_size=self.config.max_file_size
-            )
-            stale |= listed ^ set(self.repo.paths())
-        else:
-            self.repo.forget(stale)
+        listed = set(self.repo.paths())
+        self.config = config
+        self.repo = Repository(self.repo.root, skip_dirs=config.skip_dirs, exclude=config.exclude, max_file_size=config.max_file_size)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=self.context.options)
+        self._watch(Snapshot(self.repo))
+        stale |= listed ^ set(self.repo.paths())
         if known is not None:
-            SourceIndex.succeeding(known, self.context, stale, relisted=relist)
-        if relist:  # new directories to watch, a new listing to sign; else the snapshot took the edits in
-            self._snapshot = Snapshot(self.repo)
-        return True
+            SourceIndex.succeeding(known, self.context, stale)
 
     # -- dispatch --------------------------------------------------------------
 
     def _check(self, raw: Any) -> AnchorResult:
+        try:
+            return self._check_within(raw)
+        except BudgetExceeded:  # out of a plugin's reach: resolving an implicit path, a scope
+            return _budget(anchor_text(raw.anchor if isinstance(raw, Reference) else raw), "before this anchor's check finished")
+
+    def _check_within(self, raw: Any) -> AnchorResult:
         if isinstance(raw, Reference):
             return self._check_reference(raw)
         text = anchor_text(raw)
@@ -225,7 +317,7 @@ class Verifier:
         refused = self._refused_scope(anchor)
         if refused is not None:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, refused, state="unverifiable")
-        result = self._dispatch(anchor.positive())
+        result = self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None)
         result.anchor = shown
         if anchor.negated:
             result = _negate(result)
@@ -282,6 +374,55 @@ class Verifier:
         except UnsafePathError as exc:
             return f"scope refused: {exc.why}"
         return None
+
+    def _answer(self, anchor: Anchor, described: bool) -> AnchorResult:
+        """The positive claim's result: kept in the memo while what it was worked out from holds, when
+        the anchor's text `described` it whole (a citation carries its banked lines beside the text).
+        A copy each time: callers adorn results (negation, implicit marks)."""
+        positive = anchor.positive()
+        if not described:
+            return self._dispatch(positive)
+        key = ("anchorcheck.result", positive.kind, positive.value, positive.scope)
+        kept = self.context.shared.get(key, lambda: self._work_out(positive), keep=_finished)
+        return replace(kept, evidence=list(kept.evidence), details=dict(kept.details))
+
+    def _work_out(self, anchor: Anchor) -> AnchorResult:
+        """A result from the disk when this tree state was judged before, else from the plugins (and kept)."""
+        store = self._store()
+        if store is None:
+            return self._dispatch(anchor)
+        memo = self.context.shared
+        found = store.get(anchor)
+        if found is not None:  # no record of the files it read: it goes at the first change of any
+            result, absent = found
+            memo.read_all(absent)
+            memo.listed()
+            memo.watch(_anything)
+            return result
+        result = self._dispatch(anchor)
+        reads = memo.current()
+        if _finished(result) and reads is not None:
+            store.put(anchor, result, reads)
+        return result
+
+    def _store(self) -> ResultStore | None:
+        """The result store of this checkout's tree state, in this Verifier's own context only (not at a
+        past revision); opened on first use, outside any entry's record (it lists and hashes the tree)."""
+        if self._results is False or self.context.repo is not self.repo:
+            return None
+        if self._results is None:
+            from anchorcheck.cache import open_cache
+            from anchorcheck.results import ResultStore
+
+            cache = open_cache(self.context.options, self.repo.root, self.context.time_left)
+            with self.context.shared.unrecorded():
+                opened = ResultStore.open(self.repo, self.plugins, self.config, cache) if cache is not None else None
+            self._results = opened if opened is not None else False
+        return self._results or None
+
+    def _flush(self) -> None:
+        if self._results:
+            self._results.flush()
 
     def _dispatch(self, anchor: Anchor) -> AnchorResult:
         shown = format_anchor(anchor)
@@ -369,6 +510,7 @@ def _verify_here(
         return [verifier._verify_one(m, now) for m in memories]
     finally:
         verifier.context.deadline = None
+        verifier._flush()
 
 
 def _verify_chunk(
@@ -396,6 +538,25 @@ def _plugin_set(only: Sequence[str] | None, config: Config, extra: Sequence[obje
     if not extra:
         return default_plugins(only)
     return load_plugins(only, extra)
+
+
+_LISTING = "while the checkout was still being listed (a later call goes on from where this one stopped)"
+
+
+def _unchecked(memory: Memory) -> MemoryReport:
+    """A memory whose checkout could not even be listed within the call's budget."""
+    results = [_budget(anchor_text(anchor), _LISTING) for anchor in memory.anchors]
+    return MemoryReport(memory, results, Verdict.INCONCLUSIVE, f"budget exceeded {_LISTING}")
+
+
+def _finished(result: AnchorResult) -> bool:
+    """A result worth keeping: not one a deadline cut short."""
+    return result.state != "budget"
+
+
+def _anything(path: str) -> bool:
+    """The watch of a result read from the disk: any change may matter to it."""
+    return True
 
 
 def _budget(shown: str, when: str = "before this anchor was checked") -> AnchorResult:

@@ -10,8 +10,9 @@ import time
 import pytest
 from tests._hostile_support import LOOPING_TSX
 from tests._source_support import verifier, write
+from tests.conftest import init_repo, needs_git
 
-from anchorcheck import Verdict
+from anchorcheck import Verdict, Verifier
 
 SLACK = 3.0  # seconds past the deadline a call may take on a loaded CI machine (unbounded: minutes)
 
@@ -48,3 +49,28 @@ def test_cli_deadline_bounds_the_process(tmp_path):
     )
     assert time.monotonic() - start < 1.0 + SLACK + 2  # + interpreter start-up
     assert done.returncode == 0 and "budget exceeded" in done.stdout
+
+
+def _large_tree(root, files: int = 5_000):
+    """A committed tree of `files` small Python files: listing it (git, a language per path, the
+    snapshot a resident Verifier keeps) takes well over the deadline below."""
+    for d in range(files // 100):
+        folder = root / f"pkg{d}"
+        folder.mkdir(parents=True)
+        for f in range(100):
+            (folder / f"m{f}.py").write_text(f"import os\nX = os.environ.get('K{d}_{f}')\n")
+    return init_repo(root)
+
+
+@needs_git
+@pytest.mark.parametrize("resident", [True, False])
+def test_deadline_bounds_listing_a_large_tree_on_a_warm_cache(tmp_path, resident):
+    root, cache = _large_tree(tmp_path / "repo"), tmp_path / "cache"
+    options = {"cache_dir": cache, "resident": resident}
+    assert Verifier(root, options=options).check("import:absentmod").verdict is Verdict.REFUTED  # the disk cache is warm
+    v = Verifier(root, options=options)
+    start = time.monotonic()
+    result = v.check("import:absentmod", deadline=0.02)
+    assert time.monotonic() - start < 0.02 + SLACK
+    assert result.verdict is Verdict.INCONCLUSIVE and result.state == "budget"  # while listing it, or right after
+    assert v.check("import:absentmod").verdict is Verdict.REFUTED  # the next call goes on where that one stopped

@@ -77,3 +77,76 @@ def test_a_same_size_rewrite_within_the_clock_tick_is_seen(tmp_path):
     os.utime(tmp_path / "a.py", ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size, same mtime
     assert v.check("import:aaaaa").verdict is Verdict.REFUTED
     assert v.check("import:bbbbb").verdict is Verdict.VERIFIED
+
+
+_PROJECT = {
+    "pyproject.toml": '[project]\nname = "app"\nversion = "1"\ndependencies = ["requests"]\n',
+    "Makefile": "build:\n\techo build\n",
+    **{f"app/m{i}.py": f'import json\nimport os\nA{i} = os.environ.get("A{i}")\n\ndef f{i}():\n    return json\n' for i in range(12)},
+}
+_ANCHORS = ["import:json", "import:redis", "env:A3", "env:B", "sym:app/m3.py::f3", "sym:app/m3.py::g", "pkg:pypi/requests", "cmd:make build", "file:app/m4.py"]
+
+
+def _reading(v, monkeypatch) -> list[str]:
+    """The paths the Verifier's checkout reads from now on."""
+    reads: list[str] = []
+    read = v.repo._read
+    monkeypatch.setattr(v.repo, "_read", lambda path, cap, amount=-1: reads.append(path) or read(path, cap, amount))
+    return reads
+
+
+def _verdicts(v) -> dict[str, str]:
+    return {anchor: v.check(anchor).verdict.value for anchor in _ANCHORS}
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_a_recall_after_an_edit_reads_and_parses_only_the_edited_file(tmp_path, monkeypatch, in_git):
+    write(tmp_path, _PROJECT)
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    first = _verdicts(v)
+    assert first == {
+        "import:json": "VERIFIED", "import:redis": "REFUTED", "env:A3": "VERIFIED", "env:B": "REFUTED",
+        "sym:app/m3.py::f3": "VERIFIED", "sym:app/m3.py::g": "REFUTED", "pkg:pypi/requests": "VERIFIED",
+        "cmd:make build": "VERIFIED", "file:app/m4.py": "VERIFIED",
+    }
+    reads, parsed = _reading(v, monkeypatch), _parsed(v)
+    assert _verdicts(v) == first and reads == []  # nothing changed: every answer is kept, nothing is read
+    (tmp_path / "app/m7.py").write_text(_PROJECT["app/m7.py"] + "# a comment\n")  # changes no answer
+    assert _verdicts(v) == first
+    assert set(reads) == {"app/m7.py"} and _parsed(v) <= parsed + 1
+    reads.clear()
+    (tmp_path / "app/m3.py").write_text('import redis\nimport os\nB = os.environ["B"]\n\ndef g():\n    pass\n')
+    now = _verdicts(v)
+    assert now == {**first, "import:redis": "VERIFIED", "env:A3": "REFUTED", "env:B": "VERIFIED", "sym:app/m3.py::f3": "REFUTED", "sym:app/m3.py::g": "VERIFIED"}
+    assert set(reads) == {"app/m3.py"}
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "1"\ndependencies = []\n')
+    assert _verdicts(v) == {**now, "pkg:pypi/requests": "REFUTED"}
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_answers_kept_across_calls_follow_added_and_deleted_files(tmp_path, in_git):
+    write(tmp_path, _PROJECT)
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    first = _verdicts(v)
+    write(tmp_path, {"app/new/x.py": 'import redis\nimport os\nB = os.getenv("B")\n', "justfile": "build:\n    echo\n"})
+    added = _verdicts(v)
+    assert added == {**first, "import:redis": "VERIFIED", "env:B": "VERIFIED"}
+    (tmp_path / "app/m4.py").unlink()
+    (tmp_path / "app/m3.py").unlink()
+    assert _verdicts(v) == {**added, "env:A3": "REFUTED", "sym:app/m3.py::f3": "REFUTED", "file:app/m4.py": "REFUTED"}
+    (tmp_path / "Makefile").unlink()
+    assert v.check("cmd:make build").verdict is not Verdict.VERIFIED
+    (tmp_path / "app/new/x.py").unlink()
+    assert v.check("import:redis").verdict is Verdict.REFUTED and v.check("env:B").verdict is Verdict.REFUTED
+
+
+def test_a_file_no_listing_holds_is_read_again_at_every_call(tmp_path):
+    write(tmp_path, {"app.py": "import json\n", "build/gen.py": "def made():\n    pass\n"})  # build/ is skipped
+    v = verifier(tmp_path)
+    assert v.check("sym:build/gen.py::made").verdict is Verdict.VERIFIED
+    (tmp_path / "build/gen.py").write_text("def other():\n    pass\n")  # no snapshot watches it
+    assert v.check("sym:build/gen.py::made").verdict is Verdict.REFUTED

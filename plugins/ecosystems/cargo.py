@@ -179,8 +179,12 @@ def _declarations(context: Context | None) -> dict[str, list[Declaration]]:
     """The whole project's declarations by package name (none without a context)."""
     if context is None:
         return {}
-    index = project_index(context, "cargo", read)
-    return context.memo(("cargo.declarations", id(index)), lambda: {d.name: index.find(d.name) for d in index.declarations})
+
+    def by_name() -> dict[str, list[Declaration]]:
+        index = project_index(context, "cargo", read)  # inside: this entry goes when the index does
+        return {d.name: index.find(d.name) for d in index.declarations}
+
+    return context.memo(("cargo.declarations",), by_name)
 
 
 def _lib_name(context: Context | None, manifest: str) -> str | None:

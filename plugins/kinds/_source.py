@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 
 from anchorcheck.context import Context
 from anchorcheck.facts import Facts
@@ -56,6 +56,7 @@ def cite(
     satisfied: Callable[[str, Facts], bool],
     required: bool = False,
     files: int = ENOUGH_EVIDENCE,
+    label: Hashable | None = None,
 ) -> tuple[list[tuple[str, Facts]], bool]:
     """The files a positive answer cites, the same whatever the cache holds and whichever command
     asks: the first `files` candidates, smallest first (then by path), that satisfy and look
@@ -65,7 +66,9 @@ def cite(
 
     A search stops at the first files that answer, and which those are depends on which facts a
     cache already holds; citing is a function of the tree alone. Returns the cited files and whether
-    every candidate was looked at (else there may be more places than cited).
+    every candidate was looked at (else there may be more places than cited). With a `label` that
+    names what `likely` judges (the module, the key), each file's judgement is remembered until
+    the file changes, so a recall after an edit judges only the edited file again.
     """
     index = SourceIndex.of(context)
     groups: tuple[list[str], list[str]] = ([], [])
@@ -76,7 +79,7 @@ def cite(
         later = at == 0 and bool(groups[1])  # examples and vendored code, not looked at if this group answers
         # Likely files first, in order; unlikely ones are parsed only when no likely one answers.
         unlikely: list[str] = []
-        chosen = _satisfying(context, _looking(context, group, likely, unlikely), satisfied, files)
+        chosen = _satisfying(context, _looking(context, group, likely, unlikely, label), satisfied, files)
         if chosen:
             return _in_order(chosen), len(chosen) < files and complete and not unlikely and not later
         if unlikely and not required:
@@ -87,14 +90,16 @@ def cite(
     return [], complete
 
 
-def _looking(context: Context, paths: list[str], likely: Callable[[Language, bytes], bool] | None, unlikely: list[str]) -> Iterator[str]:
+def _looking(
+    context: Context, paths: list[str], likely: Callable[[Language, bytes], bool] | None, unlikely: list[str], label: Hashable | None
+) -> Iterator[str]:
     """The paths whose bytes look `likely`, lazily, in order; the others are put in `unlikely`."""
     index = SourceIndex.of(context)
     for path in paths:
         context.check_deadline()
         language = index.language(path)
         try:
-            if likely is None or language is None or likely(language, index.read(path)):
+            if likely is None or language is None or _likely(index, label, likely, language, path):
                 yield path
             else:
                 unlikely.append(path)
@@ -122,6 +127,12 @@ def _satisfying(context: Context, paths: Iterator[str], satisfied: Callable[[str
 def _in_order(cited: list[tuple[str, Facts]]) -> list[tuple[str, Facts]]:
     """Cited files as a person reads a list: production code first, then by path."""
     return sorted(cited, key=lambda hit: (_ORDER.index(classify(hit[0])), hit[0]))
+
+
+def _likely(index: SourceIndex, label: Hashable | None, likely: Callable[[Language, bytes], bool], language: Language, path: str) -> bool:
+    if label is None:
+        return likely(language, index.read(path))
+    return index.judged((label, language.name), path, lambda data: likely(language, data))
 
 
 def coverage(search: Search) -> str:

@@ -68,7 +68,7 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     computed: list[str] = []
     whole: list[str] = []
     shaky: list[str] = []
-    cited, cited_all = cite(context, search, names_key, lambda path, facts: any(name == key for name, _ in facts.env), required=True)
+    cited, cited_all = cite(context, search, names_key, lambda path, facts: any(name == key for name, _ in facts.env), required=True, label=("env", key))
     for path, facts in cited:  # the same files whatever the cache holds (see `cite`)
         found.extend(evidence(path, line, f"reads {key}") for name, line in facts.env if name == key)
     for path, facts in search.hits:

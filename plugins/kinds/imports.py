@@ -53,7 +53,11 @@ def _segments(language: Language, module: str) -> tuple[str, ...]:
 
 def imports_of(facts: Facts, path: str, language: Language, context: Context) -> list[tuple[str, int, str]]:
     """The file's imports with relative ones resolved to absolute module names (once per file)."""
-    return context.memo(("anchorcheck.imports-of", path), lambda: _resolve_all(facts, path, language, context))
+    def resolve() -> list[tuple[str, int, str]]:
+        context.shared.read(path)  # worked out from this file's facts: kept while the file is unchanged
+        return _resolve_all(facts, path, language, context)
+
+    return context.memo(("anchorcheck.imports-of", path), resolve)
 
 
 def _resolve_all(facts: Facts, path: str, language: Language, context: Context) -> list[tuple[str, int, str]]:
@@ -181,7 +185,7 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         searched = {path for path, _ in hits}
         result.places_in([hit for hit in follow_up.hits if hit[0] not in searched], matches, language_of)
     if result.places:
-        cited, result.cited_all = cite(context, result.search, goal.likely, lambda path, facts: bool(matches(path, facts)))
+        cited, result.cited_all = cite(context, result.search, goal.likely, lambda path, facts: bool(matches(path, facts)), label=("import", module))
         result.cited = _places(cited, matches)
     for path, facts in hits:
         # A broken file matters only if it could hold the import at all (or cannot be read to tell):

@@ -1,0 +1,152 @@
+"""The shared memo of a Context, with what each entry was computed from: what keeps it true and fast.
+
+A long-lived Verifier answers a recall from what it already worked out, and
+after an edit recomputes only what the edited files fed. So every entry
+records what its computation looked at, as it ran: the files it read (each
+read through `Repository` is noted), whether it depended on which files
+exist or on git's state (a listing, a git command), and, for a prefiltered
+search, a *watch*: a test that says whether a changed file now matters to it
+(a file the search ruled out by its bytes matters again only if its new bytes
+hold a needle). An entry computed while another one was in use inherits that
+one's record, so dropping a file's entries drops everything built on them.
+
+An entry that read a path the checkout's snapshot does not watch (a file no
+listing holds, such as an ignored one) is *volatile*: it is kept for one call
+only, since nothing would say when it changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass
+class Reads:
+    """What one computation looked at."""
+
+    paths: set[str] = field(default_factory=set)  # repo-relative paths read, resolved or stat-ed
+    listing: bool = False  # which files exist, or git's state (index, HEAD), fed it
+    git: bool = False  # git's history or HEAD fed it (a span followed through history, the commit checked out)
+    watches: list[Callable[[str], bool]] = field(default_factory=list)  # changed path -> whether it now matters
+
+    def add(self, other: Reads) -> None:
+        self.paths |= other.paths
+        self.listing = self.listing or other.listing
+        self.git = self.git or other.git
+        self.watches.extend(w for w in other.watches if w not in self.watches)
+
+
+class Memo:
+    """Values by key, each with the `Reads` it was computed from (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self._values: dict[Any, Any] = {}
+        self._reads: dict[Any, Reads] = {}
+        self._open: list[Reads] = []  # the computations running now, innermost last
+        self._volatile: set[Any] = set()  # keys to drop at the next call, whatever changed
+        self._unwatched: set[str] = set()  # the paths they read that no change would be seen in
+        # Whether a change of this path would be seen (`Snapshot.covers`); None for a one-shot Verifier,
+        # whose memo lives as long as one call.
+        self.covered: Callable[[str], bool] | None = None
+
+    def get(self, key: Any, factory: Callable[[], T], keep: Callable[[T], bool] | None = None) -> T:
+        """The value under `key`, computed by `factory` on first use and kept while what it read holds
+        (and, with `keep`, only when `keep(value)`: a result cut short by a deadline is not kept)."""
+        if key in self._values:
+            self._inherit(self._reads[key])
+            return self._values[key]  # type: ignore[no-any-return]
+        reads = Reads()
+        self._open.append(reads)
+        try:
+            value = factory()
+        finally:
+            self._open.pop()
+            self._inherit(reads)  # also when it raised: a caller that goes on has still seen these
+        if keep is None or keep(value):
+            self._values[key] = value
+            self._reads[key] = reads
+            unwatched = {path for path in reads.paths if not self.covered(path)} if self.covered is not None else ()
+            if unwatched:
+                self._volatile.add(key)
+                self._unwatched |= unwatched
+        return value
+
+    def peek(self, key: Any) -> Any:
+        """The value under `key` if it was computed, else None (nothing is computed or recorded)."""
+        return self._values.get(key)
+
+    def _inherit(self, reads: Reads) -> None:
+        if self._open:
+            self._open[-1].add(reads)
+
+    # -- what the running computations look at ----------------------------------
+
+    def read(self, path: str) -> None:
+        if self._open:
+            self._open[-1].paths.add(path)
+
+    def read_all(self, paths: set[str] | list[str]) -> None:
+        if self._open:
+            self._open[-1].paths.update(paths)
+
+    def listed(self) -> None:
+        if self._open:
+            self._open[-1].listing = True
+
+    def git(self) -> None:
+        if self._open:
+            self._open[-1].listing = self._open[-1].git = True
+
+    def current(self) -> Reads | None:
+        """What the innermost computation running now has read so far (None outside any)."""
+        return self._open[-1] if self._open else None
+
+    def watch(self, matters: Callable[[str], bool]) -> None:
+        if self._open:
+            self._open[-1].watches.append(matters)
+
+    @contextmanager
+    def unrecorded(self) -> Iterator[None]:
+        """Reads in this block are not recorded: the caller declares what its result depends on."""
+        self._open.append(Reads())
+        try:
+            yield
+        finally:
+            self._open.pop()
+
+    # -- keeping it true ----------------------------------------------------------
+
+    def drop_volatile(self) -> set[str]:
+        """Drop the entries that read a path no change would be seen in: they lived for one call.
+        Returns those paths, whose per-file facts the caller forgets too."""
+        for key in self._volatile:
+            self._values.pop(key, None)
+            self._reads.pop(key, None)
+        unwatched, self._volatile, self._unwatched = self._unwatched, set(), set()
+        return unwatched
+
+    def forget(self, stale: set[str], relisted: bool, unlisted: Callable[[str], bool]) -> int:
+        """Drop the entries that `stale` paths (changed, added or removed) fed, and with `relisted`
+        those that depended on the listing or read a path that was no listed file (`unlisted`: a
+        directory, or a file that did not exist). How many were dropped."""
+        doomed = set()
+        asked: dict[Callable[[str], bool], bool] = {}  # entries share their searches' watches: ask each once
+
+        def matters(watch: Callable[[str], bool]) -> bool:
+            if watch not in asked:
+                asked[watch] = any(watch(path) for path in stale)
+            return asked[watch]
+
+        for key, reads in self._reads.items():
+            if relisted and (reads.listing or any(map(unlisted, reads.paths))):
+                doomed.add(key)
+            elif not stale.isdisjoint(reads.paths) or any(map(matters, reads.watches)):
+                doomed.add(key)
+        for key in doomed:
+            del self._values[key], self._reads[key]
+        return len(doomed)
