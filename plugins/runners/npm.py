@@ -330,7 +330,8 @@ def _binary(invocation: Invocation, context: Context, tool: str, packages: list[
     provider = _provider(context, packages, name)
     if provider is not None:
         path, line, package = provider
-        return verified(invocation, f"{missing}; {tool} runs the binary {name} of dependency {package}", [Evidence(path, line, f"dependency {package}")])
+        at = f"{path}:{line}" if line else path
+        return verified(invocation, f"{tool} runs the binary {name} of dependency {package} ({at}): no script is named so", [Evidence(path, line, f"dependency {package}")])
     if ":" in name or "=" in name:
         return refuted(invocation, missing)
     if _maybe_transitive(context, name):
