@@ -206,7 +206,10 @@ class Verifier:
         """
         if not self._resident:
             return False
-        if not self._looked() or self._snapshot is None:  # the first look took it: a later change is seen
+        if not self._looked():
+            return False
+        if self._snapshot is None:  # the first look could not take it: take it now, and compare from now on
+            self._watch(Snapshot(self.repo))
             return False
         changes = self._snapshot.changes()
         unwatched = self.context.shared.drop_volatile()
@@ -264,8 +267,10 @@ class Verifier:
             if self._resident:
                 self._watch(Snapshot(self.repo))
             self._store()
+        except Exception:  # noqa: BLE001 - what failed is done again where it is needed, and reported there
+            return
         finally:
-            self._looked_yet = True  # what failed (git stopped, the cache locked) is tried again on use
+            self._looked_yet = True
 
     def _forget(self, stale: set[str], relisted: bool = False) -> None:
         """What the checkout and the source index knew of these files goes: they are read again."""
