@@ -82,6 +82,8 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _DOMAIN = re.compile(r"^[a-z0-9\-]+(\.[a-z0-9\-]+)*\.(com|org|net|io|dev|ai|app|co|sh|rs|so|gg|me|xyz|cloud|run|edu|gov|in|de|uk)$")
 # `<crate>`, `<formatter crate>`, `{pkg}`, `[filename]`, `...` (but Go's `./...`), `$VAR`: the line is a template.
 _PLACEHOLDER_ARGUMENT = re.compile(r"<[^<>=]+>|\{[^{}]*\}|(?:^|\s)\[[\w -]+\](?:\s|$)|…|(?<!/)\.\.\.|\$")
+# A pnpm filter's dependency-graph markers: `-F ...pkg`, `--filter=pkg...`, `-F ...^pkg`, `-F pkg^...`
+_FILTER_GRAPH = re.compile(r"((?:^|\s)(?:-F|--filter(?:-prod)?)(?:\s+|=)['\"]?)(\.\.\.\^?)?([^\s'\".^][^\s'\"]*?)(\^?\.\.\.)?(?=['\"]?(?:\s|$))")
 _FOO_PART = re.compile(r"(?:^|[/_.-])(?:foo|bar|baz|qux)(?:[/_.-]|$)", re.I)  # `test_foo.py`, `foo-bar/`: metasyntactic
 _SLUG = re.compile(r"^[A-Za-z0-9][\w-]*/[A-Za-z0-9][\w.-]*$")
 _SENTENCE_END = re.compile(r"[.!?](\s|$)")
@@ -382,13 +384,14 @@ class _Reader:
     # -- commands ------------------------------------------------------------
 
     def _command(self, command: str, number: int, column0: int, form: str) -> None:
-        if _PLACEHOLDER_ARGUMENT.search(command):
+        unmarked = _FILTER_GRAPH.sub(r"\1\3", command)  # `-F pkg...` is pnpm's graph syntax, not a placeholder
+        if _PLACEHOLDER_ARGUMENT.search(unmarked):
             return
         try:
             argv = shlex.split(command, comments=False)
         except ValueError:
             return
-        if not argv or any(_placeholder_word(w) for w in argv) or any(w in ("&&", "||", "|", ";") or w.endswith(";") for w in argv[1:] if w != "&&"):
+        if not argv or any(_placeholder_word(w) for w in shlex.split(unmarked, comments=False)) or any(w in ("&&", "||", "|", ";") or w.endswith(";") for w in argv[1:] if w != "&&"):
             return
         if form == "shell" and len(argv) == 2 and argv[0] == "cd":
             path, _ = clean_path(argv[1].rstrip("/") + "/")

@@ -401,9 +401,10 @@ class Repository:
             self._prefetch.start()
 
     def __getstate__(self) -> dict[str, object]:
-        """A thread cannot be pickled: a copy takes the prefetch's results, or lists again."""
+        """A thread cannot be pickled: a copy takes the prefetch's results, or lists again. Nor does a
+        copy record into this one's memo or keep its caller's deadline (they hold closures)."""
         self.join_prefetch()
-        return dict(self.__dict__)
+        return {**self.__dict__, "_memo": Memo(), "pace": _unpaced}
 
     def join_prefetch(self) -> None:
         """Wait for a prefetch still running: before its results are used, and before a fork (a child

@@ -143,6 +143,11 @@ def test_commands_with_placeholders_or_chains_are_not_read() -> None:
     ]
 
 
+def test_pnpm_graph_selectors_are_no_placeholders() -> None:
+    text = "`pnpm -F agents-core... build` `pnpm --filter=...^@a/b test` `pnpm build ...`"
+    assert anchors(text, claims=runners("pnpm")) == ["cmd:pnpm -F agents-core... build", "cmd:pnpm --filter=...^@a/b test"]
+
+
 def test_a_registry_decides_which_programs_are_commands() -> None:
     text = "`mise run build` and `make lint`"
     assert anchors(text, claims=lambda argv: argv[0] == "mise") == ["cmd:mise run build"]
