@@ -49,9 +49,29 @@ def brief(value: object) -> str:
 
 
 def toml_loads(text: str) -> dict[str, Any]:
-    """`tomllib.loads` after the dotted-key budget check; TOMLDecodeError passes through, LimitError for the rest."""
+    """`tomllib.loads` after the dotted-key budget check; TOMLDecodeError passes through (saying so when the
+    file is TOML 1.1, which tomllib cannot read), LimitError for the rest."""
     check_toml_keys(text)
-    return _bounded(tomllib.loads, tomllib.TOMLDecodeError, text)
+    try:
+        return _bounded(tomllib.loads, tomllib.TOMLDecodeError, text)
+    except tomllib.TOMLDecodeError as exc:
+        message, at, where = str(exc).partition(" (at line ")
+        if at and _in_inline_table(text, where):
+            raise tomllib.TOMLDecodeError(f"{message}: {TOML_11} (at line {where}") from None
+        raise
+
+
+TOML_11 = "a newline or trailing comma in an inline table `{ … }` is TOML 1.1, which this TOML 1.0 reader cannot read yet"
+
+
+def _in_inline_table(text: str, where: str) -> bool:
+    """Whether the error `(at line L, column C)` falls inside an inline table opened on its line."""
+    found = re.match(r"(\d+), column (\d+)", where)
+    if found is None:
+        return False
+    lines = text.split("\n", int(found.group(1)))
+    before = lines[int(found.group(1)) - 1][: int(found.group(2)) - 1] if len(lines) >= int(found.group(1)) else ""
+    return before.count("{") > before.count("}")
 
 
 def json_loads(text: str) -> Any:

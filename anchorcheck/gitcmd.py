@@ -202,7 +202,7 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
         proc.kill()
         try:
             proc.communicate(timeout=5)
-        except (subprocess.SubprocessError, ValueError):
+        except (subprocess.SubprocessError, ValueError, OSError):  # at exit, a reader thread may hold its pipes
             proc.wait()
     with _live_lock:
         _live.discard(proc)

@@ -7,6 +7,7 @@ setting or a `.gitignore` it must read itself.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,24 @@ def gitignore(lines: Iterable[str]) -> GitIgnoreSpec:
     from pathspec import GitIgnoreSpec
 
     return GitIgnoreSpec.from_lines(list(lines))
+
+
+def gitignore_file(lines: list[str]) -> GitIgnoreSpec:
+    """A .gitignore's patterns as git reads them: a line pathspec cannot compile (`!`, `[z-a]`) is left
+    out instead of discarding the file, since git takes those lines without complaint. Leaving one out
+    can only make more files searched, which never turns an answer into a wrong REFUTED."""
+    try:
+        return gitignore(lines)
+    except (ValueError, re.error):
+        return gitignore([line for line in lines if _compiles(line)])
+
+
+def _compiles(line: str) -> bool:
+    try:
+        gitignore([line])
+    except (ValueError, re.error):
+        return False
+    return True
 
 
 class Patterns:

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING
 
 from anchorcheck.anchors import encode_path
 from anchorcheck.context import Context
-from anchorcheck.globs import gitignore
+from anchorcheck.globs import gitignore, gitignore_file
+from anchorcheck.safe_read import IGNORE_CAP, read_capped
 from anchorcheck.references import Reference
 from anchorcheck.registry import Registry
 from anchorcheck.repo import Repository, UnsafePathError
@@ -142,6 +143,8 @@ def resolve(reference: Reference, context: Context) -> Resolution:
         ignored = _ignored(repo, candidate)
         if ignored:
             return Resolution(None, f"{candidate} does not exist, but it is {ignored}: a build output or a local file")
+    if reference.generated:
+        return Resolution(None, f"{candidates[0]} does not exist, but the text says it is generated: an output not made yet")
     # Stale only where the path's first folder is a folder here: the place exists and lost the file.
     placed = [c for c in candidates if _is_dir(repo, _first_folder(c, bare))]
     if not placed:
@@ -302,6 +305,9 @@ def _index(repo: Repository) -> _PathIndex:
     return index
 
 
+_ANY_CHILD = "anchorcheck-any-child"  # a name no pattern names: matched only by what ignores a folder's every entry
+
+
 def _ignored(repo: Repository, path: str) -> str | None:
     """Why a missing path would not be in the listing anyway: a skipped folder or a .gitignore rule; None if neither."""
     parts = path.split("/")
@@ -314,7 +320,8 @@ def _ignored(repo: Repository, path: str) -> str | None:
         base = "/".join(parts[:depth])
         spec = _gitignore(repo, base)
         rest = "/".join(parts[depth:])
-        if spec is not None and (spec.match_file(rest) or spec.match_file(rest + "/")):
+        # `dir/*` ignores what is in a folder, and so the folder itself: git lists nothing of it either
+        if spec is not None and any(spec.match_file(name) for name in (rest, rest + "/", rest + "/" + _ANY_CHILD)):
             return f"ignored by {base + '/' if base else ''}.gitignore"
     return None
 
@@ -322,7 +329,7 @@ def _ignored(repo: Repository, path: str) -> str | None:
 def _gitignore(repo: Repository, folder: str) -> GitIgnoreSpec | None:
     try:
         path = repo.resolve(f"{folder}/.gitignore" if folder else ".gitignore")
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines() if path.is_file() else None
+        lines = read_capped(path, IGNORE_CAP).decode("utf-8", errors="replace").splitlines() if path.is_file() else None
     except (OSError, UnsafePathError):
         return None
-    return gitignore(lines) if lines else None
+    return gitignore_file(lines) if lines else None

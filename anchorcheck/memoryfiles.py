@@ -25,7 +25,9 @@ from anchorcheck.registry import MemoryFormat, Registry
 from anchorcheck.repo import Repository
 from anchorcheck.safe_read import MEMORY_CAP, FileTooLargeError, read_capped, read_in_root
 
-_KIND_PREFIX = re.compile(r"\s*!?([a-z][a-z0-9_-]*):")
+# `kind:value` with the value right after the colon: `watch: false` (a config key), `env: { CI: true }`
+# and `file://x` (a URL) are prose, not anchors written wrongly.
+_KIND_PREFIX = re.compile(r"\s*!?([a-z][a-z0-9_-]*):(?=\S)(?!//)")
 
 
 class MemoryFileError(ValueError):
@@ -218,9 +220,10 @@ def _keep_known_kinds(memory: Memory, registry: Registry) -> None:
 
 
 def looks_like_anchor(text: str) -> bool:
-    """Whether a code span has the `[!]kind:value` shape (the kind is checked later)."""
+    """Whether a code span has the `[!]kind:value` shape (the kind is checked later). A first word that
+    ends in a colon (`file:line:col: message`, an output format) is a label, not an anchor."""
     match = _KIND_PREFIX.match(text)
-    return bool(match) and len(anchor_text(text)) > match.end()
+    return bool(match) and len(anchor_text(text)) > match.end() and not text.split(maxsplit=1)[0].endswith(":")
 
 
 def code_span_anchors(text: str) -> list[tuple[str, int]]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from anchorcheck import gitcmd, gitdir
-from anchorcheck.globs import Patterns, gitignore
+from anchorcheck.globs import Patterns, gitignore, gitignore_file
 from anchorcheck.memo import Memo
 from anchorcheck.safe_read import IGNORE_CAP, read_capped
 from anchorcheck.safe_read import FileTooLargeError as FileTooLargeError  # where plugins have always found it
@@ -357,7 +357,7 @@ class Repository:
                 try:
                     data = read_capped(os.path.join(dirpath, ".gitignore"), IGNORE_CAP)
                     lines = data.decode("utf-8", errors="replace").splitlines()
-                    specs.append((rel_dir, _ignore_spec(lines)))
+                    specs.append((rel_dir, gitignore_file(lines)))
                 except OSError:
                     pass
             dirnames[:] = sorted(
@@ -401,9 +401,10 @@ class Repository:
             self._prefetch.start()
 
     def __getstate__(self) -> dict[str, object]:
-        """A thread cannot be pickled: a copy takes the prefetch's results, or lists again."""
+        """A thread cannot be pickled: a copy takes the prefetch's results, or lists again. Nor does a
+        copy record into this one's memo or keep its caller's deadline (they hold closures)."""
         self.join_prefetch()
-        return dict(self.__dict__)
+        return {**self.__dict__, "_memo": Memo(), "pace": _unpaced}
 
     def join_prefetch(self) -> None:
         """Wait for a prefetch still running: before its results are used, and before a fork (a child
@@ -590,24 +591,6 @@ def _unpaced() -> None:
 def looks_binary(data: bytes) -> bool:
     """Git's own heuristic: a NUL byte in the first 8000 bytes means binary."""
     return b"\x00" in data[:_BINARY_PEEK]
-
-
-def _ignore_spec(lines: list[str]) -> GitIgnoreSpec:
-    """A .gitignore's patterns, less the lines pathspec cannot compile (`!`, `[z-a]`): git reads those
-    too without complaint, so one bad line must not discard the file. Leaving a line out can only make
-    more files searched, which never turns an answer into a wrong REFUTED."""
-    try:
-        return gitignore(lines)
-    except (ValueError, re.error):
-        return gitignore([line for line in lines if _compiles(line)])
-
-
-def _compiles(line: str) -> bool:
-    try:
-        gitignore([line])
-    except (ValueError, re.error):
-        return False
-    return True
 
 
 def _ignored(specs: list[tuple[str, GitIgnoreSpec]], rel: str) -> bool:

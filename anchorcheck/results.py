@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from anchorcheck.plugins import PluginSet
 
 RESULTS_VERSION = "1"
+MAX_UNCLEAN = 2000  # files git does not vouch for (modified, untracked) that naming a tree state may read
 _CODE: dict[tuple[tuple[str, str], ...], str] = {}  # per process: the code does not change under a running program
 
 
@@ -49,7 +50,8 @@ class ResultStore:
     @classmethod
     def open(cls, repo: Repository, plugins: PluginSet, config: object, cache: FactsCache) -> ResultStore | None:
         """The store of the checkout as it is now; None where no key can name its state (outside git,
-        or plugins given as objects, whose code has no signature to take)."""
+        or plugins given as objects, whose code has no signature to take) or naming it would read
+        more than `MAX_UNCLEAN` files git does not vouch for."""
         if not repo.in_git:
             return None
         code = _code(plugins)
@@ -57,6 +59,8 @@ class ResultStore:
             return None
         listed = repo.paths()
         clean = repo.blob_ids
+        if sum(1 for path in listed if path not in clean) > MAX_UNCLEAN:
+            return None  # naming the state would read more than most checks do
         digest = hashlib.sha1(f"{RESULTS_VERSION}\0{code}\0{config!r}\0".encode("utf-8", "surrogateescape"))  # noqa: S324
         for path in listed:
             digest.update(f"{path}\0{clean.get(path) or _content_id(repo, path)}\0".encode("utf-8", "surrogateescape"))

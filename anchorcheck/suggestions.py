@@ -41,11 +41,12 @@ from pathlib import Path
 from anchorcheck import implicit
 from anchorcheck.anchors import AnchorSyntaxError, encode_path, format_anchor
 from anchorcheck.citation import BankError, Citation, bank
-from anchorcheck.index import SourceIndex, classify
+from anchorcheck.index import Goal, SourceIndex, classify
 from anchorcheck.memoryfiles import code_spans, looks_like_anchor
 from anchorcheck.model import HIGH, MEDIUM, AnchorResult, Suggestion, Verdict
 from anchorcheck.packages import LOCKED, PROJECT, PackageIndex
 from anchorcheck.references import read_references, runner_claims
+from anchorcheck.repo import UnsafePathError
 from anchorcheck.verifier import Verifier
 
 _WORD = re.compile(r"[A-Za-z@][\w@/.+-]*\w|[A-Za-z]")
@@ -56,11 +57,18 @@ _LINES = re.compile(r"^(?P<path>[^\s:#`]+?)(?::L?|#L)(?P<start>\d+)(?:-L?(?P<end
 _LINES_AFTER = re.compile(r"\s*,?\s*lines?\s+(?P<start>\d+)(?:\s*(?:-|–|to|and)\s*(?P<end>\d+))?")
 _VERSION = re.compile(r"(?:\s*(?:==|@|:)\s*|\s+(?:v|version\s+)?)v?(\d+(?:\.\d+){1,3})\b")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\(\s*|[-*]\s+)$")
+_USE_VERB = r"use|uses|using|need|needs|depend\s+on|depends\s+on|rely\s+on|relies\s+on"
+_DEPENDENCY_VERB = r"add|adds|install|installs|import|imports|require|requires|pull\s+in|pulls\s+in"
+# "do not use Celery", "never add `lodash`": the verb is required, so "never inlined", "not ovbious" are no cue.
 _NEGATION = re.compile(
-    r"\b(?:(?:do|does|did)\s+not|(?:do|does|did)n['’]t|never|no\s+longer|not|stopped|got\s+rid\s+of|dropped|removed)"
-    r"\s+(?:(?:use|uses|using|need|needs|depend\s+on|depends\s+on|rely\s+on|relies\s+on|have|run|ship)\s+)?(?:a\s+|an\s+|the\s+|any\s+)?$",
+    r"\b(?:(?:(?:do|does|did|must|should|will)\s+not|(?:do|does|did|must|should)n['’]t|won['’]t|never|no\s+longer)\s+"
+    rf"(?:(?P<use>{_USE_VERB})|(?P<dependency>{_DEPENDENCY_VERB}))|(?P<done>stopped\s+using|got\s+rid\s+of|dropped|removed))"
+    r"\s+(?:a\s+|an\s+|the\s+|any\s+)?`?$",
     re.IGNORECASE,
 )
+_NOT_A_DEPENDENCY = re.compile(r"`?\s+(?:is|are)\s+(?:not|no\s+longer)\s+(?:a\s+|an\s+)?(?:dependency|dependencies)\b", re.IGNORECASE)
+_PACKAGE_NAME = re.compile(r"(?:@[a-z0-9][\w.-]*/)?[A-Za-z][\w.-]*")
+_PROPER_NOUN = re.compile(r"[A-Z][a-z0-9]+")  # "Celery", "Redis": not "APIs", "NEVER", "Vite-only"
 _CONTRAST = re.compile(r"\b(?:instead\s+of|rather\s+than|unlike|not)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 _CUES = frozenset({"library", "libraries", "package", "packages", "dependency", "dependencies", "framework", "module", "crate", "gem", "client", "sdk", "driver", "plugin", "orm"})
 # Words of the trade that name a language, a format or a layer far more often than a package.
@@ -71,7 +79,15 @@ _GENERIC = frozenset(
 _NAME_AFFIXES = ("-sdk", "-client", "-python", "-py", "-js", ".js", "-rs", "python-", "py-", "node-")
 _PACKAGE_WORD = re.compile(r"@?[A-Za-z][\w.+-]*(?:/[\w.+-]+)*")
 _PASSAGE_MIN = 12
+_CAMEL_HUMP = re.compile(r"[a-z0-9][A-Z]")
+_FILE_EXTENSIONS = frozenset(
+    "md mdx txt rst json jsonc yaml yml toml lock ini cfg sh bash py pyi js mjs cjs jsx ts mts cts tsx rs go rb java kt c h "
+    "cpp hpp cs php html css scss vue svelte sql xml csv".split()
+)
 MAX_PASSAGE_FILES = 20000  # a checkout with more text files places no quoted passage (uniqueness costs a full scan)
+MAX_DEFINER_BYTES = 1024 * 1024  # bytes of the files that may define a name, past which no sym: is proposed for it
+# A goal met before any file is parsed: the search lists the files whose bytes hold a needle, and stops.
+_LIST_ONLY = Goal(lambda path, facts: False, files=0)
 PASSAGE_MEMORY = 64 * 1024 * 1024  # bytes of files kept between passages; past this they are read again
 
 
@@ -115,7 +131,7 @@ class Suggester:
 
     def __init__(self, verifier: Verifier) -> None:
         self.verifier = verifier
-        self._defs: dict[str, set[str]] | None = None
+        self._defs: dict[str, set[str]] = {}  # name -> the files that define it, for the names looked up
         self._packages: dict[str, list[tuple[str, str, bool]]] | None = None
         self._home: str | None = None
         self._package_indexes: list[tuple[str, PackageIndex]] | None = None
@@ -233,20 +249,23 @@ class Suggester:
                 yield suggestion
 
     def _symbols(self, codes: list[_Mention], prose: list[_Mention]) -> Iterator[Suggestion]:
+        named: list[tuple[_Mention, str, str]] = []
         for mention in codes + prose:
             name = mention.text
             if mention.code and "::" in name:
                 yield Suggestion(f"sym:{encode_path(name.split('::', 1)[0])}::{name.split('::', 1)[1]}", f"the text names {name}", confidence=HIGH, mention=name)
                 continue
             name = name.rstrip("()")
-            if not _IDENT.fullmatch(name) or not (mention.code or _codeish(name)):
-                continue
-            paths = self._definers(name)
+            confidence = _naming(name, mention.code)
+            if confidence is not None:
+                named.append((mention, name, confidence))
+        self._look_up([name for _, name, _ in named])
+        for mention, name, confidence in named:
+            paths = self._defs.get(name, set())
             if len(paths) != 1:
                 continue  # nothing, or two files define it: ambiguous
             [path] = paths
             reason = f"the text names {name}, and {path} is the one file that defines it"
-            confidence = HIGH if mention.code or "." in name else MEDIUM
             module = self._module_form(path, name)
             yield Suggestion(module or f"sym:{encode_path(path)}::{name}", reason, confidence=confidence, mention=mention.text)
 
@@ -265,19 +284,16 @@ class Suggester:
 
     def _negations(self, text: str, codes: list[_Mention], prose: list[_Mention]) -> Iterator[Suggestion]:
         for mention in codes + prose:
-            cue = _NEGATION.search(text[max(0, mention.start - 60) : mention.start])
-            if cue is None:
-                continue
             word = mention.text.rstrip(".,;:")
-            if not (mention.code or (word[:1].isupper() and not _at_sentence_start(text, mention.start)) or not is_english(word)):
-                continue
-            if not re.fullmatch(r"[A-Za-z][\w.-]*", word):
+            cue = _negation_cue(text, mention, word)
+            if cue is None:
                 continue
             home = self._home_ecosystem()
             if home is None:
                 return
-            target = f"{home}/{word.lower()}" if home else word.lower()
-            reason = f"the text says {word} is not used ('{cue.group(0).strip()} {word}'), and no complete manifest declares it"
+            name = _purl_name(word.lower())
+            target = f"{home}/{name}" if home else name
+            reason = f"the text says {word} is not a dependency ('{cue}'), and no complete manifest declares it"
             yield Suggestion(f"!pkg:{target}", reason, confidence=MEDIUM, mention=mention.text)
 
     def _packages_named(self, text: str, mentions: list[_Mention]) -> Iterator[Suggestion]:
@@ -326,15 +342,45 @@ class Suggester:
         except AnchorSyntaxError:
             return str(anchor).strip()
 
-    def _definers(self, name: str) -> set[str]:
-        if self._defs is None:
-            self._defs = {}
-            for path, facts in SourceIndex.of(self.verifier.context).everything().hits:
-                if classify(path) == "vendored":
-                    continue
-                for qualified, _ in facts.defs:
-                    self._defs.setdefault(qualified, set()).add(path)
-        return self._defs.get(name, set())
+    def _look_up(self, names: list[str]) -> None:
+        """Which files define each name, for the names not looked up yet.
+
+        Only files whose bytes hold a name's longest segment can define it
+        (`RedisCache.get` is defined where `RedisCache` is written), so a
+        prefiltered search parses those alone, not the whole tree (a cold
+        first run on uv's checkout took a minute). A name written in files of
+        more than MAX_DEFINER_BYTES together is left out before anything is
+        parsed: proving that one of them alone defines it costs more than a
+        proposal is worth (by size, whatever the cache holds, so that a cold
+        and a warm run propose the same).
+        A candidate too large to parse makes every name of the search
+        ambiguous: it may define them.
+        """
+        index = SourceIndex.of(self.verifier.context)
+        wanted = sorted({name for name in names if name not in self._defs})
+        for name in wanted:
+            holding = index.search(None, lambda language, name=name: [_needle(name).encode("utf-8")], goal=_LIST_ONLY)
+            if sum(self._size(path) for path in holding.candidates) > MAX_DEFINER_BYTES:
+                self._defs[name] = set()  # unknown, and never proposed
+        wanted = [name for name in wanted if name not in self._defs]
+        if not wanted:
+            return
+        needles = sorted({_needle(name).encode("utf-8") for name in wanted})
+        search = index.search(None, lambda language: needles)
+        found: dict[str, set[str]] = {name: set(search.unreadable) for name in wanted}
+        for path, facts in search.hits:
+            if classify(path) == "vendored":
+                continue
+            for qualified, _ in facts.defs:
+                if qualified in found:
+                    found[qualified].add(path)
+        self._defs.update(found)
+
+    def _size(self, path: str) -> int:
+        try:
+            return self.verifier.repo.resolve(path).stat().st_size
+        except (OSError, UnsafePathError):
+            return 0
 
     def _module_form(self, path: str, name: str) -> str | None:
         """`sym:py:package.module.Name` when it resolves to this file (tried for each plausible source root)."""
@@ -388,13 +434,10 @@ class Suggester:
         return self._packages
 
     def _code_context(self, text: str, mention: _Mention, word: str) -> bool:
-        """A word names a package only in code, capitalised mid-sentence, beside a cue word, or when it is no English word."""
-        if mention.code or not is_english(word):
-            return True
-        if word[:1].isupper() and not _at_sentence_start(text, mention.start):
-            return True
-        around = re.findall(r"[A-Za-z]+", text[max(0, mention.start - 30) : mention.start + len(mention.text) + 30].lower())
-        return bool(_CUES & set(around))
+        """A word names a package in code, beside a cue word ("the click library", "the Sentry SDK"), or
+        when it is no plain English word ("Redis", "zod", "TypeScript"). An English word needs one of the first two, even
+        capitalised: "changes for Windows" names the system, not the `windows` crate."""
+        return mention.code or _beside_cue(text, mention) or _distinctive(word) or not is_english(word)
 
     def _scoped_import(self, purl: str, ecosystem: str, name: str) -> Suggestion | None:
         """`import:MODULE in:SCOPE`, SCOPE the production code that imports the package, or None."""
@@ -477,10 +520,77 @@ def _gaps(text: str, spans: list[re.Match[str]]) -> Iterator[tuple[int, int]]:
     yield at, len(text)
 
 
-def _codeish(name: str) -> bool:
-    """A name in prose that can only be code: dotted (`RedisCache.get`), CamelCase inside, or snake_case."""
-    head = name.split(".")[0]
-    return "." in name or "_" in name or any(c.isupper() for c in head[1:]) and any(c.islower() for c in head)
+def _distinctive(name: str) -> bool:
+    """snake_case (`MAX_RETRIES`) or CamelCase inside (`runVitest`, `RedisCache`): no word of prose
+    (a plural acronym, "IDs", "APIs", is one)."""
+    return "_" in name.strip("_") or bool(_CAMEL_HUMP.search(name))
+
+
+def _naming(name: str, code: bool) -> str | None:
+    """How surely a name written in the text names one definition: the confidence, or None.
+
+    A dotted name or a distinctive identifier in inline code names a
+    definition (high; medium in prose, where only those forms are read). A
+    plain word does not, even in code: `stderr`, `finalize` or `helper` is
+    a value or a verb more often than the one file that happens to define
+    it; a capitalised word that is no English word (`Suggester`) is a
+    class name, medium.
+    """
+    if not _IDENT.fullmatch(name) or len(_needle(name)) < 3:
+        return None
+    if "." in name:
+        parts = name.split(".")
+        if parts[-1].lower() in _FILE_EXTENSIONS:
+            return None  # `README.md`, `run.ts`, "Node.js": a file's name (read as a path), no definition's
+        return HIGH if all(len(part) > 1 for part in parts) else None
+    if _distinctive(name):
+        return HIGH if code else MEDIUM
+    if code and name[:1].isupper() and name[1:].islower() and not is_english(name):
+        return MEDIUM
+    return None
+
+
+def _needle(name: str) -> str:
+    """The bytes every file defining the name holds: its longest segment."""
+    return max(name.split("."), key=len)
+
+
+def _negation_cue(text: str, mention: _Mention, word: str) -> str | None:
+    """The words that say a mention names a package the project does not use, or None.
+
+    A positive signal, not only a filter: "X is not a dependency"; a
+    negated dependency verb before inline code ("never add `lodash`"); a
+    negated use before a cue word ("we don't use the requests library") or
+    before a proper noun mid-sentence ("we do not use Celery"). A plain or
+    misspelt word ("never inlined", "not ovbious"), a flag ("NEVER USE
+    `-w`") and inline code after a mere "do not use" (`any`, `unwrap`) are
+    not read.
+    """
+    if not _PACKAGE_NAME.fullmatch(word) or (not mention.code and "/" in word):
+        return None
+    after = _NOT_A_DEPENDENCY.match(text, mention.start + len(mention.text))
+    if after and (mention.code or not is_english(word) or _PROPER_NOUN.fullmatch(word) and not _at_sentence_start(text, mention.start)):
+        return f"{word}{after.group(0).lstrip('`')}"
+    cue = _NEGATION.search(text[max(0, mention.start - 60) : mention.start])
+    if cue is None:
+        return None
+    said = f"{cue.group(0).strip().rstrip('`')} {word}"
+    if _beside_cue(text, mention, after_only=True):
+        return said
+    if mention.code:
+        return said if cue.group("dependency") or word.startswith("@") else None
+    proper = _PROPER_NOUN.fullmatch(word) and not _at_sentence_start(text, mention.start)
+    return said if cue.group("use") and proper else None
+
+
+def _beside_cue(text: str, mention: _Mention, after_only: bool = False) -> bool:
+    """Whether a cue word (library, package, crate, SDK, ...) is right after the mention, or right before it."""
+    end = mention.start + len(mention.text)
+    after = re.match(r"[`'\"]?\s+([A-Za-z]+)", text[end : end + 30])
+    if after and after.group(1).lower() in _CUES:
+        return True
+    before = re.search(r"([A-Za-z]+)\s+[`'\"]?$", text[max(0, mention.start - 30) : mention.start])
+    return not after_only and bool(before) and before.group(1).lower() in _CUES
 
 
 def _at_sentence_start(text: str, start: int) -> bool:

@@ -36,8 +36,6 @@ if TYPE_CHECKING:
     from anchorcheck.results import ResultStore
 
 PARALLEL_THRESHOLD = 200  # below this many memories a pool costs more than it saves
-MAX_CHUNK = 64  # memories per task at most: a round trip costs little beside 64 checks
-CHUNKS_PER_WORKER = 4  # tasks per worker at least, where the batch allows: a slow chunk is not the tail
 _CONFIG_FILES = frozenset({".anchorcheck.toml", "pyproject.toml"})  # where `load_config` looks
 
 class Verifier:
@@ -186,6 +184,8 @@ class Verifier:
             from concurrent.futures import ProcessPoolExecutor  # only large batches need it: spare the import
 
             executor = ProcessPoolExecutor(max_workers=min(os.cpu_count() or 1, 8))
+        from anchorcheck.fleet import submit_batches  # only batches sent to other processes need it
+
         try:
             return submit_batches(executor, [(self._spec, batch)], until, now)[0]
         finally:
@@ -206,7 +206,10 @@ class Verifier:
         """
         if not self._resident:
             return False
-        if not self._looked() or self._snapshot is None:  # the first look took it: a later change is seen
+        if not self._looked():
+            return False
+        if self._snapshot is None:  # the first look could not take it: take it now, and compare from now on
+            self._watch(Snapshot(self.repo))
             return False
         changes = self._snapshot.changes()
         unwatched = self.context.shared.drop_volatile()
@@ -264,8 +267,10 @@ class Verifier:
             if self._resident:
                 self._watch(Snapshot(self.repo))
             self._store()
+        except Exception:  # noqa: BLE001 - what failed is done again where it is needed, and reported there
+            return
         finally:
-            self._looked_yet = True  # what failed (git stopped, the cache locked) is tried again on use
+            self._looked_yet = True
 
     def _forget(self, stale: set[str], relisted: bool = False) -> None:
         """What the checkout and the source index knew of these files goes: they are read again."""
@@ -460,47 +465,6 @@ class Verifier:
         return result
 
 
-_WORKER_VERIFIERS: dict[bytes, Verifier] = {}
-
-
-def submit_batches(
-    executor: Executor, batches: list[tuple[tuple[Any, ...], list[Memory]]], until: float | None, now: datetime | None
-) -> list[list[MemoryReport]]:
-    """Verify each (Verifier spec, memories) batch on the executor's workers; reports per batch, in order.
-
-    Chunks are cut so that every worker gets several (`CHUNKS_PER_WORKER`),
-    at most `MAX_CHUNK` memories each, and the chunks of all batches are
-    submitted at once: eight repositories on two workers keep both busy.
-    """
-    import pickle  # only a batch sent to other processes needs it
-
-    total = sum(len(memories) for _, memories in batches)
-    size = max(1, min(MAX_CHUNK, -(-total // (workers_of(executor) * CHUNKS_PER_WORKER))))
-    submitted = []
-    for index, (spec, memories) in enumerate(batches):
-        packed = pickle.dumps(spec)
-        for start in range(0, len(memories), size):
-            chunk = memories[start : start + size]
-            future = executor.submit(_verify_chunk, packed, [m.to_dict() for m in chunk], until, now)
-            submitted.append((index, chunk, future))
-    reports: list[list[MemoryReport]] = [[] for _ in batches]
-    for index, chunk, future in submitted:
-        for memory, done in zip(chunk, future.result()):
-            results = [AnchorResult.from_dict(r) for r in done["results"]]
-            reports[index].append(MemoryReport(memory, results, Verdict(done["verdict"]), done.get("reason", "")))
-    return reports
-
-
-def workers_of(executor: Executor) -> int:
-    """How many tasks an executor runs at once: a process or thread pool's workers, a Dask client's
-    threads, a `workers` attribute (anchorcheck.executors); else the CPUs here."""
-    known = getattr(executor, "workers", None) or getattr(executor, "_max_workers", None)
-    client = getattr(executor, "_client", None)  # distributed.Client.get_executor()
-    if not known and client is not None and callable(getattr(client, "nthreads", None)):
-        known = sum(client.nthreads().values())
-    return max(1, int(known or os.cpu_count() or 1))
-
-
 def _verify_here(
     verifier: Verifier, memories: list[Memory], until: float | None, now: datetime | None = None
 ) -> list[MemoryReport]:
@@ -511,24 +475,6 @@ def _verify_here(
     finally:
         verifier.context.deadline = None
         verifier._flush()
-
-
-def _verify_chunk(
-    spec: bytes, memories: list[dict[str, Any]], until: float | None, now: datetime | None = None
-) -> list[dict[str, Any]]:
-    """Runs in a worker: one Verifier per spec per process, reused across chunks so its index stays warm."""
-    verifier = _WORKER_VERIFIERS.get(spec)
-    if verifier is None:
-        import pickle
-
-        root, plugins, only, config, options = pickle.loads(spec)  # noqa: S301 - our own pickle, same program
-        extra = [__import__(p, fromlist=["_"]) if isinstance(p, str) else p for p in plugins]
-        # One process per worker already: the index must not start a pool of its own.
-        options = {**options, "workers": 1}
-        verifier = _WORKER_VERIFIERS[spec] = Verifier(root, plugins=extra, only_plugins=only, config=config, options=options)
-    verifier.refresh()  # kept across chunks and calls: it must see the checkout as it is now
-    reports = _verify_here(verifier, [Memory.from_dict(m) for m in memories], until, now)
-    return [{"results": [r.to_dict() for r in rep.results], "verdict": str(rep.verdict), "reason": rep.reason} for rep in reports]
 
 
 def _plugin_set(only: Sequence[str] | None, config: Config, extra: Sequence[object]) -> PluginSet:

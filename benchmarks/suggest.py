@@ -13,11 +13,24 @@ and runs the suggestion engine on every memory of every memory file:
   floor measured in the same run).
 
     python benchmarks/suggest.py [CORPUS_DIR]
+
+With `--cold ROOT [--baseline REV] [FILE...]`, times a first run on a real
+checkout (no facts cache): this tree's suggestion engine against the one of
+git revision REV of this project (default: the revision before the byte-
+prefiltered definition look-up), loaded side by side and run interleaved,
+each on a fresh Verifier; prints the median of each and the ratio, and what
+each proposed.
+
+    python benchmarks/suggest.py --cold /tmp/uv --baseline fe8e608 AGENTS.md
 """
 
 from __future__ import annotations
 
+import argparse
 import gzip
+import importlib.util
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -95,8 +108,52 @@ def run(source: Path) -> dict[str, object]:
         }
 
 
+def engine(rev: str | None) -> type[Suggester]:
+    """The Suggester of this tree, or of git revision `rev` of the project (loaded under another name)."""
+    if rev is None:
+        return Suggester
+    project = Path(__file__).resolve().parents[1]
+    source = subprocess.run(["git", "-C", str(project), "show", f"{rev}:anchorcheck/suggestions.py"], capture_output=True, text=True, check=True).stdout
+    spec = importlib.util.spec_from_loader(f"suggestions_{rev}", loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    exec(compile(source, f"{rev}:anchorcheck/suggestions.py", "exec"), module.__dict__)  # noqa: S102 - the project's own code at an older revision
+    return module.Suggester
+
+
+def cold(root: Path, names: list[str], rev: str, runs: int) -> None:
+    """Median first-run time of the baseline engine and of this one, interleaved, on fresh Verifiers."""
+    engines = {f"baseline {rev}": engine(rev), "this tree": engine(None)}
+    times: dict[str, list[float]] = {label: [] for label in engines}
+    proposed: dict[str, list[str]] = {}
+    for _ in range(runs):
+        for label, cls in engines.items():
+            verifier = Verifier(root, options={"cache": False})
+            start = time.perf_counter()
+            suggester, found = cls(verifier), []
+            for rel in names:
+                for memory in read_memory_file(root / rel, rel, verifier.registry):
+                    found += [s.anchor for s in suggester.suggest(memory.text, [a for a in memory.anchors if isinstance(a, str)])]
+            times[label].append(time.perf_counter() - start)
+            proposed[label] = found
+    base = statistics.median(times[f"baseline {rev}"])
+    for label, spent in times.items():
+        median = statistics.median(spent)
+        print(f"{label:<20} median {median:7.2f} s over {runs} run(s)  ratio {median / base:5.2f}  proposed: {', '.join(proposed[label]) or '-'}")
+
+
 def main() -> None:
-    corpus = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("corpus", nargs="*", help="the corpus directory, or with --cold the memory files")
+    parser.add_argument("--cold", type=Path, help="time a first run in this checkout against --baseline")
+    parser.add_argument("--baseline", default="fe8e608", help="git revision of this project to compare with (--cold)")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    if args.cold is not None:
+        cold(args.cold.resolve(), args.corpus or ["AGENTS.md"], args.baseline, args.runs)
+        return
+    corpus = Path(args.corpus[0]) if args.corpus else DEFAULT
     if not corpus.is_dir():
         sys.exit(f"no corpus at {corpus}")
     rows = [run(path) for path in sorted(corpus.iterdir()) if path.is_dir()]

@@ -125,7 +125,8 @@ def test_pnpm_filters_and_the_workspace_root(make_tree) -> None:
         "pnpm --filter '{apps/web}' dev", "pnpm --filter '@acme/*' build", "pnpm -F '...@acme/core' build",
         "pnpm -r run build", "pnpm -w lint", "cd apps/web && pnpm -w run lint", "pnpm --filter web run build",
         "pnpm --filter nosuch build", "pnpm --filter '[origin/main]' build", "pnpm -r run nosuch",
-        "bun --filter web run dev", "pnpm dev --filter web",
+        "bun --filter web run dev", "pnpm dev --filter web", "pnpm -F core test", "pnpm --filter=core build", "pnpm --filter=core run nosuch",
+        "npm test -w core",
     )
     assert got == {
         "pnpm --filter @acme/core test": V, "pnpm -F web dev": V, "pnpm --filter=web run dev": V,
@@ -136,6 +137,8 @@ def test_pnpm_filters_and_the_workspace_root(make_tree) -> None:
         "pnpm -r run nosuch": R,
         "bun --filter web run dev": V,
         "pnpm dev --filter web": R,  # after the script name, --filter is the script's argument: root has no dev
+        "pnpm -F core test": V, "pnpm --filter=core build": V, "pnpm --filter=core run nosuch": R,  # pnpm finds @acme/core by its unscoped name
+        "npm test -w core": R,  # npm does not
     }
 
 

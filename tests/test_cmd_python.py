@@ -126,3 +126,17 @@ def test_unreadable_pyproject(make_tree) -> None:
     root = make_tree({"pyproject.toml": "[project\nname = 1\n"})
     [result] = check(root, "uv run pytest")
     assert result.verdict is I and "pyproject.toml:1" in result.reason
+
+
+def test_a_console_script_cites_the_project_it_runs_in_before_a_workspace_member(make_tree) -> None:
+    # python-sdk: `uv run --frozen pytest` cited examples/clients/simple-auth's dev group, not the root's.
+    root = make_tree(
+        {
+            "pyproject.toml": '[project]\nname = "mcp"\n\n[tool.uv.workspace]\nmembers = ["examples/*"]\n\n[dependency-groups]\ndev = ["pytest>=8"]\n',
+            "examples/auth/pyproject.toml": '[project]\nname = "auth"\n\n[dependency-groups]\ndev = ["pytest>=8"]\n',
+        }
+    )
+    [result] = check(root, "uv run --frozen pytest")
+    assert result.verdict is V
+    assert [(e.path, e.line) for e in result.evidence] == [("pyproject.toml", 8)]
+    assert "workspace member" not in result.reason

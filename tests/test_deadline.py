@@ -74,3 +74,14 @@ def test_deadline_bounds_listing_a_large_tree_on_a_warm_cache(tmp_path, resident
     assert time.monotonic() - start < 0.02 + SLACK
     assert result.verdict is Verdict.INCONCLUSIVE and result.state == "budget"  # while listing it, or right after
     assert v.check("import:absentmod").verdict is Verdict.REFUTED  # the next call goes on where that one stopped
+
+
+@needs_git
+def test_a_process_that_returns_at_the_deadline_while_git_lists_exits_cleanly(tmp_path):
+    """The listing goes on in a thread past the deadline; a process that exits then stops that git
+    run without a word (its exit handler and the thread both read the pipe: no traceback)."""
+    root = _large_tree(tmp_path / "repo")
+    script = f"from anchorcheck import Verifier\nprint(Verifier({str(root)!r}).check('import:absentmod', deadline=0.001).verdict.value)\n"
+    for _ in range(5):  # the two readers race: one run in a few showed it
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+        assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "INCONCLUSIVE", "")

@@ -12,7 +12,7 @@ from tests.conftest import init_repo, needs_git
 
 import anchorcheck
 from anchorcheck import Memory, Verifier
-from anchorcheck.verifier import MAX_CHUNK, submit_batches
+from anchorcheck.fleet import MAX_CHUNK, submit_batches
 
 
 def _repo(root, name: str):
@@ -71,6 +71,27 @@ def test_chunks_spread_a_batch_over_the_workers(tmp_path):
     executor = _Recording(workers=2)
     submit_batches(executor, [(Verifier(root)._spec, big)], None, None)
     assert executor.tasks == -(-1000 // MAX_CHUNK)
+
+
+def test_a_fleet_sends_each_repository_whole_to_one_worker(tmp_path):
+    """A repository's first chunk on a worker costs its listing and reads; a second worker given a
+    sliver of it (49 memories here, 1 there) pays them again. With two repositories per worker or
+    more, each goes whole, the largest first; with fewer, each is cut into equal parts."""
+    roots = [_repo(tmp_path, f"r{i}") for i in range(4)]
+    fleet = {str(root): _memories()[: 30 + i] for i, root in enumerate(roots)}
+    order = []
+
+    class Seen(_Recording):
+        def submit(self, fn, /, *args, **kwargs) -> Future:  # noqa: ANN001
+            order.append(len(args[1]))
+            return super().submit(fn, *args, **kwargs)
+
+    reports = anchorcheck.verify_fleet(fleet, Seen(workers=2), options={"cache": False})
+    assert order == [33, 32, 31, 30]  # one task per repository, largest first
+    assert [len(reports[str(root)]) for root in roots] == [30, 31, 32, 33]
+    order.clear()
+    anchorcheck.verify_fleet(dict(list(fleet.items())[:1]), Seen(workers=2), options={"cache": False})
+    assert order == [3, 4, 4, 4, 3, 4, 4, 4]  # one repository for two workers: eight equal parts
 
 
 def test_fleet_of_repositories_in_one_call(tmp_path):

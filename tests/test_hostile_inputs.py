@@ -192,6 +192,14 @@ def test_a_dockerfile_of_200000_continued_env_lines(tmp_path: Path) -> None:
     assert "VERIFIED env:LAST" in run.stdout and "Dockerfile:2" in run.stdout
 
 
+def test_a_justfile_line_of_thousands_of_blanks(tmp_path: Path) -> None:
+    # Found by the 20,000-input campaign: the recipe-header pattern backtracked cubically over the blanks.
+    write_tree(tmp_path, {"justfile": "set shell := ['bash']\na" + " " * 6000 + "lias b := build\nbuild:\n  cargo build\n"})
+    run = run_cli(tmp_path, "anchor", "cmd:just build")
+    run.assert_clean()
+    assert "VERIFIED cmd:just build" in run.stdout
+
+
 def test_a_config_with_many_newlines(tmp_path: Path) -> None:
     write_tree(tmp_path, {".anchorcheck.toml": "\n" * 400_000 + "bogus = 1\n"})
     run = run_cli(tmp_path, "anchor", "file:x")

@@ -144,3 +144,11 @@ def test_commonjs_exports_define_names(tmp_path):
     for name, line in [("alpha", 1), ("beta", 2), ("gamma", 4), ("delta", 5), ("epsilon", 6)]:
         assert lines(check(root, f"sym:lib/api.js::{name}")) == [("lib/api.js", line)], name
     assert check(root, "sym:lib/api.js::zeta").verdict is Verdict.REFUTED  # not an export
+
+
+def test_a_member_chain_thousands_deep_is_read_not_a_recursion_error(tmp_path):
+    # The fuzzing campaign's TypeScript inputs: `_static` used to recurse once per `.` of the chain.
+    chain = ".".join(["a"] * 5000)
+    write(tmp_path, {"deep.ts": f"const a: any = {{}};\nObject.assign({chain}, {{ extra() {{}} }});\n"})
+    result = check(tmp_path, f"sym:deep.ts::{chain}.extra")
+    assert result.verdict is Verdict.VERIFIED, result.reason

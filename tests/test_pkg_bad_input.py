@@ -90,3 +90,11 @@ def test_arbitrary_manifest_text_never_crashes(tmp_path: Path, name: str, conten
     (root / name).write_text(content)
     result = verifier(root).check("pkg:zzz")
     assert result.state != "error", result.reason
+
+
+def test_a_toml_11_inline_table_says_so(tmp_path: Path) -> None:
+    # biome's crates/biome_cli/Cargo.toml: its toolchain reads TOML 1.1, tomllib only TOML 1.0.
+    write(tmp_path, {"Cargo.toml": '[package]\nname = "x"\n[dependencies]\ntokio = {\n  workspace = true,\n}\n'})
+    result = verifier(tmp_path).check("pkg:cargo/serde")
+    assert result.verdict.value == "INCONCLUSIVE" and "Cargo.toml:4" in result.reason
+    assert "is TOML 1.1" in result.reason

@@ -135,8 +135,17 @@ def test_commands_with_placeholders_or_chains_are_not_read() -> None:
     text = (
         "`cargo test -p <crate>` `cargo test -p <formatter crate>` `cargo run --example x [filename]`"
         " `pnpm --filter @ai-sdk/{pkg} test` `make a && make b` `npm run x | tee`"
+        " `uv run pytest tests/path/test_foo.py` `uv run ruff --include='src/mcp/path/foo.py'`"  # python-sdk's AGENTS.md
     )
-    assert anchors(text, claims=runners("cargo", "pnpm", "make", "npm")) == []
+    assert anchors(text, claims=runners("cargo", "pnpm", "make", "npm", "uv")) == []
+    assert anchors("`uv run pytest tests/test_food.py` `uv run pytest tests/unit/`", claims=runners("uv")) == [
+        "cmd:uv run pytest tests/test_food.py", "cmd:uv run pytest tests/unit/",
+    ]
+
+
+def test_pnpm_graph_selectors_are_no_placeholders() -> None:
+    text = "`pnpm -F agents-core... build` `pnpm --filter=...^@a/b test` `pnpm build ...`"
+    assert anchors(text, claims=runners("pnpm")) == ["cmd:pnpm -F agents-core... build", "cmd:pnpm --filter=...^@a/b test"]
 
 
 def test_a_registry_decides_which_programs_are_commands() -> None:

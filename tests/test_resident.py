@@ -150,3 +150,15 @@ def test_a_file_no_listing_holds_is_read_again_at_every_call(tmp_path):
     assert v.check("sym:build/gen.py::made").verdict is Verdict.VERIFIED
     (tmp_path / "build/gen.py").write_text("def other():\n    pass\n")  # no snapshot watches it
     assert v.check("sym:build/gen.py::made").verdict is Verdict.REFUTED
+
+
+def test_the_checkout_of_a_verifier_that_answered_still_pickles(tmp_path):
+    """A worker gets a copy of the checkout; what the Verifier's memo holds (searches, their watches)
+    does not travel with it."""
+    import pickle
+
+    write(tmp_path, _PROJECT)
+    v = verifier(tmp_path)
+    assert v.check("env:B").verdict is Verdict.REFUTED
+    copy = pickle.loads(pickle.dumps(v.repo))
+    assert copy.paths() == v.repo.paths() and copy.read_bytes("app/m1.py") == (tmp_path / "app/m1.py").read_bytes()

@@ -62,3 +62,16 @@ def test_an_answer_cut_short_by_a_deadline_is_not_kept(tmp_path):
     init_repo(root)
     assert verifier(root, cache).check("env:B", deadline=0).verdict is Verdict.INCONCLUSIVE
     assert verifier(root, cache).check("env:B").verdict is Verdict.REFUTED
+
+
+def test_a_tree_with_too_many_unvouched_files_is_not_hashed_to_store_verdicts(tmp_path, monkeypatch):
+    import anchorcheck.results
+
+    monkeypatch.setattr(anchorcheck.results, "MAX_UNCLEAN", 3)
+    root, cache = write(tmp_path / "repo", _FILES), tmp_path / "cache"
+    init_repo(root)
+    write(root, {f"scratch/s{i}.py": "import redis\n" for i in range(4)})  # untracked: git vouches for none
+    first, _ = _answers(root, cache)
+    again, read = _answers(root, cache)
+    assert again == first and first["import:redis"]["verdict"] == "VERIFIED"
+    assert read  # no stored verdict answered: the search ran again from the files

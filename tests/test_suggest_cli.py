@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 import re
 from pathlib import Path
 
@@ -140,3 +142,18 @@ def test_a_nested_memory_file_names_paths_and_commands_from_its_folder(shop: Pat
     (shop / "web/AGENTS.md").write_text("- The client is `api.ts`; run `make lint` at the root.\n")
     assert run(shop, "--write", "web/AGENTS.md") == 0
     assert (shop / "web/AGENTS.md").read_text() == "- The client is `api.ts`; run `make lint` at the root. `file:web/api.ts` `cmd:make lint`\n"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_on_a_terminal_only(shop: Path, capsys, monkeypatch) -> None:  # noqa: ANN001
+    assert run(shop, "CLAUDE.md") == 0
+    assert capsys.readouterr().err == ""  # not a terminal: nothing on stderr
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert run(shop, "CLAUDE.md") == 0
+    shown = terminal.getvalue()
+    assert "\rCLAUDE.md: memory 1 of " in shown and shown.endswith("\r")  # the line is cleared before the report

@@ -8,7 +8,7 @@ import sys
 from typing import IO
 
 from anchorcheck.model import Verdict
-from anchorcheck.report import Run, formats
+from anchorcheck.report import Run, format_names, renderer
 from anchorcheck.gitdir import refusal
 from anchorcheck.repo import find_root
 from anchorcheck.verifier import Verifier
@@ -33,7 +33,7 @@ def add_memory_files(parser: argparse.ArgumentParser, default: str) -> None:
 
 
 def add_format(parser: argparse.ArgumentParser, choices: list[str] | None = None) -> None:
-    parser.add_argument("--format", default="text", choices=choices or sorted(formats()), help="output format")
+    parser.add_argument("--format", default="text", choices=choices or format_names(), help="output format")
 
 
 def add_verification(parser: argparse.ArgumentParser) -> None:
@@ -96,4 +96,4 @@ def exit_code(run: Run, fail_on: str) -> int:
 def emit(run: Run, fmt: str, out: IO[str] | None = None) -> None:
     stream = out or sys.stdout
     run.color = fmt == "text" and stream.isatty() and "NO_COLOR" not in os.environ
-    formats()[fmt](run, stream)
+    renderer(fmt)(run, stream)

@@ -16,7 +16,7 @@ import difflib
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from anchorcheck.cli.common import EXIT_CLEAN, EXIT_FAILED, add_memory_files, add_root, make_verifier
 
@@ -45,9 +45,11 @@ def run(args: argparse.Namespace) -> int:
     suggester = Suggester(verifier)
     rows: list[dict[str, Any]] = []
     edits: list[tuple[Path, str, str, str]] = []  # path, shown, before, after
+    progress = _Progress(sys.stderr)
     for shown, memories in load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files):
         additions: dict[str, list[tuple[str, str | None]]] = {}
-        for memory in memories:
+        for at, memory in enumerate(memories, 1):
+            progress.show(f"{shown}: memory {at} of {len(memories)}")
             written = [a if isinstance(a, str) else a.anchor_text() for a in memory.anchors]
             found = suggester.suggest(memory.text, written + list(_own_citation_anchors(memory)), _folder(Path(shown), verifier.root))
             if not found:
@@ -64,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
                 continue  # a symlink to a file already edited (CLAUDE.md -> AGENTS.md): its memories are the same
             before, after = insert_anchors(Path(shown), shown, additions, verifier.registry, verifier.root)
             edits.append((Path(shown), shown, before, after))
+    progress.show("")
     banked = any(s.citation is not None for row in rows for s in row["suggestions"])
     if args.diff:
         for _, shown, before, after in edits:
@@ -80,6 +83,23 @@ def run(args: argparse.Namespace) -> int:
     if not args.diff:
         _report(rows, args.format, args.write)
     return EXIT_FAILED if args.check and rows else EXIT_CLEAN
+
+
+class _Progress:
+    """One line on a terminal's stderr saying which memory is read: a cold first run on a large
+    checkout parses the files that may hold the names the text gives, and that can take seconds.
+    Nothing when stderr is not a terminal (pipes, CI logs)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream if stream.isatty() else None
+        self.width = 0
+
+    def show(self, line: str) -> None:
+        if self.stream is None:
+            return
+        self.stream.write("\r" + line.ljust(self.width) + ("" if line else "\r"))
+        self.stream.flush()
+        self.width = len(line)
 
 
 def _folder(path: Path, root: Path) -> str:

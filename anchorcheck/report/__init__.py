@@ -1,7 +1,7 @@
 """Report formats: each module renders a `Run` (the reports of one invocation) as text.
 
-A format is a function `render(run, stream)`; `FORMATS` maps the names the
-CLI accepts to them.
+A format is a module with a function `render(run, stream)`; `renderer(name)`
+imports the one a name the CLI accepts (`format_names()`) stands for.
 """
 
 from __future__ import annotations
@@ -114,7 +114,16 @@ def only_in(result: AnchorResult) -> str | None:
     return where if isinstance(where, str) and where else None
 
 
-def formats() -> dict[str, Renderer]:
-    from anchorcheck.report import github, json_format, sarif, text
+# Format name -> the module of this package that renders it, imported when that format is asked for:
+# listing the choices of `--format` imports none of them.
+_FORMAT_MODULES = {"text": "text", "json": "json_format", "sarif": "sarif", "github": "github"}
 
-    return {"text": text.render, "json": json_format.render, "sarif": sarif.render, "github": github.render}
+
+def format_names() -> list[str]:
+    return sorted(_FORMAT_MODULES)
+
+
+def renderer(name: str) -> Renderer:
+    from importlib import import_module
+
+    return import_module(f"anchorcheck.report.{_FORMAT_MODULES[name]}").render  # type: ignore[no-any-return]

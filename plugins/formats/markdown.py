@@ -37,6 +37,12 @@ KNOWN_FILES = (
     "**/CLAUDE.local.md",
     ".claude/CLAUDE.md",
     ".claude/rules/*.md",
+    # skills, subagents and slash commands: where most of a repository's agent instructions live
+    # (Claude Code's `.claude/`, and `.agents/`, the folder Codex and others read skills from)
+    ".claude/skills/*.md",
+    ".claude/agents/*.md",
+    ".claude/commands/*.md",
+    ".agents/*.md",
     # Codex and the AGENTS.md convention (Codex's override file beside it)
     "AGENTS.md",
     "**/AGENTS.md",

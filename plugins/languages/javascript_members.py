@@ -71,13 +71,16 @@ def _top_level(root: Node) -> Iterator[Node]:
 
 def _static(node: Node | None) -> str | None:
     """`a.b.c` when the expression is a plain chain of names (not `this`, calls or computed keys)."""
+    names: list[str] = []  # walked down the chain, not recursed: a crafted `a.a.a…` is thousands deep
+    while node is not None and node.type == "member_expression":
+        prop = node.child_by_field_name("property")
+        if prop is None or prop.type != "property_identifier":
+            return None
+        names.append(Parsed.text(prop))
+        node = node.child_by_field_name("object")
     if node is None or node.type not in _CHAIN:
         return None
-    if node.type == "member_expression":
-        obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
-        head = _static(obj)
-        return f"{head}.{Parsed.text(prop)}" if head is not None and prop is not None and prop.type == "property_identifier" else None
-    return Parsed.text(node)
+    return ".".join([Parsed.text(node), *reversed(names)])
 
 
 def _opened(facts: Facts, owner: str, line: int, why: str) -> None:

@@ -139,13 +139,18 @@ def nearest_manifest(context: Context, cwd: str) -> str | None:
     return None
 
 
-def select(workspace: Workspace, selector: str) -> list[Package]:
+def select(workspace: Workspace, selector: str, *, unscoped: bool = False) -> list[Package]:
     """The workspace packages a `-w`/`--filter`/`workspace` selector names: by name, glob or folder.
 
     pnpm's graph markers (`...`, `^`, `!`) are taken off: the named package is among those run.
+    With `unscoped` (pnpm's filters), a name without its scope picks the one package of that name in
+    any scope (`-F agents-core` runs `@openai/agents-core`), as pnpm does since 6.19.
     """
     clean = selector.strip().lstrip("!").removeprefix("...").removesuffix("...").removesuffix("^")
     by_name = [p for p in workspace.members if p.name == clean]
+    if unscoped and not by_name and "/" not in clean:
+        by_name = [p for p in workspace.members if p.name and p.name.startswith("@") and p.name.partition("/")[2] == clean]
+        by_name = by_name if len(by_name) == 1 else []
     if by_name:
         return by_name
     if "*" in clean and not clean.startswith(("./", "{")):

@@ -17,7 +17,7 @@ from collections.abc import Container, Iterable, Iterator
 from anchorcheck import AnchorResult, Ecosystem, Evidence, Invocation, Verdict
 from anchorcheck.bounded import LimitError, json_loads, toml_loads
 from anchorcheck.context import Context
-from anchorcheck.packages import Declaration, PackageIndex
+from anchorcheck.packages import LOCKED, Declaration, PackageIndex
 from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
 
 CONFIG_LIMIT = 4 * 1024 * 1024  # a runner configuration larger than this is not one a person wrote
@@ -224,14 +224,18 @@ def package_index(context: Context, ecosystem: str) -> tuple[Ecosystem, PackageI
     return registered, context.memo(("cmd-package-index", ecosystem), lambda: registered.read(context, None))
 
 
-def declared(context: Context, ecosystem: str, names: Iterable[str]) -> Declaration | None:
-    """The first declaration (declared before locked-only) of any of these package names."""
+def declared(context: Context, ecosystem: str, names: Iterable[str], member: str | None = None) -> Declaration | None:
+    """The first declaration (declared before locked-only) of any of these package names; with `member`
+    (a workspace member's folder, "" for the root), that member's own declaration comes first: it is
+    what a command run there installs, and the evidence a person looks for."""
     found = package_index(context, ecosystem)
     if found is None:
         return None
     registered, index = found
     for name in names:
         matches = index.find(registered.normalize(name))
+        if member is not None:
+            matches = sorted(matches, key=lambda d: (d.relation == LOCKED, d.member != member))
         if matches:
             return matches[0]
     return None

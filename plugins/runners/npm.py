@@ -271,7 +271,7 @@ class Selection:
     open: str | None = None
 
 
-def _targets(context: Context, opts: Options) -> Selection | None:
+def _targets(context: Context, tool: str, opts: Options) -> Selection | None:
     """The packages a call runs in; None when there is no package.json to run in at all."""
     if not (opts.workspace or opts.root or opts.recursive):
         manifest = nearest_manifest(context, opts.cwd)
@@ -287,14 +287,14 @@ def _targets(context: Context, opts: Options) -> Selection | None:
     for selector in opts.workspace:
         if "[" in selector or dynamic(selector.strip("{}").replace("*", "")):
             return Selection([], selector, f"{selector} picks packages only known at run time (a placeholder, a variable or a git revision)")
-        picked.extend(select(workspace, selector))
+        picked.extend(select(workspace, selector, unscoped=tool == "pnpm"))
     return Selection(picked, f"{' '.join(opts.workspace)} in {workspace.config}")
 
 
 def _script(invocation: Invocation, context: Context, tool: str, opts: Options, script: str, binary_fallback: bool) -> AnchorResult:
     if dynamic(script):
         return unknown(invocation, f"the script name {script} is a placeholder or a shell expansion")
-    selection = _targets(context, opts)
+    selection = _targets(context, tool, opts)
     if selection is None:
         missing = f"no package.json in {searched(opts.cwd)}, so there is no script {script}"
         ran = _bun_file(invocation, context, opts.cwd, script, missing) if tool == "bun" else None
@@ -330,7 +330,8 @@ def _binary(invocation: Invocation, context: Context, tool: str, packages: list[
     provider = _provider(context, packages, name)
     if provider is not None:
         path, line, package = provider
-        return verified(invocation, f"{missing}; {tool} runs the binary {name} of dependency {package}", [Evidence(path, line, f"dependency {package}")])
+        at = f"{path}:{line}" if line else path
+        return verified(invocation, f"{tool} runs the binary {name} of dependency {package} ({at}): no script is named so", [Evidence(path, line, f"dependency {package}")])
     if ":" in name or "=" in name:
         return refuted(invocation, missing)
     if _maybe_transitive(context, name):

@@ -298,7 +298,7 @@ def _console_script(invocation: Invocation, context: Context, project: Project, 
     distribution = SCRIPT_DISTRIBUTIONS.get(program, program)
     if _norm(distribution) in {_norm(a.split("[")[0].split("=")[0].split(">")[0].split("<")[0]) for a in added}:
         return verified(invocation, f"{program} comes from {distribution}, added with --with")
-    found = declared(context, "pypi", [distribution])
+    found = declared(context, "pypi", [distribution], member=posixpath.dirname(project.path))
     if found is not None:
         where = f"{found.file}:{found.line}" if found.line else found.file
         return verified(invocation, f"{program} is a console script of {found.name}, {found.describe()} ({where})", [Evidence(found.file, found.line, f"{found.name}")])
