@@ -216,3 +216,12 @@ def test_extraction_reads_the_bytes_once_not_once_per_node(monkeypatch):
     facts = index.extract_facts(LANGUAGE, source.encode())
     assert len(facts.imports) == 500 and ("K7", 4 * 7 + 4) in facts.env
     assert reads["parse"] > 0 and reads["after"] == 0  # the parse's own reads, none per node
+
+
+def test_a_language_claiming_a_file_by_its_name_is_asked_per_name(tmp_path):
+    """Languages are looked up once per extension, but a name a language claims whole (`Rakefile`)
+    is not an extension: after `Makefile` (no language, no extension) it is still Ruby's."""
+    write(tmp_path, {"Makefile": "all:\n\techo redis\n", "Rakefile": "require 'redis'\n"})
+    result = verifier(tmp_path).check("import:redis")
+    assert result.verdict is Verdict.VERIFIED
+    assert [e.location() for e in result.evidence] == ["Rakefile:1"]
