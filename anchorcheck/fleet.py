@@ -18,6 +18,7 @@ worker has `CHUNKS_PER_WORKER` of them.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Iterable, Mapping
 from datetime import datetime
@@ -110,14 +111,17 @@ def workers_of(executor: Executor) -> int:
     return max(1, int(known or os.cpu_count() or 1))
 
 
-_WORKER_VERIFIERS: dict[bytes, Verifier] = {}
+# One Verifier per spec per worker thread: Dask's in-process workers and a thread pool are threads of one
+# process, and a Verifier (its memo, its index) is no object two threads may use at once.
+_WORKER = threading.local()
 
 
 def _verify_chunk(
     spec: bytes, memories: list[dict[str, Any]], until: float | None, now: datetime | None = None
 ) -> list[dict[str, Any]]:
-    """Runs in a worker: one Verifier per spec per process, reused across chunks so its index stays warm."""
-    verifier = _WORKER_VERIFIERS.get(spec)
+    """Runs in a worker: one Verifier per spec per worker thread, reused across chunks so its index stays warm."""
+    verifiers: dict[bytes, Verifier] = _WORKER.__dict__.setdefault("verifiers", {})
+    verifier = verifiers.get(spec)
     if verifier is None:
         import pickle
 
@@ -125,7 +129,7 @@ def _verify_chunk(
         extra = [__import__(p, fromlist=["_"]) if isinstance(p, str) else p for p in plugins]
         # One process per worker already: the index must not start a pool of its own.
         options = {**options, "workers": 1}
-        verifier = _WORKER_VERIFIERS[spec] = Verifier(root, plugins=extra, only_plugins=only, config=config, options=options)
+        verifier = verifiers[spec] = Verifier(root, plugins=extra, only_plugins=only, config=config, options=options)
     verifier.refresh()  # kept across chunks and calls: it must see the checkout as it is now
     reports = _verify_here(verifier, [Memory.from_dict(m) for m in memories], until, now)
     return [{"results": [r.to_dict() for r in rep.results], "verdict": str(rep.verdict), "reason": rep.reason} for rep in reports]

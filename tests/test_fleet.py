@@ -122,3 +122,18 @@ def test_worker_spec_carries_the_resolved_root(tmp_path, monkeypatch):
     root = _repo(tmp_path, "repo")
     monkeypatch.chdir(root)
     assert Verifier(".")._spec[0] == str(root.resolve()) and os.path.isabs(Verifier(".")._spec[0])
+
+
+@needs_git
+def test_a_thread_pool_gives_each_thread_its_own_verifier(tmp_path):
+    # Dask's in-process workers are threads of one process: a Verifier shared between them broke its
+    # memo ("Set changed size during iteration") and could file one computation's reads under another's.
+    from concurrent.futures import ThreadPoolExecutor
+
+    root = init_repo(_repo(tmp_path, "repo"))
+    memories = _memories() * 5
+    serial = _shown(Verifier(root, options={"cache": False}).verify_many(memories))
+    for _ in range(3):
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            threaded = Verifier(root, options={"cache": False}).verify_many(memories, pool)
+        assert _shown(threaded) == serial
