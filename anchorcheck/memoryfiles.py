@@ -18,16 +18,13 @@ from pathlib import Path
 from anchorcheck import implicit
 from anchorcheck.anchors import AnchorSyntaxError, anchor_text, parse_anchor
 from anchorcheck.codespans import code_spans
-from anchorcheck.mistakes import typo_kind
+from anchorcheck.mistakes import KIND_PREFIX, typo_kind
 from anchorcheck.model import Memory, Position
 from anchorcheck.references import Claims, Reference, apply_to, read_references, runner_claims
 from anchorcheck.registry import MemoryFormat, Registry
 from anchorcheck.repo import Repository
 from anchorcheck.safe_read import MEMORY_CAP, FileTooLargeError, read_capped, read_in_root
 
-# `kind:value` with the value right after the colon: `watch: false` (a config key), `env: { CI: true }`
-# and `file://x` (a URL) are prose, not anchors written wrongly.
-_KIND_PREFIX = re.compile(r"\s*!?([a-z][a-z0-9_-]*):(?=\S)(?!//)")
 
 
 class MemoryFileError(ValueError):
@@ -211,7 +208,7 @@ def _keep_known_kinds(memory: Memory, registry: Registry) -> None:
     keep = []
     for index, anchor in enumerate(memory.anchors):
         if isinstance(anchor, str):
-            match = _KIND_PREFIX.match(anchor)
+            match = _kind_prefix(anchor)
             if not match or match.group(1) not in registry.kinds and typo_kind(anchor, registry.kinds) is None:
                 continue
         keep.append((anchor, memory.anchor_position(index)))
@@ -219,10 +216,17 @@ def _keep_known_kinds(memory: Memory, registry: Registry) -> None:
     memory.anchor_positions = [p for _, p in keep]
 
 
+def _kind_prefix(text: str) -> re.Match[str] | None:
+    """How an anchor starts: `[!]kind:` with the value right after the colon. `watch: false` (a config
+    key), `env: { CI: true }` and `file://x` (a URL) are prose, not anchors written wrongly."""
+    match = KIND_PREFIX.match(text)
+    return None if match is None or text.startswith("//", match.end()) else match
+
+
 def looks_like_anchor(text: str) -> bool:
     """Whether a code span has the `[!]kind:value` shape (the kind is checked later). A first word that
     ends in a colon (`file:line:col: message`, an output format) is a label, not an anchor."""
-    match = _KIND_PREFIX.match(text)
+    match = _kind_prefix(text)
     return bool(match) and len(anchor_text(text)) > match.end() and not text.split(maxsplit=1)[0].endswith(":")
 
 

@@ -22,7 +22,7 @@ OPEN_WORLD = frozenset(
     {"unsupported", "no-manifest", "incomplete", "not-first-party", "no-source", "computed-key",
      "whole-environment", "unfollowed", "unread"}
 )
-_KIND = re.compile(r"\s*!?([a-z][a-z0-9_-]*):(?=\S)")
+KIND_PREFIX = re.compile(r"\s*!?([a-z][a-z0-9_-]*):(?=\S)")  # `[!]kind:` with its value right after the colon
 # How close a code span's prefix must be to a registered kind to be read as a typo of it, not as prose
 # (`imprt:` 0.91, `files:` 0.89, `spam:` 0.75 stays prose).
 NEAR_MISS = 0.8
@@ -36,7 +36,7 @@ def near_miss(kind: str, kinds: Iterable[str]) -> str | None:
 
 def typo_kind(text: str, kinds: Iterable[str]) -> str | None:
     """For a code span written like an anchor with an unregistered kind, the kind it was meant to be."""
-    match = _KIND.match(text)
+    match = KIND_PREFIX.match(text)
     if match is None:
         return None
     known = list(kinds)
@@ -45,7 +45,7 @@ def typo_kind(text: str, kinds: Iterable[str]) -> str | None:
 
 def unknown_kind_reason(text: str, kinds: Iterable[str]) -> str | None:
     """`unknown anchor kind 'imprt': did you mean `import:`?` for an anchor whose kind is not registered."""
-    match = _KIND.match(text)
+    match = KIND_PREFIX.match(text)
     if match is None:
         return None
     known = sorted(kinds)
