@@ -326,8 +326,6 @@ class SourceIndex:
         self._workers = int(context.options.get("workers") or os.cpu_count() or 1)
         self._bounded = BoundedPool(self._workers)  # parses under a deadline; no process until one is needed
         self.parsed = 0  # files parsed by this index (cache misses): for benchmarks and tests
-        self._filenames: set[str] | None = None  # names a language claims whole (`Rakefile`)
-        self._by_extension: dict[str | None, Language | None] = {}  # the language of every other name
 
     @classmethod
     def of(cls, context: Context) -> SourceIndex:
@@ -375,19 +373,8 @@ class SourceIndex:
                 listing.forget(stale)
 
     def language(self, path: str) -> Language | None:
-        """The language that parses a file, looked up once per extension (a listing asks per path)."""
-        name = path.rsplit("/", 1)[-1]
-        if self._filenames is None:
-            self._filenames = {f for _, language in self.registry.languages.entries() for f in language.filenames}
-        if name in self._filenames:  # claimed by its whole name: the registry decides
-            language = self.registry.language_for(path)
-            return language if language is not None and language.extract is not None else None
-        dot = name.rfind(".")
-        ext = name[dot:].lower() if dot > 0 else None
-        if ext not in self._by_extension:
-            language = self.registry.language_for(path)
-            self._by_extension[ext] = language if language is not None and language.extract is not None else None
-        return self._by_extension[ext]
+        language = self.registry.language_for(path)
+        return language if language is not None and language.extract is not None else None
 
     def sources(self, scope: str | None) -> tuple[list[tuple[str, Language]], int]:
         """The files of a scope that some language plugin parses, and how many others there were."""

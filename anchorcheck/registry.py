@@ -247,9 +247,11 @@ class Table(Mapping[str, T]):
         self.name = name
         self.load = load
         self._items: dict[str, Any] = {}
+        self.generation = 0  # bumped by every change: what a lookup memoized over the entries is valid for
 
     def declare(self, key: str, declared: Declared) -> None:
         """Hold `key`'s place for the plugins that declared it (a name already registered keeps its owner)."""
+        self.generation += 1
         existing = self._items.get(key)
         if existing is None:
             self._items[key] = declared
@@ -261,10 +263,12 @@ class Table(Mapping[str, T]):
         existing = self._items.get(key)
         if existing is not None and not isinstance(existing, Declared):
             raise RegistrationError(f"{self.name[:-1]} {key!r} registered by both {existing.plugin!r} and {item.plugin!r}")
+        self.generation += 1
         self._items[key] = item  # in the place its declaration held
 
     def settle(self, plugin: str) -> list[str]:
         """Forget `plugin`'s declarations once it is loaded (or failed): the keys it declared and left unregistered."""
+        self.generation += 1
         dropped = []
         for key, value in list(self._items.items()):
             if isinstance(value, Declared) and plugin in value.plugins:
@@ -278,6 +282,7 @@ class Table(Mapping[str, T]):
 
     def reorder(self, key: Callable[[Any], Any]) -> None:
         """Sort the entries, registered or only declared, by `key(entry)` (stable: ties keep their order)."""
+        self.generation += 1
         self._items = dict(sorted(self._items.items(), key=lambda item: key(item[1])))
 
     def entries(self) -> list[tuple[str, Any]]:
@@ -334,6 +339,10 @@ class Registry:
     ecosystems: Table[Ecosystem] = field(default_factory=lambda: Table("ecosystems"))
     formats: Table[MemoryFormat] = field(default_factory=lambda: Table("formats"))
     runners: Table[Runner] = field(default_factory=lambda: Table("runners"))
+    # language_for's answers by claimed file name or extension, valid for one generation of `languages`
+    _languages_by: dict[str | tuple[None, str | None], Language | None] = field(default_factory=dict, repr=False, compare=False)
+    _claimed_names: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    _languages_generation: int = field(default=-1, repr=False, compare=False)
 
     def tables(self) -> list[Table[Any]]:
         return [getattr(self, name) for name in TABLES]
@@ -378,15 +387,32 @@ class Registry:
         """The language plugin that parses this file, by file name first, then extension.
 
         A language only declared so far is imported when it claims the file, and no other is.
+        Answers are kept per claimed file name, else per extension, until the languages change:
+        a listing asks once per path, and walking every language each time was most of its cost.
         """
         name = path.rsplit("/", 1)[-1]
         dot = name.rfind(".")
         ext = name[dot:].lower() if dot > 0 else None
+        self._fresh_language_lookups()
+        key = name if name in self._claimed_names else (None, ext)
+        if key not in self._languages_by:
+            found = self._find_language(name, ext)
+            self._fresh_language_lookups()  # importing a declared language changed the table
+            self._languages_by[key] = found
+        return self._languages_by[key]
+
+    def _fresh_language_lookups(self) -> None:
+        if self._languages_generation != self.languages.generation:
+            self._languages_by = {}
+            self._claimed_names = frozenset(f for _, language in self.languages.entries() for f in language.filenames)
+            self._languages_generation = self.languages.generation
+
+    def _find_language(self, name: str, ext: str | None) -> Language | None:
         for claims in (lambda lang: name in lang.filenames, lambda lang: ext is not None and ext in lang.extensions):
             for key, language in self.languages.entries():
                 if claims(language):
                     if isinstance(language, Declared):
                         self.languages.resolve(key)
-                        return self.language_for(path)
+                        return self._find_language(name, ext)
                     return language  # type: ignore[no-any-return]
         return None
