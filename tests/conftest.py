@@ -9,6 +9,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI gates every landing, so the suite draws the same examples every run: a failure found there reproduces
+# anywhere. `HYPOTHESIS_PROFILE=explore` draws fresh examples (and benchmarks/hostile.py runs the big campaigns).
+settings.register_profile("ci", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 GIT = shutil.which("git")
