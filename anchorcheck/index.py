@@ -125,7 +125,7 @@ class _Listing:
         self._under: dict[str, set[str]] | None = None
         # What a lazy prefilter walks (`SourceIndex._walk_order`), worked out on first use; dropped
         # when a file changes, and worked out anew while a file is unreadable.
-        self.walk_order: list[tuple[int, str, Language]] | None = None
+        self.walk_order: list[tuple[int, str, Language, int]] | None = None  # kind, path, language, place in the listing
         self.walk_skipped: list[str] = []
         self.walk_unreadable: list[str] = []
         self.walk_whole = False  # its bytes do not fit in memory: searches judge every file at one read
@@ -235,15 +235,15 @@ class _Walk:
         self,
         index: SourceIndex,
         listing: _Listing,
-        order: list[tuple[int, str, Language]],
+        order: list[tuple[int, str, Language, int]],
         wanted: Mapping[str, Sequence[bytes]],
         forced: set[str],
         clauses: Mapping[str, Sequence[Clause]] | None,
         result: Search,
     ) -> None:
         self.index, self.listing, self.wanted, self.forced, self.clauses, self.result = index, listing, wanted, forced, clauses, result
-        self.verdicts: dict[str, str] = {}
-        self.chosen: dict[str, bool] = {}  # judged path -> whether it is a candidate
+        self.verdicts: dict[str, str] = {}  # of every file judged (or skipped, or unreadable)
+        self.chosen: set[str] = set()  # the candidates among them
         self.kept: list[tuple[int, str, Language]] = []  # candidates in walk order
         self.order = order
         for path in listing.walk_skipped:
@@ -271,9 +271,9 @@ class _Walk:
 
     def judge(self, paths: list[str]) -> list[str]:
         """Judge these files now, out of turn (those whose facts are known count first): the candidates among them."""
-        fresh = [(path, self.listing.language[path]) for path in paths if path not in self.chosen and path not in self.verdicts]
+        fresh = [(path, self.listing.language[path]) for path in paths if path not in self.verdicts]
         self._judge_all(fresh, self.index._bytes)
-        return [path for path in paths if self.chosen.get(path)]
+        return [path for path in paths if path in self.chosen]
 
     def _step(self) -> bool:
         """Judge the next block of files; False when every file was judged."""
@@ -285,10 +285,12 @@ class _Walk:
         self.block *= 2  # a search that goes on is likely to go to the end: fewer, larger blocks
         index = self.index
         index.context.check_deadline()
-        fresh = [(path, language) for _, path, language in block if path not in self.chosen]
+        # In listing order, the order the bytes were read and lie in memory: scanning them in size order
+        # ran 20-30% slower per byte.
+        fresh = [(path, language) for _, path, language, _ in sorted(block, key=lambda item: item[3]) if path not in self.verdicts]
         with index.context.shared.unrecorded():  # what a step adds is declared below
             self._judge_all(fresh, index._bytes)
-        added = [(kind, path, language) for kind, path, language in block if self.chosen.get(path)]
+        added = [(kind, path, language) for kind, path, language, _ in block if path in self.chosen]
         self.kept.extend(added)
         index.context.shared.read_all([path for _, path, _ in added])
         self.result.found = sorted(path for _, path, _ in self.kept)
@@ -308,16 +310,19 @@ class _Walk:
                 self.verdicts[path] = _UNREADABLE
                 by_language[self.listing.language[path].name].remove(path)
         for name, paths in by_language.items():
-            hits: set[str] = set()
+            misses = paths
             for needle in self.wanted[name]:
                 seen = index._contains.setdefault(needle, {})
-                seen.update({p: needle in data[p] for p in paths if p not in seen and p not in hits})
-                hits.update(p for p in paths if seen.get(p))
-            clauses = self.clauses[name] if self.clauses is not None else None
-            for path in paths:
-                self.verdicts[path] = _HIT if path in hits else _MISS
-                chosen = path in hits or path in self.forced
-                self.chosen[path] = chosen and (clauses is None or index._meets(path, clauses))
+                seen.update({p: needle in data[p] for p in misses if p not in seen})
+                misses = [p for p in misses if not seen[p]]
+            hits = set(paths).difference(misses)
+            self.verdicts.update(dict.fromkeys(misses, _MISS))
+            self.verdicts.update(dict.fromkeys(hits, _HIT))
+            chosen = hits.union(self.forced.intersection(paths)) if self.forced else hits
+            if self.clauses is not None:
+                clauses = self.clauses[name]
+                chosen = {path for path in chosen if index._meets(path, clauses)}
+            self.chosen.update(chosen)
 
 
 @dataclass(frozen=True)
@@ -609,7 +614,7 @@ class SourceIndex:
         result.found = [path for path, _ in candidates]
         return result
 
-    def _walk_order(self, listing: _Listing, result: Search) -> list[tuple[int, str, Language]] | None:
+    def _walk_order(self, listing: _Listing, result: Search) -> list[tuple[int, str, Language, int]] | None:
         """The readable files of a listing in the order a lazy prefilter walks them, read once per
         listing (binary and oversized ones in `listing.walk_skipped`, unreadable ones added to `result`).
         None when their bytes do not fit in the memory kept: a walk would read them twice, so such a
@@ -626,9 +631,9 @@ class SourceIndex:
                 if data is None:
                     (skipped if path in self._skipped else unreadable).append(path)
                 else:
-                    sized.append((_KIND.get(classify(path), _ASIDE_KIND), len(data), path, language))
+                    sized.append((_KIND.get(classify(path), _ASIDE_KIND), len(data), path, language, len(sized)))
             sized.sort(key=lambda item: item[:3])
-            listing.walk_order = [(kind, path, language) for kind, _, path, language in sized]
+            listing.walk_order = [(kind, path, language, at) for kind, _, path, language, at in sized]
             listing.walk_skipped, listing.walk_unreadable = skipped, unreadable
         result.unreadable.extend(listing.walk_unreadable)
         return listing.walk_order
@@ -642,7 +647,7 @@ class SourceIndex:
         requires: Callable[[Language], Sequence[Clause]] | None,
         record: _Prefilter,
         result: Search,
-        order: list[tuple[int, str, Language]],
+        order: list[tuple[int, str, Language, int]],
     ) -> Search:
         """A goal search without a remembered prefilter: every candidate is read once (its size
         orders the search), but its needles are looked for only when the search reaches it, so a
@@ -664,6 +669,7 @@ class SourceIndex:
             record.note(walk.verdicts)
             record.uncovered.extend(path for path, _ in listing.files if path not in walk.verdicts and path in listing.clean)
             self._remember(record)
+            self.flush()
         result.hits = [(path, self._facts[path]) for path in result.found if path in self._facts]
         return result
 
@@ -692,7 +698,7 @@ class SourceIndex:
             # Past production code, a goal done at this rank is done at every later one: an unlikely
             # candidate here would be parsed later still, so it stops the search as a likely one does.
             likely = goal.likely is None or goal.likely(language, data)
-            if (likely or kind != LIKELY) and goal.done(met, rank, settled):
+            if (likely or rank != LIKELY) and goal.done(met, rank, settled):
                 result.unexamined = 1 + len(later)  # at least
                 return
             if not likely:
