@@ -23,6 +23,7 @@ from tree_sitter_language_pack import get_language, get_parser
 from anchorcheck.parsepool import BoundedPool
 from anchorcheck.cache import FactsCache, git_blob_id, open_cache
 from anchorcheck.context import BudgetExceeded
+from anchorcheck.entrypoints import installed
 from anchorcheck.facts import Facts, Parsed, first_error_line, too_broken_to_query
 from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
 
@@ -36,6 +37,7 @@ _TESTS = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs", "t
 _EXAMPLES = frozenset({"example", "examples", "sample", "samples", "demo", "demos", "docs", "doc"})
 
 
+@lru_cache(maxsize=1 << 16)
 def classify(path: str) -> str:
     """Which kind of code a file is — production, test, example or vendored — judged by its path."""
     parts = path.lower().split("/")
@@ -72,6 +74,7 @@ class Search:
         if self.walk is not None:
             self.walk.finish()
         return self.found
+
 
 
 Clause = tuple[Sequence[bytes], str | None]  # needles a file spells one of, or a directory it lies below
@@ -123,12 +126,19 @@ class _Listing:
         self.language = dict(files)
         self.languages = {language.name: language for _, language in files}
         self._under: dict[str, set[str]] | None = None
+        self._positions: dict[str, int] | None = None
         # What a lazy prefilter walks (`SourceIndex._walk_order`), worked out on first use; dropped
         # when a file changes, and worked out anew while a file is unreadable.
         self.walk_order: list[tuple[int, str, Language, int]] | None = None  # kind, path, language, place in the listing
         self.walk_skipped: list[str] = []
         self.walk_unreadable: list[str] = []
         self.walk_whole = False  # its bytes do not fit in memory: searches judge every file at one read
+
+    def position(self, path: str) -> int:
+        """Where a file of this listing stands in it."""
+        if self._positions is None:
+            self._positions = {path: at for at, (path, _) in enumerate(self.files)}
+        return self._positions[path]
 
     def forget(self, paths: Iterable[str]) -> None:
         """Files edited since git listed them: git no longer vouches for them (`Repository.forget`)."""
@@ -203,20 +213,56 @@ class _Verdicts:
                 self.unreadable.add(path)
 
 
-@dataclass(frozen=True)
-class _Recorded:
-    """A remembered prefilter: the verdict of every clean file it covered."""
+@dataclass
+class _Kept:
+    """A search's prefilter verdicts as a long-lived index keeps them: per file, a function of its
+    bytes and the needles alone, so after an edit only the changed files are judged again
+    (`SourceIndex.forget` takes them out). Unreadable files are never kept: judged at every search."""
 
-    hits: frozenset[str]
-    skipped: frozenset[str]
-    uncovered: frozenset[str]
+    listing: _Listing  # the listing judged last: while it stands, only `unjudged` paths can lack a verdict
+    verdicts: dict[str, str] = field(default_factory=dict)  # path -> hit, miss or skipped
+    hits: set[str] = field(default_factory=set)
+    skipped: set[str] = field(default_factory=set)
+    unjudged: set[str] = field(default_factory=set)  # changed since, or unreadable
 
     @classmethod
-    def from_dict(cls, data: dict[str, list[str]]) -> _Recorded:
-        parts = [data["hits"], data["skipped"], data["uncovered"]]
-        if not all(isinstance(part, list) and all(isinstance(p, str) for p in part) for part in parts):
-            raise TypeError("a prefilter record holds lists of paths")
-        return cls(*(frozenset(part) for part in parts))
+    def of(cls, listing: _Listing, found: _Verdicts) -> _Kept:
+        verdicts = {path: _MISS for path in listing.language if path not in found.unreadable}
+        verdicts.update(dict.fromkeys(found.hits, _HIT))
+        verdicts.update(dict.fromkeys(found.skipped, _SKIPPED))
+        return cls(listing, verdicts, set(found.hits), set(found.skipped), set(found.unreadable))
+
+    def undecided(self, listing: _Listing) -> list[tuple[str, Language]]:
+        """The files of `listing` without a verdict, in listing order."""
+        if listing is not self.listing:  # listed again: files may have come
+            self.listing = listing
+            return [(path, language) for path, language in listing.files if path not in self.verdicts]
+        todo = [path for path in self.unjudged if path in listing.language]
+        return [(path, listing.language[path]) for path in sorted(todo, key=listing.position)]
+
+    def note(self, verdicts: Mapping[str, str]) -> None:
+        for path, verdict in verdicts.items():
+            if verdict == _UNREADABLE:
+                self.unjudged.add(path)
+                continue
+            self.unjudged.discard(path)
+            self.verdicts[path] = verdict
+            (self.hits if verdict == _HIT else self.skipped if verdict == _SKIPPED else set()).add(path)
+
+    def found(self, listing: _Listing, judged: Mapping[str, str]) -> _Verdicts:
+        """The verdicts of this listing's files (`judged`: those just judged, unreadable ones among them)."""
+        return _Verdicts(
+            self.hits & listing.language.keys(),
+            self.skipped & listing.language.keys(),
+            {path for path, verdict in judged.items() if verdict == _UNREADABLE},
+        )
+
+    def forget(self, stale: set[str]) -> None:
+        for path in stale & self.verdicts.keys():
+            del self.verdicts[path]
+        self.hits -= stale
+        self.skipped -= stale
+        self.unjudged |= stale
 
 
 _KIND = {"production": 0, "test": 1}  # the order a lazy prefilter walks a scope in
@@ -239,9 +285,12 @@ class _Walk:
         wanted: Mapping[str, Sequence[bytes]],
         forced: set[str],
         clauses: Mapping[str, Sequence[Clause]] | None,
+        met: dict[str, bool] | None,
+        kept: _Kept,
         result: Search,
     ) -> None:
-        self.index, self.listing, self.wanted, self.forced, self.clauses, self.result = index, listing, wanted, forced, clauses, result
+        self.index, self.listing, self.wanted, self.forced, self.result = index, listing, wanted, forced, result
+        self.clauses, self.met, self.kept_verdicts = clauses, met, kept
         self.verdicts: dict[str, str] = {}  # of every file judged (or skipped, or unreadable)
         self.chosen: set[str] = set()  # the candidates among them
         self.kept: list[tuple[int, str, Language]] = []  # candidates in walk order
@@ -252,6 +301,7 @@ class _Walk:
                 self.verdicts[path] = _UNREADABLE  # a candidate too large to parse: absence is unproven
                 result.unreadable.append(path)
         self.verdicts.update(dict.fromkeys(result.unreadable, _UNREADABLE))
+        kept.note(self.verdicts)
         self.at = 0
         self.block = _BLOCK
 
@@ -272,7 +322,7 @@ class _Walk:
     def judge(self, paths: list[str]) -> list[str]:
         """Judge these files now, out of turn (those whose facts are known count first): the candidates among them."""
         fresh = [(path, self.listing.language[path]) for path in paths if path not in self.verdicts]
-        self._judge_all(fresh, self.index._bytes)
+        self.kept_verdicts.note(self._judge_all(fresh, self.index._bytes))
         return [path for path in paths if path in self.chosen]
 
     def _step(self) -> bool:
@@ -289,7 +339,7 @@ class _Walk:
         # ran 20-30% slower per byte.
         fresh = [(path, language) for _, path, language, _ in sorted(block, key=lambda item: item[3]) if path not in self.verdicts]
         with index.context.shared.unrecorded():  # what a step adds is declared below
-            self._judge_all(fresh, index._bytes)
+            self.kept_verdicts.note(self._judge_all(fresh, index._bytes))
         added = [(kind, path, language) for kind, path, language, _ in block if path in self.chosen]
         self.kept.extend(added)
         index.context.shared.read_all([path for _, path, _ in added])
@@ -297,9 +347,11 @@ class _Walk:
         self.result.ruled_out = self.at - len(self.kept)
         return True
 
-    def _judge_all(self, files: list[tuple[str, Language]], data: Mapping[str, bytes]) -> None:
-        """The prefilter's verdict (hit or miss) and candidacy (a hit, or forced in, meeting every clause) of readable files."""
+    def _judge_all(self, files: list[tuple[str, Language]], data: Mapping[str, bytes]) -> dict[str, str]:
+        """The prefilter's verdict (hit or miss) and candidacy (a hit, or forced in, meeting every clause)
+        of readable files: returns their verdicts."""
         index = self.index
+        verdicts: dict[str, str] = {}
         by_language: dict[str, list[str]] = {}
         for path, language in files:
             by_language.setdefault(language.name, []).append(path)
@@ -307,7 +359,7 @@ class _Walk:
         if unread:  # bytes dropped since the walk began (the file changed): read again
             data = {**data, **{path: index._candidate_bytes(path, self.result) for path in unread}}
             for path in [path for path in unread if data[path] is None]:
-                self.verdicts[path] = _UNREADABLE
+                verdicts[path] = _UNREADABLE
                 by_language[self.listing.language[path].name].remove(path)
         for name, paths in by_language.items():
             misses = paths
@@ -316,13 +368,31 @@ class _Walk:
                 seen.update({p: needle in data[p] for p in misses if p not in seen})
                 misses = [p for p in misses if not seen[p]]
             hits = set(paths).difference(misses)
-            self.verdicts.update(dict.fromkeys(misses, _MISS))
-            self.verdicts.update(dict.fromkeys(hits, _HIT))
+            verdicts.update(dict.fromkeys(misses, _MISS))
+            verdicts.update(dict.fromkeys(hits, _HIT))
             chosen = hits.union(self.forced.intersection(paths)) if self.forced else hits
-            if self.clauses is not None:
-                clauses = self.clauses[name]
-                chosen = {path for path in chosen if index._meets(path, clauses)}
+            if self.clauses is not None and self.met is not None:
+                clauses, met = self.clauses[name], self.met
+                chosen = {path for path in chosen if index._meets(path, clauses, met)}
             self.chosen.update(chosen)
+        self.verdicts.update(verdicts)
+        return verdicts
+
+
+@dataclass(frozen=True)
+class _Recorded:
+    """A remembered prefilter: the verdict of every clean file it covered."""
+
+    hits: frozenset[str]
+    skipped: frozenset[str]
+    uncovered: frozenset[str]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, list[str]]) -> _Recorded:
+        parts = [data["hits"], data["skipped"], data["uncovered"]]
+        if not all(isinstance(part, list) and all(isinstance(p, str) for p in part) for part in parts):
+            raise TypeError("a prefilter record holds lists of paths")
+        return cls(*(frozenset(part) for part in parts))
 
 
 @dataclass(frozen=True)
@@ -347,6 +417,9 @@ class Goal:
     likely: Callable[[Language, bytes], bool] | None = None
     likely_required: bool = False
     settles: Callable[[str, Facts], bool] | None = None
+    # Names what `likely` judges (a kind and its subject, as `cite` is told), so the index keeps each
+    # file's answer until the file changes; None: judged again at every search.
+    label: Hashable | None = None
 
     def done(self, met: int, rank: int, settled: bool = False) -> bool:
         """Whether the search may stop at a file of this rank (LIKELY, LIKELY_TEST, LIKELY_ASIDE,
@@ -383,6 +456,8 @@ def _compute_fingerprint(language: Language) -> str:
     import inspect  # 20 ms of start-up, for one lookup per language
 
     digest = hashlib.sha1(f"{FACTS_VERSION}\0{language.name}\0{language.grammar}".encode())  # noqa: S324
+    # The parser and grammars that made the tree: an upgraded grammar may name nodes differently.
+    digest.update("\0".join(installed("tree_sitter")).encode())
     for name in sorted(language.queries):
         digest.update(f"\0{name}\0{language.queries[name]}".encode())
     # The extract code and what it leans on: its package's modules (TypeScript reuses the
@@ -446,6 +521,10 @@ class SourceIndex:
         self._bytes: dict[str, bytes] = {}
         self._bytes_left = int(context.options.get("prefilter_memory", PREFILTER_MEMORY))
         self._sources: dict[str | None, _Listing] = {}
+        # Per search (scope, needles): the prefilter's verdicts, and per `requires` clauses whether each
+        # file meets them; both per file, so an edit costs a judgement of the edited file only.
+        self._kept: dict[Hashable, _Kept] = {}
+        self._met: dict[Hashable, dict[str, bool]] = {}
         self._workers = int(context.options.get("workers") or os.cpu_count() or 1)
         self._bounded = BoundedPool(self._workers)  # parses under a deadline; no process until one is needed
         self.parsed = 0  # files parsed by this index (cache misses): for benchmarks and tests
@@ -483,9 +562,11 @@ class SourceIndex:
         stale = set(stale)
         for path in stale & self._bytes.keys():
             self._bytes_left += len(self._bytes.pop(path))
-        for known in (self._facts, self._sizes, *self._contains.values(), *self._judged.values()):
+        for known in (self._facts, self._sizes, *self._contains.values(), *self._judged.values(), *self._met.values()):
             for path in stale & known.keys():
                 del known[path]
+        for kept in self._kept.values():
+            kept.forget(stale)
         self._skipped -= stale
         self._oversized -= stale
         self._preloaded -= stale
@@ -549,7 +630,7 @@ class SourceIndex:
         with self.context.shared.unrecorded():  # what the result depends on is declared below
             listing = self._listing(scope)
             wanted = {name: needles(language) for name, language in listing.languages.items()}
-            result = self._search(listing, wanted, inside, goal, parse_all, requires)
+            result = self._search(scope, listing, wanted, inside, goal, parse_all, requires)
         self._depend(listing, result, wanted)
         return result
 
@@ -571,6 +652,7 @@ class SourceIndex:
 
     def _search(
         self,
+        scope: str | None,
         listing: _Listing,
         wanted: dict[str, Sequence[bytes]],
         inside: Callable[[Language], str | None] | None,
@@ -580,23 +662,19 @@ class SourceIndex:
     ) -> Search:
         files = listing.files
         result = Search(searched=len(files), unsupported=listing.others)
-        record = _Prefilter(self._prefilter_key(listing, wanted), listing.clean)
-        known = self._recorded(record.key)
-        if known is None and goal is not None and goal.likely is not None and not parse_all and not listing.walk_whole:
-            order = self._walk_order(listing, result)
+        key = _needles_key(scope, wanted)
+        if goal is not None and goal.likely is not None and not parse_all and key not in self._kept and not listing.walk_whole:
+            record = _Prefilter(self._prefilter_key(listing, wanted), listing.clean)
+            order = self._walk_order(listing, result) if self._recorded(record.key) is None else None
             if order is not None:
-                return self._search_lazily(listing, wanted, inside, goal, requires, record, result, order)
-        found = _Verdicts.recalled(known, listing) if known is not None else _Verdicts()
-        judged = self._judge(listing.undecided(known), wanted, result)
-        found.note(judged)
-        if known is None:
-            record.note(judged)
-            self._remember(record)
+                return self._search_lazily(key, listing, wanted, inside, goal, requires, record, result, order)
+        found = self._prefilter(scope, listing, wanted, result)
         forced = set(listing.language) if parse_all else listing.forced(inside)
         chosen = found.hits | (forced - found.skipped - found.unreadable)
         if requires is not None:
-            clauses = {name: requires(language) for name, language in listing.languages.items()}
-            chosen = {path for path in chosen if self._meets(path, clauses[listing.language[path].name])}
+            clauses = {name: _frozen(requires(language)) for name, language in listing.languages.items()}
+            met = self._met.setdefault(tuple(sorted(clauses.items())), {})
+            chosen = {path for path in chosen if self._meets(path, clauses[listing.language[path].name], met)}
         candidates = [(path, listing.language[path]) for path in sorted(chosen)]  # in listing order
         skipped = len(found.skipped)
         result.searched -= skipped
@@ -640,6 +718,7 @@ class SourceIndex:
 
     def _search_lazily(
         self,
+        key: Hashable,
         listing: _Listing,
         wanted: dict[str, Sequence[bytes]],
         inside: Callable[[Language], str | None] | None,
@@ -655,8 +734,13 @@ class SourceIndex:
         asks for every candidate (`Search.candidates`, `ranked`), or when the goal is never met: only
         absence needs the whole scope. The prefilter remembered on disk says which files it covered.
         """
-        clauses = {name: requires(language) for name, language in listing.languages.items()} if requires is not None else None
-        walk = _Walk(self, listing, order, wanted, listing.forced(inside), clauses, result)
+        clauses, met = None, None
+        if requires is not None:
+            clauses = {name: _frozen(requires(language)) for name, language in listing.languages.items()}
+            met = self._met.setdefault(tuple(sorted(clauses.items())), {})
+        # Kept for a later search with these needles as far as the walk goes: the rest is unjudged.
+        kept = self._kept[key] = _Kept(listing, unjudged=set(listing.language))
+        walk = _Walk(self, listing, order, wanted, listing.forced(inside), clauses, met, kept, result)
         result.walk = walk
         try:
             self._parse_walking(goal, walk, result)
@@ -682,6 +766,7 @@ class SourceIndex:
         met = sum(1 for path, facts in known if goal.satisfied(path, facts))
         settled = any(goal.settled_by(path, facts) for path, facts in known)
         later: list[tuple[str, Language, bytes]] = []
+        likely_file = self._likely(goal)
         for kind, path, language in walk.candidates():
             if path in self._facts:
                 continue  # counted above
@@ -697,7 +782,7 @@ class SourceIndex:
             rank = (LIKELY, LIKELY_TEST, LIKELY_ASIDE)[kind]
             # Past production code, a goal done at this rank is done at every later one: an unlikely
             # candidate here would be parsed later still, so it stops the search as a likely one does.
-            likely = goal.likely is None or goal.likely(language, data)
+            likely = likely_file is None or likely_file(path, language, data)
             if (likely or rank != LIKELY) and goal.done(met, rank, settled):
                 result.unexamined = 1 + len(later)  # at least
                 return
@@ -738,6 +823,26 @@ class SourceIndex:
             yield path
         yield from sorted((path for path in search.candidates if _KIND.get(classify(path), _ASIDE_KIND) == _ASIDE_KIND), key=key)
 
+    def _prefilter(self, scope: str | None, listing: _Listing, wanted: dict[str, Sequence[bytes]], result: Search) -> _Verdicts:
+        """The prefilter's verdicts on the files of a listing. The first search with these needles
+        judges the files no record on disk speaks for; a later one only the files changed since."""
+        key = _needles_key(scope, wanted)
+        kept = self._kept.get(key)
+        if kept is not None:
+            judged = self._judge(kept.undecided(listing), wanted, result)
+            kept.note(judged)
+            return kept.found(listing, judged)
+        record = _Prefilter(self._prefilter_key(listing, wanted), listing.clean)
+        known = self._recorded(record.key)
+        found = _Verdicts.recalled(known, listing) if known is not None else _Verdicts()
+        judged = self._judge(listing.undecided(known), wanted, result)
+        found.note(judged)
+        if known is None:
+            record.note(judged)
+            self._remember(record)
+        self._kept[key] = _Kept.of(listing, found)
+        return found
+
     def _judge(self, files: list[tuple[str, Language]], wanted: dict[str, Sequence[bytes]], result: Search) -> dict[str, str]:
         """The prefilter's verdict on each file: hit, miss, skipped (binary, oversized) or unreadable.
 
@@ -777,14 +882,23 @@ class SourceIndex:
             verdicts.update(dict.fromkeys(paths, _MISS))
         return verdicts
 
-    def _meets(self, path: str, clauses: Sequence[Clause]) -> bool:
-        """Whether a file meets every clause (one it cannot be read to judge may)."""
+    def _meets(self, path: str, clauses: Sequence[Clause], met: dict[str, bool]) -> bool:
+        """Whether a file meets every clause (one it cannot be read to judge may), kept in `met` until
+        the file changes when its bytes answered every needle asked."""
+        if path in met:
+            return met[path]
         directories = path.split("/")[:-1]
+        answered = True
         for needles, directory in clauses:
             if directory is not None and directory in directories:
                 continue
-            if all(self.contains(path, needle) is False for needle in needles):
+            held = [self.contains(path, needle) for needle in needles]
+            answered = answered and None not in held
+            if all(spelled is False for spelled in held):
+                met[path] = False
                 return False
+        if answered:
+            met[path] = True
         return True
 
     def _unknown(self, candidates: list[tuple[str, Language]]) -> list[tuple[str, Language]]:
@@ -859,7 +973,7 @@ class SourceIndex:
         met += sum(1 for path, facts in resolved if goal.satisfied(path, facts))
         settled = any(goal.settled_by(path, facts) for path, facts in (*known, *resolved))
         done = 0
-        for rank, (path, language, data) in _likely_first(pending, goal.likely):
+        for rank, (path, language, data) in _likely_first(pending, self._likely(goal)):
             if goal.done(met, rank, settled):
                 break
             self.context.check_deadline()
@@ -939,6 +1053,23 @@ class SourceIndex:
             data = self._bytes.get(path)
             seen[path] = test(data if data is not None else self.repo.read_bytes(path))
         return seen[path]
+
+    def _likely(self, goal: Goal) -> Callable[[str, Language, bytes], bool] | None:
+        """A goal's `likely` of a file; with a label, each file's answer is kept until the file changes."""
+        likely = goal.likely
+        if likely is None:
+            return None
+        if goal.label is None:
+            return lambda path, language, data: likely(language, data)
+        label = goal.label
+
+        def judge(path: str, language: Language, data: bytes) -> bool:
+            seen = self._judged.setdefault((label, language.name), {})  # as `judged`: what `cite` asks too
+            if path not in seen:
+                seen[path] = likely(language, data)
+            return seen[path]
+
+        return judge
 
     def flush(self) -> None:
         if self.cache is not None:
@@ -1050,7 +1181,7 @@ _ASIDE = frozenset({"example", "vendored"})  # evidence there counts, but core c
 
 
 def _likely_first(
-    pending: list[tuple[str, Language, bytes]], likely: Callable[[Language, bytes], bool] | None
+    pending: list[tuple[str, Language, bytes]], likely: Callable[[str, Language, bytes], bool] | None
 ) -> Iterator[tuple[int, tuple[str, Language, bytes]]]:
     """Candidates by rank, smallest first within each, judged lazily: once a goal is met, the rest are
     never even scanned. Size order makes cheap evidence come first, and a docs or vendored file
@@ -1059,7 +1190,7 @@ def _likely_first(
     then what a positive answer cites."""
     tests, aside, later = [], [], []
     for item in sorted(pending, key=lambda item: len(item[2])):
-        if likely is None or not likely(item[1], item[2]):
+        if likely is None or not likely(*item):
             later.append(item)
             continue
         kind = classify(item[0])
@@ -1072,6 +1203,16 @@ def _likely_first(
     yield from ((LIKELY_TEST, item) for item in tests)
     yield from ((LIKELY_ASIDE, item) for item in aside)
     yield from ((UNLIKELY, item) for item in later)
+
+
+def _needles_key(scope: str | None, wanted: Mapping[str, Sequence[bytes]]) -> Hashable:
+    """Names a search's scope and needles: what its kept prefilter verdicts answer."""
+    return (scope, tuple(sorted((name, tuple(needles)) for name, needles in wanted.items())))
+
+
+def _frozen(clauses: Sequence[Clause]) -> tuple[tuple[tuple[bytes, ...], str | None], ...]:
+    """A search's `requires` clauses as a key."""
+    return tuple((tuple(needles), directory) for needles, directory in clauses)
 
 
 def _chunks(pending: Iterable[tuple[str, Language, bytes]]) -> Iterator[list[tuple[str, Language, bytes]]]:
