@@ -79,6 +79,32 @@ def test_a_python_import_asks_only_the_ecosystems_of_python(make_repo) -> None: 
     assert not {"anchorcheck_plugins.ecosystems.npm", "anchorcheck_plugins.ecosystems.cargo", "anchorcheck_plugins.ecosystems.golang"} & mods
 
 
+def _unseen() -> str:
+    """Content no cache has seen, so the file is parsed."""
+    import uuid
+
+    return uuid.uuid4().hex
+
+
+def test_a_parse_loads_its_grammar_without_the_language_packs_init(make_repo) -> None:  # noqa: ANN001
+    """The pack's __init__ imports ctypes, importlib.resources and three grammar packages (~20 ms) for any language."""
+    root = make_repo({"app.py": f"import json  # {_unseen()}\n"})
+    code = "import anchorcheck\nprint(anchorcheck.Verifier('.').check('import:json').verdict)"
+    mods, out = _modules_after(root, code)
+    assert out.split() == ["VERIFIED"] and "tree_sitter" in mods
+    assert not {"tree_sitter_language_pack", "importlib.resources", "tree_sitter_yaml"} & mods
+
+
+@pytest.mark.parametrize("name", ["python", "javascript", "tsx", "go", "rust", "java", "ruby", "csharp"])
+def test_a_grammar_loaded_on_its_own_parses_as_the_packs(name: str) -> None:
+    from tree_sitter_language_pack import get_parser
+
+    from anchorcheck import grammars
+
+    source = b"import os\nclass A:\n    def f(self): return {1: [x for x in y]}\n"
+    assert str(grammars.parser(name).parse(source).root_node) == str(get_parser(name).parse(source).root_node)
+
+
 def _check_json(root: Path, capsys: pytest.CaptureFixture[str]) -> Any:
     main(["check", "--no-cache", "--format", "json", "--root", str(root), str(root / "CLAUDE.md")])
     data = json.loads(capsys.readouterr().out)
