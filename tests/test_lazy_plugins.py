@@ -56,7 +56,8 @@ def test_a_memory_of_file_anchors_imports_no_grammar_runner_ecosystem_or_languag
     assert "anchorcheck_plugins.kinds.file" in loaded and "anchorcheck_plugins.formats.markdown" in loaded
     assert not {m for m in loaded if m.split(".")[1] in ("runners", "languages", "ecosystems")}, loaded
     assert not {m for m in loaded if m.startswith("anchorcheck_plugins.kinds.") and m != "anchorcheck_plugins.kinds.file"}
-    assert not {"tree_sitter", "tree_sitter_language_pack", "pathspec", "tomlkit", "packaging", "yaml", "importlib.metadata"} & mods
+    assert not {"tree_sitter", "tree_sitter_language_pack", "pathspec", "tomlkit", "packaging", "yaml", "importlib.metadata",
+                "difflib", "secrets"} & mods
 
 
 def test_an_anchor_imports_only_the_plugins_it_needs(make_repo) -> None:  # noqa: ANN001
