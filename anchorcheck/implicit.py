@@ -25,18 +25,14 @@ import re
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from anchorcheck.anchors import encode_path
 from anchorcheck.context import Context
-from anchorcheck.globs import gitignore, gitignore_file
-from anchorcheck.safe_read import IGNORE_CAP, read_capped
+from anchorcheck.globs import gitignore
 from anchorcheck.references import Reference
 from anchorcheck.registry import Registry
 from anchorcheck.repo import Repository, UnsafePathError
 
-if TYPE_CHECKING:
-    from pathspec import GitIgnoreSpec
 
 MAX_SHOWN = 3
 
@@ -140,7 +136,7 @@ def resolve(reference: Reference, context: Context) -> Resolution:
             shown = ", ".join(tails[:MAX_SHOWN]) + (f" and {len(tails) - MAX_SHOWN} more" if len(tails) > MAX_SHOWN else "")
             return Resolution(None, f"`{reference.written}` is no path from here, and {len(tails)} paths end with it: {shown}")
     for candidate in candidates:
-        ignored = _ignored(repo, candidate)
+        ignored = repo.ignored_because(candidate)
         if ignored:
             return Resolution(None, f"{candidate} does not exist, but it is {ignored}: a build output or a local file")
     if reference.generated:
@@ -305,31 +301,3 @@ def _index(repo: Repository) -> _PathIndex:
     return index
 
 
-_ANY_CHILD = "anchorcheck-any-child"  # a name no pattern names: matched only by what ignores a folder's every entry
-
-
-def _ignored(repo: Repository, path: str) -> str | None:
-    """Why a missing path would not be in the listing anyway: a skipped folder or a .gitignore rule; None if neither."""
-    parts = path.split("/")
-    skipped = [p for p in parts if p in repo.skip_dirs]
-    if skipped:
-        return f"under {skipped[0]}/, which holds generated or vendored files"
-    if repo.exclude.match_file(path):
-        return "excluded by the configuration"
-    for depth in range(len(parts)):
-        base = "/".join(parts[:depth])
-        spec = _gitignore(repo, base)
-        rest = "/".join(parts[depth:])
-        # `dir/*` ignores what is in a folder, and so the folder itself: git lists nothing of it either
-        if spec is not None and any(spec.match_file(name) for name in (rest, rest + "/", rest + "/" + _ANY_CHILD)):
-            return f"ignored by {base + '/' if base else ''}.gitignore"
-    return None
-
-
-def _gitignore(repo: Repository, folder: str) -> GitIgnoreSpec | None:
-    try:
-        path = repo.resolve(f"{folder}/.gitignore" if folder else ".gitignore")
-        lines = read_capped(path, IGNORE_CAP).decode("utf-8", errors="replace").splitlines() if path.is_file() else None
-    except (OSError, UnsafePathError):
-        return None
-    return gitignore_file(lines) if lines else None

@@ -23,6 +23,7 @@ from anchorcheck import grammars
 from anchorcheck.parsepool import BoundedPool
 from anchorcheck.cache import FactsCache, git_blob_id, open_cache
 from anchorcheck.context import BudgetExceeded
+from anchorcheck.entrypoints import installed
 from anchorcheck.facts import Facts, Parsed, first_error_line, too_broken_to_query
 from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
 
@@ -36,6 +37,7 @@ _TESTS = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs", "t
 _EXAMPLES = frozenset({"example", "examples", "sample", "samples", "demo", "demos", "docs", "doc"})
 
 
+@lru_cache(maxsize=1 << 16)
 def classify(path: str) -> str:
     """Which kind of code a file is — production, test, example or vendored — judged by its path."""
     parts = path.lower().split("/")
@@ -115,6 +117,13 @@ class _Listing:
         self.language = dict(files)
         self.languages = {language.name: language for _, language in files}
         self._under: dict[str, set[str]] | None = None
+        self._positions: dict[str, int] | None = None
+
+    def position(self, path: str) -> int:
+        """Where a file of this listing stands in it."""
+        if self._positions is None:
+            self._positions = {path: at for at, (path, _) in enumerate(self.files)}
+        return self._positions[path]
 
     def forget(self, paths: Iterable[str]) -> None:
         """Files edited since git listed them: git no longer vouches for them (`Repository.forget`)."""
@@ -186,6 +195,58 @@ class _Verdicts:
                 self.unreadable.add(path)
 
 
+@dataclass
+class _Kept:
+    """A search's prefilter verdicts as a long-lived index keeps them: per file, a function of its
+    bytes and the needles alone, so after an edit only the changed files are judged again
+    (`SourceIndex.forget` takes them out). Unreadable files are never kept: judged at every search."""
+
+    listing: _Listing  # the listing judged last: while it stands, only `unjudged` paths can lack a verdict
+    verdicts: dict[str, str] = field(default_factory=dict)  # path -> hit, miss or skipped
+    hits: set[str] = field(default_factory=set)
+    skipped: set[str] = field(default_factory=set)
+    unjudged: set[str] = field(default_factory=set)  # changed since, or unreadable
+
+    @classmethod
+    def of(cls, listing: _Listing, found: _Verdicts) -> _Kept:
+        verdicts = {path: _MISS for path in listing.language if path not in found.unreadable}
+        verdicts.update(dict.fromkeys(found.hits, _HIT))
+        verdicts.update(dict.fromkeys(found.skipped, _SKIPPED))
+        return cls(listing, verdicts, set(found.hits), set(found.skipped), set(found.unreadable))
+
+    def undecided(self, listing: _Listing) -> list[tuple[str, Language]]:
+        """The files of `listing` without a verdict, in listing order."""
+        if listing is not self.listing:  # listed again: files may have come
+            self.listing = listing
+            return [(path, language) for path, language in listing.files if path not in self.verdicts]
+        todo = [path for path in self.unjudged if path in listing.language]
+        return [(path, listing.language[path]) for path in sorted(todo, key=listing.position)]
+
+    def note(self, verdicts: Mapping[str, str]) -> None:
+        for path, verdict in verdicts.items():
+            if verdict == _UNREADABLE:
+                self.unjudged.add(path)
+                continue
+            self.unjudged.discard(path)
+            self.verdicts[path] = verdict
+            (self.hits if verdict == _HIT else self.skipped if verdict == _SKIPPED else set()).add(path)
+
+    def found(self, listing: _Listing, judged: Mapping[str, str]) -> _Verdicts:
+        """The verdicts of this listing's files (`judged`: those just judged, unreadable ones among them)."""
+        return _Verdicts(
+            self.hits & listing.language.keys(),
+            self.skipped & listing.language.keys(),
+            {path for path, verdict in judged.items() if verdict == _UNREADABLE},
+        )
+
+    def forget(self, stale: set[str]) -> None:
+        for path in stale & self.verdicts.keys():
+            del self.verdicts[path]
+        self.hits -= stale
+        self.skipped -= stale
+        self.unjudged |= stale
+
+
 @dataclass(frozen=True)
 class _Recorded:
     """A remembered prefilter: the verdict of every clean file it covered."""
@@ -224,6 +285,9 @@ class Goal:
     likely: Callable[[Language, bytes], bool] | None = None
     likely_required: bool = False
     settles: Callable[[str, Facts], bool] | None = None
+    # Names what `likely` judges (a kind and its subject, as `cite` is told), so the index keeps each
+    # file's answer until the file changes; None: judged again at every search.
+    label: Hashable | None = None
 
     def done(self, met: int, rank: int, settled: bool = False) -> bool:
         """Whether the search may stop at a file of this rank (LIKELY, LIKELY_TEST, LIKELY_ASIDE,
@@ -260,6 +324,8 @@ def _compute_fingerprint(language: Language) -> str:
     import inspect  # 20 ms of start-up, for one lookup per language
 
     digest = hashlib.sha1(f"{FACTS_VERSION}\0{language.name}\0{language.grammar}".encode())  # noqa: S324
+    # The parser and grammars that made the tree: an upgraded grammar may name nodes differently.
+    digest.update("\0".join(installed("tree_sitter")).encode())
     for name in sorted(language.queries):
         digest.update(f"\0{name}\0{language.queries[name]}".encode())
     # The extract code and what it leans on: its package's modules (TypeScript reuses the
@@ -323,6 +389,10 @@ class SourceIndex:
         self._bytes: dict[str, bytes] = {}
         self._bytes_left = int(context.options.get("prefilter_memory", PREFILTER_MEMORY))
         self._sources: dict[str | None, _Listing] = {}
+        # Per search (scope, needles): the prefilter's verdicts, and per `requires` clauses whether each
+        # file meets them; both per file, so an edit costs a judgement of the edited file only.
+        self._kept: dict[Hashable, _Kept] = {}
+        self._met: dict[Hashable, dict[str, bool]] = {}
         self._workers = int(context.options.get("workers") or os.cpu_count() or 1)
         self._bounded = BoundedPool(self._workers)  # parses under a deadline; no process until one is needed
         self.parsed = 0  # files parsed by this index (cache misses): for benchmarks and tests
@@ -360,9 +430,11 @@ class SourceIndex:
         stale = set(stale)
         for path in stale & self._bytes.keys():
             self._bytes_left += len(self._bytes.pop(path))
-        for known in (self._facts, self._sizes, *self._contains.values(), *self._judged.values()):
+        for known in (self._facts, self._sizes, *self._contains.values(), *self._judged.values(), *self._met.values()):
             for path in stale & known.keys():
                 del known[path]
+        for kept in self._kept.values():
+            kept.forget(stale)
         self._skipped -= stale
         self._oversized -= stale
         self._preloaded -= stale
@@ -426,7 +498,7 @@ class SourceIndex:
         with self.context.shared.unrecorded():  # what the result depends on is declared below
             listing = self._listing(scope)
             wanted = {name: needles(language) for name, language in listing.languages.items()}
-            result = self._search(listing, wanted, inside, goal, parse_all, requires)
+            result = self._search(scope, listing, wanted, inside, goal, parse_all, requires)
         self._depend(listing, result, wanted)
         return result
 
@@ -448,6 +520,7 @@ class SourceIndex:
 
     def _search(
         self,
+        scope: str | None,
         listing: _Listing,
         wanted: dict[str, Sequence[bytes]],
         inside: Callable[[Language], str | None] | None,
@@ -457,19 +530,13 @@ class SourceIndex:
     ) -> Search:
         files = listing.files
         result = Search(searched=len(files), unsupported=listing.others)
-        record = _Prefilter(self._prefilter_key(listing, wanted), listing.clean)
-        known = self._recorded(record.key)
-        found = _Verdicts.recalled(known, listing) if known is not None else _Verdicts()
-        judged = self._judge(listing.undecided(known), wanted, result)
-        found.note(judged)
-        if known is None:
-            record.note(judged)
-            self._remember(record)
+        found = self._prefilter(scope, listing, wanted, result)
         forced = set(listing.language) if parse_all else listing.forced(inside)
         chosen = found.hits | (forced - found.skipped - found.unreadable)
         if requires is not None:
-            clauses = {name: requires(language) for name, language in listing.languages.items()}
-            chosen = {path for path in chosen if self._meets(path, clauses[listing.language[path].name])}
+            clauses = {name: _frozen(requires(language)) for name, language in listing.languages.items()}
+            met = self._met.setdefault(tuple(sorted(clauses.items())), {})
+            chosen = {path for path in chosen if self._meets(path, clauses[listing.language[path].name], met)}
         candidates = [(path, listing.language[path]) for path in sorted(chosen)]  # in listing order
         skipped = len(found.skipped)
         result.searched -= skipped
@@ -486,6 +553,26 @@ class SourceIndex:
         result.hits = [(path, self._facts[path]) for path, _ in candidates if path in self._facts]
         result.candidates = [path for path, _ in candidates]
         return result
+
+    def _prefilter(self, scope: str | None, listing: _Listing, wanted: dict[str, Sequence[bytes]], result: Search) -> _Verdicts:
+        """The prefilter's verdicts on the files of a listing. The first search with these needles
+        judges the files no record on disk speaks for; a later one only the files changed since."""
+        key = (scope, tuple(sorted((name, tuple(needles)) for name, needles in wanted.items())))
+        kept = self._kept.get(key)
+        if kept is not None:
+            judged = self._judge(kept.undecided(listing), wanted, result)
+            kept.note(judged)
+            return kept.found(listing, judged)
+        record = _Prefilter(self._prefilter_key(listing, wanted), listing.clean)
+        known = self._recorded(record.key)
+        found = _Verdicts.recalled(known, listing) if known is not None else _Verdicts()
+        judged = self._judge(listing.undecided(known), wanted, result)
+        found.note(judged)
+        if known is None:
+            record.note(judged)
+            self._remember(record)
+        self._kept[key] = _Kept.of(listing, found)
+        return found
 
     def _judge(self, files: list[tuple[str, Language]], wanted: dict[str, Sequence[bytes]], result: Search) -> dict[str, str]:
         """The prefilter's verdict on each file: hit, miss, skipped (binary, oversized) or unreadable.
@@ -526,14 +613,23 @@ class SourceIndex:
             verdicts.update(dict.fromkeys(paths, _MISS))
         return verdicts
 
-    def _meets(self, path: str, clauses: Sequence[Clause]) -> bool:
-        """Whether a file meets every clause (one it cannot be read to judge may)."""
+    def _meets(self, path: str, clauses: Sequence[Clause], met: dict[str, bool]) -> bool:
+        """Whether a file meets every clause (one it cannot be read to judge may), kept in `met` until
+        the file changes when its bytes answered every needle asked."""
+        if path in met:
+            return met[path]
         directories = path.split("/")[:-1]
+        answered = True
         for needles, directory in clauses:
             if directory is not None and directory in directories:
                 continue
-            if all(self.contains(path, needle) is False for needle in needles):
+            held = [self.contains(path, needle) for needle in needles]
+            answered = answered and None not in held
+            if all(spelled is False for spelled in held):
+                met[path] = False
                 return False
+        if answered:
+            met[path] = True
         return True
 
     def _unknown(self, candidates: list[tuple[str, Language]]) -> list[tuple[str, Language]]:
@@ -608,7 +704,7 @@ class SourceIndex:
         met += sum(1 for path, facts in resolved if goal.satisfied(path, facts))
         settled = any(goal.settled_by(path, facts) for path, facts in (*known, *resolved))
         done = 0
-        for rank, (path, language, data) in _likely_first(pending, goal.likely):
+        for rank, (path, language, data) in _likely_first(pending, self._likely(goal)):
             if goal.done(met, rank, settled):
                 break
             self.context.check_deadline()
@@ -688,6 +784,23 @@ class SourceIndex:
             data = self._bytes.get(path)
             seen[path] = test(data if data is not None else self.repo.read_bytes(path))
         return seen[path]
+
+    def _likely(self, goal: Goal) -> Callable[[str, Language, bytes], bool] | None:
+        """A goal's `likely` of a file; with a label, each file's answer is kept until the file changes."""
+        likely = goal.likely
+        if likely is None:
+            return None
+        if goal.label is None:
+            return lambda path, language, data: likely(language, data)
+        label = goal.label
+
+        def judge(path: str, language: Language, data: bytes) -> bool:
+            seen = self._judged.setdefault((label, language.name), {})  # as `judged`: what `cite` asks too
+            if path not in seen:
+                seen[path] = likely(language, data)
+            return seen[path]
+
+        return judge
 
     def flush(self) -> None:
         if self.cache is not None:
@@ -799,7 +912,7 @@ _ASIDE = frozenset({"example", "vendored"})  # evidence there counts, but core c
 
 
 def _likely_first(
-    pending: list[tuple[str, Language, bytes]], likely: Callable[[Language, bytes], bool] | None
+    pending: list[tuple[str, Language, bytes]], likely: Callable[[str, Language, bytes], bool] | None
 ) -> Iterator[tuple[int, tuple[str, Language, bytes]]]:
     """Candidates by rank, smallest first within each, judged lazily: once a goal is met, the rest are
     never even scanned. Size order makes cheap evidence come first, and a docs or vendored file
@@ -808,7 +921,7 @@ def _likely_first(
     then what a positive answer cites."""
     tests, aside, later = [], [], []
     for item in sorted(pending, key=lambda item: len(item[2])):
-        if likely is None or not likely(item[1], item[2]):
+        if likely is None or not likely(*item):
             later.append(item)
             continue
         kind = classify(item[0])
@@ -821,6 +934,11 @@ def _likely_first(
     yield from ((LIKELY_TEST, item) for item in tests)
     yield from ((LIKELY_ASIDE, item) for item in aside)
     yield from ((UNLIKELY, item) for item in later)
+
+
+def _frozen(clauses: Sequence[Clause]) -> tuple[tuple[tuple[bytes, ...], str | None], ...]:
+    """A search's `requires` clauses as a key."""
+    return tuple((tuple(needles), directory) for needles, directory in clauses)
 
 
 def _chunks(pending: Iterable[tuple[str, Language, bytes]]) -> Iterator[list[tuple[str, Language, bytes]]]:

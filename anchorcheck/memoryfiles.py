@@ -332,7 +332,7 @@ def load(
     loaded = []
     while queue:
         path = queue.pop(0)
-        shown = shown_path(path)
+        shown = shown_path(path, repo.root)
         memories = read_memory_file(path, shown, registry, reading, root=repo.root)
         loaded.append((shown, memories))
         for imported in _imports(memories, repo, registry):
@@ -365,12 +365,17 @@ def _imports(memories: list[Memory], repo: Repository, registry: Registry) -> li
     return found
 
 
-def shown_path(path: Path) -> str:
-    """A path as the user typed it: relative to the current directory when it is below it."""
+def shown_path(path: Path, root: Path) -> str:
+    """A path as the user would type it: relative to the current directory when it is below it, and from a
+    folder of the checkout (`../AGENTS.md`, as ruff and mypy print it) when both are in the checkout;
+    otherwise as given."""
+    real, cwd = path.resolve(), Path.cwd().resolve()
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return real.relative_to(cwd).as_posix()
     except ValueError:
-        return path.as_posix()
+        pass
+    inside = (real == root or root in real.parents) and (cwd == root or root in cwd.parents)
+    return Path(os.path.relpath(real, cwd)).as_posix() if inside else path.as_posix()
 
 
 def header_lines(text: str, header: re.Pattern[str]) -> list[int]:

@@ -217,6 +217,36 @@ class Repository:
             return os.path.join(self._root_str, path)
         return self.resolve(path)
 
+    def ignored_because(self, path: str) -> str | None:
+        """Why a path that does not exist would be missing from any checkout anyway — under a skipped folder,
+        excluded by the configuration, or matched by a `.gitignore` on its way down (or `.git/info/exclude`) —
+        so its absence says nothing: a build output, a clone, a local file. None if nothing ignores it.
+        Read from the files, not asked of git, so it works outside git and runs no program."""
+        parts = [p for p in path.split("/") if p]
+        skipped = [p for p in parts if p in self.skip_dirs]
+        if skipped:
+            return f"under {skipped[0]}/, which holds generated or vendored files"
+        if self.exclude.match_file(path):
+            return "excluded by the configuration"
+        for depth in range(len(parts)):
+            base = "/".join(parts[:depth])
+            rest = "/".join(parts[depth:])
+            sources = [(f"{base}/.gitignore" if base else ".gitignore", self._ignore_file(f"{base}/.gitignore" if base else ".gitignore"))]
+            if depth == 0 and self.root.joinpath(".git").is_dir():
+                sources.append((".git/info/exclude", _capped_lines(self.root / ".git" / "info" / "exclude")))
+            for shown, lines in sources:
+                spec = gitignore_file(lines) if lines else None
+                # `dir/*` ignores what is in a folder, and so the folder itself: git lists nothing of it either
+                if spec is not None and any(spec.match_file(name) for name in (rest, rest + "/", rest + "/" + _ANY_CHILD)):
+                    return f"ignored by {shown}"
+        return None
+
+    def _ignore_file(self, path: str) -> list[str] | None:
+        try:
+            return _capped_lines(self.resolve(path))
+        except UnsafePathError:
+            return None
+
     def is_text(self, path: str) -> bool:
         """Within the size cap and not binary: what `files` lists. Judged on first ask, then remembered."""
         cached = self._text.get(path)
@@ -586,6 +616,17 @@ def _named(check: Callable[[], bool]) -> bool:
 
 def _unpaced() -> None:
     """No deadline: a pass over the listing goes on to its end."""
+
+
+_ANY_CHILD = "anchorcheck-any-child"  # a name no pattern names: matched only by what ignores a folder's every entry
+
+
+def _capped_lines(path: Path) -> list[str] | None:
+    """A regular ignore file's lines, read capped; None when there is none or it cannot be read."""
+    try:
+        return read_capped(path, IGNORE_CAP).decode("utf-8", errors="replace").splitlines() if path.is_file() else None
+    except OSError:
+        return None
 
 
 def looks_binary(data: bytes) -> bool:

@@ -94,6 +94,24 @@ def test_cd_into_an_ignored_folder_is_not_refuted(tmp_path) -> None:
     assert missing.verdict is R
 
 
+def test_an_ignored_folder_is_not_refuted_outside_git_either(tmp_path) -> None:
+    # The ignore rules are read from the files, not asked of git: a tarball or a copied tree says the same.
+    root = write_tree(tmp_path, {".gitignore": "build/\n", "web/.gitignore": "out/\n", "web/Makefile": "all:\n\techo\n", "Makefile": "all:\n\techo\n"})
+    ignored, nested, missing = check(root, "cd build && make", "cd web/out && make", "cd nosuch && make")
+    assert ignored.verdict is I and nested.verdict is I
+    assert missing.verdict is R
+
+
+@needs_git
+def test_a_folder_ignored_by_the_checkout_s_own_exclude_file_is_not_refuted(tmp_path) -> None:
+    root = write_tree(tmp_path, {"Makefile": "all:\n\techo\n"})
+    init_repo(root)
+    (root / ".git" / "info").mkdir(exist_ok=True)
+    (root / ".git" / "info" / "exclude").write_text("scratch/\n")
+    (ignored,) = check(root, "cd scratch && make")
+    assert ignored.verdict is I
+
+
 def test_in_scope_is_the_folder_the_command_runs_from(make_tree) -> None:
     root = make_tree({"package.json": package("app", {}), "web/package.json": package("web", {"test": "vitest"}), "web/AGENTS.md": "x"})
     got = verdicts(root, "cmd:pnpm test in:web/", "cmd:pnpm test in:web/AGENTS.md", "cmd:pnpm test", "cmd:pnpm test in:web/*", "cmd:pnpm test in:gone/")

@@ -55,6 +55,15 @@ def test_check_without_arguments_checks_discovered_files(make_repo, capsys, monk
     assert "in 9 files" in out and "missing.py" not in out
 
 
+@needs_git
+def test_from_a_subfolder_files_are_shown_relative_to_it(make_repo, capsys, monkeypatch) -> None:  # noqa: ANN001
+    root = make_repo({"AGENTS.md": "- `file:src/gone.py`\n", "src/app.py": ""})
+    monkeypatch.chdir(root / "src")
+    assert main(["check"]) == 1
+    out = capsys.readouterr().out
+    assert "../AGENTS.md:1:" in out and str(root) not in out
+
+
 def test_directories_and_globs_expand(make_tree, monkeypatch) -> None:  # noqa: ANN001
     root = make_tree({**MEMORY_FILES, "src/app.py": ""})
     monkeypatch.chdir(root)

@@ -162,3 +162,64 @@ def test_the_checkout_of_a_verifier_that_answered_still_pickles(tmp_path):
     assert v.check("env:B").verdict is Verdict.REFUTED
     copy = pickle.loads(pickle.dumps(v.repo))
     assert copy.paths() == v.repo.paths() and copy.read_bytes("app/m1.py") == (tmp_path / "app/m1.py").read_bytes()
+
+
+_TREE = {
+    "pkg/__init__.py": "",
+    "pkg/util/__init__.py": "",
+    "pkg/util/log.py": "import logging\n",
+    "pkg/core.py": "from pkg.util import log\nimport os\nHOME = os.environ.get('HOME')\n",
+    **{f"pkg/m{i}.py": f"from pkg.core import HOME\nimport os\nX{i} = os.getenv('X{i}')\n" for i in range(8)},
+    **{f"tests/test_m{i}.py": f"import pkg.util.log\nfrom pkg import m{i}\n" for i in range(4)},
+    "pkg/util/sub/__init__.py": "",
+    "pkg/util/sub/rel.py": "from .. import log\n",
+    "docs/example.py": "from pkg.util.log import logging\n",
+}
+# Anchors whose searches keep per-file verdicts across edits: dotted (ranked, cited), relative, env, absent.
+_KEPT = ["import:pkg.util.log", "import:pkg.util.log in:pkg/", "import:pkg.core", "import:pkg.nothere", "env:HOME", "env:X3", "env:NOPE", "import:logging"]
+
+
+def _json(v) -> list[dict]:
+    return [v.verify(Memory(id=anchor, anchors=[anchor])).to_dict() for anchor in _KEPT]
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_recalls_after_edits_additions_and_deletions_equal_a_new_verifiers(tmp_path, in_git):
+    """A kept search is patched for the changed files only (their prefilter verdicts, clauses and
+    ranking judged again): every answer, evidence and count equals a new Verifier's, step by step."""
+    write(tmp_path, _TREE)
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert _json(v) == _json(verifier(tmp_path))
+    steps = [
+        lambda: (tmp_path / "pkg/core.py").write_text("import os\nHOME = os.environ['HOME']\n"),  # an importer no more
+        lambda: (tmp_path / "pkg/m3.py").write_text("import pkg.util.log\nimport pkg.nothere\n"),  # now one, X3 gone
+        lambda: write(tmp_path, {"pkg/new/x.py": "from pkg.util import log as l\nimport os\nN = os.getenv('NOPE')\n"}),
+        lambda: (tmp_path / "tests/test_m1.py").unlink(),
+        lambda: (tmp_path / "pkg/util/sub/rel.py").write_text("from . import other\n"),  # the relative import goes
+        lambda: (tmp_path / "pkg/m3.py").unlink(),
+        lambda: (tmp_path / "pkg/new/x.py").write_bytes(b"\x00\x01 log binary now\n"),  # not source any more
+        lambda: (tmp_path / "docs/example.py").write_text("import logging\n"),
+    ]
+    for step in steps:
+        step()
+        assert _json(v) == _json(verifier(tmp_path)), step
+    if in_git:
+        git(tmp_path, "add", "-A")  # the index moves: listed again, same truth
+        assert _json(v) == _json(verifier(tmp_path))
+
+
+def test_a_recall_after_an_edit_judges_only_the_edited_file(tmp_path, monkeypatch):
+    """After an edit, a search whose answer the file feeds judges that file's bytes, not every
+    candidate's again (the kept prefilter verdicts, clauses and ranking of the others stand)."""
+    write(tmp_path, _TREE)
+    v = verifier(tmp_path)
+    before = _json(v)
+    index = SourceIndex.of(v.context)
+    judged: list[str] = []
+    judge = index._judge
+    monkeypatch.setattr(index, "_judge", lambda files, wanted, result: judged.extend(p for p, _ in files) or judge(files, wanted, result))
+    (tmp_path / "pkg/core.py").write_text((tmp_path / "pkg/core.py").read_text() + "# edited\n")
+    assert _json(v) == before
+    assert set(judged) == {"pkg/core.py"}

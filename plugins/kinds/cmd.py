@@ -221,17 +221,9 @@ def _cd(cwd: str | None, args: tuple[str, ...], context: Context, earlier: bool,
         return None
     if context.repo.is_dir(joined):
         return joined
-    if earlier or context.repo.exists(joined) or _ignored(context, joined):
+    if earlier or context.repo.exists(joined) or context.repo.ignored_because(joined + "/"):
         return None  # an earlier call (a build, a clone) may create it, or it is generated
     return AnchorResult(text, Verdict.REFUTED, f"{joined}/ does not exist in the repository")
-
-
-def _ignored(context: Context, path: str) -> bool:
-    """Whether git ignores the path (a build output that a fresh checkout has not made yet)."""
-    git = getattr(context.repo, "git", None)
-    if git is None or not getattr(context.repo, "in_git", False):
-        return False
-    return git("check-ignore", "-q", "--no-index", paths=[path + "/"]) is not None
 
 
 def _dispatcher(context: Context):  # noqa: ANN202 - a closure over the context

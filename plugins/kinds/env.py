@@ -62,7 +62,7 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
 
     # A read by name needs the name in the file's bytes; the other candidates only matter for a
     # computed key, and the first one found makes absence unprovable.
-    goal = Goal(reads_key, ENOUGH_EVIDENCE, names_key, likely_required=True, settles=lambda path, facts: bool(facts.env_computed or facts.env_whole))
+    goal = Goal(reads_key, ENOUGH_EVIDENCE, names_key, likely_required=True, settles=lambda path, facts: bool(facts.env_computed or facts.env_whole), label=("env", key))
     search = context.memo(("anchorcheck.env-search", key, anchor.scope), lambda: index.search(anchor.scope, needles, goal=goal))
     found: list[Evidence] = []
     computed: list[str] = []

@@ -174,13 +174,13 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         return production(path) and any(not flag for _, _, flag in matches(path, facts))
 
     language_of = _language_of(context)
-    goal = Goal(unguarded, ENOUGH_EVIDENCE, _likely_importer(module))
+    goal = Goal(unguarded, ENOUGH_EVIDENCE, _likely_importer(module), label=("import", module))
     result = ImportSearch(search=index.search(scope, needles, inside, goal, requires=requires))
     hits = result.search.hits
     if result.places_in(hits, matches, language_of) and "python" not in result.languages and not result.search.complete:
         # Stopped early on other languages' imports (a JS `require("yaml")`): whether a PyPI
         # distribution provides the module needs one Python import, if there is one to find.
-        python_only = Goal(unguarded, 1, goal.likely)
+        python_only = Goal(unguarded, 1, goal.likely, label=goal.label)
         follow_up = index.search(scope, _for_python(needles, []), _for_python(inside, None), python_only, requires=requires)
         searched = {path for path, _ in hits}
         result.places_in([hit for hit in follow_up.hits if hit[0] not in searched], matches, language_of)
@@ -388,7 +388,13 @@ def _provenance(module: str, hits: ImportSearch, context: Context, details: dict
 
 def _first_party(module: str, context: Context, languages: Iterable[str]) -> bool:
     """Whether the top-level package lives in this checkout, as the languages that import it find
-    modules (`module_files` below their source roots; a package directory there)."""
+    modules (`module_files` below their source roots; a package directory there). Kept while the
+    paths it looked at stay as they were: an edit elsewhere does not stat them again."""
+    names = tuple(sorted(languages))
+    return context.memo(("anchorcheck.import-first-party", module, names), lambda: _look_first_party(module, context, names))
+
+
+def _look_first_party(module: str, context: Context, languages: Iterable[str]) -> bool:
     for name in languages:
         language = context.registry.languages.get(name)
         if language is None or language.module_files is None:

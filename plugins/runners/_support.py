@@ -117,14 +117,9 @@ def nearest(context: Context, cwd: str, names: Iterable[str]) -> str | None:
 
 
 def generated(context: Context, path: str) -> bool:
-    """Whether a missing path may be a build output: under a skipped folder (`dist/`, `node_modules/`) or
-    ignored by git, so its absence from a fresh checkout says nothing."""
-    if any(part in context.repo.skip_dirs for part in path.split("/")):
-        return True
-    git = getattr(context.repo, "git", None)
-    if git is None or not getattr(context.repo, "in_git", False):
-        return False
-    return git("check-ignore", "-q", "--no-index", paths=[path]) is not None
+    """Whether a missing path may be a build output (`dist/`, anything ignored), so its absence from a fresh
+    checkout says nothing."""
+    return context.repo.ignored_because(path) is not None
 
 
 def in_dir(folder: str, name: str) -> str:
