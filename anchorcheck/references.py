@@ -616,13 +616,15 @@ def _purl_name(name: str) -> str:
     return name.replace("@", "%40", 1) if name.startswith("@") else name
 
 
-_APPLY_TO = re.compile(r"^applyTo\s*:\s*(.*)$")
+# Copilot's `applyTo`, Cursor's and Windsurf's `globs`, Claude Code rules' `paths`: one meaning, three names.
+_APPLY_TO = re.compile(r"^(?:applyTo|globs|paths)\s*:\s*(.*)$")
 _LIST_ITEM = re.compile(r"^\s+-\s+(.*)$")
 
 
 def apply_to(text: str) -> tuple[str, ...] | None:
-    """The globs of a Copilot instructions file's `applyTo` front matter (`"**/*.ts,**/*.tsx"`, a YAML list);
-    None when the file has no `applyTo`, so it applies to the whole repository."""
+    """The globs a memory file's front matter says it applies to — Copilot's `applyTo` (`"**/*.ts,**/*.tsx"`, a
+    YAML list), Cursor's `globs`, Claude Code rules' `paths` — None when it names none (or names them empty, as a
+    Cursor rule with `alwaysApply` does), so it applies to the whole repository."""
     lines = text.splitlines()
     end = _after_frontmatter(lines)
     for index in range(1, end - 1):

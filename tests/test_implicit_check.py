@@ -529,3 +529,22 @@ def test_an_instructions_file_that_applies_to_no_tracked_file_is_not_read(tmp_pa
         (".github/instructions/java.instructions.md", "file:src/main/java/App.java", "REFUTED", False),
         (".github/instructions/py.instructions.md", "file:src/old.py", "REFUTED", True),  # src/**/*.py matches src/app.py
     ]
+
+
+def test_cursor_and_claude_rules_front_matter_scope_their_prose_like_apply_to(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            ".cursor/rules/java.mdc": "---\ndescription: Java\nglobs: **/*.java\nalwaysApply: false\n---\n- Gone: `src/Gone.java`.\n",
+            ".cursor/rules/always.mdc": "---\nglobs:\nalwaysApply: true\n---\n- Gone: `src/gone.py`.\n",
+            ".claude/rules/api.md": "---\npaths:\n  - 'web/src/**/*.ts'\n---\n- The client is `lib/api.ts`, not `lib/client.ts`.\n",
+            "src/app.py": "",
+            "web/src/lib/api.ts": "",
+        },
+    )
+    rows = {(r["memory_file"], r["details"]["written"]): (r["verdict"], r["anchor"]) for r in results(tmp_path)}
+    assert rows == {
+        (".cursor/rules/always.mdc", "src/gone.py"): ("REFUTED", "file:src/gone.py"),  # applies everywhere
+        (".claude/rules/api.md", "lib/api.ts"): ("VERIFIED", "file:web/src/lib/api.ts"),
+        (".claude/rules/api.md", "lib/client.ts"): ("REFUTED", "file:web/src/lib/client.ts"),
+    }  # java.mdc applies to no tracked file: its prose is not about this repository

@@ -231,6 +231,9 @@ def test_folders_named_earlier_in_the_sentence_or_list_are_hints() -> None:
         ("applyTo:\n  - web/**\n  - 'api/**'\ndescription: x", ("web/**", "api/**")),
         ('applyTo: ""', None),
         ("description: no applyTo", None),
+        ("description: x\nglobs: src/**/*.ts, test/**\nalwaysApply: false", ("src/**/*.ts", "test/**")),  # Cursor
+        ("globs:\nalwaysApply: true", None),
+        ('paths:\n  - "src/api/**/*.ts"', ("src/api/**/*.ts",)),  # Claude Code rules
     ],
 )
 def test_apply_to_front_matter(front: str, globs: tuple[str, ...] | None) -> None:
