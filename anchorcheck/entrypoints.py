@@ -67,6 +67,17 @@ def entry_points(*groups: str) -> dict[str, list[Any]]:
     return found
 
 
+def installed(prefix: str) -> list[str]:
+    """The `name-version` of every installed distribution whose normalized name starts with `prefix`
+    (what the `*.dist-info` folder names say), sorted: what cached results made with them are keyed by."""
+    found = set()
+    for directory in _metadata_dirs():
+        stem = os.path.basename(directory).rpartition(".")[0]
+        if _SEPARATORS.sub("_", stem.lower()).startswith(prefix):
+            found.add(stem)
+    return sorted(found)
+
+
 def _modelled() -> bool:
     """Whether every place distributions may come from is a directory on sys.path this module reads."""
     from importlib.machinery import PathFinder

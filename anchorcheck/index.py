@@ -23,6 +23,7 @@ from tree_sitter_language_pack import get_language, get_parser
 from anchorcheck.parsepool import BoundedPool
 from anchorcheck.cache import FactsCache, git_blob_id, open_cache
 from anchorcheck.context import BudgetExceeded
+from anchorcheck.entrypoints import installed
 from anchorcheck.facts import Facts, Parsed, first_error_line, too_broken_to_query
 from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
 
@@ -323,6 +324,8 @@ def _compute_fingerprint(language: Language) -> str:
     import inspect  # 20 ms of start-up, for one lookup per language
 
     digest = hashlib.sha1(f"{FACTS_VERSION}\0{language.name}\0{language.grammar}".encode())  # noqa: S324
+    # The parser and grammars that made the tree: an upgraded grammar may name nodes differently.
+    digest.update("\0".join(installed("tree_sitter")).encode())
     for name in sorted(language.queries):
         digest.update(f"\0{name}\0{language.queries[name]}".encode())
     # The extract code and what it leans on: its package's modules (TypeScript reuses the

@@ -44,6 +44,21 @@ def test_reuse_and_invalidation_after_an_edit(tmp_path):
     assert _parsed_after(root, cache)[1] == 0
 
 
+def test_an_upgraded_grammar_extracts_again(tmp_path, monkeypatch):
+    """Facts are keyed by the installed tree-sitter distributions: a new grammar may name its nodes otherwise."""
+    from anchorcheck import index
+
+    root, cache = write(tmp_path / "repo", {"a.py": "import redis\n"}), tmp_path / "cache"
+    assert _parsed_after(root, cache)[1] == 1
+    assert _parsed_after(root, cache)[1] == 0
+    site = tmp_path / "site"
+    (site / "tree_sitter_language_pack-99.0.dist-info").mkdir(parents=True)
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(index, "_FINGERPRINTS", {})
+    result, parsed = _parsed_after(root, cache)
+    assert parsed == 1 and result.verdict is Verdict.VERIFIED
+
+
 def test_untracked_tree_without_git(tmp_path):
     root, cache = write(tmp_path / "repo", {"a.py": "import redis\n"}), tmp_path / "cache"
     assert _parsed_after(root, cache)[1] == 1
