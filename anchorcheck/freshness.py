@@ -9,11 +9,14 @@ the index or HEAD moved: the listing is redone. A file written in the same
 clock tick as the snapshot could change again unseen ("racy", as git calls it):
 its content hash is kept and compared instead. No TTL, nothing assumed.
 
-On Linux the snapshot also watches every listed directory and git's directory
-with inotify: the kernel queues an event with each write, rename or deletion
-as it happens, so "nothing changed" is one non-blocking read of that queue and
-the stat pass runs only after an event (or where inotify is not available or
-out of watches; only then are racy files hashed).
+On Linux the snapshot watches every listed directory and git's directory with
+inotify instead: the kernel queues an event with each write, rename or
+deletion as it happens, so "nothing changed" is one non-blocking read of that
+queue. The signatures are then not taken at all (only the listed files that
+may be symlinks are looked at, to know what a write through a link changes):
+should the queue overflow, every file counts as changed. Where inotify is not
+available or out of watches, the stat pass runs at every look, and only then
+are racy files hashed.
 """
 
 from __future__ import annotations
@@ -56,29 +59,37 @@ class Changes:
 
 
 class Snapshot:
-    """The stat signatures of a repository's listed files, their directories and git's state files."""
+    """A repository's listed files and their directories, watched for changes (see the module's docstring)."""
 
     def __init__(self, repo: Repository) -> None:
         started = time.time_ns()
         self.root = str(repo.root)
         listed = repo.paths()
+        self.listed = frozenset(listed)
         directories = {""} | {path.rsplit("/", 1)[0] for path in listed if "/" in path}
         directories |= {parent for d in list(directories) for parent in _parents(d)}
+        self.directories = frozenset(directories)
         git_files = _git_state_files(repo.root)
         # Watches first, stats next: a change in between is then both queued and seen.
         self._events = _Inotify.watching([*sorted(directories), *sorted({os.path.dirname(f) for f in git_files})], self.root)
-        self.files: dict[str, Signature] = {}
         self.links: dict[str, str] = {}  # a listed symlink -> the repo-relative file it names
+        # The signatures the stat pass compares with: none while events say what changed.
+        self.files: dict[str, Signature] = {}
+        self._directories: dict[str, Signature] = {}
+        self.git: dict[str, Signature] = {}
+        self.racy: dict[str, bytes | None] = {}
+        if self._events is not None:
+            plain = repo.plain
+            for path in listed:
+                if path not in plain:
+                    self._sign(path)
+            return
         for path in listed:
             self.files[path] = self._sign(path)
-        self.directories = {d: signature(self._full(d)) for d in directories}
+        self._directories = {d: signature(self._full(d)) for d in directories}
         self.git = {path: signature(path) for path in git_files}
-        # Without events, a file written in the clock tick of this snapshot could change unseen.
-        self.racy = {} if self._events is not None else {
-            path: _digest(self._full(path))
-            for path, sig in self.files.items()
-            if sig is not None and sig[0] >= started - _RACY_NS
-        }
+        # A file written in the clock tick of this snapshot could change unseen.
+        self.racy = {path: _digest(self._full(path)) for path, sig in self.files.items() if sig is not None and sig[0] >= started - _RACY_NS}
 
     def _full(self, path: str) -> str:
         return os.path.join(self.root, path) if path else self.root
@@ -102,7 +113,7 @@ class Snapshot:
         """Whether a change at this repo-relative path would be seen: a listed file or directory, or a
         path that does not exist below a watched directory (creating it changes that directory)."""
         path = "" if path == "." else path
-        if path in self.files or path in self.directories:
+        if path in self.listed or path in self.directories:
             return True
         if os.path.lexists(self._full(path)):
             return False  # there, but no listing holds it (ignored, or below a skipped directory)
@@ -120,18 +131,16 @@ class Snapshot:
         found = Changes()
         if self._events is not None:
             happened = self._events.happened()
-            if happened is not None:
-                touched, relist = happened
-                found.relist |= relist
-                touched |= {link for link, target in self.links.items() if target in touched}
-                for path in touched & self.files.keys():
-                    found.modified.add(path)
-                    self.files[path] = signature(self._full(path))
-                    self.racy.pop(path, None)  # the kernel reports every later write
-                found.relist |= any(self.files[path] is None for path in found.modified)
-                return found
+            if happened is None:  # the queue overflowed: no signature to compare with, so everything
+                return Changes(set(self.listed), relist=True)
+            touched, relist = happened
+            found.relist |= relist
+            touched |= {link for link, target in self.links.items() if target in touched}
+            found.modified = touched & self.listed
+            found.relist |= any(signature(self._full(path)) is None for path in found.modified)
+            return found
         if any(signature(path) != sig for path, sig in self.git.items()) or any(
-            signature(self._full(d)) != sig for d, sig in self.directories.items()
+            signature(self._full(d)) != sig for d, sig in self._directories.items()
         ):
             found.relist = True
         recent = time.time_ns() - _RACY_NS
@@ -148,6 +157,14 @@ class Snapshot:
             if now is not None and now[0] >= recent:
                 self.racy[path] = _digest(self._full(path))
         return found
+
+
+    def changed_since(self, old: Snapshot) -> set[str]:
+        """The files of both snapshots that changed between `old`'s last look and this one's watch:
+        `old`'s events until now (its watches are still on), or the signatures compared."""
+        if old._events is not None:
+            return old.changes().modified & self.listed
+        return {path for path, sig in old.files.items() if path in self.listed and signature(self._full(path)) != sig}
 
 
 class _Inotify:

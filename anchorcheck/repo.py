@@ -154,6 +154,9 @@ class Repository:
         self.max_file_size = max_file_size
         self._text: dict[str, bool] = {}
         self._vetted: set[str] = set()
+        # Listed files known to be regular files, not symlinks, as listed (git vouched for them, or the
+        # listing's own lstat said so): a snapshot need not look at them again to find the links.
+        self.plain: set[str] = set()
         self._root_str = str(self.root)
         self._prefetch: threading.Thread | None = None
         self._prefetched: dict[tuple[str, ...], str | None] = {}
@@ -174,6 +177,7 @@ class Repository:
         for name in ("_all_files", "_by_name", "_index_listing", "blob_ids", "staged_blob_ids", "_in_git", "_head", "_identity"):
             self.__dict__.pop(name, None)
         self._vetted.clear()
+        self.plain.clear()
 
     # -- paths ---------------------------------------------------------------
 
@@ -326,7 +330,9 @@ class Repository:
                 continue
             if excluding and self.exclude.match_file(rel):
                 continue
-            if rel not in trusted and not self._regular_file(rel, walked):
+            if rel in trusted:
+                self.plain.add(rel)
+            elif not self._regular_file(rel, walked):
                 continue
             keep.append(rel)
         self._vetted.update(keep)
@@ -341,6 +347,8 @@ class Repository:
         """
         try:
             info = os.lstat(os.path.join(self._root_str, rel))
+            if stat.S_ISREG(info.st_mode):
+                self.plain.add(rel)
             if not walked or stat.S_ISLNK(info.st_mode):
                 info = os.stat(self.resolve(rel))
         except (OSError, UnsafePathError):
@@ -581,6 +589,7 @@ class Repository:
             for path in changed:
                 self.blob_ids.pop(path, None)
         self._vetted.difference_update(changed)
+        self.plain.difference_update(changed)
         for path in changed:
             self._text.pop(path, None)
 

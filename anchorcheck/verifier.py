@@ -227,17 +227,16 @@ class Verifier:
                 return True
         if not relist:
             self._forget(stale)
-            self.context.shared.forget(stale, False, self._snapshot.files.__contains__)
+            self.context.shared.forget(stale, False, self._snapshot.listed.__contains__)
             return True
         old = self._snapshot
         listed = set(self.repo.paths())
         self.repo.relist()
         self._watch(Snapshot(self.repo))  # before the new listing is judged: a change from now on is seen
-        stale |= listed ^ self._snapshot.files.keys()
-        # What changed between the look that found the change and the new snapshot (the same file, signed twice).
-        stale |= {path for path, sig in self._snapshot.files.items() if path in old.files and old.files[path] != sig}
+        stale |= listed ^ self._snapshot.listed
+        stale |= self._snapshot.changed_since(old)  # between the look that found the change and the new watches
         self._forget(stale, relisted=True)
-        self.context.shared.forget(stale, True, lambda path: path not in old.files)
+        self.context.shared.forget(stale, True, lambda path: path not in old.listed)
         return True
 
     def _looked(self) -> bool:

@@ -223,3 +223,30 @@ def test_a_recall_after_an_edit_judges_only_the_edited_file(tmp_path, monkeypatc
     (tmp_path / "pkg/core.py").write_text((tmp_path / "pkg/core.py").read_text() + "# edited\n")
     assert _json(v) == before
     assert set(judged) == {"pkg/core.py"}
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_a_write_through_a_listed_symlink_is_seen(tmp_path, in_git):
+    """Only the listed files that may be links are looked at when the snapshot is taken: a write to
+    the file a link names changes what a read of the link gets."""
+    write(tmp_path, {"real/target.py": "def f():\n    pass\n"})
+    (tmp_path / "alias.py").symlink_to("real/target.py")
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert v.check("sym:alias.py::g").verdict is Verdict.REFUTED
+    (tmp_path / "real/target.py").write_text("def f():\n    pass\n\ndef g():\n    pass\n")
+    assert v.check("sym:alias.py::g").verdict is Verdict.VERIFIED
+
+
+def test_when_the_event_queue_overflows_every_file_counts_as_changed(tmp_path, monkeypatch):
+    """The kernel drops events past its queue's size: the snapshot then has no signature to compare
+    with, so everything is looked at again, and the answer is the new truth."""
+    write(tmp_path, _TREE)
+    v = verifier(tmp_path)
+    assert v.check("import:redis").verdict is Verdict.REFUTED
+    (tmp_path / "pkg/m5.py").write_text("import redis\n")
+    if v._snapshot._events is not None:
+        monkeypatch.setattr(type(v._snapshot._events), "happened", lambda self: None)
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+    assert _json(v) == _json(verifier(tmp_path))
