@@ -12,7 +12,6 @@ longer running. A temporary is named `.NAME.PID-RANDOM.tmp` for that.
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -45,7 +44,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, encoding: str 
 def _create_temporary(target: Path) -> tuple[int, str]:
     """A new file beside the target, created 0o666 so that the umask decides its mode."""
     while True:
-        tmp = os.path.join(target.parent, f".{target.name}.{os.getpid()}-{secrets.token_hex(6)}.tmp")
+        tmp = os.path.join(target.parent, f".{target.name}.{os.getpid()}-{os.urandom(6).hex()}.tmp")  # what secrets.token_hex does, without importing random, hmac and base64
         try:
             return os.open(tmp, _CREATE, 0o666), tmp
         except FileExistsError:

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tree_sitter import Query
-from tree_sitter_language_pack import get_language, get_parser
 
+from anchorcheck import grammars
 from anchorcheck.parsepool import BoundedPool
 from anchorcheck.cache import FactsCache, git_blob_id, open_cache
 from anchorcheck.context import BudgetExceeded
@@ -306,7 +306,7 @@ class Goal:
 @lru_cache(maxsize=None)
 def parser_for(grammar: str):  # noqa: ANN201 - tree_sitter.Parser
     """One parser per grammar per process: building a parser is not free."""
-    return get_parser(grammar)  # type: ignore[arg-type]
+    return grammars.parser(grammar)
 
 
 _FINGERPRINTS: dict[tuple[str, str], str] = {}
@@ -358,7 +358,7 @@ class _Queries:
         if query is None:
             if self._ts_language is None:
                 grammar = self.language.grammar
-                self._ts_language = get_language(grammar) if isinstance(grammar, str) else grammar()  # type: ignore[arg-type]
+                self._ts_language = grammars.language(grammar) if isinstance(grammar, str) else grammar()
             query = Query(self._ts_language, self.language.queries[name])
             self._compiled[name] = query
         return query

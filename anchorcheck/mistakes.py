@@ -8,7 +8,6 @@ fails the run (see `anchorcheck.cli.common.exit_code`).
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 
@@ -30,6 +29,8 @@ NEAR_MISS = 0.8
 
 def near_miss(kind: str, kinds: Iterable[str]) -> str | None:
     """The registered kind that `kind` is a typo of, if one is close enough."""
+    import difflib  # imported here: a check whose anchors all have registered kinds never needs it
+
     close = difflib.get_close_matches(kind, list(kinds), n=1, cutoff=NEAR_MISS)
     return close[0] if close else None
 

@@ -56,7 +56,8 @@ def test_a_memory_of_file_anchors_imports_no_grammar_runner_ecosystem_or_languag
     assert "anchorcheck_plugins.kinds.file" in loaded and "anchorcheck_plugins.formats.markdown" in loaded
     assert not {m for m in loaded if m.split(".")[1] in ("runners", "languages", "ecosystems")}, loaded
     assert not {m for m in loaded if m.startswith("anchorcheck_plugins.kinds.") and m != "anchorcheck_plugins.kinds.file"}
-    assert not {"tree_sitter", "tree_sitter_language_pack", "pathspec", "tomlkit", "packaging", "yaml", "importlib.metadata"} & mods
+    assert not {"tree_sitter", "tree_sitter_language_pack", "pathspec", "tomlkit", "packaging", "yaml", "importlib.metadata",
+                "difflib", "secrets"} & mods
 
 
 def test_an_anchor_imports_only_the_plugins_it_needs(make_repo) -> None:  # noqa: ANN001
@@ -77,6 +78,32 @@ def test_a_python_import_asks_only_the_ecosystems_of_python(make_repo) -> None: 
     assert out.split() == ["VERIFIED", "['requests']"]
     assert "anchorcheck_plugins.ecosystems.pypi" in mods
     assert not {"anchorcheck_plugins.ecosystems.npm", "anchorcheck_plugins.ecosystems.cargo", "anchorcheck_plugins.ecosystems.golang"} & mods
+
+
+def _unseen() -> str:
+    """Content no cache has seen, so the file is parsed."""
+    import uuid
+
+    return uuid.uuid4().hex
+
+
+def test_a_parse_loads_its_grammar_without_the_language_packs_init(make_repo) -> None:  # noqa: ANN001
+    """The pack's __init__ imports ctypes, importlib.resources and three grammar packages (~20 ms) for any language."""
+    root = make_repo({"app.py": f"import json  # {_unseen()}\n"})
+    code = "import anchorcheck\nprint(anchorcheck.Verifier('.').check('import:json').verdict)"
+    mods, out = _modules_after(root, code)
+    assert out.split() == ["VERIFIED"] and "tree_sitter" in mods
+    assert not {"tree_sitter_language_pack", "importlib.resources", "tree_sitter_yaml"} & mods
+
+
+@pytest.mark.parametrize("name", ["python", "javascript", "tsx", "go", "rust", "java", "ruby", "csharp"])
+def test_a_grammar_loaded_on_its_own_parses_as_the_packs(name: str) -> None:
+    from tree_sitter_language_pack import get_parser
+
+    from anchorcheck import grammars
+
+    source = b"import os\nclass A:\n    def f(self): return {1: [x for x in y]}\n"
+    assert str(grammars.parser(name).parse(source).root_node) == str(get_parser(name).parse(source).root_node)
 
 
 def _check_json(root: Path, capsys: pytest.CaptureFixture[str]) -> Any:

@@ -66,7 +66,7 @@ def test_levels_rules_and_locations(tree: Path, capsys) -> None:  # noqa: ANN001
     assert rules == ["file/refuted", "span/unbanked"]
     assert all(rules[r["ruleIndex"]] == r["ruleId"] for r in results)
     region = results[1]["locations"][0]["physicalLocation"]
-    assert region["artifactLocation"]["uri"] == "CLAUDE.md"
+    assert region["artifactLocation"] == {"uri": "CLAUDE.md", "uriBaseId": "%SRCROOT%"}
     assert region["region"] == {"startLine": 5, "startColumn": 18}
     assert "not banked" in results[1]["message"]["text"]
 
@@ -82,3 +82,16 @@ def test_fingerprints_survive_lines_moving_and_differ_per_finding(tree: Path, ca
     assert prints(before) == prints(after)
     assert len(set(prints(before))) == 3
     assert before["runs"][0]["results"][0]["locations"] != after["runs"][0]["results"][0]["locations"]
+
+
+def test_from_a_subfolder_memory_files_are_placed_relative_to_the_root(tree: Path, capsys, monkeypatch) -> None:  # noqa: ANN001
+    (tree / "src" / "deep").mkdir()
+    monkeypatch.chdir(tree / "src" / "deep")
+    code = main(["check", "--format", "sarif", "--root", str(tree), "../../CLAUDE.md"])
+    log = json.loads(capsys.readouterr().out)
+    assert code == 1
+    uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"] for loc in r["locations"]}
+    assert uris == {"CLAUDE.md"}
+    assert main(["check", "--format", "github", "--root", str(tree), "../../CLAUDE.md"]) == 1
+    annotations = [line for line in capsys.readouterr().out.splitlines() if line.startswith("::")]
+    assert annotations and all(line.split(",")[0].endswith("file=CLAUDE.md") for line in annotations)

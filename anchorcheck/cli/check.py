@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     if not loaded:
         print("anchorcheck: no memory files found (name them, or set memory-files in the config)", file=sys.stderr)
     files = [shown for shown, _ in loaded]
-    result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose)
+    result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose, root=str(verifier.root))
     emit(result, args.format)
     if args.watch:
         return watch(args, verifier, reports, lambda: check_memories(args, verifier)[1])

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import IO
 
 from anchorcheck.lifecycle import armed, only_armed
@@ -42,6 +43,15 @@ class Run:
     elapsed: float = 0.0
     verbose: bool = False
     color: bool = False
+    root: str | None = None  # the checkout: code-scanning formats place files relative to it, not to the shell
+
+    def from_root(self, file: str) -> str | None:
+        """A memory file shown relative to the shell (`../AGENTS.md`) as a path from the checkout's root, which
+        code-scanning formats place files by; None when it lies outside the checkout or the root is unknown."""
+        if self.root is None:
+            return None
+        real, base = Path(file).resolve(), Path(self.root)
+        return real.relative_to(base).as_posix() if base in real.parents else None
 
     @cached_property
     def _repeats(self) -> tuple[frozenset[tuple[int, int]], frozenset[int]]:

@@ -38,7 +38,7 @@ def render(run: Run, out: IO[str]) -> None:
         for file, line, column in [(finding.file, finding.line, finding.column), *finding.copies]:
             props = []
             if file is not None:
-                props.append(f"file={escape_property(file)}")
+                props.append(f"file={escape_property(run.from_root(file) or file)}")  # Actions places it from the root
                 if line:
                     props.append(f"line={line}")
                 if column:

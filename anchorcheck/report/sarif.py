@@ -47,7 +47,7 @@ def as_dict(run: Run) -> dict[str, Any]:
             {
                 "tool": {"driver": driver},
                 "columnKind": "unicodeCodePoints",
-                "results": [_result(f, index[f.rule_id]) for f in found],
+                "results": [_result(f, index[f.rule_id], run) for f in found],
             }
         ],
     }
@@ -87,7 +87,7 @@ def _rule(rule_id: str, example: Finding) -> dict[str, Any]:
     }
 
 
-def _result(finding: Finding, rule_index: int) -> dict[str, Any]:
+def _result(finding: Finding, rule_index: int, run: Run) -> dict[str, Any]:
     result = finding.result
     out: dict[str, Any] = {
         "ruleId": finding.rule_id,
@@ -108,7 +108,7 @@ def _result(finding: Finding, rule_index: int) -> dict[str, Any]:
     if result.state:
         out["properties"]["state"] = result.state
     places = [(finding.file, finding.line, finding.column), *finding.copies]
-    locations = [_location(*place) for place in places if place[0] is not None]
+    locations = [_location(run, *place) for place in places if place[0] is not None]
     if locations:  # a reference written in copied files is one result with a location per copy
         out["locations"] = locations
     related = [
@@ -127,16 +127,22 @@ def _result(finding: Finding, rule_index: int) -> dict[str, Any]:
     return out
 
 
-def _location(file: str, line: int | None, column: int | None) -> dict[str, Any]:
+def _location(run: Run, file: str, line: int | None, column: int | None) -> dict[str, Any]:
     region: dict[str, int] = {}
     if line:
         region["startLine"] = line
         if column:
             region["startColumn"] = column
-    physical: dict[str, Any] = {"artifactLocation": {"uri": file}}
+    physical: dict[str, Any] = {"artifactLocation": _artifact(run, file)}
     if region:
         physical["region"] = region
     return {"physicalLocation": physical}
+
+
+def _artifact(run: Run, file: str) -> dict[str, str]:
+    """Relative to the root (`%SRCROOT%`), as code scanning resolves it, when the file is in the checkout."""
+    rel = run.from_root(file)
+    return {"uri": file} if rel is None else {"uri": rel, "uriBaseId": "%SRCROOT%"}
 
 
 def render(run: Run, out: IO[str]) -> None:

@@ -14,8 +14,8 @@ import ast
 import configparser
 from typing import TYPE_CHECKING, Any
 
-from tree_sitter_language_pack import get_parser
 
+from anchorcheck import grammars
 from anchorcheck.packages import BUILD, DIRECT, OPTIONAL, Declaration, FileFacts, ManifestError, ManifestStatus, decode, load
 from anchorcheck_plugins.ecosystems.parsing import LineFinder
 from anchorcheck_plugins.ecosystems.pypi_common import declare
@@ -76,7 +76,7 @@ def parse_setup_cfg(context: Context, path: str) -> FileFacts:
 
 def _setup_calls(data: bytes) -> tuple[list[tuple[str, int, str]], list[str]]:
     """The setup() keyword arguments we read, as (name, line, source text); and why anything is dynamic."""
-    tree = get_parser("python").parse(data)
+    tree = grammars.parser("python").parse(data)
     calls = [node for node in _walk(tree.root_node) if node.type == "call" and _is_setup(node)]
     if not calls:
         return [], ["no setup() call found"]
