@@ -30,12 +30,16 @@ class Reads:
     """What one computation looked at."""
 
     paths: set[str] = field(default_factory=set)  # repo-relative paths read, resolved or stat-ed
+    # Paths only asked whether they exist and as what (file, directory): a new listing alone changes
+    # those answers (adding, removing or retyping a path relists), not an edit of their bytes.
+    probed: set[str] = field(default_factory=set)
     listing: bool = False  # which files exist, or git's state (index, HEAD), fed it
     git: bool = False  # git's history or HEAD fed it (a span followed through history, the commit checked out)
     watches: list[Callable[[str], bool]] = field(default_factory=list)  # changed path -> whether it now matters
 
     def add(self, other: Reads) -> None:
         self.paths |= other.paths
+        self.probed |= other.probed
         self.listing = self.listing or other.listing
         self.git = self.git or other.git
         self.watches.extend(w for w in other.watches if w not in self.watches)
@@ -70,7 +74,7 @@ class Memo:
         if keep is None or keep(value):
             self._values[key] = value
             self._reads[key] = reads
-            unwatched = {path for path in reads.paths if not self.covered(path)} if self.covered is not None else ()
+            unwatched = {path for path in reads.paths | reads.probed if not self.covered(path)} if self.covered is not None else ()
             if unwatched:
                 self._volatile.add(key)
                 self._unwatched |= unwatched
@@ -89,6 +93,11 @@ class Memo:
     def read(self, path: str) -> None:
         if self._open:
             self._open[-1].paths.add(path)
+
+    def probe(self, path: str) -> None:
+        if self._open:
+            self._open[-1].probed.add(path)
+            self._open[-1].listing = True
 
     def read_all(self, paths: set[str] | list[str]) -> None:
         if self._open:

@@ -181,10 +181,12 @@ class Repository:
 
     # -- paths ---------------------------------------------------------------
 
-    def resolve(self, path: str) -> Path:
-        """The real location of a repo-relative path, refused when it would leave the root."""
+    def resolve(self, path: str, *, probe: bool = False) -> Path:
+        """The real location of a repo-relative path, refused when it would leave the root. With
+        `probe`, the caller asks only whether it exists and as what (see `Memo.probe`)."""
         rel = check_relative(path)
-        self._memo.read(rel)
+        note = self._memo.probe if probe else self._memo.read
+        note(rel)
         target = self.root / rel
         try:
             real = target.resolve(strict=False)
@@ -193,18 +195,18 @@ class Repository:
         if real != self.root and self.root not in real.parents:
             raise UnsafePathError(path, "resolves outside the repository (symlink)")
         if real != target:  # through a symlink: the file read is the target's
-            self._memo.read(real.relative_to(self.root).as_posix())
+            note(real.relative_to(self.root).as_posix())
         return real
 
     def exists(self, path: str) -> bool:
         """Whether a file or directory exists there; raises UnsafePathError for refused paths."""
-        return _named(self.resolve(path).exists)
+        return _named(self.resolve(path, probe=True).exists)
 
     def is_file(self, path: str) -> bool:
-        return _named(self.resolve(path).is_file)
+        return _named(self.resolve(path, probe=True).is_file)
 
     def is_dir(self, path: str) -> bool:
-        return _named(self.resolve(path).is_dir)
+        return _named(self.resolve(path, probe=True).is_dir)
 
     def read_bytes(self, path: str, limit: int | None = None) -> bytes:
         """The file's bytes; raises UnsafePathError, OSError, or FileTooLargeError past `limit`."""

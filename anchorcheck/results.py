@@ -91,7 +91,7 @@ class ResultStore:
             return
         directories = self.directories()
         absent = []
-        for path in reads.paths:
+        for path in reads.paths | reads.probed:
             if path not in self._listed and path not in directories:
                 if os.path.lexists(os.path.join(self.root, path)):
                     return  # there, but no listing holds it: its content is not in the key

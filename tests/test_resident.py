@@ -201,6 +201,9 @@ def test_recalls_after_edits_additions_and_deletions_equal_a_new_verifiers(tmp_p
         lambda: (tmp_path / "pkg/m3.py").unlink(),
         lambda: (tmp_path / "pkg/new/x.py").write_bytes(b"\x00\x01 log binary now\n"),  # not source any more
         lambda: (tmp_path / "docs/example.py").write_text("import logging\n"),
+        lambda: write(tmp_path, {"logging.py": "X = 1\n"}),  # `logging` is first-party code now
+        lambda: (tmp_path / "logging.py").write_text("X = 2\n"),
+        lambda: (tmp_path / "logging.py").unlink(),
     ]
     for step in steps:
         step()
@@ -250,3 +253,18 @@ def test_when_the_event_queue_overflows_every_file_counts_as_changed(tmp_path, m
         monkeypatch.setattr(type(v._snapshot._events), "happened", lambda self: None)
     assert v.check("import:redis").verdict is Verdict.VERIFIED
     assert _json(v) == _json(verifier(tmp_path))
+
+
+def test_an_edit_of_a_module_file_does_not_ask_again_where_modules_live(tmp_path, monkeypatch):
+    """Whether a path exists, and as what, changes only with a new listing: after an edit of
+    `pkg/__init__.py`, whether `pkg` is first-party code is not asked of the disk again."""
+    write(tmp_path, _TREE)
+    v = verifier(tmp_path)
+    before = _json(v)
+    asked: list[str] = []
+    for name in ("is_file", "is_dir", "exists"):
+        probe = getattr(v.repo, name)
+        monkeypatch.setattr(v.repo, name, lambda path, probe=probe: asked.append(path) or probe(path))
+    (tmp_path / "pkg/__init__.py").write_text("# edited\n")
+    assert _json(v) == before == _json(verifier(tmp_path))
+    assert asked == []
