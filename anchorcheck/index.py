@@ -61,11 +61,20 @@ class Search:
     unreadable: list[str] = field(default_factory=list)
     unsupported: int = 0  # files in scope that no language plugin parses
     unexamined: int = 0  # candidates left unparsed because a goal was met: the hits are not all of them
-    candidates: list[str] = field(default_factory=list)  # every file the prefilter kept (parsed or not), in listing order
+    found: list[str] = field(default_factory=list)  # the files the prefilter kept (parsed or not), in listing order
+    walk: _Walk | None = field(default=None, repr=False, compare=False)  # a goal search's prefilter, not yet run to the end
 
     @property
     def complete(self) -> bool:
         return self.unexamined == 0
+
+    @property
+    def candidates(self) -> list[str]:
+        """Every file the prefilter kept, in listing order: a goal search that stopped early scans the rest now."""
+        if self.walk is not None:
+            self.walk.finish()
+        return self.found
+
 
 
 Clause = tuple[Sequence[bytes], str | None]  # needles a file spells one of, or a directory it lies below
@@ -118,6 +127,12 @@ class _Listing:
         self.languages = {language.name: language for _, language in files}
         self._under: dict[str, set[str]] | None = None
         self._positions: dict[str, int] | None = None
+        # What a lazy prefilter walks (`SourceIndex._walk_order`), worked out on first use; dropped
+        # when a file changes, and worked out anew while a file is unreadable.
+        self.walk_order: list[tuple[int, str, Language, int]] | None = None  # kind, path, language, place in the listing
+        self.walk_skipped: list[str] = []
+        self.walk_unreadable: list[str] = []
+        self.walk_whole = False  # its bytes do not fit in memory: searches judge every file at one read
 
     def position(self, path: str) -> int:
         """Where a file of this listing stands in it."""
@@ -127,8 +142,11 @@ class _Listing:
 
     def forget(self, paths: Iterable[str]) -> None:
         """Files edited since git listed them: git no longer vouches for them (`Repository.forget`)."""
+        paths = {path for path in paths if path in self.language}
+        if paths:
+            self.walk_order = None  # sizes and readability may have changed
         known = {path for path, _ in self.unclean}
-        edited = {path for path in paths if path in self.language and path not in self.clean and path not in known}
+        edited = {path for path in paths if path not in self.clean and path not in known}
         if edited:
             self.unclean = [(path, language) for path, language in self.files if path in known or path in edited]
 
@@ -245,6 +263,120 @@ class _Kept:
         self.hits -= stale
         self.skipped -= stale
         self.unjudged |= stale
+
+
+_KIND = {"production": 0, "test": 1}  # the order a lazy prefilter walks a scope in
+_ASIDE_KIND = 2  # examples and vendored code, together
+_BLOCK = 64  # files a lazy prefilter judges at first in one step (doubling each step): a few past where a search stops
+
+
+class _Walk:
+    """A goal search's prefilter, run lazily in the order the search parses and `cite` reads its
+    candidates: production code, then tests, then examples and vendored code, each smallest first
+    (then by path). Every file is read once when the walk starts (its size orders it; binary,
+    oversized and unreadable files are told apart then), but its needles are looked for only when
+    the walk reaches it, a block at a time, needle by needle as `_judge` does."""
+
+    def __init__(
+        self,
+        index: SourceIndex,
+        listing: _Listing,
+        order: list[tuple[int, str, Language, int]],
+        wanted: Mapping[str, Sequence[bytes]],
+        forced: set[str],
+        clauses: Mapping[str, Sequence[Clause]] | None,
+        met: dict[str, bool] | None,
+        kept: _Kept,
+        result: Search,
+    ) -> None:
+        self.index, self.listing, self.wanted, self.forced, self.result = index, listing, wanted, forced, result
+        self.clauses, self.met, self.kept_verdicts = clauses, met, kept
+        self.verdicts: dict[str, str] = {}  # of every file judged (or skipped, or unreadable)
+        self.chosen: set[str] = set()  # the candidates among them
+        self.kept: list[tuple[int, str, Language]] = []  # candidates in walk order
+        self.order = order
+        for path in listing.walk_skipped:
+            self.verdicts[path] = _SKIPPED
+            if path in index._oversized and _holds_any(index.repo.resolve(path), wanted[listing.language[path].name]):
+                self.verdicts[path] = _UNREADABLE  # a candidate too large to parse: absence is unproven
+                result.unreadable.append(path)
+        self.verdicts.update(dict.fromkeys(result.unreadable, _UNREADABLE))
+        kept.note(self.verdicts)
+        self.at = 0
+        self.block = _BLOCK
+
+    def candidates(self) -> Iterator[tuple[int, str, Language]]:
+        """The candidates in walk order (kind, path, language), judging files only as far as this is read."""
+        seen = 0
+        while True:
+            while seen < len(self.kept):
+                yield self.kept[seen]
+                seen += 1
+            if not self._step():
+                return
+
+    def finish(self) -> None:
+        while self._step():
+            pass
+
+    def judge(self, paths: list[str]) -> list[str]:
+        """Judge these files now, out of turn (those whose facts are known count first): the candidates among them."""
+        fresh = [(path, self.listing.language[path]) for path in paths if path not in self.verdicts]
+        self.kept_verdicts.note(self._judge_all(fresh, self.index._bytes))
+        return [path for path in paths if path in self.chosen]
+
+    def _step(self) -> bool:
+        """Judge the next block of files; False when every file was judged."""
+        if self.at >= len(self.order):
+            self.result.walk = None
+            return False
+        block = self.order[self.at : self.at + self.block]
+        self.at += len(block)
+        self.block *= 2  # a search that goes on is likely to go to the end: fewer, larger blocks
+        index = self.index
+        index.context.check_deadline()
+        # In listing order, the order the bytes were read and lie in memory: scanning them in size order
+        # ran 20-30% slower per byte.
+        fresh = [(path, language) for _, path, language, _ in sorted(block, key=lambda item: item[3]) if path not in self.verdicts]
+        with index.context.shared.unrecorded():  # what a step adds is declared below
+            self.kept_verdicts.note(self._judge_all(fresh, index._bytes))
+        added = [(kind, path, language) for kind, path, language, _ in block if path in self.chosen]
+        self.kept.extend(added)
+        index.context.shared.read_all([path for _, path, _ in added])
+        self.result.found = sorted(path for _, path, _ in self.kept)
+        self.result.ruled_out = self.at - len(self.kept)
+        return True
+
+    def _judge_all(self, files: list[tuple[str, Language]], data: Mapping[str, bytes]) -> dict[str, str]:
+        """The prefilter's verdict (hit or miss) and candidacy (a hit, or forced in, meeting every clause)
+        of readable files: returns their verdicts."""
+        index = self.index
+        verdicts: dict[str, str] = {}
+        by_language: dict[str, list[str]] = {}
+        for path, language in files:
+            by_language.setdefault(language.name, []).append(path)
+        unread = [path for path, _ in files if path not in data]
+        if unread:  # bytes dropped since the walk began (the file changed): read again
+            data = {**data, **{path: index._candidate_bytes(path, self.result) for path in unread}}
+            for path in [path for path in unread if data[path] is None]:
+                verdicts[path] = _UNREADABLE
+                by_language[self.listing.language[path].name].remove(path)
+        for name, paths in by_language.items():
+            misses = paths
+            for needle in self.wanted[name]:
+                seen = index._contains.setdefault(needle, {})
+                seen.update({p: needle in data[p] for p in misses if p not in seen})
+                misses = [p for p in misses if not seen[p]]
+            hits = set(paths).difference(misses)
+            verdicts.update(dict.fromkeys(misses, _MISS))
+            verdicts.update(dict.fromkeys(hits, _HIT))
+            chosen = hits.union(self.forced.intersection(paths)) if self.forced else hits
+            if self.clauses is not None and self.met is not None:
+                clauses, met = self.clauses[name], self.met
+                chosen = {path for path in chosen if index._meets(path, clauses, met)}
+            self.chosen.update(chosen)
+        self.verdicts.update(verdicts)
+        return verdicts
 
 
 @dataclass(frozen=True)
@@ -509,7 +641,7 @@ class SourceIndex:
         out all the same is searched again too: rarely, and never wrongly)."""
         memo = self.context.shared
         memo.listed()
-        memo.read_all(result.candidates)
+        memo.read_all(result.found)  # a lazy search declares what it scans later as it scans it
         memo.read_all(result.unreadable)
         memo.read_all([path for path in self._skipped if path in listing.language])
         memo.watch(lambda path: listing.matters(path, wanted, self._current_bytes))
@@ -530,6 +662,12 @@ class SourceIndex:
     ) -> Search:
         files = listing.files
         result = Search(searched=len(files), unsupported=listing.others)
+        key = _needles_key(scope, wanted)
+        if goal is not None and goal.likely is not None and not parse_all and key not in self._kept and not listing.walk_whole:
+            record = _Prefilter(self._prefilter_key(listing, wanted), listing.clean)
+            order = self._walk_order(listing, result) if self._recorded(record.key) is None else None
+            if order is not None:
+                return self._search_lazily(key, listing, wanted, inside, goal, requires, record, result, order)
         found = self._prefilter(scope, listing, wanted, result)
         forced = set(listing.language) if parse_all else listing.forced(inside)
         chosen = found.hits | (forced - found.skipped - found.unreadable)
@@ -551,13 +689,144 @@ class SourceIndex:
         finally:
             self.flush()
         result.hits = [(path, self._facts[path]) for path, _ in candidates if path in self._facts]
-        result.candidates = [path for path, _ in candidates]
+        result.found = [path for path, _ in candidates]
         return result
+
+    def _walk_order(self, listing: _Listing, result: Search) -> list[tuple[int, str, Language, int]] | None:
+        """The readable files of a listing in the order a lazy prefilter walks them, read once per
+        listing (binary and oversized ones in `listing.walk_skipped`, unreadable ones added to `result`).
+        None when their bytes do not fit in the memory kept: a walk would read them twice, so such a
+        tree is judged whole at one read per search (the file that told is kept past the limit, once)."""
+        if listing.walk_order is None or listing.walk_unreadable:
+            sized, skipped, unreadable = [], [], []
+            for path, language in listing.files:
+                self.context.check_deadline()  # between files: the first search reads the whole tree
+                data = self._candidate_bytes(path, Search())
+                if data is not None and path not in self._bytes:
+                    self._bytes[path] = data
+                    listing.walk_whole = True
+                    return None
+                if data is None:
+                    (skipped if path in self._skipped else unreadable).append(path)
+                else:
+                    sized.append((_KIND.get(classify(path), _ASIDE_KIND), len(data), path, language, len(sized)))
+            sized.sort(key=lambda item: item[:3])
+            listing.walk_order = [(kind, path, language, at) for kind, _, path, language, at in sized]
+            listing.walk_skipped, listing.walk_unreadable = skipped, unreadable
+        result.unreadable.extend(listing.walk_unreadable)
+        return listing.walk_order
+
+    def _search_lazily(
+        self,
+        key: Hashable,
+        listing: _Listing,
+        wanted: dict[str, Sequence[bytes]],
+        inside: Callable[[Language], str | None] | None,
+        goal: Goal,
+        requires: Callable[[Language], Sequence[Clause]] | None,
+        record: _Prefilter,
+        result: Search,
+        order: list[tuple[int, str, Language, int]],
+    ) -> Search:
+        """A goal search without a remembered prefilter: every candidate is read once (its size
+        orders the search), but its needles are looked for only when the search reaches it, so a
+        positive answer stops scanning where it stops parsing. What is left is scanned when someone
+        asks for every candidate (`Search.candidates`, `ranked`), or when the goal is never met: only
+        absence needs the whole scope. The prefilter remembered on disk says which files it covered.
+        """
+        clauses, met = None, None
+        if requires is not None:
+            clauses = {name: _frozen(requires(language)) for name, language in listing.languages.items()}
+            met = self._met.setdefault(tuple(sorted(clauses.items())), {})
+        # Kept for a later search with these needles as far as the walk goes: the rest is unjudged.
+        kept = self._kept[key] = _Kept(listing, unjudged=set(listing.language))
+        walk = _Walk(self, listing, order, wanted, listing.forced(inside), clauses, met, kept, result)
+        result.walk = walk
+        try:
+            self._parse_walking(goal, walk, result)
+        finally:
+            self.flush()
+        skipped = sum(1 for verdict in walk.verdicts.values() if verdict == _SKIPPED)
+        result.searched -= skipped
+        result.unsupported += skipped
+        if record.key is not None:
+            record.note(walk.verdicts)
+            record.uncovered.extend(path for path, _ in listing.files if path not in walk.verdicts and path in listing.clean)
+            self._remember(record)
+            self.flush()
+        result.hits = [(path, self._facts[path]) for path in result.found if path in self._facts]
+        return result
+
+    def _parse_walking(self, goal: Goal, walk: _Walk, result: Search) -> None:
+        """`_parse_until` on a lazy prefilter: the same files parsed in the same order (likely production
+        code, likely tests, likely examples and vendored code, each smallest first, then the unlikely
+        ones smallest first), judged as they are reached."""
+        self._preload(walk.listing.files)
+        known = [(path, self._facts[path]) for path in walk.judge([path for path, _ in walk.listing.files if path in self._facts])]
+        met = sum(1 for path, facts in known if goal.satisfied(path, facts))
+        settled = any(goal.settled_by(path, facts) for path, facts in known)
+        later: list[tuple[str, Language, bytes]] = []
+        likely_file = self._likely(goal)
+        for kind, path, language in walk.candidates():
+            if path in self._facts:
+                continue  # counted above
+            if met >= goal.files:
+                result.unexamined = 1  # at least this one
+                return
+            data = self._candidate_bytes(path, result)
+            if data is None or self._cached_untracked(path, language, data):
+                if path in self._facts:
+                    met += goal.satisfied(path, self._facts[path])
+                    settled = settled or goal.settled_by(path, self._facts[path])
+                continue
+            rank = (LIKELY, LIKELY_TEST, LIKELY_ASIDE)[kind]
+            # Past production code, a goal done at this rank is done at every later one: an unlikely
+            # candidate here would be parsed later still, so it stops the search as a likely one does.
+            likely = likely_file is None or likely_file(path, language, data)
+            if (likely or rank != LIKELY) and goal.done(met, rank, settled):
+                result.unexamined = 1 + len(later)  # at least
+                return
+            if not likely:
+                later.append((path, language, data))
+                continue
+            met, settled = self._parse_one(goal, path, language, data, met, settled)
+        later.sort(key=lambda item: (len(item[2]), item[0]))
+        for done, (path, language, data) in enumerate(later):
+            if goal.done(met, UNLIKELY, settled):
+                result.unexamined = len(later) - done
+                return
+            met, settled = self._parse_one(goal, path, language, data, met, settled)
+
+    def _parse_one(self, goal: Goal, path: str, language: Language, data: bytes, met: int, settled: bool) -> tuple[int, bool]:
+        """Parse one candidate of a goal search: how many files satisfy the goal now, and whether one settles it."""
+        self.context.check_deadline()
+        facts = self._extract(path, language, data)
+        self._store(path, language, data, facts)
+        return met + goal.satisfied(path, facts), settled or goal.settled_by(path, facts)
+
+    def ranked(self, search: Search) -> Iterator[str]:
+        """A search's candidates as `cite` reads them: production code, tests, examples, vendored code,
+        each smallest first, then by path. A goal search that stopped early scans the files it had not
+        reached only as far as this is read (examples and vendored code, last, are scanned whole)."""
+        order = ("production", "test", "example", "vendored")
+
+        def key(path: str) -> tuple[int, int, str]:
+            return (order.index(classify(path)), self.size(path), path)
+
+        if search.walk is None:
+            yield from sorted(search.found, key=key)
+            return
+        for kind, path, _ in search.walk.candidates():
+            if kind == _ASIDE_KIND:
+                break
+            self.context.shared.read(path)
+            yield path
+        yield from sorted((path for path in search.candidates if _KIND.get(classify(path), _ASIDE_KIND) == _ASIDE_KIND), key=key)
 
     def _prefilter(self, scope: str | None, listing: _Listing, wanted: dict[str, Sequence[bytes]], result: Search) -> _Verdicts:
         """The prefilter's verdicts on the files of a listing. The first search with these needles
         judges the files no record on disk speaks for; a later one only the files changed since."""
-        key = (scope, tuple(sorted((name, tuple(needles)) for name, needles in wanted.items())))
+        key = _needles_key(scope, wanted)
         kept = self._kept.get(key)
         if kept is not None:
             judged = self._judge(kept.undecided(listing), wanted, result)
@@ -934,6 +1203,11 @@ def _likely_first(
     yield from ((LIKELY_TEST, item) for item in tests)
     yield from ((LIKELY_ASIDE, item) for item in aside)
     yield from ((UNLIKELY, item) for item in later)
+
+
+def _needles_key(scope: str | None, wanted: Mapping[str, Sequence[bytes]]) -> Hashable:
+    """Names a search's scope and needles: what its kept prefilter verdicts answer."""
+    return (scope, tuple(sorted((name, tuple(needles)) for name, needles in wanted.items())))
 
 
 def _frozen(clauses: Sequence[Clause]) -> tuple[tuple[tuple[bytes, ...], str | None], ...]:

@@ -6,7 +6,7 @@ from tests._source_support import verifier, write
 from tests.conftest import init_repo, needs_git
 
 from anchorcheck import Memory, Verdict, Verifier
-from anchorcheck.index import SourceIndex, classify
+from anchorcheck.index import Goal, SourceIndex, classify
 from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE
 
 
@@ -225,3 +225,38 @@ def test_a_language_claiming_a_file_by_its_name_is_asked_per_name(tmp_path):
     result = verifier(tmp_path).check("import:redis")
     assert result.verdict is Verdict.VERIFIED
     assert [e.location() for e in result.evidence] == ["Rakefile:1"]
+
+
+def test_a_positive_search_stops_scanning_where_it_stops_parsing(tmp_path):
+    """Enough production evidence answers before most test files are even scanned for the needle;
+    asking for every candidate (as absence, or a listing, does) scans the rest, and finds them all."""
+    files = {f"app/m{i}.py": "import redis\n" for i in range(ENOUGH_EVIDENCE)}
+    files |= {f"tests/test_{i}.py": "import redis\n" + "x = 1\n" * i for i in range(300)}
+    write(tmp_path, files)
+    v = verifier(tmp_path)
+    index = SourceIndex.of(v.context)
+    goal = Goal(lambda path, facts: classify(path) == "production", ENOUGH_EVIDENCE, lambda language, data: True)
+    search = index.search(None, lambda language: [b"redis"], goal=goal)
+    assert not search.complete and index.parsed == ENOUGH_EVIDENCE
+    assert len(search.found) < 100 and search.ruled_out == 0  # scanned: the production files and a few tests
+    assert len(search.candidates) == 303 and len(search.found) == 303
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+    assert v.check("import:celery").verdict is Verdict.REFUTED  # absence scans every file
+
+
+@needs_git
+def test_a_lazy_search_remembers_on_disk_only_what_it_scanned(tmp_path):
+    """The prefilter kept on disk covers the files a lazy search judged; a later process judges the
+    others from their bytes and gives the same answers."""
+    files = {f"app/m{i}.py": "import redis\n" for i in range(ENOUGH_EVIDENCE)}
+    files |= {f"tests/test_{i}.py": "import redis\n" if i % 2 else "import json\n" for i in range(200)}
+    write(tmp_path, files)
+    init_repo(tmp_path)
+    cache = tmp_path.parent / "cache"
+    first = [verifier(tmp_path, cache).check(anchor).to_dict() for anchor in ("import:redis", "import:json", "import:celery")]
+    second = [verifier(tmp_path, cache).check(anchor).to_dict() for anchor in ("import:redis", "import:json", "import:celery")]
+    assert first == second
+    assert [r["verdict"] for r in second] == ["VERIFIED", "VERIFIED", "REFUTED"]
+    # The same needles as import:redis, so the record it left answers; every candidate is listed.
+    later = verifier(tmp_path, cache)
+    assert len(SourceIndex.of(later.context).search(None, lambda language: [b"redis"]).candidates) == ENOUGH_EVIDENCE + 100

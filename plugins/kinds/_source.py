@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 
 from anchorcheck.context import Context
 from anchorcheck.facts import Facts
@@ -70,16 +70,23 @@ def cite(
     names what `likely` judges (the module, the key), each file's judgement is remembered until
     the file changes, so a recall after an edit judges only the edited file again.
     """
-    index = SourceIndex.of(context)
-    groups: tuple[list[str], list[str]] = ([], [])
-    for path in sorted(search.candidates, key=lambda path: (_ORDER.index(classify(path)), index.size(path), path)):
-        groups[classify(path) in ("example", "vendored")].append(path)
+    ranked = SourceIndex.of(context).ranked(search)  # read lazily: a search that stopped early scans no further
+    aside: list[str] = []  # examples and vendored code: looked at only when production code and tests do not answer
+
+    def first() -> Iterator[str]:
+        for path in ranked:
+            if classify(path) in ("example", "vendored"):
+                aside.extend([path, *ranked])
+                return
+            yield path
+
     complete = True  # every candidate of the groups so far was looked at
-    for at, group in enumerate(groups):
-        later = at == 0 and bool(groups[1])  # examples and vendored code, not looked at if this group answers
+    for at, group in enumerate((first(), aside)):
         # Likely files first, in order; unlikely ones are parsed only when no likely one answers.
         unlikely: list[str] = []
         chosen = _satisfying(context, _looking(context, group, likely, unlikely, label), satisfied, files)
+        # Read after the group: it was read whole unless `files` answered, and then this is not asked.
+        later = at == 0 and bool(aside)  # examples and vendored code, not looked at if this group answers
         if chosen:
             return _in_order(chosen), len(chosen) < files and complete and not unlikely and not later
         if unlikely and not required:
@@ -91,7 +98,7 @@ def cite(
 
 
 def _looking(
-    context: Context, paths: list[str], likely: Callable[[Language, bytes], bool] | None, unlikely: list[str], label: Hashable | None
+    context: Context, paths: Iterable[str], likely: Callable[[Language, bytes], bool] | None, unlikely: list[str], label: Hashable | None
 ) -> Iterator[str]:
     """The paths whose bytes look `likely`, lazily, in order; the others are put in `unlikely`."""
     index = SourceIndex.of(context)
