@@ -129,7 +129,7 @@ class _Listing:
         self._positions: dict[str, int] | None = None
         # What a lazy prefilter walks (`SourceIndex._walk_order`), worked out on first use; dropped
         # when a file changes, and worked out anew while a file is unreadable.
-        self.walk_order: list[tuple[int, str, Language, int]] | None = None  # kind, path, language, place in the listing
+        self.walk_order: list[_Block] | None = None
         self.walk_skipped: list[str] = []
         self.walk_unreadable: list[str] = []
         self.walk_whole = False  # its bytes do not fit in memory: searches judge every file at one read
@@ -241,13 +241,14 @@ class _Kept:
         return [(path, listing.language[path]) for path in sorted(todo, key=listing.position)]
 
     def note(self, verdicts: Mapping[str, str]) -> None:
-        for path, verdict in verdicts.items():
-            if verdict == _UNREADABLE:
-                self.unjudged.add(path)
-                continue
-            self.unjudged.discard(path)
-            self.verdicts[path] = verdict
-            (self.hits if verdict == _HIT else self.skipped if verdict == _SKIPPED else set()).add(path)
+        # In comprehensions: a lazy search notes every file of the tree, a block at a time.
+        unreadable = {path for path, verdict in verdicts.items() if verdict == _UNREADABLE}
+        judged = {path: verdict for path, verdict in verdicts.items() if verdict != _UNREADABLE} if unreadable else verdicts
+        self.unjudged.difference_update(judged)
+        self.unjudged |= unreadable
+        self.verdicts.update(judged)
+        self.hits.update([path for path, verdict in judged.items() if verdict == _HIT])
+        self.skipped.update([path for path, verdict in judged.items() if verdict == _SKIPPED])
 
     def found(self, listing: _Listing, judged: Mapping[str, str]) -> _Verdicts:
         """The verdicts of this listing's files (`judged`: those just judged, unreadable ones among them)."""
@@ -268,6 +269,8 @@ class _Kept:
 _KIND = {"production": 0, "test": 1}  # the order a lazy prefilter walks a scope in
 _ASIDE_KIND = 2  # examples and vendored code, together
 _BLOCK = 64  # files a lazy prefilter judges at first in one step (doubling each step): a few past where a search stops
+# One step of a lazy prefilter: its files in walk order (kind, path, language), and in listing order.
+_Block = tuple[list[tuple[int, str, "Language"]], list[tuple[str, "Language"]]]
 
 
 class _Walk:
@@ -281,7 +284,7 @@ class _Walk:
         self,
         index: SourceIndex,
         listing: _Listing,
-        order: list[tuple[int, str, Language, int]],
+        order: list[_Block],
         wanted: Mapping[str, Sequence[bytes]],
         forced: set[str],
         clauses: Mapping[str, Sequence[Clause]] | None,
@@ -294,7 +297,7 @@ class _Walk:
         self.verdicts: dict[str, str] = {}  # of every file judged (or skipped, or unreadable)
         self.chosen: set[str] = set()  # the candidates among them
         self.kept: list[tuple[int, str, Language]] = []  # candidates in walk order
-        self.order = order
+        self.blocks = order
         for path in listing.walk_skipped:
             self.verdicts[path] = _SKIPPED
             if path in index._oversized and _holds_any(index.repo.resolve(path), wanted[listing.language[path].name]):
@@ -303,7 +306,8 @@ class _Walk:
         self.verdicts.update(dict.fromkeys(result.unreadable, _UNREADABLE))
         kept.note(self.verdicts)
         self.at = 0
-        self.block = _BLOCK
+        self.step = 0
+        self.early: set[str] = set()  # files judged out of turn (`judge`): not judged again when reached
 
     def candidates(self) -> Iterator[tuple[int, str, Language]]:
         """The candidates in walk order (kind, path, language), judging files only as far as this is read."""
@@ -322,25 +326,24 @@ class _Walk:
     def judge(self, paths: list[str]) -> list[str]:
         """Judge these files now, out of turn (those whose facts are known count first): the candidates among them."""
         fresh = [(path, self.listing.language[path]) for path in paths if path not in self.verdicts]
+        self.early.update(path for path, _ in fresh)
         self.kept_verdicts.note(self._judge_all(fresh, self.index._bytes))
         return [path for path in paths if path in self.chosen]
 
     def _step(self) -> bool:
         """Judge the next block of files; False when every file was judged."""
-        if self.at >= len(self.order):
+        if self.step >= len(self.blocks):
             self.result.walk = None
             return False
-        block = self.order[self.at : self.at + self.block]
+        block, by_place = self.blocks[self.step]
+        self.step += 1
         self.at += len(block)
-        self.block *= 2  # a search that goes on is likely to go to the end: fewer, larger blocks
         index = self.index
         index.context.check_deadline()
-        # In listing order, the order the bytes were read and lie in memory: scanning them in size order
-        # ran 20-30% slower per byte.
-        fresh = [(path, language) for _, path, language, _ in sorted(block, key=lambda item: item[3]) if path not in self.verdicts]
+        fresh = [(path, language) for path, language in by_place if path not in self.early] if self.early else by_place
         with index.context.shared.unrecorded():  # what a step adds is declared below
             self.kept_verdicts.note(self._judge_all(fresh, index._bytes))
-        added = [(kind, path, language) for kind, path, language, _ in block if path in self.chosen]
+        added = [(kind, path, language) for kind, path, language in block if path in self.chosen]
         self.kept.extend(added)
         index.context.shared.read_all([path for _, path, _ in added])
         self.result.found = sorted(path for _, path, _ in self.kept)
@@ -692,7 +695,7 @@ class SourceIndex:
         result.found = [path for path, _ in candidates]
         return result
 
-    def _walk_order(self, listing: _Listing, result: Search) -> list[tuple[int, str, Language, int]] | None:
+    def _walk_order(self, listing: _Listing, result: Search) -> list[_Block] | None:
         """The readable files of a listing in the order a lazy prefilter walks them, read once per
         listing (binary and oversized ones in `listing.walk_skipped`, unreadable ones added to `result`).
         None when their bytes do not fit in the memory kept: a walk would read them twice, so such a
@@ -711,7 +714,15 @@ class SourceIndex:
                 else:
                     sized.append((_KIND.get(classify(path), _ASIDE_KIND), len(data), path, language, len(sized)))
             sized.sort(key=lambda item: item[:3])
-            listing.walk_order = [(kind, path, language, at) for kind, _, path, language, at in sized]
+            listing.walk_order = []
+            start, size = 0, _BLOCK
+            while start < len(sized):
+                block = sized[start : start + size]
+                # Each block also in listing order, the order the bytes were read and lie in memory:
+                # scanning them in size order ran 20-30% slower per byte.
+                by_place = [(path, language) for _, _, path, language, _ in sorted(block, key=lambda item: item[4])]
+                listing.walk_order.append(([(kind, path, language) for kind, _, path, language, _ in block], by_place))
+                start, size = start + size, size * 2  # a search that goes on is likely to go to the end
             listing.walk_skipped, listing.walk_unreadable = skipped, unreadable
         result.unreadable.extend(listing.walk_unreadable)
         return listing.walk_order
@@ -726,7 +737,7 @@ class SourceIndex:
         requires: Callable[[Language], Sequence[Clause]] | None,
         record: _Prefilter,
         result: Search,
-        order: list[tuple[int, str, Language, int]],
+        order: list[_Block],
     ) -> Search:
         """A goal search without a remembered prefilter: every candidate is read once (its size
         orders the search), but its needles are looked for only when the search reaches it, so a
