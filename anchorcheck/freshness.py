@@ -125,6 +125,11 @@ class Snapshot:
                 return False
         return True  # the root is watched
 
+    def uncovered(self, paths: set[str]) -> set[str]:
+        """Those of `paths` a change of which would not be seen: set differences first, since a
+        search's answer read every candidate (thousands of listed paths) and most are listed."""
+        return {path for path in paths - self.listed - self.directories if not self.covers(path)}
+
     def changes(self) -> Changes:
         """What differs on disk now; empty when nothing does. Files seen modified are taken in (the
         snapshot stays valid); after a change that needs a new listing, take a new snapshot."""

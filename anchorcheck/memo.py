@@ -54,9 +54,9 @@ class Memo:
         self._open: list[Reads] = []  # the computations running now, innermost last
         self._volatile: set[Any] = set()  # keys to drop at the next call, whatever changed
         self._unwatched: set[str] = set()  # the paths they read that no change would be seen in
-        # Whether a change of this path would be seen (`Snapshot.covers`); None for a one-shot Verifier,
-        # whose memo lives as long as one call.
-        self.covered: Callable[[str], bool] | None = None
+        # Of these paths, those a change of which would not be seen (`Snapshot.uncovered`); None for a
+        # one-shot Verifier, whose memo lives as long as one call.
+        self.uncovered: Callable[[set[str]], set[str]] | None = None
 
     def get(self, key: Any, factory: Callable[[], T], keep: Callable[[T], bool] | None = None) -> T:
         """The value under `key`, computed by `factory` on first use and kept while what it read holds
@@ -74,7 +74,7 @@ class Memo:
         if keep is None or keep(value):
             self._values[key] = value
             self._reads[key] = reads
-            unwatched = {path for path in reads.paths | reads.probed if not self.covered(path)} if self.covered is not None else ()
+            unwatched = self.uncovered(reads.paths | reads.probed) if self.uncovered is not None else ()
             if unwatched:
                 self._volatile.add(key)
                 self._unwatched |= unwatched

@@ -280,7 +280,7 @@ class Verifier:
 
     def _watch(self, snapshot: Snapshot) -> None:
         self._snapshot = snapshot
-        self.context.shared.covered = snapshot.covers
+        self.context.shared.uncovered = snapshot.uncovered
 
     def _rebuild(self, config: Config, stale: set[str]) -> None:
         """The configuration changed: a new view of the checkout, keeping the facts of unchanged files."""
