@@ -89,12 +89,18 @@ def big_tree(source: Path, work: Path, files: int = 9000) -> Path:
     return root
 
 
+def process_env() -> dict[str, str]:
+    """The environment of a timed process, which writes its bytecode: with PYTHONDONTWRITEBYTECODE set, every
+    run would compile the modules edited since the last install again, inside the clock."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def best_process(commands: dict[str, list[str]], cwd: Path, runs: int = 5) -> dict[str, float]:
     best = dict.fromkeys(commands, float("inf"))
     for _ in range(runs):
         for name, args in commands.items():
             start = time.perf_counter()
-            subprocess.run(args, cwd=cwd, capture_output=True, check=False)
+            subprocess.run(args, cwd=cwd, capture_output=True, check=False, env=process_env())
             best[name] = min(best[name], time.perf_counter() - start)
     return best
 
@@ -290,7 +296,7 @@ def warm_check(root: Path, anchors: list[str], work: Path) -> None:
     env_cache = work / f"cache-{root.name}"
     check = [sys.executable, "-m", "anchorcheck", "check", "--root", str(root), str(notes)]
     os.environ["ANCHORCHECK_CACHE_DIR"] = str(env_cache)
-    subprocess.run(check, capture_output=True, check=False)  # fills the disk cache
+    subprocess.run(check, capture_output=True, check=False, env=process_env())  # fills the disk cache and the bytecode
     git = ["sh", "-c", "git ls-files -s -z >/dev/null; git diff-files --name-only -z >/dev/null; git ls-files -z --others --exclude-standard >/dev/null"]
     best = best_process({"check": check, "listing": git}, root)
     print(f"warm `anchorcheck check` of 50 anchors (new process, disk cache): {best['check'] * 1000:.0f} ms; git's listing {best['listing'] * 1000:.0f} ms")
