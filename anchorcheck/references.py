@@ -616,14 +616,15 @@ def _purl_name(name: str) -> str:
     return name.replace("@", "%40", 1) if name.startswith("@") else name
 
 
-# Copilot's `applyTo`, Cursor's and Windsurf's `globs`, Claude Code rules' `paths`: one meaning, three names.
-_APPLY_TO = re.compile(r"^(?:applyTo|globs|paths)\s*:\s*(.*)$")
+# Copilot's `applyTo`, Cursor's and Windsurf's `globs`, Claude Code's and Cline's rules' `paths`, Kiro steering's
+# `fileMatchPattern`: one meaning, four names.
+_APPLY_TO = re.compile(r"^(?:applyTo|globs|paths|fileMatchPattern)\s*:\s*(.*)$")
 _LIST_ITEM = re.compile(r"^\s+-\s+(.*)$")
 
 
 def apply_to(text: str) -> tuple[str, ...] | None:
     """The globs a memory file's front matter says it applies to — Copilot's `applyTo` (`"**/*.ts,**/*.tsx"`, a
-    YAML list), Cursor's `globs`, Claude Code rules' `paths` — None when it names none (or names them empty, as a
+    YAML list), Cursor's `globs`, Claude Code rules' `paths`, Kiro's `fileMatchPattern` — None when it names none (or names them empty, as a
     Cursor rule with `alwaysApply` does), so it applies to the whole repository."""
     lines = text.splitlines()
     end = _after_frontmatter(lines)

@@ -234,6 +234,7 @@ def test_folders_named_earlier_in_the_sentence_or_list_are_hints() -> None:
         ("description: x\nglobs: src/**/*.ts, test/**\nalwaysApply: false", ("src/**/*.ts", "test/**")),  # Cursor
         ("globs:\nalwaysApply: true", None),
         ('paths:\n  - "src/api/**/*.ts"', ("src/api/**/*.ts",)),  # Claude Code rules
+        ('inclusion: fileMatch\nfileMatchPattern: "components/**/*.tsx"', ("components/**/*.tsx",)),  # Kiro steering
     ],
 )
 def test_apply_to_front_matter(front: str, globs: tuple[str, ...] | None) -> None:
