@@ -623,9 +623,9 @@ _LIST_ITEM = re.compile(r"^\s+-\s+(.*)$")
 
 
 def apply_to(text: str) -> tuple[str, ...] | None:
-    """The globs a memory file's front matter says it applies to — Copilot's `applyTo` (`"**/*.ts,**/*.tsx"`, a
-    YAML list), Cursor's `globs`, Claude Code rules' `paths`, Kiro's `fileMatchPattern` — None when it names none (or names them empty, as a
-    Cursor rule with `alwaysApply` does), so it applies to the whole repository."""
+    """The globs a memory file's front matter says it applies to (`"**/*.ts,**/*.tsx"`, a YAML list), under any
+    of the names above; None when it names none (or names them empty, as a Cursor rule with `alwaysApply`
+    does), so it applies to the whole repository."""
     lines = text.splitlines()
     end = _after_frontmatter(lines)
     for index in range(1, end - 1):

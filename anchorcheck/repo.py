@@ -22,7 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 from anchorcheck import gitcmd, gitdir
 from anchorcheck.globs import Patterns, gitignore, gitignore_file
 from anchorcheck.memo import Memo
-from anchorcheck.safe_read import IGNORE_CAP, read_capped
+from anchorcheck.safe_read import IGNORE_CAP, read_capped, read_in_root
 from anchorcheck.safe_read import FileTooLargeError as FileTooLargeError  # where plugins have always found it
 
 if TYPE_CHECKING:
@@ -237,9 +237,10 @@ class Repository:
         for depth in range(len(parts)):
             base = "/".join(parts[:depth])
             rest = "/".join(parts[depth:])
-            sources = [(f"{base}/.gitignore" if base else ".gitignore", self._ignore_file(f"{base}/.gitignore" if base else ".gitignore"))]
+            name = f"{base}/.gitignore" if base else ".gitignore"
+            sources = [(name, self._ignore_file(name))]
             if depth == 0 and self.root.joinpath(".git").is_dir():
-                sources.append((".git/info/exclude", _capped_lines(self.root / ".git" / "info" / "exclude")))
+                sources.append((".git/info/exclude", _ignore_lines(self.root, self.root / ".git" / "info" / "exclude")))
             for shown, lines in sources:
                 spec = gitignore_file(lines) if lines else None
                 # `dir/*` ignores what is in a folder, and so the folder itself: git lists nothing of it either
@@ -249,7 +250,7 @@ class Repository:
 
     def _ignore_file(self, path: str) -> list[str] | None:
         try:
-            return _capped_lines(self.resolve(path))
+            return _ignore_lines(self.root, self.resolve(path))  # resolved here so that the memo notes the read
         except UnsafePathError:
             return None
 
@@ -393,13 +394,9 @@ class Repository:
             rel_dir = os.path.relpath(dirpath, self.root).replace(os.sep, "/")
             rel_dir = "" if rel_dir == "." else rel_dir + "/"
             specs = [(base, spec) for base, spec in specs if rel_dir.startswith(base)]
-            if ".gitignore" in filenames:
-                try:
-                    data = read_capped(os.path.join(dirpath, ".gitignore"), IGNORE_CAP)
-                    lines = data.decode("utf-8", errors="replace").splitlines()
-                    specs.append((rel_dir, gitignore_file(lines)))
-                except OSError:
-                    pass
+            lines = _ignore_lines(self.root, os.path.join(dirpath, ".gitignore")) if ".gitignore" in filenames else None
+            if lines is not None:
+                specs.append((rel_dir, gitignore_file(lines)))
             dirnames[:] = sorted(
                 d
                 for d in dirnames
@@ -632,10 +629,11 @@ def _unpaced() -> None:
 _ANY_CHILD = "anchorcheck-any-child"  # a name no pattern names: matched only by what ignores a folder's every entry
 
 
-def _capped_lines(path: Path) -> list[str] | None:
-    """A regular ignore file's lines, read capped; None when there is none or it cannot be read."""
+def _ignore_lines(root: Path, path: str | os.PathLike[str]) -> list[str] | None:
+    """An ignore file's lines (a `.gitignore`, `.git/info/exclude`), confined to the checkout, regular and capped
+    like its config; None when there is none or it cannot be read."""
     try:
-        return read_capped(path, IGNORE_CAP).decode("utf-8", errors="replace").splitlines() if path.is_file() else None
+        return read_in_root(root, path, IGNORE_CAP).decode("utf-8", errors="replace").splitlines()
     except OSError:
         return None
 

@@ -112,6 +112,21 @@ def test_a_folder_ignored_by_the_checkout_s_own_exclude_file_is_not_refuted(tmp_
     assert ignored.verdict is I
 
 
+@needs_git
+def test_ignore_files_that_lead_outside_the_checkout_are_not_read(tmp_path) -> None:
+    # A hostile checkout may link its ignore files anywhere: they are confined like its config.
+    outside = tmp_path / "outside.txt"
+    outside.write_text("scratch/\nlocal/\n")
+    root = write_tree(tmp_path / "repo", {"Makefile": "all:\n\techo\n"})
+    init_repo(root)
+    (root / ".git" / "info").mkdir(exist_ok=True)
+    (root / ".git" / "info" / "exclude").unlink(missing_ok=True)
+    (root / ".git" / "info" / "exclude").symlink_to(outside)
+    (root / ".gitignore").symlink_to(outside)
+    scratch, local = check(root, "cd scratch && make", "cd local && make")
+    assert scratch.verdict is R and local.verdict is R
+
+
 def test_in_scope_is_the_folder_the_command_runs_from(make_tree) -> None:
     root = make_tree({"package.json": package("app", {}), "web/package.json": package("web", {"test": "vitest"}), "web/AGENTS.md": "x"})
     got = verdicts(root, "cmd:pnpm test in:web/", "cmd:pnpm test in:web/AGENTS.md", "cmd:pnpm test", "cmd:pnpm test in:web/*", "cmd:pnpm test in:gone/")

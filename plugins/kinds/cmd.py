@@ -221,7 +221,7 @@ def _cd(cwd: str | None, args: tuple[str, ...], context: Context, earlier: bool,
         return None
     if context.repo.is_dir(joined):
         return joined
-    if earlier or context.repo.exists(joined) or context.repo.ignored_because(joined + "/"):
+    if earlier or context.repo.exists(joined) or context.repo.ignored_because(joined):
         return None  # an earlier call (a build, a clone) may create it, or it is generated
     return AnchorResult(text, Verdict.REFUTED, f"{joined}/ does not exist in the repository")
 

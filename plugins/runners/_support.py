@@ -116,12 +116,6 @@ def nearest(context: Context, cwd: str, names: Iterable[str]) -> str | None:
     return None
 
 
-def generated(context: Context, path: str) -> bool:
-    """Whether a missing path may be a build output (`dist/`, anything ignored), so its absence from a fresh
-    checkout says nothing."""
-    return context.repo.ignored_because(path) is not None
-
-
 def in_dir(folder: str, name: str) -> str:
     """`folder/name`, or `name` at the root."""
     return name if folder in (".", "") else f"{folder}/{name}"

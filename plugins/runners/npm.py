@@ -40,7 +40,6 @@ from anchorcheck_plugins.runners._support import (
     declared,
     dynamic,
     elsewhere,
-    generated,
     is_file,
     join,
     listed,
@@ -247,7 +246,7 @@ def _bun_file(invocation: Invocation, context: Context, folder: str, name: str, 
         return unknown(invocation, f"{name} is outside the repository")
     if is_file(context, path):
         return verified(invocation, f"bun runs the file {path}", [Evidence(path, None, "file")])
-    if generated(context, path):
+    if context.repo.ignored_because(path):  # a build output: its absence from a fresh checkout says nothing
         return unknown(invocation, f"{missing}; {path} does not exist, but it may be a build output")
     return refuted(invocation, f"{missing}, and there is no file {path}")
 
