@@ -163,7 +163,6 @@ class Snapshot:
                 self.racy[path] = _digest(self._full(path))
         return found
 
-
     def changed_since(self, old: Snapshot) -> set[str]:
         """The files of both snapshots that changed between `old`'s last look and this one's watch:
         `old`'s events until now (its watches are still on), or the signatures compared."""

@@ -76,7 +76,6 @@ class Search:
         return self.found
 
 
-
 Clause = tuple[Sequence[bytes], str | None]  # needles a file spells one of, or a directory it lies below
 
 
