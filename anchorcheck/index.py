@@ -640,16 +640,13 @@ class SourceIndex:
         stale = set(stale)
         for path in stale & self._bytes.keys():
             self._bytes_left += len(self._bytes.pop(path))
-        for known in (self._facts, self._sizes, *self._contains.values(), *self._judged.values(), *self._met.values()):
-            for path in stale & known.keys():
-                del known[path]
+        for known in (self._facts, self._sizes, *self._contains.values(), *self._judged.values(), *self._met.values(), *self._derived.values()):
+            for path in stale:
+                known.pop(path, None)
         for kept in self._kept.values():
             kept.forget(stale)
         for answer in self._answers.values():
             answer.dirty |= stale
-        for derived in self._derived.values():
-            for path in stale & derived.keys():
-                del derived[path]
         self._skipped -= stale
         self._oversized -= stale
         self._preloaded -= stale
@@ -733,7 +730,8 @@ class SourceIndex:
 
     def _current_bytes(self, path: str) -> bytes | None:
         """A changed file's bytes as they are now, kept for the next search's prefilter; None when unreadable."""
-        return self._candidate_bytes(path, Search())
+        data = self._bytes.get(path)  # every search's watch asks: read once
+        return data if data is not None else self._candidate_bytes(path, Search())
 
     def _search(
         self,
@@ -829,8 +827,8 @@ class SourceIndex:
         for path in answer.candidates:
             if path in self._facts:
                 answer.count(path, self._facts[path], goal)
-        answer.learned = len(self._learned)
         self._parse_until(goal, answer, result)
+        answer.learned = len(self._learned)  # what it parsed is counted
         return answer
 
     def _patch(
@@ -860,8 +858,8 @@ class SourceIndex:
         for path in self._learned[answer.learned :]:
             if path in answer.chosen and path not in answer.known and path in self._facts:
                 answer.count(path, self._facts[path], goal)
-        answer.learned = len(self._learned)
         self._parse_until(goal, answer, result)
+        answer.learned = len(self._learned)  # what it parsed is counted
 
     def _pend(self, answer: _Answer, path: str, goal: Goal, result: Search) -> None:
         """An unknown candidate joins the files to parse (unless it cannot be read, or the disk cache
@@ -974,7 +972,7 @@ class SourceIndex:
             rank = (LIKELY, LIKELY_TEST, LIKELY_ASIDE)[kind]
             # Past production code, a goal done at this rank is done at every later one: an unlikely
             # candidate here would be parsed later still, so it stops the search as a likely one does.
-            likely = likely_file is None or likely_file(path, language, data)
+            likely = likely_file is None or likely_file(path, language, lambda: data)
             if (likely or rank != LIKELY) and goal.done(met, rank, settled):
                 result.unexamined = 1 + len(later)  # at least
                 return
@@ -1173,7 +1171,7 @@ class SourceIndex:
                     self._pend(answer, path, goal, result)
         language = answer.listing.language
         likely = self._likely(goal)
-        ranked = _likely_first(answer.pending, None if likely is None else lambda path: likely(path, language[path], self._candidate_bytes(path, result) or b""))
+        ranked = _likely_first(answer.pending, None if likely is None else lambda path: likely(path, language[path], lambda: self._candidate_bytes(path, result) or b""))
         for rank, path in ranked:
             if goal.done(answer.met, rank, answer.settled > 0):
                 break
@@ -1266,19 +1264,20 @@ class SourceIndex:
             seen[path] = work()
         return seen[path]  # type: ignore[return-value]
 
-    def _likely(self, goal: Goal) -> Callable[[str, Language, bytes], bool] | None:
-        """A goal's `likely` of a file; with a label, each file's answer is kept until the file changes."""
+    def _likely(self, goal: Goal) -> Callable[[str, Language, Callable[[], bytes]], bool] | None:
+        """A goal's `likely` of a file (its bytes read only when needed); with a label, each file's
+        answer is kept until the file changes."""
         likely = goal.likely
         if likely is None:
             return None
         if goal.label is None:
-            return lambda path, language, data: likely(language, data)
+            return lambda path, language, read: likely(language, read())
         label = goal.label
 
-        def judge(path: str, language: Language, data: bytes) -> bool:
+        def judge(path: str, language: Language, read: Callable[[], bytes]) -> bool:
             seen = self._judged.setdefault((label, language.name), {})  # as `judged`: what `cite` asks too
             if path not in seen:
-                seen[path] = likely(language, data)
+                seen[path] = likely(language, read())
             return seen[path]
 
         return judge
