@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from anchorcheck.registry import Language
 
 FACTS_VERSION = "1"
-T = TypeVar("T")
+_T = TypeVar("_T")
 _VENDORED = frozenset({"vendor", "vendored", "third_party", "third-party", "_vendor", "node_modules", "external"})
 _TESTS = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs", "testdata", "fixtures"})
 _EXAMPLES = frozenset({"example", "examples", "sample", "samples", "demo", "demos", "docs", "doc"})
@@ -822,7 +822,7 @@ class SourceIndex:
     ) -> _Answer:
         """A goal search worked out over every candidate: the answer a later search patches."""
         chosen = self._chosen(listing, found, forced, clauses, met, found.hits | forced)
-        answer = _Answer(listing, forced, chosen, sorted(chosen), learned=len(self._learned))
+        answer = _Answer(listing, forced, chosen, sorted(chosen))
         self._preload([(path, listing.language[path]) for path in answer.candidates])
         for path in answer.candidates:
             if path in self._facts:
@@ -1254,7 +1254,7 @@ class SourceIndex:
             seen[path] = test(data if data is not None else self.repo.read_bytes(path))
         return seen[path]
 
-    def derived(self, label: Hashable, path: str, work: Callable[[], T]) -> T:
+    def derived(self, label: Hashable, path: str, work: Callable[[], _T]) -> _T:
         """A value `work` derives from one file's facts and the listing (which of its imports name a
         module), kept under `label` until the file changes or the checkout is listed again: a search's
         goal, its report and `cite` each ask it of the same files at every recall."""
