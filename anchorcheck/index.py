@@ -1198,7 +1198,9 @@ class SourceIndex:
             return None
         self._preload([(path, language)])
         if path not in self._facts:
-            data = self.repo.read_bytes(path)
+            data = self._bytes.get(path)  # a changed file's watch or a search read it: not again
+            if data is None:
+                data = self.repo.read_bytes(path)
             if not self._cached_untracked(path, language, data):
                 self._store(path, language, data, self._extract(path, language, data))
         self.flush()  # also stamps anew an old entry just read, so it outlives a trim
