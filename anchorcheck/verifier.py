@@ -22,7 +22,7 @@ from anchorcheck import implicit, lifecycle
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor, parse_anchor
 from anchorcheck.config import Config, load_config
 from anchorcheck.context import BudgetExceeded, Context
-from anchorcheck.freshness import Snapshot
+from anchorcheck.freshness import Lookout, Snapshot
 from anchorcheck.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_reason
 from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict
 from anchorcheck.plugins import PluginSet, default_plugins, load_plugins, only_from_env
@@ -63,16 +63,19 @@ class Verifier:
             exclude=self.config.exclude,
             max_file_size=self.config.max_file_size,
         )
-        if (options or {}).get("prefetch_listing"):
-            # Only where the first check follows at once (the CLI): the listing is a snapshot, and
-            # one taken long before a library caller's first check would judge later edits wrongly.
-            self.repo.prefetch_listing()
-        self.plugins = _plugin_set(only_plugins, self.config, plugins)
-        self.context = Context(self.repo, self.plugins.registry, self.config, options=dict(options or {}))
         # What the checkout looked like when this Verifier last answered; None before the first call,
         # and always for a one-shot Verifier (the CLI's `check`: nothing can change between its calls).
         self._resident = bool((options or {}).get("resident", True))
         self._snapshot: Snapshot | None = None
+        self._lookout: Lookout | None = None  # put on before a listing fetched in the background
+        if (options or {}).get("prefetch_listing"):
+            # Only where the first check follows at once (the CLI): the listing is a snapshot, and
+            # one taken long before a library caller's first check would judge later edits wrongly.
+            if self._resident:  # `check --watch`: what changes while it is fetched must be seen
+                self._lookout = Lookout(self.repo)
+            self.repo.prefetch_listing()
+        self.plugins = _plugin_set(only_plugins, self.config, plugins)
+        self.context = Context(self.repo, self.plugins.registry, self.config, options=dict(options or {}))
         self._own_config = config is None  # read from the checkout: read again when it changes there
         self._looked_yet = False  # whether the first look at the checkout was taken (see `_looked`)
         self._looking: threading.Thread | None = None
@@ -208,9 +211,8 @@ class Verifier:
             return False
         if not self._looked():
             return False
-        if self._snapshot is None:  # the first look could not take it: take it now, and compare from now on
-            self._watch(Snapshot(self.repo))
-            return False
+        if self._snapshot is None:  # the first look could not take it: take it now (what the listing may have
+            self._watch(Snapshot(self.repo))  # missed since it was taken is reported by its first look)
         changes = self._snapshot.changes()
         unwatched = self.context.shared.drop_volatile()
         if unwatched:  # read outside what the snapshot watches (an ignored file): read again at each call
@@ -262,9 +264,10 @@ class Verifier:
 
     def _first_look(self) -> None:
         try:
+            if self._resident:  # the snapshot lists the checkout, its watches on before git looks at the files
+                self._watch(Snapshot(self.repo, self._lookout))
+                self._lookout = None
             self.repo.paths()
-            if self._resident:
-                self._watch(Snapshot(self.repo))
             self._store()
         except Exception:  # noqa: BLE001 - what failed is done again where it is needed, and reported there
             return
@@ -288,11 +291,14 @@ class Verifier:
 
         known = self.context.peek("anchorcheck.index")
         listed = set(self.repo.paths())
+        old = self._snapshot
         self.config = config
         self.repo = Repository(self.repo.root, skip_dirs=config.skip_dirs, exclude=config.exclude, max_file_size=config.max_file_size)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=self.context.options)
         self._watch(Snapshot(self.repo))
         stale |= listed ^ set(self.repo.paths())
+        if old is not None:  # between the look that found the change and the new watches
+            stale |= self._snapshot.changed_since(old)
         if known is not None:
             SourceIndex.succeeding(known, self.context, stale)
 
