@@ -166,9 +166,22 @@ class Verifier:
         Dask's / Ray's executors): memories go to it in chunks, and each
         worker builds its own Verifier for this root once, sharing the on-disk
         cache. Without one, a large batch gets a process pool and a small one
-        runs here, where the in-memory index is warm.
+        runs here, where the in-memory index is warm. A memory that repeats
+        an earlier one but for where it was written (a byte copy of a memory
+        file) is checked once: its report is the earlier one's, placed there.
         """
         batch = list(memories)
+        keys = [_copy_key(memory) for memory in batch]
+        distinct: dict[object, Memory] = {}
+        for key, memory in zip(keys, batch):
+            distinct.setdefault(key, memory)
+        reports = dict(zip(distinct, self._verify_distinct(list(distinct.values()), executor, deadline, now)))
+        placed = (reports[key] for key in keys)
+        return [report if report.memory is memory else _placed(report, memory) for memory, report in zip(batch, placed)]
+
+    def _verify_distinct(
+        self, batch: list[Memory], executor: Executor | None, deadline: float | None, now: datetime | None
+    ) -> list[MemoryReport]:
         until = time.time() + deadline if deadline is not None else None
         if executor is None and len(batch) < PARALLEL_THRESHOLD:
             self.context.deadline = time.monotonic() + deadline if deadline is not None else None
@@ -480,6 +493,20 @@ def _verify_here(
     finally:
         verifier.context.deadline = None
         verifier._flush()
+
+
+def _copy_key(memory: Memory) -> object:
+    """What the report of a memory read from a file follows from: all of it but where it was written
+    (`source`, `id`, the positions). A memory handed over without a file is its own key: a store's
+    memories are checked as given, each one."""
+    if memory.source is None:
+        return id(memory)  # alive as long as the batch: no other memory has it meanwhile
+    return repr((memory.text, memory.anchors, memory.metadata))
+
+
+def _placed(report: MemoryReport, memory: Memory) -> MemoryReport:
+    """The report of a memory checked before, for a copy of it written elsewhere."""
+    return replace(report, memory=memory, results=list(report.results))
 
 
 def _plugin_set(only: Sequence[str] | None, config: Config, extra: Sequence[object]) -> PluginSet:
