@@ -136,7 +136,8 @@ class Snapshot:
                 self._pending.relist = any(_recent(signature(self._full(d)), since) for d in late)
                 if not watched_all:
                     self._pending.relist |= any(_recent(signature(path), since) for path in lookout.git_files)
-                    self._pending.modified = {path for path in repo.blob_ids if path in self.listed and _recent(signature(self._full(path)), since)}
+                    written = {path for path in repo.blob_ids if path in self.listed and _recent(signature(self._full(path)), since)}
+                    self._pending.modified = self._unlike_git(repo, {path: _digest(self._full(path)) for path in written})
                 return
             self._events = None  # out of watches: the stat pass, everything judged by time
             watched_all = False
@@ -152,8 +153,13 @@ class Snapshot:
         # A file written in the clock tick of this snapshot could change unseen; one git vouches for is
         # compared with git's blob now, should it have changed since git looked.
         self.racy = {path: _digest(self._full(path)) for path, sig in self.files.items() if _recent(sig, since)}
+        self._pending.modified = self._unlike_git(repo, self.racy)
+
+    @staticmethod
+    def _unlike_git(repo: Repository, digests: dict[str, str | None]) -> set[str]:
+        """Of files written close to the listing, those whose bytes now are not the blob git vouched for."""
         vouched = repo.blob_ids
-        self._pending.modified = {path for path, blob in self.racy.items() if path in vouched and blob != vouched[path]}
+        return {path for path, blob in digests.items() if path in vouched and blob != vouched[path]}
 
     def _full(self, path: str) -> str:
         return os.path.join(self.root, path) if path else self.root

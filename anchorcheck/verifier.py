@@ -67,12 +67,12 @@ class Verifier:
         # and always for a one-shot Verifier (the CLI's `check`: nothing can change between its calls).
         self._resident = bool((options or {}).get("resident", True))
         self._snapshot: Snapshot | None = None
-        self._lookout: Lookout | None = None  # put on before a listing fetched in the background
+        # On before anything lists the checkout (a caller's own `repo.paths()`, a listing fetched in the
+        # background): whatever the first snapshot's listing saw, a change after it began is seen.
+        self._lookout = Lookout(self.repo) if self._resident else None
         if (options or {}).get("prefetch_listing"):
             # Only where the first check follows at once (the CLI): the listing is a snapshot, and
             # one taken long before a library caller's first check would judge later edits wrongly.
-            if self._resident:  # `check --watch`: what changes while it is fetched must be seen
-                self._lookout = Lookout(self.repo)
             self.repo.prefetch_listing()
         self.plugins = _plugin_set(only_plugins, self.config, plugins)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=dict(options or {}))

@@ -340,3 +340,19 @@ def test_an_edit_while_a_new_configuration_is_taken_in_is_seen(tmp_path, monkeyp
     monkeypatch.setattr(verifier_module, "Snapshot", edited_first)
     assert v.check("import:yaml").verdict is Verdict.REFUTED  # the new configuration is in force
     assert v.check("import:redis").verdict is Verdict.VERIFIED
+
+
+@needs_git
+def test_a_snapshot_of_a_checkout_listed_before_it_reports_what_changed_since_the_listing(tmp_path):
+    """No watch or signature was on while it was listed: a file git vouched for that was written since is
+    compared with git's blob (an edit is reported, an untouched file is not), a new file asks for a new listing."""
+    from anchorcheck.freshness import Snapshot
+    from anchorcheck.repo import Repository
+
+    init_repo(write(tmp_path, {"a.py": "import json\n", "b.py": "import os\n"}))
+    repo = Repository(tmp_path)
+    assert repo.paths() == ["a.py", "b.py"]
+    (tmp_path / "a.py").write_text("import redis\n")
+    write(tmp_path, {"c.py": "import celery\n"})
+    changes = Snapshot(repo).changes()
+    assert changes.modified == {"a.py"} and changes.relist
