@@ -525,12 +525,23 @@ def _fingerprint(language: Language) -> str:
     return _FINGERPRINTS[known]
 
 
+def _grammar_versions() -> str:
+    """The installed tree-sitter distributions, listed once per process (kept beside the fingerprints
+    they feed, and forgotten with them): sys.path is listed once, not once per language. The binding
+    and grammars a process parses with are those it loaded, so an upgrade installed while it runs is
+    named by the next process, which lists them again."""
+    key = ("", "tree_sitter")
+    if key not in _FINGERPRINTS:
+        _FINGERPRINTS[key] = "\0".join(installed("tree_sitter"))
+    return _FINGERPRINTS[key]
+
+
 def _compute_fingerprint(language: Language) -> str:
     import inspect  # 20 ms of start-up, for one lookup per language
 
     digest = hashlib.sha1(f"{FACTS_VERSION}\0{language.name}\0{language.grammar}".encode())  # noqa: S324
     # The parser and grammars that made the tree: an upgraded grammar may name nodes differently.
-    digest.update("\0".join(installed("tree_sitter")).encode())
+    digest.update(_grammar_versions().encode())
     for name in sorted(language.queries):
         digest.update(f"\0{name}\0{language.queries[name]}".encode())
     # The extract code and what it leans on: its package's modules (TypeScript reuses the

@@ -10,7 +10,7 @@ import pytest
 from tests._source_support import verifier, write
 from tests.conftest import git, init_repo, needs_git
 
-from anchorcheck import Memory, Verdict
+from anchorcheck import Memory, Verdict, Verifier
 from anchorcheck.freshness import _Inotify
 from anchorcheck.index import SourceIndex
 
@@ -268,6 +268,94 @@ def test_an_edit_of_a_module_file_does_not_ask_again_where_modules_live(tmp_path
     (tmp_path / "pkg/__init__.py").write_text("# edited\n")
     assert _json(v) == before == _json(verifier(tmp_path))
     assert asked == []
+
+
+def _edit_while_listing(monkeypatch, edit) -> None:
+    """Run `edit` once, right after the listing of a new snapshot looked at the checkout (git's commands
+    or the walk are done) and before that snapshot returns: where a change used to go unseen."""
+    from anchorcheck.repo import Repository
+
+    pending = [edit]
+
+    def after(result):
+        while pending:
+            pending.pop()()
+        return result
+
+    git_listing, walk = Repository._git_listing, Repository._walk_files
+    monkeypatch.setattr(Repository, "_git_listing", lambda self: after(git_listing(self)))
+    monkeypatch.setattr(Repository, "_walk_files", lambda self: after(list(walk(self))))
+
+
+@pytest.mark.parametrize(("in_git", "prefetch"), [pytest.param(True, False, marks=needs_git), pytest.param(True, True, marks=needs_git), (False, False)])
+def test_files_added_while_the_first_look_lists_the_checkout_are_seen(tmp_path, monkeypatch, in_git, prefetch):
+    """Also where git's listing is fetched in the background from the start (`check --watch`)."""
+    write(tmp_path, {"app/a.py": "import json\n", "scratch/s.py": "import json\n"})
+    if in_git:
+        init_repo(tmp_path)
+        write(tmp_path, {"scratch/s.py": "import json\n", "scratch/t.py": "import json\n"})  # git tracks no file there
+        (tmp_path / "scratch/s.py").unlink()
+        git(tmp_path, "rm", "-q", "--cached", "scratch/s.py")
+    _edit_while_listing(monkeypatch, lambda: write(tmp_path, {"app/late.py": "import redis\n", "scratch/late.py": "import celery\n"}))
+    v = Verifier(tmp_path, options={"cache": False, "prefetch_listing": prefetch})
+    assert v.check("import:json").verdict is Verdict.VERIFIED  # the first look, the files added during it
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+    assert v.check("import:celery").verdict is Verdict.VERIFIED
+    assert v.verify(Memory(anchors=["file:app/late.py", "file:scratch/late.py"])).verdict is Verdict.VERIFIED
+
+
+@needs_git
+def test_a_tracked_file_edited_while_the_first_look_lists_the_checkout_is_read_again(tmp_path, monkeypatch):
+    """Git said the file matched its index entry, so its blob id named its bytes, and the facts and verdicts
+    stored on disk for that blob would answer: the edit made after git looked must still be seen."""
+    write(tmp_path, {"app/a.py": "import json\n", "app/b.py": "import os\n"})
+    init_repo(tmp_path)
+    cache = tmp_path.parent / "cache"
+    assert verifier(tmp_path, cache).check("import:redis").verdict is Verdict.REFUTED  # stored for this tree state
+    v = verifier(tmp_path, cache)
+    _edit_while_listing(monkeypatch, lambda: (tmp_path / "app/a.py").write_text("import json\nimport redis\n"))
+    assert v.check("import:os").verdict is Verdict.VERIFIED
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_an_edit_while_a_new_configuration_is_taken_in_is_seen(tmp_path, monkeypatch, in_git):
+    """The configuration changed: a new view of the checkout and a new snapshot. What changed between
+    the look that found it and the new snapshot's watches comes from the old snapshot."""
+    import anchorcheck.verifier as verifier_module
+
+    write(tmp_path, {"app/a.py": "import json\n", "gen/g.py": "import yaml\n"})
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert v.check("import:redis").verdict is Verdict.REFUTED and v.check("import:yaml").verdict is Verdict.VERIFIED
+    snapshot = verifier_module.Snapshot
+
+    def edited_first(repo, *args):
+        (tmp_path / "app/a.py").write_text("import json\nimport redis\n")
+        monkeypatch.setattr(verifier_module, "Snapshot", snapshot)
+        return snapshot(repo, *args)
+
+    write(tmp_path, {".anchorcheck.toml": 'exclude = ["gen/"]\n'})
+    monkeypatch.setattr(verifier_module, "Snapshot", edited_first)
+    assert v.check("import:yaml").verdict is Verdict.REFUTED  # the new configuration is in force
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+
+
+@needs_git
+def test_a_snapshot_of_a_checkout_listed_before_it_reports_what_changed_since_the_listing(tmp_path):
+    """No watch or signature was on while it was listed: a file git vouched for that was written since is
+    compared with git's blob (an edit is reported, an untouched file is not), a new file asks for a new listing."""
+    from anchorcheck.freshness import Snapshot
+    from anchorcheck.repo import Repository
+
+    init_repo(write(tmp_path, {"a.py": "import json\n", "b.py": "import os\n"}))
+    repo = Repository(tmp_path)
+    assert repo.paths() == ["a.py", "b.py"]
+    (tmp_path / "a.py").write_text("import redis\n")
+    write(tmp_path, {"c.py": "import celery\n"})
+    changes = Snapshot(repo).changes()
+    assert changes.modified == {"a.py"} and changes.relist
 
 
 _PATCHED = {
