@@ -78,6 +78,20 @@ def installed(prefix: str) -> list[str]:
     return sorted(found)
 
 
+def fingerprint() -> list[str]:
+    """Every installed distribution's metadata folder, in `sys.path` order, with its entry points file's
+    size and time: another install, an upgrade, a removal or a new entry point (an editable reinstall)
+    changes it. What a replayed report is keyed by, read without importing a plugin."""
+    found = []
+    for directory in _metadata_dirs():
+        try:
+            info = os.stat(os.path.join(directory, "entry_points.txt"))
+            found.append(f"{directory}\0{info.st_size}\0{info.st_mtime_ns}")
+        except OSError:
+            found.append(directory)
+    return found
+
+
 def _modelled() -> bool:
     """Whether every place distributions may come from is a directory on sys.path this module reads."""
     from importlib.machinery import PathFinder

@@ -122,9 +122,17 @@ class Memo:
     @contextmanager
     def unrecorded(self) -> Iterator[None]:
         """Reads in this block are not recorded: the caller declares what its result depends on."""
-        self._open.append(Reads())
-        try:
+        with self.recording():
             yield
+
+    @contextmanager
+    def recording(self) -> Iterator[Reads]:
+        """What this block reads, also through entries it computes or reuses (what a whole run read),
+        kept from any enclosing record."""
+        reads = Reads()
+        self._open.append(reads)
+        try:
+            yield reads
         finally:
             self._open.pop()
 
