@@ -14,16 +14,15 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass
 from importlib import import_module
-from typing import Any
+from typing import Any, NamedTuple
 
 _SEPARATORS = re.compile(r"[-_.]+")
 
 
-@dataclass(frozen=True)
-class EntryPoint:
-    """One entry point: `load()` imports `module` and returns `module:attr` (or the module)."""
+class EntryPoint(NamedTuple):
+    """One entry point: `load()` imports `module` and returns `module:attr` (or the module). A named
+    tuple, not a dataclass: a replayed `check` reads the installed distributions and nothing more."""
 
     name: str
     value: str
