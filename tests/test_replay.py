@@ -195,3 +195,12 @@ def test_a_run_whose_result_read_git_is_not_replayed(repo: Path) -> None:
 def test_no_cache_neither_replays_nor_stores(repo: Path) -> None:
     check(repo, "--no-cache")
     assert not check(repo, "--no-cache").replayed
+
+
+@pytest.mark.parametrize("damage", [b"", b"{not json", b'{"version": "1"}', b"[1, 2]"])
+def test_a_damaged_entry_means_a_full_run(repo: Path, damage: bytes) -> None:
+    first = warm(repo)
+    for entry in (Path(os.environ["ANCHORCHECK_CACHE_DIR"]) / "replay").iterdir():
+        entry.write_bytes(damage)
+    again = check(repo)
+    assert not again.replayed and again.shown == first.shown
