@@ -17,11 +17,21 @@ may be symlinks are looked at, to know what a write through a link changes):
 should the queue overflow, every file counts as changed. Where inotify is not
 available or out of watches, the stat pass runs at every look, and only then
 are racy files hashed.
+
+Watches and signatures go on before the listing looks: git's state before git
+runs, the directories of the files git's index names (and those files'
+signatures) before git says which of them were modified and which files are
+untracked, each directory of a walk before it is scanned (`Repository.before_looking`).
+A change made while the checkout was being listed is then queued, or differs
+from its signature. What no watch covered then (a directory only untracked
+files live in, or all of it when the listing was taken earlier) is judged by
+its timestamps: changed within the racy window of the listing's start, it
+counts as changed at the first look.
 """
 
 from __future__ import annotations
 
-import hashlib
+import errno
 import os
 import stat
 import struct
@@ -29,8 +39,11 @@ import sys
 import time
 import weakref
 from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from anchorcheck.repo import directories_of
 
 if TYPE_CHECKING:
     from anchorcheck.repo import Repository
@@ -58,38 +71,95 @@ class Changes:
         return self.relist or bool(self.modified)
 
 
+class Lookout:
+    """The watches (or, without inotify, the signatures) a snapshot puts on before the listing looks:
+    hooked into the checkout as `before_looking`, so that whatever the listing saw, a later change
+    is queued or differs from its signature."""
+
+    def __init__(self, repo: Repository) -> None:
+        self.started = time.time_ns()
+        self.root = str(repo.root)
+        self.git_files = _git_state_files(repo.root)
+        self.events = _Inotify.watching([*sorted({os.path.dirname(f) for f in self.git_files}), ""], self.root)
+        self.files: dict[str, Signature] = {}
+        self.directories: dict[str, Signature] = {}
+        self.git = {} if self.events is not None else {path: signature(path) for path in self.git_files}
+        self.lost = False  # out of watches midway: what was watched has no signature, judge it all by time
+        self.look([""], ())
+        repo.before_looking = self.look
+
+    def look(self, directories: Iterable[str], files: Iterable[str]) -> None:
+        """Watch these directories (repo-relative), or sign them and these files where there are no events."""
+        if self.events is not None:
+            if self.events.add(directories):
+                return
+            self.events = None
+            self.lost = True
+        if not self.lost:
+            self.directories.update((d, signature(os.path.join(self.root, d) if d else self.root)) for d in directories)
+            self.files.update((f, signature(os.path.join(self.root, f))) for f in files)
+
+
 class Snapshot:
     """A repository's listed files and their directories, watched for changes (see the module's docstring)."""
 
-    def __init__(self, repo: Repository) -> None:
-        started = time.time_ns()
+    def __init__(self, repo: Repository, lookout: Lookout | None = None) -> None:
+        """`lookout`: the one put on before the repository was listed (`Verifier` starts one early where
+        the listing is fetched in the background); else one goes on now, before the listing is taken."""
+        lookout = lookout if lookout is not None else Lookout(repo)
         self.root = str(repo.root)
-        listed = repo.paths()
+        try:
+            listed = repo.paths()
+        finally:
+            repo.before_looking = None
+        since = repo.listed_at if repo.listed_at is not None else lookout.started
+        watched_all = since >= lookout.started and not lookout.lost  # else the listing began before the lookout
         self.listed = frozenset(listed)
-        directories = {""} | {path.rsplit("/", 1)[0] for path in listed if "/" in path}
-        directories |= {parent for d in list(directories) for parent in _parents(d)}
+        directories = directories_of(listed)
         self.directories = frozenset(directories)
-        git_files = _git_state_files(repo.root)
-        # Watches first, stats next: a change in between is then both queued and seen.
-        self._events = _Inotify.watching([*sorted(directories), *sorted({os.path.dirname(f) for f in git_files})], self.root)
+        self._events = lookout.events
         self.links: dict[str, str] = {}  # a listed symlink -> the repo-relative file it names
         # The signatures the stat pass compares with: none while events say what changed.
         self.files: dict[str, Signature] = {}
         self._directories: dict[str, Signature] = {}
         self.git: dict[str, Signature] = {}
-        self.racy: dict[str, bytes | None] = {}
+        self.racy: dict[str, str | None] = {}
+        # What may have changed while the listing was taken, unwatched: reported by the first `changes()`.
+        self._pending = Changes()
         if self._events is not None:
-            plain = repo.plain
-            for path in listed:
-                if path not in plain:
-                    self._sign(path)
-            return
+            late = sorted(directories - self._events.watched if watched_all else directories)
+            if self._events.add(late):
+                plain = repo.plain
+                for path in listed:
+                    if path not in plain:
+                        self._sign(path)
+                self._pending.relist = any(_recent(signature(self._full(d)), since) for d in late)
+                if not watched_all:
+                    self._pending.relist |= any(_recent(signature(path), since) for path in lookout.git_files)
+                    written = {path for path in repo.blob_ids if path in self.listed and _recent(signature(self._full(path)), since)}
+                    self._pending.modified = self._unlike_git(repo, {path: _digest(self._full(path)) for path in written})
+                return
+            self._events = None  # out of watches: the stat pass, everything judged by time
+            watched_all = False
+        signed = lookout.files if watched_all else {}
         for path in listed:
-            self.files[path] = self._sign(path)
-        self._directories = {d: signature(self._full(d)) for d in directories}
-        self.git = {path: signature(path) for path in git_files}
-        # A file written in the clock tick of this snapshot could change unseen.
-        self.racy = {path: _digest(self._full(path)) for path, sig in self.files.items() if sig is not None and sig[0] >= started - _RACY_NS}
+            sig = self._sign(path) if path not in signed or path not in repo.plain else None  # _sign notes links
+            self.files[path] = signed[path] if path in signed else sig
+        known = lookout.directories if watched_all else {}
+        self._directories = {d: known[d] if d in known else signature(self._full(d)) for d in directories}
+        self.git = lookout.git if watched_all else {path: signature(path) for path in lookout.git_files}
+        late = [self._directories[d] for d in directories if d not in known] + ([] if watched_all else list(self.git.values()))
+        self._pending.relist = any(_recent(sig, since) for sig in late)
+        # A file written in the clock tick of this snapshot could change unseen; one git vouches for is
+        # compared with git's blob now, should it have changed since git looked.
+        self.racy = {path: _digest(self._full(path)) for path, sig in self.files.items() if _recent(sig, since)}
+        self._pending.modified = self._unlike_git(repo, self.racy)
+
+    @staticmethod
+    def _unlike_git(repo: Repository, digests: dict[str, str | None]) -> set[str]:
+        """Of files written close to the listing, those whose bytes now are not the blob git vouched for."""
+        vouched = repo.blob_ids
+        return {path for path, blob in digests.items() if path in vouched and blob != vouched[path]}
 
     def _full(self, path: str) -> str:
         return os.path.join(self.root, path) if path else self.root
@@ -133,7 +203,7 @@ class Snapshot:
     def changes(self) -> Changes:
         """What differs on disk now; empty when nothing does. Files seen modified are taken in (the
         snapshot stays valid); after a change that needs a new listing, take a new snapshot."""
-        found = Changes()
+        found, self._pending = self._pending, Changes()
         if self._events is not None:
             happened = self._events.happened()
             if happened is None:  # the queue overflowed: no signature to compare with, so everything
@@ -141,7 +211,7 @@ class Snapshot:
             touched, relist = happened
             found.relist |= relist
             touched |= {link for link, target in self.links.items() if target in touched}
-            found.modified = touched & self.listed
+            found.modified |= touched & self.listed
             found.relist |= any(signature(self._full(path)) is None for path in found.modified)
             return found
         if any(signature(path) != sig for path, sig in self.git.items()) or any(
@@ -179,10 +249,13 @@ class _Inotify:
     _MOVES = 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800  # moved from/to, create, delete, delete-self, move-self
     _OVERFLOW, _IGNORED = 0x4000, 0x8000
 
-    def __init__(self, fd: int, root: str) -> None:
+    def __init__(self, fd: int, root: str, libc: object, errno_now: Callable[[], int]) -> None:
         self.fd = fd
         self.root = root
         self.directories: dict[int, str] = {}  # watch descriptor -> directory (repo-relative, or absolute outside)
+        self.watched: set[str] = set()
+        self._libc = libc
+        self._errno = errno_now
         self._closer = weakref.finalize(self, os.close, fd)
 
     @classmethod
@@ -192,7 +265,7 @@ class _Inotify:
         if not sys.platform.startswith("linux"):
             return None
         try:
-            import ctypes
+            import ctypes  # only where there is inotify to ask for
 
             libc = ctypes.CDLL(None, use_errno=True)
             fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
@@ -200,15 +273,24 @@ class _Inotify:
             return None
         if fd < 0:
             return None
-        events = cls(fd, root)
+        events = cls(fd, root, libc, ctypes.get_errno)
+        return events if events.add(directories) else None
+
+    def add(self, directories: Iterable[str]) -> bool:
+        """Watch these directories too (those not watched yet); False, and closed, when out of watches."""
         for directory in directories:
-            full = directory if os.path.isabs(directory) else os.path.join(root, directory) if directory else root
-            wd = libc.inotify_add_watch(fd, os.fsencode(full), cls._WRITES | cls._MOVES)
+            if directory in self.watched:
+                continue
+            full = directory if os.path.isabs(directory) else os.path.join(self.root, directory) if directory else self.root
+            wd = self._libc.inotify_add_watch(self.fd, os.fsencode(full), self._WRITES | self._MOVES)  # type: ignore[attr-defined]
+            if wd < 0 and self._errno() in (errno.ENOENT, errno.ENOTDIR):
+                continue  # gone (a tracked directory deleted): its parent's events say when it comes back
             if wd < 0:
-                events._closer()
-                return None  # out of watches (or a directory just removed)
-            events.directories[wd] = directory
-        return events
+                self._closer()
+                return False
+            self.directories[wd] = directory
+            self.watched.add(directory)
+        return True
 
     def happened(self) -> tuple[set[str], bool] | None:
         """The repo-relative paths written since the last call, and whether the listing must be redone;
@@ -236,15 +318,18 @@ class _Inotify:
                     touched.add(f"{directory}/{name}" if directory else name)
 
 
-def _parents(directory: str) -> list[str]:
-    parts = directory.split("/")
-    return ["/".join(parts[:i]) for i in range(1, len(parts))]
+def _recent(sig: Signature, since: int) -> bool:
+    """Modified or changed so close to `since` (or after) that a write then may not be told apart."""
+    return sig is not None and max(sig[0], sig[1]) >= since - _RACY_NS
 
 
-def _digest(path: str) -> bytes | None:
+def _digest(path: str) -> str | None:
+    """The file's git blob id (what git's index names a tracked file's bytes by); None when unreadable."""
+    from anchorcheck.cache import git_blob_id  # only the stat pass hashes, and only files written lately
+
     try:
         with open(path, "rb") as handle:
-            return hashlib.sha1(handle.read()).digest()  # noqa: S324 - change detection, not security
+            return git_blob_id(handle.read())
     except OSError:
         return None
 

@@ -8,6 +8,7 @@ which is what keeps a closed-world search cheap enough for every recall.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import time
@@ -15,7 +16,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from tree_sitter import Query
 
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from anchorcheck.registry import Language
 
 FACTS_VERSION = "1"
+_T = TypeVar("_T")
 _VENDORED = frozenset({"vendor", "vendored", "third_party", "third-party", "_vendor", "node_modules", "external"})
 _TESTS = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs", "testdata", "fixtures"})
 _EXAMPLES = frozenset({"example", "examples", "sample", "samples", "demo", "demos", "docs", "doc"})
@@ -63,6 +65,10 @@ class Search:
     unexamined: int = 0  # candidates left unparsed because a goal was met: the hits are not all of them
     found: list[str] = field(default_factory=list)  # the files the prefilter kept (parsed or not), in listing order
     walk: _Walk | None = field(default=None, repr=False, compare=False)  # a goal search's prefilter, not yet run to the end
+    # The kept goal search this result is a patch of, and which patch: `SourceIndex.ranked` reads its
+    # candidates in `cite` order from it instead of sorting them again.
+    answer: _Answer | None = field(default=None, repr=False, compare=False)
+    version: int = field(default=0, repr=False, compare=False)
 
     @property
     def complete(self) -> bool:
@@ -266,7 +272,69 @@ class _Kept:
         self.unjudged |= stale
 
 
+@dataclass
+class _Answer:
+    """A goal search's result as a long-lived index keeps it, patched per changed file at the next
+    search with the same needles, clauses and goal (`Goal.label`): the candidates (listing order),
+    which of them have known facts and whether those satisfy or settle the goal, the unknown ones in
+    the order they would be parsed, and the candidates in `cite` order. An edit marks the file
+    `dirty` (`SourceIndex.forget`); the next search judges it alone and moves it in each of those,
+    instead of going over every candidate again. Only answers without unreadable files are kept."""
+
+    listing: _Listing
+    forced: set[str]  # the files the search's `inside` rule forces in, as they were
+    chosen: set[str]
+    candidates: list[str]  # in listing order
+    known: dict[str, tuple[bool, bool]] = field(default_factory=dict)  # facts known: (satisfies, settles)
+    met: int = 0  # of `known`, how many satisfy the goal
+    settled: int = 0  # and how many settle it
+    # The candidates with unknown facts, smallest first (then by path), as they are parsed (`_likely_first`
+    # ranks them as it goes); None until a search needed to parse one.
+    pending: list[tuple[int, str]] | None = None
+    sizes: dict[str, int] = field(default_factory=dict)  # of `pending`
+    order: list[tuple[int, int, str]] | None = None  # the candidates as `cite` reads them (kind, size, path)
+    placed: dict[str, tuple[int, int, str]] = field(default_factory=dict)  # each one's place in `order`
+    learned: int = 0  # how far this looked into the index's log of files whose facts became known
+    dirty: set[str] = field(default_factory=set)  # changed since: judged again at the next search
+    version: int = 0
+
+    def count(self, path: str, facts: Facts, goal: Goal) -> None:
+        """A candidate's facts are known: it counts towards the goal, and is no longer to parse."""
+        satisfies, settles = goal.satisfied(path, facts), goal.settled_by(path, facts)
+        self.known[path] = (satisfies, settles)
+        self.met += satisfies
+        self.settled += settles
+        self._unpend(path)
+
+    def drop(self, path: str) -> None:
+        """A changed file: what this answer knew of it goes (it may no longer be a candidate)."""
+        if path in self.known:
+            satisfies, settles = self.known.pop(path)
+            self.met -= satisfies
+            self.settled -= settles
+        self._unpend(path)
+        if path in self.placed:
+            del self.order[bisect.bisect_left(self.order, self.placed.pop(path))]  # type: ignore[union-attr]
+        if path in self.chosen:
+            self.chosen.remove(path)
+            del self.candidates[bisect.bisect_left(self.candidates, path)]
+
+    def add(self, path: str) -> None:
+        """A changed file that is a candidate (its facts are counted from the index's log)."""
+        self.chosen.add(path)
+        bisect.insort(self.candidates, path)
+
+    def pend(self, path: str, size: int) -> None:
+        self.sizes[path] = size
+        bisect.insort(self.pending, (size, path))  # type: ignore[arg-type]
+
+    def _unpend(self, path: str) -> None:
+        if path in self.sizes:
+            del self.pending[bisect.bisect_left(self.pending, (self.sizes.pop(path), path))]  # type: ignore[index, arg-type]
+
+
 _KIND = {"production": 0, "test": 1}  # the order a lazy prefilter walks a scope in
+_CITED = ("production", "test", "example", "vendored")  # the order `cite` reads candidates in
 _ASIDE_KIND = 2  # examples and vendored code, together
 _BLOCK = 64  # files a lazy prefilter judges at first in one step (doubling each step): a few past where a search stops
 # One step of a lazy prefilter: its files in walk order (kind, path, language), and in listing order.
@@ -420,8 +488,10 @@ class Goal:
     likely: Callable[[Language, bytes], bool] | None = None
     likely_required: bool = False
     settles: Callable[[str, Facts], bool] | None = None
-    # Names what `likely` judges (a kind and its subject, as `cite` is told), so the index keeps each
-    # file's answer until the file changes; None: judged again at every search.
+    # Names the goal (a kind and its subject, as `cite` is told: the same `satisfied`, `likely` and
+    # `settles` wherever it is given), so the index keeps each file's `likely` answer until the file
+    # changes, and the search's answer to patch at the next search (`_Answer`); None: worked out
+    # again at every search.
     label: Hashable | None = None
 
     def done(self, met: int, rank: int, settled: bool = False) -> bool:
@@ -455,12 +525,23 @@ def _fingerprint(language: Language) -> str:
     return _FINGERPRINTS[known]
 
 
+def _grammar_versions() -> str:
+    """The installed tree-sitter distributions, listed once per process (kept beside the fingerprints
+    they feed, and forgotten with them): sys.path is listed once, not once per language. The binding
+    and grammars a process parses with are those it loaded, so an upgrade installed while it runs is
+    named by the next process, which lists them again."""
+    key = ("", "tree_sitter")
+    if key not in _FINGERPRINTS:
+        _FINGERPRINTS[key] = "\0".join(installed("tree_sitter"))
+    return _FINGERPRINTS[key]
+
+
 def _compute_fingerprint(language: Language) -> str:
     import inspect  # 20 ms of start-up, for one lookup per language
 
     digest = hashlib.sha1(f"{FACTS_VERSION}\0{language.name}\0{language.grammar}".encode())  # noqa: S324
     # The parser and grammars that made the tree: an upgraded grammar may name nodes differently.
-    digest.update("\0".join(installed("tree_sitter")).encode())
+    digest.update(_grammar_versions().encode())
     for name in sorted(language.queries):
         digest.update(f"\0{name}\0{language.queries[name]}".encode())
     # The extract code and what it leans on: its package's modules (TypeScript reuses the
@@ -528,6 +609,11 @@ class SourceIndex:
         # file meets them; both per file, so an edit costs a judgement of the edited file only.
         self._kept: dict[Hashable, _Kept] = {}
         self._met: dict[Hashable, dict[str, bool]] = {}
+        # Per goal search (needles, clauses, goal): its answer, patched per changed file (`_Answer`).
+        self._answers: dict[Hashable, _Answer] = {}
+        self._learned: list[str] = []  # the files whose facts became known, in turn: what an answer counts next
+        # Per label, per file: a value worked out from its facts and the listing (`derived`).
+        self._derived: dict[Hashable, dict[str, object]] = {}
         self._workers = int(context.options.get("workers") or os.cpu_count() or 1)
         self._bounded = BoundedPool(self._workers)  # parses under a deadline; no process until one is needed
         self.parsed = 0  # files parsed by this index (cache misses): for benchmarks and tests
@@ -565,16 +651,20 @@ class SourceIndex:
         stale = set(stale)
         for path in stale & self._bytes.keys():
             self._bytes_left += len(self._bytes.pop(path))
-        for known in (self._facts, self._sizes, *self._contains.values(), *self._judged.values(), *self._met.values()):
-            for path in stale & known.keys():
-                del known[path]
+        for known in (self._facts, self._sizes, *self._contains.values(), *self._judged.values(), *self._met.values(), *self._derived.values()):
+            for path in stale:
+                known.pop(path, None)
         for kept in self._kept.values():
             kept.forget(stale)
+        for answer in self._answers.values():
+            answer.dirty |= stale
         self._skipped -= stale
         self._oversized -= stale
         self._preloaded -= stale
         if relisted:
             self._sources = {}
+            self._answers = {}  # worked out again over the new listing
+            self._derived = {}
         else:
             for listing in self._sources.values():
                 listing.forget(stale)
@@ -651,7 +741,8 @@ class SourceIndex:
 
     def _current_bytes(self, path: str) -> bytes | None:
         """A changed file's bytes as they are now, kept for the next search's prefilter; None when unreadable."""
-        return self._candidate_bytes(path, Search())
+        data = self._bytes.get(path)  # every search's watch asks: read once
+        return data if data is not None else self._candidate_bytes(path, Search())
 
     def _search(
         self,
@@ -677,27 +768,120 @@ class SourceIndex:
         found = self._prefilter(scope, listing, wanted, result)
         listing.read = True
         forced = set(listing.language) if parse_all else listing.forced(inside)
-        chosen = found.hits | (forced - found.skipped - found.unreadable)
+        clauses: dict[str, tuple[tuple[tuple[bytes, ...], str | None], ...]] = {}
+        met: dict[str, bool] = {}
         if requires is not None:
             clauses = {name: _frozen(requires(language)) for name, language in listing.languages.items()}
             met = self._met.setdefault(tuple(sorted(clauses.items())), {})
-            chosen = {path for path in chosen if self._meets(path, clauses[listing.language[path].name], met)}
-        candidates = [(path, listing.language[path]) for path in sorted(chosen)]  # in listing order
         skipped = len(found.skipped)
         result.searched -= skipped
         result.unsupported += skipped
+        if goal is not None:
+            signature = (key, goal.label, goal.files, goal.likely_required, tuple(sorted(clauses.items())) if requires is not None else None)
+            answer = self._answers.pop(signature, None) if goal.label is not None else None
+            try:
+                if answer is None or answer.listing is not listing or answer.forced != forced or result.unreadable:
+                    answer = self._answer(listing, found, forced, clauses if requires is not None else None, met, goal, result)
+                else:
+                    self._patch(answer, found, clauses if requires is not None else None, met, goal, result)
+            finally:
+                self.flush()
+            if goal.label is not None and not result.unreadable:
+                self._answers[signature] = answer
+            result.ruled_out = len(files) - skipped - len(found.unreadable) - len(answer.candidates)
+            result.found = list(answer.candidates)
+            result.hits = [(path, self._facts[path]) for path in answer.candidates if path in answer.known]
+            answer.version += 1
+            result.answer, result.version = answer, answer.version
+            return result
+        chosen = self._chosen(listing, found, forced, clauses if requires is not None else None, met, found.hits | forced)
+        candidates = [(path, listing.language[path]) for path in sorted(chosen)]  # in listing order
         result.ruled_out = len(files) - skipped - len(found.unreadable) - len(candidates)
         unknown = self._unknown(candidates)
         try:
-            if goal is None:
-                self._parse(self._pending(unknown, result), parallel=len(unknown) >= PARALLEL_PARSE)
-            else:
-                self._parse_until(goal, candidates, unknown, result)
+            self._parse(self._pending(unknown, result), parallel=len(unknown) >= PARALLEL_PARSE)
         finally:
             self.flush()
         result.hits = [(path, self._facts[path]) for path, _ in candidates if path in self._facts]
         result.found = [path for path, _ in candidates]
         return result
+
+    def _chosen(
+        self,
+        listing: _Listing,
+        found: _Verdicts,
+        forced: set[str],
+        clauses: Mapping[str, Sequence[Clause]] | None,
+        met: dict[str, bool],
+        paths: Iterable[str],
+    ) -> set[str]:
+        """Which of `paths` are candidates: a prefilter hit, or forced in and readable source, meeting every clause."""
+        chosen = {path for path in paths if path in found.hits or (path in forced and path not in found.skipped and path not in found.unreadable)}
+        if clauses is not None:
+            chosen = {path for path in chosen if self._meets(path, clauses[listing.language[path].name], met)}
+        return chosen
+
+    def _answer(
+        self,
+        listing: _Listing,
+        found: _Verdicts,
+        forced: set[str],
+        clauses: Mapping[str, Sequence[Clause]] | None,
+        met: dict[str, bool],
+        goal: Goal,
+        result: Search,
+    ) -> _Answer:
+        """A goal search worked out over every candidate: the answer a later search patches."""
+        chosen = self._chosen(listing, found, forced, clauses, met, found.hits | forced)
+        answer = _Answer(listing, forced, chosen, sorted(chosen))
+        self._preload([(path, listing.language[path]) for path in answer.candidates])
+        for path in answer.candidates:
+            if path in self._facts:
+                answer.count(path, self._facts[path], goal)
+        self._parse_until(goal, answer, result)
+        answer.learned = len(self._learned)  # what it parsed is counted
+        return answer
+
+    def _patch(
+        self,
+        answer: _Answer,
+        found: _Verdicts,
+        clauses: Mapping[str, Sequence[Clause]] | None,
+        met: dict[str, bool],
+        goal: Goal,
+        result: Search,
+    ) -> None:
+        """A kept goal search brought up to date: the files changed since are judged again and moved
+        in it, the facts learned since are counted, and parsing goes on where the goal now needs it."""
+        listing = answer.listing
+        dirty = sorted(path for path in answer.dirty if path in listing.language)
+        answer.dirty = set()
+        for path in dirty:
+            answer.drop(path)
+        for path in self._chosen(listing, found, answer.forced, clauses, met, dirty):
+            answer.add(path)
+            if answer.order is not None:
+                answer.placed[path] = place = (_CITED.index(classify(path)), self.size(path), path)
+                bisect.insort(answer.order, place)
+            self._preload([(path, listing.language[path])])
+            if answer.pending is not None and path not in self._facts:
+                self._pend(answer, path, goal, result)
+        for path in self._learned[answer.learned :]:
+            if path in answer.chosen and path not in answer.known and path in self._facts:
+                answer.count(path, self._facts[path], goal)
+        self._parse_until(goal, answer, result)
+        answer.learned = len(self._learned)  # what it parsed is counted
+
+    def _pend(self, answer: _Answer, path: str, goal: Goal, result: Search) -> None:
+        """An unknown candidate joins the files to parse (unless it cannot be read, or the disk cache
+        knows its content by hash, when it counts at once)."""
+        data = self._candidate_bytes(path, result)
+        if data is None:
+            return
+        if self._cached_untracked(path, answer.listing.language[path], data):
+            answer.count(path, self._facts[path], goal)
+        else:
+            answer.pend(path, len(data))
 
     def _walk_order(self, listing: _Listing, result: Search) -> list[_Block] | None:
         """The readable files of a listing in the order a lazy prefilter walks them, read once per
@@ -799,7 +983,7 @@ class SourceIndex:
             rank = (LIKELY, LIKELY_TEST, LIKELY_ASIDE)[kind]
             # Past production code, a goal done at this rank is done at every later one: an unlikely
             # candidate here would be parsed later still, so it stops the search as a likely one does.
-            likely = likely_file is None or likely_file(path, language, data)
+            likely = likely_file is None or likely_file(path, language, lambda: data)
             if (likely or rank != LIKELY) and goal.done(met, rank, settled):
                 result.unexamined = 1 + len(later)  # at least
                 return
@@ -825,11 +1009,17 @@ class SourceIndex:
         """A search's candidates as `cite` reads them: production code, tests, examples, vendored code,
         each smallest first, then by path. A goal search that stopped early scans the files it had not
         reached only as far as this is read (examples and vendored code, last, are scanned whole)."""
-        order = ("production", "test", "example", "vendored")
-
         def key(path: str) -> tuple[int, int, str]:
-            return (order.index(classify(path)), self.size(path), path)
+            return (_CITED.index(classify(path)), self.size(path), path)
 
+        answer = search.answer
+        if search.walk is None and answer is not None and answer.version == search.version:
+            # A kept goal search: its order is patched per changed file, not sorted again per recall.
+            if answer.order is None:
+                answer.order = sorted(map(key, search.found))
+                answer.placed = {place[2]: place for place in answer.order}
+            yield from [path for _, _, path in answer.order]
+            return
         if search.walk is None:
             yield from sorted(search.found, key=key)
             return
@@ -972,34 +1162,38 @@ class SourceIndex:
         self._keep(path, data)
         return data
 
-    def _parse_until(
-        self, goal: Goal, candidates: list[tuple[str, Language]], unknown: list[tuple[str, Language]], result: Search
-    ) -> None:
+    def _parse_until(self, goal: Goal, answer: _Answer, result: Search) -> None:
         """Parse likely files first until the goal is met; what is left unparsed is counted as unexamined.
 
         Facts already known count first: when they meet the goal, no unknown
         candidate is even read (a new process on a warm cache reads nothing).
         """
-        known = [(path, self._facts[path]) for path, _ in candidates if path in self._facts]
-        met = sum(1 for path, facts in known if goal.satisfied(path, facts))
-        if met >= goal.files:
-            result.unexamined = len(unknown)
+        if answer.met >= goal.files:
+            result.unexamined = len(answer.candidates) - len(answer.known)
             return
-        pending = list(self._pending(unknown, result))
-        resolved = [(path, self._facts[path]) for path, _ in unknown if path in self._facts]  # untracked, known by hash
-        met += sum(1 for path, facts in resolved if goal.satisfied(path, facts))
-        settled = any(goal.settled_by(path, facts) for path, facts in (*known, *resolved))
-        done = 0
-        for rank, (path, language, data) in _likely_first(pending, self._likely(goal)):
-            if goal.done(met, rank, settled):
+        if answer.pending is None:
+            answer.pending = []
+            unknown = [path for path in answer.candidates if path not in answer.known]
+            self._preload([(path, answer.listing.language[path]) for path in unknown])
+            for path in unknown:
+                if path in self._facts:
+                    answer.count(path, self._facts[path], goal)
+                else:
+                    self._pend(answer, path, goal, result)
+        language = answer.listing.language
+        likely = self._likely(goal)
+        ranked = _likely_first(answer.pending, None if likely is None else lambda path: likely(path, language[path], lambda: self._candidate_bytes(path, result) or b""))
+        for rank, path in ranked:
+            if goal.done(answer.met, rank, answer.settled > 0):
                 break
             self.context.check_deadline()
-            facts = self._extract(path, language, data)
-            self._store(path, language, data, facts)
-            done += 1
-            met += goal.satisfied(path, facts)
-            settled = settled or goal.settled_by(path, facts)
-        result.unexamined = len(pending) - done
+            data = self._candidate_bytes(path, result)
+            if data is None:  # kept bytes dropped and the file gone since: it cannot be parsed now
+                continue
+            facts = self._extract(path, language[path], data)
+            self._store(path, language[path], data, facts)
+            answer.count(path, facts, goal)
+        result.unexamined = len(answer.pending)
 
     def everything(self, scope: str | None = None) -> Search:
         """Facts of every source file in scope, prefilter off: the full index (benchmarks, whole-tree reports)."""
@@ -1015,7 +1209,9 @@ class SourceIndex:
             return None
         self._preload([(path, language)])
         if path not in self._facts:
-            data = self.repo.read_bytes(path)
+            data = self._bytes.get(path)  # a changed file's watch or a search read it: not again
+            if data is None:
+                data = self.repo.read_bytes(path)
             if not self._cached_untracked(path, language, data):
                 self._store(path, language, data, self._extract(path, language, data))
         self.flush()  # also stamps anew an old entry just read, so it outlives a trim
@@ -1071,19 +1267,30 @@ class SourceIndex:
             seen[path] = test(data if data is not None else self.repo.read_bytes(path))
         return seen[path]
 
-    def _likely(self, goal: Goal) -> Callable[[str, Language, bytes], bool] | None:
-        """A goal's `likely` of a file; with a label, each file's answer is kept until the file changes."""
+    def derived(self, label: Hashable, path: str, work: Callable[[], _T]) -> _T:
+        """A value `work` derives from one file's facts and the listing (which of its imports name a
+        module), kept under `label` until the file changes or the checkout is listed again: a search's
+        goal, its report and `cite` each ask it of the same files at every recall."""
+        self.context.shared.read(path)
+        seen = self._derived.setdefault(label, {})
+        if path not in seen:
+            seen[path] = work()
+        return seen[path]  # type: ignore[return-value]
+
+    def _likely(self, goal: Goal) -> Callable[[str, Language, Callable[[], bytes]], bool] | None:
+        """A goal's `likely` of a file (its bytes read only when needed); with a label, each file's
+        answer is kept until the file changes."""
         likely = goal.likely
         if likely is None:
             return None
         if goal.label is None:
-            return lambda path, language, data: likely(language, data)
+            return lambda path, language, read: likely(language, read())
         label = goal.label
 
-        def judge(path: str, language: Language, data: bytes) -> bool:
+        def judge(path: str, language: Language, read: Callable[[], bytes]) -> bool:
             seen = self._judged.setdefault((label, language.name), {})  # as `judged`: what `cite` asks too
             if path not in seen:
-                seen[path] = likely(language, data)
+                seen[path] = likely(language, read())
             return seen[path]
 
         return judge
@@ -1115,6 +1322,7 @@ class SourceIndex:
                 self._facts[keys[key]] = Facts.from_dict(value)
             except (KeyError, TypeError, ValueError):
                 continue  # a well-formed row of the wrong shape: recompute rather than trust it
+            self._learned.append(keys[key])
 
     def _cached_untracked(self, path: str, language: Language, data: bytes) -> bool:
         """For a file git does not vouch for, look its content up by hash; True when found."""
@@ -1128,6 +1336,7 @@ class SourceIndex:
             self._facts[path] = Facts.from_dict(found)
         except (KeyError, TypeError, ValueError):
             return False
+        self._learned.append(path)
         return True
 
     def _parse(self, pending: Iterable[tuple[str, Language, bytes]], parallel: bool = False) -> None:
@@ -1181,6 +1390,7 @@ class SourceIndex:
     def _store(self, path: str, language: Language, data: bytes, facts: Facts) -> None:
         self.parsed += 1
         self._facts[path] = facts
+        self._learned.append(path)
         if self.cache is not None:
             # The hash of the bytes parsed, not git's id for the path: a file edited after git listed
             # it must not file its facts under the old content's id in a cache other checkouts share.
@@ -1197,29 +1407,27 @@ LIKELY, LIKELY_TEST, LIKELY_ASIDE, UNLIKELY = 0, 1, 2, 3  # the order in which a
 _ASIDE = frozenset({"example", "vendored"})  # evidence there counts, but core code's comes first
 
 
-def _likely_first(
-    pending: list[tuple[str, Language, bytes]], likely: Callable[[str, Language, bytes], bool] | None
-) -> Iterator[tuple[int, tuple[str, Language, bytes]]]:
-    """Candidates by rank, smallest first within each, judged lazily: once a goal is met, the rest are
-    never even scanned. Size order makes cheap evidence come first, and a docs or vendored file
+def _likely_first(pending: list[tuple[int, str]], likely: Callable[[str], bool] | None) -> Iterator[tuple[int, str]]:
+    """Candidates (size, path, smallest first) by rank, judged lazily: once a goal is met, the rest
+    are never even scanned. Size order makes cheap evidence come first, and a docs or vendored file
     comes last among the likely ones: a 1.4 MB generated search index parses for 0.4 s. Likely
     production code comes before likely tests, as `cite` shows them: what a search stops at is
-    then what a positive answer cites."""
+    then what a positive answer cites. Reads a copy of `pending`: the caller parses as it goes."""
     tests, aside, later = [], [], []
-    for item in sorted(pending, key=lambda item: len(item[2])):
-        if likely is None or not likely(*item):
-            later.append(item)
+    for _, path in list(pending):
+        if likely is None or not likely(path):
+            later.append(path)
             continue
-        kind = classify(item[0])
+        kind = classify(path)
         if kind in _ASIDE:
-            aside.append(item)
+            aside.append(path)
         elif kind == "test":
-            tests.append(item)
+            tests.append(path)
         else:
-            yield LIKELY, item
-    yield from ((LIKELY_TEST, item) for item in tests)
-    yield from ((LIKELY_ASIDE, item) for item in aside)
-    yield from ((UNLIKELY, item) for item in later)
+            yield LIKELY, path
+    yield from ((LIKELY_TEST, path) for path in tests)
+    yield from ((LIKELY_ASIDE, path) for path in aside)
+    yield from ((UNLIKELY, path) for path in later)
 
 
 def _needles_key(scope: str | None, wanted: Mapping[str, Sequence[bytes]]) -> Hashable:

@@ -321,7 +321,9 @@ def load(
     directory when possible). A file reached under several names (CLAUDE.md
     a symlink to AGENTS.md) is read once, under its real name when that is
     among them. With `reading`, a file a memory file imports (`@AGENTS.md`)
-    is read too, once. Raises MemoryFileError for the first bad file.
+    is read too, once. A byte copy of a file read before, beside it and read by the same format
+    (CLAUDE.md copied from AGENTS.md), is not read again: its memories are the first file's, placed
+    in the copy (`as_copy`). Raises MemoryFileError for the first bad file.
     """
     if arguments:
         paths = expand(arguments, repo, registry)
@@ -330,16 +332,50 @@ def load(
     queue = _real_names(paths)
     seen = {path.resolve() for path in queue}
     loaded = []
+    originals: dict[tuple[Path, str, bytes], tuple[str, list[Memory]]] = {}  # folder, format, bytes -> first file
     while queue:
         path = queue.pop(0)
         shown = shown_path(path, repo.root)
-        memories = read_memory_file(path, shown, registry, reading, root=repo.root)
+        fmt = format_for(shown, registry)
+        key = (path.parent.resolve(), fmt.name, _bytes_of(path, repo.root)) if fmt is not None else None
+        if key in originals:
+            first, memories = originals[key]
+            memories = as_copy(memories, first, shown)
+        else:
+            memories = read_memory_file(path, shown, registry, reading, root=repo.root)
+            if key is not None and key[2]:
+                originals[key] = (shown, memories)
         loaded.append((shown, memories))
         for imported in _imports(memories, repo, registry):
             if imported.resolve() not in seen:
                 seen.add(imported.resolve())
                 queue.append(imported)
     return loaded
+
+
+def _bytes_of(path: Path, root: Path) -> bytes:
+    """A memory file's bytes, to tell a byte copy by (empty when unreadable: the reader reports why)."""
+    try:
+        return read_in_root(root, path, MEMORY_CAP)
+    except OSError:
+        return b""
+
+
+def as_copy(memories: list[Memory], first: str, shown: str) -> list[Memory]:
+    """The memories read from file `first`, as the same bytes in file `shown` (same folder, same format)
+    give them: the source is the copy, and so is an id the reader made from the file's name (`CLAUDE.md:12`);
+    an id written in the file stays. Anchors, references and positions are the same (copied, not shared)."""
+    return [
+        replace(
+            memory,
+            source=shown,
+            id=shown + memory.id[len(first) :] if memory.id and memory.id.startswith(first) else memory.id,
+            anchors=list(memory.anchors),
+            anchor_positions=list(memory.anchor_positions),
+            metadata=dict(memory.metadata),
+        )
+        for memory in memories
+    ]
 
 
 def _real_names(paths: Sequence[Path]) -> list[Path]:

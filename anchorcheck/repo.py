@@ -13,6 +13,7 @@ import os
 import re
 import stat
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
 from pathlib import Path, PurePosixPath
@@ -165,6 +166,12 @@ class Repository:
         self._memo = Memo()  # what records the reads of the computation running now (see `observe`)
         # Called between slices of a long pass over the listing: a Context makes it check its deadline.
         self.pace: Callable[[], None] = _unpaced
+        # Told of directories (and of the files the index holds) before the listing looks into them: git's
+        # index is read first, then what git says of the files; a walk hands each directory before scanning
+        # it. A snapshot watches or signs them there, so no change after the listing began goes unseen.
+        self.before_looking: Callable[[Iterable[str], Iterable[str]], None] | None = None
+        self.listed_at: int | None = None  # time.time_ns() when the listing began (None: not listed yet)
+        self._parsed_index: tuple[str | None, dict[str, tuple[str, str]] | None] = (None, None)
 
     def observe(self, memo: Memo) -> None:
         """Note every path read, resolved or judged, and every listing and git command, in `memo`: what
@@ -177,6 +184,8 @@ class Repository:
         self.join_prefetch()
         for name in ("_all_files", "_by_name", "_index_listing", "blob_ids", "staged_blob_ids", "_in_git", "_head", "_identity"):
             self.__dict__.pop(name, None)
+        self.listed_at = None
+        self._parsed_index = (None, None)
         self._vetted.clear()
         self.plain.clear()
 
@@ -319,6 +328,7 @@ class Repository:
 
     @cached_property
     def _all_files(self) -> list[str]:
+        self._began()
         trusted: set[str] = set()
         listed = None
         if self.in_git:
@@ -345,6 +355,31 @@ class Repository:
             keep.append(rel)
         self._vetted.update(keep)
         return sorted(keep)
+
+    def _began(self) -> None:
+        if self.listed_at is None:
+            self.listed_at = time.time_ns()
+
+    def _listing(self, run: Callable[[list[tuple[str, ...]]], Iterable[str | None]], commands: list[tuple[str, ...]]) -> list[str | None]:
+        """Git's outputs for `commands` (the index read first): side by side, or, when `before_looking`
+        must be told first, the index read alone, then what git says of the files it names."""
+        self._began()
+        if self.before_looking is None:
+            return list(run(commands))
+        staged = list(run(commands[:1]))
+        paths = self._staged(staged[0]) or {}
+        if self.exclude.patterns:
+            paths = {path: paths[path] for path in paths if not self.exclude.match_file(path)}
+        kept = {d for d in directories_of(paths) if not self.skip_dirs.intersection(d.split("/"))}
+        self.before_looking(kept, (path for path in paths if path.rpartition("/")[0] in kept))  # files: asked lazily
+        return staged + list(run(commands[1:]))
+
+    def _staged(self, staged_out: str | None) -> dict[str, tuple[str, str]] | None:
+        """`git ls-files -s -z` as path -> (mode, blob) for stage 0; parsed once, though both the
+        listing and `before_looking` need it."""
+        if self._parsed_index[0] is not staged_out:
+            self._parsed_index = (staged_out, _staged_entries(staged_out))
+        return self._parsed_index[1]
 
     def _regular_file(self, rel: str, walked: bool) -> bool:
         """A regular file, or a symlink to one inside the root (checked, so reads may skip resolving).
@@ -374,8 +409,8 @@ class Repository:
         if "_index_listing" in vars(self):  # blob ids were asked first: only the untracked files are left
             (untracked_out,) = self._git_parallel(_LS_UNTRACKED)
         else:  # all three side by side, the index read kept for blob ids
-            staged_out, modified_out, untracked_out = self._git_parallel(_LS_STAGED, _LS_MODIFIED, _LS_UNTRACKED)
-            self.__dict__["_index_listing"] = _index_entries(staged_out, modified_out)
+            staged_out, modified_out, untracked_out = self._listing(self._in_parallel, list(_LISTING))
+            self.__dict__["_index_listing"] = (self._staged(staged_out), _modified(modified_out))
         staged, modified = self._index_listing
         untracked = None if untracked_out is None else [p for p in untracked_out.split("\0") if p]
         if staged is None or untracked is None:
@@ -390,11 +425,14 @@ class Repository:
         Blob ids need only these; the untracked files, whose listing walks the
         whole tree, are asked for by the listing alone (`_git_listing`).
         """
-        return _index_entries(*self._git_parallel(_LS_STAGED, _LS_MODIFIED))
+        staged_out, modified_out = self._listing(self._in_parallel, [_LS_STAGED, _LS_MODIFIED])
+        return self._staged(staged_out), _modified(modified_out)
 
     def _walk_files(self) -> Iterable[str]:
         """Walk the tree without git, applying every .gitignore on the way down."""
         specs: list[tuple[str, GitIgnoreSpec]] = []
+        if self.before_looking is not None:
+            self.before_looking([""], ())
         for dirpath, dirnames, filenames in os.walk(self.root):
             rel_dir = os.path.relpath(dirpath, self.root).replace(os.sep, "/")
             rel_dir = "" if rel_dir == "." else rel_dir + "/"
@@ -407,6 +445,8 @@ class Repository:
                 for d in dirnames
                 if d not in self.skip_dirs and not _ignored(specs, rel_dir + d + "/")
             )
+            if self.before_looking is not None and dirnames:  # os.walk scans them after this step
+                self.before_looking([rel_dir + d for d in dirnames], ())
             for name in sorted(filenames):
                 rel = rel_dir + name
                 if name != ".git" and not _ignored(specs, rel):  # a worktree's `.git` file is git's, not the project's
@@ -444,9 +484,10 @@ class Repository:
 
     def __getstate__(self) -> dict[str, object]:
         """A thread cannot be pickled: a copy takes the prefetch's results, or lists again. Nor does a
-        copy record into this one's memo or keep its caller's deadline (they hold closures)."""
+        copy record into this one's memo, keep its caller's deadline or tell its snapshot's watches (they
+        hold closures)."""
         self.join_prefetch()
-        return {**self.__dict__, "_memo": Memo(), "pace": _unpaced}
+        return {**self.__dict__, "_memo": Memo(), "pace": _unpaced, "before_looking": None, "_parsed_index": (None, None)}
 
     def join_prefetch(self) -> None:
         """Wait for a prefetch still running: before its results are used, and before a fork (a child
@@ -456,7 +497,7 @@ class Repository:
             self._prefetch = None
 
     def _fetch_listing(self) -> None:
-        self._prefetched = dict(zip(_LISTING, self._run_git(_LISTING)))
+        self._prefetched = dict(zip(_LISTING, self._listing(self._run_git, list(_LISTING))))
 
     def _git_parallel(self, *commands: tuple[str, ...]) -> list[str | None]:
         """Run several read-only git commands at once (each waits on its own I/O); None for each that fails.
@@ -467,6 +508,9 @@ class Repository:
         results = {command: self._prefetched.pop(command) for command in commands if command in self._prefetched}
         ran = self._run_git([command for command in commands if command not in results])
         return [results[command] if command in results else next(ran) for command in commands]
+
+    def _in_parallel(self, commands: list[tuple[str, ...]]) -> list[str | None]:
+        return self._git_parallel(*commands)
 
     def _run_git(self, commands: Iterable[tuple[str, ...]]) -> Iterator[str | None]:
         """Every git run of anchorcheck goes through here, hardened by `gitcmd` (nothing can execute).
@@ -603,17 +647,35 @@ class Repository:
         return PurePosixPath(full.relative_to(self.root)).as_posix()
 
 
-def _index_entries(staged_out: str | None, modified_out: str | None) -> tuple[dict[str, tuple[str, str]] | None, set[str]]:
-    """`git ls-files -s -z` as path -> (mode, blob) for stage 0, and the paths of `git diff-files --name-only -z`."""
-    staged: dict[str, tuple[str, str]] | None = None
-    if staged_out is not None:
-        staged = {}
-        for entry in staged_out.split("\0"):
-            meta, _, path = entry.partition("\t")
-            fields = meta.split()
-            if path and len(fields) == 3 and fields[2] == "0":
-                staged[path] = (fields[0], fields[1])
-    return staged, set((modified_out or "").split("\0")) - {""}
+def _staged_entries(staged_out: str | None) -> dict[str, tuple[str, str]] | None:
+    """`git ls-files -s -z` as path -> (mode, blob) for stage 0."""
+    if staged_out is None:
+        return None
+    staged = {}
+    for entry in staged_out.split("\0"):
+        meta, _, path = entry.partition("\t")
+        fields = meta.split()
+        if path and len(fields) == 3 and fields[2] == "0":
+            staged[path] = (fields[0], fields[1])
+    return staged
+
+
+def _modified(modified_out: str | None) -> set[str]:
+    """The paths of `git diff-files --name-only -z`."""
+    return set((modified_out or "").split("\0")) - {""}
+
+
+def directories_of(paths: Iterable[str]) -> set[str]:
+    """The directories holding these repo-relative paths, with every parent up to the root ("")."""
+    found = {path.rpartition("/")[0] for path in paths}
+    for directory in list(found):
+        while "/" in directory:
+            directory = directory.rpartition("/")[0]
+            if directory in found:
+                break
+            found.add(directory)
+    found.add("")
+    return found
 
 
 def _named(check: Callable[[], bool]) -> bool:

@@ -22,7 +22,7 @@ from anchorcheck import implicit, lifecycle
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor, parse_anchor
 from anchorcheck.config import Config, load_config
 from anchorcheck.context import BudgetExceeded, Context
-from anchorcheck.freshness import Snapshot
+from anchorcheck.freshness import Lookout, Snapshot
 from anchorcheck.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_reason
 from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict
 from anchorcheck.plugins import PluginSet, default_plugins, load_plugins, only_from_env
@@ -64,16 +64,19 @@ class Verifier:
             exclude=self.config.exclude,
             max_file_size=self.config.max_file_size,
         )
+        # What the checkout looked like when this Verifier last answered; None before the first call,
+        # and always for a one-shot Verifier (the CLI's `check`: nothing can change between its calls).
+        self._resident = bool((options or {}).get("resident", True))
+        self._snapshot: Snapshot | None = None
+        # On before anything lists the checkout (a caller's own `repo.paths()`, a listing fetched in the
+        # background): whatever the first snapshot's listing saw, a change after it began is seen.
+        self._lookout = Lookout(self.repo) if self._resident else None
         if (options or {}).get("prefetch_listing"):
             # Only where the first check follows at once (the CLI): the listing is a snapshot, and
             # one taken long before a library caller's first check would judge later edits wrongly.
             self.repo.prefetch_listing()
         self.plugins = _plugin_set(only_plugins, self.config, plugins)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=dict(options or {}))
-        # What the checkout looked like when this Verifier last answered; None before the first call,
-        # and always for a one-shot Verifier (the CLI's `check`: nothing can change between its calls).
-        self._resident = bool((options or {}).get("resident", True))
-        self._snapshot: Snapshot | None = None
         self._own_config = config is None  # read from the checkout: read again when it changes there
         self._looked_yet = False  # whether the first look at the checkout was taken (see `_looked`)
         self._looking: threading.Thread | None = None
@@ -164,9 +167,22 @@ class Verifier:
         Dask's / Ray's executors): memories go to it in chunks, and each
         worker builds its own Verifier for this root once, sharing the on-disk
         cache. Without one, a large batch gets a process pool and a small one
-        runs here, where the in-memory index is warm.
+        runs here, where the in-memory index is warm. A memory that repeats
+        an earlier one but for where it was written (a byte copy of a memory
+        file) is checked once: its report is the earlier one's, placed there.
         """
         batch = list(memories)
+        keys = [_copy_key(memory) for memory in batch]
+        distinct: dict[object, Memory] = {}
+        for key, memory in zip(keys, batch):
+            distinct.setdefault(key, memory)
+        reports = dict(zip(distinct, self._verify_distinct(list(distinct.values()), executor, deadline, now)))
+        placed = (reports[key] for key in keys)
+        return [report if report.memory is memory else _placed(report, memory) for memory, report in zip(batch, placed)]
+
+    def _verify_distinct(
+        self, batch: list[Memory], executor: Executor | None, deadline: float | None, now: datetime | None
+    ) -> list[MemoryReport]:
         until = time.time() + deadline if deadline is not None else None
         if executor is None and len(batch) < PARALLEL_THRESHOLD:
             self.context.deadline = time.monotonic() + deadline if deadline is not None else None
@@ -209,9 +225,8 @@ class Verifier:
             return False
         if not self._looked():
             return False
-        if self._snapshot is None:  # the first look could not take it: take it now, and compare from now on
-            self._watch(Snapshot(self.repo))
-            return False
+        if self._snapshot is None:  # the first look could not take it: take it now (what the listing may have
+            self._watch(Snapshot(self.repo))  # missed since it was taken is reported by its first look)
         changes = self._snapshot.changes()
         unwatched = self.context.shared.drop_volatile()
         if unwatched:  # read outside what the snapshot watches (an ignored file): read again at each call
@@ -263,9 +278,10 @@ class Verifier:
 
     def _first_look(self) -> None:
         try:
+            if self._resident:  # the snapshot lists the checkout, its watches on before git looks at the files
+                self._watch(Snapshot(self.repo, self._lookout))
+                self._lookout = None
             self.repo.paths()
-            if self._resident:
-                self._watch(Snapshot(self.repo))
             self._store()
         except Exception:  # noqa: BLE001 - what failed is done again where it is needed, and reported there
             return
@@ -289,11 +305,14 @@ class Verifier:
 
         known = self.context.peek("anchorcheck.index")
         listed = set(self.repo.paths())
+        old = self._snapshot
         self.config = config
         self.repo = Repository(self.repo.root, skip_dirs=config.skip_dirs, exclude=config.exclude, max_file_size=config.max_file_size)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=self.context.options)
         self._watch(Snapshot(self.repo))
         stale |= listed ^ set(self.repo.paths())
+        if old is not None:  # between the look that found the change and the new watches
+            stale |= self._snapshot.changed_since(old)
         if known is not None:
             SourceIndex.succeeding(known, self.context, stale)
 
@@ -481,6 +500,20 @@ def _verify_here(
     finally:
         verifier.context.deadline = None
         verifier._flush()
+
+
+def _copy_key(memory: Memory) -> object:
+    """What the report of a memory read from a file follows from: all of it but where it was written
+    (`source`, `id`, the positions). A memory handed over without a file is its own key: a store's
+    memories are checked as given, each one."""
+    if memory.source is None:
+        return id(memory)  # alive as long as the batch: no other memory has it meanwhile
+    return repr((memory.text, memory.anchors, memory.metadata))
+
+
+def _placed(report: MemoryReport, memory: Memory) -> MemoryReport:
+    """The report of a memory checked before, for a copy of it written elsewhere."""
+    return replace(report, memory=memory, results=list(report.results))
 
 
 def _plugin_set(only: Sequence[str] | None, config: Config, extra: Sequence[object]) -> PluginSet:

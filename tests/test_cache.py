@@ -59,6 +59,18 @@ def test_an_upgraded_grammar_extracts_again(tmp_path, monkeypatch):
     assert parsed == 1 and result.verdict is Verdict.VERIFIED
 
 
+def test_the_installed_grammars_are_listed_once_per_process(tmp_path, monkeypatch):
+    """Every language's fingerprint names the tree-sitter distributions; sys.path is listed for them once."""
+    from anchorcheck import index
+
+    root = write(tmp_path / "repo", {"a.py": "import redis\n", "b.js": "import x from 'redis';\n", "c.go": 'package c\nimport "redis"\n', "d.rs": "use redis;\n"})
+    listings = []
+    monkeypatch.setattr(index, "installed", lambda prefix: listings.append(prefix) or [])
+    monkeypatch.setattr(index, "_FINGERPRINTS", {})
+    assert verifier(root, tmp_path / "cache").check("import:redis").verdict is Verdict.VERIFIED
+    assert len({language for language, _ in index._FINGERPRINTS if language}) >= 3 and listings == ["tree_sitter"]
+
+
 def test_untracked_tree_without_git(tmp_path):
     root, cache = write(tmp_path / "repo", {"a.py": "import redis\n"}), tmp_path / "cache"
     assert _parsed_after(root, cache)[1] == 1

@@ -475,6 +475,48 @@ def test_copied_and_imported_files_print_each_reference_once_and_count_it_once(t
     assert copies == {("CLAUDE.md", "cmd:make build"): "AGENTS.md", ("CLAUDE.md", "file:src/parser.py"): "AGENTS.md", ("web/CLAUDE.md", "file:docs/shared.md"): "api/CLAUDE.md"}
 
 
+def test_a_byte_copy_of_a_memory_file_is_read_and_checked_once_and_reported_at_both(tmp_path: Path, monkeypatch) -> None:
+    """langgraph ships CLAUDE.md as a byte copy of AGENTS.md: its memories are the first file's, placed in
+    the copy (the same as reading it would give), and each is checked once; the report is unchanged."""
+    import anchorcheck.memoryfiles as memoryfiles
+    import anchorcheck.verifier as verifier_module
+
+    notes = "# Notes\n\n- Build with `make build`; the parser is `src/parser.py`.\n- Typed: `file:src/a.py`.\n\n```sh\nuv run pytest\n```\n"
+    write_tree(tmp_path, {"AGENTS.md": notes, "CLAUDE.md": notes, "web/CLAUDE.md": notes, "src/a.py": "", "pyproject.toml": '[project]\nname = "a"\n'})
+    monkeypatch.chdir(tmp_path)
+    repo_verifier = Verifier(tmp_path)
+    reading = ReferenceReading(repo_verifier.repo, frozenset(repo_verifier.config.implicit))
+    loaded = dict(load([], repo_verifier.repo, repo_verifier.registry, (), reading))
+    for shown in ("CLAUDE.md", "web/CLAUDE.md"):  # the copy beside it, and a file of the same bytes elsewhere (read)
+        read = memoryfiles.read_memory_file(tmp_path / shown, shown, repo_verifier.registry, reading, root=tmp_path)
+        assert [m.to_dict() for m in loaded[shown]] == [m.to_dict() for m in read] and len(read) == 3
+    parsed, checked = [], []
+    read_file, verify_one = memoryfiles.read_memory_file, verifier_module.Verifier._verify_one
+    monkeypatch.setattr(memoryfiles, "read_memory_file", lambda path, shown, *a, **k: parsed.append(shown) or read_file(path, shown, *a, **k))
+    monkeypatch.setattr(verifier_module.Verifier, "_verify_one", lambda self, memory, now: checked.append(memory.id) or verify_one(self, memory, now))
+    data = json.loads(run(tmp_path, "--format", "json", "-v")[1])
+    assert sorted(parsed) == ["AGENTS.md", "web/CLAUDE.md"]
+    # web/CLAUDE.md's references are read from web/ (another memory); its typed anchor is the same memory as AGENTS.md:4
+    assert checked == ["AGENTS.md:3", "AGENTS.md:4", "AGENTS.md:7", "web/CLAUDE.md:3", "web/CLAUDE.md:7"]
+    rows = [(r["memory_file"], r["memory_id"], r["line"], r["anchor"], r.get("copy_of")) for r in data["results"]]
+    assert rows == [
+        ("AGENTS.md", "AGENTS.md:3", 3, "cmd:make build", None),
+        ("AGENTS.md", "AGENTS.md:3", 3, "file:src/parser.py", None),
+        ("AGENTS.md", "AGENTS.md:4", 4, "file:src/a.py", None),
+        ("AGENTS.md", "AGENTS.md:7", 7, "cmd:uv run pytest", None),
+        ("CLAUDE.md", "CLAUDE.md:3", 3, "cmd:make build", 0),
+        ("CLAUDE.md", "CLAUDE.md:3", 3, "file:src/parser.py", 1),
+        ("CLAUDE.md", "CLAUDE.md:4", 4, "file:src/a.py", None),
+        ("CLAUDE.md", "CLAUDE.md:7", 7, "cmd:uv run pytest", 3),
+        ("web/CLAUDE.md", "web/CLAUDE.md:3", 3, "cmd:make build in:web/", None),
+        ("web/CLAUDE.md", "web/CLAUDE.md:3", 3, "file:src/parser.py", None),
+        ("web/CLAUDE.md", "web/CLAUDE.md:4", 4, "file:src/a.py", None),
+        ("web/CLAUDE.md", "web/CLAUDE.md:7", 7, "cmd:uv run pytest in:web/", None),
+    ]
+    assert [r["verdict"] for r in data["results"][4:8]] == [r["verdict"] for r in data["results"][:4]]
+    assert sum(data["summary"]["anchors"].values()) == 9 and sum(data["summary"]["memories"].values()) == 7  # copies once, as documented
+
+
 WEB_INSTRUCTIONS = """\
 ---
 applyTo: "web/src/**/*.tsx,web/src/**/*.ts"

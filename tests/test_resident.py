@@ -10,7 +10,7 @@ import pytest
 from tests._source_support import verifier, write
 from tests.conftest import git, init_repo, needs_git
 
-from anchorcheck import Memory, Verdict
+from anchorcheck import Memory, Verdict, Verifier
 from anchorcheck.freshness import _Inotify
 from anchorcheck.index import SourceIndex
 
@@ -268,3 +268,166 @@ def test_an_edit_of_a_module_file_does_not_ask_again_where_modules_live(tmp_path
     (tmp_path / "pkg/__init__.py").write_text("# edited\n")
     assert _json(v) == before == _json(verifier(tmp_path))
     assert asked == []
+
+
+def _edit_while_listing(monkeypatch, edit) -> None:
+    """Run `edit` once, right after the listing of a new snapshot looked at the checkout (git's commands
+    or the walk are done) and before that snapshot returns: where a change used to go unseen."""
+    from anchorcheck.repo import Repository
+
+    pending = [edit]
+
+    def after(result):
+        while pending:
+            pending.pop()()
+        return result
+
+    git_listing, walk = Repository._git_listing, Repository._walk_files
+    monkeypatch.setattr(Repository, "_git_listing", lambda self: after(git_listing(self)))
+    monkeypatch.setattr(Repository, "_walk_files", lambda self: after(list(walk(self))))
+
+
+@pytest.mark.parametrize(("in_git", "prefetch"), [pytest.param(True, False, marks=needs_git), pytest.param(True, True, marks=needs_git), (False, False)])
+def test_files_added_while_the_first_look_lists_the_checkout_are_seen(tmp_path, monkeypatch, in_git, prefetch):
+    """Also where git's listing is fetched in the background from the start (`check --watch`)."""
+    write(tmp_path, {"app/a.py": "import json\n", "scratch/s.py": "import json\n"})
+    if in_git:
+        init_repo(tmp_path)
+        write(tmp_path, {"scratch/s.py": "import json\n", "scratch/t.py": "import json\n"})  # git tracks no file there
+        (tmp_path / "scratch/s.py").unlink()
+        git(tmp_path, "rm", "-q", "--cached", "scratch/s.py")
+    _edit_while_listing(monkeypatch, lambda: write(tmp_path, {"app/late.py": "import redis\n", "scratch/late.py": "import celery\n"}))
+    v = Verifier(tmp_path, options={"cache": False, "prefetch_listing": prefetch})
+    assert v.check("import:json").verdict is Verdict.VERIFIED  # the first look, the files added during it
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+    assert v.check("import:celery").verdict is Verdict.VERIFIED
+    assert v.verify(Memory(anchors=["file:app/late.py", "file:scratch/late.py"])).verdict is Verdict.VERIFIED
+
+
+@needs_git
+def test_a_tracked_file_edited_while_the_first_look_lists_the_checkout_is_read_again(tmp_path, monkeypatch):
+    """Git said the file matched its index entry, so its blob id named its bytes, and the facts and verdicts
+    stored on disk for that blob would answer: the edit made after git looked must still be seen."""
+    write(tmp_path, {"app/a.py": "import json\n", "app/b.py": "import os\n"})
+    init_repo(tmp_path)
+    cache = tmp_path.parent / "cache"
+    assert verifier(tmp_path, cache).check("import:redis").verdict is Verdict.REFUTED  # stored for this tree state
+    v = verifier(tmp_path, cache)
+    _edit_while_listing(monkeypatch, lambda: (tmp_path / "app/a.py").write_text("import json\nimport redis\n"))
+    assert v.check("import:os").verdict is Verdict.VERIFIED
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_an_edit_while_a_new_configuration_is_taken_in_is_seen(tmp_path, monkeypatch, in_git):
+    """The configuration changed: a new view of the checkout and a new snapshot. What changed between
+    the look that found it and the new snapshot's watches comes from the old snapshot."""
+    import anchorcheck.verifier as verifier_module
+
+    write(tmp_path, {"app/a.py": "import json\n", "gen/g.py": "import yaml\n"})
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert v.check("import:redis").verdict is Verdict.REFUTED and v.check("import:yaml").verdict is Verdict.VERIFIED
+    snapshot = verifier_module.Snapshot
+
+    def edited_first(repo, *args):
+        (tmp_path / "app/a.py").write_text("import json\nimport redis\n")
+        monkeypatch.setattr(verifier_module, "Snapshot", snapshot)
+        return snapshot(repo, *args)
+
+    write(tmp_path, {".anchorcheck.toml": 'exclude = ["gen/"]\n'})
+    monkeypatch.setattr(verifier_module, "Snapshot", edited_first)
+    assert v.check("import:yaml").verdict is Verdict.REFUTED  # the new configuration is in force
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+
+
+@needs_git
+def test_a_snapshot_of_a_checkout_listed_before_it_reports_what_changed_since_the_listing(tmp_path):
+    """No watch or signature was on while it was listed: a file git vouched for that was written since is
+    compared with git's blob (an edit is reported, an untouched file is not), a new file asks for a new listing."""
+    from anchorcheck.freshness import Snapshot
+    from anchorcheck.repo import Repository
+
+    init_repo(write(tmp_path, {"a.py": "import json\n", "b.py": "import os\n"}))
+    repo = Repository(tmp_path)
+    assert repo.paths() == ["a.py", "b.py"]
+    (tmp_path / "a.py").write_text("import redis\n")
+    write(tmp_path, {"c.py": "import celery\n"})
+    changes = Snapshot(repo).changes()
+    assert changes.modified == {"a.py"} and changes.relist
+
+
+_PATCHED = {
+    "pkg/__init__.py": "",
+    "pkg/util/__init__.py": "",
+    "pkg/util/log.py": "import logging\n",
+    "pkg/solo.py": "X = 1\n",
+    "pkg/user.py": "from pkg import solo\n",  # the only importer of pkg.solo
+    "pkg/quiet.py": "import os\nQ = 1\n",
+    **{f"pkg/l{i}.py": f"import pkg.util.log\n{'Z = 0' * i}\n" for i in range(5)},  # five importers, smallest first
+    "pkg/conf.py": "import os\nHOME = os.environ['HOME']\n",
+    "tests/test_solo.py": "import pkg.solo\n",
+    "tests/test_log.py": "from pkg.util import log\n",
+    "docs/example.py": "import pkg.solo\nimport os\nD = os.getenv('HOME')\n",
+}
+_PATCHED_ANCHORS = ["import:pkg.util.log", "import:pkg.solo", "import:pkg.nothere", "import:os", "env:HOME", "env:NOPE"]
+
+
+def _answers(v) -> list[dict]:
+    return [v.verify(Memory(id=anchor, anchors=[anchor])).to_dict() for anchor in _PATCHED_ANCHORS]
+
+
+@pytest.mark.parametrize("cached", [False, True])
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_a_kept_search_is_patched_for_an_edit_not_worked_out_again(tmp_path, monkeypatch, in_git, cached):
+    """An edit in place patches each kept goal search for the edited file alone (its candidacy, its
+    facts counted against the goal, its place in the order files are parsed and cited): no search
+    goes over its candidates again, only the edited file is judged and parsed, and every answer,
+    evidence and count equals a new Verifier's. A file moved between production and tests is a new
+    listing: those searches are worked out again, to the same truth."""
+    root = tmp_path / "repo"
+    write(root, _PATCHED)
+    if in_git:
+        init_repo(root)
+    v = verifier(root, tmp_path / "cache" if cached else None)
+    assert _answers(v) == _answers(verifier(root))
+    # The first search of each goal judged files only as far as it parsed (a lazy walk): the first
+    # one after an edit goes over every candidate once, and keeps that answer to patch.
+    (root / "pkg/quiet.py").write_text("import os\nQ = 1  # solo log nothere HOME NOPE\n")
+    assert _answers(v) == _answers(verifier(root))
+    index = SourceIndex.of(v.context)
+    rebuilt, judged = [], []
+    answer, judge = index._answer, index._judge
+    monkeypatch.setattr(index, "_answer", lambda *args: rebuilt.append(args) or answer(*args))
+    monkeypatch.setattr(index, "_judge", lambda files, wanted, result: judged.extend(p for p, _ in files) or judge(files, wanted, result))
+    # Each edit, and the files the next recalls parse: the edited one where a search needs its facts,
+    # and the next candidate in size order where the goal (three production importers) needs one more.
+    edits = [
+        ("pkg/user.py", "X = 2\n", []),  # the only production importer of pkg.solo goes: only in tests now
+        ("pkg/quiet.py", "import os\nimport pkg.solo\nQ = 1\n", ["pkg/quiet.py"]),  # a new importer
+        ("pkg/l0.py", "import pkg.util.log\n" + "# grown past the others\n" * 40, ["pkg/l3.py"]),  # now parsed and cited last
+        # No longer parses cleanly (pkg.nothere is unsure now), and l4 is smaller: parsed first to meet the goal.
+        ("pkg/l1.py", "import pkg.util.log  # nothere\ndef broken(:\n", ["pkg/l1.py", "pkg/l4.py"]),
+        ("pkg/l2.py", "X = os.environ['HOME'] + 'log'\n", ["pkg/l2.py"]),  # no importer now, reads HOME: l1, l3, l4 are
+        ("pkg/conf.py", "import os\nHOME = os.environ.get('NOPE')\n", ["pkg/conf.py"]),  # reads another key
+        ("pkg/solo.py", "import pkg.nothere\n", ["pkg/solo.py"]),  # the absent module is imported now
+    ]
+    edited, parsed = set(), []
+    store = index._store
+    monkeypatch.setattr(index, "_store", lambda path, *args: parsed.append(path) or store(path, *args))
+    for path, text, parses in edits:
+        judged.clear()
+        parsed.clear()
+        (root / path).write_text(text)
+        edited.add(path)
+        assert _answers(v) == _answers(verifier(root)), path
+        assert not rebuilt, path
+        assert path in judged and set(judged) <= edited  # a search not run since an earlier edit judges that file too
+        assert sorted(parsed) == parses, path
+        if path == "pkg/l1.py":
+            assert _answers(v)[2]["results"][0]["verdict"] == "INCONCLUSIVE"
+    assert [r["results"][0]["verdict"] for r in _answers(v)] == ["VERIFIED"] * 6
+    (root / "tests/test_log.py").rename(root / "pkg/free.py")  # from tests into production: listed again
+    assert _answers(v) == _answers(verifier(root))
+    assert rebuilt

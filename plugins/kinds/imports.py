@@ -157,16 +157,9 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         relative = language.resolve_import is not None
         return [(_spellings(segment), segment if relative else None) for segment in _segments(language, module)[:-1]]
 
-    matched: dict[str, list[tuple[str, int, str]]] = {}  # per path: the goal and the report both ask
-
     def matches(path: str, facts: Facts) -> list[tuple[str, int, str]]:
-        if path not in matched:
-            language = index.language(path)
-            assert language is not None  # search only returns files a language parses
-            target = _segments(language, module)
-            found = imports_of(facts, path, language, context)
-            matched[path] = [i for i in found if _segments(language, i[0])[: len(target)] == target]
-        return matched[path]
+        # The goal, the report and `cite` all ask, at every recall: kept per file until it changes.
+        return index.derived(("import", module), path, lambda: _matching(module, path, facts, index, context))
 
     def unguarded(path: str, facts: Facts) -> bool:
         # Only an import that always runs in production code may end the search early: guarded ones
@@ -193,6 +186,14 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         if facts.error is not None and _could_import(index, path, module):
             result.shaky.append(f"{path}:{facts.error}")
     return result
+
+
+def _matching(module: str, path: str, facts: Facts, index: SourceIndex, context: Context) -> list[tuple[str, int, str]]:
+    """The imports of a file that import the module or a submodule of it."""
+    language = index.language(path)
+    assert language is not None  # search only returns files a language parses
+    target = _segments(language, module)
+    return [i for i in imports_of(facts, path, language, context) if _segments(language, i[0])[: len(target)] == target]
 
 
 def _spellings(segment: str) -> list[bytes]:
