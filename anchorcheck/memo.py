@@ -17,7 +17,7 @@ only, since nothing would say when it changed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -53,6 +53,10 @@ class Memo:
     def __init__(self) -> None:
         self._values: dict[Any, Any] = {}
         self._reads: dict[Any, Reads] = {}
+        # The keys by each path they read and each watch they hold: an edit of one file visits only
+        # the entries it fed and asks each distinct watch once, not every entry (154 on Django).
+        self._by_path: dict[str, set[Any]] = {}
+        self._by_watch: dict[Callable[[str], bool], set[Any]] = {}
         self._open: list[Reads] = []  # the computations running now, innermost last
         self._volatile: set[Any] = set()  # keys to drop at the next call, whatever changed
         self._unwatched: set[str] = set()  # the paths they read that no change would be seen in
@@ -76,6 +80,10 @@ class Memo:
         if keep is None or keep(value):
             self._values[key] = value
             self._reads[key] = reads
+            for path in reads.paths:
+                self._by_path.setdefault(path, set()).add(key)
+            for watch in reads.watches:
+                self._by_watch.setdefault(watch, set()).add(key)
             unwatched = self.uncovered(reads.paths | reads.probed) if self.uncovered is not None else ()
             if unwatched:
                 self._volatile.add(key)
@@ -144,8 +152,8 @@ class Memo:
         """Drop the entries that read a path no change would be seen in: they lived for one call.
         Returns those paths, whose per-file facts the caller forgets too."""
         for key in self._volatile:
-            self._values.pop(key, None)
-            self._reads.pop(key, None)
+            if key in self._values:
+                self._drop(key)
         unwatched, self._volatile, self._unwatched = self._unwatched, set(), set()
         return unwatched
 
@@ -153,19 +161,29 @@ class Memo:
         """Drop the entries that `stale` paths (changed, added or removed) fed, and with `relisted`
         those that depended on the listing or read a path that was no listed file (`unlisted`: a
         directory, or a file that did not exist). How many were dropped."""
-        doomed = set()
-        asked: dict[Callable[[str], bool], bool] = {}  # entries share their searches' watches: ask each once
-
-        def matters(watch: Callable[[str], bool]) -> bool:
-            if watch not in asked:
-                asked[watch] = any(watch(path) for path in stale)
-            return asked[watch]
-
-        for key, reads in self._reads.items():
-            if relisted and (reads.listing or any(map(unlisted, reads.paths))):
-                doomed.add(key)
-            elif not stale.isdisjoint(reads.paths) or any(map(matters, reads.watches)):
-                doomed.add(key)
+        doomed: set[Any] = set()
+        if relisted:
+            doomed.update(key for key, reads in self._reads.items() if reads.listing or any(map(unlisted, reads.paths)))
+        for path in stale:
+            doomed |= self._by_path.get(path, set())
+        for watch, keys in self._by_watch.items():
+            if not keys <= doomed and any(watch(path) for path in stale):
+                doomed |= keys
         for key in doomed:
-            del self._values[key], self._reads[key]
+            self._drop(key)
         return len(doomed)
+
+    def _drop(self, key: Any) -> None:
+        """Take an entry out, and out of the indexes by path and by watch."""
+        del self._values[key]
+        reads = self._reads.pop(key)
+        _unindex(self._by_path, reads.paths, key)
+        _unindex(self._by_watch, reads.watches, key)
+
+
+def _unindex(index: dict[Any, set[Any]], parts: Iterable[Any], key: Any) -> None:
+    for part in parts:
+        keys = index[part]
+        keys.discard(key)
+        if not keys:
+            del index[part]
