@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from anchorcheck import gitcmd, gitdir
 from anchorcheck.globs import Patterns, gitignore, gitignore_file
 from anchorcheck.memo import Memo
-from anchorcheck.safe_read import IGNORE_CAP, read_capped, read_in_root
+from anchorcheck.safe_read import IGNORE_CAP, NOFOLLOW, read_capped, read_in_root
 from anchorcheck.safe_read import FileTooLargeError as FileTooLargeError  # where plugins have always found it
 
 if TYPE_CHECKING:
@@ -156,6 +156,9 @@ class Repository:
         self.max_file_size = max_file_size
         self._text: dict[str, bool] = {}
         self._vetted: set[str] = set()
+        # Vetted files edited since (`forget`): their folders stand as vetted (a folder that changes
+        # lists the checkout again), the last component may have become a link: read without following one.
+        self._edited: set[str] = set()
         # Listed files known to be regular files, not symlinks, as listed (git vouched for them, or the
         # listing's own lstat said so): a snapshot need not look at them again to find the links.
         self.plain: set[str] = set()
@@ -187,6 +190,7 @@ class Repository:
         self.listed_at = None
         self._parsed_index = (None, None)
         self._vetted.clear()
+        self._edited.clear()
         self.plain.clear()
 
     # -- paths ---------------------------------------------------------------
@@ -224,6 +228,14 @@ class Repository:
 
     def _read(self, path: str, cap: int, amount: int = -1) -> bytes:
         """Up to `amount` bytes of a file (all by default), refused past the size cap before reading."""
+        if path in self._edited:
+            self._memo.read(path)
+            try:  # as cheap as a vetted file's read (resolving the path took 2x the read)
+                return read_capped(os.path.join(self._root_str, path), cap, amount=amount, shown=path, follow=False)
+            except FileTooLargeError:
+                raise
+            except OSError:  # a link now, or no regular file: judged as any path is, below
+                pass
         return read_capped(self._vetted_or_resolved(path), cap, amount=amount, shown=path)
 
     def _vetted_or_resolved(self, path: str) -> str | Path:
@@ -636,6 +648,8 @@ class Repository:
         if "blob_ids" in vars(self):
             for path in changed:
                 self.blob_ids.pop(path, None)
+        if NOFOLLOW:
+            self._edited |= changed & self._vetted
         self._vetted.difference_update(changed)
         self.plain.difference_update(changed)
         for path in changed:

@@ -25,6 +25,7 @@ MEMORY_CAP = 16 * 1024 * 1024  # memory files: notes, not data
 IGNORE_CAP = 4 * 1024 * 1024  # a .gitignore read without git
 
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+NOFOLLOW: int = getattr(os, "O_NOFOLLOW", 0)  # 0 where an open cannot refuse a link (Windows)
 
 
 class NotRegularFileError(OSError):
@@ -52,9 +53,11 @@ class OutsideRootError(OSError):
         self.strerror = f"resolves outside the repository {root} (symlink)"
 
 
-def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
-    """Open a regular file for reading without ever blocking; NotRegularFileError for anything else."""
-    fd = os.open(path, _FLAGS)
+def open_regular(path: str | os.PathLike[str], *, follow: bool = True) -> BinaryIO:
+    """Open a regular file for reading without ever blocking; NotRegularFileError for anything else.
+    Without `follow`, a symlink as the last component is refused (OSError ELOOP) where the platform
+    can say so (`NOFOLLOW`)."""
+    fd = os.open(path, _FLAGS if follow else _FLAGS | NOFOLLOW)
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
@@ -67,7 +70,7 @@ def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
         raise
 
 
-def read_capped(path: str | os.PathLike[str], cap: int, *, amount: int = -1, shown: str | None = None) -> bytes:
+def read_capped(path: str | os.PathLike[str], cap: int, *, amount: int = -1, shown: str | None = None, follow: bool = True) -> bytes:
     """Up to `amount` bytes (all by default) of a regular file; FileTooLargeError past `cap` (0: no cap).
 
     The size is checked before reading and the read itself stops one byte
@@ -75,7 +78,7 @@ def read_capped(path: str | os.PathLike[str], cap: int, *, amount: int = -1, sho
     reports size 0) cannot make it unbounded.
     """
     name = shown if shown is not None else os.fspath(path)
-    with open_regular(path) as handle:
+    with open_regular(path, follow=follow) as handle:
         size = os.fstat(handle.fileno()).st_size
         if cap and size > cap:
             raise FileTooLargeError(name, size, cap)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from anchorcheck.repo import Repository, UnsafePathError, find_root, strip_credentials
-from tests.conftest import git, needs_git
+from tests.conftest import git, init_repo, needs_git
 
 
 @pytest.mark.parametrize(
@@ -196,6 +196,35 @@ def test_tracked_file_turned_into_an_escaping_symlink_is_refused(tmp_path: Path,
     assert repo.files() == []
     with pytest.raises(UnsafePathError):
         repo.read_bytes("pkg/b.py")
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_an_edited_listed_file_turned_into_a_symlink_is_still_confined(tmp_path: Path, make_tree, in_git) -> None:
+    # A long-lived Verifier reads an edited listed file without resolving it again: a link in its place
+    # is still followed only inside the root, and a file swapped for one going out is refused.
+    secret = tmp_path / "secret.py"
+    secret.write_text("stolen\n")
+    root = make_tree({"a.py": "x = 1\n", "real/b.py": "y = 2\n", "c.py": "z = 3\n"})
+    if in_git:
+        init_repo(root)
+    repo = Repository(root)
+    assert repo.paths() == ["a.py", "c.py", "real/b.py"]
+    (root / "c.py").write_text("z = 4\n")
+    (root / "a.py").unlink()
+    (root / "a.py").symlink_to(secret)
+    repo.forget(["a.py", "c.py"])
+    with pytest.raises(UnsafePathError, match="outside the repository"):
+        repo.read_bytes("a.py")
+    assert repo.read_bytes("c.py") == b"z = 4\n"
+    (root / "a.py").unlink()
+    (root / "a.py").symlink_to(root / "real" / "b.py")
+    assert repo.read_bytes("a.py") == b"y = 2\n"
+    (root / "a.py").unlink()
+    with pytest.raises(FileNotFoundError):
+        repo.read_bytes("a.py")
+    (root / "a.py").mkdir()
+    with pytest.raises(IsADirectoryError):
+        repo.read_bytes("a.py")
 
 
 @needs_git
