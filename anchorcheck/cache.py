@@ -19,14 +19,15 @@ import hashlib
 import json
 import os
 import sqlite3
-import sys
 import time
 import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-CACHE_ENV = "ANCHORCHECK_CACHE_DIR"
+from anchorcheck.cachedir import default_cache_dir
+from anchorcheck.treestate import git_blob_id as git_blob_id  # where its users have always found it
+
 _FILE = "facts-v2.sqlite"
 _OLD_FILES = ("facts-v1.sqlite", "facts-v1.sqlite-wal", "facts-v1.sqlite-shm")  # another schema: never read again
 _BATCH = 500
@@ -36,33 +37,6 @@ _STALE = 24 * 3600  # a row read this long after its stamp gets a new one, so a 
 BUSY_TIMEOUT = 30.0  # seconds to wait for another process's write lock before going on without the cache
 _BUSY_PAUSE = 10.0  # after such a wait, seconds without the cache before trying it again
 _BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-
-
-def git_blob_id(data: bytes) -> str:
-    """The id git gives these bytes as a blob, so untracked files share the key space of tracked ones."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()  # noqa: S324 - a content id, not security
-
-
-def default_cache_dir(root: Path) -> Path:
-    """ANCHORCHECK_CACHE_DIR, else the user's cache directory, else `<root>/.anchorcheck/`."""
-    explicit = os.environ.get(CACHE_ENV)
-    if explicit:
-        return Path(explicit)
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA")
-    elif sys.platform == "darwin":
-        base = str(Path.home() / "Library" / "Caches")
-    else:
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    if base:
-        candidate = Path(base) / "anchorcheck"
-        try:
-            candidate.mkdir(parents=True, exist_ok=True)
-            if os.access(candidate, os.W_OK):
-                return candidate
-        except OSError:
-            pass
-    return root / ".anchorcheck"
 
 
 def open_cache(options: dict[str, Any], root: Path, time_left: Callable[[], float | None] | None = None) -> FactsCache | None:

@@ -14,16 +14,15 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass
 from importlib import import_module
-from typing import Any
+from typing import Any, NamedTuple
 
 _SEPARATORS = re.compile(r"[-_.]+")
 
 
-@dataclass(frozen=True)
-class EntryPoint:
-    """One entry point: `load()` imports `module` and returns `module:attr` (or the module)."""
+class EntryPoint(NamedTuple):
+    """One entry point: `load()` imports `module` and returns `module:attr` (or the module). A named
+    tuple, not a dataclass: a replayed `check` reads the installed distributions and nothing more."""
 
     name: str
     value: str
@@ -76,6 +75,20 @@ def installed(prefix: str) -> list[str]:
         if _SEPARATORS.sub("_", stem.lower()).startswith(prefix):
             found.add(stem)
     return sorted(found)
+
+
+def fingerprint() -> list[str]:
+    """Every installed distribution's metadata folder, in `sys.path` order, with its entry points file's
+    size and time: another install, an upgrade, a removal or a new entry point (an editable reinstall)
+    changes it. What a replayed report is keyed by, read without importing a plugin."""
+    found = []
+    for directory in _metadata_dirs():
+        try:
+            info = os.stat(os.path.join(directory, "entry_points.txt"))
+            found.append(f"{directory}\0{info.st_size}\0{info.st_mtime_ns}")
+        except OSError:
+            found.append(directory)
+    return found
 
 
 def _modelled() -> bool:

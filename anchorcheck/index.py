@@ -346,7 +346,7 @@ class _Walk:
     candidates: production code, then tests, then examples and vendored code, each smallest first
     (then by path). Every file is read once when the walk starts (its size orders it; binary,
     oversized and unreadable files are told apart then), but its needles are looked for only when
-    the walk reaches it, a block at a time, needle by needle as `_judge` does."""
+    the walk reaches it, a block at a time, by `SourceIndex._judge` as every search judges files."""
 
     def __init__(
         self,
@@ -366,11 +366,8 @@ class _Walk:
         self.chosen: set[str] = set()  # the candidates among them
         self.kept: list[tuple[int, str, Language]] = []  # candidates in walk order
         self.blocks = order
-        for path in listing.walk_skipped:
-            self.verdicts[path] = _SKIPPED
-            if path in index._oversized and _holds_any(index.repo.resolve(path), wanted[listing.language[path].name]):
-                self.verdicts[path] = _UNREADABLE  # a candidate too large to parse: absence is unproven
-                result.unreadable.append(path)
+        # Binary and oversized files, as every search judges them (an oversized one holding a needle is unreadable).
+        self.verdicts.update(index._judge([(path, listing.language[path]) for path in listing.walk_skipped], wanted, result))
         self.verdicts.update(dict.fromkeys(result.unreadable, _UNREADABLE))
         kept.note(self.verdicts)
         self.at = 0
@@ -395,7 +392,7 @@ class _Walk:
         """Judge these files now, out of turn (those whose facts are known count first): the candidates among them."""
         fresh = [(path, self.listing.language[path]) for path in paths if path not in self.verdicts]
         self.early.update(path for path, _ in fresh)
-        self.kept_verdicts.note(self._judge_all(fresh, self.index._bytes))
+        self.kept_verdicts.note(self._judge_all(fresh))
         return [path for path in paths if path in self.chosen]
 
     def _step(self) -> bool:
@@ -410,7 +407,7 @@ class _Walk:
         index.context.check_deadline()
         fresh = [(path, language) for path, language in by_place if path not in self.early] if self.early else by_place
         with index.context.shared.unrecorded():  # what a step adds is declared below
-            self.kept_verdicts.note(self._judge_all(fresh, index._bytes))
+            self.kept_verdicts.note(self._judge_all(fresh))
         added = [(kind, path, language) for kind, path, language in block if path in self.chosen]
         self.kept.extend(added)
         index.context.shared.read_all([path for _, path, _ in added])
@@ -418,34 +415,19 @@ class _Walk:
         self.result.ruled_out = self.at - len(self.kept)
         return True
 
-    def _judge_all(self, files: list[tuple[str, Language]], data: Mapping[str, bytes]) -> dict[str, str]:
-        """The prefilter's verdict (hit or miss) and candidacy (a hit, or forced in, meeting every clause)
-        of readable files: returns their verdicts."""
+    def _judge_all(self, files: list[tuple[str, Language]]) -> dict[str, str]:
+        """The prefilter's verdicts of these files, as every search judges them (`SourceIndex._judge`),
+        noting the candidates among them: the hits and the readable files forced in, meeting every
+        clause. Returns their verdicts."""
         index = self.index
-        verdicts: dict[str, str] = {}
-        by_language: dict[str, list[str]] = {}
-        for path, language in files:
-            by_language.setdefault(language.name, []).append(path)
-        unread = [path for path, _ in files if path not in data]
-        if unread:  # bytes dropped since the walk began (the file changed): read again
-            data = {**data, **{path: index._candidate_bytes(path, self.result) for path in unread}}
-            for path in [path for path in unread if data[path] is None]:
-                verdicts[path] = _UNREADABLE
-                by_language[self.listing.language[path].name].remove(path)
-        for name, paths in by_language.items():
-            misses = paths
-            for needle in self.wanted[name]:
-                seen = index._contains.setdefault(needle, {})
-                seen.update({p: needle in data[p] for p in misses if p not in seen})
-                misses = [p for p in misses if not seen[p]]
-            hits = set(paths).difference(misses)
-            verdicts.update(dict.fromkeys(misses, _MISS))
-            verdicts.update(dict.fromkeys(hits, _HIT))
-            chosen = hits.union(self.forced.intersection(paths)) if self.forced else hits
-            if self.clauses is not None and self.met is not None:
-                clauses, met = self.clauses[name], self.met
-                chosen = {path for path in chosen if index._meets(path, clauses, met)}
-            self.chosen.update(chosen)
+        verdicts = index._judge(files, self.wanted, self.result)
+        chosen = {path for path, verdict in verdicts.items() if verdict == _HIT}
+        if self.forced:
+            chosen |= {path for path, verdict in verdicts.items() if verdict == _MISS and path in self.forced}
+        if self.clauses is not None and self.met is not None:
+            clauses, met, language = self.clauses, self.met, self.listing.language
+            chosen = {path for path in chosen if index._meets(path, clauses[language[path].name], met)}
+        self.chosen.update(chosen)
         self.verdicts.update(verdicts)
         return verdicts
 
@@ -1050,7 +1032,7 @@ class SourceIndex:
         self._kept[key] = _Kept.of(listing, found)
         return found
 
-    def _judge(self, files: list[tuple[str, Language]], wanted: dict[str, Sequence[bytes]], result: Search) -> dict[str, str]:
+    def _judge(self, files: list[tuple[str, Language]], wanted: Mapping[str, Sequence[bytes]], result: Search) -> dict[str, str]:
         """The prefilter's verdict on each file: hit, miss, skipped (binary, oversized) or unreadable.
 
         Needle by needle over all files, so the per-file work stays in
@@ -1209,7 +1191,9 @@ class SourceIndex:
             return None
         self._preload([(path, language)])
         if path not in self._facts:
-            data = self.repo.read_bytes(path)
+            data = self._bytes.get(path)  # a changed file's watch or a search read it: not again
+            if data is None:
+                data = self.repo.read_bytes(path)
             if not self._cached_untracked(path, language, data):
                 self._store(path, language, data, self._extract(path, language, data))
         self.flush()  # also stamps anew an old entry just read, so it outlives a trim

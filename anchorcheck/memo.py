@@ -19,23 +19,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
-@dataclass
 class Reads:
-    """What one computation looked at."""
+    """What one computation looked at. (A plain class: `dataclasses` would cost a replayed `check`,
+    which imports this module through `Repository`, a tenth of its time.)"""
 
-    paths: set[str] = field(default_factory=set)  # repo-relative paths read, resolved or stat-ed
-    # Paths only asked whether they exist and as what (file, directory): a new listing alone changes
-    # those answers (adding, removing or retyping a path relists), not an edit of their bytes.
-    probed: set[str] = field(default_factory=set)
-    listing: bool = False  # which files exist, or git's state (index, HEAD), fed it
-    git: bool = False  # git's history or HEAD fed it (a span followed through history, the commit checked out)
-    watches: list[Callable[[str], bool]] = field(default_factory=list)  # changed path -> whether it now matters
+    __slots__ = ("paths", "probed", "listing", "git", "watches")
+
+    def __init__(self) -> None:
+        self.paths: set[str] = set()  # repo-relative paths read, resolved or stat-ed
+        # Paths only asked whether they exist and as what (file, directory): a new listing alone changes
+        # those answers (adding, removing or retyping a path relists), not an edit of their bytes.
+        self.probed: set[str] = set()
+        self.listing = False  # which files exist, or git's state (index, HEAD), fed it
+        self.git = False  # git's history or HEAD fed it (a span followed through history, the commit checked out)
+        self.watches: list[Callable[[str], bool]] = []  # changed path -> whether it now matters
 
     def add(self, other: Reads) -> None:
         self.paths |= other.paths
@@ -122,9 +124,17 @@ class Memo:
     @contextmanager
     def unrecorded(self) -> Iterator[None]:
         """Reads in this block are not recorded: the caller declares what its result depends on."""
-        self._open.append(Reads())
-        try:
+        with self.recording():
             yield
+
+    @contextmanager
+    def recording(self) -> Iterator[Reads]:
+        """What this block reads, also through entries it computes or reuses (what a whole run read),
+        kept from any enclosing record."""
+        reads = Reads()
+        self._open.append(reads)
+        try:
+            yield reads
         finally:
             self._open.pop()
 

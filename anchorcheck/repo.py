@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit, urlunsplit
 
 from anchorcheck import gitcmd, gitdir
 from anchorcheck.globs import Patterns, gitignore, gitignore_file
@@ -99,6 +98,8 @@ def strip_credentials(url: str) -> str:
     Over http(s) any user part is a credential (tokens travel as user names);
     elsewhere (ssh://git@host) the user name is kept and only a password goes.
     """
+    from urllib.parse import urlsplit, urlunsplit  # a remote's URL is rarely asked for: spare every run the import
+
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -336,9 +337,13 @@ class Repository:
         if listed is None:
             listed = list(self._walk_files())
         keep = []
+        skipped: dict[str, bool] = {}  # per folder: a listing names each one many times
         for rel in listed:
-            parts = rel.split("/")
-            if any(part in self.skip_dirs for part in parts[:-1]):
+            folder = rel.rpartition("/")[0]
+            skip = skipped.get(folder)
+            if skip is None:
+                skip = skipped[folder] = any(part in self.skip_dirs for part in folder.split("/"))
+            if skip:
                 continue
             if excluding and self.exclude.match_file(rel):
                 continue

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor
 
     from anchorcheck.results import ResultStore
+    from anchorcheck.treestate import TreeState
 
 PARALLEL_THRESHOLD = 200  # below this many memories a pool costs more than it saves
 _CONFIG_FILES = frozenset({".anchorcheck.toml", "pyproject.toml"})  # where `load_config` looks
@@ -440,6 +441,12 @@ class Verifier:
                 opened = ResultStore.open(self.repo, self.plugins, self.config, cache) if cache is not None else None
             self._results = opened if opened is not None else False
         return self._results or None
+
+    def tree(self) -> TreeState | None:
+        """The tree state this Verifier's stored verdicts are keyed by (`anchorcheck.treestate`); None where
+        none is used (no cache, outside git, a tree too unclean to name, or a change seen since)."""
+        store = self._store()
+        return store.tree if store is not None else None
 
     def _flush(self) -> None:
         if self._results:

@@ -13,7 +13,12 @@ machine disturbs least):
 
 - `anchorcheck --version` (target <= 2x);
 - `anchorcheck check` with no arguments, as the `anchorcheck-repo` pre-commit
-  hook runs it (disk cache on; target <= 4x), and with `--no-cache`;
+  hook runs it (disk cache on; target <= 4x), and with `--no-cache`; run again
+  with nothing changed, it prints its stored report (`anchorcheck.replay`);
+- `anchorcheck check` after an edit: one file of another copy of the
+  repository is changed before each run, so no stored report matches and the
+  full check runs, from the stored verdicts of the files it did not touch (what
+  a pre-commit hook sees on most commits);
 - `anchorcheck check CLAUDE.md`, as the `anchorcheck` hook runs it on a staged
   memory file;
 - `anchorcheck check` of a memory file that names files only (no grammar,
@@ -38,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@e", "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@e"}
@@ -92,14 +98,20 @@ def with_precommit(root: Path, exe: str) -> tuple[Path, Path] | None:
     return hooked, bare
 
 
-def rounds(commands: dict[str, tuple[list[str], Path]], count: int, env: dict[str, str]) -> dict[str, list[tuple[float, float]]]:
-    """(wall, CPU) seconds of each command per round. CPU time (user + system of the child) is what load on a
-    shared machine disturbs least: the wall clock also counts the time the child waited for a core."""
+def rounds(
+    commands: dict[str, tuple[list[str], Path]], count: int, env: dict[str, str], prepare: dict[str, Callable[[], None]] | None = None
+) -> dict[str, list[tuple[float, float]]]:
+    """(wall, CPU) seconds of each command per round, each after its `prepare` step if it has one (not timed).
+    CPU time (user + system of the child) is what load on a shared machine disturbs least: the wall clock
+    also counts the time the child waited for a core."""
+    prepare = prepare or {}
     for args, cwd in commands.values():  # warm-up: bytecode, the disk cache, the OS's file cache
         subprocess.run(args, cwd=cwd, env=env, capture_output=True, check=False)
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for _ in range(count):
         for name, (args, cwd) in commands.items():
+            if name in prepare:
+                prepare[name]()
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             subprocess.run(args, cwd=cwd, env=env, capture_output=True, check=False)
@@ -111,8 +123,8 @@ def rounds(commands: dict[str, tuple[list[str], Path]], count: int, env: dict[st
 
 def measure(work: Path, count: int = 15) -> None:
     """Make the repository under `work` (once) and print the medians and ratios."""
-    root, plain = work / "small", work / "files-only"
-    for where, files in ((root, FILES), (plain, FILES_ONLY)):
+    root, plain, edited = work / "small", work / "files-only", work / "edited"
+    for where, files in ((root, FILES), (plain, FILES_ONLY), (edited, FILES)):
         if not where.exists():
             where.mkdir(parents=True)
             small_repository(where, files)
@@ -126,7 +138,12 @@ def measure(work: Path, count: int = 15) -> None:
         "anchorcheck check --no-cache": ([exe, "check", "--no-cache"], root),
         "anchorcheck check CLAUDE.md (file hook)": ([exe, "check", "CLAUDE.md"], root),
         "anchorcheck check (file: anchors and links only)": ([exe, "check"], plain),
+        "anchorcheck check after an edit (no replay)": ([exe, "check"], edited),
     }
+    edits = iter(range(1, 1 << 30))
+
+    def edit() -> None:  # an unstaged change git reports: another tree state each run
+        (edited / "CHANGELOG.md").write_text(f"# Changelog\n\nedit {next(edits)}\n")
     for tool, tool_args in (("ruff", ["check", "--no-cache", "."]), ("deptry", ["."])):
         beside = Path(sys.executable).with_name(tool)
         found = shutil.which(tool) or (str(beside) if beside.exists() else None)
@@ -143,7 +160,7 @@ def measure(work: Path, count: int = 15) -> None:
         print("(pre-commit is not installed: left out)")
     check = subprocess.run([exe, "check"], cwd=root, env=env, capture_output=True, text=True)
     print(f"repository: {root}\n  {check.stdout.strip().splitlines()[-1] if check.stdout.strip() else check.stderr.strip()}")
-    times = rounds(commands, count, env)
+    times = rounds(commands, count, env, {"anchorcheck check after an edit (no replay)": edit})
     wall = {name: statistics.median(w for w, _ in values) for name, values in times.items()}
     cpu = {name: statistics.median(c for _, c in values) for name, values in times.items()}
     base, base_cpu = wall["python -c pass"], cpu["python -c pass"]

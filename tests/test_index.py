@@ -166,6 +166,22 @@ def test_binary_and_oversized_sources_are_skipped_not_unreadable(tmp_path):
     assert SourceIndex.of(v.context).parsed == 0
 
 
+def test_a_lazy_search_judges_binary_and_oversized_files_as_the_first_search_does(tmp_path):
+    # A later search walks the tree lazily; the files it read as binary or oversized are judged as a
+    # first search judges them: an oversized one spelling the module makes absence unsure.
+    write(tmp_path, {
+        "pyproject.toml": "[tool.anchorcheck]\nmax-file-size = 1024\n",
+        "blob.py": b"import celery\x00\x01",
+        "big.py": "import celery\n" + "#" * 4096,
+        "ok.py": "import os\n",
+    })
+    v = verifier(tmp_path)
+    assert v.check("import:os").verdict is Verdict.VERIFIED  # reads the tree: the next search walks
+    lazily = v.check("import:celery")
+    assert lazily.verdict is Verdict.INCONCLUSIVE and "big.py" in lazily.reason
+    assert lazily.to_dict() == verifier(tmp_path).check("import:celery").to_dict()
+
+
 def test_facts_list_imports_in_document_order():
     # py-tree-sitter hands query captures over in a set's order, which moves between processes.
     from anchorcheck.index import extract_facts

@@ -7,11 +7,14 @@ Expected errors print one line naming the file and line, never a traceback.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from importlib import import_module
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
+    from types import ModuleType
 
 from anchorcheck._version import __version__
 
@@ -23,6 +26,8 @@ EXIT_USAGE = 2
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser, with only the subcommand that `argv` names (none for `--version`, all for help)."""
+    import argparse  # not before: a replayed `check` parses nothing (anchorcheck.replay)
+
     parser = argparse.ArgumentParser(
         prog="anchorcheck",
         description="Verify AI-agent memories against the code they talk about.",
@@ -47,7 +52,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["check"]:  # before any heavy import: the last report, when nothing it depends on changed
+        from anchorcheck.replay import replay
+
+        replayed = replay(argv[1:])
+        if replayed is not None:
+            return replayed
     args = build_parser(argv).parse_args(argv)
+    args.argv = argv[1:]  # the words a stored report is found by (anchorcheck.replay)
     from anchorcheck.anchors import AnchorSyntaxError  # what every subcommand has imported by now
     from anchorcheck.cli.common import UsageError
     from anchorcheck.config import ConfigError

@@ -18,9 +18,11 @@ import time
 from anchorcheck.cli.common import add_memory_files, add_format, add_root, add_verification, emit, exit_code, make_verifier
 from anchorcheck.cli.watch import add_watch, watch
 from anchorcheck.lockfile import attach, load_lock
+from anchorcheck.memo import Reads
 from anchorcheck.memoryfiles import ReferenceReading, claude_memory_dir, claude_memory_files, load
 from anchorcheck.model import Memory, MemoryReport
 from anchorcheck.receipts import ReceiptLog
+from anchorcheck.replay import Recording
 from anchorcheck.report import Run
 from anchorcheck.verifier import Verifier
 
@@ -51,38 +53,50 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def run(args: argparse.Namespace) -> int:
-    verifier = make_verifier(args, resident=args.watch)
-    start = time.perf_counter()
-    loaded, reports = check_memories(args, verifier)
-    if not loaded:
-        print("anchorcheck: no memory files found (name them, or set memory-files in the config)", file=sys.stderr)
-    files = [shown for shown, _ in loaded]
-    result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose, root=str(verifier.root))
-    emit(result, args.format)
-    if args.watch:
-        return watch(args, verifier, reports, lambda: check_memories(args, verifier)[1])
-    return exit_code(result, args.fail_on or verifier.config.fail_on)
+    recording = Recording.begin(args)  # before the plugins load: a warning they print is output too
+    try:
+        verifier = make_verifier(args, resident=args.watch)
+        if recording is not None:
+            recording.files_read(verifier)
+        start = time.perf_counter()
+        loaded, reports, reads = check_memories(args, verifier)
+        if not loaded:
+            print("anchorcheck: no memory files found (name them, or set memory-files in the config)", file=sys.stderr)
+        files = [shown for shown, _ in loaded]
+        result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose, root=str(verifier.root))
+        emit(result, args.format)
+        if args.watch:
+            return watch(args, verifier, reports, lambda: check_memories(args, verifier)[1])
+        code = exit_code(result, args.fail_on or verifier.config.fail_on)
+        if recording is not None:
+            recording.store(verifier, reads, loaded, result, code)
+        return code
+    finally:
+        if recording is not None:
+            recording.stop()
 
 
-def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[tuple[str, list[Memory]]], list[MemoryReport]]:
-    """Load the memory files (and the lock) as they are now and verify every memory in them."""
-    lock = load_lock(verifier.root)
-    kinds = frozenset() if args.no_implicit else frozenset(verifier.config.implicit)
-    reading = ReferenceReading(verifier.repo, kinds) if kinds else None
-    loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files, reading)
-    if args.claude_memory:
-        auto = claude_memory_files(verifier.root)
-        if not auto:
-            print(f"anchorcheck: no Claude Code auto-memory at {claude_memory_dir(verifier.root)}", file=sys.stderr)
-        loaded += load([str(p) for p in auto], verifier.repo, verifier.registry, (), reading) if auto else []
-    batch = []
-    for _, memories in loaded:
-        attach(memories, lock, verifier.registry.kinds)
-        batch.extend(memories)
-    reports = _verify(verifier, batch, args.deadline)
-    if args.receipts:
+def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[tuple[str, list[Memory]]], list[MemoryReport], Reads]:
+    """Load the memory files (and the lock) as they are now and verify every memory in them; and what
+    that read through the checkout (what a stored report must name, `anchorcheck.replay`)."""
+    with verifier.context.shared.recording() as reads:
+        lock = load_lock(verifier.root)
+        kinds = frozenset() if args.no_implicit else frozenset(verifier.config.implicit)
+        reading = ReferenceReading(verifier.repo, kinds) if kinds else None
+        loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files, reading)
+        if args.claude_memory:
+            auto = claude_memory_files(verifier.root)
+            if not auto:
+                print(f"anchorcheck: no Claude Code auto-memory at {claude_memory_dir(verifier.root)}", file=sys.stderr)
+            loaded += load([str(p) for p in auto], verifier.repo, verifier.registry, (), reading) if auto else []
+        batch = []
+        for _, memories in loaded:
+            attach(memories, lock, verifier.registry.kinds)
+            batch.extend(memories)
+        reports = _verify(verifier, batch, args.deadline)
+    if args.receipts:  # HEAD is read for the receipts alone: a run that appends none printed nothing of it
         ReceiptLog(args.receipts).record(reports, revision=verifier.repo.head)
-    return loaded, reports
+    return loaded, reports, reads
 
 
 def _verify(verifier: Verifier, batch: list[Memory], deadline: float | None) -> list[MemoryReport]:

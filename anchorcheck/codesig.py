@@ -1,0 +1,54 @@
+"""The signature of the code that judges: what stored verdicts and replayed reports are keyed by.
+
+A verdict stored on disk (`anchorcheck.results`) or a whole report printed
+again (`anchorcheck.replay`) is only true for the code that made it:
+anchorcheck's own sources and every plugin package's, by path, size and
+modification time (an upgrade or an edit rewrites them). Stat-ing them costs
+a fraction of importing them, which is what lets a replay skip the imports.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+
+ANCHORCHECK = os.path.dirname(os.path.abspath(__file__))
+
+
+def plugin_sources(modules: Sequence[str]) -> list[str] | None:
+    """Where the code of these plugin modules (`pkg.mod` or `pkg.mod:attr`) lives: their whole top-level
+    package (a plugin module leans on its siblings), or the module file itself. None for one not found."""
+    import importlib.util
+
+    places = []
+    for package in sorted({module.split(":", 1)[0].split(".", 1)[0] for module in modules}):
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None or spec.origin is None:
+            return None
+        origin = os.path.abspath(spec.origin)
+        places.append(os.path.dirname(origin) if os.path.basename(origin) == "__init__.py" else origin)
+    return places
+
+
+def code_signature(plugins: Sequence[tuple[str, str]], places: Sequence[str]) -> str:
+    """The plugins by name and module, and every `.py` file under `places` (and anchorcheck's own) by path,
+    size and time."""
+    files: set[str] = set()
+    for place in {ANCHORCHECK, *places}:
+        if place.endswith(".py"):
+            files.add(place)
+            continue
+        for folder, _, names in os.walk(place):
+            files.update(os.path.join(folder, name) for name in names if name.endswith(".py"))
+    digest = hashlib.sha1(repr(sorted(plugins)).encode())  # noqa: S324 - a content id, not security
+    for source in sorted(files):
+        try:
+            info = os.stat(source)
+        except OSError:
+            continue
+        digest.update(f"{source}\0{info.st_size}\0{info.st_mtime_ns}\0".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()

@@ -1,0 +1,215 @@
+"""A warm `anchorcheck check` of an unchanged checkout prints its last report again (anchorcheck.replay).
+
+Real git repositories in temp dirs and the real CLI in a subprocess: a replay
+prints what the full run printed (every byte but the elapsed time, which is
+the replay's own) with the same exit code and imports none of the core; any
+change to what the report depends on makes the next run a full one, which
+prints the new truth.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git, needs_git, write_tree
+
+pytestmark = needs_git
+
+# The real entry point, and afterwards which of the core's heavy modules the process imported.
+_RUN = """\
+import json, sys
+from anchorcheck.cli import main
+code = main(sys.argv[2:])
+heavy = ("anchorcheck.verifier", "anchorcheck.registry", "anchorcheck.plugins", "anchorcheck.model", "anchorcheck.cache",
+         "anchorcheck.index", "anchorcheck_plugins", "pluggy", "tree_sitter", "sqlite3", "argparse", "dataclasses")
+with open(sys.argv[1], "w") as marker:
+    json.dump([name for name in heavy if name in sys.modules], marker)
+sys.exit(code)
+"""
+_ELAPSED = re.compile(r"in \d+\.\d\ds\.|\"elapsed_seconds\": [0-9.e-]+")
+
+MEMORY = (
+    "# Notes\n\n"
+    "- The mode comes from `env:APP_MODE`.\n"
+    "- HTTP goes through `import:requests`; no `import:redis` yet.\n"
+    "- Docs: `file:docs/index.md`; the FAQ is not written: `file:docs/faq.md`.\n"
+    "- The entry point is `src/app/main.py`.\n"
+)
+FILES = {
+    "CLAUDE.md": MEMORY,
+    "src/app/__init__.py": "",
+    "src/app/main.py": "import os\n\nimport requests\n\nMODE = os.environ.get('APP_MODE')\n",
+    "docs/index.md": "# Docs\n",
+    ".gitignore": "docs/faq.md\n.anchorcheck.toml\nlog.jsonl\n",
+}
+
+
+@dataclass
+class Outcome:
+    out: str
+    err: str
+    code: int
+    heavy: list[str]
+
+    @property
+    def replayed(self) -> bool:
+        return not self.heavy
+
+    @property
+    def shown(self) -> tuple[str, str, int]:
+        """The output with the elapsed time (the one figure a replay changes) taken out."""
+        return _ELAPSED.sub("in ?", self.out), self.err, self.code
+
+
+def check(root: Path, *args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> Outcome:
+    marker = root.parent / "marker.json"
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN, str(marker), "check", *args],
+        cwd=cwd or root,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        check=False,
+    )
+    return Outcome(done.stdout.decode(), done.stderr.decode(), done.returncode, json.loads(marker.read_text()))
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = write_tree(tmp_path / "repo", FILES)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "start")
+    return root
+
+
+def warm(root: Path, *args: str, **how: object) -> Outcome:
+    """A full run, then its replay: the same bytes and exit code, without importing the core."""
+    first = check(root, *args, **how)  # type: ignore[arg-type]
+    assert not first.replayed
+    again = check(root, *args, **how)  # type: ignore[arg-type]
+    assert again.replayed, again.heavy
+    assert again.shown == first.shown
+    return first
+
+
+def test_a_replay_prints_the_same_report_and_exit_code_and_imports_no_core(repo: Path) -> None:
+    first = warm(repo)
+    assert first.code == 1 and "REFUTED" in first.out and "import:redis" in first.out
+    assert warm(repo, "--format", "json").shown != first.shown  # another format is another entry
+    assert json.loads(check(repo, "--format", "json").out)["summary"]
+
+
+def test_stderr_is_replayed_in_its_place(repo: Path) -> None:
+    (repo / "CLAUDE.md").unlink()
+    git(repo, "commit", "-qam", "no memory")
+    first = warm(repo)
+    assert "no memory files found" in first.err and first.code == 0
+
+
+def _edit(path: str, old: str, new: str) -> Callable[[Path], None]:
+    def change(root: Path) -> None:
+        target = root / path
+        target.write_text(target.read_text().replace(old, new))
+
+    return change
+
+
+def _write(path: str, text: str) -> Callable[[Path], None]:
+    return lambda root: write_tree(root, {path: text}) and None
+
+
+# What changes, what the full run then shows, and whether that run is replayed in turn (not when a
+# result reads a file no listing holds, such as an ignored one).
+CHANGES = {
+    "a memory file edited": (_edit("CLAUDE.md", "`file:docs/index.md`", "`file:docs/gone.md`"), "file:docs/gone.md", True),
+    "code an anchor reads edited": (_edit("src/app/main.py", "APP_MODE", "APP_STAGE"), "REFUTED env:APP_MODE", True),
+    "an untracked file added": (_write("src/app/cache.py", "import redis\n"), "VERIFIED import:redis", True),
+    "a file deleted": (lambda root: (root / "docs" / "index.md").unlink(), "REFUTED file:docs/index.md", True),
+    "an ignored file made where a result found none": (_write("docs/faq.md", "# FAQ\n"), None, False),
+    "a configuration git does not list": (_write(".anchorcheck.toml", "implicit = false\n"), None, True),
+}
+
+
+@pytest.mark.parametrize("change", CHANGES, ids=list(CHANGES))
+def test_a_change_makes_the_next_run_a_full_one_with_the_new_truth(repo: Path, change: str) -> None:
+    make, shows, stored = CHANGES[change]
+    before = warm(repo, "-v")
+    make(repo)
+    after = check(repo, "-v")
+    assert not after.replayed
+    truth = check(repo, "-v", "--no-cache")
+    assert after.shown == truth.shown and after.shown != before.shown
+    if shows:
+        assert shows in after.out and shows not in before.out
+    assert check(repo, "-v").replayed is stored  # the new truth is what is replayed from now on
+
+
+def test_another_working_directory_is_another_entry(repo: Path) -> None:
+    warm(repo)
+    inside = check(repo, cwd=repo / "src")
+    assert not inside.replayed and inside.shown == check(repo, "--no-cache", cwd=repo / "src").shown
+    assert check(repo, cwd=repo / "src").replayed
+
+
+@pytest.mark.parametrize("variable", ["NO_COLOR", "ANCHORCHECK_PLUGINS"])
+def test_an_environment_variable_the_output_reads_makes_a_full_run(repo: Path, variable: str) -> None:
+    warm(repo)
+    value = {"NO_COLOR": "1", "ANCHORCHECK_PLUGINS": "file,env"}[variable]
+    changed = check(repo, env={variable: value})
+    assert not changed.replayed
+    assert changed.shown == check(repo, "--no-cache", env={variable: value}).shown
+
+
+def test_the_receipts_log_is_part_of_the_key(repo: Path) -> None:
+    log = repo / "log.jsonl"
+    assert not check(repo, "--receipts", str(log)).replayed  # appends the first receipts: not stored
+    written = log.read_bytes()
+    warm(repo, "--receipts", str(log))  # appends nothing, so it is stored and replayed
+    assert log.read_bytes() == written
+    log.write_bytes(b"")
+    assert not check(repo, "--receipts", str(log)).replayed
+    assert log.read_bytes().count(b"\n") == written.count(b"\n")  # the full run wrote every receipt again
+
+
+def test_a_run_whose_result_read_git_is_not_replayed(repo: Path) -> None:
+    banked = subprocess.run(
+        [sys.executable, "-m", "anchorcheck", "bank", "src/app/main.py:1-3"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout
+    (repo / "anchorcheck.lock").write_text("version = 1\n\n" + banked)
+    (repo / "CLAUDE.md").write_text(MEMORY + "- The imports: `span:src/app/main.py#L1-L3`.\n")
+    first = check(repo, "-v")
+    assert "VERIFIED span:src/app/main.py#L1-L3" in first.out
+    assert not check(repo, "-v").replayed  # a span checks which repository it is in: git's history
+    assert not check(repo, "-v").replayed
+
+
+def test_no_cache_neither_replays_nor_stores(repo: Path) -> None:
+    check(repo, "--no-cache")
+    assert not check(repo, "--no-cache").replayed
+
+
+@pytest.mark.parametrize("damage", [b"", b"{not json", b'{"version": "1"}', b"[1, 2]"])
+def test_a_damaged_entry_means_a_full_run(repo: Path, damage: bytes) -> None:
+    first = warm(repo)
+    for entry in (Path(os.environ["ANCHORCHECK_CACHE_DIR"]) / "replay").iterdir():
+        entry.write_bytes(damage)
+    again = check(repo)
+    assert not again.replayed and again.shown == first.shown
+
+
+def test_an_entry_that_is_a_fifo_is_not_waited_on(repo: Path) -> None:
+    first = warm(repo)
+    for entry in (Path(os.environ["ANCHORCHECK_CACHE_DIR"]) / "replay").iterdir():
+        entry.unlink()
+        os.mkfifo(entry)
+    again = check(repo)  # subprocess.run would hang here if the lookup opened the FIFO for reading
+    assert not again.replayed and again.shown == first.shown
