@@ -21,6 +21,7 @@ from anchorcheck.safe_read import CONFIG_CAP, read_in_root
 FAIL_ON = ("refuted", "inconclusive")
 _TOML_AT = re.compile(r"at line (\d+)")
 IMPLICIT_KINDS = ("file", "cmd", "pkg")
+CONFIG_FILES = (".anchorcheck.toml", "pyproject.toml")  # where `load_config` looks, the first found wins
 
 
 class ConfigError(ValueError):
@@ -85,7 +86,7 @@ def load_config(root: Path) -> Config:
     Either is read only as a regular file inside the root: one that is a
     FIFO, a device or a symlink out of the repository is a ConfigError.
     """
-    for name, table in ((".anchorcheck.toml", None), ("pyproject.toml", ("tool", "anchorcheck"))):
+    for name, table in zip(CONFIG_FILES, (None, ("tool", "anchorcheck"))):
         path = root / name
         if os.path.lexists(path) and not path.is_dir():
             return _from_file(root, path, table)

@@ -58,6 +58,7 @@ ENVIRONMENT = ("NO_COLOR", "ANCHORCHECK_PLUGINS")  # every variable a check's ou
 _FOLDER = "replay"
 _KEEP = 256  # entries kept in a cache directory, the least recently written go first
 _MAX_OUTPUT = 4 * 1024 * 1024  # characters: a larger report is worked out again
+_MAX_ENTRY = 8 * _MAX_OUTPUT  # bytes of an entry read back (JSON escapes a character in up to 12)
 _MAX_FILE = 64 * 1024 * 1024  # bytes of a named file hashed; past it, its stat signature
 _LIFECYCLE = ("expires", "resolve_after", "as_of")
 _GLOB = frozenset("*?[")
@@ -73,14 +74,13 @@ def replay(argv: list[str]) -> int | None:
     if "--no-cache" in argv:
         return None
     try:
-        with open(_slot(argv), encoding="utf-8") as handle:
-            entry = json.load(handle)
+        entry = json.loads(_read_entry(_slot(argv)))
         if not _holds(entry):
             return None
         events = [(stream, _text(stream, body, entry["elapsed"], started)) for stream, body in entry["out"]]
         code = int(entry["exit"])
-    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
-        return None  # no entry, or one of another shape: check
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError, RuntimeError):
+        return None  # no entry, one of another shape, or a checkout that cannot be looked at (a symlink loop): check
     for stream, text in events:
         (sys.stderr if stream == "err" else sys.stdout).write(text)
     return code
@@ -96,6 +96,20 @@ def _slot(argv: list[str]) -> str:
     key = json.dumps([VERSION, argv, os.getcwd()])
     name = hashlib.sha1(key.encode("utf-8", "surrogateescape")).hexdigest()  # noqa: S324 - a name, not security
     return str(default_cache_dir(Path(_found_root())) / _FOLDER / name)
+
+
+def _read_entry(path: str) -> bytes:
+    """The entry's bytes: a regular file, not through a link, of bounded size (the cache may fall back to
+    a folder inside the checkout, which is not to be trusted with a FIFO or a huge file)."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_ENTRY:
+            raise ValueError("not an entry")
+        with os.fdopen(descriptor, "rb", closefd=False) as handle:
+            return handle.read(_MAX_ENTRY)
+    finally:
+        os.close(descriptor)
 
 
 def _text(stream: str, body: Any, style: str | None, started: float) -> str:
@@ -128,7 +142,7 @@ def _holds(entry: dict[str, Any]) -> bool:
         return False  # the checkout around the working directory is another one now
     repo = Repository(entry["root"], skip_dirs=entry["skip_dirs"], exclude=entry["exclude"], max_file_size=entry["max_file_size"])
     repo.prefetch_listing()
-    if fingerprint() != entry["dists"] or code_signature([tuple(p) for p in entry["plugins"]], entry["places"]) != entry["code"]:
+    if fingerprint() != entry["dists"] or code_signature(entry["plugins"], entry["places"]) != entry["code"]:
         return False
     if any(file_id(path) != held for path, held in entry["files"].items()):
         return False
@@ -197,11 +211,12 @@ class Recording:
 
     def files_read(self, verifier: Verifier) -> None:
         """Take what the files read outside the listing hold, before the check reads them."""
+        from anchorcheck.config import CONFIG_FILES
         from anchorcheck.lockfile import lock_path
 
         root = verifier.root
         named = [os.path.abspath(name) for name in self.args.files]
-        for path in [str(root / ".anchorcheck.toml"), str(root / "pyproject.toml"), str(lock_path(root)), *named]:
+        for path in [*(str(root / name) for name in CONFIG_FILES), str(lock_path(root)), *named]:
             self.files[path] = file_id(path)
         if self.args.receipts:
             self.files[os.path.abspath(self.args.receipts)] = file_id(self.args.receipts)

@@ -62,6 +62,7 @@ _ABBREVIATED = re.compile(r"[0-9a-fA-F]{4,64}")
 # Files git opens while listing or hashing: one that is a FIFO blocks it forever.
 _GIT_READS = frozenset({".gitignore", ".gitattributes"})
 _GLOB_CHARS = frozenset("*?[")
+_INDEX_PATH = re.compile(r"\t([^\0]*)")  # the path of each `ls-files -s -z` entry (mode, blob and stage come first)
 _PACE = 4096  # paths judged between two looks at the caller's deadline
 
 
@@ -174,7 +175,6 @@ class Repository:
         # it. A snapshot watches or signs them there, so no change after the listing began goes unseen.
         self.before_looking: Callable[[Iterable[str], Iterable[str]], None] | None = None
         self.listed_at: int | None = None  # time.time_ns() when the listing began (None: not listed yet)
-        self._parsed_index: tuple[str | None, dict[str, tuple[str, str]] | None] = (None, None)
 
     def observe(self, memo: Memo) -> None:
         """Note every path read, resolved or judged, and every listing and git command, in `memo`: what
@@ -188,7 +188,6 @@ class Repository:
         for name in ("_all_files", "_by_name", "_index_listing", "blob_ids", "staged_blob_ids", "_in_git", "_head", "_identity"):
             self.__dict__.pop(name, None)
         self.listed_at = None
-        self._parsed_index = (None, None)
         self._vetted.clear()
         self._edited.clear()
         self.plain.clear()
@@ -379,19 +378,20 @@ class Repository:
         if self.before_looking is None:
             return list(run(commands))
         staged = list(run(commands[:1]))
-        paths = self._staged(staged[0]) or {}
-        if self.exclude.patterns:
-            paths = {path: paths[path] for path in paths if not self.exclude.match_file(path)}
-        kept = {d for d in directories_of(paths) if not self.skip_dirs.intersection(d.split("/"))}
-        self.before_looking(kept, (path for path in paths if path.rpartition("/")[0] in kept))  # files: asked lazily
+        self.before_looking(*self._to_watch(staged[0]))
         return staged + list(run(commands[1:]))
 
-    def _staged(self, staged_out: str | None) -> dict[str, tuple[str, str]] | None:
-        """`git ls-files -s -z` as path -> (mode, blob) for stage 0; parsed once, though both the
-        listing and `before_looking` need it."""
-        if self._parsed_index[0] is not staged_out:
-            self._parsed_index = (staged_out, _staged_entries(staged_out))
-        return self._parsed_index[1]
+    def _to_watch(self, staged_out: str | None) -> tuple[set[str], Iterable[str]]:
+        """The directories of the files git's index names, but skipped and excluded ones, and those files
+        (a generator: only signatures need them). Quick, since git waits on it: paths found by one regex
+        (the index itself is parsed later), skipped directories looked for by name first."""
+        paths = _INDEX_PATH.findall(staged_out or "")
+        if self.exclude.patterns:
+            paths = [path for path in paths if not self.exclude.match_file(path)]
+        directories = directories_of(paths)
+        if any(d.rpartition("/")[2] in self.skip_dirs for d in directories):
+            directories = {d for d in directories if not self.skip_dirs.intersection(d.split("/"))}
+        return directories, (path for path in paths if path.rpartition("/")[0] in directories)
 
     def _regular_file(self, rel: str, walked: bool) -> bool:
         """A regular file, or a symlink to one inside the root (checked, so reads may skip resolving).
@@ -422,7 +422,7 @@ class Repository:
             (untracked_out,) = self._git_parallel(_LS_UNTRACKED)
         else:  # all three side by side, the index read kept for blob ids
             staged_out, modified_out, untracked_out = self._listing(self._in_parallel, list(_LISTING))
-            self.__dict__["_index_listing"] = (self._staged(staged_out), _modified(modified_out))
+            self.__dict__["_index_listing"] = _index_entries(staged_out, modified_out)
         staged, modified = self._index_listing
         untracked = None if untracked_out is None else [p for p in untracked_out.split("\0") if p]
         if staged is None or untracked is None:
@@ -437,8 +437,7 @@ class Repository:
         Blob ids need only these; the untracked files, whose listing walks the
         whole tree, are asked for by the listing alone (`_git_listing`).
         """
-        staged_out, modified_out = self._listing(self._in_parallel, [_LS_STAGED, _LS_MODIFIED])
-        return self._staged(staged_out), _modified(modified_out)
+        return _index_entries(*self._listing(self._in_parallel, [_LS_STAGED, _LS_MODIFIED]))
 
     def _walk_files(self) -> Iterable[str]:
         """Walk the tree without git, applying every .gitignore on the way down."""
@@ -499,7 +498,7 @@ class Repository:
         copy record into this one's memo, keep its caller's deadline or tell its snapshot's watches (they
         hold closures)."""
         self.join_prefetch()
-        return {**self.__dict__, "_memo": Memo(), "pace": _unpaced, "before_looking": None, "_parsed_index": (None, None)}
+        return {**self.__dict__, "_memo": Memo(), "pace": _unpaced, "before_looking": None}
 
     def join_prefetch(self) -> None:
         """Wait for a prefetch still running: before its results are used, and before a fork (a child
@@ -661,22 +660,17 @@ class Repository:
         return PurePosixPath(full.relative_to(self.root)).as_posix()
 
 
-def _staged_entries(staged_out: str | None) -> dict[str, tuple[str, str]] | None:
-    """`git ls-files -s -z` as path -> (mode, blob) for stage 0."""
-    if staged_out is None:
-        return None
-    staged = {}
-    for entry in staged_out.split("\0"):
-        meta, _, path = entry.partition("\t")
-        fields = meta.split()
-        if path and len(fields) == 3 and fields[2] == "0":
-            staged[path] = (fields[0], fields[1])
-    return staged
-
-
-def _modified(modified_out: str | None) -> set[str]:
-    """The paths of `git diff-files --name-only -z`."""
-    return set((modified_out or "").split("\0")) - {""}
+def _index_entries(staged_out: str | None, modified_out: str | None) -> tuple[dict[str, tuple[str, str]] | None, set[str]]:
+    """`git ls-files -s -z` as path -> (mode, blob) for stage 0, and the paths of `git diff-files --name-only -z`."""
+    staged: dict[str, tuple[str, str]] | None = None
+    if staged_out is not None:
+        staged = {}
+        for entry in staged_out.split("\0"):
+            meta, _, path = entry.partition("\t")
+            fields = meta.split()
+            if path and len(fields) == 3 and fields[2] == "0":
+                staged[path] = (fields[0], fields[1])
+    return staged, set((modified_out or "").split("\0")) - {""}
 
 
 def directories_of(paths: Iterable[str]) -> set[str]:

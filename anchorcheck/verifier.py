@@ -225,8 +225,8 @@ class Verifier:
             return False
         if not self._looked():
             return False
-        if self._snapshot is None:  # the first look could not take it: take it now (what the listing may have
-            self._watch(Snapshot(self.repo))  # missed since it was taken is reported by its first look)
+        if self._snapshot is None:  # the first look could not take it: take it now; what the listing taken
+            self._watch(Snapshot(self.repo))  # before it may have missed is reported by its first `changes()`
         changes = self._snapshot.changes()
         unwatched = self.context.shared.drop_volatile()
         if unwatched:  # read outside what the snapshot watches (an ignored file): read again at each call
@@ -239,7 +239,7 @@ class Verifier:
         if self._own_config and (relist or stale & _CONFIG_FILES):
             config = load_config(self.repo.root)
             if config != self.config:  # skipped directories, excluded files, size cap: judged anew throughout
-                self._rebuild(config, stale)
+                self._rebuild(config, stale, self._snapshot)
                 return True
         if not relist:
             self._forget(stale)
@@ -280,13 +280,13 @@ class Verifier:
         try:
             if self._resident:  # the snapshot lists the checkout, its watches on before git looks at the files
                 self._watch(Snapshot(self.repo, self._lookout))
-                self._lookout = None
             self.repo.paths()
             self._store()
         except Exception:  # noqa: BLE001 - what failed is done again where it is needed, and reported there
             return
         finally:
             self._looked_yet = True
+            self._lookout = None
 
     def _forget(self, stale: set[str], relisted: bool = False) -> None:
         """What the checkout and the source index knew of these files goes: they are read again."""
@@ -299,20 +299,18 @@ class Verifier:
         self._snapshot = snapshot
         self.context.shared.uncovered = snapshot.uncovered
 
-    def _rebuild(self, config: Config, stale: set[str]) -> None:
+    def _rebuild(self, config: Config, stale: set[str], old: Snapshot) -> None:
         """The configuration changed: a new view of the checkout, keeping the facts of unchanged files."""
         from anchorcheck.index import SourceIndex
 
         known = self.context.peek("anchorcheck.index")
         listed = set(self.repo.paths())
-        old = self._snapshot
         self.config = config
         self.repo = Repository(self.repo.root, skip_dirs=config.skip_dirs, exclude=config.exclude, max_file_size=config.max_file_size)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=self.context.options)
         self._watch(Snapshot(self.repo))
         stale |= listed ^ set(self.repo.paths())
-        if old is not None:  # between the look that found the change and the new watches
-            stale |= self._snapshot.changed_since(old)
+        stale |= self._snapshot.changed_since(old)  # between the look that found the change and the new watches
         if known is not None:
             SourceIndex.succeeding(known, self.context, stale)
 
