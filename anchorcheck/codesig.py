@@ -14,6 +14,7 @@ import os
 from collections.abc import Sequence
 
 ANCHORCHECK = os.path.dirname(os.path.abspath(__file__))
+_SIGNED: dict[tuple[tuple[tuple[str, ...], ...], tuple[str, ...]], str] = {}
 
 
 def plugin_sources(modules: Sequence[str]) -> list[str] | None:
@@ -36,7 +37,15 @@ def plugin_sources(modules: Sequence[str]) -> list[str] | None:
 
 def code_signature(plugins: Sequence[tuple[str, str]], places: Sequence[str]) -> str:
     """The plugins by name and module, and every `.py` file under `places` (and anchorcheck's own) by path,
-    size and time."""
+    size and time. Taken once per process (the code does not change under a running program): a check
+    that finds no stored report to replay asks for it three times."""
+    key = (tuple(sorted(tuple(plugin) for plugin in plugins)), tuple(places))
+    if key not in _SIGNED:
+        _SIGNED[key] = _signature(key[0], places)
+    return _SIGNED[key]
+
+
+def _signature(plugins: Sequence[tuple[str, ...]], places: Sequence[str]) -> str:
     files: set[str] = set()
     for place in {ANCHORCHECK, *places}:
         if place.endswith(".py"):
@@ -44,7 +53,7 @@ def code_signature(plugins: Sequence[tuple[str, str]], places: Sequence[str]) ->
             continue
         for folder, _, names in os.walk(place):
             files.update(os.path.join(folder, name) for name in names if name.endswith(".py"))
-    digest = hashlib.sha1(repr(sorted(plugins)).encode())  # noqa: S324 - a content id, not security
+    digest = hashlib.sha1(repr(list(plugins)).encode())  # noqa: S324 - a content id, not security
     for source in sorted(files):
         try:
             info = os.stat(source)

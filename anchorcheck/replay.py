@@ -142,7 +142,7 @@ def _holds(entry: dict[str, Any]) -> bool:
         return False  # the checkout around the working directory is another one now
     repo = Repository(entry["root"], skip_dirs=entry["skip_dirs"], exclude=entry["exclude"], max_file_size=entry["max_file_size"])
     repo.prefetch_listing()
-    if fingerprint() != entry["dists"] or code_signature([tuple(p) for p in entry["plugins"]], entry["places"]) != entry["code"]:
+    if fingerprint() != entry["dists"] or code_signature(entry["plugins"], entry["places"]) != entry["code"]:
         return False
     if any(file_id(path) != held for path, held in entry["files"].items()):
         return False

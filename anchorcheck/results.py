@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from anchorcheck.plugins import PluginSet
 
 RESULTS_VERSION = "2"
-_CODE: dict[tuple[tuple[str, str], ...], str] = {}  # per process: the code does not change under a running program
 
 
 class ResultStore:
@@ -92,10 +91,6 @@ class ResultStore:
 
 def _code(plugins: PluginSet) -> str | None:
     """Names the code that judges (`codesig`); None for a plugin that is no module."""
-    key = tuple(sorted((info.name, info.module) for info in plugins.infos))
-    if key not in _CODE:
-        places = plugin_sources([module for _, module in key])
-        if places is None:
-            return None
-        _CODE[key] = code_signature(key, places)
-    return _CODE[key]
+    key = [(info.name, info.module) for info in plugins.infos]
+    places = plugin_sources([module for _, module in key])
+    return None if places is None else code_signature(key, places)
