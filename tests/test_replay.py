@@ -213,3 +213,33 @@ def test_an_entry_that_is_a_fifo_is_not_waited_on(repo: Path) -> None:
         os.mkfifo(entry)
     again = check(repo)  # subprocess.run would hang here if the lookup opened the FIFO for reading
     assert not again.replayed and again.shown == first.shown
+
+
+def _on_a_terminal(root: Path) -> tuple[bytes, bool]:
+    """`check` with stdout on a pseudo-terminal (colours on): what it printed, and whether it replayed."""
+    pty = pytest.importorskip("pty")
+    marker = root.parent / "marker.json"
+    master, slave = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-c", _RUN, str(marker), "check"], cwd=root, stdout=slave, stderr=subprocess.DEVNULL)
+    os.close(slave)
+    printed = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        printed += chunk
+    process.wait()
+    os.close(master)
+    return printed, not json.loads(marker.read_text())
+
+
+def test_a_report_on_a_terminal_is_replayed_there_in_colour_and_not_into_a_pipe(repo: Path) -> None:
+    first, replayed = _on_a_terminal(repo)
+    assert not replayed and b"\x1b[" in first
+    again, replayed = _on_a_terminal(repo)
+    assert replayed and _ELAPSED.sub("in ?", again.decode()) == _ELAPSED.sub("in ?", first.decode())
+    piped = check(repo)  # stdout no terminal: another key, no colour
+    assert not piped.replayed and "\x1b[" not in piped.out
