@@ -278,18 +278,21 @@ class _Inotify:
 
     def add(self, directories: Iterable[str]) -> bool:
         """Watch these directories too (those not watched yet); False, and closed, when out of watches."""
+        # Thousands per listing, ahead of git's look at the files: the loop is kept lean.
+        add_watch, fd, mask, watched = self._libc.inotify_add_watch, self.fd, self._WRITES | self._MOVES, self.watched  # type: ignore[attr-defined]
+        below, root = os.path.join(self.root, ""), os.fsencode(self.root)
         for directory in directories:
-            if directory in self.watched:
+            if directory in watched:
                 continue
-            full = directory if os.path.isabs(directory) else os.path.join(self.root, directory) if directory else self.root
-            wd = self._libc.inotify_add_watch(self.fd, os.fsencode(full), self._WRITES | self._MOVES)  # type: ignore[attr-defined]
+            full = os.fsencode(directory if os.path.isabs(directory) else below + directory) if directory else root
+            wd = add_watch(fd, full, mask)
             if wd < 0 and self._errno() in (errno.ENOENT, errno.ENOTDIR):
                 continue  # gone (a tracked directory deleted): its parent's events say when it comes back
             if wd < 0:
                 self._closer()
                 return False
             self.directories[wd] = directory
-            self.watched.add(directory)
+            watched.add(directory)
         return True
 
     def happened(self) -> tuple[set[str], bool] | None:
