@@ -54,9 +54,12 @@ class Memo:
         self._values: dict[Any, Any] = {}
         self._reads: dict[Any, Reads] = {}
         # The keys by each path they read and each watch they hold: an edit of one file visits only
-        # the entries it fed and asks each distinct watch once, not every entry (154 on Django).
+        # the entries it fed and asks each distinct watch once, not every entry (154 on Django). Built
+        # at the first `forget` for what was computed since (`_unindexed`): a one-shot Verifier's memo,
+        # never told of a change, does not pay for it.
         self._by_path: dict[str, set[Any]] = {}
         self._by_watch: dict[Callable[[str], bool], set[Any]] = {}
+        self._unindexed: set[Any] = set()
         self._open: list[Reads] = []  # the computations running now, innermost last
         self._volatile: set[Any] = set()  # keys to drop at the next call, whatever changed
         self._unwatched: set[str] = set()  # the paths they read that no change would be seen in
@@ -80,10 +83,7 @@ class Memo:
         if keep is None or keep(value):
             self._values[key] = value
             self._reads[key] = reads
-            for path in reads.paths:
-                self._by_path.setdefault(path, set()).add(key)
-            for watch in reads.watches:
-                self._by_watch.setdefault(watch, set()).add(key)
+            self._unindexed.add(key)
             unwatched = self.uncovered(reads.paths | reads.probed) if self.uncovered is not None else ()
             if unwatched:
                 self._volatile.add(key)
@@ -161,6 +161,7 @@ class Memo:
         """Drop the entries that `stale` paths (changed, added or removed) fed, and with `relisted`
         those that depended on the listing or read a path that was no listed file (`unlisted`: a
         directory, or a file that did not exist). How many were dropped."""
+        self._index()
         doomed: set[Any] = set()
         if relisted:
             doomed.update(key for key, reads in self._reads.items() if reads.listing or any(map(unlisted, reads.paths)))
@@ -173,10 +174,24 @@ class Memo:
             self._drop(key)
         return len(doomed)
 
+    def _index(self) -> None:
+        """Index the entries computed since the last call by the paths they read and the watches they hold."""
+        for key in self._unindexed:
+            reads = self._reads.get(key)
+            if reads is not None:
+                for path in reads.paths:
+                    self._by_path.setdefault(path, set()).add(key)
+                for watch in reads.watches:
+                    self._by_watch.setdefault(watch, set()).add(key)
+        self._unindexed.clear()
+
     def _drop(self, key: Any) -> None:
         """Take an entry out, and out of the indexes by path and by watch."""
         del self._values[key]
         reads = self._reads.pop(key)
+        if key in self._unindexed:  # not indexed yet: nothing to take out there
+            self._unindexed.discard(key)
+            return
         _unindex(self._by_path, reads.paths, key)
         _unindex(self._by_watch, reads.watches, key)
 

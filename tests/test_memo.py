@@ -81,3 +81,7 @@ def test_a_volatile_entry_lives_for_one_call_and_leaves_the_others():
     assert memo.drop_volatile() == {"ignored/x.py"}
     assert memo.peek("volatile") is None and memo.peek("kept") == "kept"
     assert memo.forget({"ignored/x.py"}, False, _listed) == 0
+    _entry(memo, "volatile", ["ignored/x.py"])  # again, and this time indexed by a change seen before it goes
+    assert memo.forget({"other.py"}, False, _listed) == 0
+    assert memo.drop_volatile() == {"ignored/x.py"}
+    assert memo.forget({"ignored/x.py"}, False, _listed) == 0 and memo.peek("kept") == "kept"
