@@ -233,6 +233,11 @@ class Snapshot:
                 self.racy[path] = _digest(self._full(path))
         return found
 
+    def keep(self, changes: Changes) -> None:
+        """Report these changes again at the next `changes()`: the caller could not take them in yet."""
+        self._pending.modified |= changes.modified
+        self._pending.relist |= changes.relist
+
     def changed_since(self, old: Snapshot) -> set[str]:
         """The files of both snapshots that changed between `old`'s last look and this one's watch:
         `old`'s events until now (its watches are still on), or the signatures compared."""

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from anchorcheck import implicit, lifecycle
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor, parse_anchor
-from anchorcheck.config import Config, load_config
+from anchorcheck.config import Config, ConfigError, load_config
 from anchorcheck.context import BudgetExceeded, Context
 from anchorcheck.freshness import Lookout, Snapshot
 from anchorcheck.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_reason
@@ -237,7 +237,11 @@ class Verifier:
         stale = set(changes.modified)
         relist = changes.relist
         if self._own_config and (relist or stale & _CONFIG_FILES):
-            config = load_config(self.repo.root)
+            try:
+                config = load_config(self.repo.root)
+            except ConfigError:  # as a new Verifier would raise; the changes wait for a valid configuration
+                self._snapshot.keep(changes)
+                raise
             if config != self.config:  # skipped directories, excluded files, size cap: judged anew throughout
                 self._rebuild(config, stale, self._snapshot)
                 return True

@@ -431,3 +431,22 @@ def test_a_kept_search_is_patched_for_an_edit_not_worked_out_again(tmp_path, mon
     (root / "tests/test_log.py").rename(root / "pkg/free.py")  # from tests into production: listed again
     assert _answers(v) == _answers(verifier(root))
     assert rebuilt
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_an_invalid_configuration_is_an_error_at_every_call_until_it_is_fixed(tmp_path, in_git):
+    """A new Verifier raises ConfigError; a long-lived one raised it once, then answered under the
+    old configuration as if nothing had changed."""
+    from anchorcheck.config import ConfigError
+
+    write(tmp_path, {"app/a.py": "import json\n", "gen/g.py": "import yaml\n"})
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert v.check("import:yaml").verdict is Verdict.VERIFIED
+    write(tmp_path, {".anchorcheck.toml": "exclude = 3\n"})
+    for _ in range(2):
+        with pytest.raises(ConfigError):
+            v.check("import:yaml")
+    write(tmp_path, {".anchorcheck.toml": 'exclude = ["gen/"]\n'})
+    assert v.check("import:yaml").verdict is Verdict.REFUTED
