@@ -308,6 +308,8 @@ class Verifier:
         from anchorcheck.index import SourceIndex
 
         known = self.context.peek("anchorcheck.index")
+        if config.max_file_size != self.config.max_file_size:
+            known = None  # which files are too large to parse changed: every file's facts are judged anew
         listed = set(self.repo.paths())
         self.config = config
         self.repo = Repository(self.repo.root, skip_dirs=config.skip_dirs, exclude=config.exclude, max_file_size=config.max_file_size)

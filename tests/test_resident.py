@@ -450,3 +450,17 @@ def test_an_invalid_configuration_is_an_error_at_every_call_until_it_is_fixed(tm
             v.check("import:yaml")
     write(tmp_path, {".anchorcheck.toml": 'exclude = ["gen/"]\n'})
     assert v.check("import:yaml").verdict is Verdict.REFUTED
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_a_new_size_cap_judges_every_file_again(tmp_path, in_git):
+    """The facts of a file parsed under the old cap were kept after `max-file-size` shrank below its
+    size: a new Verifier does not parse it, so absence it might hide is INCONCLUSIVE."""
+    write(tmp_path, {"app/a.py": "import json  # not redis\n" + "# padding\n" * 20, "app/b.py": "import os\n"})
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert v.check("import:redis").verdict is Verdict.REFUTED
+    write(tmp_path, {".anchorcheck.toml": "max-file-size = 100\n"})
+    assert v.check("import:redis").to_dict() == verifier(tmp_path).check("import:redis").to_dict()
+    assert v.check("import:redis").verdict is Verdict.INCONCLUSIVE
