@@ -211,6 +211,9 @@ class Snapshot:
             touched, relist = happened
             found.relist |= relist
             touched |= {link for link, target in self.links.items() if target in touched}
+            swapped = touched & self.directories  # a directory replaced or renamed: each file listed below it
+            if swapped:
+                touched |= {path for path in self.listed if any(path.startswith(f"{d}/") for d in swapped)}
             found.modified |= touched & self.listed
             found.relist |= any(signature(self._full(path)) is None for path in found.modified)
             return found
@@ -322,7 +325,9 @@ class _Inotify:
                 directory = self.directories.get(wd)
                 if directory is None or os.path.isabs(directory) or mask & (self._MOVES | self._IGNORED):
                     relist = True  # git's state moved, or an entry came, went or was renamed
-                elif name:
+                if name and directory is not None and not os.path.isabs(directory):
+                    # Written, or replaced under the same name (an atomic save renames a new file over it,
+                    # a checkout deletes and writes it): listed again as before, its bytes are new all the same.
                     touched.add(f"{directory}/{name}" if directory else name)
 
 

@@ -74,6 +74,9 @@ _CONFIGS = [
     "implicit = false\n",
     'exclude = ["shop/api/"]\n',
     "exclude = 3\n",  # not a valid configuration: an error, alike for both
+    'plugins = ["file", "pkg", "pypi", "markdown", "import", "lang-python"]\n',
+    'implicit = ["file"]\n',
+    'extend-exclude = ["docs/"]\nfail-on = "inconclusive"\n',
 ]
 _IGNORES = ["scripts/", "*.js", "docs/", "shop/extra*.py", ".env.example", "AGENTS.md", "tests/"]
 # Rewrites that keep a file's size: each word and its same-length twin.

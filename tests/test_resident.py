@@ -464,3 +464,27 @@ def test_a_new_size_cap_judges_every_file_again(tmp_path, in_git):
     write(tmp_path, {".anchorcheck.toml": "max-file-size = 100\n"})
     assert v.check("import:redis").to_dict() == verifier(tmp_path).check("import:redis").to_dict()
     assert v.check("import:redis").verdict is Verdict.INCONCLUSIVE
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_a_file_replaced_by_a_rename_or_a_link_is_read_again(tmp_path, in_git):
+    """An editor's atomic save (a new file renamed over the old), a file deleted and written again, a
+    file replaced by a link, a directory swapped for another of the same name: the paths are listed
+    as before, so only the events' names say which files to read again (they said only "relist")."""
+    write(tmp_path, {"app/a.py": "import json\n", "app/b.py": "import os\n", "pkg/m.py": "import os\n", "other/m.py": "import celery\n", "docs/x.py": "import yaml\n"})
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert [v.check(a).verdict for a in ("import:redis", "import:yaml", "import:celery in:pkg/")] == [Verdict.REFUTED, Verdict.VERIFIED, Verdict.REFUTED]
+    write(tmp_path, {"app/a.py.tmp": "import redis\n"})
+    os.replace(tmp_path / "app/a.py.tmp", tmp_path / "app/a.py")  # saved atomically
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+    (tmp_path / "app/b.py").unlink()
+    (tmp_path / "app/b.py").symlink_to("../docs/x.py")
+    (tmp_path / "docs/x.py").unlink()
+    write(tmp_path, {"docs/x.py": "import flask\n"})  # deleted and written again
+    assert v.check("import:yaml").verdict is Verdict.REFUTED
+    assert v.check("import:flask").to_dict() == verifier(tmp_path).check("import:flask").to_dict()
+    os.rename(tmp_path / "pkg", tmp_path / "old")
+    os.rename(tmp_path / "other", tmp_path / "pkg")  # a directory swapped for another
+    assert v.check("import:celery in:pkg/").verdict is Verdict.VERIFIED
