@@ -1,6 +1,7 @@
 """Whether a checkout changed since a Verifier last looked: what keeps a long-lived Verifier true.
 
-A snapshot holds the stat signature of every listed file and directory and of
+A snapshot holds the stat signature of every listed file and directory (and of
+the directories no listed file lives in, where one could be created) and of
 git's own state files (the index, HEAD and the ref it names). Comparing it with
 the disk costs one stat per entry and reads nothing: a file whose signature is
 unchanged is taken to hold the same bytes, as git takes it. A changed directory
@@ -116,6 +117,7 @@ class Snapshot:
         watched_all = since >= lookout.started and not lookout.lost  # else the listing began before the lookout
         self.listed = frozenset(listed)
         directories = directories_of(listed)
+        directories |= repo.unlisted_directories(directories)  # empty ones too: a file may be created there
         self.directories = frozenset(directories)
         self._events = lookout.events
         self.links: dict[str, str] = {}  # a listed symlink -> the repo-relative file it names

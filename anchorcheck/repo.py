@@ -463,6 +463,27 @@ class Repository:
                 if name != ".git" and not _ignored(specs, rel):  # a worktree's `.git` file is git's, not the project's
                     yield rel
 
+    def unlisted_directories(self, listed: set[str]) -> set[str]:
+        """The directories below `listed` ones that hold no listed file (empty, or holding only ignored
+        or unlisted files) and where a new file would be listed: not skipped, excluded or ignored. A
+        snapshot watches them too: a file created in one later changes the listing."""
+        found: set[str] = set()
+        todo = list(listed)
+        while todo:
+            directory = todo.pop()
+            try:
+                with os.scandir(os.path.join(self._root_str, directory) if directory else self._root_str) as entries:
+                    names = [entry.name for entry in entries if entry.is_dir(follow_symlinks=False)]
+            except OSError:
+                continue
+            for name in names:
+                rel = f"{directory}/{name}" if directory else name
+                if rel in listed or rel in found or name in self.skip_dirs or name == ".git" or self.ignored_because(rel):
+                    continue
+                found.add(rel)
+                todo.append(rel)
+        return found
+
     # -- git -------------------------------------------------------------------
 
     def git(self, command: str, *options: str, operands: Iterable[str] = (), paths: Iterable[str] | None = None) -> str | None:

@@ -488,3 +488,23 @@ def test_a_file_replaced_by_a_rename_or_a_link_is_read_again(tmp_path, in_git):
     os.rename(tmp_path / "pkg", tmp_path / "old")
     os.rename(tmp_path / "other", tmp_path / "pkg")  # a directory swapped for another
     assert v.check("import:celery in:pkg/").verdict is Verdict.VERIFIED
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_a_file_created_in_a_directory_no_listed_file_lives_in_is_seen(tmp_path, in_git):
+    """An empty directory (there from the start, or emptied since), or one holding only ignored files:
+    no listed file named it, so nothing watched it, and a file created there later went unseen."""
+    write(tmp_path, {"app/a.py": "import json\n", "old/x.py": "import json\n", "logs/run.log": "x\n", ".gitignore": "*.log\n"})
+    (tmp_path / "empty/deeper").mkdir(parents=True)
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert v.check("import:redis").verdict is Verdict.REFUTED
+    write(tmp_path, {"empty/deeper/b.py": "import redis\n"})
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+    (tmp_path / "old/x.py").unlink()  # the directory stays, empty
+    assert v.check("import:celery").verdict is Verdict.REFUTED
+    write(tmp_path, {"old/y.py": "import celery\n"})
+    assert v.check("import:celery").verdict is Verdict.VERIFIED
+    write(tmp_path, {"logs/z.py": "import yaml\n"})
+    assert v.check("import:yaml").verdict is Verdict.VERIFIED
