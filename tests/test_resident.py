@@ -508,3 +508,20 @@ def test_a_file_created_in_a_directory_no_listed_file_lives_in_is_seen(tmp_path,
     assert v.check("import:celery").verdict is Verdict.VERIFIED
     write(tmp_path, {"logs/z.py": "import yaml\n"})
     assert v.check("import:yaml").verdict is Verdict.VERIFIED
+
+
+def test_where_an_absent_key_may_be_read_is_what_a_new_search_meets(tmp_path):
+    """A search for an absent key stops at the first file it knows of that reads the environment
+    wholesale or by a computed key: a long-lived Verifier knew one from its past (parsed when it was
+    the first), and said "computed key" there where a new Verifier says "whole environment" at the
+    smaller file edited since. Now both name the files a new search meets, smallest first."""
+    write(tmp_path, {
+        "app/a.py": "import os  # environ\n",
+        "app/big.py": "import os\nVALUE = os.environ[name]\n" + "# padding\n" * 30,
+    })
+    v = verifier(tmp_path)
+    assert v.check("env:NOPE").state == "computed-key"
+    (tmp_path / "app/a.py").write_text("import os\nALL = dict(os.environ)\n")
+    result = v.check("env:NOPE")
+    assert result.to_dict() == verifier(tmp_path).check("env:NOPE").to_dict()
+    assert result.state == "whole-environment" and "app/a.py:2" in result.reason and "big" not in result.reason
