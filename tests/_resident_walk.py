@@ -205,6 +205,45 @@ class Resident:
             return answers(self.verifier)
 
 
+SUGGEST_TEXT = "We cache with Redis through RedisCache.get; the views use requests and read REDIS_URL. Run `make lint`."
+
+
+def mcp_truth(verifier: Verifier | str) -> object:
+    """What the MCP server's tools must answer, from a Verifier made now: the anchors checked, and
+    the anchors suggested for a memory's text (the suggestion tools read the index directly)."""
+    if isinstance(verifier, str):
+        return "error"
+    from anchorcheck.suggestions import suggest
+
+    return {"check_anchors": [verifier.check(a).to_dict() for a in STORE_ANCHORS], "suggest_anchors": [s.to_dict() for s in suggest(verifier, SUGGEST_TEXT)]}
+
+
+class McpResident:
+    """The MCP server's session Verifier (`anchorcheck mcp`), asked through the MCP SDK's own client:
+    one server for the walk, a client session per step."""
+
+    name = "the MCP server"
+
+    def __init__(self, root: Path) -> None:
+        from anchorcheck.mcp_server import build_server
+
+        self.server = build_server(root)
+
+    def answers(self) -> object:
+        import anyio
+        from mcp import Client
+
+        async def session() -> object:
+            async with Client(self.server) as client:
+                checked = await client.call_tool("check_anchors", {"anchors": STORE_ANCHORS})
+                suggested = await client.call_tool("suggest_anchors", {"text": SUGGEST_TEXT})
+            if checked.is_error or suggested.is_error:
+                return "error"
+            return {"check_anchors": checked.structured_content["results"], "suggest_anchors": suggested.structured_content["suggestions"]}
+
+        return anyio.run(session)
+
+
 @contextmanager
 def _nothing() -> Iterator[None]:
     yield

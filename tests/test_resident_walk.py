@@ -23,12 +23,18 @@ import os
 import random
 
 import pytest
-from tests._resident_walk import Resident, Walk, answers, new_verifier
+from tests._resident_walk import McpResident, Resident, Walk, answers, mcp_truth, new_verifier
 from tests.conftest import needs_git
 
 _SEEDS = int(os.environ.get("ANCHORCHECK_WALK_SEEDS", "3"))
 _FIRST = int(os.environ.get("ANCHORCHECK_WALK_FIRST_SEED", "0"))
 _STEPS = int(os.environ.get("ANCHORCHECK_WALK_STEPS", "12"))
+try:  # the MCP server's session Verifier is walked too where the `mcp` extra is installed
+    import mcp  # noqa: F401
+
+    _MCP = True
+except ImportError:
+    _MCP = False
 
 
 def _differs(kept: object, new: object) -> str:
@@ -38,11 +44,12 @@ def _differs(kept: object, new: object) -> str:
     return "\n".join(list(difflib.unified_diff(a, b, "long-lived", "new", n=4, lineterm=""))[:80])
 
 
-def walk(tmp_path, seed: int, in_git: bool, steps: int) -> None:
+def walk(tmp_path, seed: int, in_git: bool, steps: int, mcp: bool) -> None:
     root, outside, cache = tmp_path / "repo", tmp_path / "outside", tmp_path / "cache"
     root.mkdir()
     run = Walk(root, outside, seed, in_git)
     residents = [Resident(root, stat, cache if cached else None) for stat in (False, True) for cached in (False, True)]
+    server = McpResident(root) if mcp else None
     asked = random.Random(seed + 1)
     done: list[str] = []
     for step in range(steps + 1):
@@ -60,6 +67,10 @@ def walk(tmp_path, seed: int, in_git: bool, steps: int) -> None:
                     f"seed {seed} ({'git' if in_git else 'no git'}), after step {step}, {resident.name}: "
                     f"the long-lived Verifier differs from a new one\nsteps:\n  " + "\n  ".join(done) + "\n" + _differs(kept, truth)
                 )
+        if server is not None and asked.random() < 0.5:
+            served, expected = server.answers(), mcp_truth(fresh)
+            if served != expected:
+                pytest.fail(f"seed {seed}, after step {step}, {server.name}: differs from a new Verifier\nsteps:\n  " + "\n  ".join(done) + "\n" + _differs(served, expected))
         warm = new_verifier(root, cache)  # a new Verifier reading the disk cache the others filled
         if not isinstance(warm, str) and answers(warm) != truth:
             pytest.fail(f"seed {seed}, after step {step}: a new Verifier with the disk cache differs\n  " + "\n  ".join(done))
@@ -68,4 +79,4 @@ def walk(tmp_path, seed: int, in_git: bool, steps: int) -> None:
 @pytest.mark.parametrize("seed", range(_FIRST, _FIRST + _SEEDS))
 @pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
 def test_a_long_lived_verifier_answers_as_a_new_one_after_any_change(tmp_path, seed, in_git):
-    walk(tmp_path, seed, in_git, _STEPS)
+    walk(tmp_path, seed, in_git, _STEPS, mcp=_MCP and seed % 2 == 0)
