@@ -682,8 +682,11 @@ class Repository:
 
 
 def _index_entries(staged_out: str | None, modified_out: str | None) -> tuple[dict[str, tuple[str, str]] | None, set[str]]:
-    """`git ls-files -s -z` as path -> (mode, blob) for stage 0, and the paths of `git diff-files --name-only -z`."""
+    """`git ls-files -s -z` as path -> (mode, blob) for stage 0, and the paths of `git diff-files --name-only -z`
+    with every symlink git tracks: its blob is the link's text, not the bytes a read through it gets, so
+    it never names them (a write to the file it points to leaves the link's blob as it was)."""
     staged: dict[str, tuple[str, str]] | None = None
+    modified = set((modified_out or "").split("\0")) - {""}
     if staged_out is not None:
         staged = {}
         for entry in staged_out.split("\0"):
@@ -691,7 +694,9 @@ def _index_entries(staged_out: str | None, modified_out: str | None) -> tuple[di
             fields = meta.split()
             if path and len(fields) == 3 and fields[2] == "0":
                 staged[path] = (fields[0], fields[1])
-    return staged, set((modified_out or "").split("\0")) - {""}
+                if fields[0] not in _REGULAR_MODES:
+                    modified.add(path)
+    return staged, modified
 
 
 def directories_of(paths: Iterable[str]) -> set[str]:

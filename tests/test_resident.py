@@ -525,3 +525,19 @@ def test_where_an_absent_key_may_be_read_is_what_a_new_search_meets(tmp_path):
     result = v.check("env:NOPE")
     assert result.to_dict() == verifier(tmp_path).check("env:NOPE").to_dict()
     assert result.state == "whole-environment" and "app/a.py:2" in result.reason and "big" not in result.reason
+
+
+@needs_git
+def test_a_tracked_link_is_never_named_by_its_blob(tmp_path):
+    """Git's blob of a tracked symlink is the link's text: the facts stored on disk under it (and the
+    prefilter's verdict remembered for it) answered for a new process after the file the link points
+    to was rewritten, though the link itself did not change."""
+    write(tmp_path, {"real/target.py": "import json\n", "app/b.py": "import os\n"})
+    (tmp_path / "alias.py").symlink_to("real/target.py")
+    init_repo(tmp_path)
+    cache = tmp_path.parent / "cache"
+    assert verifier(tmp_path, cache).check("import:redis in:alias.py").verdict is Verdict.REFUTED
+    (tmp_path / "real/target.py").write_text("import redis\n")
+    git(tmp_path, "add", "-A")  # the link's blob and the index as they were but for the target
+    assert verifier(tmp_path, cache).check("import:redis in:alias.py").verdict is Verdict.VERIFIED
+    assert verifier(tmp_path, cache).check("import:redis in:alias.py").verdict is Verdict.VERIFIED

@@ -72,8 +72,9 @@ def walk(tmp_path, seed: int, in_git: bool, steps: int, mcp: bool) -> None:
             if served != expected:
                 pytest.fail(f"seed {seed}, after step {step}, {server.name}: differs from a new Verifier\nsteps:\n  " + "\n  ".join(done) + "\n" + _differs(served, expected))
         warm = new_verifier(root, cache)  # a new Verifier reading the disk cache the others filled
-        if not isinstance(warm, str) and answers(warm) != truth:
-            pytest.fail(f"seed {seed}, after step {step}: a new Verifier with the disk cache differs\n  " + "\n  ".join(done))
+        warmed = warm if isinstance(warm, str) else answers(warm)
+        if warmed != truth:
+            pytest.fail(f"seed {seed}, after step {step}: a new Verifier with the disk cache differs\nsteps:\n  " + "\n  ".join(done) + "\n" + _differs(warmed, truth))
 
 
 @pytest.mark.parametrize("seed", range(_FIRST, _FIRST + _SEEDS))
