@@ -541,3 +541,29 @@ def test_a_tracked_link_is_never_named_by_its_blob(tmp_path):
     git(tmp_path, "add", "-A")  # the link's blob and the index as they were but for the target
     assert verifier(tmp_path, cache).check("import:redis in:alias.py").verdict is Verdict.VERIFIED
     assert verifier(tmp_path, cache).check("import:redis in:alias.py").verdict is Verdict.VERIFIED
+
+
+def test_a_new_plugins_setting_loads_the_plugins_a_new_verifier_would(tmp_path):
+    """The configuration's `plugins` key changed: a long-lived Verifier went on with the plugins it
+    had loaded, answering anchors no plugin a new Verifier loads would check."""
+    write(tmp_path, {"app/a.py": "import json\n", "README.md": "x\n"})
+    v = verifier(tmp_path)
+    assert v.check("import:json").verdict is Verdict.VERIFIED
+    write(tmp_path, {".anchorcheck.toml": 'plugins = ["file"]\n'})
+    assert v.check("import:json").to_dict() == verifier(tmp_path).check("import:json").to_dict()
+    assert v.check("import:json").verdict is Verdict.INCONCLUSIVE
+    assert v.check("file:README.md").verdict is Verdict.VERIFIED
+
+
+def test_workers_check_under_the_configuration_of_the_checkout_now(tmp_path):
+    """`verify_many` with an executor hands each worker the Verifier's configuration: after it changed
+    in the checkout, the workers still checked under the old one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    write(tmp_path, {"app/a.py": "import json\n", "gen/g.py": "import yaml\n"})
+    v = verifier(tmp_path)
+    memories = [Memory(id="yaml", anchors=["import:yaml"])]
+    with ThreadPoolExecutor(2) as pool:
+        assert v.verify_many(memories, executor=pool)[0].verdict is Verdict.VERIFIED
+        write(tmp_path, {".anchorcheck.toml": 'exclude = ["gen/"]\n'})
+        assert v.verify_many(memories, executor=pool)[0].verdict is Verdict.REFUTED
