@@ -130,11 +130,12 @@ class Snapshot:
         self._pending = Changes()
         if self._events is not None:
             late = sorted(directories - self._events.watched if watched_all else directories)
-            if self._events.add(late):
-                plain = repo.plain
-                for path in listed:
-                    if path not in plain:
-                        self._sign(path)
+            plain = repo.plain
+            for path in listed:
+                if path not in plain:
+                    self._sign(path)
+            # A link's file may live where no listed file does (a skipped directory): its writes are events too.
+            if self._events.add(late) and self._events.add({target.rpartition("/")[0] for target in self.links.values()}):
                 self._pending.relist = any(_recent(signature(self._full(d)), since) for d in late)
                 if not watched_all:
                     self._pending.relist |= any(_recent(signature(path), since) for path in lookout.git_files)

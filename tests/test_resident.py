@@ -567,3 +567,20 @@ def test_workers_check_under_the_configuration_of_the_checkout_now(tmp_path):
         assert v.verify_many(memories, executor=pool)[0].verdict is Verdict.VERIFIED
         write(tmp_path, {".anchorcheck.toml": 'exclude = ["gen/"]\n'})
         assert v.verify_many(memories, executor=pool)[0].verdict is Verdict.REFUTED
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_a_link_to_a_file_no_listing_holds_follows_that_file(tmp_path, in_git):
+    """A listed link to a file in a skipped directory: nothing watched that directory, so a write to
+    the file, or its deletion (the link dangles: no longer listed), went unseen with inotify."""
+    write(tmp_path, {"build/gen.py": "import json\n", "app/a.py": "import os\n"})
+    (tmp_path / "app/alias.py").symlink_to("../build/gen.py")
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert v.check("import:redis").verdict is Verdict.REFUTED
+    (tmp_path / "build/gen.py").write_text("import redis\n")
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+    (tmp_path / "build/gen.py").unlink()
+    assert v.check("import:redis").to_dict() == verifier(tmp_path).check("import:redis").to_dict()
+    assert v.check("import:redis").verdict is Verdict.REFUTED
