@@ -74,7 +74,7 @@ def walk(tmp_path, seed: int, in_git: bool, steps: int, mcp: bool) -> None:
         warm = new_verifier(root, cache)  # a new Verifier reading the disk cache the others filled
         warmed = warm if isinstance(warm, str) else answers(warm)
         if warmed != truth:
-            pytest.fail(f"seed {seed}, after step {step}: a new Verifier with the disk cache differs\nsteps:\n  " + "\n  ".join(done) + "\n" + _differs(warmed, truth))
+            pytest.fail(f"seed {seed} ({'git' if in_git else 'no git'}), after step {step}: a new Verifier with the disk cache differs\nsteps:\n  " + "\n  ".join(done) + "\n" + _differs(warmed, truth))
 
 
 @pytest.mark.parametrize("seed", range(_FIRST, _FIRST + _SEEDS))
