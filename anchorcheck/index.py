@@ -1082,7 +1082,7 @@ class SourceIndex:
         """Whether the kept bytes of these files hold the needle, into `seen`: the arena's scan for the files
         it holds, a comprehension for those kept past it."""
         arena, kept = self._arena, self._bytes
-        held = [p for p in paths if p in arena]
+        held = arena.held(paths)
         if held:
             hits = arena.holding(needle, held)
             seen.update({p: p in hits for p in held})

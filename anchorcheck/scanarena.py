@@ -32,15 +32,21 @@ class ScanArena:
         self._order = order
         self._pending: dict[str, bytes] = {}
         self._chunks: list[_Chunk] = []
-        self._where: dict[str, _Chunk] = {}  # path -> the chunk holding its bytes (pending ones: not yet)
+        self._where: dict[str, _Chunk | None] = {}  # path held -> the chunk holding its bytes (None: pending)
         self.size = 0  # bytes of the files held, pending or laid out
 
     def __contains__(self, path: str) -> bool:
-        return path in self._where or path in self._pending
+        return path in self._where
+
+    def held(self, paths: Iterable[str]) -> list[str]:
+        """Those of these files whose bytes are held (one comprehension: asked of every file of a search)."""
+        where = self._where
+        return [path for path in paths if path in where]
 
     def add(self, path: str, data: bytes) -> None:
         """Hold a file's bytes (laid out with the others at the next scan); a path is held at most once."""
-        if path not in self:
+        if path not in self._where:
+            self._where[path] = None
             self._pending[path] = data
             self.size += len(data)
 
@@ -48,15 +54,17 @@ class ScanArena:
         """Forget these files (changed or gone): their bytes no longer answer any needle. A chunk mostly
         dropped gives its live files back to be laid out again, so dead bytes never outweigh live ones."""
         for path in paths:
-            chunk = self._where.pop(path, None)
+            if path not in self._where:
+                continue
+            chunk = self._where.pop(path)
             if chunk is not None:
                 self.size -= chunk.drop(path)
                 if chunk.dead * 2 > len(chunk.data) or not chunk.index:
                     self._chunks.remove(chunk)
                     for live, data in chunk.files():
-                        del self._where[live]
+                        self._where[live] = None
                         self._pending[live] = data
-            elif path in self._pending:
+            else:
                 self.size -= len(self._pending.pop(path))
 
     def holding(self, needle: bytes, paths: Sequence[str]) -> set[str]:
