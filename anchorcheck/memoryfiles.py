@@ -12,8 +12,9 @@ import glob
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 from anchorcheck import implicit
 from anchorcheck.anchors import AnchorSyntaxError, anchor_text, parse_anchor
@@ -49,8 +50,7 @@ def format_for(path: str, registry: Registry) -> MemoryFormat | None:
     return None
 
 
-@dataclass(frozen=True)
-class ReferenceReading:
+class ReferenceReading(NamedTuple):
     """How implicit references are read from memory files: which kinds, in which checkout.
 
     `claims(argv)` says whether a registered command runner claims a command
@@ -117,7 +117,7 @@ def _with_references(
     memories: list[Memory], text: str, fmt: MemoryFormat, shown: str, folder: str, reading: ReferenceReading, registry: Registry
 ) -> list[Memory]:
     kinds = reading.kinds & set(registry.kinds)
-    reading = replace(reading, claims=reading.claims or runner_claims(registry))
+    reading = reading._replace(claims=reading.claims or runner_claims(registry))
     globs = apply_to(text)
     scopes: tuple[str, ...] = ()
     if globs is not None:
