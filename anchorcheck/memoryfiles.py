@@ -19,6 +19,7 @@ from typing import NamedTuple
 from anchorcheck import implicit
 from anchorcheck.anchors import AnchorSyntaxError, anchor_text, parse_anchor
 from anchorcheck.codespans import code_spans
+from anchorcheck.globs import fnmatch_any
 from anchorcheck.mistakes import KIND_PREFIX, typo_kind
 from anchorcheck.model import Memory, Position
 from anchorcheck.references import Claims, Reference, apply_to, read_references, runner_claims
@@ -250,7 +251,7 @@ def discover(repo: Repository, registry: Registry, patterns: Sequence[str] = ())
     """
     globs = list(patterns) or [p for fmt in registry.formats.values() for p in fmt.patterns]
     # fnmatch semantics: `*` crosses `/`, so `*.memories.toml` matches at any depth
-    found = set(repo.files(where=lambda path: any(fnmatch.fnmatchcase(path, g) for g in globs)))
+    found = set(repo.files(where=fnmatch_any(globs)))
     # A file named exactly is looked for even when ignored: CLAUDE.local.md is personal, so usually gitignored.
     for name in globs:
         if not set("*?[") & set(name) and name not in found and _regular_file(repo, name):
