@@ -7,15 +7,17 @@ already on disk (`anchorcheck.results`). So at the end of a full, read-only
 its exit code) is stored under the exact words it was run with and the
 working directory, beside everything that output depends on:
 
-- the tree state as `anchorcheck.treestate` names it for the stored verdicts
-  (every listed path with its content id, from the same git listing), and
-  the paths the run looked for and did not find, which must still be absent;
+- the tree state, named from git's raw listing (`treestate.listing_key`:
+  the same git commands the stored verdicts are named from, and the bytes
+  of every file git does not vouch for), and the paths the run looked for
+  and did not find, which must still be absent;
 - the code: anchorcheck's and the plugins' sources (`anchorcheck.codesig`)
   and every installed distribution (`entrypoints.fingerprint`: grammars,
   plugins, their entry points), and the interpreter;
 - the bytes of the configuration files, of the lock, of each file named on
   the command line and of the `--receipts` log, wherever they are (listed
-  by git or not);
+  by git or not), and of each file the run read that no listing holds (a
+  memory file git ignores, such as CLAUDE.local.md);
 - what the output reads of the environment and the terminal: `NO_COLOR`,
   `ANCHORCHECK_PLUGINS`, whether stdout is a terminal, the streams' encodings.
 
@@ -28,11 +30,12 @@ replay's own (the only figure a replay changes).
 
 A run is stored only when its output is a function of that key: no `--watch`,
 `--no-cache` or `--claude-memory`, no glob argument (what it matches is on
-no listing), nothing read from git's history or HEAD, no file read that no
-listing holds, no result cut short by a deadline, no memory with a time or
-revision field (`expires`, `resolve_after`, `as_of` are judged against the
-clock and history), no batch sent to other processes (their reads are not
-seen here), no error (exit 2), and a receipts log the run left as it was.
+no listing), nothing read from git's history or HEAD, nothing read outside
+the listing that is no regular file or changed while the run read it, no
+result cut short by a deadline, no memory with a time or revision field
+(`expires`, `resolve_after`, `as_of` are judged against the clock and
+history), no batch sent to other processes (their reads are not seen here),
+no error (exit 2), and a receipts log the run left as it was.
 """
 
 from __future__ import annotations
@@ -50,16 +53,19 @@ if TYPE_CHECKING:
 
     from anchorcheck.memo import Reads
     from anchorcheck.model import Memory, MemoryReport
+    from anchorcheck.repo import Repository
     from anchorcheck.report import Run
     from anchorcheck.verifier import Verifier
 
-VERSION = "1"
+VERSION = "2"
 ENVIRONMENT = ("NO_COLOR", "ANCHORCHECK_PLUGINS")  # every variable a check's output reads
 _FOLDER = "replay"
 _KEEP = 256  # entries kept in a cache directory, the least recently written go first
 _MAX_OUTPUT = 4 * 1024 * 1024  # characters: a larger report is worked out again
 _MAX_ENTRY = 8 * _MAX_OUTPUT  # bytes of an entry read back (JSON escapes a character in up to 12)
 _MAX_FILE = 64 * 1024 * 1024  # bytes of a named file hashed; past it, its stat signature
+_MAX_IGNORED = 64  # files read that no listing holds, each hashed by a replay; past it, a run is not stored
+_CLOCK_MARGIN = 2_000_000_000  # ns: a file changed this shortly before a run began is not named by its bytes
 _LIFECYCLE = ("expires", "resolve_after", "as_of")
 _GLOB = frozenset("*?[")
 # The elapsed time in a report, rendered with a value no report holds: how each format writes it.
@@ -70,12 +76,15 @@ _ELAPSED = {"r4": (repr(round(_SENTINEL, 4)), lambda e: repr(round(e, 4))), "f2"
 def replay(argv: list[str]) -> int | None:
     """Print the stored output of `anchorcheck <argv>` run here and return its exit code, when nothing
     it depends on changed; None when the check must run."""
+    global _listed
     started = time.perf_counter()
-    if "--no-cache" in argv:
-        return None
+    if "--no-cache" in argv or "--watch" in argv:
+        return None  # never stored, and a watch lists the checkout under its own watches
     try:
-        entry = json.loads(_read_entry(_slot(argv)))
-        if not _holds(entry):
+        found = _found_root()
+        _listed = _list(_named_root(argv) or found)
+        entry = json.loads(_read_entry(_slot(argv, found)))
+        if not _holds(entry, found):
             return None
         events = [(stream, _text(stream, body, entry["elapsed"], started)) for stream, body in entry["out"]]
         code = int(entry["exit"])
@@ -86,16 +95,40 @@ def replay(argv: list[str]) -> int | None:
     return code
 
 
-def _slot(argv: list[str]) -> str:
-    """The entry of these words run in this directory, in the cache directory (which names the root only
-    where it must fall back to `<root>/.anchorcheck`)."""
+def _named_root(argv: list[str]) -> str | None:
+    """The checkout `--root` names in these words, as far as a look at them tells without parsing them
+    (a guess: a wrong one only lists a checkout for nothing)."""
+    for at, word in enumerate(argv):
+        if word == "--root" and at + 1 < len(argv):
+            return argv[at + 1]
+        if word.startswith("--root="):
+            return word[len("--root=") :]
+    return None
+
+
+def _list(root: str) -> Repository | None:
+    """Start git's listing of the checkout at once, in the background: it is most of a replay's time, so it
+    runs while the entry is read and compared; a full check takes it over when no report matches."""
+    from anchorcheck.repo import Repository
+
+    try:
+        repo = Repository(root)
+    except (OSError, RuntimeError):
+        return None
+    repo.prefetch_listing()
+    return repo
+
+
+def _slot(argv: list[str], found: str) -> str:
+    """The entry of these words run in this directory, in the cache directory (which names the `found`
+    root only where it must fall back to `<root>/.anchorcheck`)."""
     from pathlib import Path
 
     from anchorcheck.cachedir import default_cache_dir
 
     key = json.dumps([VERSION, argv, os.getcwd()])
     name = hashlib.sha1(key.encode("utf-8", "surrogateescape")).hexdigest()  # noqa: S324 - a name, not security
-    return str(default_cache_dir(Path(_found_root())) / _FOLDER / name)
+    return str(default_cache_dir(Path(found)) / _FOLDER / name)
 
 
 def _read_entry(path: str) -> bytes:
@@ -128,26 +161,40 @@ def _surroundings() -> dict[str, Any]:
     }
 
 
-def _holds(entry: dict[str, Any]) -> bool:
+def _holds(entry: dict[str, Any], found: str) -> bool:
     """Whether everything the stored output depends on is as it was: the cheap comparisons first, git's
-    listing of the tree (started at once, in the background) last."""
+    listing of the tree (started before the entry was read, in the background) last."""
     from anchorcheck.codesig import code_signature
     from anchorcheck.entrypoints import fingerprint
     from anchorcheck.repo import Repository
-    from anchorcheck.treestate import name_tree
+    from anchorcheck.treestate import listing_key, still_absent
 
     if entry.get("version") != VERSION or entry["surroundings"] != _surroundings():
         return False
-    if entry["found"] and _found_root() != entry["root"]:
+    if entry["found"] and found != entry["root"]:
         return False  # the checkout around the working directory is another one now
-    repo = Repository(entry["root"], skip_dirs=entry["skip_dirs"], exclude=entry["exclude"], max_file_size=entry["max_file_size"])
-    repo.prefetch_listing()
     if fingerprint() != entry["dists"] or code_signature(entry["plugins"], entry["places"]) != entry["code"]:
         return False
     if any(file_id(path) != held for path, held in entry["files"].items()):
         return False
-    tree = name_tree(repo)
-    return tree is not None and tree.digest == entry["tree"] and tree.still_absent(entry["absent"])
+    global _listed
+    repo = Repository(entry["root"], skip_dirs=entry["skip_dirs"], exclude=entry["exclude"], max_file_size=entry["max_file_size"])
+    if _listed is None or not repo.adopt_listing(_listed):
+        repo.prefetch_listing()
+    _listed = repo
+    key = listing_key(repo)
+    return key is not None and key == entry["listing"] and still_absent(entry["root"], entry["absent"])
+
+
+_listed: Repository | None = None  # the checkout a lookup listed, for the full check that follows a miss
+
+
+def listed() -> Repository | None:
+    """The checkout the failed lookup of this process listed (or is listing), once: a full `check` takes
+    its listing over (`Repository.adopt_listing`) instead of asking git again."""
+    global _listed
+    taken, _listed = _listed, None
+    return taken
 
 
 def _found_root() -> str:
@@ -194,6 +241,7 @@ class Recording:
         self.args = args
         self.events: list[list[Any]] = []
         self.files: dict[str, str | None] = {}
+        self.began = time.time_ns()
         self._streams = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = _Tee(sys.stdout, "out", self.events), _Tee(sys.stderr, "err", self.events)  # type: ignore[assignment]
 
@@ -228,7 +276,7 @@ class Recording:
         if entry is None:
             return
         entry["exit"] = code
-        path = _slot(self.args.argv)
+        path = _slot(self.args.argv, _found_root())
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             temporary = f"{path}.{os.getpid()}.tmp"
@@ -242,15 +290,20 @@ class Recording:
     def _entry(self, verifier: Verifier, reads: Reads, memories: list[Memory], run: Run) -> dict[str, Any] | None:
         from anchorcheck.codesig import code_signature, plugin_sources
         from anchorcheck.entrypoints import fingerprint
+        from anchorcheck.treestate import listing_key
         from anchorcheck.verifier import PARALLEL_THRESHOLD
 
         tree = verifier.tree()
         if tree is None or reads.git or _unsure(run.reports, memories, PARALLEL_THRESHOLD):
             return None
-        absent = tree.absent(reads.paths | reads.probed)
+        key = listing_key(verifier.repo, tree)
+        if key is None:
+            return None
+        absent, present = tree.unlisted(reads.paths | reads.probed)
+        ignored = _ignored_files(str(verifier.root), present, self.began)
         receipts = os.path.abspath(self.args.receipts) if self.args.receipts else None
-        if absent is None or (receipts is not None and file_id(receipts) != self.files[receipts]):
-            return None  # read a file no listing holds, or appended receipts (the next run appends none)
+        if ignored is None or (receipts is not None and file_id(receipts) != self.files[receipts]):
+            return None  # read what no key can name, or appended receipts (the next run appends none)
         out = _output(self.events, run, self.args.format)
         plugins = sorted((info.name, info.module) for info in verifier.plugins.infos)
         places = plugin_sources([module for _, module in plugins])
@@ -269,12 +322,32 @@ class Recording:
             "plugins": plugins,
             "places": places,
             "code": code_signature(plugins, places),
-            "files": self.files,
-            "tree": tree.digest,
+            "files": {**ignored, **self.files},
+            "listing": key,
             "absent": absent,
             "out": events,
             "elapsed": style,
         }
+
+
+def _ignored_files(root: str, paths: list[str], began: int) -> dict[str, str | None] | None:
+    """The files a run read that no listing holds (a memory file git ignores, such as CLAUDE.local.md), by
+    their bytes. None when one is no regular file (a folder's listing is in no key), there are more than
+    `_MAX_IGNORED`, or one changed since shortly before the run began: what it read may not be what is
+    hashed now (the margin allows for a file system's coarse clock)."""
+    if len(paths) > _MAX_IGNORED:
+        return None
+    ids = {}
+    for rel in paths:
+        path = os.path.join(root, rel)
+        ids[path] = file_id(path)
+        try:
+            info = os.stat(path)  # after the hash: a change before or while it read the file is seen
+        except OSError:
+            return None
+        if not stat.S_ISREG(info.st_mode) or info.st_ctime_ns >= began - _CLOCK_MARGIN:
+            return None
+    return ids
 
 
 def _unsure(reports: list[MemoryReport], memories: list[Memory], parallel: int) -> bool:

@@ -166,6 +166,7 @@ class Repository:
         self._root_str = str(self.root)
         self._prefetch: threading.Thread | None = None
         self._prefetched: dict[tuple[str, ...], str | None] = {}
+        self._raw: dict[tuple[str, ...], str | None] = {}  # git's outputs of the listing commands, as the listing used them
         self._git_stopped = False
         self._memo = Memo()  # what records the reads of the computation running now (see `observe`)
         # Called between slices of a long pass over the listing: a Context makes it check its deadline.
@@ -188,6 +189,7 @@ class Repository:
         for name in ("_all_files", "_by_name", "_index_listing", "blob_ids", "staged_blob_ids", "_in_git", "_head", "_identity"):
             self.__dict__.pop(name, None)
         self.listed_at = None
+        self._raw.clear()
         self._vetted.clear()
         self._edited.clear()
         self.plain.clear()
@@ -354,7 +356,7 @@ class Repository:
             folder = rel.rpartition("/")[0]
             skip = skipped.get(folder)
             if skip is None:
-                skip = skipped[folder] = any(part in self.skip_dirs for part in folder.split("/"))
+                skip = skipped[folder] = self._skipped(folder)
             if skip:
                 continue
             if excluding and self.exclude.match_file(rel):
@@ -366,6 +368,9 @@ class Repository:
             keep.append(rel)
         self._vetted.update(keep)
         return sorted(keep)
+
+    def _skipped(self, folder: str) -> bool:
+        return any(part in self.skip_dirs for part in folder.split("/"))
 
     def _began(self) -> None:
         if self.listed_at is None:
@@ -518,7 +523,45 @@ class Repository:
             self.join_prefetch()
         results = {command: self._prefetched.pop(command) for command in commands if command in self._prefetched}
         ran = self._run_git([command for command in commands if command not in results])
-        return [results[command] if command in results else next(ran) for command in commands]
+        outputs = [results[command] if command in results else next(ran) for command in commands]
+        self._raw.update((command, out) for command, out in zip(commands, outputs) if command in _LISTING)
+        return outputs
+
+    def listing_outputs(self) -> list[str | None]:
+        """Git's own outputs of the three listing commands (the index with modes and blobs, the tracked
+        files that differ from it, the untracked ones; NUL-separated), as the listing used them, or listed
+        now without parsing them: what `treestate.listing_key` names a checkout by."""
+        missing = [command for command in _LISTING if command not in self._raw]
+        if missing:
+            self._git_parallel(*missing)
+        return [self._raw[command] for command in _LISTING]
+
+    def keeps(self, rel: str) -> bool:
+        """Whether the listing keeps a path git does not vouch for (untracked, modified or no regular file
+        in the index): not under a skipped folder, not excluded, a regular file (or a link to one inside)."""
+        if self._skipped(rel.rpartition("/")[0]) or (self.exclude.patterns and self.exclude.match_file(rel)):
+            return False
+        return self._regular_file(rel, walked=False)
+
+    def adopt_listing(self, other: Repository) -> bool:
+        """Take the listing another Repository of this root ran (or is running) a moment ago in this
+        process (a replay that found no stored report, `anchorcheck.replay`) instead of asking git again.
+        Only before this one listed or started to, and never where a snapshot must watch the listing
+        (`before_looking`). False when it was not taken."""
+        if other.root != self.root or self.before_looking is not None or self._prefetch is not None or self._raw:
+            return False
+        if "_index_listing" in vars(self) or "_all_files" in vars(self):
+            return False
+        other.join_prefetch()
+        outputs = {**other._prefetched, **other._raw}
+        if len(outputs) != len(_LISTING) or None in outputs.values():
+            return False
+        self._prefetched.update(outputs)
+        self.listed_at = other.listed_at
+        for name in ("_driver_overrides", "_in_git", "_refused_gitdir"):
+            if name in vars(other):
+                self.__dict__[name] = vars(other)[name]
+        return True
 
     def _in_parallel(self, commands: list[tuple[str, ...]]) -> list[str | None]:
         return self._git_parallel(*commands)

@@ -8,6 +8,14 @@ vouches for, the same hash of the bytes for any other (modified, untracked).
 A result may also depend on paths that do not exist (a file looked for, not
 found): those are kept beside it and checked again when it is read back.
 
+A replay names the same state a cheaper way (`listing_key`): git's raw
+outputs of those three commands, plus, for each path git does not vouch
+for, whether the listing keeps it and what it holds. Equal raw outputs and
+equal such paths make an equal listing with equal content ids, so an equal
+key is an equal tree state; the converse need not hold (the same files
+listed in another order of git's, another stat in the index), and then a
+replay is only missed. It spares parsing the index's listing of every file.
+
 This module imports only the checkout's own reader, so that a `check` that
 replays its last report pays for no more than the listing.
 """
@@ -31,10 +39,11 @@ def git_blob_id(data: bytes) -> str:
 class TreeState:
     """One named tree state: its digest and the paths listed in it."""
 
-    def __init__(self, digest: str, listed: set[str], root: str) -> None:
+    def __init__(self, digest: str, listed: set[str], root: str, unclean: dict[str, str]) -> None:
         self.digest = digest
         self.listed = listed
         self.root = root
+        self.unclean = unclean  # listed paths git does not vouch for -> the content id named for each
         self._directories: set[str] | None = None
 
     def directories(self) -> set[str]:
@@ -48,18 +57,27 @@ class TreeState:
         """Of paths something read, those no listing holds, all of which must not exist: what the state
         must say besides its listing to name what was read. None when one of them exists (an ignored
         file): its content is in no key."""
+        absent, present = self.unlisted(paths)
+        return None if present else absent
+
+    def unlisted(self, paths: Iterable[str]) -> tuple[list[str], list[str]]:
+        """Of paths something read, those no listing holds: the ones that do not exist, and the ones that
+        do (an ignored file), each sorted. A key that names the latter by their bytes may keep the result."""
         directories = self.directories()
-        absent = []
+        absent, present = [], []
         for path in paths:
             if path not in self.listed and path not in directories:
-                if os.path.lexists(os.path.join(self.root, path)):
-                    return None
-                absent.append(path)
-        return sorted(absent)
+                (present if os.path.lexists(os.path.join(self.root, path)) else absent).append(path)
+        return sorted(absent), sorted(present)
 
     def still_absent(self, absent: Iterable[str]) -> bool:
         """Whether every path found absent is still absent (one created since, even an ignored one, is not)."""
-        return not any(os.path.lexists(os.path.join(self.root, path)) for path in absent)
+        return still_absent(self.root, absent)
+
+
+def still_absent(root: str, absent: Iterable[str]) -> bool:
+    """Whether none of these repo-relative paths exists under `root` (as anything, even a dangling link)."""
+    return not any(os.path.lexists(os.path.join(root, path)) for path in absent)
 
 
 def name_tree(repo: Repository) -> TreeState | None:
@@ -72,9 +90,70 @@ def name_tree(repo: Repository) -> TreeState | None:
     if sum(1 for path in listed if path not in clean) > MAX_UNCLEAN:
         return None  # naming the state would read more than most checks do
     digest = hashlib.sha1()  # noqa: S324 - a content id, not security
+    unclean: dict[str, str] = {}
     for path in listed:
-        digest.update(f"{path}\0{clean.get(path) or _content_id(repo, path)}\0".encode("utf-8", "surrogateescape"))
-    return TreeState(digest.hexdigest(), set(listed), str(repo.root))
+        content = clean.get(path)
+        if content is None:
+            content = unclean[path] = _content_id(repo, path)
+        digest.update(f"{path}\0{content}\0".encode("utf-8", "surrogateescape"))
+    return TreeState(digest.hexdigest(), set(listed), str(repo.root), unclean)
+
+
+def listing_key(repo: Repository, tree: TreeState | None = None) -> str | None:
+    """The tree state named from git's raw listing (see the module's docstring): what a replayed report is
+    keyed by. `tree` is the state named from this same listing (a full run storing its report): the
+    paths it kept and their content ids are taken from it, not judged again. None where a listing
+    command failed (outside a work tree, no git) or more than `MAX_UNCLEAN` files git does not vouch for
+    are kept."""
+    staged, modified, untracked = repo.listing_outputs()  # (each fails outside a work tree)
+    if staged is None or modified is None or untracked is None:
+        return None
+    changed, others = _split(modified), _split(untracked)
+    digest = hashlib.sha1()  # noqa: S324 - a content id, not security
+    for out in (staged, modified, untracked):
+        data = out.encode("utf-8", "surrogateescape")
+        digest.update(b"%d\0" % len(data) + data)
+    kept = 0
+    for path in sorted(_unvouched(staged, changed, others)):
+        if tree is not None:
+            state = "-" if path not in tree.listed else tree.unclean.get(path, "+")
+        elif not repo.keeps(path):
+            state = "-"
+        elif path in changed or path in others:
+            kept += 1
+            if kept > MAX_UNCLEAN:
+                return None
+            state = _content_id(repo, path)
+        else:
+            state = "+"  # kept, and what it holds is its blob id, in the index's listing
+        digest.update(f"{path}\0{state}\0".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+_REGULAR = ("100644 ", "100755 ")
+
+
+def _unvouched(staged: str, changed: set[str], others: set[str]) -> set[str]:
+    """The paths of the listing git does not vouch for as regular files with the index's content: the
+    untracked ones, and the index's stage-0 entries that differ from it or are no regular file (a link,
+    a submodule). Counted in the index's raw listing, which is parsed only when such entries exist."""
+    entries = staged.count("\0")
+    regular = sum(staged.count("\0" + mode) for mode in _REGULAR) + staged.startswith(_REGULAR)
+    if regular == entries and staged.count(" 0\t") == entries:  # every entry a regular file at stage 0
+        return changed | others
+    special, unmerged = set(), set()
+    for entry in staged.split("\0"):
+        meta, _, path = entry.partition("\t")
+        fields = meta.split()
+        if len(fields) == 3 and fields[2] != "0":
+            unmerged.add(path)
+        elif path and not entry.startswith(_REGULAR):
+            special.add(path)
+    return (changed - unmerged) | special | others
+
+
+def _split(out: str) -> set[str]:
+    return set(out.split("\0")) - {""}
 
 
 def _parents(directory: str) -> list[str]:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -127,14 +129,14 @@ def _write(path: str, text: str) -> Callable[[Path], None]:
     return lambda root: write_tree(root, {path: text}) and None
 
 
-# What changes, what the full run then shows, and whether that run is replayed in turn (not when a
-# result reads a file no listing holds, such as an ignored one).
+# What changes, what the full run then shows, and whether that run is replayed in turn (None: it may be
+# or not; an ignored file a result reads is named by its bytes once it is older than the run by a margin).
 CHANGES = {
     "a memory file edited": (_edit("CLAUDE.md", "`file:docs/index.md`", "`file:docs/gone.md`"), "file:docs/gone.md", True),
     "code an anchor reads edited": (_edit("src/app/main.py", "APP_MODE", "APP_STAGE"), "REFUTED env:APP_MODE", True),
     "an untracked file added": (_write("src/app/cache.py", "import redis\n"), "VERIFIED import:redis", True),
     "a file deleted": (lambda root: (root / "docs" / "index.md").unlink(), "REFUTED file:docs/index.md", True),
-    "an ignored file made where a result found none": (_write("docs/faq.md", "# FAQ\n"), None, False),
+    "an ignored file made where a result found none": (_write("docs/faq.md", "# FAQ\n"), None, None),
     "a configuration git does not list": (_write(".anchorcheck.toml", "implicit = false\n"), None, True),
 }
 
@@ -150,7 +152,8 @@ def test_a_change_makes_the_next_run_a_full_one_with_the_new_truth(repo: Path, c
     assert after.shown == truth.shown and after.shown != before.shown
     if shows:
         assert shows in after.out and shows not in before.out
-    assert check(repo, "-v").replayed is stored  # the new truth is what is replayed from now on
+    if stored is not None:
+        assert check(repo, "-v").replayed is stored  # the new truth is what is replayed from now on
 
 
 def test_another_working_directory_is_another_entry(repo: Path) -> None:
@@ -243,3 +246,74 @@ def test_a_report_on_a_terminal_is_replayed_there_in_colour_and_not_into_a_pipe(
     assert replayed and _ELAPSED.sub("in ?", again.decode()) == _ELAPSED.sub("in ?", first.decode())
     piped = check(repo)  # stdout no terminal: another key, no colour
     assert not piped.replayed and "\x1b[" not in piped.out
+
+
+def _same_size_same_time(root: Path) -> None:
+    """An edit that keeps the file's size and modification time: only git's look at the inode and ctime,
+    or the bytes, can tell."""
+    target = root / "src" / "app" / "main.py"
+    before = target.stat()
+    target.write_text(target.read_text().replace("APP_MODE", "APP_XODE"))
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert target.stat().st_size == before.st_size
+
+
+def _untracked_edited(root: Path) -> None:
+    (root / "src" / "app" / "cache.py").write_text("import os\n")
+
+
+@pytest.mark.parametrize("change", [_same_size_same_time, _untracked_edited], ids=["same size and time", "untracked edited"])
+def test_an_edit_git_does_not_report_by_name_is_seen(repo: Path, change: Callable[[Path], None]) -> None:
+    (repo / "src" / "app" / "cache.py").write_text("import redis\n")  # untracked: named by its bytes
+    before = warm(repo, "-v")
+    change(repo)
+    after = check(repo, "-v")
+    assert not after.replayed
+    assert after.shown == check(repo, "-v", "--no-cache").shown != before.shown
+
+
+def test_a_touched_file_changes_no_output(repo: Path) -> None:
+    before = warm(repo, "-v")
+    os.utime(repo / "src" / "app" / "main.py")  # git's stat data no longer matches, the bytes do
+    assert check(repo, "-v").shown == before.shown
+    assert check(repo, "-v").replayed
+
+
+def test_a_memory_file_git_ignores_is_named_by_its_bytes(repo: Path) -> None:
+    local = repo / "CLAUDE.local.md"
+    (repo / ".gitignore").write_text(FILES[".gitignore"] + "CLAUDE.local.md\n")
+    local.write_text("# Mine\n\n- My notes are in `file:docs/index.md`.\n")
+    git(repo, "commit", "-qam", "ignore the local memory")
+    time.sleep(2.1)  # older than a file system's coarse clock could blur with the run's start
+    first = warm(repo, "-v")
+    assert "CLAUDE.local.md" in first.out and "VERIFIED file:docs/index.md" in first.out
+    local.write_text("# Mine\n\n- My notes are in `file:docs/mine.md`.\n")
+    after = check(repo, "-v")
+    assert not after.replayed and "REFUTED file:docs/mine.md" in after.out
+    assert after.shown == check(repo, "-v", "--no-cache").shown
+    local.unlink()
+    assert not check(repo, "-v").replayed
+
+
+def _listings(root: Path, *args: str) -> tuple[Outcome, int]:
+    """`check` with git behind a wrapper that logs each run: the outcome, and how often git listed the
+    untracked files (the listing's longest command)."""
+    log = root.parent / "git.log"
+    log.write_text("")
+    wrapper = root.parent / "bin" / "git"
+    wrapper.parent.mkdir(exist_ok=True)
+    wrapper.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{log}"\nexec "{shutil.which("git")}" "$@"\n')
+    wrapper.chmod(0o755)
+    done = check(root, *args, env={"PATH": f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}"})
+    return done, sum("--others" in line for line in log.read_text().splitlines())
+
+
+def test_a_check_that_replays_nothing_lists_the_checkout_once(repo: Path) -> None:
+    first, listed = _listings(repo)
+    assert not first.replayed and listed == 1
+    replayed, listed = _listings(repo)
+    assert replayed.replayed and listed == 1
+    (repo / "docs" / "index.md").write_text("# Docs, edited\n")  # the usual pre-commit run: no report matches
+    missed, listed = _listings(repo)
+    assert not missed.replayed and listed == 1
+    assert missed.shown == check(repo, "--no-cache").shown
