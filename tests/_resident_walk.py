@@ -279,6 +279,7 @@ class Walk:
         ops: list[tuple[int, Callable[[], str]]] = [
             (10, self.edit_python),
             (4, self.same_size_same_time),
+            (2, self.odd_bytes),
             (3, self.edit_js),
             (3, self.add_file),
             (3, self.delete_file),
@@ -350,6 +351,17 @@ class Walk:
         rel = self.rng.choice(PYTHON_FILES + self._files((".py",)))
         self._put(rel, self.python_source())
         return f"edit {rel}"
+
+    def odd_bytes(self) -> str:
+        """Empty, binary (a NUL early: not source any more), or only touched (new times, same bytes)."""
+        rel = self.rng.choice(PYTHON_FILES + self._files((".py", ".js")))
+        how = self.rng.choice(["empty", "binary", "touch"])
+        if how == "touch":
+            if os.path.lexists(self.root / rel):
+                os.utime(self.root / rel)
+        else:
+            self._put(rel, b"" if how == "empty" else b"import redis\x00\x01 REDIS_URL\n")
+        return f"{how} {rel}"
 
     def edit_js(self) -> str:
         rel = self.rng.choice(["web/app.js", *self._files((".js",))])
