@@ -53,3 +53,30 @@ def test_watch_prints_changed_verdicts_only(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_watch_sees_an_edit_of_a_memory_file_git_ignores(tmp_path: Path) -> None:
+    """CLAUDE.local.md is git-ignored: no snapshot watches it, so an edit of it alone never started a
+    new check (the Verifier saw no change), and the changed memory was never printed."""
+    from tests.conftest import init_repo
+
+    write(tmp_path, {"src/app.py": "import json\n", ".gitignore": "CLAUDE.local.md\n", "CLAUDE.local.md": "- Redis: `import:redis`.\n"})
+    init_repo(tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "anchorcheck", "check", "--root", str(tmp_path), "--watch", "--interval", "0.1", "--format", "json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env={**os.environ, "NO_COLOR": "1"},
+    )
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=_reader, args=(proc.stdout, lines), daemon=True).start()
+    try:
+        report = [_next(lines)]
+        while report[-1] != "}":
+            report.append(_next(lines))
+        assert json.loads("\n".join(report))["summary"]["memories"]["REFUTED"] == 1
+        time.sleep(0.3)
+        (tmp_path / "CLAUDE.local.md").write_text("- JSON: `import:json`.\n")
+        change = json.loads(_next(lines, timeout=15))
+        assert change["memory"] == "CLAUDE.local.md:1" and (change["was"], change["now"]) == ("REFUTED", "VERIFIED")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
