@@ -191,14 +191,18 @@ class Resident:
     def _mode(self):  # type: ignore[no-untyped-def]
         return stat_pass() if self.stat else _nothing()
 
-    def answers(self) -> object:
-        """Its answers now, or the error a new Verifier would raise (kept until one can be made)."""
+    def answers(self, cut: float | None = None) -> object:
+        """Its answers now, or the error a new Verifier would raise (kept until one can be made). With
+        `cut`, a recall of every anchor under that deadline (seconds) comes first: whatever it left half
+        done (a search, a parse, the first look) must not show in the answers that follow."""
         if self.verifier is None:
             self._make()
             if self.verifier is None:
                 return self.error
         with self._mode():
             try:
+                if cut is not None:
+                    self.verifier.verify_many([Memory(id=a, anchors=[a]) for a in STORE_ANCHORS], deadline=cut)
                 self.verifier.refresh()
             except Exception as exc:  # noqa: BLE001 - a broken configuration: what a new Verifier raises
                 return f"error: {type(exc).__name__}: {exc}"
