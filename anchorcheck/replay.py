@@ -64,6 +64,7 @@ _KEEP = 256  # entries kept in a cache directory, the least recently written go 
 _MAX_OUTPUT = 4 * 1024 * 1024  # characters: a larger report is worked out again
 _MAX_ENTRY = 8 * _MAX_OUTPUT  # bytes of an entry read back (JSON escapes a character in up to 12)
 _MAX_FILE = 64 * 1024 * 1024  # bytes of a named file hashed; past it, its stat signature
+_EARLY = (0, 1)  # the listing's outputs compared as soon as git gives them: the index's, the modified files'
 _MAX_IGNORED = 64  # files read that no listing holds, each hashed by a replay; past it, a run is not stored
 _CLOCK_MARGIN = 2_000_000_000  # ns: a file changed this shortly before a run began is not named by its bytes
 _LIFECYCLE = ("expires", "resolve_after", "as_of")
@@ -164,10 +165,12 @@ def _surroundings() -> dict[str, Any]:
 def _holds(entry: dict[str, Any], found: str) -> bool:
     """Whether everything the stored output depends on is as it was: the cheap comparisons first, git's
     listing of the tree (started before the entry was read, in the background) last."""
+    from pathlib import Path
+
     from anchorcheck.codesig import code_signature
     from anchorcheck.entrypoints import fingerprint
     from anchorcheck.repo import Repository
-    from anchorcheck.treestate import listing_key, still_absent
+    from anchorcheck.treestate import output_id, still_absent, unvouched_id
 
     if entry.get("version") != VERSION or entry["surroundings"] != _surroundings():
         return False
@@ -178,12 +181,20 @@ def _holds(entry: dict[str, Any], found: str) -> bool:
     if any(file_id(path) != held for path, held in entry["files"].items()):
         return False
     global _listed
+    held = entry["listing"]
+    if _listed is not None and _listed.root == Path(entry["root"]):
+        for which in _EARLY:  # a commit or an edit shows here, long before the untracked files are listed
+            out = _listed.early_output(which)
+            if out is None or output_id(out) != held[which]:
+                return False
     repo = Repository(entry["root"], skip_dirs=entry["skip_dirs"], exclude=entry["exclude"], max_file_size=entry["max_file_size"])
     if _listed is None or not repo.adopt_listing(_listed):
         repo.prefetch_listing()
     _listed = repo
-    key = listing_key(repo)
-    return key is not None and key == entry["listing"] and still_absent(entry["root"], entry["absent"])
+    outputs = repo.listing_outputs()
+    if any(out is None or output_id(out) != held[which] for which, out in enumerate(outputs) if which not in _EARLY):
+        return False
+    return unvouched_id(repo, outputs) == held[-1] and still_absent(entry["root"], entry["absent"])
 
 
 _listed: Repository | None = None  # the checkout a lookup listed, for the full check that follows a miss
