@@ -40,8 +40,6 @@ no error (exit 2), and a receipts log the run left as it was.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import stat
 import sys
@@ -84,6 +82,8 @@ def replay(argv: list[str]) -> int | None:
     try:
         found = _found_root()
         _listed = _list(_named_root(argv) or found)
+        import json  # json and hashlib (7 ms) load while git lists the checkout
+
         entry = json.loads(_read_entry(_slot(argv, found)))
         if not _holds(entry, found):
             return None
@@ -123,6 +123,8 @@ def _list(root: str) -> Repository | None:
 def _slot(argv: list[str], found: str) -> str:
     """The entry of these words run in this directory, in the cache directory (which names the `found`
     root only where it must fall back to `<root>/.anchorcheck`)."""
+    import hashlib
+    import json
     from pathlib import Path
 
     from anchorcheck.cachedir import default_cache_dir
@@ -218,6 +220,8 @@ def _found_root() -> str:
 def file_id(path: str) -> str | None:
     """What a file named outside the listing holds: its bytes' hash (and a link's target); None when absent.
     Never opens what is no regular file (a FIFO would block), nor reads one past `_MAX_FILE` whole."""
+    import hashlib
+
     try:
         link = os.readlink(path) if os.path.islink(path) else None
         info = os.stat(path)
@@ -287,6 +291,8 @@ class Recording:
         if entry is None:
             return
         entry["exit"] = code
+        import json
+
         path = _slot(self.args.argv, _found_root())
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
