@@ -12,7 +12,7 @@ working directory, beside everything that output depends on:
   of every file git does not vouch for), and the paths the run looked for
   and did not find, which must still be absent;
 - the code: anchorcheck's and the plugins' sources (`anchorcheck.codesig`)
-  and every installed distribution (`entrypoints.fingerprint`: grammars,
+  and every installed distribution (`codesig.fingerprint`: grammars,
   plugins, their entry points), and the interpreter;
 - the bytes of the configuration files, of the lock, of each file named on
   the command line and of the `--receipts` log, wherever they are (listed
@@ -44,10 +44,11 @@ import os
 import stat
 import sys
 import time
-from typing import IO, TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # not `typing`'s: importing it costs a replayed `check` 4-7 ms (anchorcheck.replay)
 if TYPE_CHECKING:
     import argparse
+    from typing import IO, Any
 
     from anchorcheck.memo import Reads
     from anchorcheck.model import Memory, MemoryReport
@@ -169,8 +170,7 @@ def _holds(entry: dict[str, Any], found: str) -> bool:
     listing of the tree (started before the entry was read, in the background) last."""
     from pathlib import Path
 
-    from anchorcheck.codesig import code_signature
-    from anchorcheck.entrypoints import fingerprint
+    from anchorcheck.codesig import code_signature, fingerprint
     from anchorcheck.repo import Repository
     from anchorcheck.treestate import output_id, still_absent, unvouched_id
 
@@ -305,8 +305,7 @@ class Recording:
             return  # an unwritable cache costs the next run its replay, nothing else
 
     def _entry(self, verifier: Verifier, reads: Reads, memories: list[Memory], run: Run) -> dict[str, Any] | None:
-        from anchorcheck.codesig import code_signature, plugin_sources
-        from anchorcheck.entrypoints import fingerprint
+        from anchorcheck.codesig import code_signature, fingerprint, plugin_sources
         from anchorcheck.treestate import listing_key
         from anchorcheck.verifier import PARALLEL_THRESHOLD
 

@@ -32,7 +32,7 @@ import json, sys
 from anchorcheck.cli import main
 code = main(sys.argv[2:])
 heavy = ("anchorcheck.verifier", "anchorcheck.registry", "anchorcheck.plugins", "anchorcheck.model", "anchorcheck.cache",
-         "anchorcheck.index", "anchorcheck_plugins", "pluggy", "tree_sitter", "sqlite3", "argparse", "dataclasses")
+         "anchorcheck.index", "anchorcheck_plugins", "pluggy", "tree_sitter", "sqlite3", "argparse", "dataclasses", "typing")
 with open(sys.argv[1], "w") as marker:
     json.dump([name for name in heavy if name in sys.modules], marker)
 sys.exit(code)
