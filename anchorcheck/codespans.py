@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 _BACKTICKS = re.compile(r"`+")
 
 
-@dataclass(frozen=True)
-class CodeSpan:
+class CodeSpan(NamedTuple):
     """One span, read like a match of `` (`+)(.+?)\1 ``: group 1 the opening backticks, group 2 the content."""
 
     text: str

@@ -24,7 +24,7 @@ import posixpath
 import re
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from anchorcheck.anchors import encode_path
 from anchorcheck.context import Context
@@ -37,8 +37,7 @@ from anchorcheck.repo import Repository, UnsafePathError
 MAX_SHOWN = 3
 
 
-@dataclass(frozen=True)
-class Resolution:
+class Resolution(NamedTuple):
     """What a path reference means here: the repo-relative path to check, or a verdict already reached.
 
     `path` is set when the reference is checked as `file:PATH` (found, or the
@@ -262,8 +261,7 @@ def _ending_with(repo: Repository, tail: str) -> list[str]:
     return sorted(p for p in (*index.files.get(name, ()), *index.folders.get(name, ())) if p.endswith(suffix))
 
 
-@dataclass(frozen=True)
-class _PathIndex:
+class _PathIndex(NamedTuple):
     files: dict[str, list[str]]
     folders: dict[str, list[str]]
     tops: frozenset[str]  # the top-level folders

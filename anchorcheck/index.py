@@ -27,6 +27,7 @@ from anchorcheck.context import BudgetExceeded
 from anchorcheck.entrypoints import installed
 from anchorcheck.facts import Facts, Parsed, first_error_line, too_broken_to_query
 from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
+from anchorcheck.scanarena import ScanArena
 
 if TYPE_CHECKING:
     from anchorcheck.context import Context
@@ -583,8 +584,10 @@ class SourceIndex:
         # Paths already looked up in the disk cache and missed: a later search need not ask again
         # (a miss only turns into facts through _store, which fills _facts itself).
         self._preloaded: set[str] = set()
-        # Bytes of the files read, so the next anchor's prefilter scans memory instead of the disk.
+        # Bytes of the files read, so the next anchor's prefilter scans memory instead of the disk, and a
+        # copy of them laid end to end, so that one pass answers a needle for all of them (`ScanArena`).
         self._bytes: dict[str, bytes] = {}
+        self._arena = ScanArena(_walk_key)
         self._bytes_left = int(context.options.get("prefilter_memory", PREFILTER_MEMORY))
         self._sources: dict[str | None, _Listing] = {}
         # Per search (scope, needles): the prefilter's verdicts, and per `requires` clauses whether each
@@ -622,7 +625,9 @@ class SourceIndex:
         index._skipped = old._skipped - stale
         index._contains = {needle: {p: v for p, v in seen.items() if p not in stale} for needle, seen in old._contains.items()}
         index._bytes = {path: data for path, data in old._bytes.items() if path not in stale}
-        index._bytes_left -= sum(len(data) for data in index._bytes.values())
+        index._arena, old._arena = old._arena, ScanArena(_walk_key)  # the old index answers from its own bytes, file by file
+        index._arena.drop(stale)
+        index._bytes_left -= sum(len(data) for data in index._bytes.values()) + index._arena.size
         index._bounded, index.parsed = old._bounded, old.parsed
         return context.memo("anchorcheck.index", lambda: index)
 
@@ -633,6 +638,9 @@ class SourceIndex:
         stale = set(stale)
         for path in stale & self._bytes.keys():
             self._bytes_left += len(self._bytes.pop(path))
+        held = self._arena.size
+        self._arena.drop(stale)
+        self._bytes_left += held - self._arena.size
         for known in (self._facts, self._sizes, *self._contains.values(), *self._judged.values(), *self._met.values(), *self._derived.values()):
             for path in stale:
                 known.pop(path, None)
@@ -1050,8 +1058,7 @@ class SourceIndex:
             for at, needle in enumerate(needles):
                 seen = self._contains.setdefault(needle, {})
                 unseen = [p for p in paths if p not in seen]
-                # Bytes kept by an earlier search: one comprehension, no call per file.
-                seen.update({p: needle in kept[p] for p in unseen if p in kept})
+                self._scan_kept(needle, [p for p in unseen if p in kept], seen)
                 for path in [p for p in unseen if p not in seen]:
                     self.context.check_deadline()  # between files: the first search reads the whole tree
                     data = self._candidate_bytes(path, result)
@@ -1070,6 +1077,19 @@ class SourceIndex:
                 paths = [p for p in paths if not seen[p]]
             verdicts.update(dict.fromkeys(paths, _MISS))
         return verdicts
+
+    def _scan_kept(self, needle: bytes, paths: list[str], seen: dict[str, bool]) -> None:
+        """Whether the kept bytes of these files hold the needle, into `seen`: the arena's scan for the files
+        it holds, a comprehension for those kept past it."""
+        arena, kept = self._arena, self._bytes
+        held = arena.held(paths)
+        if held:
+            hits = arena.holding(needle, held)
+            seen.update({p: p in hits for p in held})
+            if len(held) == len(paths):
+                return
+            paths = [p for p in paths if p not in arena]
+        seen.update({p: needle in kept[p] for p in paths})
 
     def _meets(self, path: str, clauses: Sequence[Clause], met: dict[str, bool]) -> bool:
         """Whether a file meets every clause (one it cannot be read to judge may), kept in `met` until
@@ -1365,9 +1385,11 @@ class SourceIndex:
         return next(self._bounded.map(_extract_chunk, [[(path, language, data)]], until))[0]
 
     def _keep(self, path: str, data: bytes) -> None:
-        if path not in self._bytes and len(data) <= self._bytes_left:
+        """Keep a file's bytes, and their copy in the arena, while both fit in the memory allowed."""
+        if path not in self._bytes and 2 * len(data) <= self._bytes_left:
             self._bytes[path] = data
-            self._bytes_left -= len(data)
+            self._arena.add(path, data)
+            self._bytes_left -= 2 * len(data)
 
     def _store(self, path: str, language: Language, data: bytes, facts: Facts) -> None:
         self.parsed += 1
@@ -1380,13 +1402,19 @@ class SourceIndex:
             self.cache.put(key, facts.to_dict())
 
 
-PREFILTER_MEMORY = 128 * 1024 * 1024  # bytes of read files kept for later anchors of a Verifier
+PREFILTER_MEMORY = 256 * 1024 * 1024  # bytes of read files kept for later anchors of a Verifier, counted twice (the arena's copy)
 PARALLEL_PARSE = 400  # misses below this parse faster here than a pool starts
 _CHUNK_BYTES = 256 * 1024  # a worker's share per round trip: about 25 ms of parsing
 
 
 LIKELY, LIKELY_TEST, LIKELY_ASIDE, UNLIKELY = 0, 1, 2, 3  # the order in which a goal's candidates are parsed
 _ASIDE = frozenset({"example", "vendored"})  # evidence there counts, but core code's comes first
+
+
+def _walk_key(path: str, data: bytes) -> tuple[int, int, str]:
+    """The order a lazy prefilter walks files in (`_walk_order`): how the arena lays out what it holds, so
+    that each block a walk judges is one run of its bytes."""
+    return _KIND.get(classify(path), _ASIDE_KIND), len(data), path
 
 
 def _likely_first(pending: list[tuple[int, str]], likely: Callable[[str], bool] | None) -> Iterator[tuple[int, str]]:

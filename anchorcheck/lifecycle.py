@@ -24,13 +24,11 @@ memory INCONCLUSIVE with a reason naming it, never an exception.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from anchorcheck.anchors import anchor_text
 from anchorcheck.context import Context
 from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict, combine
-from anchorcheck.revision import RevisionError, RevisionRepository
 
 TRIGGER_KEY = "trigger"
 QUIET = "quiet"
@@ -40,8 +38,7 @@ class LifecycleError(ValueError):
     """A time or revision field that cannot be used; the message names the field."""
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """How to check one memory: the context its anchors are checked in, and its time fields."""
 
     context: Context
@@ -62,6 +59,8 @@ def plan(memory: Memory, context: Context) -> Plan:
         return Plan(context, problem=str(exc))
     if as_of is None:
         return Plan(context, expires, resolve_after)
+    from anchorcheck.revision import RevisionError  # a memory with `as_of` only: most checks never need it
+
     try:
         past = context.memo(("lifecycle.revision", as_of), lambda: _revision_context(context, as_of))
     except RevisionError as exc:
@@ -140,6 +139,8 @@ def _revision_field(value: Any) -> str | None:
 
 
 def _revision_context(context: Context, revision: str) -> Context:
+    from anchorcheck.revision import RevisionRepository
+
     past = RevisionRepository(context.repo, revision)
     return Context(past, context.registry, context.config, options=dict(context.options))
 

@@ -23,17 +23,18 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, parse_anchor
-from anchorcheck.atomic import write_atomic
 from anchorcheck.bounded import LimitError, brief, toml_loads
-from anchorcheck.citation import BankError, Citation, bank
 from anchorcheck.memoryfiles import MemoryFileError, header_lines
 from anchorcheck.model import Memory
 from anchorcheck.registry import AnchorKind
 from anchorcheck.repo import Repository
 from anchorcheck.safe_read import LOCK_CAP, read_capped, read_in_root
+
+if TYPE_CHECKING:
+    from anchorcheck.citation import Citation
 
 LOCK_NAME = "anchorcheck.lock"
 VERSION = 1
@@ -122,8 +123,8 @@ def attach(memories: Iterable[Memory], lock: Lock, kinds: Mapping[str, AnchorKin
             used.add(key)
             record = own.get(key, lock.entries.get(key))
             if record is not None:
-                memory.anchors[index] = replace(anchor, detail=Citation.from_dict(record))
-        extra = [Citation.from_dict(record) for key, record in own.items() if key not in used]
+                memory.anchors[index] = replace(anchor, detail=_citation(record))
+        extra = [_citation(record) for key, record in own.items() if key not in used]
         if extra:
             positions = [memory.anchor_position(i) for i in range(len(memory.anchors))]
             memory.anchors.extend(extra)
@@ -164,6 +165,8 @@ def update(lock: Lock, wanted: list[tuple[str, Memory]], repo: Repository, kinds
     the registered `span` kind's parse (its `path`, `start` and `end`): the
     core knows the kind only through the registry.
     """
+    from anchorcheck.citation import BankError, bank
+
     result = LockUpdate()
     seen: set[str] = set()
     for key, memory in wanted:
@@ -209,6 +212,8 @@ def dumps(lock: Lock) -> str:
 
 
 def write(lock: Lock) -> None:
+    from anchorcheck.atomic import write_atomic
+
     write_atomic(lock.path, dumps(lock))
 
 
@@ -228,5 +233,13 @@ def _own_citations(memory: Memory) -> dict[str, dict[str, Any]]:
         if isinstance(record, dict):
             data = {k: v for k, v in record.items() if k != "anchor"}
             key = record.get("anchor")
-            own[key if isinstance(key, str) else Citation.from_dict(data).anchor_text()] = data
+            own[key if isinstance(key, str) else _citation(data).anchor_text()] = data
     return own
+
+
+def _citation(record: dict[str, Any]) -> Citation:
+    """A banked record as a Citation; the citation module is imported when a span anchor has one
+    (a check of memories without span anchors does not load it)."""
+    from anchorcheck.citation import Citation
+
+    return Citation.from_dict(record)

@@ -12,12 +12,14 @@ import glob
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 from anchorcheck import implicit
 from anchorcheck.anchors import AnchorSyntaxError, anchor_text, parse_anchor
 from anchorcheck.codespans import code_spans
+from anchorcheck.globs import fnmatch_any
 from anchorcheck.mistakes import KIND_PREFIX, typo_kind
 from anchorcheck.model import Memory, Position
 from anchorcheck.references import Claims, Reference, apply_to, read_references, runner_claims
@@ -49,8 +51,7 @@ def format_for(path: str, registry: Registry) -> MemoryFormat | None:
     return None
 
 
-@dataclass(frozen=True)
-class ReferenceReading:
+class ReferenceReading(NamedTuple):
     """How implicit references are read from memory files: which kinds, in which checkout.
 
     `claims(argv)` says whether a registered command runner claims a command
@@ -117,7 +118,7 @@ def _with_references(
     memories: list[Memory], text: str, fmt: MemoryFormat, shown: str, folder: str, reading: ReferenceReading, registry: Registry
 ) -> list[Memory]:
     kinds = reading.kinds & set(registry.kinds)
-    reading = replace(reading, claims=reading.claims or runner_claims(registry))
+    reading = reading._replace(claims=reading.claims or runner_claims(registry))
     globs = apply_to(text)
     scopes: tuple[str, ...] = ()
     if globs is not None:
@@ -250,7 +251,7 @@ def discover(repo: Repository, registry: Registry, patterns: Sequence[str] = ())
     """
     globs = list(patterns) or [p for fmt in registry.formats.values() for p in fmt.patterns]
     # fnmatch semantics: `*` crosses `/`, so `*.memories.toml` matches at any depth
-    found = set(repo.files(where=lambda path: any(fnmatch.fnmatchcase(path, g) for g in globs)))
+    found = set(repo.files(where=fnmatch_any(globs)))
     # A file named exactly is looked for even when ignored: CLAUDE.local.md is personal, so usually gitignored.
     for name in globs:
         if not set("*?[") & set(name) and name not in found and _regular_file(repo, name):

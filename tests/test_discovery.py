@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import fnmatch
 from pathlib import Path
 
 import pytest
 
 from anchorcheck.cli import main
+from anchorcheck.globs import fnmatch_any
 from anchorcheck.memoryfiles import MemoryFileError, discover, expand
 from anchorcheck.plugins import default_registry
 from anchorcheck.repo import Repository
+from tests._instructions_support import CORPUS_NAMES, INSTRUCTIONS, listing
 from tests.conftest import needs_git
 
 MEMORY_FILES = {
@@ -107,3 +110,18 @@ def test_directory_outside_the_repository_is_refused(make_tree, tmp_path: Path, 
     outside.mkdir()
     with pytest.raises(MemoryFileError, match="outside the repository"):
         expand([str(outside)], Repository(root), default_registry())
+
+
+@pytest.mark.skipif(INSTRUCTIONS is None, reason="shared/corpora/instructions is not beside the checkout")
+@pytest.mark.parametrize("corpus", CORPUS_NAMES)
+def test_the_discovery_globs_match_what_fnmatch_matches_path_by_path(corpus: str) -> None:
+    """The formats' globs as one matcher pick out of a real repository's listing exactly the paths that
+    `fnmatch.fnmatchcase` does pattern by pattern, and so do globs a `memory-files` setting may hold."""
+    assert INSTRUCTIONS is not None
+    paths = listing(INSTRUCTIONS / corpus)
+    setting = ["docs/*.md", "*/CLAUDE.md", "notes/[a-c]*.md", "a?c/*", "[!.]*.toml", "exact/name.md", "**/*.mdc", "[z-a]", "x[", "*"]
+    for globs in ([p for fmt in default_registry().formats.values() for p in fmt.patterns], setting):
+        matches = fnmatch_any(globs)
+        chosen = [path for path in paths if matches(path)]
+        assert chosen == [path for path in paths if any(fnmatch.fnmatchcase(path, g) for g in globs)]
+        assert chosen  # every listing has memory files, and "*" matches everything

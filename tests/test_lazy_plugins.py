@@ -243,3 +243,26 @@ def test_the_version_flag_imports_no_plugin_machinery() -> None:
     mods, out = _modules_after(REPO_ROOT, "from anchorcheck.cli import main\ntry:\n    main(['--version'])\nexcept SystemExit:\n    pass")
     assert out.startswith("anchorcheck ")
     assert not {"anchorcheck.plugins", "pluggy", "anchorcheck.registry", "anchorcheck_plugins"} & mods
+
+
+def test_a_check_imports_no_writer_receipt_revision_or_citation_module(make_repo) -> None:  # noqa: ANN001
+    """What only `--receipts`, an `as_of` field, a banked span or a write-back needs stays out of a check
+    (each import and the dataclasses it defines cost start-up); those paths themselves are tested elsewhere."""
+    root = make_repo(MIXED)
+    code = "import gc\nfrom anchorcheck.cli import main\nbefore = gc.get_threshold()\nprint('EXIT', main(['check']), gc.get_threshold() == before)"
+    mods, out = _modules_after(root, code)
+    assert "EXIT 1 True" in out and ", 3 refuted, 0 inconclusive) of 4 memories" in out  # the collector's thresholds are restored
+    assert not {
+        "anchorcheck.receipts", "anchorcheck.revision", "anchorcheck.citation", "anchorcheck.atomic",
+        "anchorcheck_plugins.formats.markdown_edit", "anchorcheck_plugins.formats.native_edit", "anchorcheck_plugins.formats.mcp_jsonl_edit",
+    } & mods, mods
+
+
+def test_a_writer_is_imported_when_a_memory_file_is_written(tmp_path) -> None:  # noqa: ANN001
+    (tmp_path / "CLAUDE.md").write_text("- The app is `file:src/old.py`.\n")
+    code = (
+        "from anchorcheck import Verifier\n"
+        "v = Verifier('.')\nprint(v.registry.formats['markdown'].rename('CLAUDE.md', open('CLAUDE.md').read(), {'file:src/old.py': 'file:src/new.py'}))"
+    )
+    mods, out = _modules_after(tmp_path, code)
+    assert "`file:src/new.py`" in out and "anchorcheck_plugins.formats.markdown_edit" in mods

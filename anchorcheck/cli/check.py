@@ -21,7 +21,6 @@ from anchorcheck.lockfile import attach, load_lock
 from anchorcheck.memo import Reads
 from anchorcheck.memoryfiles import ReferenceReading, claude_memory_dir, claude_memory_files, load
 from anchorcheck.model import Memory, MemoryReport
-from anchorcheck.receipts import ReceiptLog
 from anchorcheck.replay import Recording
 from anchorcheck.report import Run
 from anchorcheck.verifier import Verifier
@@ -95,6 +94,8 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
             batch.extend(memories)
         reports = _verify(verifier, batch, args.deadline)
     if args.receipts:  # HEAD is read for the receipts alone: a run that appends none printed nothing of it
+        from anchorcheck.receipts import ReceiptLog  # a run without --receipts does not import it
+
         ReceiptLog(args.receipts).record(reports, revision=verifier.repo.head)
     return loaded, reports, reads
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, NamedTuple
 
 from anchorcheck.packages import FileFacts, ManifestError, PackageIndex, broken
 from anchorcheck.repo import UnsafePathError
@@ -26,8 +26,7 @@ if TYPE_CHECKING:
 Parse = Callable[["Context", str], FileFacts]
 
 
-@dataclass(frozen=True)
-class Reader:
+class Reader(NamedTuple):
     """One file format: the exact names it reads in a project directory, or a pattern of relative paths."""
 
     kind: str  # "manifest" or "lockfile"
@@ -39,8 +38,7 @@ class Reader:
         return relative in self.names or bool(self.pattern and self.pattern.fullmatch(relative))
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     """An ecosystem's readers and how it finds the workspace members of a project directory."""
 
     ecosystem: str

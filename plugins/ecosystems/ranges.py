@@ -15,14 +15,12 @@ are the INCONCLUSIVE side, never a wrong verdict.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from anchorcheck.packages import CONTAINS, DISJOINT, OVERLAPS
 
 
-@dataclass(frozen=True)
-class Interval:
+class Interval(NamedTuple):
     """Versions between `low` and `high` (None: unbounded), each end included or not."""
 
     low: Any = None

@@ -19,6 +19,7 @@ import re
 
 from anchorcheck import Memory, MemoryFormat, Position, hookimpl
 from anchorcheck.memoryfiles import code_span_anchors
+from anchorcheck_plugins.formats import editor
 
 _BULLET = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s+")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -169,14 +170,12 @@ def _matches(path: str) -> bool:
 
 @hookimpl
 def register_memory_formats(register):  # noqa: ANN001, ANN201 - hook signature
-    from anchorcheck_plugins.formats.markdown_edit import insert_markdown, rename_markdown
-
     register(
         MemoryFormat(
             name="markdown",
             read=read_markdown,
-            rename=rename_markdown,
-            insert=insert_markdown,
+            rename=editor("markdown_edit", "rename_markdown"),
+            insert=editor("markdown_edit", "insert_markdown"),
             patterns=KNOWN_FILES,
             matches=_matches,
             summary="Markdown memory files: one bullet or paragraph per memory, anchors as code spans",

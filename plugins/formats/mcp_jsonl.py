@@ -15,6 +15,7 @@ import json
 from anchorcheck import Memory, MemoryFormat, Position, hookimpl
 from anchorcheck.bounded import LimitError, brief, json_loads
 from anchorcheck.memoryfiles import MemoryFileError, code_span_anchors
+from anchorcheck_plugins.formats import editor
 
 
 def read_mcp_jsonl(path: str, text: str) -> list[Memory]:
@@ -72,13 +73,11 @@ def _column(raw: str, content: str) -> int:
 
 @hookimpl
 def register_memory_formats(register):  # noqa: ANN001, ANN201 - hook signature
-    from anchorcheck_plugins.formats.mcp_jsonl_edit import insert_jsonl, rename_jsonl
-
     register(
         MemoryFormat(
             name="mcp-memory",
-            rename=rename_jsonl,
-            insert=insert_jsonl,
+            rename=editor("mcp_jsonl_edit", "rename_jsonl"),
+            insert=editor("mcp_jsonl_edit", "insert_jsonl"),
             read=read_mcp_jsonl,
             patterns=("memory.jsonl", "*/memory.jsonl"),
             matches=lambda path: path.endswith(".jsonl"),

@@ -17,6 +17,7 @@ from typing import Any
 from anchorcheck import Memory, MemoryFormat, Position, hookimpl
 from anchorcheck.bounded import LimitError, brief, toml_loads
 from anchorcheck.memoryfiles import MemoryFileError, header_lines
+from anchorcheck_plugins.formats import editor
 
 VERSION = 1
 _TOML_AT = re.compile(r"at line (\d+)")
@@ -168,13 +169,11 @@ def _line_of_key(text: str, key: str) -> int | None:
 
 @hookimpl
 def register_memory_formats(register):  # noqa: ANN001, ANN201 - hook signature
-    from anchorcheck_plugins.formats.native_edit import insert_native, rename_native
-
     register(
         MemoryFormat(
             name="native",
-            rename=rename_native,
-            insert=insert_native,
+            rename=editor("native_edit", "rename_native"),
+            insert=editor("native_edit", "insert_native"),
             read=read_native,
             patterns=("*.memories.toml",),
             matches=lambda path: path.endswith(".memories.toml"),

@@ -24,7 +24,7 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Invocation, Verdict, hookimpl
 from anchorcheck.anchors import Anchor, AnchorSyntaxError
@@ -40,8 +40,7 @@ _PLACEHOLDER = re.compile(r"<([A-Za-z][\w .:/@-]*)>|(?<!\S)(?:\.\.\.|…)(?!\S)"
 _PROMPTS = ("$", "%", ">")  # a shell prompt before the command, followed by a space
 
 
-@dataclass(frozen=True)
-class Call:
+class Call(NamedTuple):
     """One simple command of the line: its words after environment prefixes and wrappers."""
 
     words: tuple[str, ...]
@@ -53,11 +52,10 @@ class Call:
         return shlex.join(self.words)
 
 
-@dataclass(frozen=True)
-class CommandLine:
+class CommandLine(NamedTuple):
     """A parsed `cmd:` value: the calls in order (a subshell's calls one level deeper)."""
 
-    calls: tuple[Call, ...] = field(default_factory=tuple)
+    calls: tuple[Call, ...] = ()
 
 
 def parse_cmd(value: str) -> CommandLine:

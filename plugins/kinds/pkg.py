@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from packageurl import PackageURL
+from typing import NamedTuple
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
 from anchorcheck.anchors import Anchor, AnchorSyntaxError
@@ -32,8 +33,7 @@ _RANGE_MARK = re.compile(r"[<>=!~^*,|\s]|(?:^|\.)[xX](?:\.|$)")
 _SHORTHAND = re.compile(r"[A-Za-z0-9@][A-Za-z0-9._\-]*")
 
 
-@dataclass(frozen=True)
-class PackageRef:
+class PackageRef(NamedTuple):
     """A parsed `pkg:` value. `ecosystem` is the purl type, None for the shorthand."""
 
     ecosystem: str | None

@@ -13,6 +13,7 @@ import json
 import posixpath
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from anchorcheck.context import Context
 from anchorcheck_plugins.runners._support import (
@@ -82,8 +83,7 @@ def _json_key(key: str) -> str:
     return re.escape(json.dumps(key)) + r"\s*:"
 
 
-@dataclass(frozen=True)
-class Workspace:
+class Workspace(NamedTuple):
     """The workspace a package belongs to: its root package and its members (the root included)."""
 
     root: Package

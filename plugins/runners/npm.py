@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.context import Context
@@ -261,8 +262,7 @@ def _builtin(invocation: Invocation, context: Context, tool: str, opts: Options,
 
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(NamedTuple):
     """The packages a call runs in, how they were picked, and why that is unknown when it is."""
 
     packages: list[Package]
