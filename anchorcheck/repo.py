@@ -469,6 +469,27 @@ class Repository:
                 if name != ".git" and not _ignored(specs, rel):  # a worktree's `.git` file is git's, not the project's
                     yield rel
 
+    def unlisted_directories(self, listed: set[str]) -> set[str]:
+        """The directories below `listed` ones that hold no listed file (empty, or holding only ignored
+        or unlisted files) and where a new file would be listed: not skipped, excluded or ignored. A
+        snapshot watches them too: a file created in one later changes the listing."""
+        found: set[str] = set()
+        todo = list(listed)
+        while todo:
+            directory = todo.pop()
+            try:
+                with os.scandir(os.path.join(self._root_str, directory) if directory else self._root_str) as entries:
+                    names = [entry.name for entry in entries if entry.is_dir(follow_symlinks=False)]
+            except OSError:
+                continue
+            for name in names:
+                rel = f"{directory}/{name}" if directory else name
+                if rel in listed or rel in found or name in self.skip_dirs or name == ".git" or self.ignored_because(rel):
+                    continue
+                found.add(rel)
+                todo.append(rel)
+        return found
+
     # -- git -------------------------------------------------------------------
 
     def git(self, command: str, *options: str, operands: Iterable[str] = (), paths: Iterable[str] | None = None) -> str | None:
@@ -734,8 +755,11 @@ class Repository:
 
 
 def _index_entries(staged_out: str | None, modified_out: str | None) -> tuple[dict[str, tuple[str, str]] | None, set[str]]:
-    """`git ls-files -s -z` as path -> (mode, blob) for stage 0, and the paths of `git diff-files --name-only -z`."""
+    """`git ls-files -s -z` as path -> (mode, blob) for stage 0, and the paths of `git diff-files --name-only -z`
+    with every symlink git tracks: its blob is the link's text, not the bytes a read through it gets, so
+    it never names them (a write to the file it points to leaves the link's blob as it was)."""
     staged: dict[str, tuple[str, str]] | None = None
+    modified = set((modified_out or "").split("\0")) - {""}
     if staged_out is not None:
         staged = {}
         for entry in staged_out.split("\0"):
@@ -743,7 +767,9 @@ def _index_entries(staged_out: str | None, modified_out: str | None) -> tuple[di
             fields = meta.split()
             if path and len(fields) == 3 and fields[2] == "0":
                 staged[path] = (fields[0], fields[1])
-    return staged, set((modified_out or "").split("\0")) - {""}
+                if fields[0] not in _REGULAR_MODES:
+                    modified.add(path)
+    return staged, modified
 
 
 def directories_of(paths: Iterable[str]) -> set[str]:
