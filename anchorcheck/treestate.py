@@ -116,10 +116,11 @@ def output_id(output: str) -> str:
 
 
 def unvouched_id(repo: Repository, outputs: list[str | None], tree: TreeState | None = None) -> str | None:
-    """The id of the paths of this listing that git does not vouch for: for each, whether the listing
-    keeps it and, for a modified or untracked one, the content id of its bytes. With `tree` (named
-    from this same listing) what it kept and the content ids it named are taken, not judged again.
-    None where a listing command failed or more than `MAX_UNCLEAN` such files are kept."""
+    """The id of the paths of this listing that git does not vouch for (modified, untracked, or no regular
+    file in the index, such as a link, whose blob is not the bytes read through it): for each, whether
+    the listing keeps it and the content id of its bytes. With `tree` (named from this same listing)
+    what it kept and the content ids it named are taken, not judged again. None where a listing
+    command failed or more than `MAX_UNCLEAN` such files are kept."""
     staged, modified, untracked = outputs
     if staged is None or modified is None or untracked is None:
         return None
@@ -127,17 +128,15 @@ def unvouched_id(repo: Repository, outputs: list[str | None], tree: TreeState | 
     digest = hashlib.sha1()  # noqa: S324 - a content id, not security
     kept = 0
     for path in sorted(_unvouched(staged, changed, others)):
-        if tree is not None:
+        if tree is not None:  # ("+": a path whose blob id the state used, which this side never names: a miss)
             state = "-" if path not in tree.listed else tree.unclean.get(path, "+")
         elif not repo.keeps(path):
             state = "-"
-        elif path in changed or path in others:
+        else:
             kept += 1
             if kept > MAX_UNCLEAN:
                 return None
             state = _content_id(repo, path)
-        else:
-            state = "+"  # kept, and what it holds is its blob id, in the index's listing
         digest.update(f"{path}\0{state}\0".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 

@@ -317,3 +317,16 @@ def test_a_check_that_replays_nothing_lists_the_checkout_once(repo: Path) -> Non
     missed, listed = _listings(repo)
     assert not missed.replayed and listed == 1
     assert missed.shown == check(repo, "--no-cache").shown
+
+
+def test_a_tracked_link_is_named_by_what_it_points_to(repo: Path) -> None:
+    (repo / "docs" / "link.md").symlink_to("index.md")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a link")
+    (repo / "CLAUDE.md").write_text(MEMORY + "- The docs again: `file:docs/link.md`.\n")
+    before = warm(repo, "-v")  # replayed although git's blob of the link is its text, not the bytes it reads
+    assert "VERIFIED file:docs/link.md" in before.out
+    (repo / "docs" / "index.md").unlink()
+    after = check(repo, "-v")
+    assert not after.replayed and "REFUTED file:docs/link.md" in after.out
+    assert after.shown == check(repo, "-v", "--no-cache").shown
