@@ -202,9 +202,9 @@ def _holds(entry: dict[str, Any], found: str) -> bool:
 _listed: Repository | None = None  # the checkout a lookup listed, for the full check that follows a miss
 
 
-def listed() -> Repository | None:
-    """The checkout the failed lookup of this process listed (or is listing), once: a full `check` takes
-    its listing over (`Repository.adopt_listing`) instead of asking git again."""
+def take_listing() -> Repository | None:
+    """The checkout the last lookup listed (or is listing), once: the full `check` that follows a miss
+    takes its listing over (`Repository.adopt_listing`) instead of asking git again."""
     global _listed
     taken, _listed = _listed, None
     return taken

@@ -330,3 +330,15 @@ def test_a_tracked_link_is_named_by_what_it_points_to(repo: Path) -> None:
     after = check(repo, "-v")
     assert not after.replayed and "REFUTED file:docs/link.md" in after.out
     assert after.shown == check(repo, "-v", "--no-cache").shown
+
+
+def test_a_later_command_in_the_same_process_lists_the_checkout_anew(repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from anchorcheck.cli import main
+
+    monkeypatch.chdir(repo)
+    main(["check", "-v"])
+    main(["check", "-v"])  # replayed: its lookup listed the checkout, and nothing takes that listing over
+    (repo / "src" / "app" / "cache.py").write_text("import redis\n")
+    capsys.readouterr()
+    main(["check", "-v", "--no-cache"])
+    assert "VERIFIED import:redis" in capsys.readouterr().out

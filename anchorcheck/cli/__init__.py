@@ -80,14 +80,17 @@ def _main(argv: Sequence[str] | None) -> int:
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     argv = sys.argv[1:] if argv is None else list(argv)
+    listed = None
     if argv[:1] == ["check"]:  # before any heavy import: the last report, when nothing it depends on changed
-        from anchorcheck.replay import replay
+        from anchorcheck.replay import replay, take_listing
 
         replayed = replay(argv[1:])
+        listed = take_listing()  # what its lookup listed: this check's to take over, no later command's
         if replayed is not None:
             return replayed
     args = build_parser(argv).parse_args(argv)
     args.argv = argv[1:]  # the words a stored report is found by (anchorcheck.replay)
+    args.listed = listed
     try:
         return int(args.run(args))
     except _usage_errors() as exc:  # evaluated only when an exception reaches it
