@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 
 from anchorcheck import gitcmd, gitdir
 from anchorcheck.globs import Patterns, gitignore, gitignore_file
+from anchorcheck.lazyregex import later
 from anchorcheck.memo import Memo
 from anchorcheck.safe_read import IGNORE_CAP, NOFOLLOW, read_capped, read_in_root
 from anchorcheck.safe_read import FileTooLargeError as FileTooLargeError  # where plugins have always found it
@@ -57,12 +58,12 @@ _LS_UNTRACKED = ("ls-files", "-z", "--others", "--exclude-standard")
 _LISTING = (_LS_STAGED, _LS_MODIFIED, _LS_UNTRACKED)
 _LS_CONFIG = ("config", "--null", "--name-only", "--list")
 _DRIVE = re.compile(r"^[A-Za-z]:")
-_OBJECT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")  # SHA-1 or SHA-256
-_ABBREVIATED = re.compile(r"[0-9a-fA-F]{4,64}")
+_OBJECT_ID = later(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")  # SHA-1 or SHA-256
+_ABBREVIATED = later(r"[0-9a-fA-F]{4,64}")
 # Files git opens while listing or hashing: one that is a FIFO blocks it forever.
 _GIT_READS = frozenset({".gitignore", ".gitattributes"})
 _GLOB_CHARS = frozenset("*?[")
-_INDEX_PATH = re.compile(r"\t([^\0]*)")  # the path of each `ls-files -s -z` entry (mode, blob and stage come first)
+_INDEX_PATH = later(r"\t([^\0]*)")  # the path of each `ls-files -s -z` entry (mode, blob and stage come first)
 _PACE = 4096  # paths judged between two looks at the caller's deadline
 
 
