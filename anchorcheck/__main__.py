@@ -1,5 +1,5 @@
 """`python -m anchorcheck` is the CLI."""
 
-from anchorcheck.cli import main
+from anchorcheck.cli import console
 
-raise SystemExit(main())
+raise SystemExit(console())

@@ -26,9 +26,11 @@ import tomllib
 from collections.abc import Callable
 from typing import Any
 
+from anchorcheck.lazyregex import later
+
 # Key-path slots (8 bytes each) tomllib may build for dotted keys: ~16 MB. Real files use a few per line.
 TOML_KEY_BUDGET = 2_000_000
-_LONG_NUMBER = re.compile(r"\d{4000,}")  # near Python's 4,300-digit int conversion limit
+_LONG_NUMBER = later(r"\d{4000,}")  # near Python's 4,300-digit int conversion limit
 _brief = reprlib.Repr()
 _brief.maxstring = _brief.maxother = 60
 _brief.maxlist = _brief.maxdict = _brief.maxtuple = _brief.maxset = 4

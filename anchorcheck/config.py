@@ -15,11 +15,12 @@ from typing import Any
 
 from anchorcheck.bounded import LimitError, brief, toml_loads
 from anchorcheck.globs import gitignore
+from anchorcheck.lazyregex import later
 from anchorcheck.repo import DEFAULT_MAX_FILE_SIZE, DEFAULT_SKIP_DIRS
 from anchorcheck.safe_read import CONFIG_CAP, read_in_root
 
 FAIL_ON = ("refuted", "inconclusive")
-_TOML_AT = re.compile(r"at line (\d+)")
+_TOML_AT = later(r"at line (\d+)")
 IMPLICIT_KINDS = ("file", "cmd", "pkg")
 CONFIG_FILES = (".anchorcheck.toml", "pyproject.toml")  # where `load_config` looks, the first found wins
 

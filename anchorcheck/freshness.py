@@ -1,6 +1,7 @@
 """Whether a checkout changed since a Verifier last looked: what keeps a long-lived Verifier true.
 
-A snapshot holds the stat signature of every listed file and directory and of
+A snapshot holds the stat signature of every listed file and directory (and of
+the directories no listed file lives in, where one could be created) and of
 git's own state files (the index, HEAD and the ref it names). Comparing it with
 the disk costs one stat per entry and reads nothing: a file whose signature is
 unchanged is taken to hold the same bytes, as git takes it. A changed directory
@@ -116,6 +117,7 @@ class Snapshot:
         watched_all = since >= lookout.started and not lookout.lost  # else the listing began before the lookout
         self.listed = frozenset(listed)
         directories = directories_of(listed)
+        directories |= repo.unlisted_directories(directories)  # empty ones too: a file may be created there
         self.directories = frozenset(directories)
         self._events = lookout.events
         self.links: dict[str, str] = {}  # a listed symlink -> the repo-relative file it names
@@ -128,11 +130,12 @@ class Snapshot:
         self._pending = Changes()
         if self._events is not None:
             late = sorted(directories - self._events.watched if watched_all else directories)
-            if self._events.add(late):
-                plain = repo.plain
-                for path in listed:
-                    if path not in plain:
-                        self._sign(path)
+            plain = repo.plain
+            for path in listed:
+                if path not in plain:
+                    self._sign(path)
+            # A link's file may live where no listed file does (a skipped directory): its writes are events too.
+            if self._events.add(late) and self._events.add({target.rpartition("/")[0] for target in self.links.values()}):
                 self._pending.relist = any(_recent(signature(self._full(d)), since) for d in late)
                 if not watched_all:
                     self._pending.relist |= any(_recent(signature(path), since) for path in lookout.git_files)
@@ -211,6 +214,9 @@ class Snapshot:
             touched, relist = happened
             found.relist |= relist
             touched |= {link for link, target in self.links.items() if target in touched}
+            swapped = touched & self.directories  # a directory replaced or renamed: each file listed below it
+            if swapped:
+                touched |= {path for path in self.listed if any(path.startswith(f"{d}/") for d in swapped)}
             found.modified |= touched & self.listed
             found.relist |= any(signature(self._full(path)) is None for path in found.modified)
             return found
@@ -232,6 +238,11 @@ class Snapshot:
             if now is not None and now[0] >= recent:
                 self.racy[path] = _digest(self._full(path))
         return found
+
+    def keep(self, changes: Changes) -> None:
+        """Report these changes again at the next `changes()`: the caller could not take them in yet."""
+        self._pending.modified |= changes.modified
+        self._pending.relist |= changes.relist
 
     def changed_since(self, old: Snapshot) -> set[str]:
         """The files of both snapshots that changed between `old`'s last look and this one's watch:
@@ -317,7 +328,9 @@ class _Inotify:
                 directory = self.directories.get(wd)
                 if directory is None or os.path.isabs(directory) or mask & (self._MOVES | self._IGNORED):
                     relist = True  # git's state moved, or an entry came, went or was renamed
-                elif name:
+                if name and directory is not None and not os.path.isabs(directory):
+                    # Written, or replaced under the same name (an atomic save renames a new file over it,
+                    # a checkout deletes and writes it): listed again as before, its bytes are new all the same.
                     touched.add(f"{directory}/{name}" if directory else name)
 
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, parse_anchor
 from anchorcheck.bounded import LimitError, brief, toml_loads
+from anchorcheck.lazyregex import later
 from anchorcheck.memoryfiles import MemoryFileError, header_lines
 from anchorcheck.model import Memory
 from anchorcheck.registry import AnchorKind
@@ -40,8 +41,8 @@ LOCK_NAME = "anchorcheck.lock"
 VERSION = 1
 SPAN = "span"
 _HEADER = "Written by `anchorcheck lock`: fingerprints of the span anchors in the memory files."
-_AT_LINE = re.compile(r"\(at line (\d+),")
-_CITATION_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*citation[ \t]*\]\]", re.MULTILINE)
+_AT_LINE = later(r"\(at line (\d+),")
+_CITATION_HEADER = later(r"^[ \t]*\[\[[ \t]*citation[ \t]*\]\]", re.MULTILINE)
 
 
 class LockError(MemoryFileError):

@@ -36,6 +36,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from anchorcheck import __version__
 from anchorcheck.anchors import decode_path
 from anchorcheck.citation import BankError, bank
+from anchorcheck.config import ConfigError
 from anchorcheck.lockfile import attach, load_lock
 from anchorcheck.memoryfiles import MemoryFileError
 from anchorcheck.model import Memory, Verdict
@@ -158,9 +159,12 @@ class _Resident:
 
     def verifier(self) -> Verifier:
         """The session's Verifier, revalidated: the suggestion tools read its index directly, not only through checks."""
-        if self._verifier is None:
-            self._verifier = Verifier(self.root)
-        self._verifier.refresh()
+        try:
+            if self._verifier is None:
+                self._verifier = Verifier(self.root)
+            self._verifier.refresh()
+        except ConfigError as exc:  # at every call until the configuration is fixed, as one line
+            raise ToolError(str(exc)) from None
         return self._verifier
 
 

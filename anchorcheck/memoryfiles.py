@@ -20,6 +20,7 @@ from anchorcheck import implicit
 from anchorcheck.anchors import AnchorSyntaxError, anchor_text, parse_anchor
 from anchorcheck.codespans import code_spans
 from anchorcheck.globs import fnmatch_any
+from anchorcheck.lazyregex import later
 from anchorcheck.mistakes import KIND_PREFIX, typo_kind
 from anchorcheck.model import Memory, Position
 from anchorcheck.references import Claims, Reference, apply_to, read_references, runner_claims
@@ -437,7 +438,7 @@ def claude_memory_dir(root: Path) -> Path:
     return base / "projects" / _CLAUDE_UNSAFE.sub("-", str(Path(root).resolve())) / "memory"
 
 
-_CLAUDE_UNSAFE = re.compile(r"[^A-Za-z0-9]")
+_CLAUDE_UNSAFE = later(r"[^A-Za-z0-9]")
 
 
 def claude_memory_files(root: Path) -> list[Path]:

@@ -8,8 +8,9 @@ fails the run (see `anchorcheck.cli.common.exit_code`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
+
+from anchorcheck.lazyregex import later
 
 UNKNOWN_KIND = "unknown-kind"
 MALFORMED = "malformed"
@@ -21,7 +22,7 @@ OPEN_WORLD = frozenset(
     {"unsupported", "no-manifest", "incomplete", "not-first-party", "no-source", "computed-key",
      "whole-environment", "unfollowed", "unread"}
 )
-KIND_PREFIX = re.compile(r"\s*!?([a-z][a-z0-9_-]*):(?=\S)")  # `[!]kind:` with its value right after the colon
+KIND_PREFIX = later(r"\s*!?([a-z][a-z0-9_-]*):(?=\S)")  # `[!]kind:` with its value right after the colon
 # How close a code span's prefix must be to a registered kind to be read as a typo of it, not as prose
 # (`imprt:` 0.91, `files:` 0.89, `spam:` 0.75 stays prose).
 NEAR_MISS = 0.8

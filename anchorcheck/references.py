@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck.codespans import code_spans
+from anchorcheck.lazyregex import later
 
 if TYPE_CHECKING:
     from anchorcheck.registry import Registry
@@ -84,8 +85,8 @@ _DOMAIN = re.compile(r"^[a-z0-9\-]+(\.[a-z0-9\-]+)*\.(com|org|net|io|dev|ai|app|
 _PLACEHOLDER_ARGUMENT = re.compile(r"<[^<>=]+>|\{[^{}]*\}|(?:^|\s)\[[\w -]+\](?:\s|$)|…|(?<!/)\.\.\.|\$")
 # A pnpm filter's dependency-graph markers: `-F ...pkg`, `--filter=pkg...`, `-F ...^pkg`, `-F pkg^...`
 _FILTER_GRAPH = re.compile(r"((?:^|\s)(?:-F|--filter(?:-prod)?)(?:\s+|=)['\"]?)(\.\.\.\^?)?([^\s'\".^][^\s'\"]*?)(\^?\.\.\.)?(?=['\"]?(?:\s|$))")
-_FOO_PART = re.compile(r"(?:^|[/_.-])(?:foo|bar|baz|qux)(?:[/_.-]|$)", re.I)  # `test_foo.py`, `foo-bar/`: metasyntactic
-_SLUG = re.compile(r"^[A-Za-z0-9][\w-]*/[A-Za-z0-9][\w.-]*$")
+_FOO_PART = later(r"(?:^|[/_.-])(?:foo|bar|baz|qux)(?:[/_.-]|$)", re.I)  # `test_foo.py`, `foo-bar/`: metasyntactic
+_SLUG = later(r"^[A-Za-z0-9][\w-]*/[A-Za-z0-9][\w.-]*$")
 _SENTENCE_END = re.compile(r"[.!?](\s|$)")
 _GENERATED = re.compile(r"\b(?:auto-?)?generated\b|\bbuild (?:output|artifacts?)\b|\b(?:created|written|produced|emitted) by\b", re.I)
 
@@ -598,10 +599,10 @@ def _install(argv: list[str]) -> tuple[str, list[str]] | None:
     return None
 
 
-_PYPI_NAME = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*((?:[<>=!~]=?|===).*)?$")
-_NPM_NAME = re.compile(r"^((?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*)(?:@.+)?$")
-_CARGO_NAME = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_-]*)(?:@.+)?$")
-_GO_NAME = re.compile(r"^([a-z0-9.-]+\.[a-z]{2,}(?:/[\w.\-~]+)+?)(?:/\.\.\.)?(?:@.+)?$")
+_PYPI_NAME = later(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*((?:[<>=!~]=?|===).*)?$")
+_NPM_NAME = later(r"^((?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*)(?:@.+)?$")
+_CARGO_NAME = later(r"^([A-Za-z0-9][A-Za-z0-9_-]*)(?:@.+)?$")
+_GO_NAME = later(r"^([a-z0-9.-]+\.[a-z]{2,}(?:/[\w.\-~]+)+?)(?:/\.\.\.)?(?:@.+)?$")
 
 
 def _package_name(word: str, ecosystem: str) -> str | None:
@@ -618,8 +619,8 @@ def _purl_name(name: str) -> str:
 
 # Copilot's `applyTo`, Cursor's and Windsurf's `globs`, Claude Code's and Cline's rules' `paths`, Kiro steering's
 # `fileMatchPattern`: one meaning, four names.
-_APPLY_TO = re.compile(r"^(?:applyTo|globs|paths|fileMatchPattern)\s*:\s*(.*)$")
-_LIST_ITEM = re.compile(r"^\s+-\s+(.*)$")
+_APPLY_TO = later(r"^(?:applyTo|globs|paths|fileMatchPattern)\s*:\s*(.*)$")
+_LIST_ITEM = later(r"^\s+-\s+(.*)$")
 
 
 def apply_to(text: str) -> tuple[str, ...] | None:

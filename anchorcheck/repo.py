@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from anchorcheck import gitcmd, gitdir
 from anchorcheck.globs import Patterns, gitignore, gitignore_file
+from anchorcheck.lazyregex import later
 from anchorcheck.memo import Memo
 from anchorcheck.safe_read import IGNORE_CAP, NOFOLLOW, read_capped, read_in_root
 from anchorcheck.safe_read import FileTooLargeError as FileTooLargeError  # where plugins have always found it
@@ -57,12 +58,12 @@ _LS_UNTRACKED = ("ls-files", "-z", "--others", "--exclude-standard")
 _LISTING = (_LS_STAGED, _LS_MODIFIED, _LS_UNTRACKED)
 _LS_CONFIG = ("config", "--null", "--name-only", "--list")
 _DRIVE = re.compile(r"^[A-Za-z]:")
-_OBJECT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")  # SHA-1 or SHA-256
-_ABBREVIATED = re.compile(r"[0-9a-fA-F]{4,64}")
+_OBJECT_ID = later(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")  # SHA-1 or SHA-256
+_ABBREVIATED = later(r"[0-9a-fA-F]{4,64}")
 # Files git opens while listing or hashing: one that is a FIFO blocks it forever.
 _GIT_READS = frozenset({".gitignore", ".gitattributes"})
 _GLOB_CHARS = frozenset("*?[")
-_INDEX_PATH = re.compile(r"\t([^\0]*)")  # the path of each `ls-files -s -z` entry (mode, blob and stage come first)
+_INDEX_PATH = later(r"\t([^\0]*)")  # the path of each `ls-files -s -z` entry (mode, blob and stage come first)
 _PACE = 4096  # paths judged between two looks at the caller's deadline
 
 
@@ -468,6 +469,27 @@ class Repository:
                 if name != ".git" and not _ignored(specs, rel):  # a worktree's `.git` file is git's, not the project's
                     yield rel
 
+    def unlisted_directories(self, listed: set[str]) -> set[str]:
+        """The directories below `listed` ones that hold no listed file (empty, or holding only ignored
+        or unlisted files) and where a new file would be listed: not skipped, excluded or ignored. A
+        snapshot watches them too: a file created in one later changes the listing."""
+        found: set[str] = set()
+        todo = list(listed)
+        while todo:
+            directory = todo.pop()
+            try:
+                with os.scandir(os.path.join(self._root_str, directory) if directory else self._root_str) as entries:
+                    names = [entry.name for entry in entries if entry.is_dir(follow_symlinks=False)]
+            except OSError:
+                continue
+            for name in names:
+                rel = f"{directory}/{name}" if directory else name
+                if rel in listed or rel in found or name in self.skip_dirs or name == ".git" or self.ignored_because(rel):
+                    continue
+                found.add(rel)
+                todo.append(rel)
+        return found
+
     # -- git -------------------------------------------------------------------
 
     def git(self, command: str, *options: str, operands: Iterable[str] = (), paths: Iterable[str] | None = None) -> str | None:
@@ -704,8 +726,11 @@ class Repository:
 
 
 def _index_entries(staged_out: str | None, modified_out: str | None) -> tuple[dict[str, tuple[str, str]] | None, set[str]]:
-    """`git ls-files -s -z` as path -> (mode, blob) for stage 0, and the paths of `git diff-files --name-only -z`."""
+    """`git ls-files -s -z` as path -> (mode, blob) for stage 0, and the paths of `git diff-files --name-only -z`
+    with every symlink git tracks: its blob is the link's text, not the bytes a read through it gets, so
+    it never names them (a write to the file it points to leaves the link's blob as it was)."""
     staged: dict[str, tuple[str, str]] | None = None
+    modified = set((modified_out or "").split("\0")) - {""}
     if staged_out is not None:
         staged = {}
         for entry in staged_out.split("\0"):
@@ -713,7 +738,9 @@ def _index_entries(staged_out: str | None, modified_out: str | None) -> tuple[di
             fields = meta.split()
             if path and len(fields) == 3 and fields[2] == "0":
                 staged[path] = (fields[0], fields[1])
-    return staged, set((modified_out or "").split("\0")) - {""}
+                if fields[0] not in _REGULAR_MODES:
+                    modified.add(path)
+    return staged, modified
 
 
 def directories_of(paths: Iterable[str]) -> set[str]:

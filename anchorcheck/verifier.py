@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from anchorcheck import implicit, lifecycle
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor, parse_anchor
-from anchorcheck.config import Config, load_config
+from anchorcheck.config import Config, ConfigError, load_config
 from anchorcheck.context import BudgetExceeded, Context
 from anchorcheck.freshness import Lookout, Snapshot
 from anchorcheck.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_reason
@@ -76,6 +76,7 @@ class Verifier:
             # one taken long before a library caller's first check would judge later edits wrongly.
             self.repo.prefetch_listing()
         self.plugins = _plugin_set(only_plugins, self.config, plugins)
+        self._chosen_plugins = (only_plugins, plugins)  # the config's `plugins` key may choose again (`_rebuild`)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=dict(options or {}))
         self._own_config = config is None  # read from the checkout: read again when it changes there
         self._looked_yet = False  # whether the first look at the checkout was taken (see `_looked`)
@@ -196,6 +197,7 @@ class Verifier:
             return _verify_here(self, batch, until, now)
         owned = executor is None
         self._looked()  # a process pool forks: no thread may be mid-call then
+        self.refresh()  # a configuration changed since is the one the workers must check under
         self.repo.join_prefetch()
         if executor is None:
             from concurrent.futures import ProcessPoolExecutor  # only large batches need it: spare the import
@@ -237,7 +239,11 @@ class Verifier:
         stale = set(changes.modified)
         relist = changes.relist
         if self._own_config and (relist or stale & _CONFIG_FILES):
-            config = load_config(self.repo.root)
+            try:
+                config = load_config(self.repo.root)
+            except ConfigError:  # as a new Verifier would raise; the changes wait for a valid configuration
+                self._snapshot.keep(changes)
+                raise
             if config != self.config:  # skipped directories, excluded files, size cap: judged anew throughout
                 self._rebuild(config, stale, self._snapshot)
                 return True
@@ -304,8 +310,15 @@ class Verifier:
         from anchorcheck.index import SourceIndex
 
         known = self.context.peek("anchorcheck.index")
+        if config.max_file_size != self.config.max_file_size:
+            known = None  # which files are too large to parse changed: every file's facts are judged anew
+        if config.plugins != self.config.plugins:  # the plugins to load, as a new Verifier would choose them
+            only, extra = self._chosen_plugins
+            self.plugins = _plugin_set(only, config, extra)
+            known = None
         listed = set(self.repo.paths())
         self.config = config
+        self._spec = (*self._spec[:3], config, self._spec[4])  # a worker builds its Verifier under this one
         self.repo = Repository(self.repo.root, skip_dirs=config.skip_dirs, exclude=config.exclude, max_file_size=config.max_file_size)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=self.context.options)
         self._watch(Snapshot(self.repo))

@@ -30,6 +30,12 @@ machine disturbs least):
 Bytecode is written once before timing (PYTHONDONTWRITEBYTECODE is dropped for
 the children), so every figure is a start from compiled modules, as after
 `pip install`.
+
+`--against EXE` times another version in the same rounds: EXE is the `anchorcheck`
+executable of another installation (a second venv with an older checkout
+installed, on the same interpreter); each anchorcheck command gets a twin run
+with it right after it in each round (its own cache directory, its own copy of
+the edited repository), in rows marked `[against]`.
 """
 
 from __future__ import annotations
@@ -99,14 +105,18 @@ def with_precommit(root: Path, exe: str) -> tuple[Path, Path] | None:
 
 
 def rounds(
-    commands: dict[str, tuple[list[str], Path]], count: int, env: dict[str, str], prepare: dict[str, Callable[[], None]] | None = None
+    commands: dict[str, tuple[list[str], Path]],
+    count: int,
+    env: dict[str, str],
+    prepare: dict[str, Callable[[], None]] | None = None,
+    envs: dict[str, dict[str, str]] | None = None,
 ) -> dict[str, list[tuple[float, float]]]:
-    """(wall, CPU) seconds of each command per round, each after its `prepare` step if it has one (not timed).
-    CPU time (user + system of the child) is what load on a shared machine disturbs least: the wall clock
-    also counts the time the child waited for a core."""
-    prepare = prepare or {}
-    for args, cwd in commands.values():  # warm-up: bytecode, the disk cache, the OS's file cache
-        subprocess.run(args, cwd=cwd, env=env, capture_output=True, check=False)
+    """(wall, CPU) seconds of each command per round, each after its `prepare` step if it has one (not timed),
+    in `envs[name]` if given, else in `env`. CPU time (user + system of the child) is what load on a shared
+    machine disturbs least: the wall clock also counts the time the child waited for a core."""
+    prepare, envs = prepare or {}, envs or {}
+    for name, (args, cwd) in commands.items():  # warm-up: bytecode, the disk cache, the OS's file cache
+        subprocess.run(args, cwd=cwd, env=envs.get(name, env), capture_output=True, check=False)
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for _ in range(count):
         for name, (args, cwd) in commands.items():
@@ -114,17 +124,18 @@ def rounds(
                 prepare[name]()
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            subprocess.run(args, cwd=cwd, env=env, capture_output=True, check=False)
+            subprocess.run(args, cwd=cwd, env=envs.get(name, env), capture_output=True, check=False)
             wall = time.perf_counter() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             times[name].append((wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime))
     return times
 
 
-def measure(work: Path, count: int = 15) -> None:
-    """Make the repository under `work` (once) and print the medians and ratios."""
-    root, plain, edited = work / "small", work / "files-only", work / "edited"
-    for where, files in ((root, FILES), (plain, FILES_ONLY), (edited, FILES)):
+def measure(work: Path, count: int = 15, against: str | None = None) -> None:
+    """Make the repository under `work` (once) and print the medians and ratios; with `against`, the
+    anchorcheck commands of that code too, interleaved (see the module's docstring)."""
+    root, plain, edited, edited_against = work / "small", work / "files-only", work / "edited", work / "edited-against"
+    for where, files in ((root, FILES), (plain, FILES_ONLY), (edited, FILES), (edited_against, FILES)):
         if not where.exists():
             where.mkdir(parents=True)
             small_repository(where, files)
@@ -142,8 +153,21 @@ def measure(work: Path, count: int = 15) -> None:
     }
     edits = iter(range(1, 1 << 30))
 
-    def edit() -> None:  # an unstaged change git reports: another tree state each run
-        (edited / "CHANGELOG.md").write_text(f"# Changelog\n\nedit {next(edits)}\n")
+    def edit(where: Path = edited) -> None:  # an unstaged change git reports: another tree state each run
+        (where / "CHANGELOG.md").write_text(f"# Changelog\n\nedit {next(edits)}\n")
+
+    prepare = {"anchorcheck check after an edit (no replay)": edit}
+    envs: dict[str, dict[str, str]] = {}
+    if against is not None:  # each anchorcheck command twice per round: this installation, then the other
+        other = {**env, "ANCHORCHECK_CACHE_DIR": str(work / "cache-against")}
+        paired: dict[str, tuple[list[str], Path]] = {}
+        for name, (args, cwd) in commands.items():
+            paired[name] = (args, cwd)
+            if name.startswith("anchorcheck"):
+                twin = f"{name} [against]"
+                paired[twin], envs[twin] = ([against, *args[1:]], edited_against if cwd == edited else cwd), other
+        commands = paired
+        prepare["anchorcheck check after an edit (no replay) [against]"] = lambda: edit(edited_against)
     for tool, tool_args in (("ruff", ["check", "--no-cache", "."]), ("deptry", ["."])):
         beside = Path(sys.executable).with_name(tool)
         found = shutil.which(tool) or (str(beside) if beside.exists() else None)
@@ -160,13 +184,13 @@ def measure(work: Path, count: int = 15) -> None:
         print("(pre-commit is not installed: left out)")
     check = subprocess.run([exe, "check"], cwd=root, env=env, capture_output=True, text=True)
     print(f"repository: {root}\n  {check.stdout.strip().splitlines()[-1] if check.stdout.strip() else check.stderr.strip()}")
-    times = rounds(commands, count, env, {"anchorcheck check after an edit (no replay)": edit})
+    times = rounds(commands, count, env, prepare, envs)
     wall = {name: statistics.median(w for w, _ in values) for name, values in times.items()}
     cpu = {name: statistics.median(c for _, c in values) for name, values in times.items()}
     base, base_cpu = wall["python -c pass"], cpu["python -c pass"]
     print(f"start-up, medians of {count} interleaved rounds, whole processes (wall clock; CPU time of the process):")
     for name in times:
-        print(f"  {name:50s} {wall[name] * 1000:7.1f} ms {wall[name] / base:6.2f}x   cpu {cpu[name] * 1000:7.1f} ms {cpu[name] / base_cpu:6.2f}x")
+        print(f"  {name:60s} {wall[name] * 1000:7.1f} ms {wall[name] / base:6.2f}x   cpu {cpu[name] * 1000:7.1f} ms {cpu[name] / base_cpu:6.2f}x")
     if copies:
         hook = wall["pre-commit run (anchorcheck hook)"] - wall["pre-commit run (no hook)"]
         print(f"  the hook's own share of a pre-commit run: {hook * 1000:.1f} ms ({hook / base:.2f}x python -c pass)")
@@ -177,8 +201,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--work", type=Path, help="where the repository is made (default: a temp dir)")
+    parser.add_argument("--against", metavar="EXE", help="another installation's anchorcheck executable, timed in the same rounds")
     args = parser.parse_args()
-    measure(args.work or Path(tempfile.mkdtemp(prefix="anchorcheck-startup-")), args.rounds)
+    measure(args.work or Path(tempfile.mkdtemp(prefix="anchorcheck-startup-")), args.rounds, args.against)
 
 
 if __name__ == "__main__":

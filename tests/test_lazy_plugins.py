@@ -266,3 +266,16 @@ def test_a_writer_is_imported_when_a_memory_file_is_written(tmp_path) -> None:  
     )
     mods, out = _modules_after(tmp_path, code)
     assert "`file:src/new.py`" in out and "anchorcheck_plugins.formats.markdown_edit" in mods
+
+
+def test_the_command_freezes_what_it_kept_before_the_interpreter_exits_and_main_does_not(make_repo) -> None:  # noqa: ANN001
+    """`console` (the `anchorcheck` script, `python -m anchorcheck`) leaves the collections at exit nothing
+    to traverse; `main`, which a caller may run in a process that goes on, leaves the collector as it was."""
+    root = make_repo({"CLAUDE.md": "- The app is `file:src/app.py`.\n", "src/app.py": "x = 1\n"})
+    code = (
+        "import gc, sys\nfrom anchorcheck.cli import console, main\n"
+        "print('MAIN', main(['check', '--no-cache']), gc.get_freeze_count())\n"
+        "sys.argv = ['anchorcheck', 'check', '--no-cache']\nprint('CONSOLE', console(), gc.get_freeze_count() > 0)"
+    )
+    _, out = _modules_after(root, code)
+    assert "MAIN 0 0" in out and "CONSOLE 0 True" in out, out

@@ -158,3 +158,24 @@ def test_suggestion_tools_reuse_the_session_verifier_and_see_edits(make_repo, mo
     assert before == [] and after == ["pkg:pypi/redis", "import:redis in:src/app/cache.py"]
     assert remembered == after and checked == ["VERIFIED"]
     assert len(built) == 1
+
+
+def test_an_invalid_configuration_is_a_one_line_tool_error_until_fixed(make_repo) -> None:  # noqa: ANN001
+    """The session's Verifier raised the configuration's error through the SDK, which logged a traceback
+    and told the client only that the tool failed; it is the one line naming the file, at every call."""
+    from anchorcheck import mcp_server
+
+    root = make_repo({"src/cache.py": CODE})
+
+    async def session() -> list[tuple[bool, str]]:
+        seen = []
+        async with Client(mcp_server.build_server(root)) as client:
+            for config in ("exclude = 3\n", "exclude = 3\n", 'exclude = ["docs/"]\n'):
+                (root / ".anchorcheck.toml").write_text(config)
+                done = await client.call_tool("check_anchors", {"anchors": ["import:redis"]})
+                seen.append((done.is_error, done.content[0].text if done.is_error else done.structured_content["results"][0]["verdict"]))
+        return seen
+
+    bad, still, fixed = anyio.run(session)
+    assert bad == still and bad[0] and bad[1].endswith(": .anchorcheck.toml:1: 'exclude' must be a list of gitignore-style patterns")
+    assert fixed == (False, "VERIFIED")

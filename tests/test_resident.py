@@ -431,3 +431,156 @@ def test_a_kept_search_is_patched_for_an_edit_not_worked_out_again(tmp_path, mon
     (root / "tests/test_log.py").rename(root / "pkg/free.py")  # from tests into production: listed again
     assert _answers(v) == _answers(verifier(root))
     assert rebuilt
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_an_invalid_configuration_is_an_error_at_every_call_until_it_is_fixed(tmp_path, in_git):
+    """A new Verifier raises ConfigError; a long-lived one raised it once, then answered under the
+    old configuration as if nothing had changed."""
+    from anchorcheck.config import ConfigError
+
+    write(tmp_path, {"app/a.py": "import json\n", "gen/g.py": "import yaml\n"})
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert v.check("import:yaml").verdict is Verdict.VERIFIED
+    write(tmp_path, {".anchorcheck.toml": "exclude = 3\n"})
+    for _ in range(2):
+        with pytest.raises(ConfigError):
+            v.check("import:yaml")
+    write(tmp_path, {".anchorcheck.toml": 'exclude = ["gen/"]\n'})
+    assert v.check("import:yaml").verdict is Verdict.REFUTED
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_a_new_size_cap_judges_every_file_again(tmp_path, in_git):
+    """The facts of a file parsed under the old cap were kept after `max-file-size` shrank below its
+    size: a new Verifier does not parse it, so absence it might hide is INCONCLUSIVE."""
+    write(tmp_path, {"app/a.py": "import json  # not redis\n" + "# padding\n" * 20, "app/b.py": "import os\n"})
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert v.check("import:redis").verdict is Verdict.REFUTED
+    write(tmp_path, {".anchorcheck.toml": "max-file-size = 100\n"})
+    assert v.check("import:redis").to_dict() == verifier(tmp_path).check("import:redis").to_dict()
+    assert v.check("import:redis").verdict is Verdict.INCONCLUSIVE
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_a_file_replaced_by_a_rename_or_a_link_is_read_again(tmp_path, in_git):
+    """An editor's atomic save (a new file renamed over the old), a file deleted and written again, a
+    file replaced by a link, a directory swapped for another of the same name: the paths are listed
+    as before, so only the events' names say which files to read again (they said only "relist")."""
+    write(tmp_path, {"app/a.py": "import json\n", "app/b.py": "import os\n", "pkg/m.py": "import os\n", "other/m.py": "import celery\n", "docs/x.py": "import yaml\n"})
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert [v.check(a).verdict for a in ("import:redis", "import:yaml", "import:celery in:pkg/")] == [Verdict.REFUTED, Verdict.VERIFIED, Verdict.REFUTED]
+    write(tmp_path, {"app/a.py.tmp": "import redis\n"})
+    os.replace(tmp_path / "app/a.py.tmp", tmp_path / "app/a.py")  # saved atomically
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+    (tmp_path / "app/b.py").unlink()
+    (tmp_path / "app/b.py").symlink_to("../docs/x.py")
+    (tmp_path / "docs/x.py").unlink()
+    write(tmp_path, {"docs/x.py": "import flask\n"})  # deleted and written again
+    assert v.check("import:yaml").verdict is Verdict.REFUTED
+    assert v.check("import:flask").to_dict() == verifier(tmp_path).check("import:flask").to_dict()
+    os.rename(tmp_path / "pkg", tmp_path / "old")
+    os.rename(tmp_path / "other", tmp_path / "pkg")  # a directory swapped for another
+    assert v.check("import:celery in:pkg/").verdict is Verdict.VERIFIED
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_a_file_created_in_a_directory_no_listed_file_lives_in_is_seen(tmp_path, in_git):
+    """An empty directory (there from the start, or emptied since), or one holding only ignored files:
+    no listed file named it, so nothing watched it, and a file created there later went unseen."""
+    write(tmp_path, {"app/a.py": "import json\n", "old/x.py": "import json\n", "logs/run.log": "x\n", ".gitignore": "*.log\n"})
+    (tmp_path / "empty/deeper").mkdir(parents=True)
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert v.check("import:redis").verdict is Verdict.REFUTED
+    write(tmp_path, {"empty/deeper/b.py": "import redis\n"})
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+    (tmp_path / "old/x.py").unlink()  # the directory stays, empty
+    assert v.check("import:celery").verdict is Verdict.REFUTED
+    write(tmp_path, {"old/y.py": "import celery\n"})
+    assert v.check("import:celery").verdict is Verdict.VERIFIED
+    write(tmp_path, {"logs/z.py": "import yaml\n"})
+    assert v.check("import:yaml").verdict is Verdict.VERIFIED
+
+
+def test_where_an_absent_key_may_be_read_is_what_a_new_search_meets(tmp_path):
+    """A search for an absent key stops at the first file it knows of that reads the environment
+    wholesale or by a computed key: a long-lived Verifier knew one from its past (parsed when it was
+    the first), and said "computed key" there where a new Verifier says "whole environment" at the
+    smaller file edited since. Now both name the files a new search meets, smallest first."""
+    write(tmp_path, {
+        "app/a.py": "import os  # environ\n",
+        "app/big.py": "import os\nVALUE = os.environ[name]\n" + "# padding\n" * 30,
+    })
+    v = verifier(tmp_path)
+    assert v.check("env:NOPE").state == "computed-key"
+    (tmp_path / "app/a.py").write_text("import os\nALL = dict(os.environ)\n")
+    result = v.check("env:NOPE")
+    assert result.to_dict() == verifier(tmp_path).check("env:NOPE").to_dict()
+    assert result.state == "whole-environment" and "app/a.py:2" in result.reason and "big" not in result.reason
+
+
+@needs_git
+def test_a_tracked_link_is_never_named_by_its_blob(tmp_path):
+    """Git's blob of a tracked symlink is the link's text: the facts stored on disk under it (and the
+    prefilter's verdict remembered for it) answered for a new process after the file the link points
+    to was rewritten, though the link itself did not change."""
+    write(tmp_path, {"real/target.py": "import json\n", "app/b.py": "import os\n"})
+    (tmp_path / "alias.py").symlink_to("real/target.py")
+    init_repo(tmp_path)
+    cache = tmp_path.parent / "cache"
+    assert verifier(tmp_path, cache).check("import:redis in:alias.py").verdict is Verdict.REFUTED
+    (tmp_path / "real/target.py").write_text("import redis\n")
+    git(tmp_path, "add", "-A")  # the link's blob and the index as they were but for the target
+    assert verifier(tmp_path, cache).check("import:redis in:alias.py").verdict is Verdict.VERIFIED
+    assert verifier(tmp_path, cache).check("import:redis in:alias.py").verdict is Verdict.VERIFIED
+
+
+def test_a_new_plugins_setting_loads_the_plugins_a_new_verifier_would(tmp_path):
+    """The configuration's `plugins` key changed: a long-lived Verifier went on with the plugins it
+    had loaded, answering anchors no plugin a new Verifier loads would check."""
+    write(tmp_path, {"app/a.py": "import json\n", "README.md": "x\n"})
+    v = verifier(tmp_path)
+    assert v.check("import:json").verdict is Verdict.VERIFIED
+    write(tmp_path, {".anchorcheck.toml": 'plugins = ["file"]\n'})
+    assert v.check("import:json").to_dict() == verifier(tmp_path).check("import:json").to_dict()
+    assert v.check("import:json").verdict is Verdict.INCONCLUSIVE
+    assert v.check("file:README.md").verdict is Verdict.VERIFIED
+
+
+def test_workers_check_under_the_configuration_of_the_checkout_now(tmp_path):
+    """`verify_many` with an executor hands each worker the Verifier's configuration: after it changed
+    in the checkout, the workers still checked under the old one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    write(tmp_path, {"app/a.py": "import json\n", "gen/g.py": "import yaml\n"})
+    v = verifier(tmp_path)
+    memories = [Memory(id="yaml", anchors=["import:yaml"])]
+    with ThreadPoolExecutor(2) as pool:
+        assert v.verify_many(memories, executor=pool)[0].verdict is Verdict.VERIFIED
+        write(tmp_path, {".anchorcheck.toml": 'exclude = ["gen/"]\n'})
+        assert v.verify_many(memories, executor=pool)[0].verdict is Verdict.REFUTED
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_a_link_to_a_file_no_listing_holds_follows_that_file(tmp_path, in_git):
+    """A listed link to a file in a skipped directory: nothing watched that directory, so a write to
+    the file, or its deletion (the link dangles: no longer listed), went unseen with inotify."""
+    write(tmp_path, {"build/gen.py": "import json\n", "app/a.py": "import os\n"})
+    (tmp_path / "app/alias.py").symlink_to("../build/gen.py")
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert v.check("import:redis").verdict is Verdict.REFUTED
+    (tmp_path / "build/gen.py").write_text("import redis\n")
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+    (tmp_path / "build/gen.py").unlink()
+    assert v.check("import:redis").to_dict() == verifier(tmp_path).check("import:redis").to_dict()
+    assert v.check("import:redis").verdict is Verdict.REFUTED

@@ -62,6 +62,21 @@ def _usage_errors() -> tuple[type[Exception], ...]:
     return (AnchorSyntaxError, ConfigError, MemoryFileError, ReceiptLogError, UsageError)
 
 
+def console() -> int:
+    """The `anchorcheck` command (and `python -m anchorcheck`): `main`, after which the process ends.
+
+    Everything a run imported and kept is frozen out of the collector's reach first: the
+    collections the interpreter runs at exit then skip it, where they traversed every module,
+    class and cached fact only to free nothing (5% of a check of a small repository, about
+    0.4x `python -c pass`). Objects are still released as their modules are cleared; only
+    garbage in reference cycles is left to the operating system, with the rest of the process.
+    `main` itself freezes nothing: a caller in the same process goes on.
+    """
+    code = main()
+    gc.freeze()
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; the collector's thresholds are raised for it and restored after."""
     thresholds = gc.get_threshold()

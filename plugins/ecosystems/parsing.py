@@ -20,12 +20,13 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck.bounded import LimitError, json_loads, toml_loads
+from anchorcheck.lazyregex import later
 from anchorcheck.packages import ManifestError, decode, load
 
 if TYPE_CHECKING:
     from anchorcheck.context import Context
 
-_TOML_AT = re.compile(r"at line (\d+)")
+_TOML_AT = later(r"at line (\d+)")
 
 
 def parse_toml(data: bytes) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from packaging.utils import InvalidSdistFilename, InvalidWheelFilename, parse_sdist_filename, parse_wheel_filename
 
 from anchorcheck.bounded import brief
+from anchorcheck.lazyregex import later
 from anchorcheck.packages import DEV, DIRECT, Declaration, FileFacts, ManifestError, ManifestStatus, decode, load
 from anchorcheck.repo import UnsafePathError, check_relative
 from anchorcheck_plugins.ecosystems.pypi_common import declare, normalize
@@ -32,12 +33,12 @@ if TYPE_CHECKING:
     from anchorcheck.context import Context
 
 PATTERN = re.compile(r"(?:[^/]*requirements[^/]*|requirements/[^/]+)\.(?:txt|in)")
-_DEV_WORDS = re.compile(r"dev|test|lint|doc|typing")
-_COMMENT = re.compile(r"(^|\s)#.*$")
-_INCLUDE = re.compile(r"^(-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+|(?<=^-r)|(?<=^-c))(\S+)$")
-_EDITABLE = re.compile(r"^(?:-e|--editable)(?:\s*=\s*|\s+)(\S+)$")
-_EGG = re.compile(r"[#&]egg=([A-Za-z0-9][A-Za-z0-9._-]*)")
-_OPTION = re.compile(r"\s--?[a-z][a-z-]*(?:[ =]\S+)?")
+_DEV_WORDS = later(r"dev|test|lint|doc|typing")
+_COMMENT = later(r"(^|\s)#.*$")
+_INCLUDE = later(r"^(-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+|(?<=^-r)|(?<=^-c))(\S+)$")
+_EDITABLE = later(r"^(?:-e|--editable)(?:\s*=\s*|\s+)(\S+)$")
+_EGG = later(r"[#&]egg=([A-Za-z0-9][A-Za-z0-9._-]*)")
+_OPTION = later(r"\s--?[a-z][a-z-]*(?:[ =]\S+)?")
 _MAX_DEPTH = 32
 
 

@@ -97,6 +97,26 @@ def cite(
     return [], complete
 
 
+def settling(
+    context: Context,
+    search: Search,
+    likely: Callable[[Language, bytes], bool],
+    settles: Callable[[str, Facts], bool],
+    label: Hashable | None = None,
+) -> list[tuple[str, Facts]]:
+    """The candidates that settle a search no file satisfied (absence unprovable: a computed key),
+    as a new search meets them: every `likely` candidate (all are parsed when none satisfies), and the
+    unlikely ones smallest first (then by path) up to the first that settles. The search itself stops
+    at the first settling file whose facts it holds, and which it holds depends on the cache and the
+    searches before (a long-lived Verifier's); like `cite`, this is a function of the tree alone."""
+    index = SourceIndex.of(context)
+    unlikely: list[str] = []
+    likely_ones = list(_looking(context, search.candidates, likely, unlikely, label))
+    unlikely.sort(key=lambda path: (index.size(path), path))
+    found = _satisfying(context, iter(likely_ones), settles, len(likely_ones))
+    return _in_order(found + _satisfying(context, iter(unlikely), settles, 1))
+
+
 def _looking(
     context: Context, paths: Iterable[str], likely: Callable[[Language, bytes], bool] | None, unlikely: list[str], label: Hashable | None
 ) -> Iterator[str]:

@@ -31,6 +31,7 @@ from anchorcheck_plugins.kinds._source import (
     places,
     production,
     scope_words,
+    settling,
     spells_word,
 )
 from anchorcheck_plugins.kinds.env_config import config_kind, defined_names
@@ -60,9 +61,12 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
         # As a whole token (`"PATH"`, `.PATH`): every read by name spells it so, and PATH_INFO does not.
         return spells_word(data, key.encode())
 
+    def opens_world(path: str, facts: Facts) -> bool:
+        return bool(facts.env_computed or facts.env_whole)
+
     # A read by name needs the name in the file's bytes; the other candidates only matter for a
     # computed key, and the first one found makes absence unprovable.
-    goal = Goal(reads_key, ENOUGH_EVIDENCE, names_key, likely_required=True, settles=lambda path, facts: bool(facts.env_computed or facts.env_whole), label=("env", key))
+    goal = Goal(reads_key, ENOUGH_EVIDENCE, names_key, likely_required=True, settles=opens_world, label=("env", key))
     search = context.memo(("anchorcheck.env-search", key, anchor.scope), lambda: index.search(anchor.scope, needles, goal=goal))
     found: list[Evidence] = []
     computed: list[str] = []
@@ -72,8 +76,6 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     for path, facts in cited:  # the same files whatever the cache holds (see `cite`)
         found.extend(evidence(path, line, f"reads {key}") for name, line in facts.env if name == key)
     for path, facts in search.hits:
-        computed.extend(f"{path}:{line}" for line in facts.env_computed)
-        whole.extend(f"{path}:{line}" for line in facts.env_whole)
         if facts.error is not None and index.contains(path, key.encode()):
             shaky.append(f"{path}:{facts.error}")
     configs = context.memo(
@@ -94,6 +96,9 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
         details: dict[str, object] = {"places": len(found)}
         reason = mark_only_in(reason, details, [e.path for e in found])
         return AnchorResult(shown, Verdict.VERIFIED, reason, found[:MAX_EVIDENCE], state="present", details=details)
+    for path, facts in settling(context, search, names_key, opens_world, label=("env", key)):
+        computed.extend(f"{path}:{line}" for line in facts.env_computed)
+        whole.extend(f"{path}:{line}" for line in facts.env_whole)
     if search.searched == 0 and not configs:
         reason = nothing_to_search(context, anchor.scope, f"no source or configuration file{where} that anchorcheck reads")
         return AnchorResult(shown, Verdict.INCONCLUSIVE, reason, state="no-source")

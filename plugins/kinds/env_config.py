@@ -17,18 +17,19 @@ from tree_sitter import Node
 from anchorcheck.context import Context
 from anchorcheck.facts import Parsed, first_error_line
 from anchorcheck.index import parser_for
+from anchorcheck.lazyregex import later
 from anchorcheck.repo import UnsafePathError
 
 # A name at the start of a line (after a byte order mark, on the first), `export` allowed.
-_DOTENV_LINE = re.compile(rb"^(?:\xef\xbb\xbf)?[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.]*)[ \t]*=", re.MULTILINE)
-_DOCKER_LINE = re.compile(r"^\s*(ENV|ARG)\s+(.*)$", re.IGNORECASE)
+_DOTENV_LINE = later(rb"^(?:\xef\xbb\xbf)?[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.]*)[ \t]*=", re.MULTILINE)
+_DOCKER_LINE = later(r"^\s*(ENV|ARG)\s+(.*)$", re.IGNORECASE)
 # A shell word: unquoted runs, backslash escapes and quoted strings, side by side (`A="x y"` is one word).
 # A regex instead of shlex: an instruction continued over 200,000 lines is one 1 MB line, and shlex reads
 # it a character at a time in Python.
-_SHELL_WORD = re.compile(r"""(?:[^\s"'\\]+|\\.?|"(?:[^"\\]|\\.)*"?|'[^']*'?)+""")
-_QUOTED = re.compile(r"""\\(.)|"((?:[^"\\]|\\.)*)"?|'([^']*)'?""")
-_COMPOSE = re.compile(r"^(docker-)?compose([.-][^/]*)?\.ya?ml$")
-_WORKFLOW = re.compile(r"^\.github/workflows/[^/]+\.ya?ml$")
+_SHELL_WORD = later(r"""(?:[^\s"'\\]+|\\.?|"(?:[^"\\]|\\.)*"?|'[^']*'?)+""")
+_QUOTED = later(r"""\\(.)|"((?:[^"\\]|\\.)*)"?|'([^']*)'?""")
+_COMPOSE = later(r"^(docker-)?compose([.-][^/]*)?\.ya?ml$")
+_WORKFLOW = later(r"^\.github/workflows/[^/]+\.ya?ml$")
 
 
 def config_kind(path: str) -> str | None:
@@ -51,8 +52,8 @@ def config_kind(path: str) -> str | None:
 # scanner keeps up to two stack entries per level and overflows its saved state past ~250 (SIGSEGV, the whole
 # process dies): checked before parsing. Real compose files and workflows stay under 20.
 MAX_YAML_LEVELS = 80
-_YAML_LINE = re.compile(rb"\r\n|\r|\n")
-_YAML_INDICATOR = re.compile(rb"(?<![^ \t])[-?:](?![^ \t])")  # `- `, `? `, `: ` (or at the line's end)
+_YAML_LINE = later(rb"\r\n|\r|\n")
+_YAML_INDICATOR = later(rb"(?<![^ \t])[-?:](?![^ \t])")  # `- `, `? `, `: ` (or at the line's end)
 
 
 @dataclass(frozen=True)

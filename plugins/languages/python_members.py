@@ -18,13 +18,14 @@ from collections.abc import Callable, Iterator
 from tree_sitter import Node
 
 from anchorcheck.facts import Facts, Parsed, string_value
+from anchorcheck.lazyregex import later
 
 QUERIES = {
     "setattr": "(call function: (identifier) @fn arguments: (argument_list . (_) @object . (_) @key)) @call",
 }
 # A statement that starts with `obj.name` and assigns to it (`= v`, not `==`; `,` in a tuple target; `:`
 # annotated): a byte scan finds the few candidates, so no query walks every node of a class-heavy file.
-_ATTRIBUTE_TARGET = re.compile(rb"^[ \t]*([A-Za-z_]\w*)\.[A-Za-z_]\w*[ \t]*(?:[,:]|=(?!=))", re.MULTILINE)
+_ATTRIBUTE_TARGET = later(rb"^[ \t]*([A-Za-z_]\w*)\.[A-Za-z_]\w*[ \t]*(?:[,:]|=(?!=))", re.MULTILINE)
 _TARGET_LISTS = frozenset({"pattern_list", "tuple_pattern"})
 _SCOPES = frozenset({"function_definition", "class_definition", "lambda"})
 _PLAIN_METACLASSES = frozenset({"type", "ABCMeta", "abc.ABCMeta"})  # they add no members to the class

@@ -17,6 +17,7 @@ from collections.abc import Container, Iterable, Iterator
 from anchorcheck import AnchorResult, Ecosystem, Evidence, Invocation, Verdict
 from anchorcheck.bounded import LimitError, json_loads, toml_loads
 from anchorcheck.context import Context
+from anchorcheck.lazyregex import later
 from anchorcheck.packages import LOCKED, Declaration, PackageIndex
 from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
 
@@ -195,7 +196,7 @@ def parse_yaml(path: str, text: str) -> object:
         raise ConfigError(path, f"invalid YAML: {exc}") from None
 
 
-_GLOB_TOKEN = re.compile(r"\*\*/|\*\*|\*|\?|[^*?]+")
+_GLOB_TOKEN = later(r"\*\*/|\*\*|\*|\?|[^*?]+")
 _GLOB_PARTS = {"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}
 
 
@@ -230,7 +231,7 @@ def declared(context: Context, ecosystem: str, names: Iterable[str], member: str
     return None
 
 
-_JSONC_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])', re.DOTALL)
+_JSONC_TOKEN = later(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])', re.DOTALL)
 
 
 def parse_jsonc(path: str, text: str) -> object:
