@@ -3,14 +3,17 @@
 A verdict stored on disk (`anchorcheck.results`) or a whole report printed
 again (`anchorcheck.replay`) is only true for the code that made it:
 anchorcheck's own sources and every plugin package's, by path, size and
-modification time (an upgrade or an edit rewrites them). Stat-ing them costs
-a fraction of importing them, which is what lets a replay skip the imports.
+modification time (an upgrade or an edit rewrites them), and for a replay
+every installed distribution (`fingerprint`: grammars, plugins, their entry
+points). Stat-ing them costs a fraction of importing them, which is what lets
+a replay skip the imports.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from collections.abc import Sequence
 
 ANCHORCHECK = os.path.dirname(os.path.abspath(__file__))
@@ -61,3 +64,31 @@ def _signature(plugins: Sequence[tuple[str, ...]], places: Sequence[str]) -> str
             continue
         digest.update(f"{source}\0{info.st_size}\0{info.st_mtime_ns}\0".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
+
+
+def fingerprint() -> list[str]:
+    """Every installed distribution's metadata folder, in `sys.path` order, with its entry points file's
+    size and time: another install, an upgrade, a removal or a new entry point (an editable reinstall)
+    changes it. What a replayed report is keyed by, read without importing a plugin."""
+    found = []
+    for directory in metadata_dirs():
+        try:
+            info = os.stat(os.path.join(directory, "entry_points.txt"))
+            found.append(f"{directory}\0{info.st_size}\0{info.st_mtime_ns}")
+        except OSError:
+            found.append(directory)
+    return found
+
+
+def metadata_dirs() -> list[str]:
+    """Every `*.dist-info` and `*.egg-info` folder on `sys.path`, in its order: where installed distributions
+    declare themselves (`anchorcheck.entrypoints` reads their entry points from them)."""
+    dirs = []
+    for entry in sys.path:
+        base = entry or "."
+        try:
+            children = os.listdir(base)
+        except OSError:
+            continue
+        dirs += [os.path.join(base, c) for c in children if c.lower().endswith((".dist-info", ".egg-info"))]
+    return dirs

@@ -17,6 +17,8 @@ import sys
 from importlib import import_module
 from typing import Any, NamedTuple
 
+from anchorcheck.codesig import metadata_dirs
+
 _SEPARATORS = re.compile(r"[-_.]+")
 
 
@@ -55,7 +57,7 @@ def entry_points(*groups: str) -> dict[str, list[Any]]:
         return {group: list(metadata.entry_points(group=group)) for group in groups}
     found: dict[str, list[Any]] = {group: [] for group in groups}
     seen: set[str] = set()
-    for directory in _metadata_dirs():
+    for directory in metadata_dirs():
         name = _SEPARATORS.sub("_", os.path.basename(directory).lower().rpartition(".")[0].partition("-")[0])
         if name in seen:
             continue
@@ -70,25 +72,11 @@ def installed(prefix: str) -> list[str]:
     """The `name-version` of every installed distribution whose normalized name starts with `prefix`
     (what the `*.dist-info` folder names say), sorted: what cached results made with them are keyed by."""
     found = set()
-    for directory in _metadata_dirs():
+    for directory in metadata_dirs():
         stem = os.path.basename(directory).rpartition(".")[0]
         if _SEPARATORS.sub("_", stem.lower()).startswith(prefix):
             found.add(stem)
     return sorted(found)
-
-
-def fingerprint() -> list[str]:
-    """Every installed distribution's metadata folder, in `sys.path` order, with its entry points file's
-    size and time: another install, an upgrade, a removal or a new entry point (an editable reinstall)
-    changes it. What a replayed report is keyed by, read without importing a plugin."""
-    found = []
-    for directory in _metadata_dirs():
-        try:
-            info = os.stat(os.path.join(directory, "entry_points.txt"))
-            found.append(f"{directory}\0{info.st_size}\0{info.st_mtime_ns}")
-        except OSError:
-            found.append(directory)
-    return found
 
 
 def _modelled() -> bool:
@@ -99,18 +87,6 @@ def _modelled() -> bool:
         if finder is not PathFinder and hasattr(finder, "find_distributions"):
             return False
     return not any(os.path.isfile(entry) or entry.lower().endswith(".egg") for entry in sys.path)
-
-
-def _metadata_dirs() -> list[str]:
-    dirs = []
-    for entry in sys.path:
-        base = entry or "."
-        try:
-            children = os.listdir(base)
-        except OSError:
-            continue
-        dirs += [os.path.join(base, c) for c in children if c.lower().endswith((".dist-info", ".egg-info"))]
-    return dirs
 
 
 def _read(path: str) -> dict[str, list[tuple[str, str]]]:

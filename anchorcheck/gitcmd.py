@@ -107,8 +107,10 @@ def run(
     *,
     timeout: float = GIT_TIMEOUT,
     stalled: Callable[[], str | None] | None = None,
+    each: Callable[[int, str | None], None] | None = None,
 ) -> list[str | None]:
     """Run git commands side by side in `root`; each one's stdout, or None when it failed or was stopped.
+    `each(i, output)` hears of the i-th command's output as soon as it is read, before the later ones.
 
     `config` is more `-c` arguments (the filter overrides). When a run takes
     longer than STALL_CHECK_AFTER seconds, `stalled()` may name a reason it
@@ -122,7 +124,11 @@ def run(
         for args in commands:
             started.append(_spawn(["git", "--no-pager", *HARDENING, *config, "-C", str(root), *args], env))
         watch = _Watch(timeout, stalled)
-        results = [None if proc is None else _output(proc, watch) for proc in started]
+        results: list[str | None] = []
+        for at, proc in enumerate(started):
+            results.append(None if proc is None else _output(proc, watch))
+            if each is not None and not watch.stopped:
+                each(at, results[-1])
         if watch.stopped:
             raise GitStopped(watch.stopped)
         return results

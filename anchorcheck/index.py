@@ -1050,15 +1050,20 @@ class SourceIndex:
         """
         verdicts: dict[str, str] = {}
         by_language: dict[str, list[str]] = {}
-        for path, language in files:
-            by_language.setdefault(language.name, []).append(path)
+        names = {language.name for _, language in files}
+        if len(names) == 1:  # a block of a walk is mostly of one language: no loop per file to group it
+            by_language[names.pop()] = [path for path, _ in files]
+        else:
+            for path, language in files:
+                by_language.setdefault(language.name, []).append(path)
         for name, paths in by_language.items():
             needles = wanted[name]
-            kept = self._bytes
             for at, needle in enumerate(needles):
                 seen = self._contains.setdefault(needle, {})
                 unseen = [p for p in paths if p not in seen]
-                self._scan_kept(needle, [p for p in unseen if p in kept], seen)
+                if self._scan_kept(needle, unseen, seen):
+                    paths = [p for p in paths if not seen[p]] if self._hits_among(paths, seen, verdicts) else paths
+                    continue
                 for path in [p for p in unseen if p not in seen]:
                     self.context.check_deadline()  # between files: the first search reads the whole tree
                     data = self._candidate_bytes(path, result)
@@ -1073,23 +1078,32 @@ class SourceIndex:
                         for later in needles[at + 1 :]:
                             self._contains.setdefault(later, {})[path] = later in data
                 paths = [p for p in paths if p in seen]  # drops the files just found skipped or unreadable
-                verdicts.update(dict.fromkeys([p for p in paths if seen[p]], _HIT))
-                paths = [p for p in paths if not seen[p]]
+                if self._hits_among(paths, seen, verdicts):
+                    paths = [p for p in paths if not seen[p]]
             verdicts.update(dict.fromkeys(paths, _MISS))
         return verdicts
 
-    def _scan_kept(self, needle: bytes, paths: list[str], seen: dict[str, bool]) -> None:
+    def _scan_kept(self, needle: bytes, paths: list[str], seen: dict[str, bool]) -> bool:
         """Whether the kept bytes of these files hold the needle, into `seen`: the arena's scan for the files
-        it holds, a comprehension for those kept past it."""
+        it holds, a comprehension for those kept past it. True when every file was kept (all answered)."""
         arena, kept = self._arena, self._bytes
         held = arena.held(paths)
         if held:
             hits = arena.holding(needle, held)
             seen.update({p: p in hits for p in held})
             if len(held) == len(paths):
-                return
+                return True
             paths = [p for p in paths if p not in arena]
-        seen.update({p: needle in kept[p] for p in paths})
+        answered = [p for p in paths if p in kept]
+        seen.update({p: needle in kept[p] for p in answered})
+        return len(answered) == len(paths)
+
+    @staticmethod
+    def _hits_among(paths: list[str], seen: Mapping[str, bool], verdicts: dict[str, str]) -> bool:
+        """Note the files that hold the needle as hits; whether there were any."""
+        hits = [p for p in paths if seen[p]]
+        verdicts.update(dict.fromkeys(hits, _HIT))
+        return bool(hits)
 
     def _meets(self, path: str, clauses: Sequence[Clause], met: dict[str, bool]) -> bool:
         """Whether a file meets every clause (one it cannot be read to judge may), kept in `met` until

@@ -9,7 +9,10 @@ a tenth of what `python -c pass` costs; a `later(...)` pattern costs nothing unt
 from __future__ import annotations
 
 import re
-from typing import Any, AnyStr, cast
+
+TYPE_CHECKING = False  # not `typing`'s: importing it costs a replayed `check` 4-7 ms (anchorcheck.replay)
+if TYPE_CHECKING:
+    from typing import Any, AnyStr
 
 
 class _Later:
@@ -31,4 +34,4 @@ class _Later:
 def later(pattern: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:
     """`re.compile(pattern, flags)`, done at the first use of the result's methods or attributes.
     For patterns used through their methods only: `re.sub(later(...), ...)` is not supported."""
-    return cast("re.Pattern[AnyStr]", _Later(pattern, flags))
+    return _Later(pattern, flags)  # type: ignore[return-value]  # it answers as the pattern does

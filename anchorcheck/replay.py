@@ -12,7 +12,7 @@ working directory, beside everything that output depends on:
   of every file git does not vouch for), and the paths the run looked for
   and did not find, which must still be absent;
 - the code: anchorcheck's and the plugins' sources (`anchorcheck.codesig`)
-  and every installed distribution (`entrypoints.fingerprint`: grammars,
+  and every installed distribution (`codesig.fingerprint`: grammars,
   plugins, their entry points), and the interpreter;
 - the bytes of the configuration files, of the lock, of each file named on
   the command line and of the `--receipts` log, wherever they are (listed
@@ -40,16 +40,15 @@ no error (exit 2), and a receipts log the run left as it was.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import stat
 import sys
 import time
-from typing import IO, TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # not `typing`'s: importing it costs a replayed `check` 4-7 ms (anchorcheck.replay)
 if TYPE_CHECKING:
     import argparse
+    from typing import IO, Any
 
     from anchorcheck.memo import Reads
     from anchorcheck.model import Memory, MemoryReport
@@ -64,6 +63,7 @@ _KEEP = 256  # entries kept in a cache directory, the least recently written go 
 _MAX_OUTPUT = 4 * 1024 * 1024  # characters: a larger report is worked out again
 _MAX_ENTRY = 8 * _MAX_OUTPUT  # bytes of an entry read back (JSON escapes a character in up to 12)
 _MAX_FILE = 64 * 1024 * 1024  # bytes of a named file hashed; past it, its stat signature
+_EARLY = (0, 1)  # the listing's outputs compared as soon as git gives them: the index's, the modified files'
 _MAX_IGNORED = 64  # files read that no listing holds, each hashed by a replay; past it, a run is not stored
 _CLOCK_MARGIN = 2_000_000_000  # ns: a file changed this shortly before a run began is not named by its bytes
 _LIFECYCLE = ("expires", "resolve_after", "as_of")
@@ -83,6 +83,8 @@ def replay(argv: list[str]) -> int | None:
     try:
         found = _found_root()
         _listed = _list(_named_root(argv) or found)
+        import json  # json and hashlib (7 ms) load while git lists the checkout
+
         entry = json.loads(_read_entry(_slot(argv, found)))
         if not _holds(entry, found):
             return None
@@ -122,6 +124,8 @@ def _list(root: str) -> Repository | None:
 def _slot(argv: list[str], found: str) -> str:
     """The entry of these words run in this directory, in the cache directory (which names the `found`
     root only where it must fall back to `<root>/.anchorcheck`)."""
+    import hashlib
+    import json
     from pathlib import Path
 
     from anchorcheck.cachedir import default_cache_dir
@@ -164,10 +168,11 @@ def _surroundings() -> dict[str, Any]:
 def _holds(entry: dict[str, Any], found: str) -> bool:
     """Whether everything the stored output depends on is as it was: the cheap comparisons first, git's
     listing of the tree (started before the entry was read, in the background) last."""
-    from anchorcheck.codesig import code_signature
-    from anchorcheck.entrypoints import fingerprint
+    from pathlib import Path
+
+    from anchorcheck.codesig import code_signature, fingerprint
     from anchorcheck.repo import Repository
-    from anchorcheck.treestate import listing_key, still_absent
+    from anchorcheck.treestate import output_id, still_absent, unvouched_id
 
     if entry.get("version") != VERSION or entry["surroundings"] != _surroundings():
         return False
@@ -178,20 +183,28 @@ def _holds(entry: dict[str, Any], found: str) -> bool:
     if any(file_id(path) != held for path, held in entry["files"].items()):
         return False
     global _listed
+    held = entry["listing"]
+    if _listed is not None and _listed.root == Path(entry["root"]):
+        for which in _EARLY:  # a commit or an edit shows here, long before the untracked files are listed
+            out = _listed.early_output(which)
+            if out is None or output_id(out) != held[which]:
+                return False
     repo = Repository(entry["root"], skip_dirs=entry["skip_dirs"], exclude=entry["exclude"], max_file_size=entry["max_file_size"])
     if _listed is None or not repo.adopt_listing(_listed):
         repo.prefetch_listing()
     _listed = repo
-    key = listing_key(repo)
-    return key is not None and key == entry["listing"] and still_absent(entry["root"], entry["absent"])
+    outputs = repo.listing_outputs()
+    if any(out is None or output_id(out) != held[which] for which, out in enumerate(outputs) if which not in _EARLY):
+        return False
+    return unvouched_id(repo, outputs) == held[-1] and still_absent(entry["root"], entry["absent"])
 
 
 _listed: Repository | None = None  # the checkout a lookup listed, for the full check that follows a miss
 
 
-def listed() -> Repository | None:
-    """The checkout the failed lookup of this process listed (or is listing), once: a full `check` takes
-    its listing over (`Repository.adopt_listing`) instead of asking git again."""
+def take_listing() -> Repository | None:
+    """The checkout the last lookup listed (or is listing), once: the full `check` that follows a miss
+    takes its listing over (`Repository.adopt_listing`) instead of asking git again."""
     global _listed
     taken, _listed = _listed, None
     return taken
@@ -207,6 +220,8 @@ def _found_root() -> str:
 def file_id(path: str) -> str | None:
     """What a file named outside the listing holds: its bytes' hash (and a link's target); None when absent.
     Never opens what is no regular file (a FIFO would block), nor reads one past `_MAX_FILE` whole."""
+    import hashlib
+
     try:
         link = os.readlink(path) if os.path.islink(path) else None
         info = os.stat(path)
@@ -276,6 +291,8 @@ class Recording:
         if entry is None:
             return
         entry["exit"] = code
+        import json
+
         path = _slot(self.args.argv, _found_root())
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -288,8 +305,7 @@ class Recording:
             return  # an unwritable cache costs the next run its replay, nothing else
 
     def _entry(self, verifier: Verifier, reads: Reads, memories: list[Memory], run: Run) -> dict[str, Any] | None:
-        from anchorcheck.codesig import code_signature, plugin_sources
-        from anchorcheck.entrypoints import fingerprint
+        from anchorcheck.codesig import code_signature, fingerprint, plugin_sources
         from anchorcheck.treestate import listing_key
         from anchorcheck.verifier import PARALLEL_THRESHOLD
 

@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
 
 from anchorcheck import gitcmd, gitdir
 from anchorcheck.globs import Patterns, gitignore, gitignore_file
@@ -26,6 +25,7 @@ from anchorcheck.memo import Memo
 from anchorcheck.safe_read import IGNORE_CAP, NOFOLLOW, read_capped, read_in_root
 from anchorcheck.safe_read import FileTooLargeError as FileTooLargeError  # where plugins have always found it
 
+TYPE_CHECKING = False  # not `typing`'s: importing it costs a replayed `check` 4-7 ms (anchorcheck.replay)
 if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
 
@@ -167,6 +167,7 @@ class Repository:
         self._root_str = str(self.root)
         self._prefetch: threading.Thread | None = None
         self._prefetched: dict[tuple[str, ...], str | None] = {}
+        self._arrived = threading.Condition()  # told as each output of the prefetch comes in
         self._raw: dict[tuple[str, ...], str | None] = {}  # git's outputs of the listing commands, as the listing used them
         self._git_stopped = False
         self._memo = Memo()  # what records the reads of the computation running now (see `observe`)
@@ -525,7 +526,11 @@ class Repository:
         copy record into this one's memo, keep its caller's deadline or tell its snapshot's watches (they
         hold closures)."""
         self.join_prefetch()
-        return {**self.__dict__, "_memo": Memo(), "pace": _unpaced, "before_looking": None}
+        return {**self.__dict__, "_memo": Memo(), "pace": _unpaced, "before_looking": None, "_arrived": None}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._arrived = threading.Condition()
 
     def join_prefetch(self) -> None:
         """Wait for a prefetch still running: before its results are used, and before a fork (a child
@@ -535,7 +540,28 @@ class Repository:
             self._prefetch = None
 
     def _fetch_listing(self) -> None:
-        self._prefetched = dict(zip(_LISTING, self._listing(self._run_git, list(_LISTING))))
+        def arrived(command: tuple[str, ...], out: str | None) -> None:
+            with self._arrived:
+                self._prefetched[command] = out
+                self._arrived.notify_all()
+
+        try:
+            outputs = self._listing(lambda commands: self._run_git(commands, arrived), list(_LISTING))
+            with self._arrived:  # the last word: None for every command when git had to be stopped
+                self._prefetched.update(zip(_LISTING, outputs))
+        finally:
+            with self._arrived:
+                self._arrived.notify_all()
+
+    def early_output(self, which: int) -> str | None:
+        """One output of the listing the prefetch is running (in `listing_outputs` order), as soon as git
+        gave it, without waiting for the others: the index's listing comes long before the untracked
+        files'. None when it failed, or no prefetch was started."""
+        command = _LISTING[which]
+        with self._arrived:
+            while command not in self._prefetched and self._prefetch is not None and self._prefetch.is_alive():
+                self._arrived.wait(0.1)
+            return self._prefetched.get(command)
 
     def _git_parallel(self, *commands: tuple[str, ...]) -> list[str | None]:
         """Run several read-only git commands at once (each waits on its own I/O); None for each that fails.
@@ -588,8 +614,11 @@ class Repository:
     def _in_parallel(self, commands: list[tuple[str, ...]]) -> list[str | None]:
         return self._git_parallel(*commands)
 
-    def _run_git(self, commands: Iterable[tuple[str, ...]]) -> Iterator[str | None]:
+    def _run_git(
+        self, commands: Iterable[tuple[str, ...]], arrived: Callable[[tuple[str, ...], str | None], None] | None = None
+    ) -> Iterator[str | None]:
         """Every git run of anchorcheck goes through here, hardened by `gitcmd` (nothing can execute).
+        `arrived(command, output)` hears of each output as soon as git gave it.
 
         Once a run had to be stopped (a timeout, a FIFO git would wait on),
         git is not asked again for this checkout: the listing walks the tree.
@@ -599,7 +628,8 @@ class Repository:
         if overrides is None:
             return iter([None] * len(commands))
         try:
-            return iter(gitcmd.run(self.root, commands, overrides, stalled=self._blocking_file))
+            each = None if arrived is None else lambda at, out: arrived(commands[at], out)
+            return iter(gitcmd.run(self.root, commands, overrides, stalled=self._blocking_file, each=each))
         except gitcmd.GitStopped:
             self._git_stopped = True
             return iter([None] * len(commands))

@@ -99,33 +99,44 @@ def name_tree(repo: Repository) -> TreeState | None:
     return TreeState(digest.hexdigest(), set(listed), str(repo.root), unclean)
 
 
-def listing_key(repo: Repository, tree: TreeState | None = None) -> str | None:
-    """The tree state named from git's raw listing (see the module's docstring): what a replayed report is
-    keyed by. `tree` is the state named from this same listing (a full run storing its report): the
-    paths it kept and their content ids are taken from it, not judged again. None where a listing
-    command failed (outside a work tree, no git) or more than `MAX_UNCLEAN` files git does not vouch for
-    are kept."""
-    staged, modified, untracked = repo.listing_outputs()  # (each fails outside a work tree)
+def listing_key(repo: Repository, tree: TreeState | None = None) -> list[str] | None:
+    """The tree state named from git's raw listing (see the module's docstring), what a replayed report is
+    keyed by: the id of each listing command's output (`output_id`) and of the paths git does not vouch
+    for (`unvouched_id`). `tree` is the state named from this same listing (a full run storing its
+    report). None where a listing command failed (outside a work tree, no git) or more than
+    `MAX_UNCLEAN` files git does not vouch for are kept."""
+    outputs = repo.listing_outputs()
+    unvouched = unvouched_id(repo, outputs, tree)
+    return None if unvouched is None else [*(output_id(out) for out in outputs if out is not None), unvouched]
+
+
+def output_id(output: str) -> str:
+    """The id of one listing command's raw output."""
+    return hashlib.sha1(output.encode("utf-8", "surrogateescape")).hexdigest()  # noqa: S324 - a content id
+
+
+def unvouched_id(repo: Repository, outputs: list[str | None], tree: TreeState | None = None) -> str | None:
+    """The id of the paths of this listing that git does not vouch for (modified, untracked, or no regular
+    file in the index, such as a link, whose blob is not the bytes read through it): for each, whether
+    the listing keeps it and the content id of its bytes. With `tree` (named from this same listing)
+    what it kept and the content ids it named are taken, not judged again. None where a listing
+    command failed or more than `MAX_UNCLEAN` such files are kept."""
+    staged, modified, untracked = outputs
     if staged is None or modified is None or untracked is None:
         return None
     changed, others = _split(modified), _split(untracked)
     digest = hashlib.sha1()  # noqa: S324 - a content id, not security
-    for out in (staged, modified, untracked):
-        data = out.encode("utf-8", "surrogateescape")
-        digest.update(b"%d\0" % len(data) + data)
     kept = 0
     for path in sorted(_unvouched(staged, changed, others)):
-        if tree is not None:
+        if tree is not None:  # ("+": a path whose blob id the state used, which this side never names: a miss)
             state = "-" if path not in tree.listed else tree.unclean.get(path, "+")
         elif not repo.keeps(path):
             state = "-"
-        elif path in changed or path in others:
+        else:
             kept += 1
             if kept > MAX_UNCLEAN:
                 return None
             state = _content_id(repo, path)
-        else:
-            state = "+"  # kept, and what it holds is its blob id, in the index's listing
         digest.update(f"{path}\0{state}\0".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 

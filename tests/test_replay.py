@@ -32,7 +32,7 @@ import json, sys
 from anchorcheck.cli import main
 code = main(sys.argv[2:])
 heavy = ("anchorcheck.verifier", "anchorcheck.registry", "anchorcheck.plugins", "anchorcheck.model", "anchorcheck.cache",
-         "anchorcheck.index", "anchorcheck_plugins", "pluggy", "tree_sitter", "sqlite3", "argparse", "dataclasses")
+         "anchorcheck.index", "anchorcheck_plugins", "pluggy", "tree_sitter", "sqlite3", "argparse", "dataclasses", "typing")
 with open(sys.argv[1], "w") as marker:
     json.dump([name for name in heavy if name in sys.modules], marker)
 sys.exit(code)
@@ -317,3 +317,28 @@ def test_a_check_that_replays_nothing_lists_the_checkout_once(repo: Path) -> Non
     missed, listed = _listings(repo)
     assert not missed.replayed and listed == 1
     assert missed.shown == check(repo, "--no-cache").shown
+
+
+def test_a_tracked_link_is_named_by_what_it_points_to(repo: Path) -> None:
+    (repo / "docs" / "link.md").symlink_to("index.md")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a link")
+    (repo / "CLAUDE.md").write_text(MEMORY + "- The docs again: `file:docs/link.md`.\n")
+    before = warm(repo, "-v")  # replayed although git's blob of the link is its text, not the bytes it reads
+    assert "VERIFIED file:docs/link.md" in before.out
+    (repo / "docs" / "index.md").unlink()
+    after = check(repo, "-v")
+    assert not after.replayed and "REFUTED file:docs/link.md" in after.out
+    assert after.shown == check(repo, "-v", "--no-cache").shown
+
+
+def test_a_later_command_in_the_same_process_lists_the_checkout_anew(repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from anchorcheck.cli import main
+
+    monkeypatch.chdir(repo)
+    main(["check", "-v"])
+    main(["check", "-v"])  # replayed: its lookup listed the checkout, and nothing takes that listing over
+    (repo / "src" / "app" / "cache.py").write_text("import redis\n")
+    capsys.readouterr()
+    main(["check", "-v", "--no-cache"])
+    assert "VERIFIED import:redis" in capsys.readouterr().out

@@ -259,7 +259,7 @@ def test_a_prefetched_listing_is_the_same_and_runs_git_once(make_repo, monkeypat
     expected = (plain.files(), plain.blob_ids, plain.staged_blob_ids)
     ran: list[tuple[str, ...]] = []
     real = Repository._run_git
-    monkeypatch.setattr(Repository, "_run_git", lambda self, commands: real(self, ran.extend(commands) or commands))
+    monkeypatch.setattr(Repository, "_run_git", lambda self, commands, *rest: real(self, ran.extend(commands) or commands, *rest))
     for ask_ids_first in (True, False):
         ran.clear()
         repo = Repository(root)

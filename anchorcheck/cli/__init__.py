@@ -11,8 +11,8 @@ import gc
 import sys
 from collections.abc import Sequence
 from importlib import import_module
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # not `typing`'s: importing it costs a replayed `check` 4-7 ms (anchorcheck.replay)
 if TYPE_CHECKING:
     import argparse
     from types import ModuleType
@@ -95,14 +95,17 @@ def _main(argv: Sequence[str] | None) -> int:
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     argv = sys.argv[1:] if argv is None else list(argv)
+    listed = None
     if argv[:1] == ["check"]:  # before any heavy import: the last report, when nothing it depends on changed
-        from anchorcheck.replay import replay
+        from anchorcheck.replay import replay, take_listing
 
         replayed = replay(argv[1:])
+        listed = take_listing()  # what its lookup listed: this check's to take over, no later command's
         if replayed is not None:
             return replayed
     args = build_parser(argv).parse_args(argv)
     args.argv = argv[1:]  # the words a stored report is found by (anchorcheck.replay)
+    args.listed = listed
     try:
         return int(args.run(args))
     except _usage_errors() as exc:  # evaluated only when an exception reaches it

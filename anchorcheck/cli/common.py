@@ -80,9 +80,7 @@ def root_of(args: argparse.Namespace) -> str:
 def make_verifier(args: argparse.Namespace, *, resident: bool = False) -> Verifier:
     """The command's Verifier: one-shot (no snapshot of the tree to revalidate) unless it keeps
     answering while files change (`check --watch`)."""
-    from anchorcheck.replay import listed
-
-    handed = None if resident else listed()  # what a `check` that found no report to replay listed already
+    handed = None if resident else getattr(args, "listed", None)  # what a `check` that found no report to replay listed
     options = {"cache": not getattr(args, "no_cache", False), "prefetch_listing": handed is None, "resident": resident}
     verifier = Verifier(root_of(args), options=options)
     if handed is not None and not verifier.repo.adopt_listing(handed):
