@@ -121,7 +121,7 @@ class Snapshot:
         directories |= repo.unlisted_directories(directories)  # empty ones too: a file may be created there
         self.directories = frozenset(directories)
         self._events = lookout.events
-        self.links: dict[str, str] = {}  # a listed symlink -> the repo-relative file it names
+        self.links: dict[str, set[str]] = {}  # a listed symlink -> the repo-relative links and file it goes through
         # The signatures the stat pass compares with: none while events say what changed.
         self.files: dict[str, Signature] = {}
         self._directories: dict[str, Signature] = {}
@@ -136,7 +136,7 @@ class Snapshot:
                 if path not in plain:
                     self._sign(path)
             # A link's file may live where no listed file does (a skipped directory): its writes are events too.
-            if self._events.add(late) and self._events.add({target.rpartition("/")[0] for target in self.links.values()}):
+            if self._events.add(late) and self._events.add({hop.rpartition("/")[0] for hops in self.links.values() for hop in hops}):
                 self._pending.relist = any(_recent(signature(self._full(d)), since) for d in late)
                 if not watched_all:
                     self._pending.relist |= any(_recent(signature(path), since) for path in lookout.git_files)
@@ -176,12 +176,23 @@ class Snapshot:
             info = os.lstat(full)
             if stat.S_ISLNK(info.st_mode):
                 info = os.stat(full)
-                real = os.path.realpath(full)
-                if real.startswith(self.root + os.sep):
-                    self.links[path] = real[len(self.root) + 1 :].replace(os.sep, "/")
+                self.links[path] = self._hops(full)
         except OSError:
             return None
         return info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino
+
+    def _hops(self, full: str) -> set[str]:
+        """The repo-relative links a symlink goes through and the file it ends at: a write to any of
+        them (a link in the chain replaced by a file) changes what a read of the symlink gets."""
+        hops = [os.path.realpath(full)]
+        for _ in range(40):  # the kernel's own limit on links followed
+            try:
+                full = os.path.normpath(os.path.join(os.path.dirname(full), os.readlink(full)))
+            except OSError:
+                break
+            hops.append(full)
+        below = self.root + os.sep
+        return {hop[len(below) :].replace(os.sep, "/") for hop in hops if hop.startswith(below)}
 
     def covers(self, path: str) -> bool:
         """Whether a change at this repo-relative path would be seen: a listed file or directory, or a
@@ -214,7 +225,7 @@ class Snapshot:
                 return Changes(set(self.listed), relist=True)
             touched, relist = happened
             found.relist |= relist
-            touched |= {link for link, target in self.links.items() if target in touched}
+            touched |= {link for link, hops in self.links.items() if not hops.isdisjoint(touched)}
             swapped = touched & self.directories  # a directory replaced or renamed: each file listed below it
             if swapped:
                 touched |= {path for path in self.listed if any(path.startswith(f"{d}/") for d in swapped)}

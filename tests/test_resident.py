@@ -600,3 +600,16 @@ def test_a_file_an_edited_gitignore_no_longer_ignores_is_listed(tmp_path, in_git
     if in_git:
         (tmp_path / ".git/info/exclude").write_text("scripts/\n")
         assert v.check("import:redis").verdict is Verdict.REFUTED
+
+
+def test_a_link_to_a_link_follows_every_link_of_the_chain(tmp_path):
+    """`a.py` -> `b.py` -> `c.py`: only the end of the chain was noted, so `b.py` replaced by a file
+    of its own changed what `a.py` reads, unseen with inotify."""
+    write(tmp_path, {"c.py": "import json\n", "app/x.py": "import os\n"})
+    (tmp_path / "b.py").symlink_to("c.py")
+    (tmp_path / "a.py").symlink_to("b.py")
+    v = verifier(tmp_path)
+    assert v.check("import:redis in:a.py").verdict is Verdict.REFUTED
+    (tmp_path / "b.py").unlink()
+    write(tmp_path, {"b.py": "import redis\n"})
+    assert v.check("import:redis in:a.py").verdict is Verdict.VERIFIED
