@@ -1032,6 +1032,9 @@ class SourceIndex:
         record = _Prefilter(self._prefilter_key(listing, wanted), listing.clean)
         known = self._recorded(record.key)
         found = _Verdicts.recalled(known, listing) if known is not None else _Verdicts()
+        # Binary or oversized as recorded (the same bytes: git vouches for them), skipped as if read now:
+        # what depends on them says so (`_depend`), and an edit of one has it judged again.
+        self._skipped |= found.skipped
         judged = self._judge(listing.undecided(known), wanted, result)
         found.note(judged)
         if known is None:

@@ -613,3 +613,23 @@ def test_a_link_to_a_link_follows_every_link_of_the_chain(tmp_path):
     (tmp_path / "b.py").unlink()
     write(tmp_path, {"b.py": "import redis\n"})
     assert v.check("import:redis in:a.py").verdict is Verdict.VERIFIED
+
+
+@needs_git
+def test_a_file_the_prefilter_on_disk_skipped_is_judged_again_once_edited(tmp_path, monkeypatch):
+    """A tracked file over the size cap, recorded as skipped by the prefilter another process kept on
+    disk: a long-lived Verifier that recalled that record never noted the file as read, so when it
+    shrank below the cap its searches kept counting it out."""
+    root = tmp_path / "repo"
+    write(root, {".anchorcheck.toml": "max-file-size = 120\n", "app/a.py": "import json\n", "tests/t.py": "import os\n" + "# pad\n" * 30})
+    init_repo(root)
+    cache = tmp_path / "cache"
+    first = verifier(root, cache)  # the prefilter's verdicts recorded on disk
+    assert first.check("import:json").verdict is Verdict.VERIFIED and first.check("import:celery").verdict is Verdict.REFUTED
+    v = verifier(root, cache)
+    assert v.check("import:json").verdict is Verdict.VERIFIED
+    (root / "app/a.py").write_text("import json\nimport os\n")  # a change seen: verdicts stored on disk no longer answer
+    assert v.check("import:celery").to_dict() == verifier(root).check("import:celery").to_dict()
+    (root / "tests/t.py").write_text("import os\n")
+    assert v.check("import:celery").to_dict() == verifier(root).check("import:celery").to_dict()
+    assert v.check("import:redis in:tests/").verdict is Verdict.REFUTED
