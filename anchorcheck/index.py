@@ -714,10 +714,11 @@ class SourceIndex:
             listing = self._listing(scope)
             wanted = {name: needles(language) for name, language in listing.languages.items()}
             result = self._search(scope, listing, wanted, inside, goal, parse_all, requires)
-        self._depend(listing, result, wanted)
+        kept = self._kept.get(_needles_key(scope, wanted))
+        self._depend(listing, result, wanted, kept.skipped if kept is not None else set())
         return result
 
-    def _depend(self, listing: _Listing, result: Search, wanted: Mapping[str, Sequence[bytes]]) -> None:
+    def _depend(self, listing: _Listing, result: Search, wanted: Mapping[str, Sequence[bytes]], skipped: set[str]) -> None:
         """What a search's result depends on, for the memo of whoever asked: the listing; the files it
         did not rule out (candidates, binary, oversized, unreadable), whatever their change; and every
         other file of the scope only if its new bytes hold a needle (a file that `requires` would rule
@@ -726,7 +727,8 @@ class SourceIndex:
         memo.listed()
         memo.read_all(result.found)  # a lazy search declares what it scans later as it scans it
         memo.read_all(result.unreadable)
-        memo.read_all([path for path in self._skipped if path in listing.language])
+        # Skipped (binary, oversized) as read now, or as the prefilter recorded on disk for the same bytes.
+        memo.read_all([path for path in self._skipped | skipped if path in listing.language])
         memo.watch(lambda path: listing.matters(path, wanted, self._current_bytes))
 
     def _current_bytes(self, path: str) -> bytes | None:
@@ -1032,9 +1034,6 @@ class SourceIndex:
         record = _Prefilter(self._prefilter_key(listing, wanted), listing.clean)
         known = self._recorded(record.key)
         found = _Verdicts.recalled(known, listing) if known is not None else _Verdicts()
-        # Binary or oversized as recorded (the same bytes: git vouches for them), skipped as if read now:
-        # what depends on them says so (`_depend`), and an edit of one has it judged again.
-        self._skipped |= found.skipped
         judged = self._judge(listing.undecided(known), wanted, result)
         found.note(judged)
         if known is None:
