@@ -156,3 +156,19 @@ def test_a_directory_is_reported_as_one(tmp_path) -> None:
         os.mkfifo(tmp_path / "pipe")
         with pytest.raises(NotRegularFileError, match="a FIFO"):
             read_capped(tmp_path / "pipe", 10)
+
+
+
+def test_a_file_longer_than_it_said_when_opened_is_read_to_its_end(tmp_path) -> None:
+    """The read asks first for the size the file had when opened: bytes past it (a file that grew
+    since, a /proc file that says 0) are read on in chunks to the end, and the limit still holds."""
+    from anchorcheck.safe_read import _read_fd
+
+    payload = bytes(range(256)) * 1000  # 256 KB, said to be 10 bytes: several chunks past that
+    (tmp_path / "grown").write_bytes(payload)
+    for limit, expected in ((None, payload), (100_001, payload[:100_001]), (11, payload[:11]), (0, b"")):
+        fd = os.open(tmp_path / "grown", os.O_RDONLY)
+        try:
+            assert _read_fd(fd, 10, limit) == expected
+        finally:
+            os.close(fd)
