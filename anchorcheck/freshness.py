@@ -2,7 +2,8 @@
 
 A snapshot holds the stat signature of every listed file and directory (and of
 the directories no listed file lives in, where one could be created) and of
-git's own state files (the index, HEAD and the ref it names). Comparing it with
+git's own state files (the index, HEAD and the ref it names, `info/exclude`);
+a written `.gitignore` redoes the listing too. Comparing it with
 the disk costs one stat per entry and reads nothing: a file whose signature is
 unchanged is taken to hold the same bytes, as git takes it. A changed directory
 means files were added, removed or renamed there, and a changed git state means
@@ -218,7 +219,7 @@ class Snapshot:
             if swapped:
                 touched |= {path for path in self.listed if any(path.startswith(f"{d}/") for d in swapped)}
             found.modified |= touched & self.listed
-            found.relist |= any(signature(self._full(path)) is None for path in found.modified)
+            found.relist |= any(signature(self._full(path)) is None for path in found.modified) or _ignores(touched)
             return found
         if any(signature(path) != sig for path, sig in self.git.items()) or any(
             signature(self._full(d)) != sig for d, sig in self._directories.items()
@@ -237,6 +238,7 @@ class Snapshot:
             self.racy.pop(path, None)
             if now is not None and now[0] >= recent:
                 self.racy[path] = _digest(self._full(path))
+        found.relist |= _ignores(found.modified)
         return found
 
     def keep(self, changes: Changes) -> None:
@@ -334,6 +336,11 @@ class _Inotify:
                     touched.add(f"{directory}/{name}" if directory else name)
 
 
+def _ignores(paths: Iterable[str]) -> bool:
+    """Whether one of these is a `.gitignore`: written, it says which files exist for the listing."""
+    return any(path == ".gitignore" or path.endswith("/.gitignore") for path in paths)
+
+
 def _recent(sig: Signature, since: int) -> bool:
     """Modified or changed so close to `since` (or after) that a write then may not be told apart."""
     return sig is not None and max(sig[0], sig[1]) >= since - _RACY_NS
@@ -351,7 +358,7 @@ def _digest(path: str) -> str | None:
 
 
 def _git_state_files(root: Path) -> list[str]:
-    """git's index, HEAD and the ref HEAD names (loose and packed), found without running git."""
+    """git's index, HEAD, the ref HEAD names (loose and packed) and `info/exclude`, found without running git."""
     for directory in (root, *root.parents):
         dotgit = directory / ".git"
         if dotgit.is_dir():
@@ -375,5 +382,6 @@ def _git_state_files(root: Path) -> list[str]:
         if head.startswith("ref:"):
             files.append(common / head.removeprefix("ref:").strip())
         files.append(common / "packed-refs")
+        files.append(common / "info" / "exclude")  # ignores files as a .gitignore does
         return [str(f) for f in files]
     return []

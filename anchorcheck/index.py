@@ -1218,6 +1218,9 @@ class SourceIndex:
     def facts(self, path: str) -> Facts | None:
         """The facts of one file (None when no language plugin parses it); raises OSError/UnsafePathError."""
         self.context.shared.read(path)
+        size = self.size(path)
+        if size > self.repo.max_file_size:  # as a read would refuse it: facts cached under a larger cap do not answer
+            raise FileTooLargeError(path, size, self.repo.max_file_size)
         if path in self._facts:
             return self._facts[path]
         language = self.language(path)

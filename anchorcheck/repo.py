@@ -475,11 +475,21 @@ class Repository:
         or unlisted files) and where a new file would be listed: not skipped, excluded or ignored. A
         snapshot watches them too: a file created in one later changes the listing."""
         found: set[str] = set()
+        children: dict[str, int] = {}  # listed directories by parent: how many subdirectories are known
+        for directory in listed:
+            if directory:
+                parent = directory.rpartition("/")[0]
+                children[parent] = children.get(parent, 0) + 1
         todo = list(listed)
         while todo:
             directory = todo.pop()
+            full = os.path.join(self._root_str, directory) if directory else self._root_str
             try:
-                with os.scandir(os.path.join(self._root_str, directory) if directory else self._root_str) as entries:
+                # A directory's link count is 2 + its subdirectories where the file system keeps it so
+                # (ext4, xfs, tmpfs): a stat, not a scan of its entries, says none is unlisted.
+                if os.stat(full).st_nlink == 2 + children.get(directory, 0):
+                    continue
+                with os.scandir(full) as entries:
                     names = [entry.name for entry in entries if entry.is_dir(follow_symlinks=False)]
             except OSError:
                 continue

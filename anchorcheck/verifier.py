@@ -261,6 +261,11 @@ class Verifier:
         self.context.shared.forget(stale, True, lambda path: path not in old.listed)
         return True
 
+    def unwatched(self, paths: set[str]) -> set[str]:
+        """Of these repo-relative paths, those a change of which `refresh` would not see (a file no
+        listing holds, such as an ignored one): a caller that read them must read them again itself."""
+        return paths if self._snapshot is None else self._snapshot.uncovered(paths)
+
     def _looked(self) -> bool:
         """Whether the first look at the checkout is done: git's listing, the snapshot a resident
         Verifier keeps (taken before anything is read, so a later change is seen) and the tree state

@@ -191,14 +191,18 @@ class Resident:
     def _mode(self):  # type: ignore[no-untyped-def]
         return stat_pass() if self.stat else _nothing()
 
-    def answers(self) -> object:
-        """Its answers now, or the error a new Verifier would raise (kept until one can be made)."""
+    def answers(self, cut: float | None = None) -> object:
+        """Its answers now, or the error a new Verifier would raise (kept until one can be made). With
+        `cut`, a recall of every anchor under that deadline (seconds) comes first: whatever it left half
+        done (a search, a parse, the first look) must not show in the answers that follow."""
         if self.verifier is None:
             self._make()
             if self.verifier is None:
                 return self.error
         with self._mode():
             try:
+                if cut is not None:
+                    self.verifier.verify_many([Memory(id=a, anchors=[a]) for a in STORE_ANCHORS], deadline=cut)
                 self.verifier.refresh()
             except Exception as exc:  # noqa: BLE001 - a broken configuration: what a new Verifier raises
                 return f"error: {type(exc).__name__}: {exc}"
@@ -279,6 +283,7 @@ class Walk:
         ops: list[tuple[int, Callable[[], str]]] = [
             (10, self.edit_python),
             (4, self.same_size_same_time),
+            (2, self.odd_bytes),
             (3, self.edit_js),
             (3, self.add_file),
             (3, self.delete_file),
@@ -350,6 +355,17 @@ class Walk:
         rel = self.rng.choice(PYTHON_FILES + self._files((".py",)))
         self._put(rel, self.python_source())
         return f"edit {rel}"
+
+    def odd_bytes(self) -> str:
+        """Empty, binary (a NUL early: not source any more), or only touched (new times, same bytes)."""
+        rel = self.rng.choice(PYTHON_FILES + self._files((".py", ".js")))
+        how = self.rng.choice(["empty", "binary", "touch"])
+        if how == "touch":
+            if os.path.lexists(self.root / rel):
+                os.utime(self.root / rel)
+        else:
+            self._put(rel, b"" if how == "empty" else b"import redis\x00\x01 REDIS_URL\n")
+        return f"{how} {rel}"
 
     def edit_js(self) -> str:
         rel = self.rng.choice(["web/app.js", *self._files((".js",))])

@@ -446,3 +446,17 @@ def test_a_file_edited_after_the_listing_does_not_poison_the_cache(tmp_path):
     assert first.check("sym:a.py::Edited").verdict is Verdict.VERIFIED
     subprocess.run(["git", "-C", str(root), "checkout", "-q", "a.py"], check=True)
     assert verifier(root, cache).check("sym:a.py::Committed").verdict is Verdict.VERIFIED
+
+
+@needs_git
+def test_facts_cached_under_a_larger_size_cap_do_not_answer_for_an_oversized_file(tmp_path):
+    """A tracked file parsed once, then over a smaller `max-file-size`: a new Verifier without the cache
+    cannot read it, and one with the cache answered from the facts stored for its blob."""
+    root = tmp_path / "repo"
+    init_repo(write(root, {"app/v.py": "import os\n" + "# pad\n" * 40 + "def index():\n    return 1\n"}))
+    cache = tmp_path / "cache"
+    assert verifier(root, cache).check("sym:app/v.py::index").verdict.value == "VERIFIED"
+    write(root, {".anchorcheck.toml": "max-file-size = 120\n"})
+    for anchor in ("sym:app/v.py::index", "import:os"):
+        assert verifier(root, cache).check(anchor).to_dict() == verifier(root).check(anchor).to_dict()
+    assert verifier(root, cache).check("sym:app/v.py::index").state == "unreadable"

@@ -584,3 +584,19 @@ def test_a_link_to_a_file_no_listing_holds_follows_that_file(tmp_path, in_git):
     (tmp_path / "build/gen.py").unlink()
     assert v.check("import:redis").to_dict() == verifier(tmp_path).check("import:redis").to_dict()
     assert v.check("import:redis").verdict is Verdict.REFUTED
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_a_file_an_edited_gitignore_no_longer_ignores_is_listed(tmp_path, in_git):
+    """A `.gitignore` edited in place changes which files exist for the listing, though no directory
+    changed: the stat pass took it for an edit of one file, and the ignored files stayed out."""
+    write(tmp_path, {".gitignore": "scripts/\n", "app/a.py": "import json\n", "scripts/s.py": "import redis\n"})
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+    assert v.check("import:redis").verdict is Verdict.REFUTED
+    (tmp_path / ".gitignore").write_text("# none\n")
+    assert v.check("import:redis").verdict is Verdict.VERIFIED
+    if in_git:
+        (tmp_path / ".git/info/exclude").write_text("scripts/\n")
+        assert v.check("import:redis").verdict is Verdict.REFUTED

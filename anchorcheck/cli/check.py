@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose, root=str(verifier.root))
         emit(result, args.format)
         if args.watch:
-            return watch(args, verifier, reports, lambda: check_memories(args, verifier)[1])
+            return watch(args, verifier, reports, reads, lambda: check_memories(args, verifier)[1:])
         code = exit_code(result, args.fail_on or verifier.config.fail_on)
         if recording is not None:
             recording.store(verifier, reads, loaded, result, code)

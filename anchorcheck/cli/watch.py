@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 
+from anchorcheck.memo import Reads
 from anchorcheck.model import MemoryReport, Verdict
 from anchorcheck.verifier import Verifier
 
@@ -36,15 +37,22 @@ def _interval(text: str) -> float:
     return value
 
 
-def watch(args: argparse.Namespace, verifier: Verifier, reports: list[MemoryReport], check: Callable[[], list[MemoryReport]]) -> int:
-    """Poll until interrupted; print each memory whose verdict changed since the previous check."""
+def watch(
+    args: argparse.Namespace, verifier: Verifier, reports: list[MemoryReport], reads: Reads, check: Callable[[], tuple[list[MemoryReport], Reads]]
+) -> int:
+    """Poll until interrupted; print each memory whose verdict changed since the previous check. A check
+    that read what no snapshot watches (a memory file git ignores, Claude Code's auto-memory outside
+    the checkout) is made again at every interval: nothing else says when that changed."""
     sys.stdout.flush()
     previous = _verdicts(reports)
+    unwatched = _unwatched(verifier, reports, reads)
     while True:
         time.sleep(args.interval)
-        if not verifier.refresh():
+        if not verifier.refresh() and not unwatched:
             continue
-        current = _verdicts(check())
+        reports, reads = check()
+        unwatched = _unwatched(verifier, reports, reads)
+        current = _verdicts(reports)
         for key, (verdict, report) in current.items():
             was = previous.get(key, (None, None))[0]
             if was is not verdict:
@@ -53,6 +61,19 @@ def watch(args: argparse.Namespace, verifier: Verifier, reports: list[MemoryRepo
             _print(args.format, key, previous[key][0], None, None)
         sys.stdout.flush()
         previous = current
+
+
+def _unwatched(verifier: Verifier, reports: list[MemoryReport], reads: Reads) -> bool:
+    """Whether the check read a path, or a memory file, that a change of would not make `refresh` say so."""
+    paths = reads.paths | reads.probed
+    for report in reports:
+        source = report.memory.source
+        if source is not None:
+            try:
+                paths.add(verifier.repo.relative(source))
+            except ValueError:  # outside the checkout
+                return True
+    return bool(verifier.unwatched(paths))
 
 
 def _verdicts(reports: list[MemoryReport]) -> dict[str, tuple[Verdict, MemoryReport]]:
