@@ -8,8 +8,8 @@ the registry remembers which plugin registered each one so that errors and
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 if TYPE_CHECKING:
     from anchorcheck.anchors import Anchor
@@ -213,8 +213,7 @@ class Runner:
     reads: Callable[[str, tuple[str, ...]], bool] | None = None
 
 
-@dataclass(frozen=True)
-class Declared:
+class Declared(NamedTuple):
     """A key a plugin declared it registers, before that plugin is imported (see `anchorcheck.plugins`).
 
     `plugins` are the entry-point names that declared it, in the order they
@@ -256,7 +255,7 @@ class Table(Mapping[str, T]):
         if existing is None:
             self._items[key] = declared
         elif isinstance(existing, Declared):
-            self._items[key] = replace(existing, plugins=existing.plugins + declared.plugins)
+            self._items[key] = existing._replace(plugins=existing.plugins + declared.plugins)
 
     def add(self, key: str, item: T) -> None:
         """Register `item` under `key`; a second registration of one name is an error the loader warns about."""
@@ -274,7 +273,7 @@ class Table(Mapping[str, T]):
             if isinstance(value, Declared) and plugin in value.plugins:
                 rest = tuple(p for p in value.plugins if p != plugin)
                 if rest:
-                    self._items[key] = replace(value, plugins=rest)
+                    self._items[key] = value._replace(plugins=rest)
                 else:
                     del self._items[key]
                     dropped.append(key)

@@ -73,9 +73,12 @@ class ScanArena:
             return set(paths)
         if self._pending:
             files = list(self._pending.items())
-            if len(self._chunks) >= _MAX_CHUNKS:  # each edit of a long-lived index adds a small chunk: one again
-                files += [item for chunk in self._chunks for item in chunk.files()]
-                self._chunks = []
+            if len(self._chunks) >= _MAX_CHUNKS:
+                # Each edit of a long-lived index adds a small chunk: they are laid out again as one, the
+                # largest (the tree as first read) left as it is, so this costs the edited files' bytes.
+                largest = max(self._chunks, key=lambda chunk: len(chunk.data))
+                files += [item for chunk in self._chunks if chunk is not largest for item in chunk.files()]
+                self._chunks = [largest]
             chunk = _Chunk(sorted(files, key=lambda item: self._order(*item)))
             self._chunks.append(chunk)
             self._where.update(dict.fromkeys(chunk.index, chunk))
@@ -90,7 +93,7 @@ class ScanArena:
         return found
 
 
-_MAX_CHUNKS = 8  # past this many, the arena is laid out again as one
+_MAX_CHUNKS = 8  # past this many, all but the largest are laid out again as one
 
 
 class _Chunk:

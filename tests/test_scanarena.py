@@ -80,3 +80,19 @@ def test_many_edits_keep_the_arena_exact_and_bounded(finder: str) -> None:
     holds = {f"f{edit % 20}.py": edit % 3 == 0 for edit in range(30)}  # every file was edited, the last edit counts
     assert arena.holding(b"needle", [f"f{i}.py" for i in range(20)]) == {path for path, held in holds.items() if held}
     assert sum(len(chunk.data) - chunk.dead for chunk in arena._chunks) + sum(map(len, arena._pending.values())) == arena.size
+
+
+def test_edits_lay_out_again_only_the_small_chunks(finder: str) -> None:
+    """The tree as first read stays where it is while edits come and go: only their chunks are laid out again."""
+    arena = ScanArena(_order)
+    for i in range(100):
+        arena.add(f"f{i}.py", b"x" * 1000 + b"needle" * (i == 7))
+    assert arena.holding(b"needle", [f"f{i}.py" for i in range(100)]) == {"f7.py"}
+    first = arena._chunks[0]
+    for edit in range(3 * scanarena._MAX_CHUNKS):
+        path = f"f{50 + edit}.py"
+        arena.drop([path])
+        arena.add(path, b"needle " + path.encode())
+        assert arena.holding(b"needle", [path, "f7.py"]) == {path, "f7.py"}
+        assert first in arena._chunks and len(arena._chunks) <= scanarena._MAX_CHUNKS
+    assert arena.holding(b"needle", [f"f{i}.py" for i in range(100)]) == {"f7.py"} | {f"f{50 + e}.py" for e in range(3 * scanarena._MAX_CHUNKS)}
