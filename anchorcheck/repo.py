@@ -51,7 +51,7 @@ DEFAULT_SKIP_DIRS = frozenset(
 )
 DEFAULT_MAX_FILE_SIZE = 2 * 1024 * 1024
 _BINARY_PEEK = 8000  # git's own heuristic: a NUL in the first 8000 bytes means binary
-_REGULAR_MODES = frozenset({"100644", "100755"})
+REGULAR_MODES = frozenset({"100644", "100755"})
 _LS_STAGED = ("ls-files", "-s", "-z")
 _LS_MODIFIED = ("diff-files", "--name-only", "-z")
 _LS_UNTRACKED = ("ls-files", "-z", "--others", "--exclude-standard")
@@ -429,12 +429,12 @@ class Repository:
             (untracked_out,) = self._git_parallel(_LS_UNTRACKED)
         else:  # all three side by side, the index read kept for blob ids
             staged_out, modified_out, untracked_out = self._listing(self._in_parallel, list(_LISTING))
-            self.__dict__["_index_listing"] = _index_entries(staged_out, modified_out)
+            self.__dict__["_index_listing"] = index_entries(staged_out, modified_out)
         staged, modified = self._index_listing
         untracked = None if untracked_out is None else [p for p in untracked_out.split("\0") if p]
         if staged is None or untracked is None:
             return set(), None
-        trusted = {path for path, (mode, _) in staged.items() if mode in _REGULAR_MODES and path not in modified}
+        trusted = {path for path, (mode, _) in staged.items() if mode in REGULAR_MODES and path not in modified}
         return trusted, sorted({*staged, *untracked})
 
     @cached_property
@@ -444,7 +444,7 @@ class Repository:
         Blob ids need only these; the untracked files, whose listing walks the
         whole tree, are asked for by the listing alone (`_git_listing`).
         """
-        return _index_entries(*self._listing(self._in_parallel, [_LS_STAGED, _LS_MODIFIED]))
+        return index_entries(*self._listing(self._in_parallel, [_LS_STAGED, _LS_MODIFIED]))
 
     def _walk_files(self) -> Iterable[str]:
         """Walk the tree without git, applying every .gitignore on the way down."""
@@ -765,7 +765,7 @@ class Repository:
         return PurePosixPath(full.relative_to(self.root)).as_posix()
 
 
-def _index_entries(staged_out: str | None, modified_out: str | None) -> tuple[dict[str, tuple[str, str]] | None, set[str]]:
+def index_entries(staged_out: str | None, modified_out: str | None) -> tuple[dict[str, tuple[str, str]] | None, set[str]]:
     """`git ls-files -s -z` as path -> (mode, blob) for stage 0, and the paths of `git diff-files --name-only -z`
     with every symlink git tracks: its blob is the link's text, not the bytes a read through it gets, so
     it never names them (a write to the file it points to leaves the link's blob as it was)."""
@@ -778,7 +778,7 @@ def _index_entries(staged_out: str | None, modified_out: str | None) -> tuple[di
             fields = meta.split()
             if path and len(fields) == 3 and fields[2] == "0":
                 staged[path] = (fields[0], fields[1])
-                if fields[0] not in _REGULAR_MODES:
+                if fields[0] not in REGULAR_MODES:
                     modified.add(path)
     return staged, modified
 

@@ -26,7 +26,7 @@ import hashlib
 import os
 from collections.abc import Iterable
 
-from anchorcheck.repo import FileTooLargeError, Repository, UnsafePathError
+from anchorcheck.repo import REGULAR_MODES, FileTooLargeError, Repository, UnsafePathError, index_entries
 
 MAX_UNCLEAN = 2000  # files git does not vouch for (modified, untracked) that naming a tree state may read
 
@@ -124,10 +124,9 @@ def unvouched_id(repo: Repository, outputs: list[str | None], tree: TreeState | 
     staged, modified, untracked = outputs
     if staged is None or modified is None or untracked is None:
         return None
-    changed, others = _split(modified), _split(untracked)
     digest = hashlib.sha1()  # noqa: S324 - a content id, not security
     kept = 0
-    for path in sorted(_unvouched(staged, changed, others)):
+    for path in sorted(_unvouched(staged, modified, _split(untracked))):
         if tree is not None:  # ("+": a path whose blob id the state used, which this side never names: a miss)
             state = "-" if path not in tree.listed else tree.unclean.get(path, "+")
         elif not repo.keeps(path):
@@ -141,26 +140,21 @@ def unvouched_id(repo: Repository, outputs: list[str | None], tree: TreeState | 
     return digest.hexdigest()
 
 
-_REGULAR = ("100644 ", "100755 ")
+_REGULAR = tuple(f"{mode} " for mode in sorted(REGULAR_MODES))  # how a regular file's index entry begins
 
 
-def _unvouched(staged: str, changed: set[str], others: set[str]) -> set[str]:
+def _unvouched(staged: str, modified: str, others: set[str]) -> set[str]:
     """The paths of the listing git does not vouch for as regular files with the index's content: the
     untracked ones, and the index's stage-0 entries that differ from it or are no regular file (a link,
-    a submodule). Counted in the index's raw listing, which is parsed only when such entries exist."""
+    a submodule). Counted in the index's raw listing, which is parsed (as the listing parses it) only
+    when such entries exist."""
     entries = staged.count("\0")
     regular = sum(staged.count("\0" + mode) for mode in _REGULAR) + staged.startswith(_REGULAR)
     if regular == entries and staged.count(" 0\t") == entries:  # every entry a regular file at stage 0
-        return changed | others
-    special, unmerged = set(), set()
-    for entry in staged.split("\0"):
-        meta, _, path = entry.partition("\t")
-        fields = meta.split()
-        if len(fields) == 3 and fields[2] != "0":
-            unmerged.add(path)
-        elif path and not entry.startswith(_REGULAR):
-            special.add(path)
-    return (changed - unmerged) | special | others
+        return _split(modified) | others
+    index, changed = index_entries(staged, modified)
+    listed = index or {}  # an unmerged path has no stage-0 entry: the listing does not hold it
+    return {path for path in changed if path in listed} | others
 
 
 def _split(out: str) -> set[str]:
