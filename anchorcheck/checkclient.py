@@ -51,7 +51,10 @@ def ask(argv: list[str]) -> int | None:
         return None  # a watch keeps its own resident Verifier
     try:
         root = checkout(argv)
-        where = address(root) if root is not None else None
+        folder = servers_folder(root) if root is not None else None
+        if root is None or folder is None or not any(name.endswith(".sock") for name in os.listdir(folder)):
+            return None  # no server runs at all (a server removes its socket when it exits): nothing to import
+        where = address(root)
         if where is None:
             return None
         answer = request(where, {"check": argv, "cwd": os.getcwd(), "terminal": terminal(), "surroundings": surroundings(root)})
@@ -93,12 +96,9 @@ def surroundings(root: str) -> list[Any]:
     return [VERSION, root, interpreter, program("git"), {name: os.environ.get(name) for name in SURROUNDINGS}]
 
 
-def address(root: str) -> str | None:
-    """The socket of the server for `root` in these surroundings; None where none may be: the cache
-    directory falls back into the checkout, the address would be too long, or there are no Unix sockets."""
-    import json
-    import zlib
-
+def servers_folder(root: str) -> str | None:
+    """Where the sockets of servers for `root` live: a folder of the cache directory; None where no server
+    may be: the cache directory falls back into the checkout, or there are no Unix sockets."""
     from anchorcheck.cachedir import cache_folder
 
     if not hasattr(os, "getuid"):
@@ -106,9 +106,21 @@ def address(root: str) -> str | None:
     cache = os.path.realpath(cache_folder(root))
     if cache == root or cache.startswith(root.rstrip(os.sep) + os.sep):
         return None  # a socket inside the checkout would be the repository's to place
+    return os.path.join(cache, FOLDER)
+
+
+def address(root: str) -> str | None:
+    """The socket of the server for `root` in these surroundings; None where none may be (`servers_folder`),
+    or where the address would be too long for a Unix socket."""
+    import json
+    import zlib
+
+    folder = servers_folder(root)
+    if folder is None:
+        return None
     key = json.dumps(surroundings(root)).encode("utf-8", "surrogateescape")
     name = f"{zlib.crc32(key):08x}{zlib.adler32(key):08x}"  # a name: the server compares the whole surroundings
-    where = os.path.join(cache, FOLDER, f"{name}.sock")
+    where = os.path.join(folder, f"{name}.sock")
     return where if len(os.fsencode(where)) <= _SUN_PATH else None
 
 
@@ -134,13 +146,13 @@ def private_folder(path: str) -> bool:
 def connect(where: str, timeout: float) -> socket.socket:
     """A connection to the server at `where`, after checking that the folder, the socket and the process
     answering are this user's. OSError when there is none (or one not to trust)."""
-    import socket
-
     if not private_folder(os.path.dirname(where)):
         raise FileNotFoundError(where)
-    info = os.lstat(where)
+    info = os.lstat(where)  # before `socket` is imported: most checks find no server
     if not stat.S_ISSOCK(info.st_mode) or info.st_uid != os.getuid():
         raise PermissionError(f"{where}: not this user's socket")
+    import socket
+
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         conn.settimeout(timeout)

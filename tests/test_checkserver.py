@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -253,3 +254,36 @@ def test_the_request_of_another_user_or_garbage_costs_only_its_own_answer(served
             conn.shutdown(1)
             assert checkclient.receive(conn, 1 << 20) == b""  # no answer, connection closed
     _same_answer(root, reference)
+
+
+PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or shutil.which("pre-commit")
+
+
+@pytest.mark.skipif(PRE_COMMIT is None, reason="pre-commit is not installed (the test extra)")
+def test_a_pre_commit_hook_with_server_starts_one_and_is_answered_by_it(tmp_path: Path) -> None:
+    """The real pre-commit program running the repository hook with `args: [--server]`."""
+    config = (
+        "repos:\n  - repo: local\n    hooks:\n      - id: anchorcheck-repo\n        name: anchorcheck\n"
+        "        entry: anchorcheck check\n        args: [--server]\n        language: system\n"
+        "        always_run: true\n        pass_filenames: false\n        require_serial: true\n"
+    )
+    root = init_repo(write_tree(tmp_path / "repo", {**FILES, "CLAUDE.md": "# Notes\n\n- `import:json`, `env:APP_MODE`.\n", ".pre-commit-config.yaml": config}))
+    env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]), "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "NO_COLOR": "1"}
+
+    def hook() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([PRE_COMMIT, "run", "--all-files", "--color", "never"], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+
+    def status() -> str:
+        return _run(root, "serve", "--status", env=env).stdout
+
+    try:
+        assert hook().returncode == 0
+        deadline = time.monotonic() + 60
+        while "0 checks answered" not in status() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert hook().returncode == 0 and "1 checks answered" in status()
+        (root / "src/app/main.py").write_text("import json\n")  # the code drops the env read: the memory is stale
+        failed = hook()
+        assert failed.returncode == 1 and "env:APP_MODE" in failed.stdout and "2 checks answered" in status()
+    finally:
+        _run(root, "serve", "--stop", env=env)
