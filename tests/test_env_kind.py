@@ -90,6 +90,22 @@ def test_env_search_parses_only_what_can_change_the_answer(tmp_path):
     assert refuted.verdict is Verdict.REFUTED and "13 parsed" in refuted.reason
 
 
+def test_a_file_that_spells_the_key_but_cannot_read_the_environment_is_not_parsed(tmp_path):
+    """Every read of the environment holds one of its language's markers (`environ`, `getenv`): a view
+    reading the WSGI `META["PATH_INFO"]` spells the key and reads nothing, so it is not parsed, and a
+    file that spells a key without a marker cannot make its absence unsure, broken or not."""
+    from anchorcheck.index import SourceIndex
+
+    views = {f"app/view{i}.py": f"def view(request):\n    return request.META['PATH_INFO'] * {i}\n" for i in range(5)}
+    v = verifier(write(tmp_path, {**views, "app/reads.py": "import os\nP = os.environ['PATH_INFO']\n", "app/broken.py": "NAME = 'UNREAD_KEY'\ndef broken(:\n"}))
+    present = v.check("env:PATH_INFO")
+    assert present.verdict is Verdict.VERIFIED and [(e.path, e.line) for e in present.evidence] == [("app/reads.py", 2)]
+    assert SourceIndex.of(v.context).parsed == 1
+    absent = check(tmp_path, "env:UNREAD_KEY")
+    assert absent.verdict is Verdict.REFUTED, absent.reason
+    assert "1 parsed" in absent.reason
+
+
 def test_broken_yaml_that_could_define_the_key_is_not_evidence_of_absence(tmp_path):
     """A workflow that does not parse may define more than can be read from it: like a source file
     with a syntax error, it makes absence INCONCLUSIVE when its bytes hold the key, and only then."""

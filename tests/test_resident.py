@@ -393,8 +393,9 @@ def test_a_kept_search_is_patched_for_an_edit_not_worked_out_again(tmp_path, mon
     v = verifier(root, tmp_path / "cache" if cached else None)
     assert _answers(v) == _answers(verifier(root))
     # The first search of each goal judged files only as far as it parsed (a lazy walk): the first
-    # one after an edit goes over every candidate once, and keeps that answer to patch.
-    (root / "pkg/quiet.py").write_text("import os\nQ = 1  # solo log nothere HOME NOPE\n")
+    # one after an edit goes over every candidate once, and keeps that answer to patch. The edit holds
+    # a needle of every search (an `env:` search looks for the environment's readers, not the key).
+    (root / "pkg/quiet.py").write_text("import os\nQ = 1  # solo log nothere HOME NOPE environ\n")
     assert _answers(v) == _answers(verifier(root))
     index = SourceIndex.of(v.context)
     rebuilt, judged = [], []

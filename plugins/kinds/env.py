@@ -51,7 +51,11 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     index = SourceIndex.of(context)
 
     def needles(language: Language) -> list[bytes]:
-        return [key.encode(), *language.env_markers]
+        # Every read of the environment holds one of its language's markers (`environ`, `getenv`): a
+        # file that spells the key without one (`request.environ` does, `META["PATH_INFO"]` does not)
+        # reads nothing and cannot open the world, so it is no candidate; the key alone only for a
+        # language that names no markers. Every `env:` search of a scope then shares one prefilter.
+        return list(language.env_markers) or [key.encode()]
 
     def reads_key(path: str, facts: Facts) -> bool:
         # Reads in production code end the search early; reads in tests alone must be known to be alone.

@@ -11,7 +11,6 @@ the Python language registers for `sym:`.
 from __future__ import annotations
 
 import importlib
-import re
 import sys
 from collections.abc import Callable, Iterator
 
@@ -25,7 +24,10 @@ QUERIES = {
 }
 # A statement that starts with `obj.name` and assigns to it (`= v`, not `==`; `,` in a tuple target; `:`
 # annotated): a byte scan finds the few candidates, so no query walks every node of a class-heavy file.
-_ATTRIBUTE_TARGET = later(rb"^[ \t]*([A-Za-z_]\w*)\.[A-Za-z_]\w*[ \t]*(?:[,:]|=(?!=))", re.MULTILINE)
+# Written from the newline before the line rather than as a MULTILINE `^`: a pattern that starts with a
+# literal lets `re` skip to each newline, where `^` is tried at every byte (32 -> 14 ms over the 1.6 MB
+# a cold run on Django extracts); the bytes are scanned with a newline in front, for the first line.
+_ATTRIBUTE_TARGET = later(rb"\n[ \t]*([A-Za-z_]\w*)\.[A-Za-z_]\w*[ \t]*(?:[,:]|=(?!=))")
 _TARGET_LISTS = frozenset({"pattern_list", "tuple_pattern"})
 _SCOPES = frozenset({"function_definition", "class_definition", "lambda"})
 _PLAIN_METACLASSES = frozenset({"type", "ABCMeta", "abc.ABCMeta"})  # they add no members to the class
@@ -212,8 +214,8 @@ def _owner(node: Node, obj: str, transparent: frozenset[str]) -> str | None:
 def _instance_attributes(parsed: Parsed, transparent: frozenset[str]) -> Iterator[tuple[str, int]]:
     """`self.x = ...` (also `self.x: T = ...`, `self.a, self.b = ...`) in a method: `Class.x`."""
     owners: dict[int, tuple[str | None, str | None]] = {}  # per function: (its first parameter, the class it is a method of)
-    for match in _ATTRIBUTE_TARGET.finditer(parsed.source):
-        obj = parsed.root.descendant_for_byte_range(match.start(1), match.end(1))
+    for match in _ATTRIBUTE_TARGET.finditer(b"\n" + parsed.source):
+        obj = parsed.root.descendant_for_byte_range(match.start(1) - 1, match.end(1) - 1)
         attribute = obj.parent if obj is not None and obj.type == "identifier" else None
         if attribute is None or attribute.type != "attribute" or attribute.child_by_field_name("object") != obj:
             continue
