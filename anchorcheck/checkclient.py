@@ -208,7 +208,9 @@ def spawn(root: str, idle: float) -> int:
     A server already running keeps the socket: the new one finds its lock held and exits."""
     import subprocess
 
-    command = [sys.executable, "-m", "anchorcheck", "serve", "--root", root, "--idle", repr(idle)]
+    # -P: not the checkout (the working directory) first on the import path, where a repository's own
+    # `anchorcheck/__main__.py`, or a module named as one anchorcheck imports, would run instead.
+    command = [sys.executable, "-P", "-m", "anchorcheck", "serve", "--root", root, "--idle", repr(idle)]
     process = subprocess.Popen(  # noqa: S603 - this interpreter running anchorcheck itself, no shell
         command, cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True
     )

@@ -131,6 +131,22 @@ def test_check_server_starts_one_that_answers_the_next_check(tmp_path: Path) -> 
     assert _run(root, "serve", "--status").returncode == 1
 
 
+def test_a_server_started_in_the_background_imports_nothing_from_the_checkout(tmp_path: Path) -> None:
+    """`python -m` puts the working directory first on the import path: a detached server started there
+    ran a repository's own `anchorcheck/__main__.py` (or a module named as one it imports)."""
+    marker = tmp_path / "ran-repository-code"
+    planted = {"anchorcheck/__init__.py": "", "anchorcheck/__main__.py": f"open({str(marker)!r}, 'w').close()\n", "json.py": f"open({str(marker)!r}, 'w').close()\n"}
+    root = init_repo(write_tree(tmp_path / "repo", {**FILES, **planted}))
+    try:
+        assert _run(tmp_path, "check", "--server", "--root", str(root)).returncode == 1
+        deadline = time.monotonic() + 60
+        while _served(root) < 0 and time.monotonic() < deadline and not marker.exists():
+            time.sleep(0.1)
+        assert not marker.exists() and _served(root) == 0
+    finally:
+        _run(tmp_path, "serve", "--stop", "--root", str(root))
+
+
 def test_an_idle_server_exits_and_takes_its_socket(tmp_path: Path) -> None:
     root = init_repo(write_tree(tmp_path / "repo", FILES))
     where = checkclient.address(str(root.resolve()))
