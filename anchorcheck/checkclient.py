@@ -35,9 +35,9 @@ VERSION = "1"
 FOLDER = "servers"
 # What a check's answer reads of the environment, besides the checkout: the cache directory (and where
 # the default one is), the plugins allowed, git's own configuration, the colour, where the code is
-# imported from; and which `git` the search path finds (not the path itself, which tools such as
-# pre-commit and pyenv prepend to).
-SURROUNDINGS = ("ANCHORCHECK_CACHE_DIR", "ANCHORCHECK_PLUGINS", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "HOME", "NO_COLOR", "PYTHONPATH")
+# imported from, where `--claude-memory` finds Claude Code's auto-memory; and which `git` the search
+# path finds (not the path itself, which tools such as pre-commit and pyenv prepend to).
+SURROUNDINGS = ("ANCHORCHECK_CACHE_DIR", "ANCHORCHECK_PLUGINS", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "HOME", "NO_COLOR", "PYTHONPATH", "CLAUDE_CONFIG_DIR")
 MAX_MESSAGE = 64 * 1024 * 1024  # bytes of an answer read back (the replay keeps reports up to 4 M characters)
 DEFAULT_IDLE = 600.0  # seconds without a request before a server exits
 ANSWER_TIMEOUT = 600.0  # seconds without a byte from the server before the check runs here instead

@@ -113,6 +113,19 @@ def test_a_check_names_its_checkout_and_the_server_refuses_another(served_repo: 
     assert _served(root) == before  # the server saw another checkout and left it to a new process
 
 
+def test_a_check_with_another_claude_config_dir_is_not_answered_for_the_servers(served_repo: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    """`--claude-memory` reads Claude Code's folder from CLAUDE_CONFIG_DIR: a client that sets it is not the server's."""
+    root, reference = served_repo
+    folder = tmp_path / "claude" / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(root.resolve())) / "memory"
+    write_tree(folder, {"notes.md": "- The old module. `file:src/app/gone.py`\n"})
+    before = _served(root)
+    env = {**os.environ, "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")}
+    answered = _run(root, "check", "--claude-memory", env=env)
+    fresh = _run(root, "check", "--claude-memory", env={**reference, "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")})
+    assert answered.returncode == fresh.returncode == 1 and "file:src/app/gone.py" in answered.stdout
+    assert _ELAPSED.sub("", answered.stdout) == _ELAPSED.sub("", fresh.stdout) and _served(root) == before
+
+
 def test_check_server_starts_one_that_answers_the_next_check(tmp_path: Path) -> None:
     root = init_repo(write_tree(tmp_path / "repo", FILES))
     try:
