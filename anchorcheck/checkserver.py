@@ -42,7 +42,7 @@ from anchorcheck.codesig import ANCHORCHECK, fingerprint, plugin_sources, signat
 from anchorcheck.verifier import Verifier
 
 _MAX_REQUEST = 1024 * 1024  # bytes: words, a working directory and a terminal
-_REQUEST_TIMEOUT = 10.0  # seconds a client has to send its request
+_REQUEST_TIMEOUT = 10.0  # seconds a client has to send its request, and to take its answer (a stopped one blocks no other)
 
 
 class ServerError(Exception):
@@ -170,7 +170,6 @@ class CheckServer:
         message = json.loads(receive(conn, _MAX_REQUEST))
         if not isinstance(message, dict):
             raise ValueError("not a request")
-        conn.settimeout(None)
         if message.get("stop"):
             self._stopping = True
             reply: dict[str, Any] = {"stopped": os.getpid()}

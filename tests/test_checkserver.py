@@ -285,6 +285,29 @@ def test_the_request_of_another_user_or_garbage_costs_only_its_own_answer(served
     _same_answer(root, reference)
 
 
+def test_a_client_that_never_takes_its_answer_does_not_hold_up_the_next(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client stopped (Ctrl-Z) after its request: the server's send of a large answer gives up on it."""
+    import anchorcheck.checkserver as checkserver
+
+    monkeypatch.setattr(checkserver, "_REQUEST_TIMEOUT", 1.0)
+    lines = "".join(f"- Gone. `file:src/app/gone_{n}.py`\n" for n in range(3000))  # an answer larger than the socket's buffers
+    root = init_repo(write_tree(tmp_path / "repo", {**FILES, "CLAUDE.md": lines}))
+    server, thread = _thread_server(root)
+    where = checkclient.address(str(root.resolve()))
+    assert where is not None
+    message = {"check": [], "cwd": str(root), "terminal": [False, "utf-8", "utf-8"], "surroundings": checkclient.surroundings(str(root.resolve()))}
+    with checkclient.connect(where, 30) as stopped:
+        stopped.sendall(json.dumps(message).encode())
+        stopped.shutdown(1)  # and never reads
+        answered: list[int | None] = []
+        waiting = threading.Thread(target=lambda: answered.append(_ask_in(root)), daemon=True)
+        waiting.start()
+        waiting.join(60)
+    assert answered == [1] and server.served == 2 and "gone_2999.py" in capsys.readouterr().out
+    checkclient.request(where, {"stop": True})
+    thread.join(30)
+
+
 PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or shutil.which("pre-commit")
 
 
