@@ -195,7 +195,7 @@ class CheckServer:
 
         events: list[list[str]] = []
         tty, out_encoding, err_encoding = bool(terminal[0]), terminal[1], terminal[2]
-        streams, here = (sys.stdout, sys.stderr), os.getcwd()
+        streams, here = (sys.stdout, sys.stderr), _working_directory()
         sys.stdout = _Captured("out", events, tty, out_encoding)  # type: ignore[assignment]
         sys.stderr = _Captured("err", events, False, err_encoding)  # type: ignore[assignment]
         warned, self._warned = self._warned, False
@@ -244,6 +244,15 @@ class CheckServer:
 
 class _Refusal(Exception):
     """A request this server must leave to a new process."""
+
+
+def _working_directory() -> str:
+    """Where this process works, to come back to after an answer; the root folder when that is gone (the
+    checkout it started in, deleted and cloned again: every answer after failed)."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return os.sep
 
 
 def _main_thread() -> bool:

@@ -126,6 +126,15 @@ def test_a_check_with_another_claude_config_dir_is_not_answered_for_the_servers(
     assert _ELAPSED.sub("", answered.stdout) == _ELAPSED.sub("", fresh.stdout) and _served(root) == before
 
 
+def test_a_checkout_deleted_and_cloned_again_is_answered_as_a_new_process_would(served_repo: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    """The server started in the checkout: its working directory goes with it."""
+    root, reference = served_repo
+    assert _same_answer(root, reference).returncode == 1
+    shutil.rmtree(root)
+    init_repo(write_tree(root, {**FILES, "src/app/cache.py": "import redis\n"}))
+    assert _same_answer(root, reference).returncode == 0
+
+
 def test_check_server_starts_one_that_answers_the_next_check(tmp_path: Path) -> None:
     root = init_repo(write_tree(tmp_path / "repo", FILES))
     try:
