@@ -124,13 +124,16 @@ def address(root: str) -> str | None:
     return where if len(os.fsencode(where)) <= _SUN_PATH else None
 
 
-def program(name: str) -> str | None:
+def program(name: str) -> list[int] | None:
     """The file the search path finds for `name`, as a command run by name would (`shutil.which`'s rule on
-    POSIX, without importing shutil)."""
+    POSIX, without importing shutil), by its size and time rather than its path: git runs a hook with its
+    exec-path first on PATH, and on Debian that folder holds a copy of git itself (`/usr/lib/git-core/git`
+    beside `/usr/bin/git`): a check in a hook is answered by the server a shell started, and the other way round."""
     for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
         candidate = os.path.join(folder or ".", name)
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return os.path.realpath(candidate)
+            info = os.stat(candidate)
+            return [info.st_size, info.st_mtime_ns]
     return None
 
 

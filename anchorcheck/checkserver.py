@@ -178,6 +178,10 @@ class CheckServer:
         else:
             reply = self._check(message)
         conn.sendall(json.dumps(reply).encode("utf-8", "surrogateescape"))
+        # The end of the answer, whoever else holds the connection: worker processes forked during the check
+        # (a `--deadline`'s pool, kept by the resident Verifier) inherited it, and closing it here alone
+        # left the client waiting for the end.
+        conn.shutdown(socket.SHUT_RDWR)
 
     def status(self) -> dict[str, Any]:
         return {"pid": os.getpid(), "root": self.root, "served": self.served, "up": round(time.time() - self.started, 1), "idle": self.idle}

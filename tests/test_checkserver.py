@@ -135,6 +135,15 @@ def test_a_checkout_deleted_and_cloned_again_is_answered_as_a_new_process_would(
     assert _same_answer(root, reference).returncode == 0
 
 
+def test_a_check_with_a_deadline_whose_workers_outlive_it_ends(served_repo: tuple[Path, dict[str, str]]) -> None:
+    """A `--deadline` parses in worker processes forked during the answer, and kept: they held the connection
+    open, and the client waited for an end that came only at its timeout."""
+    root, reference = served_repo
+    (root / "src/app/cache.py").write_text("import redis\n")  # a file to parse, under the deadline
+    assert _same_answer(root, reference, "--deadline", "30").returncode == 0
+    assert _same_answer(root, reference, "--deadline", "30").returncode == 0
+
+
 def test_check_server_starts_one_that_answers_the_next_check(tmp_path: Path) -> None:
     root = init_repo(write_tree(tmp_path / "repo", FILES))
     try:
@@ -322,7 +331,9 @@ PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) o
 
 @pytest.mark.skipif(PRE_COMMIT is None, reason="pre-commit is not installed (the test extra)")
 def test_a_pre_commit_hook_with_server_starts_one_and_is_answered_by_it(tmp_path: Path) -> None:
-    """The real pre-commit program running the repository hook with `args: [--server]`."""
+    """The real pre-commit program running the repository hook with `args: [--server]`, installed as git's
+    pre-commit hook: git runs it with its exec-path first on PATH (a second copy of git there, on Debian), and
+    the server it starts is the one `anchorcheck serve` in a shell sees, and the other way round."""
     config = (
         "repos:\n  - repo: local\n    hooks:\n      - id: anchorcheck-repo\n        name: anchorcheck\n"
         "        entry: anchorcheck check\n        args: [--server]\n        language: system\n"
@@ -330,9 +341,12 @@ def test_a_pre_commit_hook_with_server_starts_one_and_is_answered_by_it(tmp_path
     )
     root = init_repo(write_tree(tmp_path / "repo", {**FILES, "CLAUDE.md": "# Notes\n\n- `import:json`, `env:APP_MODE`.\n", ".pre-commit-config.yaml": config}))
     env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]), "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "NO_COLOR": "1"}
+    subprocess.run([PRE_COMMIT, "install"], cwd=root, env=env, capture_output=True, check=True, timeout=120)
+    identity = {"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.com", "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.com"}
 
     def hook() -> subprocess.CompletedProcess[str]:
-        return subprocess.run([PRE_COMMIT, "run", "--all-files", "--color", "never"], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+        git(root, "add", "-A")  # pre-commit stashes what is not staged
+        return subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "step"], cwd=root, env={**env, **identity}, capture_output=True, text=True, timeout=300)
 
     def status() -> str:
         return _run(root, "serve", "--status", env=env).stdout
@@ -345,6 +359,6 @@ def test_a_pre_commit_hook_with_server_starts_one_and_is_answered_by_it(tmp_path
         assert hook().returncode == 0 and "1 checks answered" in status()
         (root / "src/app/main.py").write_text("import json\n")  # the code drops the env read: the memory is stale
         failed = hook()
-        assert failed.returncode == 1 and "env:APP_MODE" in failed.stdout and "2 checks answered" in status()
+        assert failed.returncode == 1 and "env:APP_MODE" in failed.stdout + failed.stderr and "2 checks answered" in status()
     finally:
         _run(root, "serve", "--stop", env=env)
