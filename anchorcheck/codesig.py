@@ -44,11 +44,13 @@ def code_signature(plugins: Sequence[tuple[str, str]], places: Sequence[str]) ->
     that finds no stored report to replay asks for it three times."""
     key = (tuple(sorted(tuple(plugin) for plugin in plugins)), tuple(places))
     if key not in _SIGNED:
-        _SIGNED[key] = _signature(key[0], places)
+        _SIGNED[key] = signature_now(key[0], places)
     return _SIGNED[key]
 
 
-def _signature(plugins: Sequence[tuple[str, ...]], places: Sequence[str]) -> str:
+def signature_now(plugins: Sequence[tuple[str, ...]], places: Sequence[str]) -> str:
+    """`code_signature` as the files are now, not memoized: for a process the code may change under
+    (`anchorcheck.checkserver`)."""
     files: set[str] = set()
     for place in {ANCHORCHECK, *places}:
         if place.endswith(".py"):

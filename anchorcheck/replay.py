@@ -82,7 +82,7 @@ def replay(argv: list[str]) -> int | None:
         return None  # never stored, and a watch lists the checkout under its own watches
     try:
         found = _found_root()
-        _listed = _list(_named_root(argv) or found)
+        _listed = _list(named_root(argv) or found)
         import json  # json and hashlib (7 ms) load while git lists the checkout
 
         entry = json.loads(_read_entry(_slot(argv, found)))
@@ -97,7 +97,7 @@ def replay(argv: list[str]) -> int | None:
     return code
 
 
-def _named_root(argv: list[str]) -> str | None:
+def named_root(argv: list[str]) -> str | None:
     """The checkout `--root` names in these words, as far as a look at them tells without parsing them
     (a guess: a wrong one only lists a checkout for nothing)."""
     for at, word in enumerate(argv):

@@ -22,6 +22,7 @@ from anchorcheck import gitcmd, gitdir
 from anchorcheck.globs import Patterns, gitignore, gitignore_file
 from anchorcheck.lazyregex import later
 from anchorcheck.memo import Memo
+from anchorcheck.nearest import nearest_checkout
 from anchorcheck.safe_read import IGNORE_CAP, NOFOLLOW, read_capped, read_in_root
 from anchorcheck.safe_read import FileTooLargeError as FileTooLargeError  # where plugins have always found it
 
@@ -78,11 +79,7 @@ class UnsafePathError(ValueError):
 
 def find_root(start: str | os.PathLike[str] = ".") -> Path:
     """The nearest directory at or above `start` holding `.git`; else `start` itself."""
-    here = Path(start).resolve()
-    for candidate in (here, *here.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return here
+    return Path(nearest_checkout(os.fspath(start)))
 
 
 def is_object_id(value: object, *, abbreviated: bool = False) -> bool:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from anchorcheck.memo import Reads
     from anchorcheck.plugins import PluginSet
 
-RESULTS_VERSION = "2"
+RESULTS_VERSION = "3"  # 3: stored in the order worked out (2 sorted the keys of `details`)
 
 
 class ResultStore:

@@ -23,6 +23,9 @@ machine disturbs least):
   memory file;
 - `anchorcheck check` of a memory file that names files only (no grammar,
   manifest reader or runner is needed);
+- `anchorcheck check` answered by a server (`anchorcheck serve --detach`, started on
+  another copy before the rounds): after an edit, and with nothing changed; the server's own
+  CPU time per answer is printed apart (from /proc), as it is not the timed process's;
 - `ruff check` and `deptry .` on the same repository, when they are on PATH;
 - `pre-commit run --all-files` with the anchorcheck hook as a local hook,
   against the same run with no hook at all, when pre-commit is installed.
@@ -168,6 +171,18 @@ def measure(work: Path, count: int = 15, against: str | None = None) -> None:
                 paired[twin], envs[twin] = ([against, *args[1:]], edited_against if cwd == edited else cwd), other
         commands = paired
         prepare["anchorcheck check after an edit (no replay) [against]"] = lambda: edit(edited_against)
+    served = work / "served"
+    if not served.exists():
+        served.mkdir(parents=True)
+        small_repository(served, FILES)
+    started = subprocess.run([exe, "serve", "--detach", "--idle", "600"], cwd=served, env=env, capture_output=True, text=True)
+    server = _server_pid(exe, served, env) if started.returncode == 0 else None
+    if server is None:
+        print(f"(no server could start: {started.stderr.strip() or started.stdout.strip()}; its rows left out)")
+    else:
+        commands["anchorcheck check after an edit, answered by a server"] = ([exe, "check"], served)
+        commands["anchorcheck check, nothing changed, answered by a server"] = ([exe, "check"], served)
+        prepare["anchorcheck check after an edit, answered by a server"] = lambda: edit(served)
     for tool, tool_args in (("ruff", ["check", "--no-cache", "."]), ("deptry", ["."])):
         beside = Path(sys.executable).with_name(tool)
         found = shutil.which(tool) or (str(beside) if beside.exists() else None)
@@ -184,7 +199,13 @@ def measure(work: Path, count: int = 15, against: str | None = None) -> None:
         print("(pre-commit is not installed: left out)")
     check = subprocess.run([exe, "check"], cwd=root, env=env, capture_output=True, text=True)
     print(f"repository: {root}\n  {check.stdout.strip().splitlines()[-1] if check.stdout.strip() else check.stderr.strip()}")
-    times = rounds(commands, count, env, prepare, envs)
+    server_cpu = _cpu_of(server)
+    try:
+        times = rounds(commands, count, env, prepare, envs)
+    finally:
+        server_cpu = _cpu_of(server) - server_cpu
+        if server is not None:
+            subprocess.run([exe, "serve", "--stop"], cwd=served, env=env, capture_output=True, check=False)
     wall = {name: statistics.median(w for w, _ in values) for name, values in times.items()}
     cpu = {name: statistics.median(c for _, c in values) for name, values in times.items()}
     base, base_cpu = wall["python -c pass"], cpu["python -c pass"]
@@ -194,7 +215,25 @@ def measure(work: Path, count: int = 15, against: str | None = None) -> None:
     if copies:
         hook = wall["pre-commit run (anchorcheck hook)"] - wall["pre-commit run (no hook)"]
         print(f"  the hook's own share of a pre-commit run: {hook * 1000:.1f} ms ({hook / base:.2f}x python -c pass)")
+    if server is not None:  # the two served rows ran once more each in the warm-up
+        answers = 2 * (count + 1)
+        print(f"  the server's own CPU time per answer: {server_cpu / answers * 1000:.1f} ms over {answers} answers (not in the rows above)")
     print("  targets: --version <= 2x, check on a small repository <= 4x")
+
+
+def _server_pid(exe: str, served: Path, env: dict[str, str]) -> int | None:
+    status = subprocess.run([exe, "serve", "--status"], cwd=served, env=env, capture_output=True, text=True)
+    words = status.stdout.split()
+    return int(words[words.index("pid") + 1].rstrip(",")) if status.returncode == 0 and "pid" in words else None
+
+
+def _cpu_of(pid: int | None) -> float:
+    """CPU seconds (user + system) a running process has used so far, from /proc (Linux); 0 elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:

@@ -16,12 +16,13 @@ TYPE_CHECKING = False  # not `typing`'s: importing it costs a replayed `check` 4
 if TYPE_CHECKING:
     import argparse
     from types import ModuleType
+    from typing import Any
 
 from anchorcheck._version import __version__
 
 # The subcommands, each a module of this package, imported only when named: a run of
 # `anchorcheck check` never loads what `relocate` or `mcp` need, and `--version` loads none.
-COMMANDS = ["check", "lock", "suggest", "anchor", "bank", "relocate", "rebank", "mcp", "plugins"]
+COMMANDS = ["check", "lock", "suggest", "anchor", "bank", "relocate", "rebank", "mcp", "serve", "plugins"]
 EXIT_USAGE = 2
 # A command allocates mostly what it keeps (modules, classes, the registry, per-file facts):
 # at the default first-generation threshold (700) a check of a small repository ran 38
@@ -96,16 +97,29 @@ def _main(argv: Sequence[str] | None) -> int:
             reconfigure(errors="backslashreplace")
     argv = sys.argv[1:] if argv is None else list(argv)
     listed = None
-    if argv[:1] == ["check"]:  # before any heavy import: the last report, when nothing it depends on changed
+    if argv[:1] == ["check"]:  # before any heavy import: a running server's answer, or the last report
+        from anchorcheck.checkclient import ask
+
+        answered = ask(argv[1:])
+        if answered is not None:
+            return answered
         from anchorcheck.replay import replay, take_listing
 
         replayed = replay(argv[1:])
         listed = take_listing()  # what its lookup listed: this check's to take over, no later command's
         if replayed is not None:
             return replayed
+    return run_command(argv, listed=listed)
+
+
+def run_command(argv: list[str], *, listed: Any = None, verifiers: Any = None) -> int:
+    """Parse `argv` and run its command, expected errors printed as one line. A check run here may store its
+    report for a replay (`anchorcheck.replay`); one a server runs with its own `verifiers` does not (its
+    Verifier's listing is of an earlier state, `anchorcheck.checkserver`)."""
     args = build_parser(argv).parse_args(argv)
-    args.argv = argv[1:]  # the words a stored report is found by (anchorcheck.replay)
+    args.argv = argv[1:] if verifiers is None else None  # the words a stored report is found by (anchorcheck.replay)
     args.listed = listed
+    args.verifiers = verifiers
     try:
         return int(args.run(args))
     except _usage_errors() as exc:  # evaluated only when an exception reaches it

@@ -47,6 +47,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         metavar="FILE",
         help="append a JSONL receipt for each memory whose verdict changed since the last run",
     )
+    parser.add_argument(
+        "--server",
+        action="store_true",
+        help="when no server answers for the checkout, start one in the background for the next checks (anchorcheck serve)",
+    )
     add_watch(parser)
     parser.set_defaults(run=run)
 
@@ -69,10 +74,20 @@ def run(args: argparse.Namespace) -> int:
         code = exit_code(result, args.fail_on or verifier.config.fail_on)
         if recording is not None:
             recording.store(verifier, reads, loaded, result, code)
+        if args.server and args.verifiers is None:  # checked here: no server answered (anchorcheck.checkclient)
+            _start_server(str(verifier.root))
         return code
     finally:
         if recording is not None:
             recording.stop()
+
+
+def _start_server(root: str) -> None:
+    """A server for the next checks of this checkout, unless none may run here."""
+    from anchorcheck.checkclient import DEFAULT_IDLE, address, spawn
+
+    if address(root) is not None:
+        spawn(root, DEFAULT_IDLE)
 
 
 def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[tuple[str, list[Memory]]], list[MemoryReport], Reads]:

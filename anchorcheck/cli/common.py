@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from typing import IO
 
 from anchorcheck.model import Verdict
@@ -47,21 +48,28 @@ def add_verification(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the on-disk source cache")
     parser.add_argument(
         "--deadline",
-        type=_seconds,
+        type=seconds("deadline"),
         metavar="SECONDS",
         default=None,
         help="time budget for the whole command; anchors not reached are INCONCLUSIVE (budget exceeded)",
     )
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError("the deadline must be a positive number of seconds")
-    return value
+def seconds(what: str, at_least: float | None = None) -> Callable[[str], float]:
+    """An argparse type: a positive number of seconds (or one of at least `at_least`), the error naming `what`."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+        if at_least is None and not value > 0:
+            raise argparse.ArgumentTypeError(f"the {what} must be a positive number of seconds")
+        if at_least is not None and not value >= at_least:
+            raise argparse.ArgumentTypeError(f"the {what} must be at least {at_least} seconds")
+        return value
+
+    return parse
 
 
 def root_of(args: argparse.Namespace) -> str:
@@ -79,7 +87,10 @@ def root_of(args: argparse.Namespace) -> str:
 
 def make_verifier(args: argparse.Namespace, *, resident: bool = False) -> Verifier:
     """The command's Verifier: one-shot (no snapshot of the tree to revalidate) unless it keeps
-    answering while files change (`check --watch`)."""
+    answering while files change (`check --watch`), or a server's (`anchorcheck serve`)."""
+    served = getattr(args, "verifiers", None)
+    if served is not None:  # a server's resident Verifier for this checkout, up to date (anchorcheck.checkserver)
+        return served(root_of(args), not getattr(args, "no_cache", False))
     handed = None if resident else getattr(args, "listed", None)  # what a `check` that found no report to replay listed
     options = {"cache": not getattr(args, "no_cache", False), "prefetch_listing": handed is None, "resident": resident}
     verifier = Verifier(root_of(args), options=options)

@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 
+from anchorcheck.cli.common import seconds
 from anchorcheck.memo import Reads
 from anchorcheck.model import MemoryReport, Verdict
 from anchorcheck.verifier import Verifier
@@ -24,17 +25,7 @@ MIN_INTERVAL = 0.1  # seconds: a poll is a stat per listed file, so a tighter lo
 
 def add_watch(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--watch", action="store_true", help="keep running: check again when files change, print only changed verdicts")
-    parser.add_argument("--interval", type=_interval, default=1.0, metavar="SECONDS", help="how often --watch looks for changes (default 1)")
-
-
-def _interval(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value >= MIN_INTERVAL:
-        raise argparse.ArgumentTypeError(f"the interval must be at least {MIN_INTERVAL} seconds")
-    return value
+    parser.add_argument("--interval", type=seconds("interval", MIN_INTERVAL), default=1.0, metavar="SECONDS", help="how often --watch looks for changes (default 1)")
 
 
 def watch(

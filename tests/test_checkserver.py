@@ -1,0 +1,289 @@
+"""`anchorcheck serve`: a `check` answered by a process that stays says what a new process says.
+
+Real processes throughout: the server is `anchorcheck serve` (detached, or in the foreground), each
+check a new `python -m anchorcheck check`, and the reference a check that no server answers (another
+cache directory: other surroundings, so another server's name, and none runs there).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from anchorcheck import checkclient
+from anchorcheck.checkserver import CheckServer
+from tests.conftest import git, init_repo, needs_git, write_tree
+
+pytestmark = [needs_git, pytest.mark.skipif(not hasattr(os, "getuid"), reason="Unix domain sockets only")]
+
+FILES = {
+    "src/app/main.py": "import json\nimport os\n\nMODE = os.environ.get('APP_MODE')\n",
+    "pyproject.toml": '[project]\nname = "app"\nversion = "1.0"\ndependencies = ["requests>=2"]\n',
+    "docs/index.md": "# Docs\n",
+    "CLAUDE.md": (
+        "# Notes\n\n"
+        "- JSON goes through `import:json`; the mode is `env:APP_MODE`.\n"
+        "- Caching is Redis: `import:redis`.\n"
+        "- HTTP is `pkg:pypi/requests`; docs in `file:docs/index.md`.\n"
+        "- The entry point is `src/app/main.py`.\n"
+    ),
+}
+_ELAPSED = re.compile(r"in \d+\.\d+s\.|\"elapsed_seconds\": [0-9.e-]+")
+
+
+def _run(root: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "anchorcheck", *args], cwd=root, env=env or dict(os.environ), capture_output=True, text=True, timeout=120)
+
+
+def _served(root: Path) -> int:
+    """How many checks the checkout's server answered; -1 when none runs."""
+    where = checkclient.address(os.path.realpath(root))
+    assert where is not None
+    try:
+        return int(checkclient.request(where, {"status": True}, timeout=30)["served"])
+    except (OSError, ValueError):
+        return -1
+
+
+@pytest.fixture
+def served_repo(tmp_path: Path) -> Iterator[tuple[Path, dict[str, str]]]:
+    """A repository with a detached server running for it, and the environment of a check no server answers."""
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    started = _run(root, "serve", "--detach", "--idle", "120")
+    assert started.returncode == 0, started.stderr
+    reference = {**os.environ, "ANCHORCHECK_CACHE_DIR": str(tmp_path / "reference-cache")}
+    try:
+        yield root, reference
+    finally:
+        _run(root, "serve", "--stop")
+
+
+def _same_answer(root: Path, reference: dict[str, str], *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    before = _served(root)
+    answered, fresh = _run(cwd or root, "check", *args), _run(cwd or root, "check", *args, env=reference)
+    assert _served(root) == before + 1, "the server did not answer"
+    assert (answered.returncode, _ELAPSED.sub("", answered.stdout), answered.stderr) == (fresh.returncode, _ELAPSED.sub("", fresh.stdout), fresh.stderr)
+    return answered
+
+
+def test_a_server_answers_each_check_as_a_new_process_would(served_repo: tuple[Path, dict[str, str]]) -> None:
+    root, reference = served_repo
+    first = _same_answer(root, reference)
+    assert first.returncode == 1 and "import:redis" in first.stdout
+    assert json.loads(_same_answer(root, reference, "--format", "json").stdout)["summary"]["anchors"]["REFUTED"] == 1
+
+    (root / "src/app/cache.py").write_text("import redis\n")  # a new file: the memory holds now
+    assert _same_answer(root, reference).returncode == 0
+    (root / "src/app/main.py").write_text("import json\n")  # an edit: the env read is gone
+    assert "env:APP_MODE" in _same_answer(root, reference).stdout
+    (root / "docs/index.md").unlink()  # a deletion
+    assert "file:docs/index.md" in _same_answer(root, reference).stdout
+    (root / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "1.0"\ndependencies = []\n\n[tool.anchorcheck]\nfail-on = "inconclusive"\n')
+    _same_answer(root, reference, "-v")  # the manifest and the configuration
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "edits")
+    git(root, "checkout", "-q", "-b", "old", "HEAD~1")  # another branch: every file as it was
+    assert _same_answer(root, reference).returncode == 1
+    (root / "CLAUDE.md").write_text("# Notes\n\n- `import:json` only.\n")  # the memory file itself
+    assert _same_answer(root, reference, "CLAUDE.md").returncode == 0
+    usage = _same_answer(root, reference, "--format", "nonsense")  # argparse's own error, from the server
+    assert usage.returncode == 2 and "invalid choice" in usage.stderr
+
+
+def test_a_check_names_its_checkout_and_the_server_refuses_another(served_repo: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    root, reference = served_repo
+    (root / "sub").mkdir()
+    _same_answer(root, reference, cwd=root / "sub")  # from a folder inside: the same checkout, found as a new process finds it
+    _same_answer(root, reference, "--root", str(root), cwd=tmp_path)
+    other = init_repo(write_tree(tmp_path / "other", FILES))
+    before = _served(root)
+    assert _run(root, "check", "--ro", str(other)).returncode == 1  # argparse's abbreviation: the words guess wrong
+    assert _served(root) == before  # the server saw another checkout and left it to a new process
+
+
+def test_check_server_starts_one_that_answers_the_next_check(tmp_path: Path) -> None:
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    try:
+        first = _run(root, "check", "--server")
+        assert first.returncode == 1 and "import:redis" in first.stdout
+        deadline = time.monotonic() + 60
+        while _served(root) < 0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _served(root) == 0
+        again = _run(root, "check", "--server")
+        assert _served(root) == 1 and _ELAPSED.sub("", again.stdout) == _ELAPSED.sub("", first.stdout)
+        status = _run(root, "serve", "--status")
+        assert status.returncode == 0 and "1 checks answered" in status.stdout
+    finally:
+        _run(root, "serve", "--stop")
+    assert _run(root, "serve", "--status").returncode == 1
+
+
+def test_an_idle_server_exits_and_takes_its_socket(tmp_path: Path) -> None:
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    where = checkclient.address(str(root.resolve()))
+    assert where is not None
+    server = subprocess.Popen([sys.executable, "-m", "anchorcheck", "serve", "--idle", "0.5"], cwd=root, stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None and "serving" in server.stdout.readline()
+    assert server.wait(timeout=60) == 0
+    assert not os.path.exists(where)
+
+
+def test_a_terminated_or_killed_server_costs_no_wrong_answer(tmp_path: Path) -> None:
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    where = checkclient.address(str(root.resolve()))
+    assert where is not None
+    reference = _run(root, "check")
+    for stop in (signal.SIGTERM, signal.SIGKILL):
+        server = subprocess.Popen([sys.executable, "-m", "anchorcheck", "serve"], cwd=root, stdout=subprocess.PIPE, text=True)
+        assert server.stdout is not None and "serving" in server.stdout.readline()
+        assert _served(root) == 0
+        server.send_signal(stop)
+        server.wait(timeout=60)
+        assert os.path.exists(where) == (stop == signal.SIGKILL)  # SIGTERM removes the socket; SIGKILL cannot
+        again = _run(root, "check")
+        assert (again.returncode, _ELAPSED.sub("", again.stdout)) == (reference.returncode, _ELAPSED.sub("", reference.stdout))
+    assert _run(root, "serve", "--detach").returncode == 0  # the dead server's socket is replaced
+    try:
+        assert _served(root) == 0
+    finally:
+        _run(root, "serve", "--stop")
+
+
+def test_a_client_talks_only_to_a_socket_of_its_own_user_in_a_private_folder(served_repo: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    root, _ = served_repo
+    where = checkclient.address(str(root.resolve()))
+    assert where is not None
+    folder = os.path.dirname(where)
+    os.chmod(folder, 0o755)  # others may enter: a socket there is not trusted
+    try:
+        assert _run(root, "check").returncode == 1
+        with pytest.raises(FileNotFoundError):
+            checkclient.connect(where, 5)
+    finally:
+        os.chmod(folder, 0o700)
+    assert _served(root) == 0  # none of those checks reached it
+    moved = f"{where}.moved"
+    os.rename(where, moved)
+    try:
+        os.symlink(moved, where)  # a link to a socket is not the socket
+        with pytest.raises(PermissionError):
+            checkclient.connect(where, 5)
+        assert _run(root, "check").returncode == 1
+    finally:
+        os.unlink(where)
+        os.rename(moved, where)
+    assert _served(root) == 0
+
+
+def test_no_server_where_the_cache_falls_back_into_the_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    monkeypatch.setenv("ANCHORCHECK_CACHE_DIR", str(root / ".anchorcheck"))
+    assert checkclient.address(str(root.resolve())) is None
+    refused = _run(root, "serve")
+    assert refused.returncode == 2 and "no server can run here" in refused.stderr
+
+
+def _thread_server(root: Path) -> tuple[CheckServer, threading.Thread]:
+    server = CheckServer(str(root), idle=60)
+    ready = threading.Event()
+    thread = threading.Thread(target=server.serve, kwargs={"ready": ready.set}, daemon=True)
+    thread.start()
+    assert ready.wait(60)
+    return server, thread
+
+
+def _ask_in(root: Path, *argv: str) -> int | None:
+    here = os.getcwd()
+    os.chdir(root)
+    try:
+        return checkclient.ask(list(argv))
+    finally:
+        os.chdir(here)
+
+
+def test_a_server_whose_code_changed_refuses_and_exits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    server, thread = _thread_server(root)
+    assert _ask_in(root, "--format", "json") == 1  # answered
+    assert json.loads(capsys.readouterr().out)["summary"]["anchors"]["REFUTED"] == 1
+    server._code = (["another install"], "another signature")  # as if anchorcheck was upgraded under it
+    assert _ask_in(root) is None  # refused: the caller checks in its own process
+    thread.join(30)
+    assert not thread.is_alive() and server.served == 1
+
+
+def test_a_server_that_saw_a_warning_refuses_and_exits(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    server, thread = _thread_server(root)
+    import anchorcheck.cli.check as check_command
+
+    real = check_command.check_memories
+
+    def warning_check(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - what a plugin's warning does to a run
+        warnings.warn("plugin 'x' not loaded: broken", UserWarning, stacklevel=1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(check_command, "check_memories", warning_check)
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        assert _ask_in(root) is None  # a new process prints the warning at each run: this one cannot
+    thread.join(30)
+    assert not thread.is_alive() and server.served == 0
+
+
+def test_the_request_of_another_user_or_garbage_costs_only_its_own_answer(served_repo: tuple[Path, dict[str, str]]) -> None:
+    root, reference = served_repo
+    where = checkclient.address(str(root.resolve()))
+    assert where is not None
+    for garbage in (b"", b"not json", b"[1, 2]", b'{"check": "words", "cwd": 3, "terminal": []}', b"{" * 100_000):
+        with checkclient.connect(where, 30) as conn:
+            conn.sendall(garbage)
+            conn.shutdown(1)
+            assert checkclient.receive(conn, 1 << 20) == b""  # no answer, connection closed
+    _same_answer(root, reference)
+
+
+PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or shutil.which("pre-commit")
+
+
+@pytest.mark.skipif(PRE_COMMIT is None, reason="pre-commit is not installed (the test extra)")
+def test_a_pre_commit_hook_with_server_starts_one_and_is_answered_by_it(tmp_path: Path) -> None:
+    """The real pre-commit program running the repository hook with `args: [--server]`."""
+    config = (
+        "repos:\n  - repo: local\n    hooks:\n      - id: anchorcheck-repo\n        name: anchorcheck\n"
+        "        entry: anchorcheck check\n        args: [--server]\n        language: system\n"
+        "        always_run: true\n        pass_filenames: false\n        require_serial: true\n"
+    )
+    root = init_repo(write_tree(tmp_path / "repo", {**FILES, "CLAUDE.md": "# Notes\n\n- `import:json`, `env:APP_MODE`.\n", ".pre-commit-config.yaml": config}))
+    env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]), "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "NO_COLOR": "1"}
+
+    def hook() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([PRE_COMMIT, "run", "--all-files", "--color", "never"], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+
+    def status() -> str:
+        return _run(root, "serve", "--status", env=env).stdout
+
+    try:
+        assert hook().returncode == 0
+        deadline = time.monotonic() + 60
+        while "0 checks answered" not in status() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert hook().returncode == 0 and "1 checks answered" in status()
+        (root / "src/app/main.py").write_text("import json\n")  # the code drops the env read: the memory is stale
+        failed = hook()
+        assert failed.returncode == 1 and "env:APP_MODE" in failed.stdout and "2 checks answered" in status()
+    finally:
+        _run(root, "serve", "--stop", env=env)
