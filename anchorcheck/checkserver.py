@@ -102,7 +102,7 @@ class CheckServer:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 return False  # another server answers for this checkout
-            with self._listening() as listener:
+            with contextlib.suppress(_Terminated), self._listening() as listener:
                 if ready is not None:
                     ready()
                 self._loop(listener)
@@ -132,7 +132,7 @@ class CheckServer:
                 signal.signal(signal.SIGTERM, previous)
 
     def _terminate(self, signum: int, frame: Any) -> None:
-        raise SystemExit(0)  # through `_listening`'s cleanup: the socket goes with the process
+        raise _Terminated  # through `_listening`'s cleanup, past a check's own handlers: the socket goes with the process
 
     def _loop(self, listener: socket.socket) -> None:
         listener.settimeout(self.idle)
@@ -245,6 +245,11 @@ class CheckServer:
 
 class _Refusal(Exception):
     """A request this server must leave to a new process."""
+
+
+class _Terminated(BaseException):
+    """SIGTERM: raised where the server is, even inside a check (whose handlers catch `SystemExit` and
+    `Exception`), and caught only by `serve`."""
 
 
 def _main_thread() -> bool:

@@ -287,3 +287,17 @@ def test_a_pre_commit_hook_with_server_starts_one_and_is_answered_by_it(tmp_path
         assert failed.returncode == 1 and "env:APP_MODE" in failed.stdout and "2 checks answered" in status()
     finally:
         _run(root, "serve", "--stop", env=env)
+
+
+def test_sigterm_in_the_middle_of_a_check_stops_the_server_and_takes_its_socket(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    server, thread = _thread_server(root)
+    import anchorcheck.cli.check as check_command
+
+    def terminated(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - the signal arrives while the check runs
+        server._terminate(signal.SIGTERM, None)
+
+    monkeypatch.setattr(check_command, "check_memories", terminated)
+    assert _ask_in(root) is None  # no answer: the caller checks in its own process
+    thread.join(30)
+    assert not thread.is_alive() and not os.path.exists(server.address)
