@@ -208,7 +208,9 @@ def spawn(root: str, idle: float) -> int:
     A server already running keeps the socket: the new one finds its lock held and exits."""
     import subprocess
 
-    command = [sys.executable, "-m", "anchorcheck", "serve", "--root", root, "--idle", repr(idle)]
+    # -P: the working directory is not put on the module search path (`-m` would put the checkout's root
+    # there, and a module a check imports later, such as a `packaging/` folder in it, would be the checkout's).
+    command = [sys.executable, "-P", "-m", "anchorcheck", "serve", "--root", root, "--idle", repr(idle)]
     process = subprocess.Popen(  # noqa: S603 - this interpreter running anchorcheck itself, no shell
         command, cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True
     )

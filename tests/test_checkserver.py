@@ -301,3 +301,23 @@ def test_sigterm_in_the_middle_of_a_check_stops_the_server_and_takes_its_socket(
     assert _ask_in(root) is None  # no answer: the caller checks in its own process
     thread.join(30)
     assert not thread.is_alive() and not os.path.exists(server.address)
+
+
+def test_a_server_started_for_a_checkout_imports_nothing_from_it(tmp_path: Path) -> None:
+    """`check --server` starts `python -m anchorcheck serve` in the checkout: without `-P` its root would head
+    the module search path, and a `packaging/` there would run when the `pkg:` anchor needs packaging."""
+    marker = tmp_path / "ran"
+    hostile = {"packaging/__init__.py": f"open({str(marker)!r}, 'w').close()\n", "tree_sitter.py": f"open({str(marker)!r}, 'w').close()\n"}
+    root = init_repo(write_tree(tmp_path / "repo", {**FILES, **hostile}))
+    script = str(Path(sys.executable).with_name("anchorcheck"))  # not `python -m`: that would import from the checkout itself
+    try:
+        first = subprocess.run([script, "check", "--server"], cwd=root, capture_output=True, text=True, timeout=120)
+        assert first.returncode == 1 and "pkg:pypi/requests" not in first.stdout  # verified: not among the failures
+        deadline = time.monotonic() + 60
+        while _served(root) < 0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        again = subprocess.run([script, "check", "-v"], cwd=root, capture_output=True, text=True, timeout=120)
+        assert _served(root) == 1 and "VERIFIED" in again.stdout and "pkg:pypi/requests" in again.stdout
+        assert not marker.exists()
+    finally:
+        _run(root, "serve", "--stop")
