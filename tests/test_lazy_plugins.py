@@ -291,3 +291,11 @@ def test_a_manifest_of_plain_requirements_is_read_without_packaging(make_repo) -
     (root / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "1"\ndependencies = ["requests>=2; python_version>\'3\'"]\n')
     mods, out = _modules_after(root, "import anchorcheck\nprint(anchorcheck.Verifier('.').check('pkg:pypi/requests@>=2').verdict)")
     assert out.split() == ["VERIFIED"] and {"packaging.requirements", "packaging.specifiers"} <= mods
+
+
+def test_a_check_parses_its_arguments_without_shutil(make_repo) -> None:  # noqa: ANN001
+    """argparse's help formatter imports shutil (and with it bz2 and lzma) for the terminal's width."""
+    root = make_repo({"CLAUDE.md": "- The app is `file:src/app.py`.\n", "src/app.py": "x = 1\n"})
+    mods, out = _modules_after(root, "from anchorcheck.cli import main\nprint('EXIT', main(['check', '--no-cache']))")
+    assert "EXIT 0" in out and "argparse" in mods
+    assert not {"shutil", "bz2", "lzma"} & mods
