@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tree_sitter import Node, Query, QueryCursor
+if TYPE_CHECKING:
+    from tree_sitter import Node, Query, QueryCursor
 
 # Import flags: how certain it is that the import runs.
 TYPE_CHECKING_ONLY = "type-checking"
@@ -151,6 +152,14 @@ def string_constants(
     return single_bindings(pairs)
 
 
+def _cursor(query: Query) -> QueryCursor:
+    """A cursor over a query's matches: tree_sitter is imported by the first query run, so a check
+    whose files are all known from the cache never imports it."""
+    from tree_sitter import QueryCursor
+
+    return QueryCursor(query)
+
+
 class Parsed:
     """A parsed file as an `extract` function sees it: the tree, the bytes and the language's queries."""
 
@@ -162,7 +171,7 @@ class Parsed:
     def captures(self, query: str, node: Node | None = None) -> dict[str, list[Node]]:
         """Each capture's nodes in document order: py-tree-sitter collects them in a set, whose order
         changes from one process to the next, and facts must not depend on the process."""
-        found = QueryCursor(self._queries(query)).captures(node or self.root)
+        found = _cursor(self._queries(query)).captures(node or self.root)
         return {name: sorted(nodes, key=_document_order) for name, nodes in found.items()}
 
     def captures_around(self, query: str, markers: tuple[bytes, ...], kinds: frozenset[str]) -> dict[str, list[Node]]:
@@ -170,7 +179,7 @@ class Parsed:
         of the marker bytes (an import statement its keyword), querying only those nodes: a query
         walks every node it is given, and most of a file is neither."""
         found: dict[str, dict[Node, None]] = {}
-        cursor = QueryCursor(self._queries(query))
+        cursor = _cursor(self._queries(query))
         for node in self._regions(markers, kinds):
             for name, nodes in cursor.captures(node).items():
                 found.setdefault(name, {}).update(dict.fromkeys(nodes))
@@ -182,7 +191,7 @@ class Parsed:
         """`matches` narrowed as `captures_around` narrows captures, each match once (regions may
         nest), in document order of its first node."""
         found: dict[tuple[int, tuple[tuple[str, int, int], ...]], tuple[int, dict[str, list[Node]]]] = {}
-        cursor = QueryCursor(self._queries(query))
+        cursor = _cursor(self._queries(query))
         for node in self._regions(markers, kinds):
             for pattern, captures in cursor.matches(node):
                 spans = tuple(sorted((name, n.start_byte, n.end_byte) for name, nodes in captures.items() for n in nodes))
@@ -237,7 +246,7 @@ class Parsed:
         return any(marker in self.source for marker in markers)
 
     def matches(self, query: str, node: Node | None = None) -> list[tuple[int, dict[str, list[Node]]]]:
-        return QueryCursor(self._queries(query)).matches(node or self.root)
+        return _cursor(self._queries(query)).matches(node or self.root)
 
     @staticmethod
     def text(node: Node) -> str:

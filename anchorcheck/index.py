@@ -17,8 +17,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from tree_sitter import Query
-
 from anchorcheck import grammars
 from anchorcheck.parsepool import BoundedPool
 from anchorcheck.cache import FactsCache, git_blob_id, open_cache
@@ -29,6 +27,8 @@ from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
 from anchorcheck.scanarena import ScanArena
 
 if TYPE_CHECKING:
+    from tree_sitter import Query
+
     from anchorcheck.context import Context
     from anchorcheck.registry import Language
 
@@ -582,6 +582,8 @@ class _Queries:
             if self._ts_language is None:
                 grammar = self.language.grammar
                 self._ts_language = grammars.language(grammar) if isinstance(grammar, str) else grammar()
+            from tree_sitter import Query  # with the first query run: a check that parses nothing never imports it
+
             query = Query(self._ts_language, self.language.queries[name])
             self._compiled[name] = query
         return query

@@ -4,6 +4,7 @@ when a memory or an anchor needs what it declared. Results are those of importin
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import warnings
@@ -299,3 +300,18 @@ def test_a_check_parses_its_arguments_without_shutil(make_repo) -> None:  # noqa
     mods, out = _modules_after(root, "from anchorcheck.cli import main\nprint('EXIT', main(['check', '--no-cache']))")
     assert "EXIT 0" in out and "argparse" in mods
     assert not {"shutil", "bz2", "lzma"} & mods
+
+
+def test_a_check_after_an_edit_whose_sources_are_cached_imports_no_tree_sitter(make_repo) -> None:  # noqa: ANN001
+    """The facts of every source file come from the disk cache: nothing is parsed, so neither tree_sitter
+    nor a grammar is imported, and the report is the one the parsing run printed."""
+    root = make_repo({**MIXED, "src/app/main.py": f"import json  # {_unseen()}\nimport os\n\n\ndef main():\n    return json.dumps(os.environ.get('APP_MODE'))\n"})
+    code = "from anchorcheck.cli import main\nprint('EXIT', main(['check', '--format', 'json']))"
+    mods, first = _modules_after(root, code)
+    assert "tree_sitter" in mods and "tree_sitter_language_pack.bindings.python" in mods  # the first run parses
+    (root / "CHANGELOG.md").write_text("# Changelog\n\nedited\n")  # another tree state: no stored report is replayed
+    mods, again = _modules_after(root, code)
+    assert "anchorcheck_plugins.languages.python" in mods and "anchorcheck.facts" in mods
+    assert not {m for m in mods if m.startswith("tree_sitter")}, mods
+    strip = lambda out: re.sub(r'"elapsed_seconds": [0-9.e-]+', "", out)  # noqa: E731
+    assert strip(again) == strip(first) and '"verdict": "VERIFIED"' in first

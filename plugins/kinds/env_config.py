@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from anchorcheck.context import Context
 from anchorcheck.facts import Parsed, first_error_line
 from anchorcheck.index import parser_for
 from anchorcheck.lazyregex import later
 from anchorcheck.repo import UnsafePathError
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 # A name at the start of a line (after a byte order mark, on the first), `export` allowed.
 _DOTENV_LINE = later(rb"^(?:\xef\xbb\xbf)?[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.]*)[ \t]*=", re.MULTILINE)

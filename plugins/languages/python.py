@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterator
-
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
 from anchorcheck_plugins.languages import python_members
 from anchorcheck.facts import OPTIONAL, TYPE_CHECKING_ONLY, Define, Definitions, Facts, Parsed, definitions, single_bindings, string_value
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 QUERIES = {
     "imports": """
