@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 
 from packageurl import PackageURL
 from typing import NamedTuple
@@ -83,8 +82,7 @@ def _parse_shorthand(value: str) -> PackageRef:
     return PackageRef(None, name, version or None)
 
 
-@dataclass
-class _Finding:
+class _Finding(NamedTuple):
     verdict: Verdict
     reason: str
     evidence: list[Evidence]

@@ -30,7 +30,6 @@ the repository: a reader of prose does not read them (`reads_npm`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
@@ -109,19 +108,22 @@ _VALUE_OPTIONS = {
 _TOOL_OF = {"npx": "npm", "pnpx": "pnpm", "bunx": "bun"}
 
 
-@dataclass
 class Options:
-    """What the options of one call select: the folder, the workspace packages, and how."""
+    """What the options of one call select: the folder, the workspace packages, and how. A plain class
+    (nothing compares or prints it): a dataclass's generated methods cost a check's start-up."""
 
-    cwd: str
-    workspace: list[str] = field(default_factory=list)  # npm -w, bun/pnpm --filter, yarn workspace
-    root: bool = False  # pnpm -w
-    recursive: bool = False  # -r, --workspaces
-    if_present: bool = False
-    global_: bool = False
-    packages: list[str] = field(default_factory=list)  # npx -p
-    positionals: list[str] = field(default_factory=list)
-    rest: list[str] = field(default_factory=list)  # after `--`
+    __slots__ = ("cwd", "workspace", "root", "recursive", "if_present", "global_", "packages", "positionals", "rest")
+
+    def __init__(self, cwd: str, workspace: list[str] | None = None, positionals: list[str] | None = None, if_present: bool = False) -> None:
+        self.cwd = cwd
+        self.workspace = [] if workspace is None else workspace  # npm -w, bun/pnpm --filter, yarn workspace
+        self.root = False  # pnpm -w
+        self.recursive = False  # -r, --workspaces
+        self.if_present = if_present
+        self.global_ = False
+        self.packages: list[str] = []  # npx -p
+        self.positionals = [] if positionals is None else positionals
+        self.rest: list[str] = []  # after `--`
 
 
 def _options(tool: str, args: tuple[str, ...], cwd: str, launcher: bool = False) -> Options:
