@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from anchorcheck.lazyregex import later
+
 if TYPE_CHECKING:
     from tree_sitter import Node, Query, QueryCursor
 
@@ -261,7 +263,7 @@ def _document_order(node: Node) -> tuple[int, int]:
     return node.start_byte, -node.end_byte
 
 
-_RAW_HASHED = re.compile(r'r(#+)"(.*)"\1\Z', re.DOTALL)  # Rust's r#"..."#: hashes let the text hold quotes
+_RAW_HASHED = later(r'r(#+)"(.*)"\1\Z', re.DOTALL)  # Rust's r#"..."#: hashes let the text hold quotes
 
 
 def string_value(node: Node) -> str | None:

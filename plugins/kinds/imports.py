@@ -22,6 +22,7 @@ from anchorcheck.anchors import Anchor, AnchorSyntaxError
 from anchorcheck.context import Context
 from anchorcheck.facts import Facts
 from anchorcheck.index import Goal, Search, SourceIndex
+from anchorcheck.lazyregex import later
 from anchorcheck.packages import project_index
 from anchorcheck.registry import Ecosystem, Language
 from anchorcheck_plugins.kinds._source import (
@@ -312,8 +313,8 @@ def _within(name: bytes, module: bytes) -> bool:
     return name == module or name.startswith(module + b".")
 
 
-_IMPORT_LINE = re.compile(rb"[ \t]*(?:from|import)[ \t]")
-_FROM = re.compile(rb"from[ \t]+([\w.]+)[ \t]+import\b(.*)")
+_IMPORT_LINE = later(rb"[ \t]*(?:from|import)[ \t]")
+_FROM = later(rb"from[ \t]+([\w.]+)[ \t]+import\b(.*)")
 _WORD = re.compile(rb"\w")
 
 

@@ -29,11 +29,11 @@ the repository: a reader of prose does not read them (`reads_npm`).
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.context import Context
+from anchorcheck.lazyregex import later
 from anchorcheck_plugins.runners._npm_packages import Package, find_workspace, nearest_manifest, read_package, select
 from anchorcheck_plugins.runners._support import (
     ConfigError,
@@ -84,7 +84,7 @@ _GLOBAL_BUILTINS = {
 # bun's own tools: they run whatever package.json says, and need no configuration to run.
 _BUN_TOOLS = {"test": "bun's own test runner (the script test runs with `bun run test`)", "build": "bun's bundler"}
 _BUN_PROJECT = ("package.json", "bun.lock", "bun.lockb", "bunfig.toml")
-_SCRIPT_FILE = re.compile(r".*/.*|.*\.(?:[cm]?[jt]s|[jt]sx)$")
+_SCRIPT_FILE = later(r".*/.*|.*\.(?:[cm]?[jt]s|[jt]sx)$")
 # Binaries whose package has another name; any other binary is looked up under its own name.
 _BIN_PACKAGES = {
     "tsc": ("typescript",), "tsserver": ("typescript",), "changeset": ("@changesets/cli",),
