@@ -211,8 +211,8 @@ def spawn(root: str, idle: float) -> int:
     A server already running keeps the socket: the new one finds its lock held and exits."""
     import subprocess
 
-    # -P: not the checkout (the working directory) first on the import path, where a repository's own
-    # `anchorcheck/__main__.py`, or a module named as one anchorcheck imports, would run instead.
+    # -P: the working directory is not put on the module search path (`-m` would put the checkout's root
+    # there, and a module a check imports later, such as a `packaging/` folder in it, would be the checkout's).
     command = [sys.executable, "-P", "-m", "anchorcheck", "serve", "--root", root, "--idle", repr(idle)]
     process = subprocess.Popen(  # noqa: S603 - this interpreter running anchorcheck itself, no shell
         command, cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True

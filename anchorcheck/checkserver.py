@@ -39,6 +39,8 @@ from typing import Any
 
 from anchorcheck.checkclient import DEFAULT_IDLE, address, peer_uid, private_folder, receive, surroundings
 from anchorcheck.codesig import ANCHORCHECK, fingerprint, plugin_sources, signature_now
+from anchorcheck.entrypoints import entry_points
+from anchorcheck.plugins import ENTRY_POINT_GROUP
 from anchorcheck.verifier import Verifier
 
 _MAX_REQUEST = 1024 * 1024  # bytes: words, a working directory and a terminal
@@ -82,8 +84,12 @@ class CheckServer:
         self.served = 0
         self.started = time.time()
         self._verifiers: dict[tuple[bool], Verifier] = {}
-        self._code: tuple[list[str], str] | None = None  # the code that answers, as it was when first loaded
-        self._places: list[str] = [ANCHORCHECK]
+        # The code that answers as it is on disk now, before any of it is imported: anchorcheck's and every
+        # installed plugin's, whichever a configuration chooses (in this directory: a relative entry of
+        # `sys.path` is relative to it, and a check runs in its client's).
+        modules = [entry.value for entry in entry_points(ENTRY_POINT_GROUP).get(ENTRY_POINT_GROUP, [])]
+        self._places = [ANCHORCHECK, *(plugin_sources(modules) or [])]
+        self._code = self._code_now()
         self._warned = False
         self._stopping = False
 
@@ -102,7 +108,7 @@ class CheckServer:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 return False  # another server answers for this checkout
-            with self._listening() as listener:
+            with contextlib.suppress(_Terminated), self._listening() as listener:
                 if ready is not None:
                     ready()
                 self._loop(listener)
@@ -132,7 +138,7 @@ class CheckServer:
                 signal.signal(signal.SIGTERM, previous)
 
     def _terminate(self, signum: int, frame: Any) -> None:
-        raise SystemExit(0)  # through `_listening`'s cleanup: the socket goes with the process
+        raise _Terminated  # through `_listening`'s cleanup, past a check's own handlers: the socket goes with the process
 
     def _loop(self, listener: socket.socket) -> None:
         listener.settimeout(self.idle)
@@ -192,7 +198,7 @@ class CheckServer:
             raise ValueError("not a check request")
         if message.get("surroundings") != self._surroundings:
             return {"refused": "another interpreter, environment or checkout"}
-        if self._code is not None and self._code != self._code_now():
+        if self._code != self._code_now():
             self._stopping = True
             return {"refused": "the code changed since the server started"}
         from anchorcheck.cli import run_command
@@ -233,9 +239,6 @@ class CheckServer:
         verifier = self._verifiers.get(key)
         if verifier is None:
             verifier = Verifier(self.root, options={"cache": cache, "resident": True})
-            if self._code is None:
-                self._places = [ANCHORCHECK, *(plugin_sources([info.module for info in verifier.plugins.infos]) or [])]
-                self._code = self._code_now()
             self._verifiers[key] = verifier
         verifier.refresh()
         return verifier
@@ -257,6 +260,11 @@ def _working_directory() -> str:
         return os.getcwd()
     except OSError:
         return os.sep
+
+
+class _Terminated(BaseException):
+    """SIGTERM: raised where the server is, even inside a check (whose handlers catch `SystemExit` and
+    `Exception`), and caught only by `serve`."""
 
 
 def _main_thread() -> bool:

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tree_sitter import Node, Query, QueryCursor
+from anchorcheck.lazyregex import later
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Query, QueryCursor
 
 # Import flags: how certain it is that the import runs.
 TYPE_CHECKING_ONLY = "type-checking"
 OPTIONAL = "optional"  # inside try/except ImportError (or a similar guard)
 
 
-@dataclass
 class Facts:
     """The source evidence of one file. Lines are 1-based.
 
@@ -39,17 +41,44 @@ class Facts:
     definition lists — a loop, a computed key, an embedded type — so that
     absence of `owner.x` (of any name when the owner is "") proves nothing.
     `error`: the first line tree-sitter could not parse, if any.
+
+    A plain class with the constructor, equality and repr a dataclass would generate: generating
+    them costs every process ~1 ms at import, and this module is imported by every check.
     """
 
-    imports: list[tuple[str, int, str]] = field(default_factory=list)
-    env: list[tuple[str, int]] = field(default_factory=list)
-    env_computed: list[int] = field(default_factory=list)
-    env_whole: list[int] = field(default_factory=list)
-    defs: list[tuple[str, int]] = field(default_factory=list)
-    bound: list[tuple[str, str, str, int]] = field(default_factory=list)
-    bases: list[tuple[str, str, int]] = field(default_factory=list)
-    open: list[tuple[str, int, str]] = field(default_factory=list)
-    error: int | None = None
+    __slots__ = ("imports", "env", "env_computed", "env_whole", "defs", "bound", "bases", "open", "error")
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    def __init__(
+        self,
+        imports: list[tuple[str, int, str]] | None = None,
+        env: list[tuple[str, int]] | None = None,
+        env_computed: list[int] | None = None,
+        env_whole: list[int] | None = None,
+        defs: list[tuple[str, int]] | None = None,
+        bound: list[tuple[str, str, str, int]] | None = None,
+        bases: list[tuple[str, str, int]] | None = None,
+        open: list[tuple[str, int, str]] | None = None,  # noqa: A002 - the field's name
+        error: int | None = None,
+    ) -> None:
+        self.imports = [] if imports is None else imports
+        self.env = [] if env is None else env
+        self.env_computed = [] if env_computed is None else env_computed
+        self.env_whole = [] if env_whole is None else env_whole
+        self.defs = [] if defs is None else defs
+        self.bound = [] if bound is None else bound
+        self.bases = [] if bases is None else bases
+        self.open = [] if open is None else open
+        self.error = error
+
+    def _fields(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return self._fields() == other._fields() if type(other) is Facts else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Facts({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
 
     def add_env_read(
         self, read: Node, key: Node, literal_types: tuple[str, ...], constants: Mapping[str, str] | None = None
@@ -125,6 +154,14 @@ def string_constants(
     return single_bindings(pairs)
 
 
+def _cursor(query: Query) -> QueryCursor:
+    """A cursor over a query's matches: tree_sitter is imported by the first query run, so a check
+    whose files are all known from the cache never imports it."""
+    from tree_sitter import QueryCursor
+
+    return QueryCursor(query)
+
+
 class Parsed:
     """A parsed file as an `extract` function sees it: the tree, the bytes and the language's queries."""
 
@@ -136,7 +173,7 @@ class Parsed:
     def captures(self, query: str, node: Node | None = None) -> dict[str, list[Node]]:
         """Each capture's nodes in document order: py-tree-sitter collects them in a set, whose order
         changes from one process to the next, and facts must not depend on the process."""
-        found = QueryCursor(self._queries(query)).captures(node or self.root)
+        found = _cursor(self._queries(query)).captures(node or self.root)
         return {name: sorted(nodes, key=_document_order) for name, nodes in found.items()}
 
     def captures_around(self, query: str, markers: tuple[bytes, ...], kinds: frozenset[str]) -> dict[str, list[Node]]:
@@ -144,7 +181,7 @@ class Parsed:
         of the marker bytes (an import statement its keyword), querying only those nodes: a query
         walks every node it is given, and most of a file is neither."""
         found: dict[str, dict[Node, None]] = {}
-        cursor = QueryCursor(self._queries(query))
+        cursor = _cursor(self._queries(query))
         for node in self._regions(markers, kinds):
             for name, nodes in cursor.captures(node).items():
                 found.setdefault(name, {}).update(dict.fromkeys(nodes))
@@ -156,7 +193,7 @@ class Parsed:
         """`matches` narrowed as `captures_around` narrows captures, each match once (regions may
         nest), in document order of its first node."""
         found: dict[tuple[int, tuple[tuple[str, int, int], ...]], tuple[int, dict[str, list[Node]]]] = {}
-        cursor = QueryCursor(self._queries(query))
+        cursor = _cursor(self._queries(query))
         for node in self._regions(markers, kinds):
             for pattern, captures in cursor.matches(node):
                 spans = tuple(sorted((name, n.start_byte, n.end_byte) for name, nodes in captures.items() for n in nodes))
@@ -211,7 +248,7 @@ class Parsed:
         return any(marker in self.source for marker in markers)
 
     def matches(self, query: str, node: Node | None = None) -> list[tuple[int, dict[str, list[Node]]]]:
-        return QueryCursor(self._queries(query)).matches(node or self.root)
+        return _cursor(self._queries(query)).matches(node or self.root)
 
     @staticmethod
     def text(node: Node) -> str:
@@ -226,7 +263,7 @@ def _document_order(node: Node) -> tuple[int, int]:
     return node.start_byte, -node.end_byte
 
 
-_RAW_HASHED = re.compile(r'r(#+)"(.*)"\1\Z', re.DOTALL)  # Rust's r#"..."#: hashes let the text hold quotes
+_RAW_HASHED = later(r'r(#+)"(.*)"\1\Z', re.DOTALL)  # Rust's r#"..."#: hashes let the text hold quotes
 
 
 def string_value(node: Node) -> str | None:
@@ -284,8 +321,7 @@ def first_error_line(root: Node) -> int | None:
     return root.start_point[0] + 1
 
 
-@dataclass(frozen=True)
-class Define:
+class Define(NamedTuple):
     """How one node type defines a name, and what its body holds under that name.
 
     `name` is the field holding the name (every node in it, for declarations
@@ -302,7 +338,8 @@ class Define:
     interface a Go `type` names). `owner` is
     the type a definition belongs to where that is written outside it (a Go
     method's receiver); a definition that is not `recorded` only qualifies
-    the names in its body (a Rust `impl` block).
+    the names in its body (a Rust `impl` block). Named tuples, as `Definitions`: frozen and compared
+    by value as a frozen dataclass is, at a quarter of its cost to define at import.
     """
 
     name: str | Callable[[Node], Iterable[Node]] = "name"
@@ -316,8 +353,7 @@ class Define:
     recorded: bool = True
 
 
-@dataclass(frozen=True)
-class Definitions:
+class Definitions(NamedTuple):
     """A language's definition rules: the data that `definitions` walks a tree by.
 
     `transparent` nodes (blocks, declaration lists) hold definitions at their
@@ -329,7 +365,7 @@ class Definitions:
 
     defines: Mapping[str, Define]
     transparent: frozenset[str] = frozenset()
-    wrappers: Mapping[str, str] = field(default_factory=dict)
+    wrappers: Mapping[str, str] = MappingProxyType({})
     scope: str | None = None
 
 

@@ -40,7 +40,6 @@ import struct
 import sys
 import time
 import weakref
-from dataclasses import dataclass, field
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -62,12 +61,15 @@ def signature(path: str) -> Signature:
     return info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino
 
 
-@dataclass
 class Changes:
-    """What changed: files whose bytes may differ, and whether the listing itself must be redone."""
+    """What changed: files whose bytes may differ, and whether the listing itself must be redone.
+    A plain class, not a dataclass: nothing compares or copies it, and a dataclass's generated methods cost every check ~0.5 ms at import."""
 
-    modified: set[str] = field(default_factory=set)
-    relist: bool = False
+    __slots__ = ("modified", "relist")
+
+    def __init__(self, modified: set[str] | None = None, relist: bool = False) -> None:
+        self.modified = set() if modified is None else modified
+        self.relist = relist
 
     def __bool__(self) -> bool:
         return self.relist or bool(self.modified)

@@ -16,8 +16,10 @@ import importlib.machinery
 import importlib.util
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tree_sitter import Language, Parser
+if TYPE_CHECKING:
+    from tree_sitter import Language, Parser
 
 _PACK = "tree_sitter_language_pack"
 
@@ -30,11 +32,15 @@ def language(name: str) -> Language:
         from tree_sitter_language_pack import get_language
 
         return get_language(name)  # type: ignore[arg-type]
+    from tree_sitter import Language  # with the first grammar: a check that parses nothing never imports it
+
     return Language(binding.language())
 
 
 def parser(name: str) -> Parser:
     """A new parser for the pack's grammar `name`."""
+    from tree_sitter import Parser
+
     return Parser(language(name))
 
 

@@ -13,12 +13,9 @@ import hashlib
 import os
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
-
-from tree_sitter import Query
 
 from anchorcheck import grammars
 from anchorcheck.parsepool import BoundedPool
@@ -30,6 +27,8 @@ from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
 from anchorcheck.scanarena import ScanArena
 
 if TYPE_CHECKING:
+    from tree_sitter import Query
+
     from anchorcheck.context import Context
     from anchorcheck.registry import Language
 
@@ -54,22 +53,27 @@ def classify(path: str) -> str:
     return "production"
 
 
-@dataclass
 class Search:
-    """What a prefiltered search of a scope found, and how much of the closed world it covered."""
+    """What a prefiltered search of a scope found, and how much of the closed world it covered.
 
-    hits: list[tuple[str, Facts]] = field(default_factory=list)
-    searched: int = 0  # source files in scope that a language plugin understands
-    ruled_out: int = 0  # of those, how many the byte prefilter excluded unparsed
-    unreadable: list[str] = field(default_factory=list)
-    unsupported: int = 0  # files in scope that no language plugin parses
-    unexamined: int = 0  # candidates left unparsed because a goal was met: the hits are not all of them
-    found: list[str] = field(default_factory=list)  # the files the prefilter kept (parsed or not), in listing order
-    walk: _Walk | None = field(default=None, repr=False, compare=False)  # a goal search's prefilter, not yet run to the end
-    # The kept goal search this result is a patch of, and which patch: `SourceIndex.ranked` reads its
-    # candidates in `cite` order from it instead of sorting them again.
-    answer: _Answer | None = field(default=None, repr=False, compare=False)
-    version: int = field(default=0, repr=False, compare=False)
+    The records of this module are plain classes, not dataclasses: nothing compares, copies or prints
+    them, and generating a dataclass's methods at import costs a `check` process ~0.5 ms each."""
+
+    __slots__ = ("hits", "searched", "ruled_out", "unreadable", "unsupported", "unexamined", "found", "walk", "answer", "version")
+
+    def __init__(self, searched: int = 0, unsupported: int = 0) -> None:
+        self.hits: list[tuple[str, Facts]] = []
+        self.searched = searched  # source files in scope that a language plugin understands
+        self.ruled_out = 0  # of those, how many the byte prefilter excluded unparsed
+        self.unreadable: list[str] = []
+        self.unsupported = unsupported  # files in scope that no language plugin parses
+        self.unexamined = 0  # candidates left unparsed because a goal was met: the hits are not all of them
+        self.found: list[str] = []  # the files the prefilter kept (parsed or not), in listing order
+        self.walk: _Walk | None = None  # a goal search's prefilter, not yet run to the end
+        # The kept goal search this result is a patch of, and which patch: `SourceIndex.ranked` reads its
+        # candidates in `cite` order from it instead of sorting them again.
+        self.answer: _Answer | None = None
+        self.version = 0
 
     @property
     def complete(self) -> bool:
@@ -89,7 +93,6 @@ Clause = tuple[Sequence[bytes], str | None]  # needles a file spells one of, or 
 _HIT, _MISS, _SKIPPED, _UNREADABLE = "hit", "miss", "skipped", "unreadable"
 
 
-@dataclass
 class _Prefilter:
     """What one search's prefilter found in the files git vouches for, to be remembered under `key`.
 
@@ -97,11 +100,14 @@ class _Prefilter:
     are listed as uncovered, so a later search judges them from their bytes.
     """
 
-    key: str | None
-    clean: Mapping[str, str]
-    hits: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
-    uncovered: list[str] = field(default_factory=list)
+    __slots__ = ("key", "clean", "hits", "skipped", "uncovered")
+
+    def __init__(self, key: str | None, clean: Mapping[str, str]) -> None:
+        self.key = key
+        self.clean = clean
+        self.hits: list[str] = []
+        self.skipped: list[str] = []
+        self.uncovered: list[str] = []
 
     def note(self, verdicts: Mapping[str, str]) -> None:
         if self.key is None:
@@ -197,13 +203,15 @@ class _Listing:
         return sorted([*self.unclean, *stale]) if stale else self.unclean
 
 
-@dataclass
 class _Verdicts:
     """The prefilter's verdicts of a search: hits, and the files that are neither hit nor miss."""
 
-    hits: set[str] = field(default_factory=set)
-    skipped: set[str] = field(default_factory=set)
-    unreadable: set[str] = field(default_factory=set)
+    __slots__ = ("hits", "skipped", "unreadable")
+
+    def __init__(self, hits: set[str] | None = None, skipped: set[str] | None = None, unreadable: set[str] | None = None) -> None:
+        self.hits = set() if hits is None else hits
+        self.skipped = set() if skipped is None else skipped
+        self.unreadable = set() if unreadable is None else unreadable
 
     @classmethod
     def recalled(cls, known: _Recorded, listing: _Listing) -> _Verdicts:
@@ -220,17 +228,21 @@ class _Verdicts:
                 self.unreadable.add(path)
 
 
-@dataclass
 class _Kept:
     """A search's prefilter verdicts as a long-lived index keeps them: per file, a function of its
     bytes and the needles alone, so after an edit only the changed files are judged again
     (`SourceIndex.forget` takes them out). Unreadable files are never kept: judged at every search."""
 
-    listing: _Listing  # the listing judged last: while it stands, only `unjudged` paths can lack a verdict
-    verdicts: dict[str, str] = field(default_factory=dict)  # path -> hit, miss or skipped
-    hits: set[str] = field(default_factory=set)
-    skipped: set[str] = field(default_factory=set)
-    unjudged: set[str] = field(default_factory=set)  # changed since, or unreadable
+    __slots__ = ("listing", "verdicts", "hits", "skipped", "unjudged")
+
+    def __init__(
+        self, listing: _Listing, verdicts: dict[str, str] | None = None, hits: set[str] | None = None, skipped: set[str] | None = None, unjudged: set[str] | None = None
+    ) -> None:
+        self.listing = listing  # the listing judged last: while it stands, only `unjudged` paths can lack a verdict
+        self.verdicts = {} if verdicts is None else verdicts  # path -> hit, miss or skipped
+        self.hits = set() if hits is None else hits
+        self.skipped = set() if skipped is None else skipped
+        self.unjudged = set() if unjudged is None else unjudged  # changed since, or unreadable
 
     @classmethod
     def of(cls, listing: _Listing, found: _Verdicts) -> _Kept:
@@ -273,7 +285,6 @@ class _Kept:
         self.unjudged |= stale
 
 
-@dataclass
 class _Answer:
     """A goal search's result as a long-lived index keeps it, patched per changed file at the next
     search with the same needles, clauses and goal (`Goal.label`): the candidates (listing order),
@@ -282,22 +293,25 @@ class _Answer:
     `dirty` (`SourceIndex.forget`); the next search judges it alone and moves it in each of those,
     instead of going over every candidate again. Only answers without unreadable files are kept."""
 
-    listing: _Listing
-    forced: set[str]  # the files the search's `inside` rule forces in, as they were
-    chosen: set[str]
-    candidates: list[str]  # in listing order
-    known: dict[str, tuple[bool, bool]] = field(default_factory=dict)  # facts known: (satisfies, settles)
-    met: int = 0  # of `known`, how many satisfy the goal
-    settled: int = 0  # and how many settle it
-    # The candidates with unknown facts, smallest first (then by path), as they are parsed (`_likely_first`
-    # ranks them as it goes); None until a search needed to parse one.
-    pending: list[tuple[int, str]] | None = None
-    sizes: dict[str, int] = field(default_factory=dict)  # of `pending`
-    order: list[tuple[int, int, str]] | None = None  # the candidates as `cite` reads them (kind, size, path)
-    placed: dict[str, tuple[int, int, str]] = field(default_factory=dict)  # each one's place in `order`
-    learned: int = 0  # how far this looked into the index's log of files whose facts became known
-    dirty: set[str] = field(default_factory=set)  # changed since: judged again at the next search
-    version: int = 0
+    __slots__ = ("listing", "forced", "chosen", "candidates", "known", "met", "settled", "pending", "sizes", "order", "placed", "learned", "dirty", "version")
+
+    def __init__(self, listing: _Listing, forced: set[str], chosen: set[str], candidates: list[str]) -> None:
+        self.listing = listing
+        self.forced = forced  # the files the search's `inside` rule forces in, as they were
+        self.chosen = chosen
+        self.candidates = candidates  # in listing order
+        self.known: dict[str, tuple[bool, bool]] = {}  # facts known: (satisfies, settles)
+        self.met = 0  # of `known`, how many satisfy the goal
+        self.settled = 0  # and how many settle it
+        # The candidates with unknown facts, smallest first (then by path), as they are parsed (`_likely_first`
+        # ranks them as it goes); None until a search needed to parse one.
+        self.pending: list[tuple[int, str]] | None = None
+        self.sizes: dict[str, int] = {}  # of `pending`
+        self.order: list[tuple[int, int, str]] | None = None  # the candidates as `cite` reads them (kind, size, path)
+        self.placed: dict[str, tuple[int, int, str]] = {}  # each one's place in `order`
+        self.learned = 0  # how far this looked into the index's log of files whose facts became known
+        self.dirty: set[str] = set()  # changed since: judged again at the next search
+        self.version = 0
 
     def count(self, path: str, facts: Facts, goal: Goal) -> None:
         """A candidate's facts are known: it counts towards the goal, and is no longer to parse."""
@@ -433,13 +447,13 @@ class _Walk:
         return verdicts
 
 
-@dataclass(frozen=True)
 class _Recorded:
     """A remembered prefilter: the verdict of every clean file it covered."""
 
-    hits: frozenset[str]
-    skipped: frozenset[str]
-    uncovered: frozenset[str]
+    __slots__ = ("hits", "skipped", "uncovered")
+
+    def __init__(self, hits: frozenset[str], skipped: frozenset[str], uncovered: frozenset[str]) -> None:
+        self.hits, self.skipped, self.uncovered = hits, skipped, uncovered
 
     @classmethod
     def from_dict(cls, data: dict[str, list[str]]) -> _Recorded:
@@ -449,7 +463,6 @@ class _Recorded:
         return cls(*(frozenset(part) for part in parts))
 
 
-@dataclass(frozen=True)
 class Goal:
     """When a positive answer has enough evidence: `files` files satisfy `satisfied`.
 
@@ -466,16 +479,27 @@ class Goal:
     longer be proven).
     """
 
-    satisfied: Callable[[str, Facts], bool]
-    files: int = 10
-    likely: Callable[[Language, bytes], bool] | None = None
-    likely_required: bool = False
-    settles: Callable[[str, Facts], bool] | None = None
-    # Names the goal (a kind and its subject, as `cite` is told: the same `satisfied`, `likely` and
-    # `settles` wherever it is given), so the index keeps each file's `likely` answer until the file
-    # changes, and the search's answer to patch at the next search (`_Answer`); None: worked out
-    # again at every search.
-    label: Hashable | None = None
+    __slots__ = ("satisfied", "files", "likely", "likely_required", "settles", "label")
+
+    def __init__(
+        self,
+        satisfied: Callable[[str, Facts], bool],
+        files: int = 10,
+        likely: Callable[[Language, bytes], bool] | None = None,
+        likely_required: bool = False,
+        settles: Callable[[str, Facts], bool] | None = None,
+        label: Hashable | None = None,
+    ) -> None:
+        self.satisfied = satisfied
+        self.files = files
+        self.likely = likely
+        self.likely_required = likely_required
+        self.settles = settles
+        # Names the goal (a kind and its subject, as `cite` is told: the same `satisfied`, `likely` and
+        # `settles` wherever it is given), so the index keeps each file's `likely` answer until the file
+        # changes, and the search's answer to patch at the next search (`_Answer`); None: worked out
+        # again at every search.
+        self.label = label
 
     def done(self, met: int, rank: int, settled: bool = False) -> bool:
         """Whether the search may stop at a file of this rank (LIKELY, LIKELY_TEST, LIKELY_ASIDE,
@@ -558,6 +582,8 @@ class _Queries:
             if self._ts_language is None:
                 grammar = self.language.grammar
                 self._ts_language = grammars.language(grammar) if isinstance(grammar, str) else grammar()
+            from tree_sitter import Query  # with the first query run: a check that parses nothing never imports it
+
             query = Query(self._ts_language, self.language.queries[name])
             self._compiled[name] = query
         return query

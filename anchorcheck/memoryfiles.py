@@ -161,7 +161,7 @@ def _usable(
     kept = []
     roots = implicit.root_names(registry)
     for reference in found:
-        reference = replace(reference, folder=folder, scopes=scopes)
+        reference = reference._replace(folder=folder, scopes=scopes)
         if reference.kind == "file":
             if not implicit.keep(reference, reading.repo, roots):
                 continue

@@ -329,19 +329,20 @@ class Table(Mapping[str, T]):
 TABLES = ("kinds", "languages", "ecosystems", "formats", "runners")
 
 
-@dataclass
 class Registry:
-    """Everything the plugins registered (or declared they will, on first use), by name."""
+    """Everything the plugins registered (or declared they will, on first use), by name. A plain class
+    (the records are the public dataclasses; nothing compares or copies the container)."""
 
-    kinds: Table[AnchorKind] = field(default_factory=lambda: Table("kinds"))
-    languages: Table[Language] = field(default_factory=lambda: Table("languages"))
-    ecosystems: Table[Ecosystem] = field(default_factory=lambda: Table("ecosystems"))
-    formats: Table[MemoryFormat] = field(default_factory=lambda: Table("formats"))
-    runners: Table[Runner] = field(default_factory=lambda: Table("runners"))
-    # language_for's answers by claimed file name or extension, valid for one generation of `languages`
-    _languages_by: dict[str | tuple[None, str | None], Language | None] = field(default_factory=dict, repr=False, compare=False)
-    _claimed_names: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-    _languages_generation: int = field(default=-1, repr=False, compare=False)
+    def __init__(self) -> None:
+        self.kinds: Table[AnchorKind] = Table("kinds")
+        self.languages: Table[Language] = Table("languages")
+        self.ecosystems: Table[Ecosystem] = Table("ecosystems")
+        self.formats: Table[MemoryFormat] = Table("formats")
+        self.runners: Table[Runner] = Table("runners")
+        # language_for's answers by claimed file name or extension, valid for one generation of `languages`
+        self._languages_by: dict[str | tuple[None, str | None], Language | None] = {}
+        self._claimed_names: frozenset[str] = frozenset()
+        self._languages_generation = -1
 
     def tables(self) -> list[Table[Any]]:
         return [getattr(self, name) for name in TABLES]

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -184,7 +184,7 @@ class Suggester:
         kinds = {"file", "cmd", "pkg"} & set(registry.kinds)
         roots = implicit.root_names(registry)
         for ref in read_references(text, claims=runner_claims(registry), kinds=kinds) if kinds else ():
-            ref = replace(ref, folder=folder)
+            ref = ref._replace(folder=folder)
             if ref.kind == "file":
                 if not implicit.keep(ref, repo, roots):
                     continue

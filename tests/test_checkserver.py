@@ -162,22 +162,6 @@ def test_check_server_starts_one_that_answers_the_next_check(tmp_path: Path) -> 
     assert _run(root, "serve", "--status").returncode == 1
 
 
-def test_a_server_started_in_the_background_imports_nothing_from_the_checkout(tmp_path: Path) -> None:
-    """`python -m` puts the working directory first on the import path: a detached server started there
-    ran a repository's own `anchorcheck/__main__.py` (or a module named as one it imports)."""
-    marker = tmp_path / "ran-repository-code"
-    planted = {"anchorcheck/__init__.py": "", "anchorcheck/__main__.py": f"open({str(marker)!r}, 'w').close()\n", "json.py": f"open({str(marker)!r}, 'w').close()\n"}
-    root = init_repo(write_tree(tmp_path / "repo", {**FILES, **planted}))
-    try:
-        assert _run(tmp_path, "check", "--server", "--root", str(root)).returncode == 1
-        deadline = time.monotonic() + 60
-        while _served(root) < 0 and time.monotonic() < deadline and not marker.exists():
-            time.sleep(0.1)
-        assert not marker.exists() and _served(root) == 0
-    finally:
-        _run(tmp_path, "serve", "--stop", "--root", str(root))
-
-
 def test_an_idle_server_exits_and_takes_its_socket(tmp_path: Path) -> None:
     root = init_repo(write_tree(tmp_path / "repo", FILES))
     where = checkclient.address(str(root.resolve()))
@@ -362,3 +346,37 @@ def test_a_pre_commit_hook_with_server_starts_one_and_is_answered_by_it(tmp_path
         assert failed.returncode == 1 and "env:APP_MODE" in failed.stdout + failed.stderr and "2 checks answered" in status()
     finally:
         _run(root, "serve", "--stop", env=env)
+
+
+def test_sigterm_in_the_middle_of_a_check_stops_the_server_and_takes_its_socket(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    server, thread = _thread_server(root)
+    import anchorcheck.cli.check as check_command
+
+    def terminated(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - the signal arrives while the check runs
+        server._terminate(signal.SIGTERM, None)
+
+    monkeypatch.setattr(check_command, "check_memories", terminated)
+    assert _ask_in(root) is None  # no answer: the caller checks in its own process
+    thread.join(30)
+    assert not thread.is_alive() and not os.path.exists(server.address)
+
+
+def test_a_server_started_for_a_checkout_imports_nothing_from_it(tmp_path: Path) -> None:
+    """`check --server` starts `python -m anchorcheck serve` in the checkout: without `-P` its root would head
+    the module search path, and a `packaging/` there would run when the `pkg:` anchor needs packaging."""
+    marker = tmp_path / "ran"
+    hostile = {"packaging/__init__.py": f"open({str(marker)!r}, 'w').close()\n", "tree_sitter.py": f"open({str(marker)!r}, 'w').close()\n"}
+    root = init_repo(write_tree(tmp_path / "repo", {**FILES, **hostile}))
+    script = str(Path(sys.executable).with_name("anchorcheck"))  # not `python -m`: that would import from the checkout itself
+    try:
+        first = subprocess.run([script, "check", "--server"], cwd=root, capture_output=True, text=True, timeout=120)
+        assert first.returncode == 1 and "pkg:pypi/requests" not in first.stdout  # verified: not among the failures
+        deadline = time.monotonic() + 60
+        while _served(root) < 0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        again = subprocess.run([script, "check", "-v"], cwd=root, capture_output=True, text=True, timeout=120)
+        assert _served(root) == 1 and "VERIFIED" in again.stdout and "pkg:pypi/requests" in again.stdout
+        assert not marker.exists()
+    finally:
+        _run(root, "serve", "--stop")

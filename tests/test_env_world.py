@@ -123,3 +123,24 @@ def test_a_key_that_cannot_be_followed_is_inconclusive(tmp_path, case):
     result = check(tree, "env:SOME_KEY")
     assert result.verdict is Verdict.INCONCLUSIVE, result.reason
     assert result.state == "computed-key"
+
+
+BARE_ENVIRON = {
+    "WSGI app, a parameter": ("def app(environ, start_response):\n    return [environ['PATH_INFO'], environ.get('QUERY_STRING')]\n", False),
+    "a local dict": ("environ = {'PATH_INFO': '/'}\nprint(environ['PATH_INFO'])\n", False),
+    "from os import environ": ("from os import environ\nprint(environ['PATH_INFO'])\n", True),
+    "from os import *": ("from os import *\nprint(environ.get('PATH_INFO'))\n", True),
+    "bound to os.environ": ("import os\nenviron = os.environ\nprint(environ['PATH_INFO'])\n", True),
+    "imported from a module that may pass os's on": ("from .compat import environ\nprint(environ['PATH_INFO'])\n", True),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BARE_ENVIRON))
+def test_a_bare_environ_reads_the_environment_only_where_it_may_be_os_environ(tmp_path, case):
+    """A WSGI `environ` (the request) reads no environment variable: `env:PATH_INFO` is not VERIFIED by it.
+    Where `environ` may be os's (imported by that name from anywhere, all of os imported, bound to it),
+    the lookup counts: never a REFUTED where the code may read the key."""
+    source, reads = BARE_ENVIRON[case]
+    tree = write(tmp_path, {"app.py": source})
+    result = check(tree, "env:PATH_INFO")
+    assert result.verdict is (Verdict.VERIFIED if reads else Verdict.REFUTED), result.reason

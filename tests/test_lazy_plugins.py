@@ -4,6 +4,7 @@ when a memory or an anchor needs what it declared. Results are those of importin
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import warnings
@@ -279,3 +280,38 @@ def test_the_command_freezes_what_it_kept_before_the_interpreter_exits_and_main_
     )
     _, out = _modules_after(root, code)
     assert "MAIN 0 0" in out and "CONSOLE 0 True" in out, out
+
+
+def test_a_manifest_of_plain_requirements_is_read_without_packaging(make_repo) -> None:  # noqa: ANN001
+    """packaging's requirement parser imports markers, tags, logging and platform (~15 ms): a name and one
+    plain specifier (`requests>=2`) do not need it, a marker, a version comparison or a dependency group do."""
+    root = make_repo(MIXED)
+    mods, out = _modules_after(root, "from anchorcheck.cli import main\nprint('EXIT', main(['check', '--no-cache']))")
+    assert "EXIT 1" in out and "anchorcheck_plugins.ecosystems.pypi" in mods
+    assert not {m for m in mods if m.split(".")[0] == "packaging"} | ({"logging", "platform", "textwrap"} & mods), mods
+    (root / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "1"\ndependencies = ["requests>=2; python_version>\'3\'"]\n')
+    mods, out = _modules_after(root, "import anchorcheck\nprint(anchorcheck.Verifier('.').check('pkg:pypi/requests@>=2').verdict)")
+    assert out.split() == ["VERIFIED"] and {"packaging.requirements", "packaging.specifiers"} <= mods
+
+
+def test_a_check_parses_its_arguments_without_shutil(make_repo) -> None:  # noqa: ANN001
+    """argparse's help formatter imports shutil (and with it bz2 and lzma) for the terminal's width."""
+    root = make_repo({"CLAUDE.md": "- The app is `file:src/app.py`.\n", "src/app.py": "x = 1\n"})
+    mods, out = _modules_after(root, "from anchorcheck.cli import main\nprint('EXIT', main(['check', '--no-cache']))")
+    assert "EXIT 0" in out and "argparse" in mods
+    assert not {"shutil", "bz2", "lzma"} & mods
+
+
+def test_a_check_after_an_edit_whose_sources_are_cached_imports_no_tree_sitter(make_repo) -> None:  # noqa: ANN001
+    """The facts of every source file come from the disk cache: nothing is parsed, so neither tree_sitter
+    nor a grammar is imported, and the report is the one the parsing run printed."""
+    root = make_repo({**MIXED, "src/app/main.py": f"import json  # {_unseen()}\nimport os\n\n\ndef main():\n    return json.dumps(os.environ.get('APP_MODE'))\n"})
+    code = "from anchorcheck.cli import main\nprint('EXIT', main(['check', '--format', 'json']))"
+    mods, first = _modules_after(root, code)
+    assert "tree_sitter" in mods and "tree_sitter_language_pack.bindings.python" in mods  # the first run parses
+    (root / "CHANGELOG.md").write_text("# Changelog\n\nedited\n")  # another tree state: no stored report is replayed
+    mods, again = _modules_after(root, code)
+    assert "anchorcheck_plugins.languages.python" in mods and "anchorcheck.facts" in mods
+    assert not {m for m in mods if m.startswith("tree_sitter")}, mods
+    strip = lambda out: re.sub(r'"elapsed_seconds": [0-9.e-]+', "", out)  # noqa: E731
+    assert strip(again) == strip(first) and '"verdict": "VERIFIED"' in first

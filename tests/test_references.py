@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from anchorcheck.references import Reference, apply_to, program_of, read_references
@@ -245,7 +243,7 @@ def test_apply_to_front_matter(front: str, globs: tuple[str, ...] | None) -> Non
 def test_a_reference_round_trips_through_json() -> None:
     [ref] = read_references("`src/a.py`")
     assert Reference.from_dict(ref.to_dict()) == ref
-    scoped = replace(ref, folder=".github/instructions", scopes=("web/src", "web"))  # what a process pool is sent
+    scoped = ref._replace(folder=".github/instructions", scopes=("web/src", "web"))  # what a process pool is sent
     assert Reference.from_dict(scoped.to_dict()) == scoped
 
 

@@ -33,9 +33,9 @@ GC_THRESHOLD = 100_000
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser, with only the subcommand that `argv` names (none for `--version`, all for help)."""
-    import argparse  # not before: a replayed `check` parses nothing (anchorcheck.replay)
+    from anchorcheck.cli.parser import Parser  # not before: a replayed `check` parses nothing (anchorcheck.replay)
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="anchorcheck",
         description="Verify AI-agent memories against the code they talk about.",
     )

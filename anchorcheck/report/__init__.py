@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import IO
@@ -26,7 +25,6 @@ def copy_key(result: AnchorResult) -> CopyKey:
     return (str(result.details.get("written", "")), result.anchor, result.verdict.value, result.reason)
 
 
-@dataclass
 class Run:
     """Everything one CLI invocation found, in the order it was checked.
 
@@ -38,12 +36,16 @@ class Run:
     leave the repeats out); the formats show one finding with every place.
     """
 
-    reports: list[MemoryReport]
-    files: list[str] = field(default_factory=list)
-    elapsed: float = 0.0
-    verbose: bool = False
-    color: bool = False
-    root: str | None = None  # the checkout: code-scanning formats place files relative to it, not to the shell
+    def __init__(
+        self, reports: list[MemoryReport], files: list[str] | None = None, elapsed: float = 0.0, verbose: bool = False, color: bool = False, root: str | None = None
+    ) -> None:
+        # A plain class, not a dataclass: nothing compares or copies it, and a dataclass's generated methods cost every check ~0.5 ms at import.
+        self.reports = reports
+        self.files = [] if files is None else files
+        self.elapsed = elapsed
+        self.verbose = verbose
+        self.color = color
+        self.root = root  # the checkout: code-scanning formats place files relative to it, not to the shell
 
     def from_root(self, file: str) -> str | None:
         """A memory file shown relative to the shell (`../AGENTS.md`) as a path from the checkout's root, which

@@ -14,7 +14,6 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from anchorcheck.packages import FileFacts, ManifestError, PackageIndex, broken
@@ -56,7 +55,7 @@ def collect(context: Context, layout: Layout, scope: str | None) -> PackageIndex
         except ManifestError as exc:
             facts = broken(path, reader.kind, exc)
         if member:
-            facts = FileFacts([replace(d, member=member) for d in facts.declarations], facts.status)
+            facts = FileFacts([d._replace(member=member) for d in facts.declarations], facts.status)
         index.add(facts)
     return index
 

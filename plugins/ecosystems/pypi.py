@@ -13,9 +13,6 @@ import re
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from packaging.specifiers import SpecifierSet
-from packaging.version import Version
-
 from anchorcheck import Ecosystem, hookimpl
 from anchorcheck.packages import FileFacts, ManifestStatus, PackageIndex
 from anchorcheck_plugins.ecosystems import ranges
@@ -27,6 +24,8 @@ from anchorcheck_plugins.ecosystems.pypi_requirements import PATTERN as REQUIREM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from packaging.version import Version
 
     from anchorcheck.context import Context
 
@@ -84,7 +83,11 @@ def read(context: Context, scope: str | None) -> PackageIndex:
 
 
 def version_matches(wanted: str, actual: str, is_range: bool) -> bool:
-    """PEP 440: equality for an exact version, a specifier set for a range (pre-releases count: a lock is a fact)."""
+    """PEP 440: equality for an exact version, a specifier set for a range (pre-releases count: a lock is a fact).
+    packaging is imported here, where a version is compared, not with the ecosystem."""
+    from packaging.specifiers import SpecifierSet
+    from packaging.version import Version
+
     if is_range:
         return SpecifierSet(wanted).contains(Version(actual), prereleases=True)
     return Version(wanted) == Version(actual)
@@ -98,6 +101,8 @@ def pinned(specifier: str) -> str | None:
 
 def range_relation(claim: str, claim_is_range: bool, declared: str) -> str:
     """A claimed PEP 440 version or specifier set against a declared one, by the intervals they admit."""
+    from packaging.version import Version
+
     if claim_is_range:
         wanted = _intervals(claim)
     else:
@@ -108,6 +113,9 @@ def range_relation(claim: str, claim_is_range: bool, declared: str) -> str:
 
 def _intervals(specifiers: str) -> list[ranges.Interval]:
     """A specifier set as the union of intervals it admits; `!=` cuts a point out."""
+    from packaging.specifiers import SpecifierSet
+    from packaging.version import Version
+
     bounds: list[tuple[str, Version]] = []
     holes: list[Version] = []
     for spec in SpecifierSet(specifiers):
@@ -145,6 +153,8 @@ def _intervals(specifiers: str) -> list[ranges.Interval]:
 
 def _bump(version: Version, at: int) -> Version:
     """The first release past the series: 1.4 at 0 -> 2.dev0, 1.4.2 at 1 -> 1.5.dev0."""
+    from packaging.version import Version
+
     release = list(version.release[: at + 1])
     release[-1] += 1
     return Version(".".join(map(str, release)) + ".dev0")

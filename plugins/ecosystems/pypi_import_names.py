@@ -26,11 +26,10 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from packaging.utils import canonicalize_name
-
 from anchorcheck.bounded import toml_loads
 from anchorcheck.repo import UnsafePathError
 from anchorcheck_plugins.ecosystems.discovery import member_dirs
+from anchorcheck_plugins.ecosystems.pypi_common import canonical
 from anchorcheck_plugins.ecosystems.pypi_pyproject import workspace_members
 
 if TYPE_CHECKING:
@@ -154,7 +153,7 @@ _AZURE_NESTED = frozenset({"mgmt", "storage", "keyvault", "ai", "monitor", "sear
 
 
 def _table() -> tuple[dict[str, tuple[str, ...]], dict[str, list[str]]]:
-    forward = {canonicalize_name(name): modules for name, modules in KNOWN.items()}
+    forward = {canonical(name): modules for name, modules in KNOWN.items()}
     backward: dict[str, list[str]] = {}
     for dist, modules in forward.items():
         for module in modules:
@@ -176,7 +175,7 @@ def imports_for_distribution(name: str, context: Context | None = None) -> list[
     `imports_for_distribution("PyYAML") == ["yaml"]`;
     `imports_for_distribution("google-cloud-storage") == ["google.cloud.storage"]`.
     """
-    dist = canonicalize_name(name)
+    dist = canonical(name)
     project = _project_map(context).get(dist)
     if project:
         return list(project)
@@ -210,8 +209,8 @@ def distributions_for_import(module: str, context: Context | None = None) -> lis
         tail = parts[len(ns_parts):]
         if parts[: len(ns_parts)] == ns_parts and tail:
             take = 2 if prefix == "azure-" and tail[0] in _AZURE_NESTED and len(tail) > 1 else 1
-            return [canonicalize_name(prefix + "-".join(tail[:take]))]
-    return [canonicalize_name(parts[0])]
+            return [canonical(prefix + "-".join(tail[:take]))]
+    return [canonical(parts[0])]
 
 
 # -- the project's own metadata ---------------------------------------------------
@@ -267,7 +266,7 @@ def _name_map(table: Any) -> dict[str, tuple[str, ...]]:
         if isinstance(modules, str):
             modules = [modules]
         if isinstance(modules, list) and modules and all(isinstance(m, str) for m in modules):
-            out[canonicalize_name(str(dist))] = tuple(modules)
+            out[canonical(str(dist))] = tuple(modules)
     return out
 
 
@@ -286,7 +285,7 @@ def _own_distribution(context: Context, pyproject: dict[str, Any], directory: st
     if not isinstance(name, str) or not name:
         return None
     packages = _configured_packages(pyproject) or _layout_packages(context, directory)
-    dist = canonicalize_name(name)
+    dist = canonical(name)
     return dist, tuple(packages) if packages else (dist.replace("-", "_"),)
 
 

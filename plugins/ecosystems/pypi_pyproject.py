@@ -12,9 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from packaging.dependency_groups import resolve_dependency_groups
-from packaging.requirements import Requirement
-
 from anchorcheck.packages import (
     BUILD,
     DEV,
@@ -85,8 +82,14 @@ def _named_lists(table: Any, section: str, relation: str, path: str, lines: Line
 
 
 def _groups(groups: dict[str, Any], path: str, lines: LineFinder) -> list[Declaration]:
-    """PEP 735 groups, with `include-group` resolved by packaging (cycles are errors, not hangs)."""
-    found = []
+    """PEP 735 groups, with `include-group` resolved by packaging (cycles are errors, not hangs); packaging
+    is imported for a file that has groups only."""
+    found: list[Declaration] = []
+    if not groups:
+        return found
+    from packaging.dependency_groups import resolve_dependency_groups
+    from packaging.requirements import Requirement
+
     for group in groups:
         at = lines.key(group, "dependency-groups")
         try:

@@ -21,8 +21,6 @@ import posixpath
 import re
 from typing import TYPE_CHECKING
 
-from packaging.utils import InvalidSdistFilename, InvalidWheelFilename, parse_sdist_filename, parse_wheel_filename
-
 from anchorcheck.bounded import brief
 from anchorcheck.lazyregex import later
 from anchorcheck.packages import DEV, DIRECT, Declaration, FileFacts, ManifestError, ManifestStatus, decode, load
@@ -160,6 +158,8 @@ def _name_from_location(text: str) -> str | None:
     egg = _EGG.search(text)
     if egg:
         return egg.group(1)
+    from packaging.utils import InvalidSdistFilename, InvalidWheelFilename, parse_sdist_filename, parse_wheel_filename  # a path or URL line only
+
     filename = text.split(";", 1)[0].strip().split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
     try:
         return str(parse_wheel_filename(filename)[0])

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from anchorcheck import Memory, MemoryFormat, Position, hookimpl
+from anchorcheck.lazyregex import later
 from anchorcheck.memoryfiles import code_span_anchors
 from anchorcheck_plugins.formats import editor
 
@@ -25,7 +26,7 @@ _BULLET = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s+")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
 _THEMATIC_BREAK = re.compile(r"^\s{0,3}([-*_])(?:\s*\1){2,}\s*$")
-_FRONTMATTER_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$")
+_FRONTMATTER_KEY = later(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$")
 
 # Where agents' memory and rule files live; `check` with no arguments looks for these.
 # Matched with fnmatch on the repo-relative path, where `*` also crosses `/` (so `.claude/rules/*.md`

@@ -16,13 +16,14 @@ from typing import Any
 
 from anchorcheck import Memory, MemoryFormat, Position, hookimpl
 from anchorcheck.bounded import LimitError, brief, toml_loads
+from anchorcheck.lazyregex import later
 from anchorcheck.memoryfiles import MemoryFileError, header_lines
 from anchorcheck_plugins.formats import editor
 
 VERSION = 1
-_TOML_AT = re.compile(r"at line (\d+)")
-_MEMORY_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*memory[ \t]*\]\]", re.MULTILINE)
-_CITATION_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*memory[ \t]*\.[ \t]*citation[ \t]*\]\]", re.MULTILINE)
+_TOML_AT = later(r"at line (\d+)")
+_MEMORY_HEADER = later(r"^[ \t]*\[\[[ \t]*memory[ \t]*\]\]", re.MULTILINE)
+_CITATION_HEADER = later(r"^[ \t]*\[\[[ \t]*memory[ \t]*\.[ \t]*citation[ \t]*\]\]", re.MULTILINE)
 _OPTIONAL = {
     "status": str,
     "created": (dt.datetime, dt.date),

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from anchorcheck.context import Context
 from anchorcheck.facts import Parsed, first_error_line
 from anchorcheck.index import parser_for
 from anchorcheck.lazyregex import later
 from anchorcheck.repo import UnsafePathError
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 # A name at the start of a line (after a byte order mark, on the first), `export` allowed.
 _DOTENV_LINE = later(rb"^(?:\xef\xbb\xbf)?[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.]*)[ \t]*=", re.MULTILINE)
@@ -56,15 +57,18 @@ _YAML_LINE = later(rb"\r\n|\r|\n")
 _YAML_INDICATOR = later(rb"(?<![^ \t])[-?:](?![^ \t])")  # `- `, `? `, `: ` (or at the line's end)
 
 
-@dataclass(frozen=True)
 class Defined:
     """What a configuration file defines: (name, line, what) for each variable, and the first line
     that does not parse, if any (a broken YAML file may define more than could be read from it).
-    `unread` says why nothing was read at all (the file is nested too deeply to parse safely)."""
+    `unread` says why nothing was read at all (the file is nested too deeply to parse safely).
+    A plain class (nothing compares or prints it): a dataclass's generated methods cost start-up."""
 
-    names: list[tuple[str, int, str]] = field(default_factory=list)
-    error: int | None = None
-    unread: str | None = None
+    __slots__ = ("names", "error", "unread")
+
+    def __init__(self, names: list[tuple[str, int, str]] | None = None, error: int | None = None, unread: str | None = None) -> None:
+        self.names = [] if names is None else names
+        self.error = error
+        self.unread = unread
 
 
 def defined_names(context: Context, path: str) -> Defined | None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import TypeVar
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
@@ -23,6 +22,7 @@ from anchorcheck.anchors import Anchor, AnchorSyntaxError
 from anchorcheck.context import Context
 from anchorcheck.facts import Facts
 from anchorcheck.index import Goal, Search, SourceIndex
+from anchorcheck.lazyregex import later
 from anchorcheck.packages import project_index
 from anchorcheck.registry import Ecosystem, Language
 from anchorcheck_plugins.kinds._source import (
@@ -74,7 +74,6 @@ def _resolve_all(facts: Facts, path: str, language: Language, context: Context) 
 _T = TypeVar("_T")
 
 
-@dataclass
 class ImportSearch:
     """Where a module is imported in a scope, and how complete the search was.
 
@@ -83,12 +82,23 @@ class ImportSearch:
     reasons show, so that the same anchor on the same tree cites the same places every time.
     """
 
-    places: list[Place] = field(default_factory=list)
-    search: Search = field(default_factory=Search)
-    shaky: list[str] = field(default_factory=list)  # candidates with syntax errors, as path:line
-    languages: set[str] = field(default_factory=set)  # of the files that import it: which ecosystems may provide it
-    cited: list[Place] = field(default_factory=list)
-    cited_all: bool = True  # every candidate was looked at: `cited` are all the places
+    __slots__ = ("places", "search", "shaky", "languages", "cited", "cited_all")  # a plain class: a dataclass costs start-up
+
+    def __init__(
+        self,
+        places: list[Place] | None = None,
+        search: Search | None = None,
+        shaky: list[str] | None = None,
+        languages: set[str] | None = None,
+        cited: list[Place] | None = None,
+        cited_all: bool = True,
+    ) -> None:
+        self.places = [] if places is None else places
+        self.search = Search() if search is None else search
+        self.shaky = [] if shaky is None else shaky  # candidates with syntax errors, as path:line
+        self.languages = set() if languages is None else languages  # of the files that import it: which ecosystems may provide it
+        self.cited = [] if cited is None else cited
+        self.cited_all = cited_all  # every candidate was looked at: `cited` are all the places
 
     def evidence(self, limit: int = MAX_EVIDENCE) -> list[Evidence]:
         return [evidence(path, line, f"imports {name}", flag) for path, line, name, flag in self.cited[:limit]]
@@ -303,8 +313,8 @@ def _within(name: bytes, module: bytes) -> bool:
     return name == module or name.startswith(module + b".")
 
 
-_IMPORT_LINE = re.compile(rb"[ \t]*(?:from|import)[ \t]")
-_FROM = re.compile(rb"from[ \t]+([\w.]+)[ \t]+import\b(.*)")
+_IMPORT_LINE = later(rb"[ \t]*(?:from|import)[ \t]")
+_FROM = later(rb"from[ \t]+([\w.]+)[ \t]+import\b(.*)")
 _WORD = re.compile(rb"\w")
 
 

@@ -16,8 +16,6 @@ package, the anchor is REFUTED; anything less is INCONCLUSIVE with the reason.
 from __future__ import annotations
 
 import functools
-import re
-from dataclasses import dataclass
 
 from packageurl import PackageURL
 from typing import NamedTuple
@@ -25,12 +23,13 @@ from typing import NamedTuple
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
 from anchorcheck.anchors import Anchor, AnchorSyntaxError
 from anchorcheck.context import Context
+from anchorcheck.lazyregex import later
 from anchorcheck.packages import CONTAINS, DISJOINT, LOCKED, Declaration, PackageIndex, project_index
 from anchorcheck.registry import Ecosystem
 from anchorcheck_plugins.kinds.imports import note_import_usage
 
-_RANGE_MARK = re.compile(r"[<>=!~^*,|\s]|(?:^|\.)[xX](?:\.|$)")
-_SHORTHAND = re.compile(r"[A-Za-z0-9@][A-Za-z0-9._\-]*")
+_RANGE_MARK = later(r"[<>=!~^*,|\s]|(?:^|\.)[xX](?:\.|$)")
+_SHORTHAND = later(r"[A-Za-z0-9@][A-Za-z0-9._\-]*")
 
 
 class PackageRef(NamedTuple):
@@ -83,8 +82,7 @@ def _parse_shorthand(value: str) -> PackageRef:
     return PackageRef(None, name, version or None)
 
 
-@dataclass
-class _Finding:
+class _Finding(NamedTuple):
     verdict: Verdict
     reason: str
     evidence: list[Evidence]

@@ -3,10 +3,13 @@ methods (`Type.Method`, interface methods too), consts, vars."""
 
 from __future__ import annotations
 
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
 from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_constants, string_value
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 QUERIES = {
     "imports": "(import_spec name: (_)? @name path: (_) @path)",

@@ -9,10 +9,13 @@ types `Outer.Inner`.
 
 from __future__ import annotations
 
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
 from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, enclosing_name, string_constants
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 QUERIES = {
     "imports": "(import_declaration (_) @name) @stmt",

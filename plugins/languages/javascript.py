@@ -7,11 +7,14 @@ are imports; module names keep npm's shape (`@scope/pkg/sub`), so
 
 from __future__ import annotations
 
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
 from anchorcheck_plugins.languages import javascript_members
 from anchorcheck.facts import TYPE_CHECKING_ONLY, Define, Definitions, Facts, Parsed, definitions, single_bindings, string_value
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 QUERIES = {
     "imports": """

@@ -13,10 +13,12 @@ follow a base class to the file that defines it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from anchorcheck.facts import Facts, Parsed, string_value
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 QUERIES = {
     "computed_members": "(assignment_expression left: (subscript_expression object: (_) @object index: (_) @key)) @assign",

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterator
-
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
 from anchorcheck_plugins.languages import python_members
 from anchorcheck.facts import OPTIONAL, TYPE_CHECKING_ONLY, Define, Definitions, Facts, Parsed, definitions, single_bindings, string_value
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 QUERIES = {
     "imports": """
@@ -165,7 +167,10 @@ class _ImportAliases:
     def __init__(self) -> None:
         self.environ = {"os.environ", "environ", "os.environb"}
         self.getenv = {"os.getenv", "getenv", "os.environ.get", "environ.get", "os.getenvb"}
-        self.bare_environ = False  # `from os import environ`
+        # Whether a bare `environ` may be the environment: imported by that name (`from os import environ`,
+        # or from a module that passes it on), all of os imported (`from os import *`), or bound to it
+        # (`environ = os.environ`). Elsewhere it is a local name, usually a WSGI `environ`: the request.
+        self.bare_environ = False
 
     def note_import(self, module: Node) -> None:
         parent = module.parent
@@ -178,10 +183,14 @@ class _ImportAliases:
 
     def note_from(self, stmt: Node) -> None:
         source = stmt.child_by_field_name("module_name")
-        if source is None or Parsed.text(source) != "os":
+        if source is None:
             return
-        for name in stmt.children_by_field_name("name"):
-            self.bare_environ |= Parsed.text(name) == "environ"
+        names = stmt.children_by_field_name("name")
+        self.bare_environ |= any(Parsed.text(name) == "environ" for name in names)  # from any module: it may pass os's on
+        if Parsed.text(source) != "os":
+            return
+        self.bare_environ |= any(child.type == "wildcard_import" for child in stmt.children)
+        for name in names:
             if name.type != "aliased_import":
                 continue
             original, alias = name.child_by_field_name("name"), name.child_by_field_name("alias")
@@ -199,8 +208,9 @@ class _ImportAliases:
         (`env["K"]`, `env.get("K")`): by name for the whole file, as import aliases are."""
         for _, found in parsed.matches_around("env_aliases", (b"environ",), _ASSIGNMENTS):
             alias, obj = found["alias"][0], found["object"][0]
-            if Parsed.text(obj) in self.environ:
+            if Parsed.text(obj) in self.whole_names():
                 self.environ.add(Parsed.text(alias))
+                self.bare_environ |= Parsed.text(alias) == "environ"
 
     def whole_names(self) -> set[str]:
         """The spellings of the environment object itself. A bare `environ` is os's only after
@@ -215,17 +225,20 @@ class _ImportAliases:
         return LANGUAGE_ENV_MARKERS + tuple(sorted(local))
 
     def reads_with_key(self, read: Node, found: dict[str, Node]) -> bool:
+        """Whether this lookup reads the environment: by a name `whole_names` holds (a bare `environ` only
+        where it may be os's), or through `getenv`."""
+        environ = self.whole_names()
         if read.type == "call":
             function = found.get("fn")
             if function is None:
                 return False
             text = Parsed.text(function)
-            if text in self.getenv:
-                return True
             owner, _, method = text.rpartition(".")
-            return owner in self.environ and method in {"get", "setdefault", "pop"}
+            if text in self.getenv and (owner != "environ" or self.bare_environ):
+                return True
+            return owner in environ and method in {"get", "setdefault", "pop"}
         obj = found.get("object")
-        return obj is not None and Parsed.text(obj) in self.environ
+        return obj is not None and Parsed.text(obj) in environ
 
 
 def _string_constants(parsed: Parsed) -> dict[str, str]:

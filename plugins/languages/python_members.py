@@ -13,11 +13,13 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Iterator
-
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from anchorcheck.facts import Facts, Parsed, string_value
 from anchorcheck.lazyregex import later
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 QUERIES = {
     "setattr": "(call function: (identifier) @fn arguments: (argument_list . (_) @object . (_) @key)) @call",

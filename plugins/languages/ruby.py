@@ -6,10 +6,13 @@ Definitions nest with dots: `Outer.Store.save`, singleton methods and `attr_acce
 
 from __future__ import annotations
 
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
 from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, enclosing_name, string_constants, string_value
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 QUERIES = {
     "class_facts": """

@@ -10,11 +10,13 @@ trees that tree-sitter leaves unparsed, so their paths are read from the tokens.
 from __future__ import annotations
 
 from collections.abc import Iterator
-
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
 from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_constants
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 QUERIES = {
     "imports": """

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from anchorcheck.context import Context
@@ -30,17 +29,24 @@ from anchorcheck_plugins.runners._support import (
 )
 
 
-@dataclass(frozen=True)
 class Package:
-    """One package.json: its folder, name, scripts and dependencies with the line of each."""
+    """One package.json: its folder, name, scripts and dependencies with the line of each. A plain class
+    (nothing compares or prints it): a dataclass's generated methods cost a check's start-up."""
 
-    path: str
-    folder: str
-    name: str | None
-    scripts: dict[str, int | None] = field(default_factory=dict)
-    dependencies: dict[str, int | None] = field(default_factory=dict)
-    bins: frozenset[str] = frozenset()
-    workspaces: tuple[str, ...] | None = None
+    __slots__ = ("path", "folder", "name", "scripts", "dependencies", "bins", "workspaces")
+
+    def __init__(
+        self,
+        path: str,
+        folder: str,
+        name: str | None,
+        scripts: dict[str, int | None],
+        dependencies: dict[str, int | None],
+        bins: frozenset[str],
+        workspaces: tuple[str, ...] | None,
+    ) -> None:
+        self.path, self.folder, self.name = path, folder, name
+        self.scripts, self.dependencies, self.bins, self.workspaces = scripts, dependencies, bins, workspaces
 
 
 def read_package(context: Context, path: str) -> Package:

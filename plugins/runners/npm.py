@@ -29,12 +29,11 @@ the repository: a reader of prose does not read them (`reads_npm`).
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.context import Context
+from anchorcheck.lazyregex import later
 from anchorcheck_plugins.runners._npm_packages import Package, find_workspace, nearest_manifest, read_package, select
 from anchorcheck_plugins.runners._support import (
     ConfigError,
@@ -85,7 +84,7 @@ _GLOBAL_BUILTINS = {
 # bun's own tools: they run whatever package.json says, and need no configuration to run.
 _BUN_TOOLS = {"test": "bun's own test runner (the script test runs with `bun run test`)", "build": "bun's bundler"}
 _BUN_PROJECT = ("package.json", "bun.lock", "bun.lockb", "bunfig.toml")
-_SCRIPT_FILE = re.compile(r".*/.*|.*\.(?:[cm]?[jt]s|[jt]sx)$")
+_SCRIPT_FILE = later(r".*/.*|.*\.(?:[cm]?[jt]s|[jt]sx)$")
 # Binaries whose package has another name; any other binary is looked up under its own name.
 _BIN_PACKAGES = {
     "tsc": ("typescript",), "tsserver": ("typescript",), "changeset": ("@changesets/cli",),
@@ -109,19 +108,22 @@ _VALUE_OPTIONS = {
 _TOOL_OF = {"npx": "npm", "pnpx": "pnpm", "bunx": "bun"}
 
 
-@dataclass
 class Options:
-    """What the options of one call select: the folder, the workspace packages, and how."""
+    """What the options of one call select: the folder, the workspace packages, and how. A plain class
+    (nothing compares or prints it): a dataclass's generated methods cost a check's start-up."""
 
-    cwd: str
-    workspace: list[str] = field(default_factory=list)  # npm -w, bun/pnpm --filter, yarn workspace
-    root: bool = False  # pnpm -w
-    recursive: bool = False  # -r, --workspaces
-    if_present: bool = False
-    global_: bool = False
-    packages: list[str] = field(default_factory=list)  # npx -p
-    positionals: list[str] = field(default_factory=list)
-    rest: list[str] = field(default_factory=list)  # after `--`
+    __slots__ = ("cwd", "workspace", "root", "recursive", "if_present", "global_", "packages", "positionals", "rest")
+
+    def __init__(self, cwd: str, workspace: list[str] | None = None, positionals: list[str] | None = None, if_present: bool = False) -> None:
+        self.cwd = cwd
+        self.workspace = [] if workspace is None else workspace  # npm -w, bun/pnpm --filter, yarn workspace
+        self.root = False  # pnpm -w
+        self.recursive = False  # -r, --workspaces
+        self.if_present = if_present
+        self.global_ = False
+        self.packages: list[str] = []  # npx -p
+        self.positionals = [] if positionals is None else positionals
+        self.rest: list[str] = []  # after `--`
 
 
 def _options(tool: str, args: tuple[str, ...], cwd: str, launcher: bool = False) -> Options:
