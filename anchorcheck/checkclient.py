@@ -85,8 +85,11 @@ def checkout(argv: list[str]) -> str | None:
 
 
 def terminal() -> list[Any]:
-    """What the output reads of the terminal: whether stdout is one (colour), the streams' encodings."""
-    return [sys.stdout.isatty(), sys.stdout.encoding, sys.stderr.encoding]
+    """What the output reads of the terminal: whether stdout is one (colour), the streams' encodings, and
+    its width (help and usage text)."""
+    from anchorcheck.cli.width import columns
+
+    return [sys.stdout.isatty(), sys.stdout.encoding, sys.stderr.encoding, columns()]
 
 
 def surroundings(root: str) -> list[Any]:

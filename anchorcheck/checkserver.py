@@ -147,7 +147,7 @@ class CheckServer:
         try:
             # A first check while no one waits (clients queue meanwhile): the plugins, grammars and facts
             # this checkout's memories need are loaded before the first answer is asked for.
-            self._check({"check": [], "cwd": self.root, "terminal": [False, "utf-8", "utf-8"], "surroundings": self._surroundings})
+            self._check({"check": [], "cwd": self.root, "terminal": [False, "utf-8", "utf-8", 80], "surroundings": self._surroundings})
             self.served = 0
             while not self._stopping:
                 try:
@@ -204,7 +204,7 @@ class CheckServer:
         from anchorcheck.cli import run_command
 
         events: list[list[str]] = []
-        tty, out_encoding, err_encoding = bool(terminal[0]), terminal[1], terminal[2]
+        tty, out_encoding, err_encoding, width = bool(terminal[0]), terminal[1], terminal[2], int(terminal[3])
         streams, here = (sys.stdout, sys.stderr), _working_directory()
         sys.stdout = _Captured("out", events, tty, out_encoding)  # type: ignore[assignment]
         sys.stderr = _Captured("err", events, False, err_encoding)  # type: ignore[assignment]
@@ -212,7 +212,8 @@ class CheckServer:
         try:
             os.chdir(cwd)
             try:
-                code = run_command(["check", *argv], verifiers=self._verifier)
+                with _columns(width):
+                    code = run_command(["check", *argv], verifiers=self._verifier)
             except SystemExit as exit:  # argparse: a usage error or --help, printed to the captured streams
                 code = exit.code if isinstance(exit.code, int) else 2
             except _Refusal as refusal:
@@ -251,6 +252,21 @@ class CheckServer:
 
 class _Refusal(Exception):
     """A request this server must leave to a new process."""
+
+
+@contextlib.contextmanager
+def _columns(width: int) -> Iterator[None]:
+    """COLUMNS set to the client's width while its check runs: help and usage text are laid out for the
+    client's terminal, not this process's (`anchorcheck.cli.width`)."""
+    before = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(width)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = before
 
 
 def _working_directory() -> str:

@@ -144,6 +144,16 @@ def test_a_check_with_a_deadline_whose_workers_outlive_it_ends(served_repo: tupl
     assert _same_answer(root, reference, "--deadline", "30").returncode == 0
 
 
+def test_help_and_usage_are_laid_out_for_the_clients_terminal(served_repo: tuple[Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    root, reference = served_repo
+    monkeypatch.setenv("COLUMNS", "150")  # as a terminal 150 columns wide: the server's own is 80
+    wide = _same_answer(root, {**reference, "COLUMNS": "150"}, "--help")
+    assert "[--fail-on {refuted,inconclusive}] [-v]" in wide.stdout  # one line holds them
+    assert "[--no-cache]" in _same_answer(root, {**reference, "COLUMNS": "150"}, "--format", "nope").stderr.splitlines()[0]
+    monkeypatch.delenv("COLUMNS")
+    _same_answer(root, reference, "--help")  # and the server's own width is as it was
+
+
 def test_check_server_starts_one_that_answers_the_next_check(tmp_path: Path) -> None:
     root = init_repo(write_tree(tmp_path / "repo", FILES))
     try:
@@ -297,7 +307,7 @@ def test_a_client_that_never_takes_its_answer_does_not_hold_up_the_next(tmp_path
     server, thread = _thread_server(root)
     where = checkclient.address(str(root.resolve()))
     assert where is not None
-    message = {"check": [], "cwd": str(root), "terminal": [False, "utf-8", "utf-8"], "surroundings": checkclient.surroundings(str(root.resolve()))}
+    message = {"check": [], "cwd": str(root), "terminal": checkclient.terminal(), "surroundings": checkclient.surroundings(str(root.resolve()))}
     with checkclient.connect(where, 30) as stopped:
         stopped.sendall(json.dumps(message).encode())
         stopped.shutdown(1)  # and never reads
