@@ -62,6 +62,8 @@ def ask(argv: list[str]) -> int | None:
         texts = [(str(stream), str(text)) for stream, text in events]
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
+    except KeyboardInterrupt:  # Ctrl-C while the server works: as a check in this process ends (anchorcheck.cli)
+        return 130
     try:
         for stream, text in texts:
             (sys.stderr if stream == "err" else sys.stdout).write(text)

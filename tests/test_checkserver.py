@@ -320,6 +320,36 @@ def test_a_client_that_never_takes_its_answer_does_not_hold_up_the_next(tmp_path
     thread.join(30)
 
 
+def test_a_check_interrupted_while_the_server_works_ends_as_a_new_process_would(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C: a check in its own process exits 130 and prints nothing; a client printed a traceback."""
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    server, thread = _thread_server(root)
+    assert _ask_in(root) == 1  # answered: the server's first check is done
+    import anchorcheck.cli.check as check_command
+
+    started, release = threading.Event(), threading.Event()
+    real = check_command.check_memories
+
+    def slow(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - a long check, under way when the client is interrupted
+        started.set()
+        release.wait(60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(check_command, "check_memories", slow)
+    client = subprocess.Popen([sys.executable, "-m", "anchorcheck", "check"], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert started.wait(60)
+        client.send_signal(signal.SIGINT)
+        out, err = client.communicate(timeout=60)
+    finally:
+        release.set()
+    assert (client.returncode, out, err) == (130, "", ""), err
+    where = checkclient.address(str(root.resolve()))
+    assert where is not None
+    checkclient.request(where, {"stop": True})
+    thread.join(30)
+
+
 PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or shutil.which("pre-commit")
 
 
