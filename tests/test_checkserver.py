@@ -154,6 +154,17 @@ def test_help_and_usage_are_laid_out_for_the_clients_terminal(served_repo: tuple
     _same_answer(root, reference, "--help")  # and the server's own width is as it was
 
 
+def test_a_receipts_file_a_check_creates_gets_the_clients_permissions(served_repo: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    root, reference = served_repo
+    previous = os.umask(0o077)  # the server was started with the suite's own
+    try:
+        _same_answer(root, reference, "--receipts", str(tmp_path / "served.jsonl"))
+        _run(root, "check", "--receipts", str(tmp_path / "fresh.jsonl"), env=reference)
+    finally:
+        os.umask(previous)
+    assert (tmp_path / "served.jsonl").stat().st_mode & 0o777 == (tmp_path / "fresh.jsonl").stat().st_mode & 0o777 == 0o600
+
+
 def test_check_server_starts_one_that_answers_the_next_check(tmp_path: Path) -> None:
     root = init_repo(write_tree(tmp_path / "repo", FILES))
     try:
@@ -307,7 +318,7 @@ def test_a_client_that_never_takes_its_answer_does_not_hold_up_the_next(tmp_path
     server, thread = _thread_server(root)
     where = checkclient.address(str(root.resolve()))
     assert where is not None
-    message = {"check": [], "cwd": str(root), "terminal": checkclient.terminal(), "surroundings": checkclient.surroundings(str(root.resolve()))}
+    message = {"check": [], "cwd": str(root), "terminal": checkclient.terminal(), "umask": checkclient.umask(), "surroundings": checkclient.surroundings(str(root.resolve()))}
     with checkclient.connect(where, 30) as stopped:
         stopped.sendall(json.dumps(message).encode())
         stopped.shutdown(1)  # and never reads
