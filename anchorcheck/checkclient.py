@@ -35,9 +35,9 @@ VERSION = "1"
 FOLDER = "servers"
 # What a check's answer reads of the environment, besides the checkout: the cache directory (and where
 # the default one is), the plugins allowed, git's own configuration, the colour, where the code is
-# imported from; and which `git` the search path finds (not the path itself, which tools such as
-# pre-commit and pyenv prepend to).
-SURROUNDINGS = ("ANCHORCHECK_CACHE_DIR", "ANCHORCHECK_PLUGINS", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "HOME", "NO_COLOR", "PYTHONPATH")
+# imported from, where `--claude-memory` finds Claude Code's auto-memory; and which `git` the search
+# path finds (not the path itself, which tools such as pre-commit and pyenv prepend to).
+SURROUNDINGS = ("ANCHORCHECK_CACHE_DIR", "ANCHORCHECK_PLUGINS", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "HOME", "NO_COLOR", "PYTHONPATH", "CLAUDE_CONFIG_DIR")
 MAX_MESSAGE = 64 * 1024 * 1024  # bytes of an answer read back (the replay keeps reports up to 4 M characters)
 DEFAULT_IDLE = 600.0  # seconds without a request before a server exits
 ANSWER_TIMEOUT = 600.0  # seconds without a byte from the server before the check runs here instead
@@ -85,8 +85,11 @@ def checkout(argv: list[str]) -> str | None:
 
 
 def terminal() -> list[Any]:
-    """What the output reads of the terminal: whether stdout is one (colour), the streams' encodings."""
-    return [sys.stdout.isatty(), sys.stdout.encoding, sys.stderr.encoding]
+    """What the output reads of the terminal: whether stdout is one (colour), the streams' encodings, and
+    its width (help and usage text)."""
+    from anchorcheck.cli.width import columns
+
+    return [sys.stdout.isatty(), sys.stdout.encoding, sys.stderr.encoding, columns()]
 
 
 def surroundings(root: str) -> list[Any]:
@@ -124,13 +127,16 @@ def address(root: str) -> str | None:
     return where if len(os.fsencode(where)) <= _SUN_PATH else None
 
 
-def program(name: str) -> str | None:
+def program(name: str) -> list[int] | None:
     """The file the search path finds for `name`, as a command run by name would (`shutil.which`'s rule on
-    POSIX, without importing shutil)."""
+    POSIX, without importing shutil), by its size and time rather than its path: git runs a hook with its
+    exec-path first on PATH, and on Debian that folder holds a copy of git itself (`/usr/lib/git-core/git`
+    beside `/usr/bin/git`): a check in a hook is answered by the server a shell started, and the other way round."""
     for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
         candidate = os.path.join(folder or ".", name)
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return os.path.realpath(candidate)
+            info = os.stat(candidate)
+            return [info.st_size, info.st_mtime_ns]
     return None
 
 

@@ -44,7 +44,7 @@ from anchorcheck.plugins import ENTRY_POINT_GROUP
 from anchorcheck.verifier import Verifier
 
 _MAX_REQUEST = 1024 * 1024  # bytes: words, a working directory and a terminal
-_REQUEST_TIMEOUT = 10.0  # seconds a client has to send its request
+_REQUEST_TIMEOUT = 10.0  # seconds a client has to send its request, and to take its answer (a stopped one blocks no other)
 
 
 class ServerError(Exception):
@@ -147,7 +147,7 @@ class CheckServer:
         try:
             # A first check while no one waits (clients queue meanwhile): the plugins, grammars and facts
             # this checkout's memories need are loaded before the first answer is asked for.
-            self._check({"check": [], "cwd": self.root, "terminal": [False, "utf-8", "utf-8"], "surroundings": self._surroundings})
+            self._check({"check": [], "cwd": self.root, "terminal": [False, "utf-8", "utf-8", 80], "surroundings": self._surroundings})
             self.served = 0
             while not self._stopping:
                 try:
@@ -176,7 +176,6 @@ class CheckServer:
         message = json.loads(receive(conn, _MAX_REQUEST))
         if not isinstance(message, dict):
             raise ValueError("not a request")
-        conn.settimeout(None)
         if message.get("stop"):
             self._stopping = True
             reply: dict[str, Any] = {"stopped": os.getpid()}
@@ -185,6 +184,10 @@ class CheckServer:
         else:
             reply = self._check(message)
         conn.sendall(json.dumps(reply).encode("utf-8", "surrogateescape"))
+        # The end of the answer, whoever else holds the connection: worker processes forked during the check
+        # (a `--deadline`'s pool, kept by the resident Verifier) inherited it, and closing it here alone
+        # left the client waiting for the end.
+        conn.shutdown(socket.SHUT_RDWR)
 
     def status(self) -> dict[str, Any]:
         return {"pid": os.getpid(), "root": self.root, "served": self.served, "up": round(time.time() - self.started, 1), "idle": self.idle}
@@ -201,15 +204,16 @@ class CheckServer:
         from anchorcheck.cli import run_command
 
         events: list[list[str]] = []
-        tty, out_encoding, err_encoding = bool(terminal[0]), terminal[1], terminal[2]
-        streams, here = (sys.stdout, sys.stderr), os.getcwd()
+        tty, out_encoding, err_encoding, width = bool(terminal[0]), terminal[1], terminal[2], int(terminal[3])
+        streams, here = (sys.stdout, sys.stderr), _working_directory()
         sys.stdout = _Captured("out", events, tty, out_encoding)  # type: ignore[assignment]
         sys.stderr = _Captured("err", events, False, err_encoding)  # type: ignore[assignment]
         warned, self._warned = self._warned, False
         try:
             os.chdir(cwd)
             try:
-                code = run_command(["check", *argv], verifiers=self._verifier)
+                with _columns(width):
+                    code = run_command(["check", *argv], verifiers=self._verifier)
             except SystemExit as exit:  # argparse: a usage error or --help, printed to the captured streams
                 code = exit.code if isinstance(exit.code, int) else 2
             except _Refusal as refusal:
@@ -248,6 +252,30 @@ class CheckServer:
 
 class _Refusal(Exception):
     """A request this server must leave to a new process."""
+
+
+@contextlib.contextmanager
+def _columns(width: int) -> Iterator[None]:
+    """COLUMNS set to the client's width while its check runs: help and usage text are laid out for the
+    client's terminal, not this process's (`anchorcheck.cli.width`)."""
+    before = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(width)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = before
+
+
+def _working_directory() -> str:
+    """Where this process works, to come back to after an answer; the root folder when that is gone (the
+    checkout it started in, deleted and cloned again: every answer after failed)."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return os.sep
 
 
 class _Terminated(BaseException):

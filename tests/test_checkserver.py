@@ -113,6 +113,47 @@ def test_a_check_names_its_checkout_and_the_server_refuses_another(served_repo: 
     assert _served(root) == before  # the server saw another checkout and left it to a new process
 
 
+def test_a_check_with_another_claude_config_dir_is_not_answered_for_the_servers(served_repo: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    """`--claude-memory` reads Claude Code's folder from CLAUDE_CONFIG_DIR: a client that sets it is not the server's."""
+    root, reference = served_repo
+    folder = tmp_path / "claude" / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(root.resolve())) / "memory"
+    write_tree(folder, {"notes.md": "- The old module. `file:src/app/gone.py`\n"})
+    before = _served(root)
+    env = {**os.environ, "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")}
+    answered = _run(root, "check", "--claude-memory", env=env)
+    fresh = _run(root, "check", "--claude-memory", env={**reference, "CLAUDE_CONFIG_DIR": str(tmp_path / "claude")})
+    assert answered.returncode == fresh.returncode == 1 and "file:src/app/gone.py" in answered.stdout
+    assert _ELAPSED.sub("", answered.stdout) == _ELAPSED.sub("", fresh.stdout) and _served(root) == before
+
+
+def test_a_checkout_deleted_and_cloned_again_is_answered_as_a_new_process_would(served_repo: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    """The server started in the checkout: its working directory goes with it."""
+    root, reference = served_repo
+    assert _same_answer(root, reference).returncode == 1
+    shutil.rmtree(root)
+    init_repo(write_tree(root, {**FILES, "src/app/cache.py": "import redis\n"}))
+    assert _same_answer(root, reference).returncode == 0
+
+
+def test_a_check_with_a_deadline_whose_workers_outlive_it_ends(served_repo: tuple[Path, dict[str, str]]) -> None:
+    """A `--deadline` parses in worker processes forked during the answer, and kept: they held the connection
+    open, and the client waited for an end that came only at its timeout."""
+    root, reference = served_repo
+    (root / "src/app/cache.py").write_text("import redis\n")  # a file to parse, under the deadline
+    assert _same_answer(root, reference, "--deadline", "30").returncode == 0
+    assert _same_answer(root, reference, "--deadline", "30").returncode == 0
+
+
+def test_help_and_usage_are_laid_out_for_the_clients_terminal(served_repo: tuple[Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    root, reference = served_repo
+    monkeypatch.setenv("COLUMNS", "150")  # as a terminal 150 columns wide: the server's own is 80
+    wide = _same_answer(root, {**reference, "COLUMNS": "150"}, "--help")
+    assert "[--fail-on {refuted,inconclusive}] [-v]" in wide.stdout  # one line holds them
+    assert "[--no-cache]" in _same_answer(root, {**reference, "COLUMNS": "150"}, "--format", "nope").stderr.splitlines()[0]
+    monkeypatch.delenv("COLUMNS")
+    _same_answer(root, reference, "--help")  # and the server's own width is as it was
+
+
 def test_check_server_starts_one_that_answers_the_next_check(tmp_path: Path) -> None:
     root = init_repo(write_tree(tmp_path / "repo", FILES))
     try:
@@ -256,12 +297,37 @@ def test_the_request_of_another_user_or_garbage_costs_only_its_own_answer(served
     _same_answer(root, reference)
 
 
+def test_a_client_that_never_takes_its_answer_does_not_hold_up_the_next(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client stopped (Ctrl-Z) after its request: the server's send of a large answer gives up on it."""
+    import anchorcheck.checkserver as checkserver
+
+    monkeypatch.setattr(checkserver, "_REQUEST_TIMEOUT", 1.0)
+    lines = "".join(f"- Gone. `file:src/app/gone_{n}.py`\n" for n in range(3000))  # an answer larger than the socket's buffers
+    root = init_repo(write_tree(tmp_path / "repo", {**FILES, "CLAUDE.md": lines}))
+    server, thread = _thread_server(root)
+    where = checkclient.address(str(root.resolve()))
+    assert where is not None
+    message = {"check": [], "cwd": str(root), "terminal": checkclient.terminal(), "surroundings": checkclient.surroundings(str(root.resolve()))}
+    with checkclient.connect(where, 30) as stopped:
+        stopped.sendall(json.dumps(message).encode())
+        stopped.shutdown(1)  # and never reads
+        answered: list[int | None] = []
+        waiting = threading.Thread(target=lambda: answered.append(_ask_in(root)), daemon=True)
+        waiting.start()
+        waiting.join(60)
+    assert answered == [1] and server.served == 2 and "gone_2999.py" in capsys.readouterr().out
+    checkclient.request(where, {"stop": True})
+    thread.join(30)
+
+
 PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or shutil.which("pre-commit")
 
 
 @pytest.mark.skipif(PRE_COMMIT is None, reason="pre-commit is not installed (the test extra)")
 def test_a_pre_commit_hook_with_server_starts_one_and_is_answered_by_it(tmp_path: Path) -> None:
-    """The real pre-commit program running the repository hook with `args: [--server]`."""
+    """The real pre-commit program running the repository hook with `args: [--server]`, installed as git's
+    pre-commit hook: git runs it with its exec-path first on PATH (a second copy of git there, on Debian), and
+    the server it starts is the one `anchorcheck serve` in a shell sees, and the other way round."""
     config = (
         "repos:\n  - repo: local\n    hooks:\n      - id: anchorcheck-repo\n        name: anchorcheck\n"
         "        entry: anchorcheck check\n        args: [--server]\n        language: system\n"
@@ -269,9 +335,12 @@ def test_a_pre_commit_hook_with_server_starts_one_and_is_answered_by_it(tmp_path
     )
     root = init_repo(write_tree(tmp_path / "repo", {**FILES, "CLAUDE.md": "# Notes\n\n- `import:json`, `env:APP_MODE`.\n", ".pre-commit-config.yaml": config}))
     env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]), "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "NO_COLOR": "1"}
+    subprocess.run([PRE_COMMIT, "install"], cwd=root, env=env, capture_output=True, check=True, timeout=120)
+    identity = {"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.com", "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.com"}
 
     def hook() -> subprocess.CompletedProcess[str]:
-        return subprocess.run([PRE_COMMIT, "run", "--all-files", "--color", "never"], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+        git(root, "add", "-A")  # pre-commit stashes what is not staged
+        return subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "step"], cwd=root, env={**env, **identity}, capture_output=True, text=True, timeout=300)
 
     def status() -> str:
         return _run(root, "serve", "--status", env=env).stdout
@@ -284,7 +353,7 @@ def test_a_pre_commit_hook_with_server_starts_one_and_is_answered_by_it(tmp_path
         assert hook().returncode == 0 and "1 checks answered" in status()
         (root / "src/app/main.py").write_text("import json\n")  # the code drops the env read: the memory is stale
         failed = hook()
-        assert failed.returncode == 1 and "env:APP_MODE" in failed.stdout and "2 checks answered" in status()
+        assert failed.returncode == 1 and "env:APP_MODE" in failed.stdout + failed.stderr and "2 checks answered" in status()
     finally:
         _run(root, "serve", "--stop", env=env)
 

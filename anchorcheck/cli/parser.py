@@ -3,34 +3,19 @@
 argparse makes a help formatter for every `add_argument` (to check the metavar against
 `nargs`), and the formatter imports shutil for the terminal's width: shutil imports bz2 and
 lzma, ~3 ms of every `check`, for a width only help text uses. `_Formatter` reads the width
-by `shutil.get_terminal_size`'s rule instead, so help is laid out exactly as before.
+by `shutil.get_terminal_size`'s rule instead (`anchorcheck.cli.width`), so help is laid out exactly as before.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 
-
-def _columns(fallback: int = 80) -> int:
-    """`shutil.get_terminal_size().columns`: `COLUMNS` when it is a positive number, else the width of
-    the terminal standard output is on, else `fallback`."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns > 0:
-        return columns
-    try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns or fallback  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):  # no stdout, closed, detached or not a terminal
-        return fallback
+from anchorcheck.cli.width import columns
 
 
 class _Formatter(argparse.HelpFormatter):
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None) -> None:
-        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+        super().__init__(prog, indent_increment, max_help_position, columns() - 2 if width is None else width)
 
 
 class Parser(argparse.ArgumentParser):
