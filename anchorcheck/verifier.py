@@ -22,7 +22,6 @@ from anchorcheck import implicit, lifecycle
 from anchorcheck.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor, parse_anchor
 from anchorcheck.config import Config, ConfigError, load_config
 from anchorcheck.context import BudgetExceeded, Context
-from anchorcheck.freshness import Lookout, Snapshot
 from anchorcheck.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_reason
 from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict
 from anchorcheck.plugins import PluginSet, default_plugins, load_plugins, only_from_env
@@ -32,6 +31,8 @@ from anchorcheck.repo import Repository, UnsafePathError, check_relative
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
+
+    from anchorcheck.freshness import Lookout, Snapshot
 
     from anchorcheck.results import ResultStore
     from anchorcheck.treestate import TreeState
@@ -70,7 +71,7 @@ class Verifier:
         self._snapshot: Snapshot | None = None
         # On before anything lists the checkout (a caller's own `repo.paths()`, a listing fetched in the
         # background): whatever the first snapshot's listing saw, a change after it began is seen.
-        self._lookout = Lookout(self.repo) if self._resident else None
+        self._lookout = _lookout(self.repo) if self._resident else None
         if (options or {}).get("prefetch_listing"):
             # Only where the first check follows at once (the CLI): the listing is a snapshot, and
             # one taken long before a library caller's first check would judge later edits wrongly.
@@ -228,7 +229,7 @@ class Verifier:
         if not self._looked():
             return False
         if self._snapshot is None:  # the first look could not take it: take it now; what the listing taken
-            self._watch(Snapshot(self.repo))  # before it may have missed is reported by its first `changes()`
+            self._watch(_snapshot(self.repo))  # before it may have missed is reported by its first `changes()`
         changes = self._snapshot.changes()
         unwatched = self.context.shared.drop_volatile()
         if unwatched:  # read outside what the snapshot watches (an ignored file): read again at each call
@@ -254,7 +255,7 @@ class Verifier:
         old = self._snapshot
         listed = set(self.repo.paths())
         self.repo.relist()
-        self._watch(Snapshot(self.repo))  # before the new listing is judged: a change from now on is seen
+        self._watch(_snapshot(self.repo))  # before the new listing is judged: a change from now on is seen
         stale |= listed ^ self._snapshot.listed
         stale |= self._snapshot.changed_since(old)  # between the look that found the change and the new watches
         self._forget(stale, relisted=True)
@@ -290,7 +291,7 @@ class Verifier:
     def _first_look(self) -> None:
         try:
             if self._resident:  # the snapshot lists the checkout, its watches on before git looks at the files
-                self._watch(Snapshot(self.repo, self._lookout))
+                self._watch(_snapshot(self.repo, self._lookout))
             self.repo.paths()
             self._store()
         except Exception:  # noqa: BLE001 - what failed is done again where it is needed, and reported there
@@ -326,7 +327,7 @@ class Verifier:
         self._spec = (*self._spec[:3], config, self._spec[4])  # a worker builds its Verifier under this one
         self.repo = Repository(self.repo.root, skip_dirs=config.skip_dirs, exclude=config.exclude, max_file_size=config.max_file_size)
         self.context = Context(self.repo, self.plugins.registry, self.config, options=self.context.options)
-        self._watch(Snapshot(self.repo))
+        self._watch(_snapshot(self.repo))
         stale |= listed ^ set(self.repo.paths())
         stale |= self._snapshot.changed_since(old)  # between the look that found the change and the new watches
         if known is not None:
@@ -504,6 +505,19 @@ class Verifier:
         if result is not None and result.plugin is None:
             result.plugin = plugin
         return result
+
+
+def _lookout(repo: Repository) -> Lookout:
+    from anchorcheck.freshness import Lookout  # a one-shot Verifier (the CLI's `check`) never watches
+
+    return Lookout(repo)
+
+
+def _snapshot(repo: Repository, lookout: Lookout | None = None) -> Snapshot:
+    """What the checkout looks like now (`anchorcheck.freshness`), for a Verifier that answers again later."""
+    from anchorcheck.freshness import Snapshot
+
+    return Snapshot(repo, lookout)
 
 
 def _verify_here(

@@ -255,6 +255,7 @@ def test_a_check_imports_no_writer_receipt_revision_or_citation_module(make_repo
     assert "EXIT 1 True" in out and ", 3 refuted, 0 inconclusive) of 4 memories" in out  # the collector's thresholds are restored
     assert not {
         "anchorcheck.receipts", "anchorcheck.revision", "anchorcheck.citation", "anchorcheck.atomic",
+        "anchorcheck.freshness",  # a one-shot Verifier takes no snapshot of the checkout
         "anchorcheck_plugins.formats.markdown_edit", "anchorcheck_plugins.formats.native_edit", "anchorcheck_plugins.formats.mcp_jsonl_edit",
     } & mods, mods
 

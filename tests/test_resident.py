@@ -329,15 +329,15 @@ def test_an_edit_while_a_new_configuration_is_taken_in_is_seen(tmp_path, monkeyp
         init_repo(tmp_path)
     v = verifier(tmp_path)
     assert v.check("import:redis").verdict is Verdict.REFUTED and v.check("import:yaml").verdict is Verdict.VERIFIED
-    snapshot = verifier_module.Snapshot
+    snapshot = verifier_module._snapshot
 
     def edited_first(repo, *args):
         (tmp_path / "app/a.py").write_text("import json\nimport redis\n")
-        monkeypatch.setattr(verifier_module, "Snapshot", snapshot)
+        monkeypatch.setattr(verifier_module, "_snapshot", snapshot)
         return snapshot(repo, *args)
 
     write(tmp_path, {".anchorcheck.toml": 'exclude = ["gen/"]\n'})
-    monkeypatch.setattr(verifier_module, "Snapshot", edited_first)
+    monkeypatch.setattr(verifier_module, "_snapshot", edited_first)
     assert v.check("import:yaml").verdict is Verdict.REFUTED  # the new configuration is in force
     assert v.check("import:redis").verdict is Verdict.VERIFIED
 
