@@ -57,11 +57,13 @@ def ask(argv: list[str]) -> int | None:
         where = address(root)
         if where is None:
             return None
-        answer = request(where, {"check": argv, "cwd": os.getcwd(), "terminal": terminal(), "surroundings": surroundings(root)})
+        answer = request(where, {"check": argv, "cwd": os.getcwd(), "terminal": terminal(), "umask": umask(), "surroundings": surroundings(root)})
         events, code = answer["out"], int(answer["exit"])
         texts = [(str(stream), str(text)) for stream, text in events]
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
+    except KeyboardInterrupt:  # Ctrl-C while the server works: as a check in this process ends (anchorcheck.cli)
+        return 130
     try:
         for stream, text in texts:
             (sys.stderr if stream == "err" else sys.stdout).write(text)
@@ -90,6 +92,13 @@ def terminal() -> list[Any]:
     from anchorcheck.cli.width import columns
 
     return [sys.stdout.isatty(), sys.stdout.encoding, sys.stderr.encoding, columns()]
+
+
+def umask() -> int:
+    """This process's umask (a file a check creates, `--receipts`, gets its permissions from it)."""
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
 
 
 def surroundings(root: str) -> list[Any]:

@@ -37,7 +37,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-from anchorcheck.checkclient import DEFAULT_IDLE, address, peer_uid, private_folder, receive, surroundings
+from anchorcheck.checkclient import DEFAULT_IDLE, address, peer_uid, private_folder, receive, surroundings, umask
 from anchorcheck.codesig import ANCHORCHECK, fingerprint, plugin_sources, signature_now
 from anchorcheck.entrypoints import entry_points
 from anchorcheck.plugins import ENTRY_POINT_GROUP
@@ -123,11 +123,11 @@ class CheckServer:
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         previous = signal.signal(signal.SIGTERM, self._terminate) if _main_thread() else None
         try:
-            umask = os.umask(0o177)
+            mask = os.umask(0o177)
             try:
                 listener.bind(self.address)
             finally:
-                os.umask(umask)
+                os.umask(mask)
             listener.listen(16)
             yield listener
         finally:
@@ -147,7 +147,7 @@ class CheckServer:
         try:
             # A first check while no one waits (clients queue meanwhile): the plugins, grammars and facts
             # this checkout's memories need are loaded before the first answer is asked for.
-            self._check({"check": [], "cwd": self.root, "terminal": [False, "utf-8", "utf-8", 80], "surroundings": self._surroundings})
+            self._check({"check": [], "cwd": self.root, "terminal": [False, "utf-8", "utf-8", 80], "umask": umask(), "surroundings": self._surroundings})
             self.served = 0
             while not self._stopping:
                 try:
@@ -205,6 +205,7 @@ class CheckServer:
 
         events: list[list[str]] = []
         tty, out_encoding, err_encoding, width = bool(terminal[0]), terminal[1], terminal[2], int(terminal[3])
+        mask = int(message["umask"])
         streams, here = (sys.stdout, sys.stderr), _working_directory()
         sys.stdout = _Captured("out", events, tty, out_encoding)  # type: ignore[assignment]
         sys.stderr = _Captured("err", events, False, err_encoding)  # type: ignore[assignment]
@@ -212,7 +213,7 @@ class CheckServer:
         try:
             os.chdir(cwd)
             try:
-                with _columns(width):
+                with _as_client(width, mask):
                     code = run_command(["check", *argv], verifiers=self._verifier)
             except SystemExit as exit:  # argparse: a usage error or --help, printed to the captured streams
                 code = exit.code if isinstance(exit.code, int) else 2
@@ -255,14 +256,16 @@ class _Refusal(Exception):
 
 
 @contextlib.contextmanager
-def _columns(width: int) -> Iterator[None]:
-    """COLUMNS set to the client's width while its check runs: help and usage text are laid out for the
-    client's terminal, not this process's (`anchorcheck.cli.width`)."""
-    before = os.environ.get("COLUMNS")
+def _as_client(width: int, mask: int) -> Iterator[None]:
+    """The client's terminal width and umask while its check runs: help and usage text are laid out for the
+    client's terminal (COLUMNS, `anchorcheck.cli.width`), and a file it creates (`--receipts`) gets the
+    permissions the client's own process would give it, not this one's."""
+    before, mask = os.environ.get("COLUMNS"), os.umask(mask)
     os.environ["COLUMNS"] = str(width)
     try:
         yield
     finally:
+        os.umask(mask)
         if before is None:
             del os.environ["COLUMNS"]
         else:

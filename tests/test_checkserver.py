@@ -154,6 +154,17 @@ def test_help_and_usage_are_laid_out_for_the_clients_terminal(served_repo: tuple
     _same_answer(root, reference, "--help")  # and the server's own width is as it was
 
 
+def test_a_receipts_file_a_check_creates_gets_the_clients_permissions(served_repo: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    root, reference = served_repo
+    previous = os.umask(0o077)  # the server was started with the suite's own
+    try:
+        _same_answer(root, reference, "--receipts", str(tmp_path / "served.jsonl"))
+        _run(root, "check", "--receipts", str(tmp_path / "fresh.jsonl"), env=reference)
+    finally:
+        os.umask(previous)
+    assert (tmp_path / "served.jsonl").stat().st_mode & 0o777 == (tmp_path / "fresh.jsonl").stat().st_mode & 0o777 == 0o600
+
+
 def test_check_server_starts_one_that_answers_the_next_check(tmp_path: Path) -> None:
     root = init_repo(write_tree(tmp_path / "repo", FILES))
     try:
@@ -307,7 +318,7 @@ def test_a_client_that_never_takes_its_answer_does_not_hold_up_the_next(tmp_path
     server, thread = _thread_server(root)
     where = checkclient.address(str(root.resolve()))
     assert where is not None
-    message = {"check": [], "cwd": str(root), "terminal": checkclient.terminal(), "surroundings": checkclient.surroundings(str(root.resolve()))}
+    message = {"check": [], "cwd": str(root), "terminal": checkclient.terminal(), "umask": checkclient.umask(), "surroundings": checkclient.surroundings(str(root.resolve()))}
     with checkclient.connect(where, 30) as stopped:
         stopped.sendall(json.dumps(message).encode())
         stopped.shutdown(1)  # and never reads
@@ -316,6 +327,36 @@ def test_a_client_that_never_takes_its_answer_does_not_hold_up_the_next(tmp_path
         waiting.start()
         waiting.join(60)
     assert answered == [1] and server.served == 2 and "gone_2999.py" in capsys.readouterr().out
+    checkclient.request(where, {"stop": True})
+    thread.join(30)
+
+
+def test_a_check_interrupted_while_the_server_works_ends_as_a_new_process_would(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C: a check in its own process exits 130 and prints nothing; a client printed a traceback."""
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    server, thread = _thread_server(root)
+    assert _ask_in(root) == 1  # answered: the server's first check is done
+    import anchorcheck.cli.check as check_command
+
+    started, release = threading.Event(), threading.Event()
+    real = check_command.check_memories
+
+    def slow(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - a long check, under way when the client is interrupted
+        started.set()
+        release.wait(60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(check_command, "check_memories", slow)
+    client = subprocess.Popen([sys.executable, "-m", "anchorcheck", "check"], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert started.wait(60)
+        client.send_signal(signal.SIGINT)
+        out, err = client.communicate(timeout=60)
+    finally:
+        release.set()
+    assert (client.returncode, out, err) == (130, "", ""), err
+    where = checkclient.address(str(root.resolve()))
+    assert where is not None
     checkclient.request(where, {"stop": True})
     thread.join(30)
 
