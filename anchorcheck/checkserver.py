@@ -105,7 +105,9 @@ class CheckServer:
         lock = os.open(f"{self.address}.lock", os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
             try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                # A POSIX lock, the process's own: a worker a check forks (a `--deadline`'s pool) does not
+                # inherit it, as it would an flock, and one outliving the server cannot keep the next from starting.
+                fcntl.lockf(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 return False  # another server answers for this checkout
             with contextlib.suppress(_Terminated), self._listening() as listener:

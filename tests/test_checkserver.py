@@ -371,6 +371,25 @@ def test_a_check_interrupted_while_the_server_works_ends_as_a_new_process_would(
     thread.join(30)
 
 
+def test_a_process_the_server_forked_keeps_no_lock_once_it_exits(tmp_path: Path) -> None:
+    """Workers a check forks inherit the server's open files; one that outlived its server (seen wedged in
+    its pool's exit) kept the lock, and every new server for the checkout found it held and exited."""
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    server, thread = _thread_server(root)
+    child = os.fork()
+    if child == 0:  # a worker, forked while the server runs, that outlives it
+        time.sleep(60)
+        os._exit(0)
+    try:
+        checkclient.request(server.address, {"stop": True})
+        thread.join(30)
+        assert not thread.is_alive()
+        assert CheckServer(str(root), idle=0.5).serve() is True  # it ran, then idled out: no other held the lock
+    finally:
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+
+
 PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or shutil.which("pre-commit")
 
 
