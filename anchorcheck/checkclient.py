@@ -41,6 +41,7 @@ SURROUNDINGS = ("ANCHORCHECK_CACHE_DIR", "ANCHORCHECK_PLUGINS", "XDG_CACHE_HOME"
 MAX_MESSAGE = 64 * 1024 * 1024  # bytes of an answer read back (the replay keeps reports up to 4 M characters)
 DEFAULT_IDLE = 600.0  # seconds without a request before a server exits
 ANSWER_TIMEOUT = 600.0  # seconds without a byte from the server before the check runs here instead
+_PER_PROCESS = ("/dev/", "/proc/")  # where /dev/stdout, /dev/fd/N and /proc/self lead
 _SUN_PATH = 100  # bytes: AF_UNIX addresses are limited to 104-108 by the platform
 
 
@@ -55,8 +56,8 @@ def ask(argv: list[str]) -> int | None:
         if root is None or folder is None or not any(name.endswith(".sock") for name in os.listdir(folder)):
             return None  # no server runs at all (a server removes its socket when it exits): nothing to import
         where = address(root)
-        if where is None:
-            return None
+        if where is None or any(os.path.realpath(word.partition("=")[2] or word).startswith(_PER_PROCESS) for word in argv):
+            return None  # or `--receipts /dev/stdout`: a file each process has its own of, the server's not this one's
         answer = request(where, {"check": argv, "cwd": os.getcwd(), "terminal": terminal(), "umask": umask(), "surroundings": surroundings(root)})
         events, code = answer["out"], int(answer["exit"])
         texts = [(str(stream), str(text)) for stream, text in events]

@@ -165,6 +165,16 @@ def test_a_receipts_file_a_check_creates_gets_the_clients_permissions(served_rep
     assert (tmp_path / "served.jsonl").stat().st_mode & 0o777 == (tmp_path / "fresh.jsonl").stat().st_mode & 0o777 == 0o600
 
 
+def test_a_file_each_process_has_its_own_of_is_not_named_to_the_server(served_repo: tuple[Path, dict[str, str]]) -> None:
+    """`--receipts /dev/stdout` is the client's stdout (a pipe here), not the server's (/dev/null)."""
+    root, reference = served_repo
+    before = _served(root)
+    for args in (["--receipts", "/dev/stdout"], ["--receipts=/dev/fd/1"]):
+        answered, fresh = _run(root, "check", *args), _run(root, "check", *args, env=reference)
+        assert (answered.returncode, answered.stderr) == (fresh.returncode, fresh.stderr) == (2, f"anchorcheck: error: {args[-1].partition('=')[2] or args[-1]}: cannot read: not a regular file (a FIFO)\n")
+    assert _served(root) == before
+
+
 def test_check_server_starts_one_that_answers_the_next_check(tmp_path: Path) -> None:
     root = init_repo(write_tree(tmp_path / "repo", FILES))
     try:
