@@ -30,6 +30,12 @@ machine disturbs least):
 - `pre-commit run --all-files` with the anchorcheck hook as a local hook,
   against the same run with no hook at all, when pre-commit is installed.
 
+Run it from a regular install (`python3 -m venv /tmp/b && /tmp/b/bin/pip install . &&
+/tmp/b/bin/python benchmarks/startup.py`), as users have: in an editable install
+(`pip install -e`) the interpreter imports the editable finder (pathlib, importlib.util, ...)
+at start-up, so `python -c pass` costs about 15 ms more and every ratio looks about half as
+large as a user's; the script says so when it sees one.
+
 Bytecode is written once before timing (PYTHONDONTWRITEBYTECODE is dropped for
 the children), so every figure is a start from compiled modules, as after
 `pip install`.
@@ -197,6 +203,9 @@ def measure(work: Path, count: int = 15, against: str | None = None) -> None:
         commands["pre-commit run (no hook)"] = ([precommit, "run", "--all-files"], copies[1])
     else:
         print("(pre-commit is not installed: left out)")
+    probe = "import sys; print(any(name.startswith('__editable__') for name in sys.modules))"
+    if subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True).stdout.strip() == "True":
+        print("WARNING: an editable install: `python -c pass` imports its finder, and the ratios below flatter (see the docstring)")
     check = subprocess.run([exe, "check"], cwd=root, env=env, capture_output=True, text=True)
     print(f"repository: {root}\n  {check.stdout.strip().splitlines()[-1] if check.stdout.strip() else check.stderr.strip()}")
     server_cpu = _cpu_of(server)

@@ -96,6 +96,9 @@ def _main(argv: Sequence[str] | None) -> int:
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv == ["--version"]:  # what argparse's version action prints, without importing argparse (~5 ms)
+        print(f"anchorcheck {__version__}")
+        return 0
     listed = None
     if argv[:1] == ["check"]:  # before any heavy import: a running server's answer, or the last report
         from anchorcheck.checkclient import ask
