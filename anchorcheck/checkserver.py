@@ -92,6 +92,7 @@ class CheckServer:
         self._code = self._code_now()
         self._warned = False
         self._stopping = False
+        self._pid = os.getpid()  # the server's own process, not a worker a check forks
 
     def serve(self, ready: Any = None) -> bool:
         """Listen until idle, stopped or terminated; False at once when another server holds the socket.
@@ -140,6 +141,10 @@ class CheckServer:
                 signal.signal(signal.SIGTERM, previous)
 
     def _terminate(self, signum: int, frame: Any) -> None:
+        if os.getpid() != self._pid:  # a worker a check forked inherited this handler: it ends as a worker ends
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
         raise _Terminated  # through `_listening`'s cleanup, past a check's own handlers: the socket goes with the process
 
     def _loop(self, listener: socket.socket) -> None:

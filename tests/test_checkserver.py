@@ -187,7 +187,7 @@ def test_check_server_starts_one_that_answers_the_next_check(tmp_path: Path) -> 
         again = _run(root, "check", "--server")
         assert _served(root) == 1 and _ELAPSED.sub("", again.stdout) == _ELAPSED.sub("", first.stdout)
         status = _run(root, "serve", "--status")
-        assert status.returncode == 0 and "1 checks answered" in status.stdout
+        assert status.returncode == 0 and "1 check answered" in status.stdout
     finally:
         _run(root, "serve", "--stop")
     assert _run(root, "serve", "--status").returncode == 1
@@ -420,7 +420,7 @@ def test_a_pre_commit_hook_with_server_starts_one_and_is_answered_by_it(tmp_path
         deadline = time.monotonic() + 60
         while "0 checks answered" not in status() and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert hook().returncode == 0 and "1 checks answered" in status()
+        assert hook().returncode == 0 and "1 check answered" in status()
         (root / "src/app/main.py").write_text("import json\n")  # the code drops the env read: the memory is stale
         failed = hook()
         assert failed.returncode == 1 and "env:APP_MODE" in failed.stdout + failed.stderr and "2 checks answered" in status()
@@ -460,3 +460,20 @@ def test_a_server_started_for_a_checkout_imports_nothing_from_it(tmp_path: Path)
         assert not marker.exists()
     finally:
         _run(root, "serve", "--stop")
+
+
+def test_a_worker_a_check_forked_ends_on_sigterm_as_a_worker_does(tmp_path: Path) -> None:
+    """Pool workers a check forks (a `--deadline`'s) inherit the server's SIGTERM handler: in them it must not
+    raise into the worker's code, but end the process by the signal, as without the server."""
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    server = CheckServer(str(root), idle=60)
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the worker's side
+        try:
+            signal.signal(signal.SIGTERM, server._terminate)
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
+        finally:
+            os._exit(3)
+    _, status = os.waitpid(child, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM

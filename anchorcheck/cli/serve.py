@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         if status is None:
             print(f"anchorcheck: no server runs for {root}")
             return 1
-        print(f"anchorcheck: serving {root}: pid {status['pid']}, {status['served']} checks answered, up {status['up']:g} s, exits after {status['idle']:g} s idle")
+        print(f"anchorcheck: serving {root}: pid {status['pid']}, {status['served']} check{'' if status['served'] == 1 else 's'} answered, up {status['up']:g} s, exits after {status['idle']:g} s idle")
         return 0
     if args.stop:
         if status is None:
