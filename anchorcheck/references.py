@@ -88,6 +88,16 @@ _FOO_PART = later(r"(?:^|[/_.-])(?:foo|bar|baz|qux)(?:[/_.-]|$)", re.I)  # `test
 _SLUG = later(r"^[A-Za-z0-9][\w-]*/[A-Za-z0-9][\w.-]*$")
 _SENTENCE_END = re.compile(r"[.!?](\s|$)")
 _GENERATED = re.compile(r"\b(?:auto-?)?generated\b|\bbuild (?:output|artifacts?)\b|\b(?:created|written|produced|emitted) by\b", re.I)
+# A sentence that says a thing is gone, or was elsewhere once ("`old.py` was removed", "no longer
+# exists", "renamed", "used to live in", "moved from"): what it names is not claimed to be here now,
+# so nothing in it is read (a file it names may rightly be absent: read, it would be a REFUTED true
+# memory). "Moved to `x`" and "is removed when..." claim the present or the future: read as before.
+_GONE = re.compile(
+    r"\b(?:was|were|been|got)\s+(?:re)?(?:removed|deleted|dropped|retired)\b|\bno longer\b"
+    r"|\b(?:removed|deleted)\s+(?:in|from|since)\b|\bused to\b|\bformerly\b|\bpreviously\b|\brenamed\b"
+    r"|\bmoved\s+(?:from|out|away)\b|\b(?:does|do|did)(?:n't|\s+not)\s+exist\b|\bnot\s+exist\b",
+    re.I,
+)
 
 # File extensions that make a bare name (no slash) a file name rather than a word or a dotted identifier.
 FILE_EXTENSIONS = frozenset(
@@ -338,7 +348,10 @@ class _Reader:
             if _SENTENCE_END.search(_strip_spans(line[cursor:offset], covered, cursor)):
                 self._end_sentence()
             cursor = offset
-            generated = bool(_GENERATED.search(_sentence_at(line, covered, offset)))
+            sentence = _sentence_at(line, covered, offset)
+            if _GONE.search(sentence):
+                continue  # names what is gone or was elsewhere: not a claim about the checkout now
+            generated = bool(_GENERATED.search(sentence))
             if form == "code":
                 self._code(token, number, column0, generated)
             elif form == "link":

@@ -252,3 +252,28 @@ def test_go_package_patterns_are_not_placeholders() -> None:
         "cmd:go test ./...",
         "cmd:go test ./pkg/... -run X",
     ]
+
+
+GONE = [
+    "`src/old.py` was removed.",
+    "The missing file `django/nonexistent.py` was removed in 5.0.",
+    "The CLI no longer reads `config/legacy.toml`.",
+    "`lib/a.py` was renamed to `lib/b.py`.",
+    "Settings used to live in `app/settings.py`.",
+    "The parser moved from `src/parse.py` last year.",
+    "`docs/old.md` does not exist any more.",
+    "Run `npm run legacy` -- it was dropped from package.json.",
+]
+
+
+@pytest.mark.parametrize("text", GONE)
+def test_a_sentence_about_what_is_gone_is_not_read(text: str) -> None:
+    """What a sentence says was removed, renamed or elsewhere once may rightly be absent: read, it would make
+    a true memory REFUTED. Precision first: nothing in such a sentence is read."""
+    assert read_references(text) == []
+
+
+def test_the_present_and_the_future_are_still_read() -> None:
+    assert [r.anchor for r in read_references("The parser moved to `src/parser.py`.")] == ["file:src/parser.py"]
+    assert [r.anchor for r in read_references("It is removed when `apps/oxfmt` can do it.")] == ["file:apps/oxfmt"]
+    assert [r.anchor for r in read_references("`a.py` was removed. The API is in `src/api.py`.")] == ["file:src/api.py"]
