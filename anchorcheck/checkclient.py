@@ -42,6 +42,7 @@ MAX_MESSAGE = 64 * 1024 * 1024  # bytes of an answer read back (the replay keeps
 DEFAULT_IDLE = 600.0  # seconds without a request before a server exits
 ANSWER_TIMEOUT = 600.0  # seconds without a byte from the server before the check runs here instead
 _PER_PROCESS = ("/dev/", "/proc/")  # where /dev/stdout, /dev/fd/N and /proc/self lead
+NO_SERVER = "no server can run here (no Unix sockets, the cache directory inside the checkout, or its path too long)"
 _SUN_PATH = 100  # bytes: AF_UNIX addresses are limited to 104-108 by the platform
 
 
@@ -55,10 +56,11 @@ def ask(argv: list[str]) -> int | None:
         folder = servers_folder(root) if root is not None else None
         if root is None or folder is None or not any(name.endswith(".sock") for name in os.listdir(folder)):
             return None  # no server runs at all (a server removes its socket when it exits): nothing to import
-        where = address(root)
+        around = surroundings(root)
+        where = socket_at(folder, around)
         if where is None or any(os.path.realpath(word.partition("=")[2] or word).startswith(_PER_PROCESS) for word in argv):
             return None  # or `--receipts /dev/stdout`: a file each process has its own of, the server's not this one's
-        answer = request(where, {"check": argv, "cwd": os.getcwd(), "terminal": terminal(), "umask": umask(), "surroundings": surroundings(root)})
+        answer = request(where, {"check": argv, "cwd": os.getcwd(), "terminal": terminal(), "umask": umask(), "surroundings": around})
         events, code = answer["out"], int(answer["exit"])
         texts = [(str(stream), str(text)) for stream, text in events]
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
@@ -125,13 +127,17 @@ def servers_folder(root: str) -> str | None:
 def address(root: str) -> str | None:
     """The socket of the server for `root` in these surroundings; None where none may be (`servers_folder`),
     or where the address would be too long for a Unix socket."""
+    folder = servers_folder(root)
+    return None if folder is None else socket_at(folder, surroundings(root))
+
+
+def socket_at(folder: str, around: list[Any]) -> str | None:
+    """The socket in `folder` of the server for these surroundings (`surroundings`); None where the address
+    would be too long for a Unix socket."""
     import json
     import zlib
 
-    folder = servers_folder(root)
-    if folder is None:
-        return None
-    key = json.dumps(surroundings(root)).encode("utf-8", "surrogateescape")
+    key = json.dumps(around).encode("utf-8", "surrogateescape")
     name = f"{zlib.crc32(key):08x}{zlib.adler32(key):08x}"  # a name: the server compares the whole surroundings
     where = os.path.join(folder, f"{name}.sock")
     return where if len(os.fsencode(where)) <= _SUN_PATH else None

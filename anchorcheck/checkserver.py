@@ -37,7 +37,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-from anchorcheck.checkclient import DEFAULT_IDLE, address, peer_uid, private_folder, receive, surroundings, umask
+from anchorcheck.checkclient import DEFAULT_IDLE, NO_SERVER, peer_uid, private_folder, receive, servers_folder, socket_at, surroundings, umask
 from anchorcheck.codesig import ANCHORCHECK, fingerprint, plugin_sources, signature_now
 from anchorcheck.entrypoints import entry_points
 from anchorcheck.plugins import ENTRY_POINT_GROUP
@@ -75,11 +75,12 @@ class CheckServer:
 
     def __init__(self, root: str, idle: float = DEFAULT_IDLE) -> None:
         self.root = os.path.realpath(root)
-        where = address(self.root)
-        if where is None:
-            raise ServerError(f"{self.root}: no server can run here (no Unix sockets, the cache directory inside the checkout, or its path too long)")
-        self.address = where
+        folder = servers_folder(self.root)
         self._surroundings = json.loads(json.dumps(surroundings(self.root)))  # as a client's arrives: lists, not tuples
+        where = None if folder is None else socket_at(folder, self._surroundings)
+        if where is None:
+            raise ServerError(f"{self.root}: {NO_SERVER}")
+        self.address = where
         self.idle = idle
         self.served = 0
         self.started = time.time()
@@ -216,7 +217,6 @@ class CheckServer:
         streams, here = (sys.stdout, sys.stderr), _working_directory()
         sys.stdout = _Captured("out", events, tty, out_encoding)  # type: ignore[assignment]
         sys.stderr = _Captured("err", events, False, err_encoding)  # type: ignore[assignment]
-        warned, self._warned = self._warned, False
         try:
             os.chdir(cwd)
             try:
@@ -232,9 +232,8 @@ class CheckServer:
         finally:
             sys.stdout, sys.stderr = streams
             os.chdir(here)
-            if self._warned:
+            if self._warned:  # the warning is a new process's to print, at every run: this one stops
                 self._stopping = True
-            self._warned = self._warned or warned
         if self._warned:
             return {"refused": "a plugin warned: a new process prints the warning at each run"}
         self.served += 1

@@ -14,7 +14,7 @@ import argparse
 import sys
 import time
 
-from anchorcheck.checkclient import DEFAULT_IDLE, address, request, spawn
+from anchorcheck.checkclient import DEFAULT_IDLE, NO_SERVER, address, request, spawn
 from anchorcheck.checkserver import CheckServer, ServerError
 from anchorcheck.cli.common import UsageError, add_root, root_of, seconds
 
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     root = os.path.realpath(root_of(args))
     where = address(root)
     if where is None:
-        raise UsageError(f"{root}: no server can run here (no Unix sockets, the cache directory inside the checkout, or its path too long)")
+        raise UsageError(f"{root}: {NO_SERVER}")
     status = _status(where)
     if args.status:
         if status is None:
