@@ -423,6 +423,17 @@ def test_a_lock_file_removed_under_a_starting_server_keeps_it_from_running(tmp_p
     assert CheckServer(str(root), idle=0.5).serve() is True  # the next start is not blocked
 
 
+def test_detach_says_at_once_when_the_server_it_started_could_not_run(tmp_path: Path) -> None:
+    """`serve --detach` waits for the server's first answer as long as it runs (a large checkout's first
+    check takes a while); one that exited is said at once, not after a wait that ends in "did not answer"."""
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    (tmp_path / "cache" / "servers").mkdir(parents=True)
+    (tmp_path / "cache" / "servers").chmod(0o755)  # others may enter: no server may listen there
+    started = _run(root, "serve", "--detach", env={**os.environ, "ANCHORCHECK_CACHE_DIR": str(tmp_path / "cache")})
+    assert started.returncode == 2
+    assert "exited with code 2 before answering (`anchorcheck serve` in the foreground says why)" in started.stderr
+
+
 PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or shutil.which("pre-commit")
 
 
