@@ -85,3 +85,30 @@ def test_module_form_is_unsure_where_re_exports_cannot_be_followed(tmp_path):
         assert result.verdict is Verdict.INCONCLUSIVE, (anchor, result.reason)
     assert "pkg/__init__.py:1 imports * from pkg._core" in check(tmp_path, "sym:py:pkg.thing").reason
     assert check(tmp_path, "sym:py:plain.B").verdict is Verdict.REFUTED  # every import followed: truly absent
+
+
+def test_module_form_finds_packages_of_workspace_members(tmp_path):
+    """A uv workspace (or any repository of several projects) keeps each package in its project's
+    folder: `graph/graph/__init__.py`, `libs/slim/src/slim/`. The member folder `graph/` at the top
+    level made `graph` look first-party, and `sym:py:graph.End` was REFUTED "no module exists"; a
+    class importing its base from another member is followed there."""
+    write(
+        tmp_path,
+        {
+            "pyproject.toml": "[project]\nname = 'suite'\n[tool.uv.workspace]\nmembers = ['graph', 'libs/*']\n",
+            "graph/pyproject.toml": "[project]\nname = 'graph'\n",
+            "graph/graph/__init__.py": "from .nodes import End\n",
+            "graph/graph/nodes.py": "class End:\n    def result(self): pass\n",
+            "libs/slim/pyproject.toml": "[project]\nname = 'slim'\n",
+            "libs/slim/src/slim/__init__.py": "from graph import End\n\nclass Stop(End):\n    pass\n",
+            "tools/setup.py": "from setuptools import setup\nsetup(name='tools')\n",
+            "tools/tools.py": "def run(): pass\n",
+        },
+    )
+    end = check(tmp_path, "sym:py:graph.End.result")
+    assert end.verdict is Verdict.VERIFIED and lines(end)[0] == ("graph/graph/nodes.py", 2), end.reason
+    for anchor in ("sym:py:slim.Stop.result", "sym:py:tools.run", "sym:libs/slim/src/slim/__init__.py::Stop.result"):
+        result = check(tmp_path, anchor)
+        assert result.verdict is Verdict.VERIFIED, (anchor, result.reason)
+    assert check(tmp_path, "sym:py:graph.Start").verdict is Verdict.REFUTED
+    assert check(tmp_path, "sym:py:slim.Stop.close").verdict is Verdict.REFUTED

@@ -270,6 +270,87 @@ def test_javascript_inherited_methods_follow_imports(tmp_path):
     )
 
 
+def test_javascript_export_alias_and_reexports_are_followed(tmp_path):
+    """`export { Impl as Base }` gives Base Impl's members, for the file and for a class extending the
+    alias elsewhere (a framework's core class exported under another name: its methods were REFUTED);
+    `export { X } from` and `export * from` lead a base to its definition."""
+    write(
+        tmp_path,
+        {
+            "src/base.ts": """
+                class Impl<E = {}> {
+                  get!: string
+                  mount(): void {}
+                }
+                export { Impl as Base }
+            """,
+            "src/app.ts": "import { Base } from './base'\nexport class App<E = {}> extends Base<E> {}\n",
+            "src/shapes/circle.ts": "export class Circle {\n  radius(): number { return 1 }\n}\n",
+            "src/shapes/index.ts": "export { Circle as Round } from './circle'\nexport * from './circle'\nexport { Circle as default } from './circle'\n",
+            "src/wheel.ts": "import { Round, Circle } from './shapes'\nexport class Wheel extends Round {}\nexport class Disc extends Circle {}\n",
+        },
+    )
+    mount = check(tmp_path, "sym:src/app.ts::App.mount")
+    assert mount.verdict is Verdict.VERIFIED and lines(mount)[0] == ("src/base.ts", 3), mount.reason
+    verdicts(
+        tmp_path,
+        {
+            "sym:src/app.ts::App.get": Verdict.VERIFIED,
+            "sym:src/base.ts::Base.mount": Verdict.VERIFIED,
+            "sym:src/app.ts::App.unmount": Verdict.REFUTED,
+            "sym:src/wheel.ts::Wheel.radius": Verdict.VERIFIED,
+            "sym:src/wheel.ts::Disc.radius": Verdict.VERIFIED,
+            "sym:src/wheel.ts::Wheel.spin": Verdict.REFUTED,
+        },
+    )
+
+
+def test_javascript_members_a_constructor_adds_through_this(tmp_path):
+    """`this[m] = ...` in a loop over names and `Object.assign(this, options)` in a constructor add
+    members no definition lists (absence was REFUTED); `this.x = ...` in an arrow function there
+    defines x, since an arrow function's `this` is the constructor's."""
+    write(
+        tmp_path,
+        {
+            "lib/router.js": """
+                const METHODS = ['get', 'post']
+                class Router {
+                  constructor() {
+                    METHODS.forEach((m) => {
+                      this[m] = (path) => path
+                    })
+                    const reset = () => { this.count = 0 }
+                    this['name'] = 'router'
+                  }
+                }
+                class Holder {
+                  constructor(options) {
+                    Object.assign(this, options)
+                  }
+                }
+                class Plain {
+                  constructor() {
+                    this.size = 1
+                  }
+                }
+                module.exports = { Router, Holder, Plain }
+            """,
+        },
+    )
+    opened = check(tmp_path, "sym:lib/router.js::Router.get")
+    assert opened.verdict is Verdict.INCONCLUSIVE and "lib/router.js:5" in opened.reason, opened.reason
+    verdicts(
+        tmp_path,
+        {
+            "sym:lib/router.js::Router.count": Verdict.VERIFIED,
+            "sym:lib/router.js::Router.name": Verdict.VERIFIED,
+            "sym:lib/router.js::Holder.strict": Verdict.INCONCLUSIVE,
+            "sym:lib/router.js::Plain.size": Verdict.VERIFIED,
+            "sym:lib/router.js::Plain.color": Verdict.REFUTED,
+        },
+    )
+
+
 # Go ----------------------------------------------------------------------------------------------
 
 

@@ -93,9 +93,11 @@ def _opened(facts: Facts, owner: str, line: int, why: str) -> None:
 
 def _object_calls(parsed: Parsed, facts: Facts, define) -> None:  # noqa: ANN001 - the local `define`
     """`Object.assign(T, {a, b() {}})` and `Object.defineProperty(T, "k", ...)` define T.a, T.b, T.k;
-    with anything but literal keys they may add any member of T."""
+    with anything but literal keys they may add any member of T (of the class, for `this` in its
+    constructor or methods: `Object.assign(this, options)`)."""
     for _, found in parsed.matches("object_calls"):
-        call, target = found["call"][0], _static(found["object"][0])
+        call, first = found["call"][0], found["object"][0]
+        target = _constructed(call) if first.type == "this" else _static(first)
         if Parsed.text(found["global"][0]) != "Object" or Parsed.text(found["method"][0]) not in _ADDERS or target is None:
             continue
         arguments = [a for a in found["object"][0].parent.named_children[1:] if a.type != "comment"]  # type: ignore[union-attr]
@@ -134,12 +136,14 @@ def _object_keys(node: Node) -> list[str | None] | None:
 def _computed(parsed: Parsed, facts: Facts, define) -> None:  # noqa: ANN001 - the local `define`
     """`T["k"] = v` defines T.k; `T[name] = v` (express's `app[method] = ...` in a loop) may add any member."""
     for _, found in parsed.matches("computed_members"):
-        target, key, assign = _static(found["object"][0]), found["key"][0], found["assign"][0]
+        key, assign = found["key"][0], found["assign"][0]
+        inside = found["object"][0].type == "this"  # `this[m] = ...` in a constructor: a member of its class
+        target = _constructed(assign) if inside else _static(found["object"][0])
         if target is None:
             continue
         value = string_value(key) if key.type in _STRINGS else None
         if value and value.isidentifier():
-            if assign.parent is not None and assign.parent.type == "expression_statement" and assign.parent.parent == parsed.root:
+            if inside or (assign.parent is not None and assign.parent.type == "expression_statement" and assign.parent.parent == parsed.root):
                 define(f"{target}.{value}", Parsed.line(assign))
         else:
             _opened(facts, target, Parsed.line(assign), f"adds members to {target} under a computed key")
@@ -188,7 +192,8 @@ def _required_value(value: Node) -> bool:
 def _constructed(assign: Node) -> str | None:
     """The class (or constructor function) whose `this` an assignment is in, if it is top level."""
     node = assign.parent
-    while node is not None and node.type not in ("function_expression", "function_declaration", "method_definition", "arrow_function", "class_body"):
+    # An arrow function has its enclosing function's `this` (`names.forEach((m) => { this[m] = ... })`).
+    while node is not None and node.type not in ("function_expression", "function_declaration", "method_definition", "class_body"):
         node = node.parent
     if node is None:
         return None
@@ -267,12 +272,40 @@ def _bindings(root: Node, facts: Facts) -> None:
                 name = declared.child_by_field_name("name") if declared.type != "identifier" else declared
                 if name is not None:
                     facts.bound.append(("default", "", Parsed.text(name), line))
+            _exports(child, facts, line)
         elif child.type == "expression_statement" and child.named_children:
             assign = child.named_children[0]
             right = assign.child_by_field_name("right") if assign.type == "assignment_expression" else None
             left = assign.child_by_field_name("left") if right is not None else None
             if left is not None and right is not None and Parsed.text(left) == "module.exports" and right.type == "identifier":
                 facts.bound.append(("default", "", Parsed.text(right), line))
+
+
+def _exports(statement: Node, facts: Facts, line: int) -> None:
+    """`export { a as b }` makes b another name of a (a base to follow, as `const b = a` is: a core
+    class exported under another name has its members); `export { a as b } from "m"` binds b to m's
+    a, `export * as ns from "m"` ns to m, and `export * from "m"` every name of m, so that a base
+    imported through an index file is followed to its definition."""
+    source = statement.child_by_field_name("source")
+    module = string_value(source) if source is not None and source.type == "string" else None
+    clause = next((c for c in statement.named_children if c.type in ("export_clause", "namespace_export")), None)
+    if clause is None:
+        if module and any(c.type == "*" for c in statement.children):
+            facts.bound.append(("*", module, "*", line))
+    elif clause.type == "namespace_export":
+        if module and clause.named_children:
+            facts.bound.append((Parsed.text(clause.named_children[-1]), module, "", line))
+    else:
+        for specifier in clause.named_children:
+            name, alias = specifier.child_by_field_name("name"), specifier.child_by_field_name("alias")
+            if specifier.type != "export_specifier" or name is None:
+                continue
+            if module:
+                facts.bound.append((Parsed.text(alias or name), module, Parsed.text(name), line))
+            elif alias is not None and Parsed.text(alias) == "default":
+                facts.bound.append(("default", "", Parsed.text(name), line))
+            elif alias is not None and Parsed.text(alias) != Parsed.text(name):
+                facts.bases.append((Parsed.text(alias), Parsed.text(name), line))
 
 
 def _import_clause(clause: Node) -> Iterator[tuple[str, str]]:

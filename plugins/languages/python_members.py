@@ -297,4 +297,29 @@ def module_files(
         stem = f"{root}{base}"
         candidates = (f"{stem}.py", f"{stem}/__init__.py", f"{stem}.pyi") if stem else ("__init__.py",)
         found += [c.lstrip("/") for c in candidates if is_file(c.lstrip("/"))]
+    if not found and base and not module.startswith("."):
+        found = _in_projects(base, repo, roots)
     return tuple(found)
+
+
+def _in_projects(base: str, repo: object, roots: tuple[str, ...]) -> list[str]:
+    """The module in the folder of one of the repository's projects (a folder holding a `pyproject.toml`,
+    `setup.py` or `setup.cfg`: a uv workspace's `graph/graph/__init__.py`, a monorepo's
+    `libs/core/src/core/`), below the same source roots, nearest project first. Asked only where the
+    top level found nothing, and answered from the listing: a stat per project and root is too slow."""
+    paths = getattr(repo, "paths", None)
+    if not callable(paths):
+        return []
+    last = base.rsplit("/", 1)[-1]
+    listed = set(paths(named=[f"{last}.py", f"{last}.pyi", "__init__.py"]))
+    projects = sorted({p.rpartition("/")[0] for p in paths(named=_PROJECT_FILES)} - {""}, key=lambda d: (d.count("/"), d))
+    return [
+        candidate
+        for project in projects
+        for root in roots
+        for candidate in (f"{project}/{root}{base}.py", f"{project}/{root}{base}/__init__.py", f"{project}/{root}{base}.pyi")
+        if candidate in listed
+    ]
+
+
+_PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
