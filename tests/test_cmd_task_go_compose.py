@@ -74,6 +74,19 @@ def test_taskfile_open_world_and_absence(tmp_path) -> None:
     assert broken.verdict is I and "Taskfile.yml:" in broken.reason and "invalid YAML" in broken.reason
 
 
+def test_an_optional_include_that_is_not_here_may_hold_the_tasks_of_its_namespace(tmp_path) -> None:
+    """`optional: true` includes are often each developer's own file (`Taskfile.local.yml`): not being here,
+    it may still define `local:anything`, and with `flatten: true` any task at all."""
+    root = write_tree(tmp_path / "a", {"Taskfile.yml": TASKFILE.replace("./Taskfile.local.yml", "./Taskfile.local.yml\n    aliases: [my]"), "shared.yml": "version: '3'\n", "docs/Taskfile.yml": "version: '3'\n", "ops/Taskfile.yml": "version: '3'\n"})
+    got = verdicts(root, "task local:setup", "task my:setup", "task nosuch", "task ops:nosuch")
+    assert got == {"task local:setup": I, "task my:setup": I, "task nosuch": R, "task ops:nosuch": R}
+    [local] = check(root, "task local:setup")
+    assert local.reason.endswith("Taskfile.yml:11 includes ./Taskfile.local.yml as local: where there is one, and it is not in the repository")
+    flat = "version: '3'\nincludes:\n  mine:\n    taskfile: ./mine.yml\n    optional: true\n    flatten: true\ntasks:\n  a:\n    cmds: [echo]\n"
+    root = write_tree(tmp_path / "b", {"Taskfile.yml": flat})
+    assert verdicts(root, "task a", "task b") == {"task a": V, "task b": I}
+
+
 def test_go_packages(tmp_path) -> None:
     root = write_tree(
         tmp_path,
