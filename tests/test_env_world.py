@@ -100,9 +100,21 @@ CONSTANTS = {
 }
 
 
-@pytest.mark.parametrize("language", sorted(CONSTANTS))
-def test_a_key_held_in_a_constant_is_followed(tmp_path, language):
-    name, text, line = CONSTANTS[language]
+THROUGH_LIBRARIES = {
+    # crush reads TERM with `env.Getenv("TERM")` on a bubbletea environment (uv.Environ): it was REFUTED.
+    "go wrapper Getenv": ("w.go", 'package w\n\nfunc F(env Environ) bool {\n\treturn env.Getenv("HELD_KEY") != ""\n}\n', 4),
+    "go wrapper LookupEnv on a field": ("w.go", 'package w\n\nfunc F(c Caps) bool {\n\t_, ok := c.Env.LookupEnv("HELD_KEY")\n\treturn ok\n}\n', 4),
+    "go viper BindEnv": ("w.go", 'package w\n\nimport "github.com/spf13/viper"\n\nfunc F() {\n\tviper.BindEnv("db.url", "HELD_KEY")\n}\n', 6),
+    # uv and most Rust CLIs read variables through clap: `#[arg(long, env = "K")]`.
+    "rust clap env": ("w.rs", '#[derive(Parser)]\nstruct Cli {\n    #[arg(long, env = "HELD_KEY")]\n    token: String,\n}\n', 3),
+}
+
+
+@pytest.mark.parametrize("language", sorted({**CONSTANTS, **THROUGH_LIBRARIES}))
+def test_a_key_held_in_a_constant_or_read_through_a_library_is_followed(tmp_path, language):
+    """A key kept in a constant of the file is read; so is one an environment wrapper's `Getenv("K")`
+    or a configuration library given the variable's name reads."""
+    name, text, line = {**CONSTANTS, **THROUGH_LIBRARIES}[language]
     tree = write(tmp_path, {name: text})
     result = check(tree, "env:HELD_KEY")
     assert result.verdict is Verdict.VERIFIED, result.reason
@@ -153,23 +165,3 @@ def test_a_bare_environ_reads_the_environment_only_where_it_may_be_os_environ(tm
     result = check(tree, "env:PATH_INFO")
     assert result.verdict is (Verdict.VERIFIED if reads else Verdict.REFUTED), result.reason
 
-
-THROUGH_LIBRARIES = {
-    # crush reads TERM with `env.Getenv("TERM")` on a bubbletea environment (uv.Environ): it was REFUTED.
-    "go wrapper Getenv": ("w.go", 'package w\n\nfunc F(env Environ) bool {\n\treturn env.Getenv("READ_KEY") != ""\n}\n', 4),
-    "go wrapper LookupEnv on a field": ("w.go", 'package w\n\nfunc F(c Caps) bool {\n\t_, ok := c.Env.LookupEnv("READ_KEY")\n\treturn ok\n}\n', 4),
-    "go viper BindEnv": ("w.go", 'package w\n\nimport "github.com/spf13/viper"\n\nfunc F() {\n\tviper.BindEnv("db.url", "READ_KEY")\n}\n', 6),
-    # uv and most Rust CLIs read variables through clap: `#[arg(long, env = "K")]`.
-    "rust clap env": ("w.rs", '#[derive(Parser)]\nstruct Cli {\n    #[arg(long, env = "READ_KEY")]\n    token: String,\n}\n', 3),
-}
-
-
-@pytest.mark.parametrize("case", sorted(THROUGH_LIBRARIES))
-def test_a_key_read_through_a_library_is_read(tmp_path, case):
-    """An environment wrapper's `Getenv("K")` and a configuration library given the variable's name read K."""
-    name, text, line = THROUGH_LIBRARIES[case]
-    tree = write(tmp_path, {name: text})
-    result = check(tree, "env:READ_KEY")
-    assert result.verdict is Verdict.VERIFIED, result.reason
-    assert lines(result) == [(name, line)]
-    assert check(tree, "env:OTHER_KEY").verdict is Verdict.REFUTED
