@@ -29,6 +29,7 @@ import sys
 TYPE_CHECKING = False  # not `typing`'s: a check answered here imports nothing it can avoid
 if TYPE_CHECKING:
     import socket
+    import subprocess
     from typing import Any
 
 VERSION = "1"
@@ -225,8 +226,8 @@ def receive(conn: socket.socket, limit: int) -> bytes:
         chunks.append(chunk)
 
 
-def spawn(root: str, idle: float) -> int:
-    """Start a server for `root` in the background, detached from this process and its terminal; its pid.
+def spawn(root: str, idle: float) -> subprocess.Popen[bytes]:
+    """Start a server for `root` in the background, detached from this process and its terminal.
     A server already running keeps the socket: the new one finds its lock held and exits."""
     import subprocess
 
@@ -236,4 +237,4 @@ def spawn(root: str, idle: float) -> int:
     process = subprocess.Popen(  # noqa: S603 - this interpreter running anchorcheck itself, no shell
         command, cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True
     )
-    return process.pid
+    return process

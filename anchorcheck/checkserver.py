@@ -104,7 +104,8 @@ class CheckServer:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         if not private_folder(folder):
             raise ServerError(f"{folder}: not a folder only this user may enter")
-        lock = os.open(f"{self.address}.lock", os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        path = f"{self.address}.lock"
+        lock = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
             try:
                 # A POSIX lock, the process's own: a worker a check forks (a `--deadline`'s pool) does not
@@ -112,10 +113,18 @@ class CheckServer:
                 fcntl.lockf(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 return False  # another server answers for this checkout
-            with contextlib.suppress(_Terminated), self._listening() as listener:
-                if ready is not None:
-                    ready()
-                self._loop(listener)
+            if not _same_file(lock, path):
+                return False  # a server removed this lock file as it exited: the next check starts one anew
+            try:
+                with contextlib.suppress(_Terminated), self._listening() as listener:
+                    if ready is not None:
+                        ready()
+                    self._loop(listener)
+            finally:
+                # Removed while still held, so lock files do not pile up, one per checkout ever served; a
+                # server that opened it meanwhile sees it is gone (`_same_file`) and does not run.
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path)
             return True
         finally:
             os.close(lock)
@@ -290,6 +299,16 @@ def _working_directory() -> str:
 class _Terminated(BaseException):
     """SIGTERM: raised where the server is, even inside a check (whose handlers catch `SystemExit` and
     `Exception`), and caught only by `serve`."""
+
+
+def _same_file(descriptor: int, path: str) -> bool:
+    """Whether the open file is still the one at `path` (not unlinked or replaced since it was opened)."""
+    try:
+        found = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return False
+    held = os.fstat(descriptor)
+    return (found.st_dev, found.st_ino) == (held.st_dev, held.st_ino)
 
 
 def _main_thread() -> bool:

@@ -390,6 +390,50 @@ def test_a_process_the_server_forked_keeps_no_lock_once_it_exits(tmp_path: Path)
         os.waitpid(child, 0)
 
 
+def test_a_server_that_exits_leaves_no_files_behind(tmp_path: Path) -> None:
+    """The socket and its lock file go with the server: a lock file per checkout ever served piled up in the cache."""
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    server, thread = _thread_server(root)
+    folder = os.path.dirname(server.address)
+    assert sorted(os.listdir(folder)) == sorted(os.path.basename(server.address) + end for end in ("", ".lock"))
+    checkclient.request(server.address, {"stop": True})
+    thread.join(30)
+    assert not thread.is_alive()
+    assert os.listdir(folder) == []
+
+
+def test_a_lock_file_removed_under_a_starting_server_keeps_it_from_running(tmp_path: Path) -> None:
+    """A server that opened the lock file just before the last one removed it as it exited locks a file no
+    other server sees: it must not run, or the next one would lock a new file and two would answer."""
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    server = CheckServer(str(root), idle=0.5)
+    os.makedirs(os.path.dirname(server.address), mode=0o700, exist_ok=True)
+    real_open = os.open
+
+    def open_then_lose(path: str, *args: object) -> int:
+        descriptor = real_open(path, *args)
+        if path.endswith(".lock"):
+            os.unlink(path)  # as the exiting server does, between this open and the lock
+        return descriptor
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(os, "open", open_then_lose)
+        assert server.serve() is False
+    assert not os.path.exists(server.address)
+    assert CheckServer(str(root), idle=0.5).serve() is True  # the next start is not blocked
+
+
+def test_detach_says_at_once_when_the_server_it_started_could_not_run(tmp_path: Path) -> None:
+    """`serve --detach` waits for the server's first answer as long as it runs (a large checkout's first
+    check takes a while); one that exited is said at once, not after a wait that ends in "did not answer"."""
+    root = init_repo(write_tree(tmp_path / "repo", FILES))
+    (tmp_path / "cache" / "servers").mkdir(parents=True)
+    (tmp_path / "cache" / "servers").chmod(0o755)  # others may enter: no server may listen there
+    started = _run(root, "serve", "--detach", env={**os.environ, "ANCHORCHECK_CACHE_DIR": str(tmp_path / "cache")})
+    assert started.returncode == 2
+    assert "exited with code 2 before answering (`anchorcheck serve` in the foreground says why)" in started.stderr
+
+
 PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or shutil.which("pre-commit")
 
 

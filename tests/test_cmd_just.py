@@ -46,6 +46,7 @@ def _tree(make_tree):
         {
             "justfile": JUSTFILE,
             "just/release.just": "release: ready\n  cargo publish\n",
+            "just/local.just": "# a developer's own recipes\n",
             "docs/justfile": "build:\n  mdbook build\n",
             "frontend/tasks.just": "dev:\n  pnpm dev\n",
             "crates/core/src/lib.rs": "",
@@ -92,3 +93,16 @@ def test_no_justfile_other_files_and_fallback(make_tree) -> None:
 def test_an_unreadable_import_makes_absence_unknown(make_tree) -> None:
     root = make_tree({"justfile": "import 'gone.just'\nbuild:\n  echo\n"})
     assert verdicts(root, "just build", "just nosuch") == {"just build": V, "just nosuch": I}
+
+
+def test_what_a_clone_or_the_folders_above_it_may_hold_makes_absence_unknown(make_tree) -> None:
+    """An optional import that is not here (each developer's own `local.just`) and `set fallback` in the
+    repository's top justfile (just goes on to the folders above it) may define any recipe."""
+    for justfile, why in [
+        ("import? 'local.just'\nbuild:\n  echo\n", "justfile:1 imports local.just where there is one, and it is not in the repository"),
+        ("set fallback\nbuild:\n  echo\n", "`set fallback` lets just look for it in a justfile above the repository"),
+    ]:
+        root = make_tree({"justfile": justfile})
+        [build, missing] = check(root, "just build", "just nosuch")
+        assert (build.verdict, missing.verdict) == (V, I)
+        assert missing.reason == f"no recipe nosuch in justfile (recipes: build); {why}"

@@ -38,7 +38,7 @@ include mk/release.mk
 
 
 def test_targets_includes_and_evidence(make_tree) -> None:
-    root = make_tree({"Makefile": MAKEFILE, "mk/release.mk": "release: build\n\techo release\n"})
+    root = make_tree({"Makefile": MAKEFILE, "mk/release.mk": "release: build\n\techo release\n", "local.mk": "# nothing here\n"})
     got = verdicts(root, "make", "make build", "make lint test", "make deploy", "make release", "make tracker", "make -j4 test", "make -j 4 test", "make GOFLAGS=-v test")
     assert set(got.values()) == {V}, got
     [release, missing, hidden] = check(root, "make release", "make nosuch", "make hidden")
@@ -83,6 +83,9 @@ def test_what_makes_absence_unknown(make_tree) -> None:
         "computed": "$(shell ls targets):\n\techo\nall:\n\techo\n",
         "eval": "$(foreach t,a b,$(eval $(t): ; echo))\nall:\n\techo\n",
         "missing include": "include generated.mk\nall:\n\techo\n",
+        # a developer's own local.mk (ignored, or just not written on this clone) may define the target
+        "missing optional include": "-include local.mk\nall:\n\techo\n",
+        "missing sinclude": "sinclude config.mk\nall:\n\techo\n",
         "computed include": "include $(wildcard *.mk)\nall:\n\techo\n",
         "default rule": ".DEFAULT:\n\techo\nall:\n\techo\n",
     }

@@ -76,6 +76,26 @@ def test_run_scripts_files_and_console_scripts(make_tree) -> None:
     assert (pytest.evidence[0].path, pytest.evidence[0].line) == ("pyproject.toml", 12) and "dependency group dev" in pytest.reason
 
 
+def test_what_a_run_adds_provides_its_program_however_it_is_written(make_tree) -> None:
+    """`--with` takes PEP 508 requirements (`mypy~=1.10` named `mypy~` once, which made a true command
+    REFUTED); a path, an archive, a requirements file or an editable folder may install the program, so
+    nothing it adds rules it out."""
+    root = make_tree(TREE)
+    added = [
+        "uv run --with 'mypy~=1.10' mypy .", "uv run --with 'mypy ==1.10' mypy .", "uv run --with 'mypy!=1.9' mypy .",
+        "uv run --with 'mypy[reports]>=1' mypy .", "uv run --with 'mypy @ https://example.com/mypy.whl' mypy .",
+        "uv run --with 'ruff,mypy>1' mypy .", "uv run --with \"mypy; python_version > '3.8'\" mypy .",
+    ]
+    unknowable = [
+        "uv run --with ./dist/mypy-1.10-py3-none-any.whl mypy .", "uv run --with mypy-1.10.tar.gz mypy .",
+        "uv run --with-requirements tools.txt mypy .", "uv run --with-editable tools mypy .",
+    ]
+    got = verdicts(root, *added, *unknowable, "uv run --with black mypy .")
+    assert got == {**dict.fromkeys(added, V), **dict.fromkeys(unknowable, I), "uv run --with black mypy .": R}
+    [editable] = check(root, "uv run --with-editable tools mypy .")
+    assert editable.reason == "mypy may come from `--with-editable tools`, added to the run: what that installs is not looked into"
+
+
 def test_groups_extras_and_project_commands(make_tree) -> None:
     root = make_tree(TREE)
     got = verdicts(

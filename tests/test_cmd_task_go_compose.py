@@ -74,6 +74,19 @@ def test_taskfile_open_world_and_absence(tmp_path) -> None:
     assert broken.verdict is I and "Taskfile.yml:" in broken.reason and "invalid YAML" in broken.reason
 
 
+def test_an_optional_include_that_is_not_here_may_hold_the_tasks_of_its_namespace(tmp_path) -> None:
+    """`optional: true` includes are often each developer's own file (`Taskfile.local.yml`): not being here,
+    it may still define `local:anything`, and with `flatten: true` any task at all."""
+    root = write_tree(tmp_path / "a", {"Taskfile.yml": TASKFILE.replace("./Taskfile.local.yml", "./Taskfile.local.yml\n    aliases: [my]"), "shared.yml": "version: '3'\n", "docs/Taskfile.yml": "version: '3'\n", "ops/Taskfile.yml": "version: '3'\n"})
+    got = verdicts(root, "task local:setup", "task my:setup", "task nosuch", "task ops:nosuch")
+    assert got == {"task local:setup": I, "task my:setup": I, "task nosuch": R, "task ops:nosuch": R}
+    [local] = check(root, "task local:setup")
+    assert local.reason.endswith("Taskfile.yml:11 includes ./Taskfile.local.yml as local: where there is one, and it is not in the repository")
+    flat = "version: '3'\nincludes:\n  mine:\n    taskfile: ./mine.yml\n    optional: true\n    flatten: true\ntasks:\n  a:\n    cmds: [echo]\n"
+    root = write_tree(tmp_path / "b", {"Taskfile.yml": flat})
+    assert verdicts(root, "task a", "task b") == {"task a": V, "task b": I}
+
+
 def test_go_packages(tmp_path) -> None:
     root = write_tree(
         tmp_path,
@@ -178,3 +191,29 @@ def test_turbo_tasks(tmp_path) -> None:
     assert (build.evidence[0].path, build.evidence[0].line) == ("turbo.json", 4)
     root = write_tree(tmp_path / "pipeline", {"turbo.json": '{"pipeline": {"test": {}}}'})
     assert verdicts(root, "turbo test", "turbo build") == {"turbo test": V, "turbo build": R}
+
+
+def test_turbo_in_a_package_that_extends_the_root_config(tmp_path) -> None:
+    """A package turbo.json with `"extends": ["//"]` is not turbo's root: from its folder the root's tasks
+    run too (`turbo test` in frontend/ was REFUTED because frontend/turbo.json alone lacks test)."""
+    root = write_tree(
+        tmp_path,
+        {
+            "turbo.json": '{"tasks": {"build": {}, "test": {"dependsOn": ["build"]}}}',
+            "apps/web/turbo.json": '{"extends": ["//"], "tasks": {"build:islands": {}}}',
+            "apps/web/package.json": package("web", {"test": "vitest"}),
+        },
+    )
+    got = verdicts(root, "cd apps/web && turbo test", "cd apps/web && turbo build:islands", "cd apps/web && turbo nosuch")
+    assert got == {"cd apps/web && turbo test": V, "cd apps/web && turbo build:islands": V, "cd apps/web && turbo nosuch": R}
+    [nosuch] = check(root, "cd apps/web && turbo nosuch")
+    assert "no task nosuch in turbo.json" in nosuch.reason
+
+
+def test_turbo_with_a_path_where_a_task_goes_concludes_nothing(tmp_path) -> None:
+    """`turbo test src/x.test.ts`: a path is no task name anyone defines; whether turbo passes it on or fails
+    is not for a reader of turbo.json to say, and it must not refute the task written before it."""
+    root = write_tree(tmp_path, {"turbo.json": '{"tasks": {"test": {}}}'})
+    [result] = check(root, "turbo test src/__tests__/lru.test.ts")
+    assert result.verdict is I and "src/__tests__/lru.test.ts" in result.reason and "--" in result.reason
+    assert verdicts(root, "turbo nosuch src/x.test.ts") == {"turbo nosuch src/x.test.ts": R}

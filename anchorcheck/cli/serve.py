@@ -14,11 +14,11 @@ import argparse
 import sys
 import time
 
-from anchorcheck.checkclient import DEFAULT_IDLE, NO_SERVER, address, request, spawn
+from anchorcheck.checkclient import ANSWER_TIMEOUT, DEFAULT_IDLE, NO_SERVER, address, request, spawn
 from anchorcheck.checkserver import CheckServer, ServerError
 from anchorcheck.cli.common import UsageError, add_root, root_of, seconds
 
-_READY_WAIT = 30.0  # seconds `--detach` waits for the new server to answer
+_READY_WAIT = 30.0  # seconds one status request waits for its answer
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -67,20 +67,29 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _status(where: str) -> dict[str, object] | None:
+def _status(where: str, timeout: float = _READY_WAIT) -> dict[str, object] | None:
     try:
-        return request(where, {"status": True}, timeout=_READY_WAIT)
+        return request(where, {"status": True}, timeout=timeout)
     except (OSError, ValueError):
         return None
 
 
 def _detach(root: str, where: str, idle: float) -> int:
-    pid = spawn(root, idle)
-    deadline = time.monotonic() + _READY_WAIT
-    while time.monotonic() < deadline:
-        status = _status(where)
+    """Start a server and wait for its first answer, which comes once it has checked the checkout's
+    memories (clients queue meanwhile): as long as that takes on a large checkout, while it runs."""
+    process = spawn(root, idle)
+    deadline = time.monotonic() + ANSWER_TIMEOUT
+    while (left := deadline - time.monotonic()) > 0:
+        status = _status(where, min(left, _READY_WAIT))
+        if status is None and process.poll() is not None:
+            status = _status(where)  # it found another server's lock held: that one answers
+            if status is None:
+                raise UsageError(
+                    f"the server started for {root} exited with code {process.returncode} before answering "
+                    "(`anchorcheck serve` in the foreground says why)"
+                )
         if status is not None:
             print(f"anchorcheck: serving {root} (pid {status['pid']}); exits after {idle:g} s idle")
             return 0
         time.sleep(0.05)
-    raise UsageError(f"the server started for {root} (pid {pid}) did not answer within {_READY_WAIT:g} s")
+    raise UsageError(f"the server started for {root} (pid {process.pid}) did not answer within {ANSWER_TIMEOUT:g} s")

@@ -6,8 +6,9 @@ recipes; `mod NAME ['path']` makes a module whose recipes are called as
 `just NAME::recipe` or `just NAME recipe`. A recipe's parameters take the
 words after it, and the next word without one is the next recipe, as just
 reads them. A missing recipe is REFUTED, unless `set fallback` lets just
-look in a justfile further up (then that one decides) or an import cannot
-be read (INCONCLUSIVE).
+look in a justfile further up (then that one decides; above the repository
+nothing can), or an import cannot be read or an optional one is not there
+(INCONCLUSIVE).
 """
 
 from __future__ import annotations
@@ -98,7 +99,9 @@ def _read_into(context: Context, path: str, justfile: Justfile, seen: set[str]) 
             target = join(folder, match["path"])
             if target is not None and is_file(context, target):
                 _read_into(context, target, justfile, seen)
-            elif not match["optional"]:
+            elif match["optional"]:  # a file each clone may write for itself: it may define the recipe
+                justfile.open.append(f"{path}:{number} imports {match['path']} where there is one, and it is not in the repository")
+            else:
                 justfile.open.append(f"{path}:{number} imports {match['path']}, which cannot be read")
         elif match := _MOD.match(line):
             justfile.modules.setdefault(match["name"], (_module_path(context, folder, match["name"], match["path"]), path, number))
@@ -236,6 +239,8 @@ def _lookup(invocation: Invocation, context: Context, justfile: Justfile, path: 
         above = _find(context, parent) if posixpath.dirname(justfile.path) else None
         if above is not None:
             return _lookup(invocation, context, read_justfile(context, above), path)
+        if not posixpath.dirname(justfile.path):  # just goes on above the repository, into folders not looked at
+            return unknown(invocation, f"{missing}; `set fallback` lets just look for it in a justfile above the repository")
     return refuted(invocation, missing, [Evidence(justfile.path, None, "recipes")])
 
 

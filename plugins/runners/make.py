@@ -220,7 +220,9 @@ def _include(context: Context, folder: str, files: str, soft: bool, path: str, n
             makefile.open.append(f"{path}:{number} includes {name}, outside the repository")
         elif is_file(context, target):
             _read_into(context, target, folder, makefile, seen)
-        elif not soft:
+        elif soft:  # a file each clone may write for itself (`-include local.mk`), or make may generate
+            makefile.open.append(f"{path}:{number} includes {name} where there is one, and it is not in the repository")
+        else:
             makefile.open.append(f"{path}:{number} includes {name}, which is not in the repository (make may generate it)")
 
 

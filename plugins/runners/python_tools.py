@@ -238,6 +238,21 @@ def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+# A PEP 508 requirement's name, then its extras, and a version, marker or URL, or nothing. A path or an
+# archive (`./dist/x.whl`, `tools/`, `x-1.0.tar.gz`) has none: what it installs cannot be known here.
+_REQUIREMENT_NAME = re.compile(r"\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\]\s*)?(?:[<>=!~;@(]|$)")
+_ARCHIVE = re.compile(r"\.(?:whl|zip|tar(?:\.\w+)?|tgz)$", re.IGNORECASE)
+
+
+def _requirement_name(spec: str) -> str | None:
+    """The distribution a `--with` value (or an environment's dependency) names; None for a path, an archive,
+    a URL, and the `--with-requirements FILE` and `--with-editable PATH` this runner notes as they are written."""
+    found = _REQUIREMENT_NAME.match(spec)
+    if found is None or _ARCHIVE.search(found.group(1)):
+        return None
+    return _norm(found.group(1))
+
+
 def _run(invocation: Invocation, context: Context, tool: str, project: Project, words: list[str], cwd: str) -> AnchorResult:
     module = False
     added: list[str] = []
@@ -248,6 +263,10 @@ def _run(invocation: Invocation, context: Context, tool: str, project: Project, 
             module = True
         elif name in ("--with", "-w"):
             added.extend(v.strip() for v in value.split(","))
+        elif name == "--with-requirements":
+            added.append(f"{name} {value}")  # what the file adds is not looked at: nothing it could provide is ruled out
+        elif name == "--with-editable":
+            added.append(f"{name} {value}")
     if words and words[0] == "--":
         words.pop(0)
     if not words:
@@ -296,14 +315,17 @@ def _projects(context: Context, project: Project) -> list[Project]:
 
 def _console_script(invocation: Invocation, context: Context, project: Project, program: str, added: list[str]) -> AnchorResult:
     distribution = SCRIPT_DISTRIBUTIONS.get(program, program)
-    if _norm(distribution) in {_norm(a.split("[")[0].split("=")[0].split(">")[0].split("<")[0]) for a in added}:
+    if _norm(distribution) in {_requirement_name(spec) for spec in added}:
         return verified(invocation, f"{program} comes from {distribution}, added with --with")
+    unnamed = [spec for spec in added if _requirement_name(spec) is None]
     found = declared(context, "pypi", [distribution], member=posixpath.dirname(project.path))
     if found is not None:
         where = f"{found.file}:{found.line}" if found.line else found.file
         return verified(invocation, f"{program} is a console script of {found.name}, {found.describe()} ({where})", [Evidence(found.file, found.line, f"{found.name}")])
     index = package_index(context, "pypi")
     complete = index is not None and not index[1].problems()
+    if unnamed:
+        return unknown(invocation, f"{program} may come from `{unnamed[0]}`, added to the run: what that installs is not looked into")
     if program in KNOWN_SCRIPTS or program in SCRIPT_DISTRIBUTIONS:
         if complete:
             return refuted(invocation, f"{program} would come from {distribution}, which the project neither declares nor locks, and it is no script of {project.path}")

@@ -5,9 +5,10 @@ taskfile.yaml and their `.dist` variants in the folder the call runs from
 or above, or `-t FILE` / `-d DIR`. `includes:` adds another Taskfile's
 tasks under `NAMESPACE:` (or without one when `flatten: true`), with the
 include's own aliases; a task name with `*` matches as a wildcard. An
-include whose path is templated (`{{.DIR}}`) or cannot be read (unless
-`optional: true`) makes absence INCONCLUSIVE; otherwise a missing task is
-REFUTED. `task` alone runs the `default` task; `--list` and other
+include whose path is templated (`{{.DIR}}`) or cannot be read makes absence
+INCONCLUSIVE; an `optional: true` one that is not here (each clone may write
+its own) does for the tasks of its namespace (for all with `flatten: true`);
+otherwise a missing task is REFUTED. `task` alone runs the `default` task; `--list` and other
 informational flags need only a Taskfile.
 """
 
@@ -54,7 +55,8 @@ class Taskfile:
 
     path: str
     tasks: dict[str, tuple[str, int | None]] = field(default_factory=dict)
-    open: list[str] = field(default_factory=list)
+    open: list[str] = field(default_factory=list)  # why any missing name is unknown
+    open_under: list[tuple[tuple[str, ...], str]] = field(default_factory=list)  # namespaces a missing optional include may fill, and why
 
 
 def read_taskfile(context: Context, path: str) -> Taskfile:
@@ -102,11 +104,16 @@ def _include(context: Context, folder: str, path: str, text: str, namespace: str
     target = join(folder, written)
     if target is not None and is_dir(context, target):
         target = next((in_dir(target, n) for n in NAMES if is_file(context, in_dir(target, n))), None)
+    aliases = [str(a) for a in spec.get("aliases", []) if isinstance(a, str)] if isinstance(spec.get("aliases"), list) else []
     if target is None or not is_file(context, target):
         if not spec.get("optional"):
             taskfile.open.append(f"{where} includes {written}, which is not in the repository")
+        elif spec.get("flatten"):  # each clone may write its own (`Taskfile.local.yml`): any task may come from it
+            taskfile.open.append(f"{where} includes {written} where there is one, and it is not in the repository")
+        else:
+            why = f"{where} includes {written} as {namespace}: where there is one, and it is not in the repository"
+            taskfile.open_under.append((tuple(f"{prefix}{n}:" for n in [namespace, *aliases]), why))
         return
-    aliases = [str(a) for a in spec.get("aliases", []) if isinstance(a, str)] if isinstance(spec.get("aliases"), list) else []
     inner = prefix if spec.get("flatten") else f"{prefix}{namespace}:"
     _read_into(context, target, inner, taskfile, [f"{prefix}{a}" for a in aliases], depth + 1)
 
@@ -154,8 +161,9 @@ def verify_task(invocation: Invocation, context: Context) -> AnchorResult:
         )
         if found is None:
             missing = f"no task {name} in {path} (tasks: {listed(taskfile.tasks)})"
-            if taskfile.open:
-                return unknown(invocation, f"{missing}; {taskfile.open[0]}")
+            why = [reason for namespaces, reason in taskfile.open_under if name.startswith(namespaces)][:1] or taskfile.open[:1]
+            if why:
+                return unknown(invocation, f"{missing}; {why[0]}")
             return refuted(invocation, missing, [Evidence(path, None, "tasks")])
         evidence.append(Evidence(found[0], found[1], f"task {name}"))
         reasons.append(f"task {name} is defined in {found[0]}" + (f":{found[1]}" if found[1] else ""))
