@@ -408,7 +408,14 @@ class _Walk:
         fresh = [(path, self.listing.language[path]) for path in paths if path not in self.verdicts]
         self.early.update(path for path, _ in fresh)
         self.kept_verdicts.note(self._judge_all(fresh))
+        self.result.found = self._found()
         return [path for path in paths if path in self.chosen]
+
+    def _found(self) -> list[str]:
+        """The candidates so far: those the walk reached, and those judged out of turn. A goal the
+        latter meet ends the walk before it reaches their block (uv's `import:fs_err` after
+        `import:junction` was REFUTED: the importers parsed before were left out of the hits)."""
+        return sorted({*(path for _, path, _ in self.kept), *(self.early & self.chosen)})
 
     def _step(self) -> bool:
         """Judge the next block of files; False when every file was judged."""
@@ -426,7 +433,7 @@ class _Walk:
         added = [(kind, path, language) for kind, path, language in block if path in self.chosen]
         self.kept.extend(added)
         index.context.shared.read_all([path for _, path, _ in added])
-        self.result.found = sorted(path for _, path, _ in self.kept)
+        self.result.found = self._found()
         self.result.ruled_out = self.at - len(self.kept)
         return True
 

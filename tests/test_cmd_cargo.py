@@ -95,3 +95,28 @@ def test_an_alias_of_an_alias_is_followed_to_the_subcommand_it_runs(make_tree) -
     assert loop.verdict is I and "loop → round → trip → loop never reach a subcommand" in loop.reason
     assert self_.verdict is I and "self → self" in self_.reason
     assert shadow.verdict is V and "`cargo build` is built in" in shadow.reason  # an alias never shadows a built-in
+
+
+def test_a_target_option_at_a_virtual_root_picks_from_the_default_members(make_tree) -> None:
+    """`cargo run --bin gen` at the root of a virtual workspace runs the bin of a member (cargo selects the
+    default members, or every member when none are declared): it was REFUTED because the root has no targets."""
+    root = make_tree(WORKSPACE)
+    got = verdicts(root, "cargo run --bin gen", "cargo run --example tour", "cargo test --test parse", "cargo run --bin nosuch")
+    assert got == {"cargo run --bin gen": V, "cargo run --example tour": V, "cargo test --test parse": V, "cargo run --bin nosuch": R}
+    [gen] = check(root, "cargo run --bin gen")
+    assert "bin target gen is crates/cli/src/bin/gen.rs" in gen.reason
+    defaults = {**WORKSPACE, "Cargo.toml": '[workspace]\nmembers = ["crates/*", "xtask"]\nexclude = ["crates/old"]\ndefault-members = ["crates/core"]\n'}
+    root = make_tree(defaults)
+    [tour, gen, gone] = check(root, "cargo run --example tour", "cargo run --bin gen", "cargo run --bin nosuch")
+    assert tour.verdict is V
+    # a member that is not a default one holds it: cargo wants `-p acme`, which the memory may have left out on purpose
+    assert gen.verdict is I and "crates/cli/Cargo.toml" in gen.reason and "-p acme" in gen.reason
+    assert gone.verdict is R and "no bin target nosuch in the workspace" in gone.reason
+
+
+def test_a_target_option_at_a_package_root_of_a_workspace_picks_from_that_package(make_tree) -> None:
+    tree = {**WORKSPACE, "Cargo.toml": '[package]\nname = "top"\n\n[workspace]\nmembers = ["crates/*"]\nexclude = ["crates/old"]\n', "src/main.rs": ""}
+    root = make_tree(tree)
+    [top, gen] = check(root, "cargo run --bin top", "cargo run --bin gen")
+    assert top.verdict is V
+    assert gen.verdict is I and "-p acme" in gen.reason

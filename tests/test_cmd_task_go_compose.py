@@ -194,3 +194,29 @@ def test_turbo_tasks(tmp_path) -> None:
     assert (build.evidence[0].path, build.evidence[0].line) == ("turbo.json", 4)
     root = write_tree(tmp_path / "pipeline", {"turbo.json": '{"pipeline": {"test": {}}}'})
     assert verdicts(root, "turbo test", "turbo build") == {"turbo test": V, "turbo build": R}
+
+
+def test_turbo_in_a_package_that_extends_the_root_config(tmp_path) -> None:
+    """A package turbo.json with `"extends": ["//"]` is not turbo's root: from its folder the root's tasks
+    run too (`turbo test` in frontend/ was REFUTED because frontend/turbo.json alone lacks test)."""
+    root = write_tree(
+        tmp_path,
+        {
+            "turbo.json": '{"tasks": {"build": {}, "test": {"dependsOn": ["build"]}}}',
+            "apps/web/turbo.json": '{"extends": ["//"], "tasks": {"build:islands": {}}}',
+            "apps/web/package.json": package("web", {"test": "vitest"}),
+        },
+    )
+    got = verdicts(root, "cd apps/web && turbo test", "cd apps/web && turbo build:islands", "cd apps/web && turbo nosuch")
+    assert got == {"cd apps/web && turbo test": V, "cd apps/web && turbo build:islands": V, "cd apps/web && turbo nosuch": R}
+    [nosuch] = check(root, "cd apps/web && turbo nosuch")
+    assert "no task nosuch in turbo.json" in nosuch.reason
+
+
+def test_turbo_with_a_path_where_a_task_goes_concludes_nothing(tmp_path) -> None:
+    """`turbo test src/x.test.ts`: a path is no task name anyone defines; whether turbo passes it on or fails
+    is not for a reader of turbo.json to say, and it must not refute the task written before it."""
+    root = write_tree(tmp_path, {"turbo.json": '{"tasks": {"test": {}}}'})
+    [result] = check(root, "turbo test src/__tests__/lru.test.ts")
+    assert result.verdict is I and "src/__tests__/lru.test.ts" in result.reason and "--" in result.reason
+    assert verdicts(root, "turbo nosuch src/x.test.ts") == {"turbo nosuch src/x.test.ts": R}

@@ -49,6 +49,10 @@ WHOLE = {
     "ruby to_h": ("a.rb", "h = ENV.to_h\n", 1),
     "ruby each": ("a.rb", "x = 1\nENV.each { |k, v| puts k }\n", 2),
     "ruby handed on": ("a.rb", "system(ENV, 'ls')\n", 1),
+    # Configuration libraries that read variables named after fields or keys: any key may be one.
+    "python pydantic-settings": ("a.py", "from pydantic_settings import BaseSettings\n\nclass Settings(BaseSettings):\n    database_url: str\n", 3),
+    "python pydantic-settings by module": ("a.py", "import pydantic_settings as ps\nclass S(ps.BaseSettings):\n    region: str = 'eu'\n", 2),
+    "go viper AutomaticEnv": ("a.go", 'package a\n\nimport "github.com/spf13/viper"\n\nfunc F() { viper.AutomaticEnv() }\n', 5),
 }
 
 
@@ -96,9 +100,21 @@ CONSTANTS = {
 }
 
 
-@pytest.mark.parametrize("language", sorted(CONSTANTS))
-def test_a_key_held_in_a_constant_is_followed(tmp_path, language):
-    name, text, line = CONSTANTS[language]
+THROUGH_LIBRARIES = {
+    # crush reads TERM with `env.Getenv("TERM")` on a bubbletea environment (uv.Environ): it was REFUTED.
+    "go wrapper Getenv": ("w.go", 'package w\n\nfunc F(env Environ) bool {\n\treturn env.Getenv("HELD_KEY") != ""\n}\n', 4),
+    "go wrapper LookupEnv on a field": ("w.go", 'package w\n\nfunc F(c Caps) bool {\n\t_, ok := c.Env.LookupEnv("HELD_KEY")\n\treturn ok\n}\n', 4),
+    "go viper BindEnv": ("w.go", 'package w\n\nimport "github.com/spf13/viper"\n\nfunc F() {\n\tviper.BindEnv("db.url", "HELD_KEY")\n}\n', 6),
+    # uv and most Rust CLIs read variables through clap: `#[arg(long, env = "K")]`.
+    "rust clap env": ("w.rs", '#[derive(Parser)]\nstruct Cli {\n    #[arg(long, env = "HELD_KEY")]\n    token: String,\n}\n', 3),
+}
+
+
+@pytest.mark.parametrize("language", sorted({**CONSTANTS, **THROUGH_LIBRARIES}))
+def test_a_key_held_in_a_constant_or_read_through_a_library_is_followed(tmp_path, language):
+    """A key kept in a constant of the file is read; so is one an environment wrapper's `Getenv("K")`
+    or a configuration library given the variable's name reads."""
+    name, text, line = {**CONSTANTS, **THROUGH_LIBRARIES}[language]
     tree = write(tmp_path, {name: text})
     result = check(tree, "env:HELD_KEY")
     assert result.verdict is Verdict.VERIFIED, result.reason
@@ -112,6 +128,10 @@ KEPT_ELSEWHERE = {
     "python parameter": ("f.py", "import os\ndef get(name):\n    return os.environ[name]\n"),
     "go local": ("f.go", 'package f\n\nimport "os"\n\nfunc F(name string) string { return os.Getenv(name) }\n'),
     "javascript rebound": ("f.js", 'let KEY = "A";\nKEY = "B";\nconst v = process.env[KEY + ""];\n'),
+    "rust clap bare env": ("f.rs", "#[derive(Parser)]\nstruct Cli {\n    /// The key.\n    #[clap(long, env)]\n    some_key: String,\n}\n"),
+    "rust clap env from a constant": ("f.rs", "#[derive(Parser)]\nstruct Cli {\n    #[arg(long, env = EnvVars::UV_CACHE_DIR)]\n    dir: String,\n}\n"),
+    "go viper BindEnv of a key": ("f.go", 'package f\n\nimport "github.com/spf13/viper"\n\nfunc F() { viper.BindEnv("port") }\n'),
+    "go wrapper with a computed key": ("f.go", 'package f\n\nfunc F(env Environ, k string) string { return env.Getenv(k) }\n'),
 }
 
 
@@ -144,3 +164,4 @@ def test_a_bare_environ_reads_the_environment_only_where_it_may_be_os_environ(tm
     tree = write(tmp_path, {"app.py": source})
     result = check(tree, "env:PATH_INFO")
     assert result.verdict is (Verdict.VERIFIED if reads else Verdict.REFUTED), result.reason
+

@@ -280,3 +280,19 @@ def test_a_lazy_search_remembers_on_disk_only_what_it_scanned(tmp_path):
     # The same needles as import:redis, so the record it left answers; every candidate is listed.
     later = verifier(tmp_path, cache)
     assert len(SourceIndex.of(later.context).search(None, lambda language: [b"redis"]).candidates) == ENOUGH_EVIDENCE + 100
+
+
+def test_a_lazy_search_counts_the_importers_an_earlier_search_parsed(tmp_path):
+    """A walk whose goal the files an earlier search parsed already meet must still return them:
+    `import:junction` then `import:fs_err` on uv said "nothing imports fs_err" (REFUTED) while 40
+    files call `fs_err::`. The big importers are known; the walk stopped at the first small unknown
+    candidate, before reaching their block, and returned that one alone."""
+    files = {f"src/big{i}.rs": "use common::x;\nfn f() { fs_err::read(\"x\"); }\n" + "// padding\n" * 400 for i in range(ENOUGH_EVIDENCE)}
+    files |= {f"src/small{i}.rs": f"fn s{i}() {{}}\n" + "// filler\n" * 10 for i in range(70)}
+    files["src/mention.rs"] = "// fs_err\n"  # the smallest file: the first candidate the walk reaches
+    write(tmp_path, files)
+    v = verifier(tmp_path)
+    assert v.check("import:common").verdict is Verdict.VERIFIED  # reads the tree, parses the big files
+    result = v.check("import:fs_err")
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert {e.path for e in result.evidence} == {f"src/big{i}.rs" for i in range(ENOUGH_EVIDENCE)}

@@ -1,5 +1,6 @@
-"""Go: import paths, `os.Getenv`/`os.LookupEnv` (`os` renamed or dot-imported too), and funcs, types,
-methods (`Type.Method`, interface methods too), consts, vars."""
+"""Go: import paths, `os.Getenv`/`os.LookupEnv` (`os` renamed or dot-imported too, or an environment
+value's `Getenv`), viper's `BindEnv`/`AutomaticEnv`, and funcs, types, methods (`Type.Method`,
+interface methods too), consts, vars."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ QUERIES = {
     "imports": "(import_spec name: (_)? @name path: (_) @path)",
     "env": """
         (call_expression
-            function: (selector_expression operand: (identifier) @package field: (field_identifier) @function)
+            function: (selector_expression operand: (_) @package field: (field_identifier) @function)
             arguments: (argument_list . (_) @key)) @read
     """,
     # Matches every plain call (a third more work on a call-heavy file), so it runs only under `import . "os"`.
@@ -28,6 +29,10 @@ QUERIES = {
     "constants": "(const_spec name: (identifier) @name . value: (expression_list . (_) @value .)) @spec",
 }
 _ENV_FUNCTIONS = {"Getenv", "LookupEnv"}
+# viper: `BindEnv(key, "ENV", ...)` reads the names given, `BindEnv(key)` one made from the key and a
+# prefix; `AutomaticEnv()` a variable for every key asked for.
+_BINDERS = {"BindEnv"}
+_AUTOMATIC = {"AutomaticEnv"}
 _WHOLE = {("os", "Environ"), ("syscall", "Environ")}  # the whole environment, as a list
 _STRINGS = ("interpreted_string_literal", "raw_string_literal")
 
@@ -47,19 +52,32 @@ def extract(parsed: Parsed) -> Facts:
     constants = string_constants(parsed, "constants", _STRINGS) if parsed.mentions((b"const",)) else {}
     for query in ("env", "dot_env") if "." in os_names else ("env",):
         for _, found in parsed.matches(query):
+            # `Getenv` of any value, not only os's: an environment kept in a value (bubbletea's
+            # `uv.Environ`, a test's fake) is read by the same name, `env.Getenv("TERM")`.
             package = Parsed.text(found["package"][0]) if "package" in found else "."
-            if package not in os_names or Parsed.text(found["function"][0]) not in _ENV_FUNCTIONS:
-                continue
-            read, key = found["read"][0], found["key"][0]
-            facts.add_env_read(read, key, _STRINGS, constants)
-    if parsed.mentions((b"Environ",)):
+            function, read, key = Parsed.text(found["function"][0]), found["read"][0], found["key"][0]
+            if function in _ENV_FUNCTIONS and (package != "." or "." in os_names):
+                facts.add_env_read(read, key, _STRINGS, constants)
+            elif function in _BINDERS and package != ".":
+                _bound_names(read, facts, constants)
+    if parsed.mentions((b"Environ", b"AutomaticEnv")):
         for _, found in parsed.matches("whole_env"):
-            package = Parsed.text(found["package"][0])
-            if (("os" if package in os_names else package), Parsed.text(found["function"][0])) in _WHOLE:
+            package, function = Parsed.text(found["package"][0]), Parsed.text(found["function"][0])
+            if (("os" if package in os_names else package), function) in _WHOLE or function in _AUTOMATIC:
                 facts.add_env_whole(found["read"][0])
     facts.defs = definitions(parsed.root, _DEFINITIONS)
     _embedded_types(parsed, facts)
     return facts
+
+
+def _bound_names(call: Node, facts: Facts, constants: dict[str, str]) -> None:
+    """viper's `BindEnv("db.url", "DB_URL")` reads DB_URL; `BindEnv("port")` a name made from the key."""
+    arguments = call.child_by_field_name("arguments")
+    names = [a for a in arguments.named_children if a.type != "comment"][1:] if arguments is not None else []
+    if not names:
+        facts.env_computed.append(Parsed.line(call))
+    for name in names:
+        facts.add_env_read(call, name, _STRINGS, constants)
 
 
 def _receiver_type(method: Node) -> str | None:
@@ -138,7 +156,7 @@ LANGUAGE = Language(
     queries=QUERIES,
     extract=extract,
     import_segments=import_segments,
-    env_markers=(b"Getenv", b"LookupEnv", b"Environ"),
+    env_markers=(b"Getenv", b"LookupEnv", b"Environ", b"BindEnv", b"AutomaticEnv"),
     package_files=package_files,
 )
 

@@ -43,6 +43,8 @@ _CALLS = frozenset({"call"})
 _READS = frozenset({"subscript", "call", "comparison_operator"})  # what the env query's reads are
 _ASSIGNMENTS = frozenset({"assignment"})
 LANGUAGE_ENV_MARKERS = (b"environ", b"getenv")
+_SETTINGS_BASES = frozenset({"BaseSettings"})
+_SETTINGS_MARKERS = (b"BaseSettings",)
 _GUARD_ERRORS = ("ImportError", "ModuleNotFoundError")
 
 
@@ -73,6 +75,10 @@ def extract(parsed: Parsed) -> Facts:
         _env_reads(parsed, facts, aliases)
     facts.defs = definitions(parsed.root, _DEFINITIONS)
     python_members.class_facts(parsed, facts, _DEFINITIONS.transparent)
+    if parsed.mentions(_SETTINGS_MARKERS):
+        # pydantic-settings reads a variable for each field, named after it as the class is configured
+        # (a prefix, aliases, any case): the file spells none of them, so any key may be one.
+        facts.env_whole = sorted({*facts.env_whole, *(line for _, base, line in facts.bases if base.rsplit(".", 1)[-1] in _SETTINGS_BASES)})
     return facts
 
 
@@ -429,7 +435,7 @@ LANGUAGE = Language(
     extract=extract,
     import_segments=import_segments,
     resolve_import=resolve_import,
-    env_markers=LANGUAGE_ENV_MARKERS,
+    env_markers=LANGUAGE_ENV_MARKERS + _SETTINGS_MARKERS,
     source_roots=SOURCE_ROOTS,
     module_files=module_files,
     module_prefix="py",

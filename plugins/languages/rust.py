@@ -27,6 +27,7 @@ QUERIES = {
         (scoped_identifier !path name: (identifier) @root)
     """,
     "tokens": "(token_tree) @tree",
+    "attributes": "(attribute_item (attribute . (identifier) @name arguments: (token_tree) @arguments)) @item",
     "env": """
         (call_expression function: (_) @function arguments: (arguments . (_) @key)) @read
         (macro_invocation macro: (identifier) @function (token_tree . "(" . (_) @key)) @read
@@ -126,6 +127,29 @@ def _env_reads(parsed: Parsed, facts: Facts) -> None:
         for _, found in parsed.matches("whole_env"):
             if _path_text(found["function"][0]) in _WHOLE_CALLS:
                 facts.add_env_whole(found["read"][0])
+    if parsed.mentions((b"env",)):
+        _clap_env(parsed, facts, constants)
+
+
+_CLAP_ATTRIBUTES = {"arg", "clap"}
+
+
+def _clap_env(parsed: Parsed, facts: Facts, constants: dict[str, str]) -> None:
+    """clap reads a variable for an argument: `#[arg(long, env = "K")]` reads K, `env = EnvVars::K` a
+    key kept elsewhere (computed, as `var(EnvVars::K)` is), and a bare `env` one named after the field."""
+    for _, found in parsed.matches("attributes"):
+        if Parsed.text(found["name"][0]) not in _CLAP_ATTRIBUTES:
+            continue
+        tokens = found["arguments"][0].children
+        for at, token in enumerate(tokens):
+            if token.type != "identifier" or Parsed.text(token) != "env" or tokens[at - 1].type not in ("(", ","):
+                continue
+            if at + 2 < len(tokens) and tokens[at + 1].type == "=":
+                facts.add_env_read(token, tokens[at + 2], _STRINGS, constants)
+                continue
+            # A bare `env` reads the field's name in capitals (or as `rename_all_env` says): a name the
+            # file does not spell, which a search by the key's bytes never looks for. A computed key.
+            facts.env_computed.append(Parsed.line(token))
 
 
 def _unreferenced(key: Node) -> Node:

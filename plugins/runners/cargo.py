@@ -72,6 +72,7 @@ class Crate:
     targets: dict[str, dict[str, int | None]] = field(default_factory=dict)  # kind -> name -> line
     members: tuple[str, ...] | None = None  # workspace member globs when this is a workspace root
     exclude: tuple[str, ...] = ()
+    default_members: tuple[str, ...] | None = None  # what a call at the root selects without `-p`, when declared
 
 
 def read_crate(context: Context, path: str) -> Crate:
@@ -89,11 +90,13 @@ def read_crate(context: Context, path: str) -> Crate:
                 if isinstance(entry, dict) and isinstance(entry.get("name"), str):
                     targets.setdefault(kind, {})[entry["name"]] = headers[at] if at < len(headers) else None
         workspace = doc.get("workspace")
-        members = exclude = None
+        members = exclude = defaults = None
         if isinstance(workspace, dict):
             members = tuple(m for m in workspace.get("members", []) if isinstance(m, str))
             exclude = tuple(m for m in workspace.get("exclude", []) if isinstance(m, str))
-        return Crate(path, name, targets, members, exclude or ())
+            if isinstance(workspace.get("default-members"), list):
+                defaults = tuple(m for m in workspace["default-members"] if isinstance(m, str))
+        return Crate(path, name, targets, members, exclude or (), defaults)
 
     return context.memo(("cmd-cargo-crate", path), parse)
 
@@ -116,6 +119,19 @@ def _workspace(context: Context, manifest: str) -> list[Crate]:
                 crates.append(read_crate(context, path))
         return crates
     return [read_crate(context, manifest)]
+
+
+def _default_selection(manifest: Crate, crates: list[Crate]) -> list[Crate]:
+    """The packages a call without `-p` works on, as cargo picks them: the package of the folder it runs
+    in; at a workspace root the declared `default-members`, else the root package, else (a virtual
+    manifest) every member."""
+    if manifest.members is None:
+        return [manifest]
+    folder = posixpath.dirname(manifest.path) or "."
+    if manifest.default_members is not None:
+        wanted = [glob_regex(posixpath.normpath(in_dir(folder, m))) for m in manifest.default_members]
+        return [c for c in crates if any(r.fullmatch(posixpath.dirname(c.path) or ".") for r in wanted)]
+    return [manifest] if manifest.name else [c for c in crates if c is not manifest]
 
 
 def _aliases(context: Context, cwd: str) -> dict[str, tuple[list[str], str, int | None]]:
@@ -215,9 +231,10 @@ def _options(rest: list[str]) -> list[tuple[str, str]]:
 def _targets(invocation: Invocation, context: Context, manifest: str, command: str, rest: list[str]) -> AnchorResult:
     options = _options(rest)
     crates = _workspace(context, manifest)
-    selected = [read_crate(context, manifest)]
+    picked = any(name in ("-p", "--package") for name, _ in options)
+    selected = _default_selection(read_crate(context, manifest), crates)
     evidence = [Evidence(manifest, None, "Cargo.toml")]
-    reasons = [f"`cargo {command}` is built in; {manifest} is the {'package' if selected[0].name else 'workspace'}"]
+    reasons = [f"`cargo {command}` is built in; {manifest} is the {'package' if read_crate(context, manifest).name else 'workspace'}"]
     if any(dynamic(value) for _, value in options):
         return unknown(invocation, "a package or target is a placeholder or a shell expansion")
     for name, value in options:
@@ -238,13 +255,26 @@ def _targets(invocation: Invocation, context: Context, manifest: str, command: s
     for name, value in options:
         if name in _TARGET_KINDS:
             found = _target(context, selected, name, value)
+            kind = _TARGET_KINDS[name][0]
+            if found is None and not picked:
+                return _unselected_target(invocation, context, [c for c in crates if c not in selected], name, value)
             if found is None:
-                kind = _TARGET_KINDS[name][0]
                 return refuted(invocation, f"no {kind} target {value} in {', '.join(c.path for c in selected)}")
             evidence.append(found)
             where = f"{found.path}:{found.line}" if found.line else found.path
-            reasons.append(f"{_TARGET_KINDS[name][0]} target {value} is {'declared in' if found.line else 'the file'} {where}")
+            reasons.append(f"{kind} target {value} is {'declared in' if found.line else 'the file'} {where}")
     return verified(invocation, "; ".join(reasons), evidence)
+
+
+def _unselected_target(invocation: Invocation, context: Context, others: list[Crate], option: str, name: str) -> AnchorResult:
+    """A target the packages selected without `-p` lack: in another member, cargo wants `-p` (which a memory
+    may leave out on purpose, so nothing is concluded); in no package of the workspace, it is gone."""
+    kind = _TARGET_KINDS[option][0]
+    for crate in others:
+        found = _target(context, [crate], option, name)
+        if found is not None:
+            return unknown(invocation, f"{kind} target {name} is {found.path} of package {crate.name} ({crate.path}), which cargo runs from here only with -p {crate.name}")
+    return refuted(invocation, f"no {kind} target {name} in the workspace")
 
 
 def _target(context: Context, crates: list[Crate], option: str, name: str) -> Evidence | None:

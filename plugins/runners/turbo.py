@@ -19,15 +19,17 @@ from anchorcheck.context import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     dynamic,
+    in_dir,
+    is_file,
     line_of,
     listed,
-    nearest,
     option,
     parse_jsonc,
     read_text,
     refuted,
     unknown,
     unusable,
+    upward,
     verified,
 )
 
@@ -70,17 +72,18 @@ def verify_turbo(invocation: Invocation, context: Context) -> AnchorResult:
         return unknown(invocation, f"`turbo {words[0]}` runs no task")
     if words and words[0] == "run":
         words = words[1:]
-    root = nearest(context, invocation.cwd, ["turbo.json", "turbo.jsonc"])
-    if root is None:
-        return refuted(invocation, "no turbo.json here or above")
     try:
+        root = _root(context, invocation.cwd)
+        if root is None:
+            return refuted(invocation, "no turbo.json here or above")
         tasks = read_tasks(context, root)
     except ConfigError as error:
         return unusable(invocation, error)
     if not words:
         return unknown(invocation, "turbo without a task runs nothing")
+    paths = [w for w in words if _path_like(w)]
     evidence, reasons = [], []
-    for task in words:
+    for task in (w for w in words if w not in paths):
         if dynamic(task):
             return unknown(invocation, f"the task {task} is a placeholder or a shell expansion")
         found = tasks.get(task) or tasks.get(f"//#{task}") or next((w for k, w in tasks.items() if k.endswith(f"#{task}")), None)
@@ -88,7 +91,28 @@ def verify_turbo(invocation: Invocation, context: Context) -> AnchorResult:
             return refuted(invocation, f"no task {task} in {root} (tasks: {listed(tasks)})", [Evidence(root, None, "tasks")])
         evidence.append(Evidence(found[0], found[1], f"task {task}"))
         reasons.append(f"task {task} is defined in {found[0]}" + (f":{found[1]}" if found[1] else ""))
+    if paths:
+        return unknown(invocation, f"{paths[0]} is written where turbo takes a task name; arguments for a task go after --")
     return verified(invocation, "; ".join(reasons), evidence)
+
+
+def _root(context: Context, cwd: str) -> str | None:
+    """turbo's root configuration: the nearest turbo.json that extends no other (a package's one says
+    `"extends": ["//"]` and adds to the root's tasks); the nearest one when none above is such a root."""
+    def find() -> str | None:
+        found = [p for folder in upward(cwd) for p in (in_dir(folder, "turbo.json"), in_dir(folder, "turbo.jsonc")) if is_file(context, p)]
+        for path in found:
+            doc = parse_jsonc(path, read_text(context, path))
+            if not (isinstance(doc, dict) and "extends" in doc):
+                return path
+        return found[0] if found else None
+
+    return context.memo(("cmd-turbo-root", cwd), find)
+
+
+def _path_like(word: str) -> bool:
+    """A file or folder written where a task name goes (`turbo test src/x.test.ts`): no task is named so."""
+    return "#" not in word and ("/" in word or word.startswith("."))
 
 
 def _positionals(words: list[str]) -> list[str]:
