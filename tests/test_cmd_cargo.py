@@ -104,7 +104,7 @@ def test_a_target_option_at_a_virtual_root_picks_from_the_default_members(make_t
     got = verdicts(root, "cargo run --bin gen", "cargo run --example tour", "cargo test --test parse", "cargo run --bin nosuch")
     assert got == {"cargo run --bin gen": V, "cargo run --example tour": V, "cargo test --test parse": V, "cargo run --bin nosuch": R}
     [gen] = check(root, "cargo run --bin gen")
-    assert "bin target gen is crates/cli/src/bin/gen.rs" in gen.reason
+    assert "bin target gen is the file crates/cli/src/bin/gen.rs" in gen.reason
     defaults = {**WORKSPACE, "Cargo.toml": '[workspace]\nmembers = ["crates/*", "xtask"]\nexclude = ["crates/old"]\ndefault-members = ["crates/core"]\n'}
     root = make_tree(defaults)
     [tour, gen, gone] = check(root, "cargo run --example tour", "cargo run --bin gen", "cargo run --bin nosuch")
