@@ -305,6 +305,38 @@ def test_javascript_export_alias_and_reexports_are_followed(tmp_path):
     )
 
 
+def test_javascript_an_exported_binding_has_the_members_of_what_it_names(tmp_path):
+    """hono's src/index.ts imports Hono and exports it (`export { Hono }`): `sym:src/index.ts::Hono`
+    was VERIFIED at the export and `sym:src/index.ts::Hono.get` REFUTED. A name exported from another
+    module (`export { Context } from './context'`) is the index's as much, members included; after
+    `export * from './hono'` any name may be the file's, so absence is not proven."""
+    write(
+        tmp_path,
+        {
+            "src/hono.ts": "export class Hono {\n  get(): void {}\n}\n",
+            "src/context.ts": "export class Context {\n  req = 1\n}\n",
+            "src/index.ts": "import { Hono } from './hono'\nexport { Context } from './context'\nexport { Hono }\n",
+            "src/helper.ts": "import { Hono } from './hono'\nexport function make(): Hono { return new Hono() }\n",
+            "src/all.ts": "export * from './hono'\nexport const local = 1\n",
+        },
+    )
+    star = check(tmp_path, "sym:src/all.ts::Hono")
+    assert star.verdict is Verdict.INCONCLUSIVE and "src/all.ts:1 re-exports every name of ./hono" in star.reason, star.reason
+    get = check(tmp_path, "sym:src/index.ts::Hono.get")
+    assert get.verdict is Verdict.VERIFIED and lines(get)[0] == ("src/hono.ts", 2), get.reason
+    verdicts(
+        tmp_path,
+        {
+            "sym:src/index.ts::Context": Verdict.VERIFIED,
+            "sym:src/index.ts::Context.req": Verdict.VERIFIED,
+            "sym:src/index.ts::Hono.put": Verdict.REFUTED,
+            "sym:src/helper.ts::Hono": Verdict.REFUTED,  # imported, not exported: defined elsewhere
+            "sym:src/helper.ts::Hono.get": Verdict.REFUTED,
+            "sym:src/all.ts::local": Verdict.VERIFIED,
+        },
+    )
+
+
 def test_javascript_members_a_constructor_adds_through_this(tmp_path):
     """`this[m] = ...` in a loop over names and `Object.assign(this, options)` in a constructor add
     members no definition lists (absence was REFUTED); `this.x = ...` in an arrow function there
