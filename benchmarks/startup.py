@@ -26,6 +26,8 @@ machine disturbs least):
 - `anchorcheck check` answered by a server (`anchorcheck serve --detach`, started on
   another copy before the rounds): after an edit, and with nothing changed; the server's own
   CPU time per answer is printed apart (from /proc), as it is not the timed process's;
+- two floors of a check after an edit: importing the stdlib and third-party modules
+  it imports, and importing every module it imports, anchorcheck's too (no check);
 - `ruff check` and `deptry .` on the same repository, when they are on PATH;
 - `pre-commit run --all-files` with the anchorcheck hook as a local hook,
   against the same run with no hook at all, when pre-commit is installed.
@@ -50,6 +52,7 @@ the edited repository), in rows marked `[against]`.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -165,6 +168,12 @@ def measure(work: Path, count: int = 15, against: str | None = None) -> None:
     def edit(where: Path = edited) -> None:  # an unstaged change git reports: another tree state each run
         (where / "CHANGELOG.md").write_text(f"# Changelog\n\nedit {next(edits)}\n")
 
+    edit()
+    imported = imported_by_check(edited, env)
+    outside = [name for name in imported if name.partition(".")[0] not in ("anchorcheck", "anchorcheck_plugins")]
+    commands["floor: import the stdlib and third-party modules of a full check"] = ([sys.executable, "-c", _importing(outside)], root)
+    commands["floor: import every module of a full check (anchorcheck's too)"] = ([sys.executable, "-c", _importing(imported)], root)
+
     prepare = {"anchorcheck check after an edit (no replay)": edit}
     envs: dict[str, dict[str, str]] = {}
     if against is not None:  # each anchorcheck command twice per round: this installation, then the other
@@ -228,6 +237,24 @@ def measure(work: Path, count: int = 15, against: str | None = None) -> None:
         answers = 2 * (count + 1)
         print(f"  the server's own CPU time per answer: {server_cpu / answers * 1000:.1f} ms over {answers} answers (not in the rows above)")
     print("  targets: --version <= 2x, check on a small repository <= 4x")
+
+
+def imported_by_check(root: Path, env: dict[str, str]) -> list[str]:
+    """The modules a full check (of the copy just edited: no stored report) imports beyond what `python -c pass` does,
+    as the console script runs it: what no check after an edit can avoid importing as the code stands."""
+    probe = (
+        "import sys, json\nbare = set(sys.modules)\nimport re\nsys.argv = ['anchorcheck', 'check']\n"
+        "from anchorcheck.cli import console\ntry:\n    console()\nexcept SystemExit:\n    pass\n"
+        "sys.stderr.write('MODULES ' + json.dumps(sorted(set(sys.modules) - bare - {'__main__'})) + '\\n')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=root, env=env, capture_output=True, text=True, check=False)
+    line = next(line for line in done.stderr.splitlines() if line.startswith("MODULES "))
+    return json.loads(line[len("MODULES ") :])
+
+
+def _importing(modules: list[str]) -> str:
+    """A `python -c` program that imports these modules, in this order, and does nothing else."""
+    return f"import importlib\nfor name in {modules!r}:\n    importlib.import_module(name)\n"
 
 
 def _server_pid(exe: str, served: Path, env: dict[str, str]) -> int | None:

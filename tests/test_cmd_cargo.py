@@ -43,13 +43,28 @@ def test_builtins_packages_and_targets(make_tree) -> None:
         "cargo install ripgrep": I,
         "cd crates/cli && cargo run --bin gen": V,
     }
+    [found, declared] = check(root, "cargo run -p acme --bin gen", "cargo run -p acme_core --example tour")
+    assert found.reason == (
+        "`cargo run` is built in; Cargo.toml is the workspace; package acme is declared in crates/cli/Cargo.toml; "
+        "bin target gen is the file crates/cli/src/bin/gen.rs"
+    )
+    assert declared.reason.endswith("; example target tour is declared in crates/core/Cargo.toml:4"), declared.reason
+
+
+def test_each_declared_target_is_cited_at_its_own_table(make_tree) -> None:
+    """Every `[[bin]]` was cited at the first one's line, and a blank line above it was counted as its line."""
+    manifest = '[package]\nname = "app"\n\n[[bin]]\nname = "one"\npath = "a.rs"\n\n# tools\n[[bin]]\nname = "two"\npath = "b.rs"\n'
+    root = make_tree({"Cargo.toml": manifest, "a.rs": "", "b.rs": ""})
+    [one, two] = check(root, "cargo run --bin one", "cargo run --bin two")
+    assert [(e.path, e.line) for e in one.evidence][-1] == ("Cargo.toml", 4)
+    assert [(e.path, e.line) for e in two.evidence][-1] == ("Cargo.toml", 9)
 
 
 def test_aliases_are_expanded(make_tree) -> None:
     root = make_tree(WORKSPACE)
     [xtask, ck, gone, cov] = check(root, "cargo xtask dist", "cargo ck", "cargo gone", "cargo cov")
     assert xtask.verdict is V and (xtask.evidence[0].path, xtask.evidence[0].line) == (".cargo/config.toml", 2)
-    assert "alias xtask" in xtask.reason and "package xtask is xtask/Cargo.toml" in xtask.reason
+    assert "alias xtask" in xtask.reason and "package xtask is declared in xtask/Cargo.toml" in xtask.reason
     assert ck.verdict is V
     assert gone.verdict is R and "no package acme_gone" in gone.reason
     assert cov.verdict is I  # the alias runs an external subcommand
@@ -74,7 +89,7 @@ def test_an_alias_of_an_alias_is_followed_to_the_subcommand_it_runs(make_tree) -
     )
     root = make_tree({**WORKSPACE, ".cargo/config.toml": aliases})
     [xt, bad, loop, self_, shadow] = check(root, "cargo xt dist", "cargo bad", "cargo loop", "cargo self", "cargo shadow")
-    assert xt.verdict is V and "alias xt" in xt.reason and "alias xtask" in xt.reason and "package xtask is xtask/Cargo.toml" in xt.reason
+    assert xt.verdict is V and "alias xt" in xt.reason and "alias xtask" in xt.reason and "package xtask is declared in xtask/Cargo.toml" in xt.reason
     assert [(e.path, e.line) for e in xt.evidence[:2]] == [(".cargo/config.toml", 2), (".cargo/config.toml", 3)]
     assert bad.verdict is R and "no package acme_gone" in bad.reason  # refuted by what the last alias runs
     assert loop.verdict is I and "loop → round → trip → loop never reach a subcommand" in loop.reason
@@ -89,7 +104,7 @@ def test_a_target_option_at_a_virtual_root_picks_from_the_default_members(make_t
     got = verdicts(root, "cargo run --bin gen", "cargo run --example tour", "cargo test --test parse", "cargo run --bin nosuch")
     assert got == {"cargo run --bin gen": V, "cargo run --example tour": V, "cargo test --test parse": V, "cargo run --bin nosuch": R}
     [gen] = check(root, "cargo run --bin gen")
-    assert "bin target gen is crates/cli/src/bin/gen.rs" in gen.reason
+    assert "bin target gen is the file crates/cli/src/bin/gen.rs" in gen.reason
     defaults = {**WORKSPACE, "Cargo.toml": '[workspace]\nmembers = ["crates/*", "xtask"]\nexclude = ["crates/old"]\ndefault-members = ["crates/core"]\n'}
     root = make_tree(defaults)
     [tour, gen, gone] = check(root, "cargo run --example tour", "cargo run --bin gen", "cargo run --bin nosuch")

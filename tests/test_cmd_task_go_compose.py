@@ -62,6 +62,9 @@ def test_taskfile_tasks_aliases_includes(tmp_path) -> None:
     }
     [lint] = check(root, "task lint")
     assert (lint.evidence[0].path, lint.evidence[0].line) == ("Taskfile.yml", 20)
+    root = write_tree(tmp_path / "spaced", {"Taskfile.yml": "version: '3'\ntasks:\n\n  build:\n    cmds: [make]\n"})
+    [build] = check(root, "task build")
+    assert (build.evidence[0].path, build.evidence[0].line) == ("Taskfile.yml", 4)  # not the blank line above it
 
 
 def test_taskfile_open_world_and_absence(tmp_path) -> None:

@@ -142,9 +142,13 @@ def line_at(text: str, offset: int) -> int:
 
 
 def line_of(text: str, pattern: str, start: int = 0) -> int | None:
-    """The 1-based line of the first match of a regular expression (multiline mode) at or after `start`."""
+    """The 1-based line of the first match of a regular expression (multiline mode) at or after `start`:
+    where what it matched begins, past any leading whitespace (`^\\s*` also matches the blank lines above)."""
     match = re.compile(pattern, re.MULTILINE).search(text, start)
-    return line_at(text, match.start()) if match else None
+    if match is None:
+        return None
+    found = match.group()
+    return line_at(text, match.start() + len(found) - len(found.lstrip()))
 
 
 def listed(names: Iterable[str], most: int = 8) -> str:

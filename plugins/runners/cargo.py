@@ -21,6 +21,7 @@ external `cargo-X` program installed separately: INCONCLUSIVE.
 from __future__ import annotations
 
 import posixpath
+import re
 import shlex
 from dataclasses import dataclass, field
 
@@ -34,6 +35,7 @@ from anchorcheck_plugins.runners._support import (
     glob_regex,
     in_dir,
     is_file,
+    line_at,
     line_of,
     listed,
     option,
@@ -82,9 +84,11 @@ def read_crate(context: Context, path: str) -> Crate:
         targets: dict[str, dict[str, int | None]] = {}
         for kind in ("bin", "example", "test", "bench"):
             entries = doc.get(kind)
-            for entry in entries if isinstance(entries, list) else []:
+            # An array of tables keeps the order of its headers: the n-th entry is the n-th `[[kind]]`.
+            headers = [line_at(text, m.start()) for m in re.finditer(rf"^[ \t]*\[\[[ \t]*{kind}[ \t]*\]\]", text, re.MULTILINE)]
+            for at, entry in enumerate(entries if isinstance(entries, list) else []):
                 if isinstance(entry, dict) and isinstance(entry.get("name"), str):
-                    targets.setdefault(kind, {})[entry["name"]] = line_of(text, rf"^\s*\[\[{kind}\]\]")
+                    targets.setdefault(kind, {})[entry["name"]] = headers[at] if at < len(headers) else None
         workspace = doc.get("workspace")
         members = exclude = defaults = None
         if isinstance(workspace, dict):
@@ -230,7 +234,7 @@ def _targets(invocation: Invocation, context: Context, manifest: str, command: s
     picked = any(name in ("-p", "--package") for name, _ in options)
     selected = _default_selection(read_crate(context, manifest), crates)
     evidence = [Evidence(manifest, None, "Cargo.toml")]
-    reasons = [f"`cargo {command}` is built in; {manifest} is the package"]
+    reasons = [f"`cargo {command}` is built in; {manifest} is the {'package' if read_crate(context, manifest).name else 'workspace'}"]
     if any(dynamic(value) for _, value in options):
         return unknown(invocation, "a package or target is a placeholder or a shell expansion")
     for name, value in options:
@@ -247,7 +251,7 @@ def _targets(invocation: Invocation, context: Context, manifest: str, command: s
             return refuted(invocation, f"no package {spec} in the workspace of {manifest} (packages: {listed(c.name for c in crates if c.name)})")
         selected = match
         evidence.append(Evidence(match[0].path, line_of(read_text(context, match[0].path), r"^\s*name\s*="), f"package {spec}"))
-        reasons.append(f"package {spec} is {match[0].path}")
+        reasons.append(f"package {spec} is declared in {match[0].path}")
     for name, value in options:
         if name in _TARGET_KINDS:
             found = _target(context, selected, name, value)
@@ -257,7 +261,8 @@ def _targets(invocation: Invocation, context: Context, manifest: str, command: s
             if found is None:
                 return refuted(invocation, f"no {kind} target {value} in {', '.join(c.path for c in selected)}")
             evidence.append(found)
-            reasons.append(f"{kind} target {value} is {found.path}")
+            where = f"{found.path}:{found.line}" if found.line else found.path
+            reasons.append(f"{kind} target {value} is {'declared in' if found.line else 'the file'} {where}")
     return verified(invocation, "; ".join(reasons), evidence)
 
 
