@@ -270,10 +270,13 @@ def test_javascript_inherited_methods_follow_imports(tmp_path):
     )
 
 
-def test_javascript_export_alias_and_reexports_are_followed(tmp_path):
+def test_javascript_exports_are_followed(tmp_path):
     """`export { Impl as Base }` gives Base Impl's members, for the file and for a class extending the
-    alias elsewhere (a framework's core class exported under another name: its methods were REFUTED);
-    `export { X } from` and `export * from` lead a base to its definition."""
+    alias elsewhere (hono's core class is exported as HonoBase: its methods were REFUTED); `export { X }
+    from` and `export * from` lead a base to its definition. An index that imports Hono and exports it
+    (`export { Hono }`) has Hono's members (`sym:src/index.ts::Hono.get` was REFUTED), and a name exported
+    from another module (`export { Context } from './context'`) is the index's as much; after `export *
+    from './hono'` any name may be the file's, so absence is not proven."""
     write(
         tmp_path,
         {
@@ -288,10 +291,16 @@ def test_javascript_export_alias_and_reexports_are_followed(tmp_path):
             "src/shapes/circle.ts": "export class Circle {\n  radius(): number { return 1 }\n}\n",
             "src/shapes/index.ts": "export { Circle as Round } from './circle'\nexport * from './circle'\nexport { Circle as default } from './circle'\n",
             "src/wheel.ts": "import { Round, Circle } from './shapes'\nexport class Wheel extends Round {}\nexport class Disc extends Circle {}\n",
+            "src/context.ts": "export class Context {\n  req = 1\n}\n",
+            "src/index.ts": "import { App } from './app'\nexport { Context } from './context'\nexport { App }\n",
+            "src/helper.ts": "import { App } from './app'\nexport function make(): App { return new App() }\n",
+            "src/all.ts": "export * from './app'\nexport const local = 1\n",
         },
     )
     mount = check(tmp_path, "sym:src/app.ts::App.mount")
     assert mount.verdict is Verdict.VERIFIED and lines(mount)[0] == ("src/base.ts", 3), mount.reason
+    star = check(tmp_path, "sym:src/all.ts::App")
+    assert star.verdict is Verdict.INCONCLUSIVE and "src/all.ts:1 re-exports every name of ./app" in star.reason, star.reason
     verdicts(
         tmp_path,
         {
@@ -301,6 +310,13 @@ def test_javascript_export_alias_and_reexports_are_followed(tmp_path):
             "sym:src/wheel.ts::Wheel.radius": Verdict.VERIFIED,
             "sym:src/wheel.ts::Disc.radius": Verdict.VERIFIED,
             "sym:src/wheel.ts::Wheel.spin": Verdict.REFUTED,
+            "sym:src/index.ts::App.mount": Verdict.VERIFIED,
+            "sym:src/index.ts::Context": Verdict.VERIFIED,
+            "sym:src/index.ts::Context.req": Verdict.VERIFIED,
+            "sym:src/index.ts::App.put": Verdict.REFUTED,
+            "sym:src/helper.ts::App": Verdict.REFUTED,  # imported, not exported: defined elsewhere
+            "sym:src/helper.ts::App.mount": Verdict.REFUTED,
+            "sym:src/all.ts::local": Verdict.VERIFIED,
         },
     )
 

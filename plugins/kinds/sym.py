@@ -105,6 +105,14 @@ def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
     return AnchorResult(shown, Verdict.REFUTED, reason, state="undefined")
 
 
+def _exported_binding(facts: Facts, name: str) -> bool:
+    """Whether a member's owner is a name the file both defines and binds from a module: an export of
+    an imported name (JS `import { Hono } from "./hono"; export { Hono }`, `export { C } from "./c"`)
+    has the members of what it names, which the path form follows as the module form does."""
+    head, dot, _ = name.partition(".")
+    return bool(dot) and _defined(facts, head) is not None and any(local == head and module for local, module, _, _ in facts.bound)
+
+
 def _defined(facts: Facts, name: str) -> int | None:
     return next((line for qualified, line in facts.defs if qualified == name), None)
 
@@ -155,7 +163,7 @@ class _Search:
         return (
             self._inherited(path, name, language, facts, depth)
             or self._in_package(path, name, language, facts)
-            or (self._reexported(path, name, language, facts, depth) if self.reexports else None)
+            or (self._reexported(path, name, language, facts, depth) if self.reexports or _exported_binding(facts, name) else None)
         )
 
     def _inherited(self, path: str, name: str, language: Language, facts: Facts, depth: int) -> list[Evidence] | None:
