@@ -464,6 +464,34 @@ def test_rust_fields_variants_derives_and_trait_methods(tmp_path):
     )
 
 
+def test_rust_impl_blocks_in_other_files_of_the_crate(tmp_path):
+    """An inherent or trait impl may sit in any module of the type's crate: uv's `Cache` is declared in
+    crates/uv-cache/src/lib.rs and `impl Cache { pub fn from_settings(...) }` is in cli.rs, so
+    `sym:crates/uv-cache/src/lib.rs::Cache.from_settings` was REFUTED. Other crates' files do not count."""
+    write(
+        tmp_path,
+        {
+            "crates/cache/Cargo.toml": '[package]\nname = "cache"\n',
+            "crates/cache/src/lib.rs": "mod cli;\n\npub struct Cache {\n    root: String,\n}\n\nimpl Cache {\n    pub fn root(&self) {}\n}\n",
+            "crates/cache/src/cli.rs": "use crate::Cache;\n\nimpl Cache {\n    pub fn from_settings() -> Self { todo!() }\n}\n\nimpl From<u8> for Cache {\n    fn from(_: u8) -> Self { todo!() }\n}\n",
+            "crates/cache/tests/it.rs": "use cache::Cache;\ntrait Probe { fn probe(&self) {} }\nimpl Probe for Cache {}\n",
+            "crates/other/Cargo.toml": '[package]\nname = "other"\n',
+            "crates/other/src/lib.rs": "pub struct Cache;\nimpl Cache {\n    pub fn elsewhere(&self) {}\n}\n",
+        },
+    )
+    found = check(tmp_path, "sym:crates/cache/src/lib.rs::Cache.from_settings")
+    assert found.verdict is Verdict.VERIFIED and lines(found)[0] == ("crates/cache/src/cli.rs", 4), found.reason
+    verdicts(
+        tmp_path,
+        {
+            "sym:crates/cache/src/lib.rs::Cache.from": Verdict.VERIFIED,
+            "sym:crates/cache/src/lib.rs::Cache.root": Verdict.VERIFIED,
+            "sym:crates/cache/src/lib.rs::Cache.elsewhere": Verdict.REFUTED,
+            "sym:crates/cache/src/lib.rs::Cache.probe": Verdict.REFUTED,
+        },
+    )
+
+
 # Java --------------------------------------------------------------------------------------------
 
 
