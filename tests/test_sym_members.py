@@ -420,6 +420,53 @@ def test_go_struct_fields_embedded_types_and_sibling_files(tmp_path):
     assert "command_run.go:3" in check(tmp_path, "sym:command.go::Command.Execute").reason
 
 
+def test_go_embedded_types_of_the_module_s_own_packages_are_followed(tmp_path):
+    """A type embedded from another package of the same module (go.mod's `module` path) has its fields
+    and methods promoted: they were INCONCLUSIVE "cannot be followed"; a package of another module
+    still is, and absence behind a followed embedding is REFUTED."""
+    write(
+        tmp_path,
+        {
+            "go.mod": "module example.com/m\n\ngo 1.22\n",
+            "internal/base/base.go": "package base\n\ntype Base struct{ ID string }\n",
+            "internal/base/hello.go": "package base\n\nfunc (b *Base) Hello() string { return b.ID }\n",
+            "internal/app/app.go": """
+                package app
+
+                import (
+                	"example.com/m/internal/base"
+                	other "example.com/m/internal/base"
+                	"github.com/spf13/pflag"
+                )
+
+                type App struct {
+                	*base.Base
+                	name string
+                }
+
+                type Renamed struct{ other.Base }
+
+                type Flags struct{ *pflag.FlagSet }
+
+                type Runner interface{ base.Starter }
+            """,
+        },
+    )
+    hello = check(tmp_path, "sym:internal/app/app.go::App.Hello")
+    assert hello.verdict is Verdict.VERIFIED and lines(hello)[0] == ("internal/base/hello.go", 3), hello.reason
+    verdicts(
+        tmp_path,
+        {
+            "sym:internal/app/app.go::App.ID": Verdict.VERIFIED,
+            "sym:internal/app/app.go::Renamed.Hello": Verdict.VERIFIED,
+            "sym:internal/app/app.go::App.Goodbye": Verdict.REFUTED,
+            "sym:internal/app/app.go::Flags.Parse": Verdict.INCONCLUSIVE,
+        },
+    )
+    # The package has no Starter: the reason cites the line that names it, in app.go (it named base.go).
+    assert "internal/app/app.go:18 inherits from Starter" in check(tmp_path, "sym:internal/app/app.go::Runner.Start").reason
+
+
 # Rust --------------------------------------------------------------------------------------------
 
 
