@@ -252,19 +252,26 @@ class Repository:
         staged = self._index_listing[0] if self.in_git else None
         return frozenset(path for path, (mode, _) in (staged or {}).items() if mode == GITLINK_MODE)
 
-    def unfetched_submodule(self, path: str) -> str | None:
-        """The submodule a path lies in, when it is not checked out here (`git clone` without
-        `--recurse-submodules` leaves an empty folder): nothing in it can be looked at. None otherwise."""
-        if not self._gitlinks:
+    def not_checked_out(self, path: str) -> str | None:
+        """For a path not found on disk, why it may still be in the repository: it lies in a submodule
+        that is not checked out (`git clone` without `--recurse-submodules` leaves an empty folder), or
+        git tracks it (or files below it) and a sparse checkout left it out, git's index marking it
+        skip-worktree (which `git diff-files` does not report as deleted). None otherwise."""
+        if not self.in_git:
             return None
         parts = [p for p in path.split("/") if p]
         for depth in range(1, len(parts)):
             link = "/".join(parts[:depth])
             if link in self._gitlinks:
                 try:
-                    return None if self.exists(f"{link}/.git") else link
+                    return None if self.exists(f"{link}/.git") else f"in the submodule {link}/, which is not checked out here"
                 except UnsafePathError:
                     return None
+        staged, modified = self._index_listing
+        rel = "/".join(parts)
+        below = rel + "/"
+        if staged and any(p not in modified and (p == rel or p.startswith(below)) for p in ((rel,) if rel in staged else staged)):
+            return "tracked by git but not checked out here (a sparse checkout)"
         return None
 
     def ignored_because(self, path: str) -> str | None:
@@ -272,9 +279,9 @@ class Repository:
         excluded by the configuration, or matched by a `.gitignore` on its way down (or `.git/info/exclude`) —
         so its absence says nothing: a build output, a clone, a local file. None if nothing ignores it.
         Read from the files, not asked of git, so it works outside git and runs no program."""
-        submodule = self.unfetched_submodule(path)
-        if submodule is not None:
-            return f"in the submodule {submodule}/, which is not checked out here"
+        elsewhere = self.not_checked_out(path)
+        if elsewhere is not None:
+            return elsewhere
         parts = [p for p in path.split("/") if p]
         skipped = [p for p in parts if p in self.skip_dirs]
         if skipped:

@@ -107,6 +107,9 @@ class _Check:
         if isinstance(data, AnchorResult):
             return data
         if data is None:
+            elsewhere = self.repo.not_checked_out(c.path)
+            if elsewhere is not None:
+                return _unverifiable(self.shown, f"{c.path} is {elsewhere}")
             moved = self._follow_rename()
             if moved is not None:
                 return moved

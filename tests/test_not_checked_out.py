@@ -1,8 +1,9 @@
-"""Paths inside a git submodule: a clone made without `--recurse-submodules` has an empty folder there.
+"""Files of the repository that are not on disk: in a git submodule not checked out (a clone made
+without `--recurse-submodules` has an empty folder there), or left out by a sparse checkout.
 
-What is in a submodule that is not checked out cannot be looked at: its files are neither there nor
-missing (INCONCLUSIVE, saying so), for `file:` anchors and paths read from prose alike. Once it is
-checked out, its files answer as any other, and a stored report made before does not stand.
+Neither is missing from the repository: `file:`, `sym:` and `span:` anchors and paths read from prose
+about them are INCONCLUSIVE, saying why, never REFUTED. Once checked out, they answer as any other
+file, and a stored report made before does not stand.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from anchorcheck import Verdict, Verifier
+from anchorcheck import Verdict, Verifier, bank
 from tests.conftest import git, init_repo, needs_git, write_tree
 
 pytestmark = needs_git
@@ -57,3 +58,30 @@ def test_prose_naming_a_file_of_a_submodule_waits_for_it_to_be_checked_out(tmp_p
     after = _check(root)  # the stored report of the first check names what it looked at: it does not stand now
     assert (after["verdict"], after["reason"]) == ("VERIFIED", "third/lib/README.md exists")
     assert Verifier(root).check("file:third/lib/nothere.md").verdict is Verdict.REFUTED  # checked out: its absence is known
+
+
+def test_what_a_sparse_checkout_left_out_is_not_missing(tmp_path: Path) -> None:
+    root = init_repo(write_tree(tmp_path / "mono", {"CLAUDE.md": "- Billing lives in `billing/api.py`.\n", "web/app.py": "X = 1\n", "billing/api.py": "def charge():\n    return 1\n"}))
+    citation = bank(root, "billing/api.py", 1, 2)
+    git(root, "sparse-checkout", "set", "--no-cone", "/CLAUDE.md", "/web/")
+    assert not (root / "billing").exists()
+    verifier = Verifier(root)
+    why = "is tracked by git but not checked out here (a sparse checkout)"
+    for anchor in ("file:billing/api.py", "file:billing", "sym:billing/api.py::charge", "sym:billing/api.py::refund", citation):
+        result = verifier.check(anchor)
+        assert result.verdict is Verdict.INCONCLUSIVE and result.reason.endswith(why), (anchor, result.reason)
+    assert verifier.check("file:billing/refund.py").verdict is Verdict.REFUTED  # git tracks no such file
+    assert _check(root)["reason"] == f"billing/api.py {why}"
+    (root / "web" / "app.py").unlink()  # deleted by hand, not left out: git reports it, and it is missing
+    assert Verifier(root).check("file:web/app.py").verdict is Verdict.REFUTED
+
+
+def test_a_reader_that_stops_early_is_no_error(tmp_path: Path) -> None:
+    """`anchorcheck check | head -1`: the output closed under the report ends the run as SIGPIPE would,
+    without an "error: [Errno 32] Broken pipe" line."""
+    root = _with_submodule(tmp_path)
+    for args in (["anchor", *(f"file:third/{n}.md" for n in range(2000))], ["check", "-v"]):
+        process = subprocess.Popen([sys.executable, "-m", "anchorcheck", *args], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()  # before anything was written
+        assert (process.wait(timeout=120), process.stderr.read()) == (141, b"")
