@@ -119,6 +119,8 @@ class _Check:
             detail = f"lines {c.start_line}-{c.end_line} unchanged (sha256 {c.sha256[:12]})"
             found = Found("fresh", c.start_line, c.end_line, "window", copies=1)
             return self._verified("fresh", f"{c.path} lines {c.start_line}-{c.end_line} are unchanged", c.path, found, detail)
+        if _lfs_pointer(data):
+            return _unverifiable(self.shown, f"{c.path} is a Git LFS pointer: the file's content is not fetched here")
         lines = split_lines(data)
         found = locate(c, lines)
         if found.state == "relocated":
@@ -266,6 +268,12 @@ def _binding(citation: Citation, repo: Repository) -> tuple[str, str] | None:
     if citation.origin and repo.origin and citation.origin != repo.origin:
         return "other-checkout", f"checked in a different checkout (origin {repo.origin}; banked from {citation.origin})"
     return None
+
+
+def _lfs_pointer(data: bytes) -> bool:
+    """A Git LFS pointer file (its spec: under 1024 bytes, the version line first), which a clone without
+    git-lfs, or with GIT_LFS_SKIP_SMUDGE, holds in place of the content that was banked."""
+    return len(data) < 1024 and data.startswith((b"version https://git-lfs.github.com/spec/", b"version https://hawser.github.com/spec/"))
 
 
 def _unverifiable(shown: str, reason: str) -> AnchorResult:
