@@ -730,6 +730,13 @@ class Repository:
         return f"path:{self.root}"
 
     @property
+    def shallow(self) -> bool:
+        """Whether this is a shallow clone (`git clone --depth`): git takes its oldest commits for roots,
+        so its `identity` is not the repository's."""
+        self._memo.git()
+        return self.in_git and (self._git("rev-parse", "--is-shallow-repository") or "").strip() == "true"
+
+    @property
     def head(self) -> str | None:
         """The commit checked out (None outside git)."""
         self._memo.git()

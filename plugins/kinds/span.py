@@ -261,6 +261,11 @@ def _binding(citation: Citation, repo: Repository) -> tuple[str, str] | None:
     """
     banked, here = citation.identity, repo.identity
     if isinstance(banked, str) and banked.startswith("git:") and here.startswith("git:") and banked != here:
+        if repo.shallow:
+            return "other-repository", (
+                f"banked in the repository whose first commit is {banked[4:16]}; this checkout is a shallow clone, "
+                "whose first commit is not here: a full clone (`git fetch --unshallow`, or `fetch-depth: 0` in CI) can check it"
+            )
         return "other-repository", f"banked in a different repository ({banked[:16]}), this checkout is {here[:16]}"
     if isinstance(banked, str) and banked.startswith("path:") and banked != f"path:{repo.root}":
         # Outside git nothing ties two directories together: the same bytes elsewhere are another tree.
