@@ -67,6 +67,10 @@ _OPTION_VALUES = frozenset(
 )
 # Options that make an install command not a claim about this project (a global tool, a user install).
 _NOT_A_PROJECT_INSTALL = frozenset({"-g", "--global", "--user", "-U", "--upgrade", "--system", "--dry-run"})
+# What `pip install` sets up for the user rather than for the project: the tools that make and run
+# environments (`pip install uv`, then `uv venv`). `uv add tox` still adds tox to the project and is read.
+_PIP_INSTALLERS = frozenset({("pip", "install"), ("pip3", "install"), ("python", "-m", "pip", "install"), ("python3", "-m", "pip", "install"), ("uv", "pip", "install")})
+_ENVIRONMENT_TOOLS = frozenset({"pip", "uv", "pipx", "poetry", "pdm", "hatch", "pipenv", "virtualenv", "tox", "nox", "pre-commit"})
 SHELL_LANGUAGES = frozenset({"sh", "bash", "shell", "console", "zsh", "shell-session", "shellsession"})
 
 _LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
@@ -121,6 +125,20 @@ _PLACEHOLDER_SEGMENTS = frozenset(
 )
 _PLACEHOLDER_MARKERS = ("<", ">", "{", "}", "$", "%", "…", "...", "*", "?", "[", "]", "|", "\\", "'", '"', ",", ";", "=")
 _PLACEHOLDER_WORDS = re.compile(r"(^|[-_/])(your|my|some)[-_]|(^|/)(path/to|to/file|to/dir)(/|$)|(^|[-_])(placeholder|todo|tbd)([-_.]|$)", re.I)
+# Written in capitals or glued to a word, what is to be filled in: `EventNameHere`, `name_here`, `NNNN` (an issue
+# number), `YYYY-MM-DD`, `XXXX`; and example names glued to my/your: `myagent.py`, `yourapp/` (not `mypy.ini`).
+_PLACEHOLDER_SHAPES = later(
+    r"[a-z0-9]Here(?=[-_./A-Z]|$)|(?:^|[-_/.])(?:name|path|file|id|value|key|token|text|event|module|class|function)[-_]here(?=[-_./]|$)"
+    r"|(?:^|[-_/.])(?:N{2,}|X{3,}|YYYY)(?=[-_/.]|$)"
+)
+_EXAMPLE_NAMES = later(
+    r"(?:^|/)(?:my|your)(?:agent|app|project|module|package|script|file|lib|library|service|server|tool|component|plugin|bot"
+    r"|model|program|code|func|function|class|workflow|task|handler|api|site|repo|env|data|config)s?(?=[-_./]|$)",
+    re.I,
+)
+_GIT_REF_KINDS = frozenset({"heads", "tags", "remotes", "pull", "notes"})
+# `3.x`, `v1.2`, `2.0.1`: a version, as in a branch (`release/3.x`); its dots are no sign of a file name.
+_VERSION = later(r"^v?\d+(?:\.(?:\d+|x|X))+$")
 
 
 class Reference(NamedTuple):
@@ -510,8 +528,8 @@ def clean_path(token: str, link: bool = False) -> tuple[str | None, bool]:
         return None, False
     if len(segments) > 1 and _domain(segments[0]):
         return None, False  # github.com/owner/repo, a Go module path
-    if _PLACEHOLDER_WORDS.search(body) or _placeholder_path(segments):
-        return None, False
+    if _placeholder_text(body) or _placeholder_path(segments) or (segments[0] == "refs" and len(segments) > 2 and segments[1] in _GIT_REF_KINDS):
+        return None, False  # ... or a git ref (`refs/heads/main`)
     if len(segments) == 1 or (len(segments) == 2 and segments[0] == ".."):
         name = segments[-1]
         if not body.endswith("/") and not _file_name(name) and not (link and "." in name):
@@ -538,7 +556,7 @@ def _plausible_multi(segments: list[str], body: str) -> bool:
     if first.lower() in _PROSE_PAIRS or last.lower() in _PROSE_PAIRS:
         return False
     # Two bare words: an `owner/repo` slug, a MIME type, a git ref, a model name... unless it looks like code.
-    return any(c in first for c in "_.") or any(c in last for c in "_.")
+    return any(c in first for c in "_.") or (any(c in last for c in "_.") and not _VERSION.match(last))
 
 
 _PROSE_PAIRS = frozenset(
@@ -551,10 +569,15 @@ _PROSE_PAIRS = frozenset(
 
 def _loose(token: str) -> bool:
     """Two plain words with a slash that are no prose pair and no placeholder: a folder here, or a repository."""
-    if not _SLUG.match(token) or _PLACEHOLDER_WORDS.search(token):
+    if not _SLUG.match(token) or _placeholder_text(token):
         return False
     segments = token.split("/")
     return segments[0].lower() not in _PROSE_PAIRS and segments[1].lower() not in _PROSE_PAIRS and not _placeholder_path(segments)
+
+
+def _placeholder_text(text: str) -> bool:
+    """A path or a word that stands for something to fill in (`path/to/x`, `my_app`, `NNNN`, `NameHere`, `myagent.py`)."""
+    return bool(_PLACEHOLDER_WORDS.search(text) or _PLACEHOLDER_SHAPES.search(text) or _EXAMPLE_NAMES.search(text))
 
 
 def _placeholder_path(segments: list[str]) -> bool:
@@ -579,7 +602,7 @@ def _folderish(path: str) -> bool:
 
 def _placeholder_word(word: str) -> bool:
     """A command word that stands for something to fill in: `<file>`, `$X`, `path/to/x`, `tests/path/test_foo.py`."""
-    if _PLACEHOLDER_ARGUMENT.search(word) or _PLACEHOLDER_WORDS.search(word):
+    if _PLACEHOLDER_ARGUMENT.search(word) or _placeholder_text(word):
         return True
     return "/" in word and (_placeholder_path(word.split("/")) or bool(_FOO_PART.search(word)))
 
@@ -607,7 +630,8 @@ def _install(argv: list[str]) -> tuple[str, list[str]] | None:
             name = _package_name(word, ecosystem)
             if name is None:
                 return ecosystem, []  # a path, an archive or a URL among the names: not a claim to read
-            names.append(name)
+            if not (prefix in _PIP_INSTALLERS and name.lower() in _ENVIRONMENT_TOOLS):
+                names.append(name)
         return ecosystem, names
     return None
 

@@ -382,7 +382,11 @@ class Verifier:
         return result
 
     def _first_reading(self, anchors: list[str]) -> AnchorResult:
-        """The first reading that verifies; REFUTED only when every reading is; else the first INCONCLUSIVE one."""
+        """The first reading that verifies; REFUTED only when every reading is; else the first INCONCLUSIVE one.
+
+        When every reading is REFUTED, the one shown is the first that found its configuration and cites it
+        ("no target x in Makefile"), rather than one refuted for having none in its folder ("no Makefile in
+        .claude/skills/x/"), which says nothing about the command."""
         results = []
         for anchor in anchors:
             result = self._check(anchor)
@@ -392,9 +396,10 @@ class Verifier:
         unsure = [r for r in results if r.verdict is not Verdict.REFUTED]
         if unsure:
             return unsure[0]
+        shown = next((r for r in results if r.evidence), results[0])
         if len(results) > 1:
-            results[0].reason += f" (nor as {', '.join(r.anchor for r in results[1:])})"
-        return results[0]
+            shown.reason += f" (nor as {', '.join(r.anchor for r in results if r is not shown)})"
+        return shown
 
     def _as_anchor(self, raw: Any) -> Anchor:
         if isinstance(raw, Anchor):

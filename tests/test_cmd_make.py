@@ -112,3 +112,15 @@ def test_unreadable_makefile(make_tree) -> None:
     root = make_tree({"Makefile": b"all:\n\t\xff\xfe\n"})
     [result] = check(root, "make all")
     assert result.verdict is I and "Makefile:2" in result.reason and "UTF-8" in result.reason
+
+
+def test_targets_written_together_with_slashes_are_each_checked(make_tree) -> None:
+    """`make format/lint/typecheck` in prose names three targets: VERIFIED when each is one (it was REFUTED as a
+    single target), REFUTED naming the one that is gone; a slash path that names no target stays as it was."""
+    root = make_tree({"Makefile": "format:\n\truff format\nlint:\n\truff check\ntypecheck:\n\tpyright\n"})
+    [ok] = check(root, "make format/lint/typecheck")
+    assert ok.verdict is V and "format, lint and typecheck" in ok.reason
+    assert [(e.path, e.line) for e in ok.evidence] == [("Makefile", 1), ("Makefile", 3), ("Makefile", 5)]
+    [gone] = check(root, "make format/lint/test")
+    assert gone.verdict is R and gone.reason.startswith("no target test in Makefile")
+    assert verdicts(root, "make build/app", "make lint/app.o") == {"make build/app": R, "make lint/app.o": R}

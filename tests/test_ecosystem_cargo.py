@@ -51,3 +51,27 @@ def test_renamed_build_workspace_deps_and_lock_v1(tmp_path: Path) -> None:
     assert verdict(tmp_path, "pkg:cargo/ser") == "REFUTED"  # the rename is not the crate
     result = verifier(tmp_path).check("pkg:cargo/serde@1.0.200")
     assert result.verdict.value == "VERIFIED" and ("Cargo.lock", 1) in [(e.path, e.line) for e in result.evidence]
+
+
+def test_a_member_inherits_the_workspace_rename(tmp_path: Path) -> None:
+    """`pubgrub = { workspace = true }` in a member is what `[workspace.dependencies]` says it is:
+    uv's `pubgrub = { package = "astral-pubgrub" }` made `pkg:cargo/pubgrub` VERIFIED "a direct
+    dependency of workspace member crates/uv-resolver" (and `webpki`, renamed rustls-webpki, too)."""
+    write(
+        tmp_path,
+        {
+            "Cargo.toml": '[workspace]\nmembers = ["crates/*"]\n\n[workspace.dependencies]\n'
+            'pubgrub = { version = "0.6", package = "astral-pubgrub" }\nserde = "1"\n',
+            "crates/solver/Cargo.toml": '[package]\nname = "solver"\n\n[dependencies]\npubgrub = { workspace = true }\n'
+            "serde = { workspace = true }\n\n[dev-dependencies]\npubgrub.workspace = true\n",
+            "crates/solver/src/lib.rs": "use pubgrub::Range;\n",
+        },
+    )
+    idx = index(tmp_path, "cargo")
+    assert names(idx, DIRECT, member="crates/solver") == {"astral-pubgrub", "serde"}
+    assert names(idx, DEV, member="crates/solver") == {"astral-pubgrub"}
+    refuted = verifier(tmp_path).check("pkg:cargo/pubgrub")
+    assert refuted.verdict.value == "REFUTED", refuted.reason
+    assert "crates/solver/Cargo.toml:5 installs astral-pubgrub under the name pubgrub" in refuted.reason
+    result = verifier(tmp_path).check("pkg:cargo/astral-pubgrub in:crates/solver/")
+    assert result.verdict.value == "VERIFIED" and "imported as pubgrub" in result.reason, result.reason

@@ -52,6 +52,9 @@ WHOLE = {
     # Configuration libraries that read variables named after fields or keys: any key may be one.
     "python pydantic-settings": ("a.py", "from pydantic_settings import BaseSettings\n\nclass Settings(BaseSettings):\n    database_url: str\n", 3),
     "python pydantic-settings by module": ("a.py", "import pydantic_settings as ps\nclass S(ps.BaseSettings):\n    region: str = 'eu'\n", 2),
+    "python django-environ": ("a.py", "import environ\n\nenv = environ.Env()\nDATABASES = {'default': env.db()}\n", 1),
+    "python environs": ("a.py", "import os\nfrom environs import Env\n\nenv = Env()\n", 2),
+    "python decouple": ("a.py", "from decouple import config\nSECRET_KEY = config('SECRET_KEY')\n", 1),
     "go viper AutomaticEnv": ("a.go", 'package a\n\nimport "github.com/spf13/viper"\n\nfunc F() { viper.AutomaticEnv() }\n', 5),
 }
 

@@ -280,6 +280,15 @@ def test_commands_are_checked_from_the_named_folder_the_memory_folder_or_the_roo
     assert not any("git" in written or "ls" in written for _, written in rows)
 
 
+def test_a_refuted_command_gives_the_reason_of_the_reading_that_found_its_configuration(tmp_path: Path) -> None:
+    """A skill file's `make test-mvcc` is read from its folder and from the root: when both refute, the reason is
+    the root's ("no target test-mvcc in Makefile"), not the folder's "no Makefile in .claude/skills/mvcc/"."""
+    write_tree(tmp_path, {"Makefile": "all:\n\ttrue\ntest:\n\ttrue\n", ".claude/skills/mvcc/SKILL.md": "Run:\n\n```bash\nmake test-mvcc\n```\n"})
+    [row] = [r for r in results(tmp_path, ".claude/skills/mvcc/SKILL.md") if r.get("implicit")]
+    assert row["verdict"] == "REFUTED" and row["reason"].startswith("no target test-mvcc in Makefile (targets: all, test)")
+    assert row["reason"].endswith("(nor as cmd:make test-mvcc in:.claude/skills/mvcc/)")
+
+
 def test_install_commands_are_package_claims(tmp_path: Path) -> None:
     write_tree(
         tmp_path,

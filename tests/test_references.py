@@ -277,3 +277,41 @@ def test_the_present_and_the_future_are_still_read() -> None:
     assert [r.anchor for r in read_references("The parser moved to `src/parser.py`.")] == ["file:src/parser.py"]
     assert [r.anchor for r in read_references("It is removed when `apps/oxfmt` can do it.")] == ["file:apps/oxfmt"]
     assert [r.anchor for r in read_references("`a.py` was removed. The API is in `src/api.py`.")] == ["file:src/api.py"]
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "tests/ci/test_action_EventNameHere.py",  # a name to fill in
+        "src/file_name_here.py",
+        ".triage/issues/NNNN/results.md",  # an issue number to fill in
+        "../NNNN/results.md",
+        "notes/YYYY-MM-DD.md",
+        "logs/XXXX.log",
+        "refs/heads/main",  # git refs, not files
+        "refs/tags/v1.2.0",
+    ],
+)
+def test_placeholders_in_capitals_and_git_refs_are_never_read(token: str) -> None:
+    assert read_references(f"Write it to `{token}` now.\n") == []
+
+
+def test_a_version_after_a_slash_is_a_branch_read_only_below_a_folder_here() -> None:
+    """`release/3.x` is a branch: the dot of a version is no sign of a file, so it is read loosely (only when
+    release/ is a folder of the repository), like any two plain words."""
+    [ref] = read_references("Target `release/3.x` for fixes.\n")
+    assert ref.loose
+    assert [r.loose for r in read_references("See `api/v1.2` and `src/app.py`.\n")] == [True, False]
+
+
+def test_example_script_names_in_commands_are_not_read() -> None:
+    text = "```bash\npython myagent.py dev\npython my_agent.py console\npython yourapp.py\npython scripts/gen.py\n```\n"
+    assert anchors(text, claims=runners("python")) == ["cmd:python scripts/gen.py"]
+    assert [r.anchor for r in read_references("`mypy.ini` and `myst.yml`\n")] == ["file:mypy.ini", "file:myst.yml"]
+
+
+def test_installing_a_python_packaging_tool_with_pip_is_no_package_claim() -> None:
+    """`pip install uv` (then `uv venv`) sets up the user's tools; the project need not declare uv.
+    `uv add tox` adds tox to the project, and is read."""
+    text = "`pip install uv` `python -m pip install poetry` `pip install pre-commit tox` `pip install uv redis` `uv add tox`\n"
+    assert anchors(text) == ["pkg:pypi/redis", "pkg:pypi/tox"]

@@ -270,10 +270,13 @@ def test_javascript_inherited_methods_follow_imports(tmp_path):
     )
 
 
-def test_javascript_export_alias_and_reexports_are_followed(tmp_path):
+def test_javascript_exports_are_followed(tmp_path):
     """`export { Impl as Base }` gives Base Impl's members, for the file and for a class extending the
-    alias elsewhere (a framework's core class exported under another name: its methods were REFUTED);
-    `export { X } from` and `export * from` lead a base to its definition."""
+    alias elsewhere (hono's core class is exported as HonoBase: its methods were REFUTED); `export { X }
+    from` and `export * from` lead a base to its definition. An index that imports Hono and exports it
+    (`export { Hono }`) has Hono's members (`sym:src/index.ts::Hono.get` was REFUTED), and a name exported
+    from another module (`export { Context } from './context'`) is the index's as much; after `export *
+    from './hono'` any name may be the file's, so absence is not proven."""
     write(
         tmp_path,
         {
@@ -288,10 +291,16 @@ def test_javascript_export_alias_and_reexports_are_followed(tmp_path):
             "src/shapes/circle.ts": "export class Circle {\n  radius(): number { return 1 }\n}\n",
             "src/shapes/index.ts": "export { Circle as Round } from './circle'\nexport * from './circle'\nexport { Circle as default } from './circle'\n",
             "src/wheel.ts": "import { Round, Circle } from './shapes'\nexport class Wheel extends Round {}\nexport class Disc extends Circle {}\n",
+            "src/context.ts": "export class Context {\n  req = 1\n}\n",
+            "src/index.ts": "import { App } from './app'\nexport { Context } from './context'\nexport { App }\n",
+            "src/helper.ts": "import { App } from './app'\nexport function make(): App { return new App() }\n",
+            "src/all.ts": "export * from './app'\nexport const local = 1\n",
         },
     )
     mount = check(tmp_path, "sym:src/app.ts::App.mount")
     assert mount.verdict is Verdict.VERIFIED and lines(mount)[0] == ("src/base.ts", 3), mount.reason
+    star = check(tmp_path, "sym:src/all.ts::App")
+    assert star.verdict is Verdict.INCONCLUSIVE and "src/all.ts:1 re-exports every name of ./app" in star.reason, star.reason
     verdicts(
         tmp_path,
         {
@@ -301,6 +310,13 @@ def test_javascript_export_alias_and_reexports_are_followed(tmp_path):
             "sym:src/wheel.ts::Wheel.radius": Verdict.VERIFIED,
             "sym:src/wheel.ts::Disc.radius": Verdict.VERIFIED,
             "sym:src/wheel.ts::Wheel.spin": Verdict.REFUTED,
+            "sym:src/index.ts::App.mount": Verdict.VERIFIED,
+            "sym:src/index.ts::Context": Verdict.VERIFIED,
+            "sym:src/index.ts::Context.req": Verdict.VERIFIED,
+            "sym:src/index.ts::App.put": Verdict.REFUTED,
+            "sym:src/helper.ts::App": Verdict.REFUTED,  # imported, not exported: defined elsewhere
+            "sym:src/helper.ts::App.mount": Verdict.REFUTED,
+            "sym:src/all.ts::local": Verdict.VERIFIED,
         },
     )
 
@@ -404,6 +420,53 @@ def test_go_struct_fields_embedded_types_and_sibling_files(tmp_path):
     assert "command_run.go:3" in check(tmp_path, "sym:command.go::Command.Execute").reason
 
 
+def test_go_embedded_types_of_the_module_s_own_packages_are_followed(tmp_path):
+    """A type embedded from another package of the same module (go.mod's `module` path) has its fields
+    and methods promoted: they were INCONCLUSIVE "cannot be followed"; a package of another module
+    still is, and absence behind a followed embedding is REFUTED."""
+    write(
+        tmp_path,
+        {
+            "go.mod": "module example.com/m\n\ngo 1.22\n",
+            "internal/base/base.go": "package base\n\ntype Base struct{ ID string }\n",
+            "internal/base/hello.go": "package base\n\nfunc (b *Base) Hello() string { return b.ID }\n",
+            "internal/app/app.go": """
+                package app
+
+                import (
+                	"example.com/m/internal/base"
+                	other "example.com/m/internal/base"
+                	"github.com/spf13/pflag"
+                )
+
+                type App struct {
+                	*base.Base
+                	name string
+                }
+
+                type Renamed struct{ other.Base }
+
+                type Flags struct{ *pflag.FlagSet }
+
+                type Runner interface{ base.Starter }
+            """,
+        },
+    )
+    hello = check(tmp_path, "sym:internal/app/app.go::App.Hello")
+    assert hello.verdict is Verdict.VERIFIED and lines(hello)[0] == ("internal/base/hello.go", 3), hello.reason
+    verdicts(
+        tmp_path,
+        {
+            "sym:internal/app/app.go::App.ID": Verdict.VERIFIED,
+            "sym:internal/app/app.go::Renamed.Hello": Verdict.VERIFIED,
+            "sym:internal/app/app.go::App.Goodbye": Verdict.REFUTED,
+            "sym:internal/app/app.go::Flags.Parse": Verdict.INCONCLUSIVE,
+        },
+    )
+    # The package has no Starter: the reason cites the line that names it, in app.go (it named base.go).
+    assert "internal/app/app.go:18 inherits from Starter" in check(tmp_path, "sym:internal/app/app.go::Runner.Start").reason
+
+
 # Rust --------------------------------------------------------------------------------------------
 
 
@@ -446,6 +509,34 @@ def test_rust_fields_variants_derives_and_trait_methods(tmp_path):
             "sym:src/lib.rs::Wire.serialize": Verdict.INCONCLUSIVE,
         },
     )
+
+
+def test_rust_impl_blocks_in_other_files_of_the_crate(tmp_path):
+    """An inherent or trait impl may sit in any module of the type's crate: uv's `Cache` is declared in
+    crates/uv-cache/src/lib.rs and `impl Cache { pub fn from_settings(...) }` is in cli.rs, so
+    `sym:crates/uv-cache/src/lib.rs::Cache.from_settings` was REFUTED. Other crates' files do not count."""
+    write(
+        tmp_path,
+        {
+            "crates/cache/Cargo.toml": '[package]\nname = "cache"\n',
+            "crates/cache/src/lib.rs": "mod cli;\n\npub struct Cache {\n    root: String,\n}\n\nimpl Cache {\n    pub fn root(&self) {}\n}\n",
+            "crates/cache/src/cli.rs": "use crate::Cache;\n\nimpl Cache {\n    pub fn from_settings() -> Self { todo!() }\n}\n\nimpl From<u8> for Cache {\n    fn from(_: u8) -> Self { todo!() }\n}\n",
+            "crates/cache/tests/it.rs": "use cache::Cache;\ntrait Probe { fn probe(&self) {} }\nimpl Probe for Cache {}\n",
+            "crates/other/Cargo.toml": '[package]\nname = "other"\n',
+            "crates/other/src/lib.rs": "pub struct Cache;\nimpl Cache {\n    pub fn elsewhere(&self) {}\n}\n",
+        },
+    )
+    verdicts(
+        tmp_path,
+        {
+            "sym:crates/cache/src/lib.rs::Cache.from_settings": Verdict.VERIFIED,
+            "sym:crates/cache/src/lib.rs::Cache.from": Verdict.VERIFIED,
+            "sym:crates/cache/src/lib.rs::Cache.root": Verdict.VERIFIED,
+            "sym:crates/cache/src/lib.rs::Cache.elsewhere": Verdict.REFUTED,
+            "sym:crates/cache/src/lib.rs::Cache.probe": Verdict.REFUTED,
+        },
+    )
+    assert lines(check(tmp_path, "sym:crates/cache/src/lib.rs::Cache.from_settings"))[0] == ("crates/cache/src/cli.rs", 4)
 
 
 # Java --------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ versions by semver with Cargo's requirement rules (a bare `1.2` is `^1.2`).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -54,16 +55,51 @@ def parse_cargo_toml(context: Context, path: str) -> FileFacts:
     if isinstance(package.get("name"), str):
         found.append(Declaration(normalize(package["name"]), PROJECT, path, lines.key("name", "package"), written=package["name"]))
     features = _features(as_table(doc.get("features"), "[features]"))
+    workspace = as_table(doc.get("workspace"), "[workspace]")
+    renames = _Renames(context, path, workspace if isinstance(doc.get("workspace"), dict) else None)
     for section, relation in _TABLES:
-        found += _table(doc.get(section), section, relation, features, path, lines)
+        found += _table(doc.get(section), section, relation, features, path, lines, renames)
         if "-" in section:  # the legacy spelling, dev_dependencies
-            found += _table(doc.get(section.replace("-", "_")), section, relation, features, path, lines)
+            found += _table(doc.get(section.replace("-", "_")), section, relation, features, path, lines, renames)
     for target, body in as_table(doc.get("target"), "[target]").items():
         for section, relation in _TABLES:
-            found += _table(as_table(body, f"[target.{target}]").get(section), f"target.{target}.{section}", relation, features, path, lines)
-    workspace = as_table(doc.get("workspace"), "[workspace]")
-    found += _table(workspace.get("dependencies"), "workspace.dependencies", WORKSPACE, {}, path, lines)
+            found += _table(as_table(body, f"[target.{target}]").get(section), f"target.{target}.{section}", relation, features, path, lines, renames)
+    found += _table(workspace.get("dependencies"), "workspace.dependencies", WORKSPACE, {}, path, lines, renames)
     return FileFacts(found, ManifestStatus(path))
+
+
+class _Renames:
+    """The packages `[workspace.dependencies]` renames (`pubgrub = { package = "astral-pubgrub" }`), which a
+    member's `pubgrub = { workspace = true }` inherits with the rest of the entry. The workspace root is
+    the nearest Cargo.toml at or above the manifest with a `[workspace]` table, as cargo finds it; read
+    only when a dependency inherits."""
+
+    def __init__(self, context: Context, path: str, workspace: dict[str, Any] | None) -> None:
+        self.context, self.path, self.workspace = context, path, workspace
+        self.found: dict[str, str] | None = None
+
+    def package(self, key: str) -> str:
+        if self.found is None:
+            self.found = {}
+            table = as_table((self.workspace if self.workspace is not None else self._root()).get("dependencies"), "[workspace.dependencies]")
+            for name, spec in table.items():
+                if isinstance(spec, dict) and isinstance(spec.get("package"), str):
+                    self.found[name] = spec["package"]
+        return self.found.get(key, key)
+
+    def _root(self) -> dict[str, Any]:
+        directory = posixpath.dirname(self.path)
+        while directory:
+            directory = posixpath.dirname(directory)
+            manifest = posixpath.join(directory, "Cargo.toml") if directory else "Cargo.toml"
+            try:
+                if self.context.repo.is_file(manifest):
+                    workspace = read_toml(self.context, manifest)[0].get("workspace")
+                    if isinstance(workspace, dict):
+                        return workspace
+            except ManifestError:
+                return {}  # reported by that manifest's own reader
+        return {}
 
 
 def _features(table: dict[str, Any]) -> dict[str, list[str]]:
@@ -85,7 +121,9 @@ def _line(lines: LineFinder, name: str, section: str) -> int | None:
     return lines.key(name, section)
 
 
-def _table(value: Any, section: str, relation: str, features: dict[str, list[str]], path: str, lines: LineFinder) -> list[Declaration]:
+def _table(
+    value: Any, section: str, relation: str, features: dict[str, list[str]], path: str, lines: LineFinder, renames: _Renames
+) -> list[Declaration]:
     found = []
     for key, spec in as_table(value, f"[{section}]").items():
         line = _line(lines, key, section)
@@ -94,7 +132,7 @@ def _table(value: Any, section: str, relation: str, features: dict[str, list[str
             continue
         if not isinstance(spec, dict):
             raise ManifestError(f"[{section}] {key} should be a version string or a table", line)
-        name = spec.get("package", key)
+        name = spec.get("package", renames.package(key) if spec.get("workspace") is True else key)
         if not isinstance(name, str):
             raise ManifestError(f"[{section}] {key}.package should be a string", line)
         specifier = str(spec.get("version", "workspace" if spec.get("workspace") else spec.get("path", spec.get("git", ""))))

@@ -160,10 +160,14 @@ def _check(ecosystem: Ecosystem, ref: PackageRef, scope: str | None, context: Co
             "incomplete",
         )
     files = sorted({s.file for s in index.statuses})
+    # A dependency written under this name installs another package (`pubgrub = { package =
+    # "astral-pubgrub" }`): the package is not this one, and saying which it is lets the memory be mended.
+    renamed = [d for d in index.declarations if d.written and d.name != name and ecosystem.normalize(d.written) == name][:3]
+    also = "".join(f"; {Evidence(d.file, d.line, '').location()} installs {d.name} under the name {d.written}" for d in renamed)
     return _Finding(
         Verdict.REFUTED,
-        f"no {ecosystem.name} manifest or lockfile{where} declares or locks {ref.name} (read {_listed(files)})",
-        [Evidence(f, None, "read: does not declare or lock it") for f in files],
+        f"no {ecosystem.name} manifest or lockfile{where} declares or locks {ref.name} (read {_listed(files)}){also}",
+        [*(Evidence(d.file, d.line, f"installs {d.name} under the name {d.written}") for d in renamed), *(Evidence(f, None, "read: does not declare or lock it") for f in files)],
         "absent",
     )
 

@@ -108,6 +108,14 @@ def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
     return AnchorResult(shown, Verdict.REFUTED, reason, state="undefined")
 
 
+def _exported_binding(facts: Facts, name: str) -> bool:
+    """Whether a member's owner is a name the file both defines and binds from a module: an export of
+    an imported name (JS `import { Hono } from "./hono"; export { Hono }`, `export { C } from "./c"`)
+    has the members of what it names, which the path form follows as the module form does."""
+    head, dot, _ = name.partition(".")
+    return bool(dot) and _defined(facts, head) is not None and any(local == head and module for local, module, _, _ in facts.bound)
+
+
 def _defined(facts: Facts, name: str) -> int | None:
     return next((line for qualified, line in facts.defs if qualified == name), None)
 
@@ -158,7 +166,7 @@ class _Search:
         return (
             self._inherited(path, name, language, facts, depth)
             or self._in_package(path, name, language, facts)
-            or (self._reexported(path, name, language, facts, depth) if self.reexports else None)
+            or (self._reexported(path, name, language, facts, depth) if self.reexports or _exported_binding(facts, name) else None)
         )
 
     def _inherited(self, path: str, name: str, language: Language, facts: Facts, depth: int) -> list[Evidence] | None:
@@ -184,29 +192,31 @@ class _Search:
         return None
 
     def _resolve(
-        self, path: str, base: str, line: int, language: Language, facts: Facts, depth: int
+        self, path: str, base: str, line: int, language: Language, facts: Facts, depth: int, at: str = ""
     ) -> tuple[str | None, str, str] | None:
         """(file, qualified name there, "") of a base as written in `path`, or (None, name, module) for a
         class outside the repository that the language knows; None, with the reason noted, otherwise.
-        A name the module it comes from only imports or aliases in turn is followed there."""
+        A name the module it comes from only imports or aliases in turn is followed there; `at` is
+        where the class names it, which a reason cites (`line` is of that file)."""
+        at = at or f"{path}:{line}"
         if _defined(facts, base) is not None:
             return path, base, ""
         if depth > _MAX_DEPTH:
-            self.unsure.append(f"{path}:{line} inherits from {base} through more than {_MAX_DEPTH} imports")
+            self.unsure.append(f"{at} inherits from {base} through more than {_MAX_DEPTH} imports")
             return None
         head, _, rest = base.partition(".")
         for local, module, imported, _ in facts.bound:
             if local != head:
                 continue
             if not module:  # another name of this file (`module.exports = Foo`)
-                return self._resolve(path, ".".join(p for p in (imported, rest) if p), line, language, facts, depth + 1)
-            target = self._in_module(path, line, base, module, imported, rest, language)
+                return self._resolve(path, ".".join(p for p in (imported, rest) if p), line, language, facts, depth + 1, at)
+            target = self._in_module(path, at, base, module, imported, rest, language)
             if target is None or target[0] is None or self._defines(target[0], target[1]):
                 return target
             parsed = self._parsed(target[0])
             if parsed is None:
                 return None
-            return self._resolve(target[0], target[1], line, parsed[0], parsed[1], depth + 1)
+            return self._resolve(target[0], target[1], line, parsed[0], parsed[1], depth + 1, at)
         for local, module, _, _ in facts.bound:
             if local != "*":
                 continue
@@ -219,11 +229,11 @@ class _Search:
                 return other, base, ""
         if language.external_members is not None and language.external_members("", base) is not None:
             return None, base, ""
-        self.unsure.append(f"{path}:{line} inherits from {base}, which cannot be followed to its definition")
+        self.unsure.append(f"{at} inherits from {base}, which cannot be followed to its definition")
         return None
 
     def _in_module(
-        self, path: str, line: int, base: str, module: str, imported: str, rest: str, language: Language, quiet: bool = False
+        self, path: str, at: str, base: str, module: str, imported: str, rest: str, language: Language, quiet: bool = False
     ) -> tuple[str | None, str, str] | None:
         qualified = ".".join(p for p in (imported, rest) if p) or "default"
         files = _module_files(language, module, path, self.context)
@@ -237,7 +247,7 @@ class _Search:
             return None, qualified, module
         if not quiet:
             shown = _absolute(language, module, path, self.context)
-            self.unsure.append(f"{path}:{line} inherits from {base}, from {shown}, which has no source here")
+            self.unsure.append(f"{at} inherits from {base}, from {shown}, which has no source here")
         return None
 
     def _defines(self, path: str, name: str) -> bool:

@@ -4,6 +4,7 @@ interface methods too), consts, vars."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
@@ -47,6 +48,9 @@ def extract(parsed: Parsed) -> Facts:
         value = string_value(node)
         if value:
             facts.imports.append((value, Parsed.line(node), ""))
+            local = Parsed.text(found["name"][0]) if "name" in found else _package_name(value)
+            if local not in (".", "_"):  # the name the package goes by here, for `sym:` to follow `base.Base`
+                facts.bound.append((local, value, "", Parsed.line(node)))
         if value == "os" and "name" in found:
             os_names.add(Parsed.text(found["name"][0]))
     constants = string_constants(parsed, "constants", _STRINGS) if parsed.mentions((b"const",)) else {}
@@ -68,6 +72,41 @@ def extract(parsed: Parsed) -> Facts:
     facts.defs = definitions(parsed.root, _DEFINITIONS)
     _embedded_types(parsed, facts)
     return facts
+
+
+_MAJOR = re.compile(r"v[0-9]+")
+
+
+def _package_name(path: str) -> str:
+    """The name an imported package usually goes by: its last segment, before a major version
+    (`.../cobra/v2`: cobra; `gopkg.in/yaml.v3`: yaml). A package named otherwise is not followed."""
+    segments = path.split("/")
+    last = segments[-2] if len(segments) > 1 and _MAJOR.fullmatch(segments[-1]) else segments[-1]
+    return re.sub(r"\.v[0-9]+$", "", last)
+
+
+def module_files(module: str, path: str, repo: object, roots: tuple[str, ...]) -> tuple[str, ...]:
+    """The `.go` files (tests aside) of an import path inside a module of the repository: the go.mod
+    whose `module` path it starts with, longest first, then the directory below it."""
+    paths = getattr(repo, "paths")
+    read = getattr(repo, "read_bytes")
+    best: tuple[str, str] | None = None
+    for manifest in paths(named=["go.mod"]):
+        try:
+            declared = _MODULE.search(read(manifest))
+        except OSError:
+            continue
+        name = declared.group(1).decode("utf-8", "replace") if declared else ""
+        if name and (module == name or module.startswith(f"{name}/")) and (best is None or len(name) > len(best[0])):
+            best = (name, manifest.rpartition("/")[0])
+    if best is None:
+        return ()
+    directory = "/".join(p for p in (best[1], module[len(best[0]) + 1 :]) if p)
+    listed = paths(scope=directory or None)
+    return tuple(p for p in listed if p.rpartition("/")[0] == directory and p.endswith(".go") and not p.endswith("_test.go"))
+
+
+_MODULE = re.compile(rb"^\s*module\s+\"?([^\s\"]+)", re.MULTILINE)
 
 
 def _bound_names(call: Node, facts: Facts, constants: dict[str, str]) -> None:
@@ -158,6 +197,7 @@ LANGUAGE = Language(
     import_segments=import_segments,
     env_markers=(b"Getenv", b"LookupEnv", b"Environ", b"BindEnv", b"AutomaticEnv"),
     package_files=package_files,
+    module_files=module_files,
 )
 
 

@@ -151,10 +151,8 @@ def _member_name(member: Node) -> list[Node]:
 
 
 def _exported_name(specifier: Node) -> list[Node]:
-    """`export { a as b }` defines b here; `export { a } from "m"` re-exports another module's name."""
-    statement = specifier.parent.parent if specifier.parent is not None else None
-    if statement is not None and statement.child_by_field_name("source") is not None:
-        return []
+    """`export { a as b }` defines b here, and so does `export { a as b } from "m"`: the module's
+    name b, as `import { a } from "m"; export { a as b }` is (`sym:` follows it to a's members)."""
     name = specifier.child_by_field_name("alias") or specifier.child_by_field_name("name")
     return [name] if name is not None else []
 

@@ -292,6 +292,8 @@ def _exports(statement: Node, facts: Facts, line: int) -> None:
     if clause is None:
         if module and any(c.type == "*" for c in statement.children):
             facts.bound.append(("*", module, "*", line))
+            # Every name of m is this file's too: absence of one proves nothing without following it.
+            facts.open.append(("", line, f"re-exports every name of {module}"))
     elif clause.type == "namespace_export":
         if module and clause.named_children:
             facts.bound.append((Parsed.text(clause.named_children[-1]), module, "", line))

@@ -44,7 +44,8 @@ _READS = frozenset({"subscript", "call", "comparison_operator"})  # what the env
 _ASSIGNMENTS = frozenset({"assignment"})
 LANGUAGE_ENV_MARKERS = (b"environ", b"getenv")
 _SETTINGS_BASES = frozenset({"BaseSettings"})
-_SETTINGS_MARKERS = (b"BaseSettings",)
+_SETTINGS_MODULES = frozenset({"environ", "environs", "decouple"})  # django-environ, environs, python-decouple
+_SETTINGS_MARKERS = (b"BaseSettings", b"environ", b"decouple")
 _GUARD_ERRORS = ("ImportError", "ModuleNotFoundError")
 
 
@@ -77,8 +78,12 @@ def extract(parsed: Parsed) -> Facts:
     python_members.class_facts(parsed, facts, _DEFINITIONS.transparent)
     if parsed.mentions(_SETTINGS_MARKERS):
         # pydantic-settings reads a variable for each field, named after it as the class is configured
-        # (a prefix, aliases, any case): the file spells none of them, so any key may be one.
-        facts.env_whole = sorted({*facts.env_whole, *(line for _, base, line in facts.bases if base.rsplit(".", 1)[-1] in _SETTINGS_BASES)})
+        # (a prefix, aliases, any case): the file spells none of them, so any key may be one. The
+        # configuration libraries read them through calls no read here names (`env.db()` is
+        # DATABASE_URL, `config("K")`, `env.str("K")`): importing one opens the world too.
+        settings = {line for _, base, line in facts.bases if base.rsplit(".", 1)[-1] in _SETTINGS_BASES}
+        settings |= {line for module, line, _ in facts.imports if module.split(".")[0] in _SETTINGS_MODULES}
+        facts.env_whole = sorted({*facts.env_whole, *settings})
     return facts
 
 
@@ -435,7 +440,7 @@ LANGUAGE = Language(
     extract=extract,
     import_segments=import_segments,
     resolve_import=resolve_import,
-    env_markers=LANGUAGE_ENV_MARKERS + _SETTINGS_MARKERS,
+    env_markers=tuple(dict.fromkeys(LANGUAGE_ENV_MARKERS + _SETTINGS_MARKERS)),
     source_roots=SOURCE_ROOTS,
     module_files=module_files,
     module_prefix="py",

@@ -269,6 +269,24 @@ _DEFINITIONS = Definitions(
 )
 
 
+def package_files(path: str, repo: object) -> tuple[str, ...]:
+    """The other `.rs` files of the crate `path` is in (below its Cargo.toml's `src/`, binaries in
+    `src/bin/` aside): an `impl` of a type may sit in any module of the type's crate, as uv's
+    `impl Cache` in cli.rs for the `Cache` of lib.rs. None for a file outside `src/` (a test or
+    example is a crate of its own) or with no Cargo.toml above it."""
+    paths = getattr(repo, "paths")
+    manifests = {p.rpartition("/")[0] for p in paths(named=["Cargo.toml"])}
+    directory = path.rpartition("/")[0]
+    while directory and directory not in manifests:
+        directory = directory.rpartition("/")[0]
+    if directory not in manifests:
+        return ()
+    source = f"{directory}/src" if directory else "src"
+    if not path.startswith(f"{source}/") or path.startswith(f"{source}/bin/"):
+        return ()
+    return tuple(p for p in paths(scope=source) if p != path and p.endswith(".rs") and not p.startswith(f"{source}/bin/"))
+
+
 def import_segments(module: str) -> tuple[str, ...]:
     return tuple(module.replace("-", "_").split("::"))
 
@@ -282,6 +300,7 @@ LANGUAGE = Language(
     import_segments=import_segments,
     env_markers=(b"env", b"var"),
     external_members=external_members,
+    package_files=package_files,
 )
 
 

@@ -45,6 +45,7 @@ _RULE = re.compile(r"^(?P<targets>[^:#=\t][^:#=]*?)\s*(?P<colon>::?|&:)(?!=)(?P<
 _INCLUDE = re.compile(r"^\s*(?P<soft>-|s)?include\s+(?P<files>.+)$")
 _DEPTH = 4  # how deep pattern-rule prerequisites and variable references are followed
 _ALTERNATIVES = 16  # values of one variable, or expansions of one target, kept at most
+_PLAIN_NAME = re.compile(r"[A-Za-z][\w-]*")  # a target name with no file extension: `lint`, `type-check`
 
 
 @dataclass
@@ -311,7 +312,25 @@ def _target(invocation: Invocation, context: Context, makefile: Makefile, target
         return unknown(invocation, f"{missing}; {why}")
     if _buildable_file(context, call.folder, target):
         return unknown(invocation, f"{missing}; a file {target} or a source for it exists, which make may build or find up to date")
+    together = _written_together(invocation, makefile, target)
+    if together is not None:
+        return together
     return refuted(invocation, missing, [Evidence(makefile.path, None, "targets")])
+
+
+def _written_together(invocation: Invocation, makefile: Makefile, target: str) -> AnchorResult | None:
+    """`make format/lint/typecheck`: prose naming several targets at once, each checked; None when the
+    slash does not read so (no part is a target, or a part looks like a file: `build/app.o`)."""
+    parts = target.split("/")
+    if len(parts) < 2 or not all(_PLAIN_NAME.fullmatch(p) for p in parts) or not any(p in makefile.targets for p in parts):
+        return None
+    named = f"{target} read as the targets {', '.join(parts[:-1])} and {parts[-1]}"
+    gone = [p for p in parts if p not in makefile.targets]
+    if gone:
+        return refuted(invocation, f"no target {gone[0]} in {makefile.path} ({named}; targets: {listed(makefile.targets)})", [Evidence(makefile.path, None, "targets")])
+    where = [makefile.targets[p] for p in parts]
+    return verified(invocation, f"{named}, defined at " + ", ".join(f"{file}:{line}" for file, line in where),
+                    [Evidence(file, line, f"target {p}") for p, (file, line) in zip(parts, where)])
 
 
 def _shape(word: str) -> re.Pattern[str]:
