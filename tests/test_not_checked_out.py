@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from anchorcheck import Verdict, Verifier, bank
+from anchorcheck import Memory, Verdict, Verifier, bank
 from tests.conftest import git, init_repo, needs_git, write_tree
 
 pytestmark = needs_git
@@ -85,3 +85,19 @@ def test_a_reader_that_stops_early_is_no_error(tmp_path: Path) -> None:
         assert process.stdout is not None and process.stderr is not None
         process.stdout.close()  # before anything was written
         assert (process.wait(timeout=120), process.stderr.read()) == (141, b"")
+
+
+def test_a_past_revision_holds_every_file_it_tracked_but_a_submodule_s(tmp_path: Path) -> None:
+    """`as_of` reads the revision's tree: the work tree's sparse checkout does not bear on it, a submodule's
+    files are still another repository's."""
+    root = _with_submodule(tmp_path)
+    git(root, "tag", "v1")
+    git(root, "sparse-checkout", "set", "--no-cone", "/CLAUDE.md")
+
+    def as_of_v1(anchor: str) -> tuple[Verdict, str]:
+        [result] = Verifier(root).verify(Memory("then", [anchor], id="m", metadata={"as_of": "v1"})).results
+        return result.verdict, result.reason
+
+    assert as_of_v1("file:CLAUDE.md")[0] is Verdict.VERIFIED
+    assert as_of_v1("file:gone.md")[0] is Verdict.REFUTED
+    assert as_of_v1("file:third/lib/README.md") == (Verdict.INCONCLUSIVE, "third/lib/README.md is in the submodule third/lib/, whose files are another repository's")
