@@ -142,7 +142,7 @@ def resolve(reference: Reference, context: Context) -> Resolution:
         if ignored:
             return Resolution(None, f"{candidate} does not exist, but it is {ignored}: a build output or a local file")
     if reference.generated:
-        return Resolution(None, f"{candidates[0]} does not exist, but the text says it is generated: an output not made yet")
+        return Resolution(None, f"{candidates[0]} does not exist, but the text says it is generated or written to: an output not made yet")
     # Stale only where the path's first folder is a folder here: the place exists and lost the file.
     placed = [c for c in candidates if _is_dir(repo, _first_folder(c, bare))]
     if not placed:

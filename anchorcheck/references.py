@@ -91,7 +91,13 @@ _FILTER_GRAPH = re.compile(r"((?:^|\s)(?:-F|--filter(?:-prod)?)(?:\s+|=)['\"]?)(
 _FOO_PART = later(r"(?:^|[/_.-])(?:foo|bar|baz|qux)(?:[/_.-]|$)", re.I)  # `test_foo.py`, `foo-bar/`: metasyntactic
 _SLUG = later(r"^[A-Za-z0-9][\w-]*/[A-Za-z0-9][\w.-]*$")
 _SENTENCE_END = re.compile(r"[.!?](\s|$)")
-_GENERATED = re.compile(r"\b(?:auto-?)?generated\b|\bbuild (?:output|artifacts?)\b|\b(?:created|written|produced|emitted) by\b", re.I)
+# A sentence saying what it names is made by something: missing, such a path is an output not made yet.
+# "writes the proofs under `x/`", "saves results into `y/`": a place a tool writes to (git holds no empty folder).
+_GENERATED = re.compile(
+    r"\b(?:auto-?)?generated\b|\bbuild (?:output|artifacts?)\b|\b(?:created|written|produced|emitted) by\b"
+    r"|\b(?:writes|saves|dumps|stores|puts|emits)\b(?:\s+[\w-]+){0,3}\s+(?:under|into|to)\b",
+    re.I,
+)
 # A sentence that says a thing is gone, or was elsewhere once ("`old.py` was removed", "no longer
 # exists", "renamed", "used to live in", "moved from"): what it names is not claimed to be here now,
 # so nothing in it is read (a file it names may rightly be absent: read, it would be a REFUTED true

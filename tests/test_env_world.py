@@ -40,6 +40,8 @@ WHOLE = {
     "javascript Object.assign": ("a.js", "const x = 1;\nObject.assign({}, process.env);\n", 2),
     "javascript spawn": ("a.js", "const cp = require('child_process');\ncp.spawn('ls', [], { env: process.env });\n", 2),
     "javascript keys": ("a.js", "for (const k of Object.keys(process.env)) {}\n", 1),
+    "typescript optional chain through globalThis": ("a.ts", "export const all = globalThis?.process?.env as Record<string, string>\n", 1),
+    "javascript Deno.env.toObject": ("a.js", "const x = 1;\nexport const all = Deno.env.toObject();\n", 2),
     "typescript spread": ("a.ts", "export const all: Record<string, string | undefined> = { ...process.env };\n", 1),
     "go os.Environ": ("a.go", 'package a\n\nimport "os"\n\nvar All = os.Environ()\n', 5),
     "rust vars": ("a.rs", "fn f() {\n    for (k, v) in std::env::vars() {}\n}\n", 2),
@@ -108,6 +110,11 @@ THROUGH_LIBRARIES = {
     "go wrapper Getenv": ("w.go", 'package w\n\nfunc F(env Environ) bool {\n\treturn env.Getenv("HELD_KEY") != ""\n}\n', 4),
     "go wrapper LookupEnv on a field": ("w.go", 'package w\n\nfunc F(c Caps) bool {\n\t_, ok := c.Env.LookupEnv("HELD_KEY")\n\treturn ok\n}\n', 4),
     "go viper BindEnv": ("w.go", 'package w\n\nimport "github.com/spf13/viper"\n\nfunc F() {\n\tviper.BindEnv("db.url", "HELD_KEY")\n}\n', 6),
+    # Deno and Bun have environment objects of their own; hono reads `global?.process?.env`.
+    "javascript Deno.env.get": ("w.js", 'const x = 1;\nconst v = Deno.env.get("HELD_KEY");\n', 2),
+    "javascript Bun.env": ("w.js", "const v = Bun.env.HELD_KEY;\n", 1),
+    "typescript optional chain": ("w.ts", "export const v = globalThis.process?.env?.HELD_KEY\n", 1),
+    "typescript key in env": ("w.ts", "const { process } = globalThis as any\nexport const off = 'HELD_KEY' in process?.env\n", 2),
     # uv and most Rust CLIs read variables through clap: `#[arg(long, env = "K")]`.
     "rust clap env": ("w.rs", '#[derive(Parser)]\nstruct Cli {\n    #[arg(long, env = "HELD_KEY")]\n    token: String,\n}\n', 3),
 }

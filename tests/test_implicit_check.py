@@ -99,6 +99,23 @@ def test_a_missing_path_its_sentence_says_is_generated_is_not_stale(tmp_path: Pa
     assert verdicts["file:docs/api.md"][0] == verdicts["file:docs/old.md"][0] == "INCONCLUSIVE"
 
 
+def test_a_missing_folder_its_sentence_says_something_writes_into_is_not_stale(tmp_path: Path) -> None:
+    # turso's CONTRIBUTING.md: a skill "writes the proofs under `.aristo/proofs/`", a folder git cannot hold empty.
+    write_tree(
+        tmp_path,
+        {
+            "AGENTS.md": (
+                "The skill checks each note and writes the proofs under `.aristo/proofs/`. Reports go to `out/`.\n"
+                "The bench saves results into `docs/bench/`. See `docs/gone/`.\n"
+            ),
+            "docs/index.md": "",
+        },
+    )
+    verdicts = {r["anchor"]: r["verdict"] for r in results(tmp_path) if r.get("implicit")}
+    assert verdicts["file:.aristo/proofs/"] == verdicts["file:docs/bench/"] == "INCONCLUSIVE"
+    assert verdicts["file:docs/gone/"] == "REFUTED"
+
+
 def test_no_implicit_option_and_config_turn_it_off(repo: Path) -> None:
     assert run(repo, "--no-implicit")[0] == 0
     assert not any(r.get("implicit") for r in results(repo, "--no-implicit"))

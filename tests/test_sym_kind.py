@@ -103,8 +103,14 @@ def test_module_form_finds_packages_of_workspace_members(tmp_path):
             "libs/slim/src/slim/__init__.py": "from graph import End\n\nclass Stop(End):\n    pass\n",
             "tools/setup.py": "from setuptools import setup\nsetup(name='tools')\n",
             "tools/tools.py": "def run(): pass\n",
+            # A test fixture that fakes a third-party package is no project of the repository (uv's
+            # test/packages/anyio_local/anyio/ made sym:py:anyio.to_thread REFUTED).
+            "test/packages/anyio_local/pyproject.toml": "[project]\nname = 'anyio'\n",
+            "test/packages/anyio_local/anyio/__init__.py": "def run(): pass\n",
         },
     )
+    fake = check(tmp_path, "sym:py:anyio.to_thread")
+    assert fake.verdict is Verdict.INCONCLUSIVE and fake.state == "not-first-party", fake.reason
     end = check(tmp_path, "sym:py:graph.End.result")
     assert end.verdict is Verdict.VERIFIED and lines(end)[0] == ("graph/graph/nodes.py", 2), end.reason
     for anchor in ("sym:py:slim.Stop.result", "sym:py:tools.run", "sym:libs/slim/src/slim/__init__.py::Stop.result"):

@@ -575,6 +575,40 @@ def test_java_bases_through_imports_and_packages(tmp_path):
     )
 
 
+def test_java_members_every_enum_and_object_has(tmp_path):
+    """An enum has `values()`, `valueOf`, `name()`, `ordinal()`... without writing them, and every type has
+    Object's final methods (`getClass`, `wait`): javapoet's `TypeSpec.Kind.valueOf` was REFUTED. What a
+    class may override (`toString`) still counts only where written, so a removed override is caught."""
+    write(
+        tmp_path,
+        {
+            "src/main/java/com/acme/Spec.java": """
+                package com.acme;
+
+                public final class Spec {
+                  public enum Kind { CLASS, INTERFACE }
+
+                  public static final class Builder {}
+                }
+            """,
+        },
+    )
+    path = "src/main/java/com/acme/Spec.java"
+    values = check(tmp_path, f"sym:{path}::Spec.Kind.valueOf")
+    assert values.verdict is Verdict.VERIFIED and "inherits valueOf from java.lang.Enum" in values.reason, values.reason
+    verdicts(
+        tmp_path,
+        {
+            f"sym:{path}::Spec.Kind.values": Verdict.VERIFIED,
+            f"sym:{path}::Spec.Kind.ordinal": Verdict.VERIFIED,
+            f"sym:{path}::Spec.Kind.getClass": Verdict.VERIFIED,
+            f"sym:{path}::Spec.Builder.wait": Verdict.VERIFIED,
+            f"sym:{path}::Spec.Kind.zzz": Verdict.REFUTED,
+            f"sym:{path}::Spec.toString": Verdict.REFUTED,
+        },
+    )
+
+
 # Ruby --------------------------------------------------------------------------------------------
 
 

@@ -39,6 +39,7 @@ QUERIES = {
         (enum_declaration name: (identifier) @owner interfaces: (super_interfaces (type_list (_) @base)))
         (record_declaration name: (identifier) @owner interfaces: (super_interfaces (type_list (_) @base)))
     """,
+    "types": "[(class_declaration) (interface_declaration) (enum_declaration) (record_declaration)] @type",
     "bare_calls": "(method_invocation !object name: (identifier) @method arguments: (argument_list . (_) @key)) @read",
     "env_aliases": """
         (variable_declarator name: (identifier) @alias
@@ -80,7 +81,27 @@ def extract(parsed: Parsed) -> Facts:
         written = Parsed.text(base)
         if written not in ("Object", "java.lang.Object"):
             facts.bases.append((enclosing_name(found["owner"][0], _NAMED_TYPES), written, Parsed.line(base)))
+    # What the language gives every type, after the bases it names: an enum's, and Object's.
+    for _, found in parsed.matches("types"):
+        name = found["type"][0].child_by_field_name("name")
+        if name is not None:
+            implicit = "java.lang.Enum" if found["type"][0].type == "enum_declaration" else "java.lang.Object"
+            facts.bases.append((enclosing_name(name, _NAMED_TYPES), implicit, Parsed.line(name)))
     return facts
+
+
+# The members no type can write otherwise: Object's final methods, and an enum's generated and final ones.
+# (`toString`, `equals`... may be overridden: a memory of one is of the override, counted only where written.)
+_OBJECT_FINAL = frozenset({"getClass", "notify", "notifyAll", "wait"})
+_IMPLICIT = {
+    "java.lang.Object": _OBJECT_FINAL,
+    "java.lang.Enum": _OBJECT_FINAL | {"values", "valueOf", "name", "ordinal", "compareTo", "getDeclaringClass", "describeConstable"},
+}
+
+
+def external_members(module: str, name: str) -> frozenset[str] | None:
+    """The members Java gives every type (Object's final methods) and every enum (`values()`, `valueOf`...)."""
+    return _IMPLICIT.get(name) if not module else None
 
 
 def _bind(facts: Facts, name: Node, stmt: Node) -> None:
@@ -174,6 +195,7 @@ LANGUAGE = Language(
     env_markers=(b"getenv",),
     module_files=module_files,
     package_files=package_files,
+    external_members=external_members,
 )
 
 

@@ -33,7 +33,19 @@ QUERIES = {
 }
 _IMPORT_MARKERS = (b"import", b"require", b"export")
 _IMPORTS = frozenset({"import_statement", "export_statement", "call_expression"})  # what the imports query's statements are
-_ENV_OBJECTS = {"process.env", "import.meta.env"}
+def _chained(names: tuple[str, ...]) -> frozenset[str]:
+    """Each name also as optional chaining spells it (`global?.process?.env`, hono's), in every combination."""
+    spelled = set()
+    for name in names:
+        parts = name.split(".")
+        for mask in range(1 << (len(parts) - 1)):
+            spelled.add(parts[0] + "".join(("?." if mask >> i & 1 else ".") + part for i, part in enumerate(parts[1:])))
+    return frozenset(spelled)
+
+
+# The environment object: Node's (also reached through the global object), Vite's, and Bun's own.
+_ENV_OBJECTS = _chained(("process.env", "import.meta.env", "Bun.env", "globalThis.process.env", "global.process.env"))
+_DENO_READS = frozenset({"get", "has"})  # `Deno.env.get("K")`; `set`/`delete` write, `toObject()` is every key
 _STRINGS = ("string", "template_string")
 
 
@@ -72,8 +84,34 @@ def env_reads(parsed: Parsed, facts: Facts) -> None:
         else:
             facts.add_env_read(read, key, _STRINGS, constants)
     for use in parsed.spellings(objects, _NAME_EXPRESSIONS):
-        if _hands_on(use):
+        test = use.parent
+        if test is not None and test.type == "binary_expression" and test.child_by_field_name("right") == use and _operator(test) == "in":
+            left = test.child_by_field_name("left")  # `"NO_COLOR" in process.env` looks the key up
+            if left is not None:
+                facts.add_env_read(test, left, _STRINGS, constants)
+        elif _hands_on(use):
             facts.add_env_whole(use)
+    if parsed.mentions((b"Deno.env",)):
+        _deno_reads(matches, facts, constants)
+
+
+def _operator(expression: Node) -> str:
+    operator = expression.child_by_field_name("operator")
+    return Parsed.text(operator) if operator is not None else ""
+
+
+def _deno_reads(matches: list[dict[str, list[Node]]], facts: Facts, constants: dict[str, str]) -> None:
+    """Deno's environment is read by calls: `Deno.env.get("K")` and `.has("K")` read K, `toObject()` every key."""
+    for found in matches:
+        read, obj = found["read"][0], found["object"][0]
+        call = read.parent
+        if "key" not in found or Parsed.text(obj) != "Deno.env" or call is None or call.type != "call_expression":
+            continue
+        method, arguments = Parsed.text(found["key"][0]), call.child_by_field_name("arguments")
+        if method == "toObject":
+            facts.add_env_whole(call)
+        elif method in _DENO_READS and arguments is not None and arguments.named_children:
+            facts.add_env_read(call, arguments.named_children[0], _STRINGS, constants)
 
 
 _NAME_EXPRESSIONS = frozenset({"identifier", "member_expression", "shorthand_property_identifier"})

@@ -305,14 +305,19 @@ def module_files(
 def _in_projects(base: str, repo: object, roots: tuple[str, ...]) -> list[str]:
     """The module in the folder of one of the repository's projects (a folder holding a `pyproject.toml`,
     `setup.py` or `setup.cfg`: a uv workspace's `graph/graph/__init__.py`, a monorepo's
-    `libs/core/src/core/`), below the same source roots, nearest project first. Asked only where the
-    top level found nothing, and answered from the listing: a stat per project and root is too slow."""
+    `libs/core/src/core/`), below the same source roots, nearest project first. Projects in test,
+    example or vendored folders are left out: uv's `test/packages/anyio_local/anyio/` fakes anyio,
+    and taking it for anyio REFUTED `sym:py:anyio.to_thread`. Asked only where the top level found
+    nothing, and answered from the listing: a stat per project and root is too slow."""
+    from anchorcheck.index import classify  # the path rules every search uses; imported only when asked
+
     paths = getattr(repo, "paths", None)
     if not callable(paths):
         return []
     last = base.rsplit("/", 1)[-1]
     listed = set(paths(named=[f"{last}.py", f"{last}.pyi", "__init__.py"]))
-    projects = sorted({p.rpartition("/")[0] for p in paths(named=_PROJECT_FILES)} - {""}, key=lambda d: (d.count("/"), d))
+    manifests = [p for p in paths(named=_PROJECT_FILES) if classify(p) == "production"]
+    projects = sorted({p.rpartition("/")[0] for p in manifests} - {""}, key=lambda d: (d.count("/"), d))
     return [
         candidate
         for project in projects
