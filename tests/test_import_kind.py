@@ -127,6 +127,27 @@ def test_pkg_evidence_says_whether_a_declared_package_is_imported(tmp_path):
     assert unused.details["imported"] is False and "no source file imports it" in unused.reason
 
 
+def test_a_scoped_pkg_says_whether_its_project_imports_it(tmp_path):
+    """`pkg:npm/zod in:packages/core/` said "imported as zod at integration-tests/bun/zod.ts:3" in
+    openai-agents-js: an import outside the project named in the anchor. The project's own code counts."""
+    write(
+        tmp_path,
+        {
+            "package.json": '{"name": "root", "private": true, "workspaces": ["packages/*"]}',
+            "packages/core/package.json": '{"name": "core", "dependencies": {"zod": "^3", "chalk": "^5"}}',
+            "packages/core/src/index.ts": "import chalk from 'chalk'\n",
+            "packages/web/package.json": '{"name": "web", "dependencies": {"zod": "^3"}}',
+            "packages/web/src/form.ts": "import { z } from 'zod'\n",
+        },
+    )
+    unused = check(tmp_path, "pkg:npm/zod in:packages/core/")
+    assert unused.verdict is Verdict.VERIFIED and unused.details["imported"] is False, unused.reason
+    assert "no source file in packages/core/ imports it (zod)" in unused.reason
+    used = check(tmp_path, "pkg:npm/zod in:packages/web/package.json")
+    assert used.details["imported_at"] == "packages/web/src/form.ts:1", used.reason
+    assert check(tmp_path, "pkg:npm/zod").details["imported_at"] == "packages/web/src/form.ts:1"
+
+
 def test_scope_matching_nothing_says_so(tmp_path):
     root = write(tmp_path, {"src/app.py": "import redis\n"})
     for anchor in ("import:redis in:src/cache/", "env:REDIS_URL in:src/cache/"):

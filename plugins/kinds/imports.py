@@ -433,20 +433,23 @@ def register_anchor_kinds(register):  # noqa: ANN001, ANN201 - hook signature
     )
 
 
-def note_import_usage(result: AnchorResult, ecosystem: Ecosystem, package: str, context: Context) -> None:
+def note_import_usage(result: AnchorResult, ecosystem: Ecosystem, package: str, context: Context, scope: str | None = None) -> None:
     """Add to a VERIFIED `pkg:` result whether the source imports what the package provides.
 
     Informative only (a declared tool such as black is never imported, and
     rightly so): the verdict does not change. Only imports in the ecosystem's
-    own languages count. `details["imported"]` is True with the first
-    import's location, False when a complete search of every module the
+    own languages count, and, for an anchor scoped to a project (`in:DIR` or a
+    manifest in it), only imports in that folder: another workspace member's
+    import says nothing of this one. `details["imported"]` is True with the
+    first import's location, False when a complete search of every module the
     package provides found none, and absent when unsure.
     """
     if ecosystem.import_names is None or not ecosystem.languages:
         return
     language_of = _language_of(context)
     modules = ecosystem.import_names(package, context)
-    searches = [find_imports(module, context).only_in(ecosystem.languages, language_of) for module in modules]
+    folder = _project_folder(scope, context)
+    searches = [find_imports(module, context, folder).only_in(ecosystem.languages, language_of) for module in modules]
     for search in searches:
         if search.places:
             path, line, name, _ = (search.cited or search.places)[0]
@@ -456,4 +459,15 @@ def note_import_usage(result: AnchorResult, ecosystem: Ecosystem, package: str, 
             return
     if searches and all(s.search.searched and not s.shaky and not s.search.unreadable for s in searches):
         result.details["imported"] = False
-        result.reason += f"; no source file imports it ({', '.join(modules)})"
+        result.reason += f"; no source file{scope_words(folder)} imports it ({', '.join(modules)})"
+
+
+def _project_folder(scope: str | None, context: Context) -> str | None:
+    """The folder a `pkg:` scope names (a manifest stands for its folder); None for the whole
+    repository, and for a glob, which picks manifests rather than a folder of code."""
+    if scope is None or set("*?[") & set(scope):
+        return None
+    folder = scope.strip("/")
+    if context.repo.is_file(folder):
+        folder = folder.rpartition("/")[0]
+    return f"{folder}/" if folder not in ("", ".") else None

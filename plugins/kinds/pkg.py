@@ -103,7 +103,7 @@ def verify_pkg(anchor: Anchor, context: Context) -> AnchorResult:
         finding = _check(ecosystem, ref, anchor.scope, context)
         result = AnchorResult(shown, finding.verdict, finding.reason, finding.evidence, state=finding.state)
         if finding.verdict is Verdict.VERIFIED:
-            note_import_usage(result, ecosystem, ref.name, context)  # source evidence: is the package ever imported?
+            note_import_usage(result, ecosystem, ref.name, context, anchor.scope)  # source evidence: is the package ever imported?
         return result
     return _check_any(shown, ref, anchor.scope, context)
 
