@@ -135,6 +135,9 @@ def resolve(reference: Reference, context: Context) -> Resolution:
             shown = ", ".join(tails[:MAX_SHOWN]) + (f" and {len(tails) - MAX_SHOWN} more" if len(tails) > MAX_SHOWN else "")
             return Resolution(None, f"`{reference.written}` is no path from here, and {len(tails)} paths end with it: {shown}")
     for candidate in candidates:
+        elsewhere = repo.not_checked_out(candidate)
+        if elsewhere is not None:
+            return Resolution(None, f"{candidate} is {elsewhere}")
         ignored = repo.ignored_because(candidate)
         if ignored:
             return Resolution(None, f"{candidate} does not exist, but it is {ignored}: a build output or a local file")

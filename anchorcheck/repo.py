@@ -53,6 +53,7 @@ DEFAULT_SKIP_DIRS = frozenset(
 DEFAULT_MAX_FILE_SIZE = 2 * 1024 * 1024
 _BINARY_PEEK = 8000  # git's own heuristic: a NUL in the first 8000 bytes means binary
 REGULAR_MODES = frozenset({"100644", "100755"})
+GITLINK_MODE = "160000"  # a submodule's commit, in git's index
 _LS_STAGED = ("ls-files", "-s", "-z")
 _LS_MODIFIED = ("diff-files", "--name-only", "-z")
 _LS_UNTRACKED = ("ls-files", "-z", "--others", "--exclude-standard")
@@ -185,7 +186,7 @@ class Repository:
         """Forget the listing and git's word on the checkout (files were added or removed, git's index
         or HEAD moved): the next look lists it again. What was read of each file is kept."""
         self.join_prefetch()
-        for name in ("_all_files", "_by_name", "_index_listing", "blob_ids", "staged_blob_ids", "_in_git", "_head", "_identity"):
+        for name in ("_all_files", "_by_name", "_index_listing", "_gitlinks", "blob_ids", "staged_blob_ids", "_in_git", "_head", "_identity"):
             self.__dict__.pop(name, None)
         self.listed_at = None
         self._raw.clear()
@@ -245,11 +246,42 @@ class Repository:
             return os.path.join(self._root_str, path)
         return self.resolve(path)
 
+    @cached_property
+    def _gitlinks(self) -> frozenset[str]:
+        """The submodules git's index holds (mode 160000): folders whose files are another repository's."""
+        staged = self._index_listing[0] if self.in_git else None
+        return frozenset(path for path, (mode, _) in (staged or {}).items() if mode == GITLINK_MODE)
+
+    def not_checked_out(self, path: str) -> str | None:
+        """For a path not found on disk, why it may still be in the repository: it lies in a submodule
+        that is not checked out (`git clone` without `--recurse-submodules` leaves an empty folder), or
+        git tracks it (or files below it) and a sparse checkout left it out, git's index marking it
+        skip-worktree (which `git diff-files` does not report as deleted). None otherwise."""
+        if not self.in_git:
+            return None
+        parts = [p for p in path.split("/") if p]
+        for depth in range(1, len(parts)):
+            link = "/".join(parts[:depth])
+            if link in self._gitlinks:
+                try:
+                    return None if self.exists(f"{link}/.git") else f"in the submodule {link}/, which is not checked out here"
+                except UnsafePathError:
+                    return None
+        staged, modified = self._index_listing
+        rel = "/".join(parts)
+        below = rel + "/"
+        if staged and any(p not in modified and (p == rel or p.startswith(below)) for p in ((rel,) if rel in staged else staged)):
+            return "tracked by git but not checked out here (a sparse checkout)"
+        return None
+
     def ignored_because(self, path: str) -> str | None:
         """Why a path that does not exist would be missing from any checkout anyway — under a skipped folder,
         excluded by the configuration, or matched by a `.gitignore` on its way down (or `.git/info/exclude`) —
         so its absence says nothing: a build output, a clone, a local file. None if nothing ignores it.
         Read from the files, not asked of git, so it works outside git and runs no program."""
+        elsewhere = self.not_checked_out(path)
+        if elsewhere is not None:
+            return elsewhere
         parts = [p for p in path.split("/") if p]
         skipped = [p for p in parts if p in self.skip_dirs]
         if skipped:
@@ -696,6 +728,13 @@ class Repository:
             if roots:
                 return f"git:{sorted(roots)[0]}"
         return f"path:{self.root}"
+
+    @property
+    def shallow(self) -> bool:
+        """Whether this is a shallow clone (`git clone --depth`): git takes its oldest commits for roots,
+        so its `identity` is not the repository's."""
+        self._memo.git()
+        return self.in_git and (self._git("rev-parse", "--is-shallow-repository") or "").strip() == "true"
 
     @property
     def head(self) -> str | None:

@@ -113,6 +113,17 @@ class RevisionRepository(Repository):
         entry = self._lookup(path)[1]
         return entry is not None and entry.kind == "blob"
 
+    def not_checked_out(self, path: str) -> str | None:
+        """The revision's tree holds every file it tracks (the work tree's index and sparse checkout do not
+        bear on it); only what lies in a submodule, a commit of another repository, is not in it."""
+        parts = [p for p in path.split("/") if p]
+        for depth in range(1, len(parts)):
+            link = "/".join(parts[:depth])
+            entry = self._tree.get(link)
+            if entry is not None and entry.kind == "commit":
+                return f"in the submodule {link}/, whose files are another repository's"
+        return None
+
     def is_dir(self, path: str) -> bool:
         entry = self._lookup(path)[1]
         return entry is not None and entry.kind == "tree"

@@ -110,3 +110,18 @@ def test_a_citation_banked_outside_git_verifies_only_in_that_directory(tmp_path:
     assert "banked in another directory" in r.reason and str(one.resolve()) in r.reason
     make_git_repo(one, {})  # the same directory under git later: still the same tree
     assert Verifier(one).check(c).verdict is Verdict.VERIFIED
+
+
+def test_a_shallow_clone_says_why_it_cannot_check_and_what_would(tmp_path: Path) -> None:
+    """CI checkouts are shallow by default: the oldest commit there is not the repository's first, so a
+    citation banked in a full clone cannot be bound to it. INCONCLUSIVE, saying so, not "a different repository"."""
+    root = make_git_repo(tmp_path / "r", {"a.py": BODY})
+    c = bank(root, "a.py", 5, 6)
+    write_file(root, "b.py", "x = 1\n")
+    commit_all(root, "more")
+    shallow = tmp_path / "ci"
+    run_git(tmp_path, "clone", "-q", "--depth", "1", (root.resolve()).as_uri(), str(shallow))
+    r = Verifier(shallow).check(c)
+    assert (r.verdict, r.state) == (Verdict.INCONCLUSIVE, "unverifiable")
+    assert "this checkout is a shallow clone, whose first commit is not here" in r.reason and "fetch-depth: 0" in r.reason
+    assert Verifier(root).check(c).verdict is Verdict.VERIFIED

@@ -319,3 +319,17 @@ def test_a_stale_diff_shows_the_lines_that_changed(tmp_path: Path, edit, current
     changed = [line for line in diff[2:] if line[:1] in "+-"]
     assert changed == ["-line 11", "+line 11 EDITED"], r.details["diff"]
     assert r.details["current_lines"] == current
+
+
+def test_a_git_lfs_pointer_in_place_of_the_banked_file_is_unverifiable(tmp_path: Path) -> None:
+    """A clone without git-lfs (or with GIT_LFS_SKIP_SMUDGE=1) holds the pointer, not the content that was
+    banked: the content may be unchanged, so the span is not stale."""
+    write_file(tmp_path, "data/schema.sql", BODY)
+    citation = bank(tmp_path, "data/schema.sql", 3, 5)
+    pointer = "version https://git-lfs.github.com/spec/v1\noid sha256:" + "4d7a" * 16 + "\nsize 300\n"
+    write_file(tmp_path, "data/schema.sql", pointer)
+    result = check(tmp_path, citation)
+    assert (result.verdict, result.state) == (Verdict.INCONCLUSIVE, "unverifiable")
+    assert result.reason == "data/schema.sql is a Git LFS pointer: the file's content is not fetched here"
+    write_file(tmp_path, "data/schema.sql", "version 2\n" + BODY)  # a file that merely starts with "version"
+    assert check(tmp_path, citation).verdict is Verdict.VERIFIED

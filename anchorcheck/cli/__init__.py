@@ -24,6 +24,7 @@ from anchorcheck._version import __version__
 # `anchorcheck check` never loads what `relocate` or `mcp` need, and `--version` loads none.
 COMMANDS = ["check", "lock", "suggest", "anchor", "bank", "relocate", "rebank", "mcp", "serve", "plugins"]
 EXIT_USAGE = 2
+EXIT_OUTPUT_CLOSED = 141  # what a shell reports for a program SIGPIPE ended: 128 + 13
 # A command allocates mostly what it keeps (modules, classes, the registry, per-file facts):
 # at the default first-generation threshold (700) a check of a small repository ran 38
 # collections and 3 of the second generation, 6-11 ms of its CPU time, and freed little. A
@@ -73,9 +74,24 @@ def console() -> int:
     garbage in reference cycles is left to the operating system, with the rest of the process.
     `main` itself freezes nothing: a caller in the same process goes on.
     """
-    code = main()
+    try:
+        code = main()
+    except BrokenPipeError:  # a report printed before any command ran (a server's answer, a replay)
+        code = _output_closed()
     gc.freeze()
     return code
+
+
+def _output_closed() -> int:
+    """The reader of stdout went away (`anchorcheck check | head -1`): nothing is wrong, so nothing is
+    said, as for a program SIGPIPE ended; stdout goes to the null device so the flush at exit cannot fail."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor to point elsewhere (a stream a caller replaced)
+        pass
+    return EXIT_OUTPUT_CLOSED
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -128,6 +144,8 @@ def run_command(argv: list[str], *, listed: Any = None, verifiers: Any = None) -
     except _usage_errors() as exc:  # evaluated only when an exception reaches it
         print(f"anchorcheck: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        return _output_closed()
     except (OSError, NotADirectoryError) as exc:
         print(f"anchorcheck: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -107,6 +107,9 @@ class _Check:
         if isinstance(data, AnchorResult):
             return data
         if data is None:
+            elsewhere = self.repo.not_checked_out(c.path)
+            if elsewhere is not None:
+                return _unverifiable(self.shown, f"{c.path} is {elsewhere}")
             moved = self._follow_rename()
             if moved is not None:
                 return moved
@@ -116,6 +119,8 @@ class _Check:
             detail = f"lines {c.start_line}-{c.end_line} unchanged (sha256 {c.sha256[:12]})"
             found = Found("fresh", c.start_line, c.end_line, "window", copies=1)
             return self._verified("fresh", f"{c.path} lines {c.start_line}-{c.end_line} are unchanged", c.path, found, detail)
+        if _lfs_pointer(data):
+            return _unverifiable(self.shown, f"{c.path} is a Git LFS pointer: the file's content is not fetched here")
         lines = split_lines(data)
         found = locate(c, lines)
         if found.state == "relocated":
@@ -256,6 +261,11 @@ def _binding(citation: Citation, repo: Repository) -> tuple[str, str] | None:
     """
     banked, here = citation.identity, repo.identity
     if isinstance(banked, str) and banked.startswith("git:") and here.startswith("git:") and banked != here:
+        if repo.shallow:
+            return "other-repository", (
+                f"banked in the repository whose first commit is {banked[4:16]}; this checkout is a shallow clone, "
+                "whose first commit is not here: a full clone (`git fetch --unshallow`, or `fetch-depth: 0` in CI) can check it"
+            )
         return "other-repository", f"banked in a different repository ({banked[:16]}), this checkout is {here[:16]}"
     if isinstance(banked, str) and banked.startswith("path:") and banked != f"path:{repo.root}":
         # Outside git nothing ties two directories together: the same bytes elsewhere are another tree.
@@ -263,6 +273,12 @@ def _binding(citation: Citation, repo: Repository) -> tuple[str, str] | None:
     if citation.origin and repo.origin and citation.origin != repo.origin:
         return "other-checkout", f"checked in a different checkout (origin {repo.origin}; banked from {citation.origin})"
     return None
+
+
+def _lfs_pointer(data: bytes) -> bool:
+    """A Git LFS pointer file (its spec: under 1024 bytes, the version line first), which a clone without
+    git-lfs, or with GIT_LFS_SKIP_SMUDGE, holds in place of the content that was banked."""
+    return len(data) < 1024 and data.startswith((b"version https://git-lfs.github.com/spec/", b"version https://hawser.github.com/spec/"))
 
 
 def _unverifiable(shown: str, reason: str) -> AnchorResult:
