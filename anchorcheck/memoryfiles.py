@@ -187,6 +187,8 @@ def _add(memory: Memory, references: list[Reference]) -> None:
     memory.anchor_positions = positions
 
 
+# How people write "a place in a file", not an anchor: `file:line`, `file:line:col`, `path:lineno`.
+_LOCATION_FORMAT = re.compile(r"(?:file|path|filename|filepath):(?:line|lineno|linenumber|line_number|ln)(?::(?:col|column|char))?")
 _BREAK = re.compile(r"^\s*$|^\s{0,3}(#{1,6}(\s|$)|`{3,}|~{3,}|<!--)")
 
 
@@ -227,8 +229,11 @@ def _kind_prefix(text: str) -> re.Match[str] | None:
 
 def looks_like_anchor(text: str) -> bool:
     """Whether a code span has the `[!]kind:value` shape (the kind is checked later). A first word that
-    ends in a colon (`file:line:col: message`, an output format) is a label, not an anchor."""
+    ends in a colon (`file:line:col: message`, an output format) is a label, not an anchor; so is a
+    location format (`file:line`, `file:line:col`, `path:lineno`)."""
     match = _kind_prefix(text)
+    if _LOCATION_FORMAT.fullmatch(text):
+        return False
     return bool(match) and len(anchor_text(text)) > match.end() and not text.split(maxsplit=1)[0].endswith(":")
 
 

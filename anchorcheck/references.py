@@ -144,6 +144,7 @@ _EXAMPLE_NAMES = later(
 )
 # Words that, alone in a path argument, stand for the reader's own (`go test ./path`).
 _GENERIC_SEGMENTS = frozenset({"path", "dir", "directory", "folder", "file", "pkg", "package", "module", "subdir"})
+_RUNS_IN = later(r"`\s+(?:in|from|inside|within)\s+`")  # between a command's code span and a folder's
 _GIT_REF_KINDS = frozenset({"heads", "tags", "remotes", "pull", "notes"})
 # `3.x`, `v1.2`, `2.0.1`: a version, as in a branch (`release/3.x`); its dots are no sign of a file name.
 _VERSION = later(r"^v?\d+(?:\.(?:\d+|x|X))+$")
@@ -379,7 +380,10 @@ class _Reader:
                 continue  # names what is gone or was elsewhere: not a claim about the checkout now
             generated = bool(_GENERATED.search(sentence))
             if form == "code":
+                before = len(self.found)
                 self._code(token, number, column0, generated)
+                if len(self.found) == before + 1:
+                    self._runs_in(line)
             elif form == "link":
                 self._path(token, number, column0, "link", generated=generated)
             else:
@@ -452,6 +456,17 @@ class _Reader:
         if "cmd" in self.kinds and self.claims(tail):
             hints = self._hints() if self.cwd is None else (self.cwd, *self._hints())
             self.found.append(Reference("cmd", f"cmd:{command}", command, number, column0 + 1, end, form, hints=hints))
+
+    def _runs_in(self, line: str) -> None:
+        """`yarn test:prepare` in `dev-packages/e2e-tests`: a folder named right after a command, joined by
+        "in" or "from", is where that command runs (a hint, as a folder named before it is)."""
+        if len(self.found) < 2:
+            return
+        command, folder = self.found[-2], self.found[-1]
+        if command.kind != "cmd" or folder.kind != "file" or command.line != folder.line or not _folderish(folder.value):
+            return
+        if _RUNS_IN.fullmatch(line[command.end_column - 1 : folder.column - 1]):
+            self.found[-2] = command._replace(hints=tuple(dict.fromkeys((folder.value.rstrip("/"), *command.hints))))
 
     def _hints(self) -> tuple[str, ...]:
         """The folders named earlier in the list's lead-in, the enclosing list items and the sentence."""

@@ -306,6 +306,23 @@ def test_a_refuted_command_gives_the_reason_of_the_reading_that_found_its_config
     assert row["reason"].endswith("(nor as cmd:make test-mvcc in:.claude/skills/mvcc/)")
 
 
+def test_a_folder_named_right_after_a_command_is_where_it_runs(tmp_path: Path) -> None:
+    """sentry-javascript's e2e skill: "Run `yarn build:tarball` at the repo root, then `yarn test:prepare` in
+    `dev-packages/e2e-tests`" was REFUTED: the folder came after the command, and only folders named before were hints."""
+    write_tree(
+        tmp_path,
+        {
+            "package.json": '{"scripts": {"build:tarball": "x"}}\n',
+            "dev/e2e/package.json": '{"scripts": {"test:prepare": "y"}}\n',
+            "AGENTS.md": "- Run `yarn build:tarball` at the root, then `yarn test:prepare` in `dev/e2e`.\n- Not `yarn test:gone` in `dev/e2e`.\n",
+        },
+    )
+    rows = {r["details"]["written"]: r for r in results(tmp_path) if r.get("implicit") and r["anchor"].startswith("cmd:")}
+    assert rows["yarn build:tarball"]["verdict"] == "VERIFIED"
+    assert rows["yarn test:prepare"]["verdict"] == "VERIFIED" and rows["yarn test:prepare"]["anchor"] == "cmd:yarn test:prepare in:dev/e2e/"
+    assert rows["yarn test:gone"]["verdict"] == "REFUTED" and "dev/e2e/package.json" in rows["yarn test:gone"]["reason"]
+
+
 def test_install_commands_are_package_claims(tmp_path: Path) -> None:
     write_tree(
         tmp_path,
@@ -363,6 +380,15 @@ def test_config_keys_labels_and_urls_in_code_spans_are_prose_not_anchors_written
     assert code == 0, out
     assert "written wrongly" not in out and "malformed" not in out
     assert "Checked 1 anchor" in out
+
+
+def test_a_location_format_in_a_code_span_is_prose_not_a_file_anchor(tmp_path: Path) -> None:
+    """sentry-javascript's triage skill: "code pointers (`file:line` format)" was REFUTED as the anchor file:line
+    ("line does not exist"), failing the run even with --no-implicit. `file:LICENSE` is still an anchor."""
+    write_tree(tmp_path, {"CLAUDE.md": "- Give pointers (`file:line` format), or `file:line:col`, `path:lineno`.\n- Licensed: `file:LICENSE`.\n", "LICENSE": "MIT\n"})
+    code, out = run(tmp_path, "--no-implicit", "-v")
+    assert code == 0 and "REFUTED" not in out and "written wrongly" not in out
+    assert "VERIFIED file:LICENSE" in out
 
 
 def test_the_summary_counts_anchors_that_can_never_be_refuted(tmp_path: Path) -> None:
