@@ -142,6 +142,8 @@ _EXAMPLE_NAMES = later(
     r"|model|program|code|func|function|class|workflow|task|handler|api|site|repo|env|data|config)s?(?=[-_./]|$)",
     re.I,
 )
+# Words that, alone in a path argument, stand for the reader's own (`go test ./path`).
+_GENERIC_SEGMENTS = frozenset({"path", "dir", "directory", "folder", "file", "pkg", "package", "module", "subdir"})
 _GIT_REF_KINDS = frozenset({"heads", "tags", "remotes", "pull", "notes"})
 # `3.x`, `v1.2`, `2.0.1`: a version, as in a branch (`release/3.x`); its dots are no sign of a file name.
 _VERSION = later(r"^v?\d+(?:\.(?:\d+|x|X))+$")
@@ -607,10 +609,16 @@ def _folderish(path: str) -> bool:
 
 
 def _placeholder_word(word: str) -> bool:
-    """A command word that stands for something to fill in: `<file>`, `$X`, `path/to/x`, `tests/path/test_foo.py`."""
+    """A command word that stands for something to fill in: `<file>`, `$X`, `path/to/x`, `tests/path/test_foo.py`,
+    or a path made only of generic words (`go test ./path`, `./dir/`, `../file`)."""
     if _PLACEHOLDER_ARGUMENT.search(word) or _placeholder_text(word):
         return True
-    return "/" in word and (_placeholder_path(word.split("/")) or bool(_FOO_PART.search(word)))
+    if "/" not in word:
+        return False
+    named = [s for s in word.split("/") if s not in ("", ".", "..")]
+    if named and all(s.lower() in _GENERIC_SEGMENTS for s in named):
+        return True
+    return _placeholder_path(word.split("/")) or bool(_FOO_PART.search(word))
 
 
 def _install(argv: list[str]) -> tuple[str, list[str]] | None:

@@ -315,3 +315,10 @@ def test_installing_a_python_packaging_tool_with_pip_is_no_package_claim() -> No
     `uv add tox` adds tox to the project, and is read."""
     text = "`pip install uv` `python -m pip install poetry` `pip install pre-commit tox` `pip install uv redis` `uv add tox`\n"
     assert anchors(text) == ["pkg:pypi/redis", "pkg:pypi/tox"]
+
+
+def test_a_generic_word_written_as_a_path_argument_is_a_placeholder() -> None:
+    """`go test ./path -run TestName` (github-mcp-server's copilot instructions) names no folder: `./path` is the
+    reader's package to fill in. `./cmd`, `./internal/...` and `src/dir/x.py` are still read."""
+    text = "`go test ./path -run TestName` `go test ./dir/` `pytest ../file` `go test ./cmd` `go test ./internal/...`"
+    assert anchors(text, claims=runners("go", "pytest")) == ["cmd:go test ./cmd", "cmd:go test ./internal/..."]

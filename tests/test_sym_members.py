@@ -321,6 +321,45 @@ def test_javascript_exports_are_followed(tmp_path):
     )
 
 
+def test_javascript_bases_from_a_workspace_package_are_followed(tmp_path):
+    """openai-agents-js: `class RealtimeAgent extends Agent`, Agent imported from '@openai/agents-core',
+    which is packages/agents-core of the same repository: "from @openai/agents-core, which has no
+    source here" was wrong. The package's source entry (`src/index.ts`) is followed; a package of no
+    folder here (node_modules) is still unknown."""
+    write(
+        tmp_path,
+        {
+            "package.json": '{"name": "root", "private": true, "workspaces": ["packages/*"]}',
+            "packages/core/package.json": '{"name": "@acme/core", "main": "dist/index.js"}',
+            "packages/core/src/index.ts": "export * from './agent'\nexport { Tool } from './tool'\n",
+            "packages/core/src/agent.ts": "export class Agent {\n  clone(): Agent { return this }\n}\n",
+            "packages/core/src/tool.ts": "export class Tool {\n  invoke(): void {}\n}\n",
+            "packages/core/src/utils/index.ts": "export class Logger {\n  log(): void {}\n}\n",
+            "packages/rt/package.json": '{"name": "@acme/rt", "dependencies": {"@acme/core": "workspace:*"}}',
+            "packages/rt/src/agent.ts": """
+                import { Agent, Tool } from '@acme/core'
+                import { Logger } from '@acme/core/utils'
+                import { EventEmitter } from 'events'
+                export class RealtimeAgent extends Agent {}
+                export class RealtimeTool extends Tool {}
+                export class RealtimeLogger extends Logger {}
+                export class Emitter extends EventEmitter {}
+            """,
+        },
+    )
+    verdicts(
+        tmp_path,
+        {
+            "sym:packages/rt/src/agent.ts::RealtimeAgent.clone": Verdict.VERIFIED,
+            "sym:packages/rt/src/agent.ts::RealtimeTool.invoke": Verdict.VERIFIED,
+            "sym:packages/rt/src/agent.ts::RealtimeLogger.log": Verdict.VERIFIED,
+            "sym:packages/rt/src/agent.ts::RealtimeTool.zzz": Verdict.REFUTED,
+            "sym:packages/rt/src/agent.ts::Emitter.on": Verdict.INCONCLUSIVE,
+        },
+    )
+    assert lines(check(tmp_path, "sym:packages/rt/src/agent.ts::RealtimeAgent.clone"))[0] == ("packages/core/src/agent.ts", 2)
+
+
 def test_javascript_members_a_constructor_adds_through_this(tmp_path):
     """`this[m] = ...` in a loop over names and `Object.assign(this, options)` in a constructor add
     members no definition lists (absence was REFUTED); `this.x = ...` in an arrow function there

@@ -12,7 +12,8 @@ follow a base class to the file that defines it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from anchorcheck.facts import Facts, Parsed, string_value
@@ -354,9 +355,11 @@ _RESOLVED = ("", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts", "
 
 def module_files(module: str, path: str, repo: object, roots: tuple[str, ...]) -> tuple[str, ...]:
     """The files a relative specifier (`./b`, `../lib/c.js`) written in `path` may be, as Node and
-    TypeScript resolve it; none for a package name (third-party code, in node_modules)."""
+    TypeScript resolve it; for a package name, the source of a package of the repository's own
+    workspace (`@acme/core` is packages/core, whose package.json names it); none for another
+    (third-party code, in node_modules)."""
     if not module.startswith(("./", "../")) and module not in (".", ".."):
-        return ()
+        return _workspace_package(module, repo)
     parts = path.split("/")[:-1]
     for segment in module.split("/"):
         if segment == "..":
@@ -368,3 +371,45 @@ def module_files(module: str, path: str, repo: object, roots: tuple[str, ...]) -
     base = "/".join(parts)
     is_file = getattr(repo, "is_file")
     return tuple(candidate for candidate in (base + suffix for suffix in _RESOLVED) if candidate and is_file(candidate))
+
+
+# Where a package's TypeScript or JavaScript source starts, by convention: its package.json points at
+# the built `dist/`, which a checkout rarely holds.
+_SOURCE_DIRS = ("src", "lib", "")
+
+
+def _workspace_package(module: str, repo: object) -> tuple[str, ...]:
+    """The source files of a package of this repository that `module` (`@s/p`, `@s/p/sub`, `p/sub`)
+    names: the folder of the package.json (outside tests, examples and vendored code) whose `name`
+    it is, then `src/`, `lib/` or the folder itself, as `sub` or its index."""
+    from anchorcheck.index import classify  # the path rules every search uses; imported only when asked
+
+    parts = module.split("/")
+    size = 2 if module.startswith("@") else 1
+    if len(parts) < size:
+        return ()
+    name, sub = "/".join(parts[:size]), "/".join(parts[size:])
+    paths, read, is_file = getattr(repo, "paths"), getattr(repo, "read_bytes"), getattr(repo, "is_file")
+    for manifest in paths(named=["package.json"]):
+        if classify(manifest) != "production" or f'"{name}"'.encode() not in (data := _read(read, manifest)):
+            continue
+        try:
+            declared = json.loads(data).get("name")
+        except (ValueError, AttributeError):
+            continue
+        if declared != name:
+            continue
+        folder = manifest.rpartition("/")[0]
+        for source in _SOURCE_DIRS:
+            base = "/".join(p for p in (folder, source, sub) if p)
+            found = tuple(c for c in (base + suffix for suffix in _RESOLVED[1:]) if is_file(c))
+            if found:
+                return found
+    return ()
+
+
+def _read(read: Callable[[str], bytes], path: str) -> bytes:
+    try:
+        return read(path)
+    except OSError:
+        return b""
