@@ -125,3 +125,25 @@ def test_a_shallow_clone_says_why_it_cannot_check_and_what_would(tmp_path: Path)
     assert (r.verdict, r.state) == (Verdict.INCONCLUSIVE, "unverifiable")
     assert "this checkout is a shallow clone, whose first commit is not here" in r.reason and "fetch-depth: 0" in r.reason
     assert Verifier(root).check(c).verdict is Verdict.VERIFIED
+
+
+def test_a_checkout_that_writes_crlf_line_endings_keeps_spans_fresh(tmp_path: Path) -> None:
+    """core.autocrlf (what CI runners on Windows use) writes CRLF into the work tree of a file committed
+    with LF: the repository's bytes are unchanged, edited elsewhere or not. Where git keeps CRs as they
+    are (autocrlf off, or `-text`), CRLF is a real change and the span is stale."""
+    root = make_git_repo(tmp_path / "r", {"a.py": BODY})
+    c = bank(root, "a.py", 20, 22)
+    run_git(root, "config", "core.autocrlf", "true")
+    (root / "a.py").unlink()
+    run_git(root, "checkout", "-q", "--", "a.py")
+    assert b"\r\n" in (root / "a.py").read_bytes()
+    r = Verifier(root).check(c)
+    assert (r.verdict, r.state) == (Verdict.VERIFIED, "fresh") and r.reason.endswith("(this checkout writes CRLF line endings)")
+    write_file(root, "a.py", b"# header\r\n" + (root / "a.py").read_bytes())  # edited as a Windows editor writes
+    r = Verifier(root).check(c)
+    assert (r.verdict, r.state, r.details["start_line"]) == (Verdict.VERIFIED, "relocated", 21)
+    write_file(root, ".gitattributes", "a.py -text\n")  # git keeps this file's bytes as they are
+    assert Verifier(root).check(c).verdict is Verdict.REFUTED
+    (root / ".gitattributes").unlink()
+    run_git(root, "config", "core.autocrlf", "false")
+    assert Verifier(root).check(c).verdict is Verdict.REFUTED

@@ -115,10 +115,16 @@ class _Check:
                 return moved
             return self._stale(f"{c.path} no longer exists and the cited lines were not found elsewhere", None)
         span = window(data, c.start_line, c.end_line)
+        note = ""
+        if span is None or hashlib.sha256(span).hexdigest() != c.sha256:
+            committed = self._as_committed(c.path, data)
+            if committed is not None:
+                data, note = committed, " as git stores them (this checkout writes CRLF line endings)"
+                span = window(data, c.start_line, c.end_line)
         if span is not None and hashlib.sha256(span).hexdigest() == c.sha256:  # the common case, no split
             detail = f"lines {c.start_line}-{c.end_line} unchanged (sha256 {c.sha256[:12]})"
             found = Found("fresh", c.start_line, c.end_line, "window", copies=1)
-            return self._verified("fresh", f"{c.path} lines {c.start_line}-{c.end_line} are unchanged", c.path, found, detail)
+            return self._verified("fresh", f"{c.path} lines {c.start_line}-{c.end_line} are unchanged{note}", c.path, found, detail)
         if _lfs_pointer(data):
             return _unverifiable(self.shown, f"{c.path} is a Git LFS pointer: the file's content is not fetched here")
         lines = split_lines(data)
@@ -145,6 +151,25 @@ class _Check:
         if b"\x00" in data[:8000]:
             return _unverifiable(self.shown, f"{path} is now a binary file")
         return data
+
+    def _as_committed(self, path: str, data: bytes) -> bytes | None:
+        """The bytes git would store for a work-tree file with CRLF line endings that git converts: its blob
+        has LF only and `git add` turns CRLF back into LF (`core.autocrlf`, the default of CI runners on
+        Windows, or a `text`/`eol` attribute). The checkout's CRs are then no change to the repository,
+        edited or not. None when git keeps the bytes as they are, or cannot say."""
+        if b"\r\n" not in data or not self.repo.in_git:
+            return None
+        listed = (self.repo.git("ls-files", "--eol", paths=[path]) or "").partition("\t")[0].split()
+        if len(listed) < 2 or listed[0] != "i/lf":  # the blob holds CRLF itself, is binary, or is not tracked
+            return None
+        attributes = listed[2][len("attr/") :] if len(listed) > 2 and listed[2].startswith("attr/") else ""
+        if "-text" in attributes.split():
+            return None
+        if not ("text" in attributes or "eol=" in attributes):
+            autocrlf = (self.repo.git("config", "--get", operands=["core.autocrlf"]) or "").strip().lower()
+            if autocrlf not in ("true", "input"):
+                return None
+        return data.replace(b"\r\n", b"\n")
 
     # -- renames --------------------------------------------------------------------
 
