@@ -253,25 +253,33 @@ class Repository:
         return frozenset(path for path, (mode, _) in (staged or {}).items() if mode == GITLINK_MODE)
 
     def not_checked_out(self, path: str) -> str | None:
-        """For a path not found on disk, why it may still be in the repository: it lies in a submodule
-        that is not checked out (`git clone` without `--recurse-submodules` leaves an empty folder), or
-        git tracks it (or files below it) and a sparse checkout left it out, git's index marking it
-        skip-worktree (which `git diff-files` does not report as deleted). None otherwise."""
+        """Why what is at this path may be in the repository but not on disk here: it is (or lies in) a
+        submodule that is not checked out (`git clone` without `--recurse-submodules` leaves an empty
+        folder), or git tracks it (or files below it) and a sparse checkout left it out, git's index
+        marking it skip-worktree (which `git diff-files` does not report as deleted). None otherwise."""
         if not self.in_git:
             return None
-        parts = [p for p in path.split("/") if p]
-        for depth in range(1, len(parts)):
+        parts = [p for p in path.split("/") if p and p != "."]
+        rel = "/".join(parts)
+        for depth in range(1, len(parts) + 1):
             link = "/".join(parts[:depth])
             if link in self._gitlinks:
                 try:
-                    return None if self.exists(f"{link}/.git") else f"in the submodule {link}/, which is not checked out here"
+                    if self.exists(f"{link}/.git"):
+                        return None
                 except UnsafePathError:
                     return None
+                return "a submodule that is not checked out here" if link == rel else f"in the submodule {link}/, which is not checked out here"
         staged, modified = self._index_listing
-        rel = "/".join(parts)
+        if not staged or not rel:
+            return None
         below = rel + "/"
-        if staged and any(p not in modified and (p == rel or p.startswith(below)) for p in ((rel,) if rel in staged else staged)):
-            return "tracked by git but not checked out here (a sparse checkout)"
+        tracked = rel in staged and rel not in modified or any(p.startswith(below) and p not in modified for p in staged)
+        try:
+            if tracked and not self.exists(rel):
+                return "tracked by git but not checked out here (a sparse checkout)"
+        except UnsafePathError:
+            return None
         return None
 
     def ignored_because(self, path: str) -> str | None:

@@ -101,3 +101,27 @@ def test_a_past_revision_holds_every_file_it_tracked_but_a_submodule_s(tmp_path:
     assert as_of_v1("file:CLAUDE.md")[0] is Verdict.VERIFIED
     assert as_of_v1("file:gone.md")[0] is Verdict.REFUTED
     assert as_of_v1("file:third/lib/README.md") == (Verdict.INCONCLUSIVE, "third/lib/README.md is in the submodule third/lib/, whose files are another repository's")
+
+
+def test_commands_run_in_or_naming_what_is_not_checked_out_are_not_refuted(tmp_path: Path) -> None:
+    """A runner finds no Makefile, package.json or script there because the folder is empty here, not
+    because the repository lacks it."""
+    root = _with_submodule(tmp_path)
+    write_tree(root, {"Makefile": "all:\n\techo\n", "tools/build.py": "", "tools/Makefile": "gen:\n\techo\n"})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "tools")
+    git(root, "sparse-checkout", "set", "--no-cone", "/*", "!/tools/")
+    assert not (root / "tools").exists()
+    verifier = Verifier(root)
+    unknown = {
+        "cmd:cd third/lib && make build": "third/lib is a submodule that is not checked out here",
+        "cmd:make -C third/lib build": "third/lib is a submodule that is not checked out here",
+        "cmd:python third/lib/setup.py": "third/lib/setup.py is in the submodule third/lib/, which is not checked out here",
+        "cmd:make -C tools gen": "tools is tracked by git but not checked out here (a sparse checkout)",
+        "cmd:python tools/build.py": "tools/build.py is tracked by git but not checked out here (a sparse checkout)",
+    }
+    for anchor, why in unknown.items():
+        result = verifier.check(anchor)
+        assert (result.verdict, result.reason) == (Verdict.INCONCLUSIVE, why), anchor
+    for anchor in ("cmd:make nosuch", "cmd:python tools/gone.py", "cmd:make -C third nosuch"):
+        assert verifier.check(anchor).verdict is Verdict.REFUTED, anchor

@@ -245,9 +245,28 @@ def _dispatcher(context: Context):  # noqa: ANN202 - a closure over the context
             )
         if result.plugin is None:
             result.plugin = runner.plugin
+        if result.verdict is Verdict.REFUTED:
+            return _not_here(invocation, context) or result
         return result
 
     return dispatch
+
+
+def _not_here(invocation: Invocation, context: Context) -> AnchorResult | None:
+    """A refutal that may only say a folder or file is not on disk here: the call runs in, or names, a
+    submodule that is not checked out or what a sparse checkout left out (its configuration may be there)."""
+    places = [invocation.cwd]
+    for word in invocation.args:
+        value = word.partition("=")[2] if word.startswith("-") else word
+        if value and not set("$`*?[{~") & set(value) and not value.startswith("/"):  # `-C sub`, `sub/run.py`
+            places.append(posixpath.normpath(posixpath.join(invocation.cwd, value)))
+    for place in places:
+        if place in (".", "") or place == ".." or place.startswith("../"):
+            continue
+        why = context.repo.not_checked_out(place)
+        if why is not None:
+            return AnchorResult(invocation.text, Verdict.INCONCLUSIVE, f"{place} is {why}", state="unknown")
+    return None
 
 
 def _combine(shown: str, results: list[tuple[str, AnchorResult]], skipped: list[str]) -> AnchorResult:
