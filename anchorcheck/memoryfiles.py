@@ -101,6 +101,8 @@ def read_text(path: Path, shown: str, root: Path | None = None) -> str:
     except FileTooLargeError:
         raise MemoryFileError(shown, None, f"file larger than {MEMORY_CAP // 2**20} MiB; not a memory file") from None
     except UnicodeDecodeError as exc:
+        if exc.object.startswith((b"\xff\xfe", b"\xfe\xff")):  # what some Windows editors save as "Unicode"
+            raise MemoryFileError(shown, 1, "UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8") from None
         line = exc.object[: exc.start].count(b"\n") + 1  # the bytes already read, not a second read
         raise MemoryFileError(shown, line, "not valid UTF-8 text") from None
     except OSError as exc:
