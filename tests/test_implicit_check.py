@@ -99,6 +99,14 @@ def test_a_missing_path_its_sentence_says_is_generated_is_not_stale(tmp_path: Pa
     assert verdicts["file:docs/api.md"][0] == verdicts["file:docs/old.md"][0] == "INCONCLUSIVE"
 
 
+def test_a_missing_path_a_step_generates_is_not_stale(tmp_path: Path) -> None:
+    # sentry-javascript's dotagents skill: "7. Generate `.agents/.gitignore` (if `gitignore = true`)".
+    write_tree(tmp_path, {"AGENTS.md": "1. Generate `.agents/.gitignore` first.\n2. `make gen` generates `src/client.ts`.\n3. Edit `src/gone.ts`.\n", "src/a.ts": ""})
+    verdicts = {r["anchor"]: r["verdict"] for r in results(tmp_path) if r.get("implicit")}
+    assert verdicts["file:src/client.ts"] == verdicts["file:.agents/.gitignore"] == "INCONCLUSIVE"
+    assert verdicts["file:src/gone.ts"] == "REFUTED"
+
+
 def test_a_missing_folder_its_sentence_says_something_writes_into_is_not_stale(tmp_path: Path) -> None:
     # turso's CONTRIBUTING.md: a skill "writes the proofs under `.aristo/proofs/`", a folder git cannot hold empty.
     write_tree(
