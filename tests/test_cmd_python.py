@@ -111,8 +111,17 @@ def test_groups_extras_and_project_commands(make_tree) -> None:
 
 
 def test_no_pyproject(make_tree) -> None:
-    root = make_tree({"package.json": "{}"})
-    assert verdicts(root, "uv run pytest", "poetry install", "uv sync") == {"uv run pytest": R, "poetry install": R, "uv sync": R}
+    """poetry and `uv sync` need a project; `uv run` does not: it runs a script (`uv run tool.py`, inline
+    metadata or none) or a command in whatever environment it finds, which the repository does not name."""
+    root = make_tree({"package.json": "{}", "tools/seed.py": "print(1)\n"})
+    got = verdicts(
+        root, "uv run pytest", "poetry install", "poetry run pytest", "uv sync", "uv run tools/seed.py", "uv run python tools/seed.py",
+        "uv run --with rich tools/seed.py", "uv run tools/gone.py", "uv run",
+    )
+    assert got == {
+        "uv run pytest": I, "poetry install": R, "poetry run pytest": R, "uv sync": R, "uv run tools/seed.py": V,
+        "uv run python tools/seed.py": V, "uv run --with rich tools/seed.py": V, "uv run tools/gone.py": R, "uv run": I,
+    }
 
 
 def test_python_modules(make_tree) -> None:

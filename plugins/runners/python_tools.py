@@ -205,6 +205,8 @@ def _tool(invocation: Invocation, context: Context, tool: str, words: list[str])
     if command not in _PROJECT_COMMANDS[tool].split():
         return unknown(invocation, f"{tool} has no `{command}` command anchorcheck knows")
     manifest = _nearest_project(context, cwd)
+    if manifest is None and tool == "uv" and command == "run":
+        return _run(invocation, context, tool, None, rest, cwd)  # uv runs scripts and commands outside projects too
     if manifest is None:
         return refuted(invocation, f"`{tool} {command}` needs a pyproject.toml; there is none in {searched(cwd)}{elsewhere(context, ['pyproject.toml'])}")
     project = read_project(context, manifest)
@@ -253,7 +255,9 @@ def _requirement_name(spec: str) -> str | None:
     return _norm(found.group(1))
 
 
-def _run(invocation: Invocation, context: Context, tool: str, project: Project, words: list[str], cwd: str) -> AnchorResult:
+def _run(invocation: Invocation, context: Context, tool: str, project: Project | None, words: list[str], cwd: str) -> AnchorResult:
+    """`TOOL run ...` in a project; `project` None for `uv run` where there is none: uv then runs a script
+    (`uv run tool.py`, with or without inline metadata) or a command in whatever environment it finds."""
     module = False
     added: list[str] = []
     while words and words[0].startswith("-") and words[0] != "--":
@@ -269,6 +273,8 @@ def _run(invocation: Invocation, context: Context, tool: str, project: Project, 
             added.append(f"{name} {value}")
     if words and words[0] == "--":
         words.pop(0)
+    if not words and project is None:
+        return unknown(invocation, f"`{tool} run` without a command, and no pyproject.toml in {searched(cwd)}")
     if not words:
         return verified(invocation, f"`{tool} run` lists or runs in the project {project.path}", [Evidence(project.path, None, "pyproject.toml")])
     program, args = words[0], words[1:]
@@ -276,6 +282,12 @@ def _run(invocation: Invocation, context: Context, tool: str, project: Project, 
         return _module(invocation, context, program, cwd)
     if dynamic(program):
         return unknown(invocation, f"{program} is a placeholder or a shell expansion")
+    if project is None:
+        if _PYTHON.fullmatch(program):
+            return _python(invocation, context, args, cwd)
+        if program.endswith(".py") or "/" in program:
+            return _file(invocation, context, program, cwd)
+        return unknown(invocation, f"no pyproject.toml in {searched(cwd)}: uv runs {program} in the environment it finds, which the repository does not name")
     if tool == "hatch":
         return _hatch(invocation, context, project, program, args, added)
     return _program(invocation, context, tool, project, program, args, cwd, added)
