@@ -271,15 +271,16 @@ class Repository:
                     return None
                 return "a submodule that is not checked out here" if link == rel else f"in the submodule {link}/, which is not checked out here"
         staged, modified = self._index_listing
-        if not staged or not rel:
-            return None
-        below = rel + "/"
-        tracked = rel in staged and rel not in modified or any(p.startswith(below) and p not in modified for p in staged)
+        # A stat first (the scan below goes over the whole index), not noted as a probe: the callers that
+        # answer from it looked at the path themselves, and `ignored_because` asks it of every unlisted folder.
         try:
-            if tracked and not self.exists(rel):
-                return "tracked by git but not checked out here (a sparse checkout)"
+            if not staged or not rel or os.path.lexists(os.path.join(self._root_str, check_relative(rel))):
+                return None
         except UnsafePathError:
             return None
+        below = rel + "/"
+        if rel in staged and rel not in modified or any(p.startswith(below) and p not in modified for p in staged):
+            return "tracked by git but not checked out here (a sparse checkout)"
         return None
 
     def ignored_because(self, path: str) -> str | None:
