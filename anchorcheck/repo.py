@@ -286,8 +286,9 @@ class Repository:
     def ignored_because(self, path: str) -> str | None:
         """Why a path that does not exist would be missing from any checkout anyway — under a skipped folder,
         excluded by the configuration, or matched by a `.gitignore` on its way down (or `.git/info/exclude`) —
-        so its absence says nothing: a build output, a clone, a local file. None if nothing ignores it.
-        Read from the files, not asked of git, so it works outside git and runs no program."""
+        so its absence says nothing: a build output, a clone, a local file — or in git's index but not on
+        disk here (`not_checked_out`). None if nothing ignores it. The ignore rules are read from the
+        files, not asked of git, so they work outside git too."""
         elsewhere = self.not_checked_out(path)
         if elsewhere is not None:
             return elsewhere
