@@ -46,6 +46,7 @@ def test_what_a_submodule_not_checked_out_holds_is_not_known(tmp_path: Path) -> 
         result = verifier.check(f"file:{path}")
         assert result.verdict is Verdict.INCONCLUSIVE, (path, result.reason)
         assert result.reason == f"{path} is in the submodule third/lib/, which is not checked out here"
+        assert result.state == "not-checked-out"  # for a store: not missing, not known
     assert verifier.check("file:third/lib").verdict is Verdict.VERIFIED  # the folder is there
     assert verifier.check("file:third/nothere.md").verdict is Verdict.REFUTED  # beside it: this repository's own
 

@@ -253,7 +253,7 @@ def _dispatcher(context: Context):  # noqa: ANN202 - a closure over the context
 
 
 def _not_here(invocation: Invocation, context: Context) -> AnchorResult | None:
-    """A refutal that may only say a folder or file is not on disk here: the call runs in, or names, a
+    """A refutation that may only say a folder or file is not on disk here: the call runs in, or names, a
     submodule that is not checked out or what a sparse checkout left out (its configuration may be there)."""
     places = [invocation.cwd]
     for word in invocation.args:
@@ -265,7 +265,7 @@ def _not_here(invocation: Invocation, context: Context) -> AnchorResult | None:
             continue
         why = context.repo.not_checked_out(place)
         if why is not None:
-            return AnchorResult(invocation.text, Verdict.INCONCLUSIVE, f"{place} is {why}", state="unknown")
+            return AnchorResult(invocation.text, Verdict.INCONCLUSIVE, f"{place} is {why}", state="not-checked-out")
     return None
 
 

@@ -28,7 +28,7 @@ def verify_file(anchor: Anchor, context: Context) -> AnchorResult:
         return AnchorResult(shown, Verdict.VERIFIED, f"{path} exists (a directory)", [Evidence(path, None, "directory exists")], state="present")
     elsewhere = context.repo.not_checked_out(path)
     if elsewhere is not None:
-        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{path} is {elsewhere}", state="unknown")
+        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{path} is {elsewhere}", state="not-checked-out")
     reason = f"{path} does not exist in the repository"
     similar = _same_name_elsewhere(context, path)
     if similar:

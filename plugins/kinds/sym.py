@@ -80,7 +80,7 @@ def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
     if not context.repo.is_file(path):
         elsewhere = context.repo.not_checked_out(path)
         if elsewhere is not None:
-            return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{path} is {elsewhere}", state="unknown")
+            return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{path} is {elsewhere}", state="not-checked-out")
         return AnchorResult(shown, Verdict.REFUTED, f"{path} does not exist", state="missing")
     index = SourceIndex.of(context)
     if index.language(path) is None:
