@@ -75,3 +75,16 @@ def test_a_member_inherits_the_workspace_rename(tmp_path: Path) -> None:
     assert "crates/solver/Cargo.toml:5 installs astral-pubgrub under the name pubgrub" in refuted.reason
     result = verifier(tmp_path).check("pkg:cargo/astral-pubgrub in:crates/solver/")
     assert result.verdict.value == "VERIFIED" and "imported as pubgrub" in result.reason, result.reason
+
+
+def test_a_dotted_workspace_key_is_cited_at_its_line(tmp_path: Path) -> None:
+    """`serde.workspace = true` (TOML's dotted form of `serde = { workspace = true }`) was cited without a line."""
+    write(
+        tmp_path,
+        {
+            "Cargo.toml": '[workspace]\nmembers = ["crates/*"]\n\n[workspace.dependencies]\nserde = "1"\n',
+            "crates/a/Cargo.toml": '[package]\nname = "a"\n\n[dependencies]\nserde.workspace = true\n',
+        },
+    )
+    result = verifier(tmp_path).check("pkg:cargo/serde")
+    assert ("crates/a/Cargo.toml", 5) in [(e.path, e.line) for e in result.evidence], result.evidence

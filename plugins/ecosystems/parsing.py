@@ -176,9 +176,11 @@ class LineFinder:
         return self.line(at) if at >= 0 else None
 
     def key(self, name: str, section: str | None = None, after: int = 0) -> int | None:
-        """The line of `name = ...` / `"name": ...`, after the `[section]` header (or offset `after`)."""
+        """The line of `name = ...` / `"name": ...` / a dotted `name.workspace = true`, after the `[section]`
+        header (or offset `after`)."""
         start = (self.section(section) or 0) if section else after
-        pattern = re.compile(r"""^[ \t]*["']?""" + re.escape(name) + r"""["']?[ \t]*[=:]""", re.MULTILINE)
+        dotted = r"""(?:[ \t]*\.[ \t]*["']?[A-Za-z0-9_-]+["']?)*"""
+        pattern = re.compile(r"""^[ \t]*["']?""" + re.escape(name) + r"""["']?""" + dotted + r"""[ \t]*[=:]""", re.MULTILINE)
         found = pattern.search(self.text, start)
         return self.line(found.start()) if found else None
 
