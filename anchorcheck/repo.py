@@ -272,7 +272,7 @@ class Repository:
                 return "a submodule that is not checked out here" if link == rel else f"in the submodule {link}/, which is not checked out here"
         staged, modified = self._index_listing
         # A stat first (the scan below goes over the whole index), not noted as a probe: the callers that
-        # answer from it looked at the path themselves, and `ignored_because` asks it of every unlisted folder.
+        # answer from it looked at the path themselves.
         try:
             if not staged or not rel or os.path.lexists(os.path.join(self._root_str, check_relative(rel))):
                 return None
@@ -286,12 +286,9 @@ class Repository:
     def ignored_because(self, path: str) -> str | None:
         """Why a path that does not exist would be missing from any checkout anyway — under a skipped folder,
         excluded by the configuration, or matched by a `.gitignore` on its way down (or `.git/info/exclude`) —
-        so its absence says nothing: a build output, a clone, a local file — or in git's index but not on
-        disk here (`not_checked_out`). None if nothing ignores it. The ignore rules are read from the
-        files, not asked of git, so they work outside git too."""
-        elsewhere = self.not_checked_out(path)
-        if elsewhere is not None:
-            return elsewhere
+        so its absence says nothing: a build output, a clone, a local file. None if nothing ignores it.
+        Read from the files, not asked of git, so it works outside git and runs no program; what git's
+        index holds but this checkout lacks is `not_checked_out`'s to say."""
         parts = [p for p in path.split("/") if p]
         skipped = [p for p in parts if p in self.skip_dirs]
         if skipped:

@@ -124,5 +124,6 @@ def test_commands_run_in_or_naming_what_is_not_checked_out_are_not_refuted(tmp_p
     for anchor, why in unknown.items():
         result = verifier.check(anchor)
         assert (result.verdict, result.reason) == (Verdict.INCONCLUSIVE, why), anchor
+    assert verifier.check("cmd:cd tools && make gen").verdict is Verdict.INCONCLUSIVE  # `cd` into what is left out
     for anchor in ("cmd:make nosuch", "cmd:python tools/gone.py", "cmd:make -C third nosuch"):
         assert verifier.check(anchor).verdict is Verdict.REFUTED, anchor

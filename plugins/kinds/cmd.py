@@ -219,8 +219,8 @@ def _cd(cwd: str | None, args: tuple[str, ...], context: Context, earlier: bool,
         return None
     if context.repo.is_dir(joined):
         return joined
-    if earlier or context.repo.exists(joined) or context.repo.ignored_because(joined):
-        return None  # an earlier call (a build, a clone) may create it, or it is generated
+    if earlier or context.repo.exists(joined) or context.repo.ignored_because(joined) or context.repo.not_checked_out(joined):
+        return None  # an earlier call (a build, a clone) may create it, it is generated, or not checked out here
     return AnchorResult(text, Verdict.REFUTED, f"{joined}/ does not exist in the repository")
 
 
