@@ -114,14 +114,14 @@ class _Check:
             if moved is not None:
                 return moved
             return self._stale(f"{c.path} no longer exists and the cited lines were not found elsewhere", None)
-        span = window(data, c.start_line, c.end_line)
         note = ""
-        if span is None or hashlib.sha256(span).hexdigest() != c.sha256:
+        fresh = _fresh_window(data, c)
+        if not fresh:
             committed = self._as_committed(c.path, data)
             if committed is not None:
                 data, note = committed, " as git stores them (this checkout writes CRLF line endings)"
-                span = window(data, c.start_line, c.end_line)
-        if span is not None and hashlib.sha256(span).hexdigest() == c.sha256:  # the common case, no split
+                fresh = _fresh_window(data, c)
+        if fresh:  # the common case, no split
             detail = f"lines {c.start_line}-{c.end_line} unchanged (sha256 {c.sha256[:12]})"
             found = Found("fresh", c.start_line, c.end_line, "window", copies=1)
             return self._verified("fresh", f"{c.path} lines {c.start_line}-{c.end_line} are unchanged{note}", c.path, found, detail)
@@ -298,6 +298,12 @@ def _binding(citation: Citation, repo: Repository) -> tuple[str, str] | None:
     if citation.origin and repo.origin and citation.origin != repo.origin:
         return "other-checkout", f"checked in a different checkout (origin {repo.origin}; banked from {citation.origin})"
     return None
+
+
+def _fresh_window(data: bytes, c: Citation) -> bool:
+    """Whether the banked lines are where they were banked, byte for byte (one hash of the window)."""
+    span = window(data, c.start_line, c.end_line)
+    return span is not None and hashlib.sha256(span).hexdigest() == c.sha256
 
 
 def _lfs_pointer(data: bytes) -> bool:
