@@ -232,9 +232,10 @@ def _targets(invocation: Invocation, context: Context, manifest: str, command: s
     options = _options(rest)
     crates = _workspace(context, manifest)
     picked = any(name in ("-p", "--package") for name, _ in options)
-    selected = _default_selection(read_crate(context, manifest), crates)
+    root = read_crate(context, manifest)
+    selected = _default_selection(root, crates)
     evidence = [Evidence(manifest, None, "Cargo.toml")]
-    reasons = [f"`cargo {command}` is built in; {manifest} is the {'package' if read_crate(context, manifest).name else 'workspace'}"]
+    reasons = [f"`cargo {command}` is built in; {manifest} is the {'package' if root.name else 'workspace'}"]
     if any(dynamic(value) for _, value in options):
         return unknown(invocation, "a package or target is a placeholder or a shell expansion")
     for name, value in options:
