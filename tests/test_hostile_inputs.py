@@ -207,6 +207,27 @@ def test_a_config_with_many_newlines(tmp_path: Path) -> None:
     assert run.returncode == 2 and ".anchorcheck.toml:400001: unknown key 'bogus'" in run.stderr
 
 
+# `^\s*` in a multiline search runs on over every blank line below each line start: a key after 400,000
+# blank lines took minutes (cargo's alias config ran past 60 s), and a go.mod's `module` line the same.
+BLANK_LINES = "\n" * 400_000
+AFTER_BLANK_LINES = {
+    "cargo alias": ({"Cargo.toml": '[package]\nname = "a"\n', ".cargo/config.toml": BLANK_LINES + '[alias]\nxt = "build"\n'}, "cmd:cargo xt", "VERIFIED"),
+    "taskfile": ({"Taskfile.yml": "version: '3'\ntasks:" + BLANK_LINES + "  build:\n    cmds: [make]\n"}, "cmd:task build", "VERIFIED"),
+    "turbo": ({"package.json": '{"name": "r"}', "turbo.json": '{"tasks": {' + BLANK_LINES + '  "build": {}}}'}, "cmd:turbo run build", "VERIFIED"),
+    "pyproject script": ({"pyproject.toml": "[project]\nname = 'a'\n[project.scripts]" + BLANK_LINES + "serve = 'a:main'\n"}, "cmd:uv run serve", "VERIFIED"),
+    "go.mod": ({"go.mod": BLANK_LINES + "module example.com/m\n", "main.go": "package main\n"}, "cmd:go run .", "VERIFIED"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(AFTER_BLANK_LINES))
+def test_a_runner_configuration_key_after_400000_blank_lines(tmp_path: Path, case: str) -> None:
+    files, anchor, verdict = AFTER_BLANK_LINES[case]
+    write_tree(tmp_path, files)
+    run = run_cli(tmp_path, "anchor", anchor)
+    run.assert_clean()
+    assert f"{verdict} {anchor}" in run.stdout, run.stdout
+
+
 # Error recovery that leaves one ERROR node of 150,000 children makes any tree-sitter query over it
 # quadratic (56 s for Go), with no callback able to stop it: without a deadline that was a hang.
 WIDE_ERRORS = {

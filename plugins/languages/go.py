@@ -106,7 +106,7 @@ def module_files(module: str, path: str, repo: object, roots: tuple[str, ...]) -
     return tuple(p for p in listed if p.rpartition("/")[0] == directory and p.endswith(".go") and not p.endswith("_test.go"))
 
 
-_MODULE = re.compile(rb"^\s*module\s+\"?([^\s\"]+)", re.MULTILINE)
+_MODULE = re.compile(rb"^[ \t]*module[ \t]+\"?([^\s\"]+)", re.MULTILINE)
 
 
 def _bound_names(call: Node, facts: Facts, constants: dict[str, str]) -> None:

@@ -142,13 +142,13 @@ def line_at(text: str, offset: int) -> int:
 
 
 def line_of(text: str, pattern: str, start: int = 0) -> int | None:
-    """The 1-based line of the first match of a regular expression (multiline mode) at or after `start`:
-    where what it matched begins, past any leading whitespace (`^\\s*` also matches the blank lines above)."""
+    """The 1-based line of the first match of a regular expression (multiline mode) at or after `start`.
+
+    A pattern indents with blanks, `^[ \\t]*`, never `^\\s*`: that runs on over the empty lines below each
+    line start, which makes the search quadratic (a configuration of blank lines took minutes) and the
+    match start on a blank line above the one meant."""
     match = re.compile(pattern, re.MULTILINE).search(text, start)
-    if match is None:
-        return None
-    found = match.group()
-    return line_at(text, match.start() + len(found) - len(found.lstrip()))
+    return line_at(text, match.start()) if match else None
 
 
 def listed(names: Iterable[str], most: int = 8) -> str:

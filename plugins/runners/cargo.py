@@ -147,7 +147,7 @@ def _aliases(context: Context, cwd: str) -> dict[str, tuple[list[str], str, int 
             for alias, value in (table if isinstance(table, dict) else {}).items():
                 words = shlex.split(value) if isinstance(value, str) else [v for v in value if isinstance(v, str)] if isinstance(value, list) else None
                 if words is not None and alias not in found:
-                    found[alias] = (words, path, line_of(text, rf"^\s*\"?{alias}\"?\s*="))
+                    found[alias] = (words, path, line_of(text, rf"^[ \t]*\"?{alias}\"?\s*="))
             break
     return found
 
@@ -251,7 +251,7 @@ def _targets(invocation: Invocation, context: Context, manifest: str, command: s
                 continue
             return refuted(invocation, f"no package {spec} in the workspace of {manifest} (packages: {listed(c.name for c in crates if c.name)})")
         selected = match
-        evidence.append(Evidence(match[0].path, line_of(read_text(context, match[0].path), r"^\s*name\s*="), f"package {spec}"))
+        evidence.append(Evidence(match[0].path, line_of(read_text(context, match[0].path), r"^[ \t]*name\s*="), f"package {spec}"))
         reasons.append(f"package {spec} is declared in {match[0].path}")
     for name, value in options:
         if name in _TARGET_KINDS:

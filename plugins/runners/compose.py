@@ -81,7 +81,7 @@ def _read_into(context: Context, path: str, compose: Compose, depth: int) -> Non
     services = doc.get("services")
     start = text.find("services:")
     for name in services if isinstance(services, dict) else {}:
-        compose.services.setdefault(str(name), (path, line_of(text, rf"^\s+[\"']?{re.escape(str(name))}[\"']?\s*:(?:\s|$)", max(start, 0))))
+        compose.services.setdefault(str(name), (path, line_of(text, rf"^[ \t]+[\"']?{re.escape(str(name))}[\"']?\s*:(?:\s|$)", max(start, 0))))
     includes = doc.get("include")
     folder = posixpath.dirname(path) or "."
     for entry in includes if isinstance(includes, list) else []:

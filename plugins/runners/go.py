@@ -51,7 +51,7 @@ def _module(context: Context, cwd: str) -> tuple[str, str | None] | None:
             if is_file(context, path):
                 if name == "go.work":
                     return path, None
-                found = re.search(r"^\s*module\s+\"?([^\s\"]+)", read_text(context, path), re.MULTILINE)
+                found = re.search(r"^[ \t]*module[ \t]+\"?([^\s\"]+)", read_text(context, path), re.MULTILINE)
                 return path, found.group(1) if found else None
     return None
 

@@ -145,7 +145,7 @@ def _table(doc: object, key: str) -> dict[str, object]:
 
 
 def _key_line(text: str, key: str) -> int | None:
-    return line_of(text, rf"^\s*(?:{re.escape(key)}|\"{re.escape(key)}\"|'{re.escape(key)}')\s*[=.]")
+    return line_of(text, rf"^[ \t]*(?:{re.escape(key)}|\"{re.escape(key)}\"|'{re.escape(key)}')\s*[=.]")
 
 
 def _nearest_project(context: Context, cwd: str) -> str | None:

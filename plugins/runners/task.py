@@ -76,7 +76,7 @@ def _read_into(context: Context, path: str, prefix: str, taskfile: Taskfile, ali
     tasks = doc.get("tasks")
     start = text.find("\ntasks:")
     for name, body in (tasks.items() if isinstance(tasks, dict) else []):
-        line = line_of(text, rf"^\s+[\"']?{re.escape(str(name))}[\"']?\s*:(?:\s|$)", max(start, 0))
+        line = line_of(text, rf"^[ \t]+[\"']?{re.escape(str(name))}[\"']?\s*:(?:\s|$)", max(start, 0))
         names = [str(name)]
         if isinstance(body, dict) and isinstance(body.get("aliases"), list):
             names += [str(a) for a in body["aliases"]]
@@ -90,7 +90,7 @@ def _read_into(context: Context, path: str, prefix: str, taskfile: Taskfile, ali
 
 
 def _include(context: Context, folder: str, path: str, text: str, namespace: str, spec: object, prefix: str, taskfile: Taskfile, depth: int) -> None:
-    line = line_of(text, rf"^\s+[\"']?{re.escape(namespace)}[\"']?\s*:")
+    line = line_of(text, rf"^[ \t]+[\"']?{re.escape(namespace)}[\"']?\s*:")
     where = f"{path}:{line}" if line else path
     if isinstance(spec, str):
         spec = {"taskfile": spec}

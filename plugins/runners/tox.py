@@ -107,14 +107,14 @@ def _from_toml(path: str, tool: dict[str, object], text: str) -> ToxConfig:
     config = ToxConfig(path)
     for option in ("env_list", "envlist"):
         entries = tool.get(option)
-        line = line_of(text, rf"^\s*{option}\s*=")
+        line = line_of(text, rf"^[ \t]*{option}\s*=")
         for entry in entries if isinstance(entries, list) else []:
             if isinstance(entry, str):
                 for name in _expand_list(entry):
                     config.add(name, line)
     envs = tool.get("env")
     for name in envs if isinstance(envs, dict) else {}:
-        config.add(name, line_of(text, rf"^\s*\[(?:tool\.tox\.)?env\.\"?{re.escape(name)}\"?\]"))
+        config.add(name, line_of(text, rf"^[ \t]*\[(?:tool\.tox\.)?env\.\"?{re.escape(name)}\"?\]"))
     labels = tool.get("labels")
     for label, names in (labels if isinstance(labels, dict) else {}).items():
         if isinstance(names, list):

@@ -56,7 +56,7 @@ def read_tasks(context: Context, root: str) -> dict[str, tuple[str, int | None]]
             package = posixpath.dirname(path)
             for key in table if isinstance(table, dict) else {}:
                 spelled = key if path == root or "#" in key else f"{package}#{key}"
-                tasks.setdefault(spelled, (path, line_of(text, rf"^\s*{re.escape(_quoted(key))}\s*:", start)))
+                tasks.setdefault(spelled, (path, line_of(text, rf"^[ \t]*{re.escape(_quoted(key))}\s*:", start)))
         return tasks
 
     return context.memo(("cmd-turbo", root), parse)
