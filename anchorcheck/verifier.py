@@ -495,8 +495,8 @@ class Verifier:
     def _guarded(self, plugin: str, shown: str, function: Any, *args: Any, **kwargs: Any) -> AnchorResult | None:
         try:
             result = function(*args, **kwargs)
-        except BudgetExceeded:
-            return _budget(shown, "before this anchor's check finished")
+        except BudgetExceeded as exc:
+            return _budget(shown, str(exc) or "before this anchor's check finished")
         except UnsafePathError as exc:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, f"refused path {exc.path!r}: {exc.why}", state="unverifiable", plugin=plugin)
         except Exception as exc:  # a plugin bug costs one anchor, not the run
