@@ -51,8 +51,8 @@ class Steps:
 
     __slots__ = ("context", "path", "limit", "spent", "_look")
 
-    def __init__(self, context: Context, path: str, limit: int = STEP_BUDGET) -> None:
-        self.context, self.path, self.limit = context, path, limit
+    def __init__(self, context: Context, path: str, limit: int | None = None) -> None:
+        self.context, self.path, self.limit = context, path, STEP_BUDGET if limit is None else limit
         self.spent, self._look = 0, _PACE
 
     def __call__(self, count: int = 1) -> None:
