@@ -105,13 +105,16 @@ def recover(root: Path, accepts: Callable[[str, str], bool]) -> tuple[bool, list
     wrote, warnings = False, []
     for entry in entries:
         path = _target(root, entry["path"])
-        now = _digest(path)
-        if now == entry["after"]:
-            continue
-        if now != entry["before"]:
-            warnings.append(f"{entry['path']}: changed since an anchorcheck command was killed while writing it; left as it is")
-            continue
-        write_atomic(path, entry["text"])
+        try:
+            now = _digest(path)
+            if now == entry["after"]:
+                continue
+            if now != entry["before"]:
+                warnings.append(f"{entry['path']}: changed since an anchorcheck command was killed while writing it; left as it is")
+                continue
+            write_atomic(path, entry["text"])
+        except OSError as exc:
+            return wrote, [*warnings, f"{entry['path']}: cannot finish writing it ({exc.strerror or exc}); {JOURNAL_NAME} kept for the next command"]
         wrote = True
     _remove(journal)
     return wrote, warnings

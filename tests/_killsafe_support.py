@@ -220,11 +220,12 @@ class Trials:
 
     def judge(self, root: Path, delay: float) -> Outcome:
         left = snapshot(root)
-        landed = left != self.before and left != self.after
+        if left in (self.before, self.after):  # the kill came before the first write or after the last
+            return Outcome(delay, False, False, 0, True)
         lost = max(0, unbanked(root) - self.unbanked_before)  # the first command after the kill
         torn = snapshot(root) not in (self.before, self.after)
         _cli(root, *self.argv)
-        return Outcome(delay, landed, torn, lost, snapshot(root) == self.after)
+        return Outcome(delay, True, torn, lost, snapshot(root) == self.after)
 
 
 _KILL_AT_REPLACE = """
