@@ -34,10 +34,13 @@ as it is, and a warning names it.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from anchorcheck.atomic import write_atomic
+TYPE_CHECKING = False  # not `typing`'s: a check imports this module, and nothing else of it unless a journal is there
+if TYPE_CHECKING:
+    from anchorcheck.registry import Registry
 
 JOURNAL_NAME = ".anchorcheck.journal"
 VERSION = 1
@@ -66,6 +69,8 @@ class Batch:
 
     def commit(self) -> None:
         """Write every file, journaled when there are several (one file's replace is atomic on its own)."""
+        from anchorcheck.atomic import write_atomic
+
         if len(self.files) < 2:
             for path, text in self.files.items():
                 write_atomic(path, text)
@@ -84,6 +89,20 @@ class Batch:
         _remove(journal)
 
 
+def finish_interrupted_write(root: Path, registry: Registry) -> bool:
+    """Complete the write a killed command left half done, before anything reads the lock or a memory
+    file; warnings go to stderr. Whether any file was written. One `lstat` when there is no journal:
+    every command calls it."""
+    if not os.path.lexists(Path(root) / JOURNAL_NAME):
+        return False
+    from anchorcheck.writeback import writes
+
+    wrote, warnings = recover(root, writes(registry))
+    for warning in warnings:
+        print(f"anchorcheck: warning: {warning}", file=sys.stderr)
+    return wrote
+
+
 def recover(root: Path, accepts: Callable[[str, str], bool]) -> tuple[bool, list[str]]:
     """Finish the multi-file write a killed command left: whether any file was written, and warnings.
 
@@ -92,6 +111,8 @@ def recover(root: Path, accepts: Callable[[str, str], bool]) -> tuple[bool, list
     or that is malformed, is not replayed at all and is left in place for a
     person to look at; a file changed since the kill is left as it is.
     """
+    from anchorcheck.atomic import write_atomic
+
     journal = Path(root) / JOURNAL_NAME
     if not os.path.lexists(journal):
         return False, []

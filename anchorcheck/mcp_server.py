@@ -160,7 +160,7 @@ class _Resident:
     def verifier(self) -> Verifier:
         """The session's Verifier, revalidated: the suggestion tools read its index directly, not only through checks.
         A write of several files that a killed command left half done is completed first (`anchorcheck.journal`)."""
-        from anchorcheck.writeback import finish_interrupted_write
+        from anchorcheck.journal import finish_interrupted_write
 
         try:
             if self._verifier is None:

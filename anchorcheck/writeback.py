@@ -12,12 +12,11 @@ never leaves the lock re-keyed and the memory files not
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from anchorcheck.journal import Batch, recover
+from anchorcheck.journal import Batch
 from anchorcheck.lockfile import is_lock_text
 from anchorcheck.memoryfiles import MemoryFileError, format_for, read_text
 from anchorcheck.model import Memory
@@ -67,18 +66,9 @@ def rename_anchors(files: Iterable[tuple[Path, str]], renames: Mapping[str, str]
     return done
 
 
-def finish_interrupted_write(root: Path, registry: Registry) -> bool:
-    """Complete the write of several files that a killed command left half done (`anchorcheck.journal`),
-    before anything reads the lock or a memory file; warnings go to stderr. Whether any file was written."""
-    wrote, warnings = recover(root, writes(registry))
-    for warning in warnings:
-        print(f"anchorcheck: warning: {warning}", file=sys.stderr)
-    return wrote
-
-
 def writes(registry: Registry) -> Callable[[str, str], bool]:
     """Whether anchorcheck writes a file of this name and text: a memory file its format reads, or a lock.
-    What a journal left by a killed command may write when it is replayed (`anchorcheck.journal.recover`)."""
+    What a journal left by a killed command may write when it is replayed (`anchorcheck.journal`)."""
 
     def accepts(shown: str, text: str) -> bool:
         return format_for(shown, registry) is not None or is_lock_text(text)

@@ -90,7 +90,7 @@ def make_verifier(args: argparse.Namespace, *, resident: bool = False) -> Verifi
     answering while files change (`check --watch`), or a server's (`anchorcheck serve`). A write of
     several files that a killed command left half done is completed first, before the command reads
     the lock or a memory file (`anchorcheck.journal`)."""
-    from anchorcheck.writeback import finish_interrupted_write
+    from anchorcheck.journal import finish_interrupted_write
 
     verifier = _verifier(args, resident)
     if finish_interrupted_write(verifier.root, verifier.registry):
