@@ -215,7 +215,7 @@ class Trials:
         """The command killing itself (SIGKILL) as it is about to replace a file for the k-th time (from 0):
         every boundary between two file writes, deterministically."""
         root = self.copy()
-        subprocess.run([sys.executable, "-c", _KILL_AT_REPLACE, str(k), *self.argv], cwd=root, env=environment(), capture_output=True)
+        kill_at_replace(root, k, self.argv)
         return self.judge(root, float(k))
 
     def judge(self, root: Path, delay: float) -> Outcome:
@@ -226,6 +226,11 @@ class Trials:
         torn = snapshot(root) not in (self.before, self.after)
         _cli(root, *self.argv)
         return Outcome(delay, True, torn, lost, snapshot(root) == self.after)
+
+
+def kill_at_replace(root: Path, k: int, argv: list[str]) -> None:
+    """Run the command in `root`, killing itself (SIGKILL) as it is about to replace a file for the k-th time."""
+    subprocess.run([sys.executable, "-c", _KILL_AT_REPLACE, str(k), *argv], cwd=root, env=environment(), capture_output=True)
 
 
 _KILL_AT_REPLACE = """

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from anchorcheck.journal import JOURNAL_NAME
-from tests._killsafe_support import Outcome, Trials, environment
+from tests._killsafe_support import Outcome, Trials, environment, kill_at_replace, snapshot
 from tests.conftest import needs_git
 
 pytestmark = needs_git
@@ -41,6 +41,19 @@ def test_a_kill_at_any_write_or_any_instant_leaves_the_old_state_or_the_new(comm
         assert sum(o.landed for o in at_each_write) >= len(trials.touched)
     rng = random.Random(f"killsafe-{command}")
     _judge([trials.run(rng.uniform(0.3, 1.05) * trials.duration) for _ in range(RANDOM_KILLS)])
+
+
+def test_the_mcp_server_finishes_a_killed_relocate_before_it_reads_the_lock(tmp_path: Path) -> None:
+    pytest.importorskip("mcp", reason="the optional 'mcp' extra is not installed")
+    from tests.test_mcp import _call
+
+    trials = Trials("relocate", tmp_path)
+    root = trials.copy()
+    kill_at_replace(root, 2, trials.argv)  # the journal and the lock written, no memory file yet
+    assert (root / JOURNAL_NAME).exists() and snapshot(root)["anchorcheck.lock"] == trials.after["anchorcheck.lock"]
+    _, (result,) = _call(root, [("verify_memory", {"text": "f1", "anchors": ["span:src/app.py#L6-L7"]})])
+    assert result.structured_content["verdict"] == "VERIFIED"  # the lock's new key, read after the write was finished
+    assert snapshot(root) == trials.after
 
 
 def _anchorcheck(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
