@@ -184,10 +184,14 @@ class _Resident:
             self.lock.release()
 
     def verifier(self) -> Verifier:
-        """The session's Verifier, revalidated: the suggestion tools read its index directly, not only through checks."""
+        """The session's Verifier, revalidated: the suggestion tools read its index directly, not only through checks.
+        A write of several files that a killed command left half done is completed first (`anchorcheck.journal`)."""
+        from anchorcheck.journal import finish_interrupted_write
+
         try:
             if self._verifier is None:
                 self._verifier = Verifier(self.root)
+            finish_interrupted_write(self.root, self._verifier.registry)
             self._verifier.refresh()
         except ConfigError as exc:  # at every call until the configuration is fixed, as one line
             raise ToolError(str(exc)) from None

@@ -93,7 +93,18 @@ def root_of(args: argparse.Namespace) -> str:
 
 def make_verifier(args: argparse.Namespace, *, resident: bool = False) -> Verifier:
     """The command's Verifier: one-shot (no snapshot of the tree to revalidate) unless it keeps
-    answering while files change (`check --watch`), or a server's (`anchorcheck serve`)."""
+    answering while files change (`check --watch`), or a server's (`anchorcheck serve`). A write of
+    several files that a killed command left half done is completed first, before the command reads
+    the lock or a memory file (`anchorcheck.journal`)."""
+    from anchorcheck.journal import finish_interrupted_write
+
+    verifier = _verifier(args, resident)
+    if finish_interrupted_write(verifier.root, verifier.registry):
+        verifier.refresh()
+    return verifier
+
+
+def _verifier(args: argparse.Namespace, resident: bool) -> Verifier:
     served = getattr(args, "verifiers", None)
     if served is not None:  # a server's resident Verifier for this checkout, up to date (anchorcheck.checkserver)
         return served(root_of(args), not getattr(args, "no_cache", False))
