@@ -8,11 +8,11 @@ import sys
 from collections.abc import Callable
 from typing import IO
 
-from anchorcheck.model import Verdict
+from anchorcheck.model.results import Verdict
 from anchorcheck.report import Run, format_names, renderer
-from anchorcheck.gitdir import refusal
-from anchorcheck.repo import find_root
-from anchorcheck.verifier import Verifier
+from anchorcheck.repo.gitdir import refusal
+from anchorcheck.repo.checkout import find_root
+from anchorcheck.verify.verifier import Verifier
 
 EXIT_CLEAN, EXIT_FAILED = 0, 1
 
@@ -89,7 +89,7 @@ def make_verifier(args: argparse.Namespace, *, resident: bool = False) -> Verifi
     """The command's Verifier: one-shot (no snapshot of the tree to revalidate) unless it keeps
     answering while files change (`check --watch`), or a server's (`anchorcheck serve`)."""
     served = getattr(args, "verifiers", None)
-    if served is not None:  # a server's resident Verifier for this checkout, up to date (anchorcheck.checkserver)
+    if served is not None:  # a server's resident Verifier for this checkout, up to date (anchorcheck.serve.checkserver)
         return served(root_of(args), not getattr(args, "no_cache", False))
     handed = None if resident else getattr(args, "listed", None)  # what a `check` that found no report to replay listed
     options = {"cache": not getattr(args, "no_cache", False), "prefetch_listing": handed is None, "resident": resident}

@@ -15,10 +15,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from anchorcheck.citation_store import relocate_file
+from anchorcheck.verify.citation_store import relocate_file
 from anchorcheck.cli.common import EXIT_CLEAN, add_root, make_verifier
 from anchorcheck.cli.store_files import add_store_options, memory_files, no_store, print_changes, print_rewrites, store_errors
-from anchorcheck.writeback import rename_anchors, written_anchors
+from anchorcheck.memory.writeback import rename_anchors, written_anchors
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -1,7 +1,7 @@
 """`anchorcheck suggest [FILE|DIR|GLOB...]` — propose typed anchors for the memories, and write them.
 
 Each memory's text is read for forms that name code (see
-`anchorcheck.suggestions`); an anchor is proposed only when it verifies now.
+`anchorcheck.verify.suggestions`); an anchor is proposed only when it verifies now.
 `--write` inserts the proposals into the memory files through each
 format's own writer (every other byte kept, atomically) and banks proposed
 spans into `anchorcheck.lock`; a second run then proposes nothing new.
@@ -34,11 +34,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def run(args: argparse.Namespace) -> int:
-    from anchorcheck.atomic import write_atomic
-    from anchorcheck.lockfile import LOCK_NAME, dumps, load_lock, write
-    from anchorcheck.memoryfiles import load
-    from anchorcheck.suggestions import Suggester
-    from anchorcheck.writeback import insert_anchors, real_path
+    from anchorcheck.repo.atomic import write_atomic
+    from anchorcheck.memory.lockfile import LOCK_NAME, dumps, load_lock, write
+    from anchorcheck.memory.memoryfiles import load
+    from anchorcheck.verify.suggestions import Suggester
+    from anchorcheck.memory.writeback import insert_anchors, real_path
 
     verifier = make_verifier(args)
     lock = load_lock(verifier.root)
@@ -113,7 +113,7 @@ def _folder(path: Path, root: Path) -> str:
 
 def _own_citation_anchors(memory: Any) -> list[str]:
     """The span anchors a native memory's own citations stand for (already banked with it)."""
-    from anchorcheck.citation import Citation
+    from anchorcheck.model.citation import Citation
 
     out = []
     for record in memory.metadata.get("citations", []) or []:

@@ -12,11 +12,11 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from anchorcheck.context import Context
-from anchorcheck.facts import Parsed, first_error_line
-from anchorcheck.index import parser_for
-from anchorcheck.lazyregex import later
-from anchorcheck.repo import UnsafePathError
+from anchorcheck.plugin import Context
+from anchorcheck.plugin import Parsed, first_error_line
+from anchorcheck.plugin import parser_for
+from anchorcheck.plugin import later
+from anchorcheck.plugin import UnsafePathError
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -15,11 +15,11 @@ import tomllib
 from collections.abc import Container, Iterable, Iterator
 
 from anchorcheck import AnchorResult, Ecosystem, Evidence, Invocation, Verdict
-from anchorcheck.bounded import LimitError, json_loads, toml_loads
-from anchorcheck.context import Context
-from anchorcheck.lazyregex import later
-from anchorcheck.packages import LOCKED, Declaration, PackageIndex
-from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
+from anchorcheck.plugin import LimitError, json_loads, toml_loads
+from anchorcheck.plugin import Context
+from anchorcheck.plugin import later
+from anchorcheck.plugin import LOCKED, Declaration, PackageIndex
+from anchorcheck.plugin import FileTooLargeError, UnsafePathError, looks_binary
 
 CONFIG_LIMIT = 4 * 1024 * 1024  # a runner configuration larger than this is not one a person wrote
 _DYNAMIC = frozenset("$`*?[{")
