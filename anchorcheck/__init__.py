@@ -12,34 +12,38 @@ from importlib import import_module
 
 from anchorcheck._version import __version__
 
-TYPE_CHECKING = False  # not `typing`'s: importing it costs a replayed `check` 4-7 ms (anchorcheck.replay)
+TYPE_CHECKING = False  # not `typing`'s: importing it costs a replayed `check` 4-7 ms (anchorcheck.serve.replay)
 if TYPE_CHECKING:
     from typing import Any
 
-    from anchorcheck.anchors import Anchor, AnchorSyntaxError, format_anchor, parse_anchor
-    from anchorcheck.citation import BankError, Citation, bank
-    from anchorcheck.hookspecs import hookimpl
-    from anchorcheck.model import AnchorResult, Evidence, Memory, MemoryReport, Position, Suggestion, Verdict, combine
-    from anchorcheck.registry import AnchorKind, Ecosystem, Invocation, Language, MemoryFormat, Runner
-    from anchorcheck.render import Rendered, render_prompt
-    from anchorcheck.repo import Repository, UnsafePathError
-    from anchorcheck.fleet import verify_fleet
-    from anchorcheck.suggestions import suggest
-    from anchorcheck.verifier import Verifier
+    from anchorcheck.model.anchors import Anchor, AnchorSyntaxError, format_anchor
+    from anchorcheck.verify.loading import parse_anchor
+    from anchorcheck.model.citation import Citation
+    from anchorcheck.spans.citation import BankError, bank
+    from anchorcheck.model.hookspecs import hookimpl
+    from anchorcheck.model.results import AnchorResult, Evidence, Memory, MemoryReport, Position, Suggestion, Verdict, combine
+    from anchorcheck.model.registry import AnchorKind, Ecosystem, Invocation, Language, MemoryFormat, Runner
+    from anchorcheck.report.render import Rendered, render_prompt
+    from anchorcheck.repo.checkout import Repository, UnsafePathError
+    from anchorcheck.verify.fleet import verify_fleet
+    from anchorcheck.verify.suggestions import suggest
+    from anchorcheck.verify.verifier import Verifier
 
 # Where each public name lives: imported on first use (PEP 562), so that `anchorcheck --version`,
 # a plugin's `from anchorcheck import hookimpl` or a CLI subcommand loads only what it touches.
 _HOMES = {
-    **dict.fromkeys(["Anchor", "AnchorSyntaxError", "format_anchor", "parse_anchor"], "anchorcheck.anchors"),
-    **dict.fromkeys(["BankError", "Citation", "bank"], "anchorcheck.citation"),
-    "hookimpl": "anchorcheck.hookspecs",
-    **dict.fromkeys(["AnchorResult", "Evidence", "Memory", "MemoryReport", "Position", "Suggestion", "Verdict", "combine"], "anchorcheck.model"),
-    **dict.fromkeys(["AnchorKind", "Ecosystem", "Invocation", "Language", "MemoryFormat", "Runner"], "anchorcheck.registry"),
-    **dict.fromkeys(["Rendered", "render_prompt"], "anchorcheck.render"),
-    **dict.fromkeys(["Repository", "UnsafePathError"], "anchorcheck.repo"),
-    "Verifier": "anchorcheck.verifier",
-    "verify_fleet": "anchorcheck.fleet",
-    "suggest": "anchorcheck.suggestions",  # the suggestion engine loads on first use
+    **dict.fromkeys(["Anchor", "AnchorSyntaxError", "format_anchor"], "anchorcheck.model.anchors"),
+    "parse_anchor": "anchorcheck.verify.loading",  # the grammar with the loaded plugins' kinds
+    **dict.fromkeys(["BankError", "bank"], "anchorcheck.spans.citation"),
+    "Citation": "anchorcheck.model.citation",
+    "hookimpl": "anchorcheck.model.hookspecs",
+    **dict.fromkeys(["AnchorResult", "Evidence", "Memory", "MemoryReport", "Position", "Suggestion", "Verdict", "combine"], "anchorcheck.model.results"),
+    **dict.fromkeys(["AnchorKind", "Ecosystem", "Invocation", "Language", "MemoryFormat", "Runner"], "anchorcheck.model.registry"),
+    **dict.fromkeys(["Rendered", "render_prompt"], "anchorcheck.report.render"),
+    **dict.fromkeys(["Repository", "UnsafePathError"], "anchorcheck.repo.checkout"),
+    "Verifier": "anchorcheck.verify.verifier",
+    "verify_fleet": "anchorcheck.verify.fleet",
+    "suggest": "anchorcheck.verify.suggestions",  # the suggestion engine loads on first use
 }
 
 

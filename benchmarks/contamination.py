@@ -38,9 +38,9 @@ from pathlib import Path
 from types import ModuleType
 
 from anchorcheck import Memory, Verdict, Verifier
-from anchorcheck.anchors import AnchorSyntaxError, format_anchor
-from anchorcheck.lockfile import Lock, attach
-from anchorcheck.plugins import default_registry
+from anchorcheck.model.anchors import AnchorSyntaxError, format_anchor
+from anchorcheck.memory.lockfile import Lock, attach
+from anchorcheck.verify.loading import default_registry
 from anchorcheck_plugins.formats.native import read_native
 from anchorcheck_plugins.kinds.watch import bank_watch
 

@@ -24,9 +24,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from anchorcheck.cli import main
-from anchorcheck.memoryfiles import discover, read_memory_file
-from anchorcheck.plugins import default_registry
-from anchorcheck.repo import Repository
+from anchorcheck.memory.memoryfiles import discover, read_memory_file
+from anchorcheck.verify.loading import default_registry
+from anchorcheck.repo.checkout import Repository
 
 FILES, LINES, BULLETS = 400, 120, 1000
 

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from anchorcheck import Verifier
-from anchorcheck.config import Config
+from anchorcheck.repo.config import Config
 
 
 def _manifests() -> Path:

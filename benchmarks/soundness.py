@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from anchorcheck import Verdict, Verifier
-from anchorcheck.config import Config
+from anchorcheck.repo.config import Config
 
 PYPI = ("flask==3.1.0", "click==8.1.8", "werkzeug==3.1.3", "attrs==24.3.0")
 NPM = ("express@4.21.2", "commander@12.1.0")

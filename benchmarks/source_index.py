@@ -46,7 +46,7 @@ TOOLS = ["deptry", "fawltydeps"]
 FULL_INDEX = """
 import json, sys
 from anchorcheck import Verifier
-from anchorcheck.index import SourceIndex
+from anchorcheck.evidence.index import SourceIndex
 v = Verifier(sys.argv[1], options={"cache": False, "prefetch_listing": True})  # as the CLI builds it
 search = SourceIndex.of(v.context).everything(sys.argv[2] if len(sys.argv) > 2 else None)
 imports = sorted({m for p, f in search.hits if p.endswith((".py", ".pyi")) for m, _, _ in f.imports})
@@ -77,7 +77,7 @@ if __name__ == "__main__":
 ANCHOR_PHASES = """
 import json, sys, time
 from anchorcheck import Memory, Verifier
-from anchorcheck.index import SourceIndex
+from anchorcheck.evidence.index import SourceIndex
 root, cache, edit = sys.argv[1], sys.argv[2], sys.argv[3]
 anchors = json.loads(sys.argv[4])
 memories = [Memory(id=str(i), anchors=[a]) for i, a in enumerate(anchors)]
@@ -266,7 +266,7 @@ def full_index(root: Path, tools: Path, work: Path) -> dict[str, object]:
 def pick_anchors(root: Path, rng: random.Random) -> tuple[list[str], str, list[str]]:
     """50 anchors: present and absent imports (some scoped), env reads, symbols; plus the file to edit."""
     from anchorcheck import Verifier
-    from anchorcheck.index import SourceIndex
+    from anchorcheck.evidence.index import SourceIndex
 
     v = Verifier(root, options={"cache": False})
     hits = SourceIndex.of(v.context).everything().hits

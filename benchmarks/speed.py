@@ -133,7 +133,7 @@ def cold(root: Path, anchors: list[str], rounds: int = 5) -> None:
     from tree_sitter_language_pack import get_parser
 
     from anchorcheck import Memory, Verifier
-    from anchorcheck.index import SourceIndex
+    from anchorcheck.evidence.index import SourceIndex
 
     memories = [Memory(id=str(i), anchors=[a]) for i, a in enumerate(anchors)]
     wall: dict[str, list[float]] = {"run": [], "read": [], "parse": []}
@@ -187,7 +187,7 @@ def each_alone(root: Path, anchors: list[str]) -> None:
     from tree_sitter_language_pack import get_parser
 
     from anchorcheck import Verifier
-    from anchorcheck.index import SourceIndex
+    from anchorcheck.evidence.index import SourceIndex
 
     Verifier(root, options={"cache": False}).check("import:json")  # plugins imported, grammar loaded
     ratios = []
@@ -273,7 +273,7 @@ def resident(root: Path, anchors: list[str], label: str) -> None:
         print(f"  the recall of that file's own symbol: {touched[0] * 1000:.1f} ms ({touched[0] / floor:.2f}x)")
     # What the index itself does with the edited file: read it and extract its facts (a parse through
     # a read callback, the tree's reuse, the language's queries), the part of a recall no patch avoids.
-    from anchorcheck.index import extract_facts
+    from anchorcheck.evidence.index import extract_facts
 
     language = verifier.plugins.registry.language_for(edited)
     extracting = []
@@ -291,8 +291,8 @@ def snapshot_cost(root: Path) -> None:
     """What a resident Verifier's snapshot adds to its first call, next to git's listing of the tree: the
     snapshot lists the tree itself (its watches go on before git looks at the files), so it is timed
     with the listing, on a new checkout each round, against the listing alone."""
-    from anchorcheck.freshness import Snapshot
-    from anchorcheck.repo import Repository
+    from anchorcheck.evidence.freshness import Snapshot
+    from anchorcheck.repo.checkout import Repository
 
     listing, snapshot = [], []
     for _ in range(7):
@@ -318,7 +318,7 @@ def warm_check(root: Path, anchors: list[str], work: Path) -> None:
     git = ["sh", "-c", "git ls-files -s -z >/dev/null; git diff-files --name-only -z >/dev/null; git ls-files -z --others --exclude-standard >/dev/null"]
     best = best_process({"check": check, "listing": git}, root)
     print(f"warm `anchorcheck check` of 50 anchors (new process, disk cache): {best['check'] * 1000:.0f} ms; git's listing {best['listing'] * 1000:.0f} ms")
-    print(f"  ratio {best['check'] / best['listing']:.2f}x listing (target <= 2x): the stored report, replayed (anchorcheck.replay)")
+    print(f"  ratio {best['check'] / best['listing']:.2f}x listing (target <= 2x): the stored report, replayed (anchorcheck.serve.replay)")
     text, full = notes.read_text(), float("inf")
     for run in range(5):  # another byte in the memory file each time: no stored report matches, every verdict is stored
         notes.write_text(f"{text}\n<!-- run {run} -->\n")
@@ -351,7 +351,7 @@ def startup(work: Path) -> None:
 
 def _fresh_workers() -> None:
     """Runs on each Dask worker between rounds: the next fleet finds no Verifier kept from the last."""
-    from anchorcheck import fleet
+    from anchorcheck.verify import fleet
 
     fleet._WORKER_VERIFIERS.clear()
 

@@ -14,7 +14,7 @@ machine disturbs least):
 - `anchorcheck --version` (target <= 2x);
 - `anchorcheck check` with no arguments, as the `anchorcheck-repo` pre-commit
   hook runs it (disk cache on; target <= 4x), and with `--no-cache`; run again
-  with nothing changed, it prints its stored report (`anchorcheck.replay`);
+  with nothing changed, it prints its stored report (`anchorcheck.serve.replay`);
 - `anchorcheck check` after an edit: one file of another copy of the
   repository is changed before each run, so no stored report matches and the
   full check runs, from the stored verdicts of the files it did not touch (what

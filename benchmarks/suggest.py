@@ -38,8 +38,8 @@ from collections import Counter
 from pathlib import Path
 
 from anchorcheck import Citation, Verdict, Verifier
-from anchorcheck.memoryfiles import discover, read_memory_file
-from anchorcheck.suggestions import Suggester
+from anchorcheck.memory.memoryfiles import discover, read_memory_file
+from anchorcheck.verify.suggestions import Suggester
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "instructions"
 
@@ -113,12 +113,12 @@ def engine(rev: str | None) -> type[Suggester]:
     if rev is None:
         return Suggester
     project = Path(__file__).resolve().parents[1]
-    source = subprocess.run(["git", "-C", str(project), "show", f"{rev}:anchorcheck/suggestions.py"], capture_output=True, text=True, check=True).stdout
+    source = subprocess.run(["git", "-C", str(project), "show", f"{rev}:anchorcheck/verify/suggestions.py"], capture_output=True, text=True, check=True).stdout
     spec = importlib.util.spec_from_loader(f"suggestions_{rev}", loader=None)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up
-    exec(compile(source, f"{rev}:anchorcheck/suggestions.py", "exec"), module.__dict__)  # noqa: S102 - the project's own code at an older revision
+    exec(compile(source, f"{rev}:anchorcheck/verify/suggestions.py", "exec"), module.__dict__)  # noqa: S102 - the project's own code at an older revision
     return module.Suggester
 
 

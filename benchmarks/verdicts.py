@@ -32,7 +32,7 @@ SEED = 20261203
 def mixed_anchors(root: Path, count: int = 50, seed: int = SEED) -> list[str]:
     """`count` anchors drawn from the tree's own facts (a full index, no cache), fixed seed."""
     from anchorcheck import Verifier
-    from anchorcheck.index import SourceIndex
+    from anchorcheck.evidence.index import SourceIndex
 
     rng = random.Random(seed)
     hits = SourceIndex.of(Verifier(root, options={"cache": False}).context).everything().hits

@@ -24,10 +24,10 @@ from pathlib import Path
 import tomlkit
 
 import anchorcheck
-from anchorcheck.atomic import write_atomic
-from anchorcheck.lockfile import attach, load_lock
-from anchorcheck.memoryfiles import read_memory_file
-from anchorcheck.render import Rendered, render_prompt
+from anchorcheck.repo.atomic import write_atomic
+from anchorcheck.memory.lockfile import attach, load_lock
+from anchorcheck.memory.memoryfiles import read_memory_file
+from anchorcheck.report.render import Rendered, render_prompt
 
 Recall = Callable[[str], Iterable[anchorcheck.Memory]]
 

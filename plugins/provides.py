@@ -2,7 +2,7 @@
 
 One dict per entry point of the `anchorcheck` group, named under the
 `anchorcheck.provides` group with the same entry-point name (see
-`anchorcheck.plugins`): the registry knows these names from the start and
+`anchorcheck.verify.loading`): the registry knows these names from the start and
 imports a plugin module only when one of them is used. This module imports
 nothing; a test checks that every plugin registers exactly what it declares.
 """

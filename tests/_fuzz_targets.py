@@ -21,16 +21,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from anchorcheck.anchors import AnchorSyntaxError, parse_anchor
-from anchorcheck.config import Config, ConfigError, load_config
-from anchorcheck.context import Context
-from anchorcheck.index import extract_facts
-from anchorcheck.lockfile import LockError, read_lock
-from anchorcheck.memoryfiles import MemoryFileError, read_memory_file
-from anchorcheck.packages import ManifestError
-from anchorcheck.plugins import load_plugins
-from anchorcheck.registry import Registry
-from anchorcheck.repo import Repository
+from anchorcheck import parse_anchor
+from anchorcheck.model.anchors import AnchorSyntaxError
+from anchorcheck.repo.config import Config, ConfigError, load_config
+from anchorcheck.repo.context import Context
+from anchorcheck.evidence.index import extract_facts
+from anchorcheck.memory.lockfile import LockError, read_lock
+from anchorcheck.memory.memoryfiles import MemoryFileError, read_memory_file
+from anchorcheck.evidence.packages import ManifestError
+from anchorcheck.verify.loading import load_plugins
+from anchorcheck.model.registry import Registry
+from anchorcheck.repo.checkout import Repository
 from anchorcheck_plugins.ecosystems import cargo, golang, npm, pypi
 from anchorcheck_plugins.kinds.env_config import defined_names
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from anchorcheck import Verifier
-from anchorcheck.config import Config
-from anchorcheck.packages import PackageIndex
+from anchorcheck.repo.config import Config
+from anchorcheck.evidence.packages import PackageIndex
 from tests.conftest import shared_corpus
 from tests.conftest import write_tree as write
 

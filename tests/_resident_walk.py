@@ -21,7 +21,7 @@ from pathlib import Path
 
 from anchorcheck import Memory, Verifier
 from anchorcheck.cli.check import check_memories
-from anchorcheck.freshness import _Inotify
+from anchorcheck.evidence.freshness import _Inotify
 from tests.conftest import git, write_tree
 
 _IMPORTS = [
@@ -217,7 +217,7 @@ def mcp_truth(verifier: Verifier | str) -> object:
     the anchors suggested for a memory's text (the suggestion tools read the index directly)."""
     if isinstance(verifier, str):
         return "error"
-    from anchorcheck.suggestions import suggest
+    from anchorcheck.verify.suggestions import suggest
 
     return {"check_anchors": [verifier.check(a).to_dict() for a in STORE_ANCHORS], "suggest_anchors": [s.to_dict() for s in suggest(verifier, SUGGEST_TEXT)]}
 
@@ -229,7 +229,7 @@ class McpResident:
     name = "the MCP server"
 
     def __init__(self, root: Path) -> None:
-        from anchorcheck.mcp_server import build_server
+        from anchorcheck.serve.mcp_server import build_server
 
         self.server = build_server(root)
 
@@ -475,7 +475,7 @@ class Walk:
 
     def _write_memory(self, lines: list[int]) -> None:
         from anchorcheck_plugins.kinds.watch import bank_watch
-        from anchorcheck.repo import Repository
+        from anchorcheck.repo.checkout import Repository
 
         if not hasattr(self, "_watch"):
             self._watch = bank_watch(Repository(self.root), "requirements.txt")

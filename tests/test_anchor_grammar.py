@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from anchorcheck.anchors import Anchor, AnchorSyntaxError, format_anchor, parse_anchor
-from anchorcheck.registry import AnchorKind
+from anchorcheck.model.anchors import Anchor, AnchorSyntaxError, format_anchor, parse_anchor
+from anchorcheck.model.registry import AnchorKind
 
 
 def _never(anchor, context):  # the grammar tests never verify

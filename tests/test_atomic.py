@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from anchorcheck.atomic import write_atomic
+from anchorcheck.repo.atomic import write_atomic
 from anchorcheck.cli import main
 from tests.conftest import write_tree
 
@@ -18,7 +18,7 @@ posix_only = pytest.mark.skipif(os.name != "posix", reason="signals and umask ar
 
 KILLED_WRITE = """
 import os, signal, sys
-from anchorcheck import atomic
+from anchorcheck.repo import atomic
 os.fsync = lambda fd: os.kill(os.getpid(), signal.SIGKILL)  # killed with the temporary written, before the rename
 atomic.write_atomic(sys.argv[1], "new content\\n")
 """

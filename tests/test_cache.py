@@ -15,8 +15,8 @@ from tests._source_support import verifier, write
 from tests.conftest import git, init_repo, needs_git
 
 from anchorcheck import Memory, Verdict, Verifier
-from anchorcheck.cache import FactsCache, git_blob_id
-from anchorcheck.index import SourceIndex
+from anchorcheck.evidence.cache import FactsCache, git_blob_id
+from anchorcheck.evidence.index import SourceIndex
 
 
 def _parsed_after(root, cache_dir, anchor="import:redis"):
@@ -46,7 +46,7 @@ def test_reuse_and_invalidation_after_an_edit(tmp_path):
 
 def test_an_upgraded_grammar_extracts_again(tmp_path, monkeypatch):
     """Facts are keyed by the installed tree-sitter distributions: a new grammar may name its nodes otherwise."""
-    from anchorcheck import index
+    from anchorcheck.evidence import index
 
     root, cache = write(tmp_path / "repo", {"a.py": "import redis\n"}), tmp_path / "cache"
     assert _parsed_after(root, cache)[1] == 1
@@ -61,7 +61,7 @@ def test_an_upgraded_grammar_extracts_again(tmp_path, monkeypatch):
 
 def test_the_installed_grammars_are_listed_once_per_process(tmp_path, monkeypatch):
     """Every language's fingerprint names the tree-sitter distributions; sys.path is listed for them once."""
-    from anchorcheck import index
+    from anchorcheck.evidence import index
 
     root = write(tmp_path / "repo", {"a.py": "import redis\n", "b.js": "import x from 'redis';\n", "c.go": 'package c\nimport "redis"\n', "d.rs": "use redis;\n"})
     listings = []
@@ -115,7 +115,7 @@ def _warm_then_locked(root, cache):
 def test_a_lock_held_past_the_timeout_is_not_taken_for_damage(tmp_path, monkeypatch):
     """Another process holding the shared file's lock must not get it set aside as corrupt:
     this run goes on without the cache, and everyone's facts are still there afterwards."""
-    monkeypatch.setattr("anchorcheck.cache.BUSY_TIMEOUT", 0.2)
+    monkeypatch.setattr("anchorcheck.evidence.cache.BUSY_TIMEOUT", 0.2)
     root, cache = write(tmp_path / "repo", {"a.py": "import redis\n", "b.py": "import celery\n"}), tmp_path / "cache"
     holder = _warm_then_locked(root, cache)
     (root / "c.py").write_text("import redis\n")
@@ -134,7 +134,7 @@ def test_a_lock_held_past_the_timeout_is_not_taken_for_damage(tmp_path, monkeypa
 def test_a_locked_cache_does_not_hold_a_recall_past_its_deadline(tmp_path, monkeypatch):
     """The wait for another process's lock ends at the call's deadline, not after BUSY_TIMEOUT
     (30 s); once the lock is gone, the same Verifier uses the cache again."""
-    monkeypatch.setattr("anchorcheck.cache._BUSY_PAUSE", 0.0)
+    monkeypatch.setattr("anchorcheck.evidence.cache._BUSY_PAUSE", 0.0)
     root, cache = write(tmp_path / "repo", {"a.py": "import redis\n", "b.py": "import celery\n"}), tmp_path / "cache"
     holder = _warm_then_locked(root, cache)
     v = verifier(root, cache)
@@ -176,7 +176,7 @@ def test_cache_roundtrip_and_pickling(tmp_path):
 WORKER = """
 import sys
 from anchorcheck import Verifier
-from anchorcheck.index import SourceIndex
+from anchorcheck.evidence.index import SourceIndex
 v = Verifier(sys.argv[1], options={"cache_dir": sys.argv[2]})
 verdicts = [v.check(f"import:mod{i}").verdict.value for i in range(40)]
 assert set(verdicts) == {"VERIFIED"}, verdicts
@@ -213,7 +213,7 @@ def test_verify_many_on_a_process_pool(tmp_path):
 
 
 def test_large_batches_get_a_process_pool_by_default(tmp_path):
-    from anchorcheck.verifier import PARALLEL_THRESHOLD
+    from anchorcheck.verify.verifier import PARALLEL_THRESHOLD
 
     root = write(tmp_path / "repo", {"a.py": "import redis\n"})
     memories = [Memory(id=str(i), anchors=["import:redis", "import:celery"]) for i in range(PARALLEL_THRESHOLD)]
@@ -413,7 +413,7 @@ def test_a_verifier_with_a_tiny_cap_stays_correct_and_bounded(tmp_path):
 TRIMMER = """
 import os, sys
 from pathlib import Path
-from anchorcheck.cache import FactsCache
+from anchorcheck.evidence.cache import FactsCache
 store = FactsCache(Path(sys.argv[1]), max_bytes=128 * 1024)
 for batch in range(30):
     for i in range(30):

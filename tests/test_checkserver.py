@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from anchorcheck import checkclient
-from anchorcheck.checkserver import CheckServer
+from anchorcheck.serve import checkclient
+from anchorcheck.cli import run_command
+from anchorcheck.serve.checkserver import CheckServer
 from tests.conftest import git, init_repo, needs_git, write_tree
 
 pytestmark = [needs_git, pytest.mark.skipif(not hasattr(os, "getuid"), reason="Unix domain sockets only")]
@@ -259,7 +260,7 @@ def test_no_server_where_the_cache_falls_back_into_the_checkout(tmp_path: Path, 
 
 
 def _thread_server(root: Path) -> tuple[CheckServer, threading.Thread]:
-    server = CheckServer(str(root), idle=60)
+    server = CheckServer(str(root), idle=60, run=run_command)
     ready = threading.Event()
     thread = threading.Thread(target=server.serve, kwargs={"ready": ready.set}, daemon=True)
     thread.start()
@@ -320,7 +321,7 @@ def test_the_request_of_another_user_or_garbage_costs_only_its_own_answer(served
 
 def test_a_client_that_never_takes_its_answer_does_not_hold_up_the_next(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """A client stopped (Ctrl-Z) after its request: the server's send of a large answer gives up on it."""
-    import anchorcheck.checkserver as checkserver
+    import anchorcheck.serve.checkserver as checkserver
 
     monkeypatch.setattr(checkserver, "_REQUEST_TIMEOUT", 1.0)
     lines = "".join(f"- Gone. `file:src/app/gone_{n}.py`\n" for n in range(3000))  # an answer larger than the socket's buffers
@@ -384,7 +385,7 @@ def test_a_process_the_server_forked_keeps_no_lock_once_it_exits(tmp_path: Path)
         checkclient.request(server.address, {"stop": True})
         thread.join(30)
         assert not thread.is_alive()
-        assert CheckServer(str(root), idle=0.5).serve() is True  # it ran, then idled out: no other held the lock
+        assert CheckServer(str(root), idle=0.5, run=run_command).serve() is True  # it ran, then idled out: no other held the lock
     finally:
         os.kill(child, signal.SIGKILL)
         os.waitpid(child, 0)
@@ -406,7 +407,7 @@ def test_a_lock_file_removed_under_a_starting_server_keeps_it_from_running(tmp_p
     """A server that opened the lock file just before the last one removed it as it exited locks a file no
     other server sees: it must not run, or the next one would lock a new file and two would answer."""
     root = init_repo(write_tree(tmp_path / "repo", FILES))
-    server = CheckServer(str(root), idle=0.5)
+    server = CheckServer(str(root), idle=0.5, run=run_command)
     os.makedirs(os.path.dirname(server.address), mode=0o700, exist_ok=True)
     real_open = os.open
 
@@ -420,7 +421,7 @@ def test_a_lock_file_removed_under_a_starting_server_keeps_it_from_running(tmp_p
         patch.setattr(os, "open", open_then_lose)
         assert server.serve() is False
     assert not os.path.exists(server.address)
-    assert CheckServer(str(root), idle=0.5).serve() is True  # the next start is not blocked
+    assert CheckServer(str(root), idle=0.5, run=run_command).serve() is True  # the next start is not blocked
 
 
 def test_detach_says_at_once_when_the_server_it_started_could_not_run(tmp_path: Path) -> None:
@@ -510,7 +511,7 @@ def test_a_worker_a_check_forked_ends_on_sigterm_as_a_worker_does(tmp_path: Path
     """Pool workers a check forks (a `--deadline`'s) inherit the server's SIGTERM handler: in them it must not
     raise into the worker's code, but end the process by the signal, as without the server."""
     root = init_repo(write_tree(tmp_path / "repo", FILES))
-    server = CheckServer(str(root), idle=60)
+    server = CheckServer(str(root), idle=60, run=run_command)
     child = os.fork()
     if child == 0:  # pragma: no cover - the worker's side
         try:

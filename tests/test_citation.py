@@ -11,7 +11,7 @@ import tomlkit
 
 import anchorcheck
 from anchorcheck import BankError, Citation, bank
-from anchorcheck.citation import MAX_SPAN_BYTES, MAX_SPAN_LINES, count_copies, split_lines
+from anchorcheck.spans.citation import MAX_SPAN_BYTES, MAX_SPAN_LINES, count_copies, split_lines
 
 from tests._span_support import run_git as git
 from tests._span_support import write_file as write

@@ -219,7 +219,7 @@ class BunRunner:
 
 
 def test_two_runners_claiming_a_program_warn_once_and_the_installed_one_checks_it(make_tree) -> None:
-    from anchorcheck.plugins import PluginWarning
+    from anchorcheck.verify.loading import PluginWarning
 
     root = make_tree({"package.json": package("app", {"build": "tsc"})})
     with pytest.warns(PluginWarning) as caught:
@@ -234,7 +234,7 @@ def test_two_runners_claiming_a_program_warn_once_and_the_installed_one_checks_i
 
 
 def test_between_two_installed_runners_the_plugin_whose_name_sorts_first_checks(make_tree) -> None:
-    from anchorcheck.plugins import PluginWarning
+    from anchorcheck.verify.loading import PluginWarning
 
     root = make_tree({"mise.toml": ""})
     with pytest.warns(PluginWarning, match="runners 'a-mise' \\(plugin 'anchorcheck-a-mise'\\) and 'z-mise'"):

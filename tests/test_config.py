@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from anchorcheck import Verifier
-from anchorcheck.config import ConfigError, load_config
+from anchorcheck.repo.config import ConfigError, load_config
 
 
 def test_pyproject_table_is_read(make_tree) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from anchorcheck import Verdict
-from anchorcheck.plugins import default_registry
+from anchorcheck.verify.loading import default_registry
 from tests.conftest import REPO_ROOT, needs_git
 
 pytestmark = needs_git

@@ -11,8 +11,8 @@ import tomllib
 
 from anchorcheck import Verifier
 from anchorcheck.cli import main
-from anchorcheck.lockfile import attach, load_lock
-from anchorcheck.memoryfiles import read_memory_file
+from anchorcheck.memory.lockfile import attach, load_lock
+from anchorcheck.memory.memoryfiles import read_memory_file
 from tests.conftest import REPO_ROOT
 
 DEMO = REPO_ROOT / "corpora" / "demo"

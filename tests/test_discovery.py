@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from anchorcheck.cli import main
-from anchorcheck.globs import fnmatch_any
-from anchorcheck.memoryfiles import MemoryFileError, discover, expand
-from anchorcheck.plugins import default_registry
-from anchorcheck.repo import Repository
+from anchorcheck.base.globs import fnmatch_any
+from anchorcheck.memory.memoryfiles import MemoryFileError, discover, expand
+from anchorcheck.verify.loading import default_registry
+from anchorcheck.repo.checkout import Repository
 from tests._instructions_support import CORPUS_NAMES, INSTRUCTIONS, listing
 from tests.conftest import needs_git
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from anchorcheck.packages import BUILD, DEV, DIRECT, LOCKED, OPTIONAL, PROJECT, WORKSPACE
+from anchorcheck.evidence.packages import BUILD, DEV, DIRECT, LOCKED, OPTIONAL, PROJECT, WORKSPACE
 from tests._pkg_support import corpus, index, names, needs_corpus, verdict, verifier, write
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from anchorcheck.packages import DIRECT, INDIRECT, LOCKED, PROJECT, REPLACEMENT, TOOL
+from anchorcheck.evidence.packages import DIRECT, INDIRECT, LOCKED, PROJECT, REPLACEMENT, TOOL
 from tests._pkg_support import corpus, index, names, needs_corpus, verdict, verifier, write
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from anchorcheck.packages import DEV, DIRECT, LOCKED, OPTIONAL, PEER, PROJECT
+from anchorcheck.evidence.packages import DEV, DIRECT, LOCKED, OPTIONAL, PEER, PROJECT
 from tests._pkg_support import corpus, index, names, needs_corpus, verdict, verifier, write
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tests._pkg_support import corpus, index, names, needs_corpus, verdict, verifier, write
 
-from anchorcheck.packages import BUILD, CONDA, DEV, DIRECT, GROUP, LOCKED, OPTIONAL, PROJECT
+from anchorcheck.evidence.packages import BUILD, CONDA, DEV, DIRECT, GROUP, LOCKED, OPTIONAL, PROJECT
 
 
 @needs_corpus

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from anchorcheck import Verifier
-from anchorcheck.config import Config
+from anchorcheck.repo.config import Config
 from anchorcheck_plugins.ecosystems.pypi_import_names import (
     distributions_for_import,
     imports_for_distribution,

@@ -72,7 +72,7 @@ def test_values_are_never_printed(tree, monkeypatch, capsys):
 
 
 def test_env_search_parses_only_what_can_change_the_answer(tmp_path):
-    from anchorcheck.index import SourceIndex
+    from anchorcheck.evidence.index import SourceIndex
 
     files = {f"svc/m{i}.py": f"import os\nA{i} = os.getenv('OTHER_{i}')\n" for i in range(12)}
     files["svc/reads.py"] = "import os\nURL = os.environ['REDIS_URL']\n"
@@ -94,7 +94,7 @@ def test_a_file_that_spells_the_key_but_cannot_read_the_environment_is_not_parse
     """Every read of the environment holds one of its language's markers (`environ`, `getenv`): a view
     reading the WSGI `META["PATH_INFO"]` spells the key and reads nothing, so it is not parsed, and a
     file that spells a key without a marker cannot make its absence unsure, broken or not."""
-    from anchorcheck.index import SourceIndex
+    from anchorcheck.evidence.index import SourceIndex
 
     views = {f"app/view{i}.py": f"def view(request):\n    return request.META['PATH_INFO'] * {i}\n" for i in range(5)}
     v = verifier(write(tmp_path, {**views, "app/reads.py": "import os\nP = os.environ['PATH_INFO']\n", "app/broken.py": "NAME = 'UNREAD_KEY'\ndef broken(:\n"}))

@@ -10,7 +10,7 @@ from tests.conftest import init_repo
 
 from anchorcheck import Verifier
 from anchorcheck.cli import main
-from anchorcheck.index import SourceIndex
+from anchorcheck.evidence.index import SourceIndex
 
 ANCHORS = ["import:redis", "env:REDIS_URL"]
 

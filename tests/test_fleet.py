@@ -12,7 +12,7 @@ from tests.conftest import init_repo, needs_git
 
 import anchorcheck
 from anchorcheck import Memory, Verifier
-from anchorcheck.fleet import MAX_CHUNK, submit_batches
+from anchorcheck.verify.fleet import MAX_CHUNK, submit_batches
 
 
 def _repo(root, name: str):
@@ -110,7 +110,7 @@ def test_fleet_of_repositories_in_one_call(tmp_path):
 
 def test_ray_executor_matches_serial(tmp_path):
     pytest.importorskip("ray")
-    from anchorcheck.executors import RayExecutor
+    from anchorcheck.verify.executors import RayExecutor
 
     root = _repo(tmp_path, "repo")
     serial = _shown(Verifier(root, options={"cache": False}).verify_many(_memories()))

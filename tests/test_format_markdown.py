@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from anchorcheck.memoryfiles import read_memory_file
-from anchorcheck.plugins import default_registry
+from anchorcheck.memory.memoryfiles import read_memory_file
+from anchorcheck.verify.loading import default_registry
 from anchorcheck_plugins.formats.markdown import read_markdown
 
 CLAUDE_MD = """\

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from anchorcheck.memoryfiles import MemoryFileError, format_for
-from anchorcheck.plugins import default_registry
+from anchorcheck.memory.memoryfiles import MemoryFileError, format_for
+from anchorcheck.verify.loading import default_registry
 from anchorcheck_plugins.formats.mcp_jsonl import read_mcp_jsonl
 
 GRAPH = "\n".join(

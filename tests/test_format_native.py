@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 import tomllib
 
-from anchorcheck.memoryfiles import MemoryFileError
+from anchorcheck.memory.memoryfiles import MemoryFileError
 from anchorcheck_plugins.formats.native import read_native
 from tests.conftest import REPO_ROOT
 

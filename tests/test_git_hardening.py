@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from anchorcheck import Memory, Verdict, Verifier, gitcmd
+from anchorcheck import Memory, Verdict, Verifier
+from anchorcheck.repo import gitcmd
 from anchorcheck.cli import main
-from anchorcheck.repo import Repository
+from anchorcheck.repo.checkout import Repository
 from tests.conftest import git, init_repo, needs_git, write_tree
 
 pytestmark = needs_git

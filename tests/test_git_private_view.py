@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from anchorcheck import Memory, Verdict, Verifier, gitcmd
-from anchorcheck.gitconfig import parse_settings
-from anchorcheck.gitdir import GitDir, locate
-from anchorcheck.repo import Repository
+from anchorcheck import Memory, Verdict, Verifier
+from anchorcheck.repo import gitcmd
+from anchorcheck.repo.gitconfig import parse_settings
+from anchorcheck.repo.gitdir import GitDir, locate
+from anchorcheck.repo.checkout import Repository
 from tests.conftest import git, init_repo, needs_git, write_tree
 
 pytestmark = needs_git

@@ -8,12 +8,12 @@ import sys
 import time
 from pathlib import Path
 
-from anchorcheck.cache import FactsCache
+from anchorcheck.evidence.cache import FactsCache
 
 _READER = """
 import sys, time
 from pathlib import Path
-from anchorcheck.cache import FactsCache
+from anchorcheck.evidence.cache import FactsCache
 cache = FactsCache(Path(sys.argv[1]))
 keys = [f"k{i}" for i in range(0, 5000, 3)]
 end, rounds = time.monotonic() + 3, 0

@@ -12,7 +12,7 @@ import pytest
 
 from anchorcheck import Language, Verifier, hookimpl
 from anchorcheck.cli import main
-from anchorcheck.memoryfiles import ReferenceReading, load
+from anchorcheck.memory.memoryfiles import ReferenceReading, load
 from tests.conftest import init_repo, needs_git, write_tree
 
 AGENTS = """\
@@ -538,8 +538,8 @@ def test_copied_and_imported_files_print_each_reference_once_and_count_it_once(t
 def test_a_byte_copy_of_a_memory_file_is_read_and_checked_once_and_reported_at_both(tmp_path: Path, monkeypatch) -> None:
     """langgraph ships CLAUDE.md as a byte copy of AGENTS.md: its memories are the first file's, placed in
     the copy (the same as reading it would give), and each is checked once; the report is unchanged."""
-    import anchorcheck.memoryfiles as memoryfiles
-    import anchorcheck.verifier as verifier_module
+    import anchorcheck.memory.memoryfiles as memoryfiles
+    import anchorcheck.verify.verifier as verifier_module
 
     notes = "# Notes\n\n- Build with `make build`; the parser is `src/parser.py`.\n- Typed: `file:src/a.py`.\n\n```sh\nuv run pytest\n```\n"
     write_tree(tmp_path, {"AGENTS.md": notes, "CLAUDE.md": notes, "web/CLAUDE.md": notes, "src/a.py": "", "pyproject.toml": '[project]\nname = "a"\n'})

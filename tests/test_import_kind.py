@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests._source_support import check, lines, verifier, write
 
 from anchorcheck import Verdict
-from anchorcheck.index import SourceIndex
+from anchorcheck.evidence.index import SourceIndex
 
 
 def test_present_trap_scope_excludes_unrelated_use(tmp_path):

@@ -6,7 +6,7 @@ from tests._source_support import verifier, write
 from tests.conftest import init_repo, needs_git
 
 from anchorcheck import Memory, Verdict, Verifier
-from anchorcheck.index import Goal, SourceIndex, classify
+from anchorcheck.evidence.index import Goal, SourceIndex, classify
 from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE
 
 
@@ -63,7 +63,7 @@ def test_classify():
 
 
 def test_many_misses_parse_in_worker_processes(tmp_path):
-    from anchorcheck.index import PARALLEL_PARSE
+    from anchorcheck.evidence.index import PARALLEL_PARSE
 
     files = {f"m{i}.py": f"import mod{i}\nimport os\nos.getenv('K{i}')\nclass C{i}: pass\n" for i in range(PARALLEL_PARSE + 5)}
     write(tmp_path, files)
@@ -126,7 +126,7 @@ def test_guarded_imports_need_the_whole_search(tmp_path):
 
 def test_a_language_plugin_failing_on_a_file_makes_it_unparseable(tmp_path):
     from anchorcheck import Language, hookimpl
-    from anchorcheck.facts import Facts
+    from anchorcheck.evidence.facts import Facts
 
     def extract(parsed):  # noqa: ANN001, ANN202
         if b"boom" in parsed.source:
@@ -184,8 +184,8 @@ def test_a_lazy_search_judges_binary_and_oversized_files_as_the_first_search_doe
 
 def test_facts_list_imports_in_document_order():
     # py-tree-sitter hands query captures over in a set's order, which moves between processes.
-    from anchorcheck.index import extract_facts
-    from anchorcheck.plugins import load_plugins
+    from anchorcheck.evidence.index import extract_facts
+    from anchorcheck.verify.loading import load_plugins
 
     languages = load_plugins().registry.languages
     source = "".join(f"import m{i}\n" for i in range(40)).encode()
@@ -196,8 +196,8 @@ def test_facts_list_imports_in_document_order():
 
 def test_python_imports_are_found_wherever_they_stand():
     # The import queries run only around the `import` keywords (the whole tree when it has an error).
-    from anchorcheck.index import extract_facts
-    from anchorcheck.plugins import load_plugins
+    from anchorcheck.evidence.index import extract_facts
+    from anchorcheck.verify.loading import load_plugins
 
     python = load_plugins().registry.languages["python"]
     body = "x = 1\n" * 500
@@ -212,7 +212,7 @@ def test_extraction_reads_the_bytes_once_not_once_per_node(monkeypatch):
     """The parse goes through a read callback (so a deadline can stop it); the facts must then be
     taken from a tree that holds the bytes, or every node's text is fetched through the callback
     again (0.3 ms a node on a 100 KB file: extraction cost four times the parse)."""
-    from anchorcheck import index
+    from anchorcheck.evidence import index
     from anchorcheck_plugins.languages.python import LANGUAGE
 
     reads = {"parse": 0, "after": 0}

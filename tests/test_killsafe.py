@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from anchorcheck.journal import JOURNAL_NAME
+from anchorcheck.memory.journal import JOURNAL_NAME
 from tests._killsafe_support import Outcome, Trials, environment, kill_at_replace, snapshot
 from tests.conftest import needs_git
 

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from anchorcheck import AnchorKind, AnchorResult, Verdict, Verifier, hookimpl
-from anchorcheck import plugins as plugin_loading
+from anchorcheck.verify import loading as plugin_loading
 from anchorcheck.cli import main
-from anchorcheck.entrypoints import entry_points
-from anchorcheck.plugins import ENTRY_POINT_GROUP, PROVIDES_GROUP, PluginWarning, load_plugins
-from anchorcheck.registry import Declared
+from anchorcheck.base.entrypoints import entry_points
+from anchorcheck.verify.loading import ENTRY_POINT_GROUP, PROVIDES_GROUP, PluginWarning, load_plugins
+from anchorcheck.model.registry import Declared
 from tests.conftest import REPO_ROOT
 
 MIXED = {
@@ -101,7 +101,7 @@ def test_a_parse_loads_its_grammar_without_the_language_packs_init(make_repo) ->
 def test_a_grammar_loaded_on_its_own_parses_as_the_packs(name: str) -> None:
     from tree_sitter_language_pack import get_parser
 
-    from anchorcheck import grammars
+    from anchorcheck.evidence import grammars
 
     source = b"import os\nclass A:\n    def f(self): return {1: [x for x in y]}\n"
     assert str(grammars.parser(name).parse(source).root_node) == str(get_parser(name).parse(source).root_node)
@@ -122,7 +122,7 @@ def test_lazy_loading_gives_what_importing_everything_first_gives(make_repo, mon
     monkeypatch.setattr(plugin_loading, "entry_points", lambda *groups: {**found, PROVIDES_GROUP: []})
     eager = load_plugins()
     assert not [key for table in eager.registry.tables() for key, value in table.entries() if isinstance(value, Declared)]
-    monkeypatch.setattr("anchorcheck.verifier.default_plugins", lambda only=None: eager)
+    monkeypatch.setattr("anchorcheck.verify.verifier.default_plugins", lambda only=None: eager)
     assert _check_json(root, capsys) == lazy
     verdicts = [(r["anchor"], r["verdict"]) for r in lazy["results"]]
     assert ("import:json", "VERIFIED") in verdicts and ("cmd:npm run deploy", "REFUTED") in verdicts
@@ -243,7 +243,7 @@ def test_a_declared_name_the_plugin_does_not_register_is_dropped_with_a_warning(
 def test_the_version_flag_imports_no_plugin_machinery() -> None:
     mods, out = _modules_after(REPO_ROOT, "from anchorcheck.cli import main\nprint('EXIT', main(['--version']))")
     assert out.startswith("anchorcheck ") and "EXIT 0" in out
-    assert not {"anchorcheck.plugins", "pluggy", "anchorcheck.registry", "anchorcheck_plugins", "argparse"} & mods  # argparse: ~5 ms
+    assert not {"anchorcheck.verify.loading", "pluggy", "anchorcheck.model.registry", "anchorcheck_plugins", "argparse"} & mods  # argparse: ~5 ms
 
 
 def test_a_check_imports_no_writer_receipt_revision_or_citation_module(make_repo) -> None:  # noqa: ANN001
@@ -254,8 +254,8 @@ def test_a_check_imports_no_writer_receipt_revision_or_citation_module(make_repo
     mods, out = _modules_after(root, code)
     assert "EXIT 1 True" in out and ", 3 refuted, 0 inconclusive) of 4 memories" in out  # the collector's thresholds are restored
     assert not {
-        "anchorcheck.receipts", "anchorcheck.revision", "anchorcheck.citation", "anchorcheck.atomic",
-        "anchorcheck.freshness",  # a one-shot Verifier takes no snapshot of the checkout
+        "anchorcheck.memory.receipts", "anchorcheck.repo.revision", "anchorcheck.spans.citation", "anchorcheck.repo.atomic",
+        "anchorcheck.evidence.freshness",  # a one-shot Verifier takes no snapshot of the checkout
         "anchorcheck_plugins.formats.markdown_edit", "anchorcheck_plugins.formats.native_edit", "anchorcheck_plugins.formats.mcp_jsonl_edit",
     } & mods, mods
 
@@ -312,7 +312,7 @@ def test_a_check_after_an_edit_whose_sources_are_cached_imports_no_tree_sitter(m
     assert "tree_sitter" in mods and "tree_sitter_language_pack.bindings.python" in mods  # the first run parses
     (root / "CHANGELOG.md").write_text("# Changelog\n\nedited\n")  # another tree state: no stored report is replayed
     mods, again = _modules_after(root, code)
-    assert "anchorcheck_plugins.languages.python" in mods and "anchorcheck.facts" in mods
+    assert "anchorcheck_plugins.languages.python" in mods and "anchorcheck.evidence.facts" in mods
     assert not {m for m in mods if m.startswith("tree_sitter")}, mods
     strip = lambda out: re.sub(r'"elapsed_seconds": [0-9.e-]+', "", out)  # noqa: E731
     assert strip(again) == strip(first) and '"verdict": "VERIFIED"' in first

@@ -6,7 +6,7 @@ import copy
 import pickle
 import re
 
-from anchorcheck.lazyregex import later
+from anchorcheck.base.lazyregex import later
 from tests.test_lazy_plugins import MIXED, _modules_after
 
 

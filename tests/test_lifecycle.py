@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from anchorcheck import Memory, Verdict, Verifier
-from anchorcheck.lifecycle import LifecycleError, parse_time
+from anchorcheck.memory.lifecycle import LifecycleError, parse_time
 from tests.conftest import git, needs_git
 
 UTC = dt.timezone.utc

@@ -9,7 +9,7 @@ import pytest
 
 import anchorcheck
 from anchorcheck.cli import main
-from anchorcheck.lockfile import LockError, load_lock
+from anchorcheck.memory.lockfile import LockError, load_lock
 from tests.conftest import needs_git
 
 CODE = "".join(f"line {n}\n" for n in range(1, 21))

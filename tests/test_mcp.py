@@ -125,7 +125,7 @@ def test_suggest_anchors_and_remember_type_a_memory_in_one_call(make_repo) -> No
 
 def test_suggestion_tools_reuse_the_session_verifier_and_see_edits(make_repo, monkeypatch) -> None:  # noqa: ANN001
     """suggest_anchors and remember answer from the session's one Verifier, revalidated before each call."""
-    from anchorcheck import mcp_server
+    from anchorcheck.serve import mcp_server
 
     built = []
 
@@ -163,7 +163,7 @@ def test_suggestion_tools_reuse_the_session_verifier_and_see_edits(make_repo, mo
 def test_an_invalid_configuration_is_a_one_line_tool_error_until_fixed(make_repo) -> None:  # noqa: ANN001
     """The session's Verifier raised the configuration's error through the SDK, which logged a traceback
     and told the client only that the tool failed; it is the one line naming the file, at every call."""
-    from anchorcheck import mcp_server
+    from anchorcheck.serve import mcp_server
 
     root = make_repo({"src/cache.py": CODE})
 

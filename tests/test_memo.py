@@ -3,7 +3,7 @@ it (or whose watch says its new bytes matter) are computed again, however often 
 
 from __future__ import annotations
 
-from anchorcheck.memo import Memo
+from anchorcheck.base.memo import Memo
 
 
 def _entry(memo: Memo, key: str, paths: list[str], watch=None, listing: bool = False) -> list[str]:

@@ -11,7 +11,7 @@ from tests._source_support import check, verifier, write
 import anchorcheck
 from anchorcheck import Verdict
 from anchorcheck.cli import main
-from anchorcheck.render import render_prompt
+from anchorcheck.report.render import render_prompt
 
 ONLY_IN_TESTS = {
     "go": ({"go.mod": "module example.com/x\n\ngo 1.22\n", "x.go": "package x\n\nfunc F() {}\n",

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from anchorcheck import Verifier
-from anchorcheck.config import Config
+from anchorcheck.repo.config import Config
 from tests._pkg_support import verifier, write
 
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anchorcheck.anchors import AnchorSyntaxError, format_anchor, parse_anchor
-from anchorcheck.plugins import default_registry
+from anchorcheck.model.anchors import AnchorSyntaxError, format_anchor, parse_anchor
+from anchorcheck.verify.loading import default_registry
 from anchorcheck_plugins.kinds.pkg import PackageRef, parse_pkg
 from tests._pkg_support import verdict, verifier, write
 

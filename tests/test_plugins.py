@@ -7,7 +7,7 @@ import warnings
 import pytest
 
 from anchorcheck import AnchorKind, AnchorResult, Memory, Verdict, Verifier, hookimpl
-from anchorcheck.plugins import PluginWarning, load_plugins
+from anchorcheck.verify.loading import PluginWarning, load_plugins
 
 
 class Always:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from anchorcheck.packages import ManifestError
+from anchorcheck.evidence.packages import ManifestError
 from anchorcheck_plugins.ecosystems.pypi_common import _parsed, declare, normalize
 from tests._pkg_support import MANIFESTS, needs_corpus
 

@@ -10,7 +10,7 @@ import pytest
 
 from anchorcheck import Memory, Verdict, Verifier
 from anchorcheck.cli import main
-from anchorcheck.receipts import MAX_LOG_BYTES, Receipt, ReceiptLog, ReceiptLogError, memory_key, receipts_for
+from anchorcheck.memory.receipts import MAX_LOG_BYTES, Receipt, ReceiptLog, ReceiptLogError, memory_key, receipts_for
 from tests.conftest import git, needs_git
 
 NOW = dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from anchorcheck.references import Reference, apply_to, program_of, read_references
+from anchorcheck.memory import references
+from anchorcheck.model.reference import Reference
+from anchorcheck.memory.references import apply_to, program_of, runner_claims
+from anchorcheck.verify.loading import default_registry
+
+
+def read_references(text: str, **kwargs: object) -> list[Reference]:
+    """The references the installed plugins' runners let be read, unless a test names its own `claims`."""
+    kwargs.setdefault("claims", runner_claims(default_registry()))
+    return references.read_references(text, **kwargs)  # type: ignore[arg-type]
 
 
 def runners(*programs: str):  # noqa: ANN201 - a claims predicate

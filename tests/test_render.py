@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from anchorcheck import Memory, Verifier, bank, render_prompt
-from anchorcheck.render import mark_for
+from anchorcheck.report.render import mark_for
 
 from tests._span_support import commit_all, make_git_repo, run_git, write_file
 

@@ -1,4 +1,4 @@
-"""A warm `anchorcheck check` of an unchanged checkout prints its last report again (anchorcheck.replay).
+"""A warm `anchorcheck check` of an unchanged checkout prints its last report again (anchorcheck.serve.replay).
 
 Real git repositories in temp dirs and the real CLI in a subprocess: a replay
 prints what the full run printed (every byte but the elapsed time, which is
@@ -31,8 +31,8 @@ _RUN = """\
 import json, sys
 from anchorcheck.cli import main
 code = main(sys.argv[2:])
-heavy = ("anchorcheck.verifier", "anchorcheck.registry", "anchorcheck.plugins", "anchorcheck.model", "anchorcheck.cache",
-         "anchorcheck.index", "anchorcheck_plugins", "pluggy", "tree_sitter", "sqlite3", "argparse", "dataclasses", "typing")
+heavy = ("anchorcheck.verify.verifier", "anchorcheck.model.registry", "anchorcheck.verify.loading", "anchorcheck.model.results", "anchorcheck.evidence.cache",
+         "anchorcheck.evidence.index", "anchorcheck_plugins", "pluggy", "tree_sitter", "sqlite3", "argparse", "dataclasses", "typing")
 with open(sys.argv[1], "w") as marker:
     json.dump([name for name in heavy if name in sys.modules], marker)
 sys.exit(code)

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from anchorcheck.repo import Repository, UnsafePathError, find_root, strip_credentials
+from anchorcheck.base.gitnames import strip_credentials
+from anchorcheck.repo.checkout import Repository, UnsafePathError, find_root
 from tests.conftest import git, init_repo, needs_git
 
 

@@ -7,7 +7,7 @@ import io
 import pytest
 
 from anchorcheck.cli.common import emit
-from anchorcheck.model import AnchorResult, Memory, MemoryReport, Verdict
+from anchorcheck.model.results import AnchorResult, Memory, MemoryReport, Verdict
 from anchorcheck.report import Run
 
 

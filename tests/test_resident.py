@@ -11,8 +11,8 @@ from tests._source_support import verifier, write
 from tests.conftest import git, init_repo, needs_git
 
 from anchorcheck import Memory, Verdict, Verifier
-from anchorcheck.freshness import _Inotify
-from anchorcheck.index import SourceIndex
+from anchorcheck.evidence.freshness import _Inotify
+from anchorcheck.evidence.index import SourceIndex
 
 
 @pytest.fixture(autouse=True, params=["events", "stat"])
@@ -273,7 +273,7 @@ def test_an_edit_of_a_module_file_does_not_ask_again_where_modules_live(tmp_path
 def _edit_while_listing(monkeypatch, edit) -> None:
     """Run `edit` once, right after the listing of a new snapshot looked at the checkout (git's commands
     or the walk are done) and before that snapshot returns: where a change used to go unseen."""
-    from anchorcheck.repo import Repository
+    from anchorcheck.repo.checkout import Repository
 
     pending = [edit]
 
@@ -322,7 +322,7 @@ def test_a_tracked_file_edited_while_the_first_look_lists_the_checkout_is_read_a
 def test_an_edit_while_a_new_configuration_is_taken_in_is_seen(tmp_path, monkeypatch, in_git):
     """The configuration changed: a new view of the checkout and a new snapshot. What changed between
     the look that found it and the new snapshot's watches comes from the old snapshot."""
-    import anchorcheck.verifier as verifier_module
+    import anchorcheck.verify.verifier as verifier_module
 
     write(tmp_path, {"app/a.py": "import json\n", "gen/g.py": "import yaml\n"})
     if in_git:
@@ -346,8 +346,8 @@ def test_an_edit_while_a_new_configuration_is_taken_in_is_seen(tmp_path, monkeyp
 def test_a_snapshot_of_a_checkout_listed_before_it_reports_what_changed_since_the_listing(tmp_path):
     """No watch or signature was on while it was listed: a file git vouched for that was written since is
     compared with git's blob (an edit is reported, an untouched file is not), a new file asks for a new listing."""
-    from anchorcheck.freshness import Snapshot
-    from anchorcheck.repo import Repository
+    from anchorcheck.evidence.freshness import Snapshot
+    from anchorcheck.repo.checkout import Repository
 
     init_repo(write(tmp_path, {"a.py": "import json\n", "b.py": "import os\n"}))
     repo = Repository(tmp_path)
@@ -438,7 +438,7 @@ def test_a_kept_search_is_patched_for_an_edit_not_worked_out_again(tmp_path, mon
 def test_an_invalid_configuration_is_an_error_at_every_call_until_it_is_fixed(tmp_path, in_git):
     """A new Verifier raises ConfigError; a long-lived one raised it once, then answered under the
     old configuration as if nothing had changed."""
-    from anchorcheck.config import ConfigError
+    from anchorcheck.repo.config import ConfigError
 
     write(tmp_path, {"app/a.py": "import json\n", "gen/g.py": "import yaml\n"})
     if in_git:

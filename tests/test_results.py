@@ -1,4 +1,4 @@
-"""Verdicts kept on disk per tree state (anchorcheck.results): a new process answers an anchor it saw
+"""Verdicts kept on disk per tree state (anchorcheck.evidence.stored): a new process answers an anchor it saw
 before without searching, and any change to what the answer was worked out from is another key."""
 
 from __future__ import annotations
@@ -67,9 +67,9 @@ def test_an_answer_cut_short_by_a_deadline_is_not_kept(tmp_path):
 
 
 def test_a_tree_with_too_many_unvouched_files_is_not_hashed_to_store_verdicts(tmp_path, monkeypatch):
-    import anchorcheck.treestate
+    import anchorcheck.repo.treestate
 
-    monkeypatch.setattr(anchorcheck.treestate, "MAX_UNCLEAN", 3)
+    monkeypatch.setattr(anchorcheck.repo.treestate, "MAX_UNCLEAN", 3)
     root, cache = write(tmp_path / "repo", _FILES), tmp_path / "cache"
     init_repo(root)
     write(root, {f"scratch/s{i}.py": "import redis\n" for i in range(4)})  # untracked: git vouches for none

@@ -7,8 +7,8 @@ import os
 import pytest
 
 from anchorcheck import Verifier
-from anchorcheck.repo import FileTooLargeError, Repository, UnsafePathError
-from anchorcheck.revision import RevisionError, RevisionRepository
+from anchorcheck.repo.checkout import FileTooLargeError, Repository, UnsafePathError
+from anchorcheck.repo.revision import RevisionError, RevisionRepository
 from tests.conftest import git, needs_git
 
 pytestmark = needs_git

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from anchorcheck.cli import main
-from anchorcheck.config import ConfigError, load_config
-from anchorcheck.safe_read import FileTooLargeError, NotRegularFileError, read_capped
+from anchorcheck.repo.config import ConfigError, load_config
+from anchorcheck.repo.safe_read import FileTooLargeError, NotRegularFileError, read_capped
 from tests.conftest import write_tree
 
 MEMORY = "- uses os `file:a.py`\n"
@@ -162,7 +162,7 @@ def test_a_directory_is_reported_as_one(tmp_path) -> None:
 def test_a_file_longer_than_it_said_when_opened_is_read_to_its_end(tmp_path) -> None:
     """The read asks first for the size the file had when opened: bytes past it (a file that grew
     since, a /proc file that says 0) are read on in chunks to the end, and the limit still holds."""
-    from anchorcheck.safe_read import _read_fd
+    from anchorcheck.repo.safe_read import _read_fd
 
     payload = bytes(range(256)) * 1000  # 256 KB, said to be 10 bytes: several chunks past that
     (tmp_path / "grown").write_bytes(payload)

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from anchorcheck import scanarena
-from anchorcheck.scanarena import ScanArena
+from anchorcheck.evidence import scanarena
+from anchorcheck.evidence.scanarena import ScanArena
 
 _ALPHABET = b"ab\0"  # a few bytes, so that needles often match, straddle file ends or sit in dropped files
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anchorcheck.citation import CONTEXT_LINES, Citation, count_copies, sha256_of, split_lines, window
-from anchorcheck.spanlocate import locate
+from anchorcheck.model.citation import Citation, sha256_of
+from anchorcheck.spans.citation import CONTEXT_LINES, count_copies, split_lines, window
+from anchorcheck.spans.spanlocate import locate
 
 LINE = st.text(alphabet="ab \t\r", max_size=4).map(lambda s: s + "\n")
 FILE = st.lists(LINE, min_size=1, max_size=30)

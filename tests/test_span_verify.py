@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from anchorcheck import Anchor, Citation, Memory, Verdict, Verifier, bank
-from anchorcheck.anchors import AnchorSyntaxError
+from anchorcheck.model.anchors import AnchorSyntaxError
 
 from tests._span_support import write_file
 

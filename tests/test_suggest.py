@@ -8,8 +8,8 @@ import pytest
 
 import anchorcheck
 from anchorcheck import Suggestion, Verdict, Verifier
-from anchorcheck.index import SourceIndex
-from anchorcheck.suggestions import Suggester
+from anchorcheck.evidence.index import SourceIndex
+from anchorcheck.verify.suggestions import Suggester
 
 PYPROJECT = """\
 [project]

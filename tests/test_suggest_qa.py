@@ -60,7 +60,7 @@ UV_LINES = [
 
 def proposals(root: Path, lines: list[str]) -> dict[str, list[tuple[str, str]]]:
     """Per sentence: the (anchor, confidence) proposals, from one suggester as the command runs it."""
-    from anchorcheck.suggestions import Suggester
+    from anchorcheck.verify.suggestions import Suggester
 
     suggester = Suggester(anchorcheck.Verifier(root))
     return {line: [(s.anchor, s.confidence) for s in suggester.suggest(line)] for line in lines}

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from importlib import import_module
 
-TYPE_CHECKING = False  # not `typing`'s: importing it costs a replayed `check` 4-7 ms (anchorcheck.replay)
+TYPE_CHECKING = False  # not `typing`'s: importing it costs a replayed `check` 4-7 ms (anchorcheck.serve.replay)
 if TYPE_CHECKING:
     import argparse
     from types import ModuleType
@@ -34,7 +34,7 @@ GC_THRESHOLD = 100_000
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser, with only the subcommand that `argv` names (none for `--version`, all for help)."""
-    from anchorcheck.cli.parser import Parser  # not before: a replayed `check` parses nothing (anchorcheck.replay)
+    from anchorcheck.cli.parser import Parser  # not before: a replayed `check` parses nothing (anchorcheck.serve.replay)
 
     parser = Parser(
         prog="anchorcheck",
@@ -55,11 +55,11 @@ def _command(name: str) -> ModuleType:
 def _usage_errors() -> tuple[type[Exception], ...]:
     """The errors printed as one line: imported when one is raised, so that a run that raises none
     does not import `receipts` (or anything else) for its exception class alone."""
-    from anchorcheck.anchors import AnchorSyntaxError
+    from anchorcheck.model.anchors import AnchorSyntaxError
     from anchorcheck.cli.common import UsageError
-    from anchorcheck.config import ConfigError
-    from anchorcheck.memoryfiles import MemoryFileError
-    from anchorcheck.receipts import ReceiptLogError
+    from anchorcheck.repo.config import ConfigError
+    from anchorcheck.memory.memoryfiles import MemoryFileError
+    from anchorcheck.memory.receipts import ReceiptLogError
 
     return (AnchorSyntaxError, ConfigError, MemoryFileError, ReceiptLogError, UsageError)
 
@@ -117,12 +117,12 @@ def _main(argv: Sequence[str] | None) -> int:
         return 0
     listed = None
     if argv[:1] == ["check"]:  # before any heavy import: a running server's answer, or the last report
-        from anchorcheck.checkclient import ask
+        from anchorcheck.serve.checkclient import ask
 
         answered = ask(argv[1:])
         if answered is not None:
             return answered
-        from anchorcheck.replay import replay, take_listing
+        from anchorcheck.serve.replay import replay, take_listing
 
         replayed = replay(argv[1:])
         listed = take_listing()  # what its lookup listed: this check's to take over, no later command's
@@ -133,10 +133,10 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def run_command(argv: list[str], *, listed: Any = None, verifiers: Any = None) -> int:
     """Parse `argv` and run its command, expected errors printed as one line. A check run here may store its
-    report for a replay (`anchorcheck.replay`); one a server runs with its own `verifiers` does not (its
-    Verifier's listing is of an earlier state, `anchorcheck.checkserver`)."""
+    report for a replay (`anchorcheck.serve.replay`); one a server runs with its own `verifiers` does not (its
+    Verifier's listing is of an earlier state, `anchorcheck.serve.checkserver`)."""
     args = build_parser(argv).parse_args(argv)
-    args.argv = argv[1:] if verifiers is None else None  # the words a stored report is found by (anchorcheck.replay)
+    args.argv = argv[1:] if verifiers is None else None  # the words a stored report is found by (anchorcheck.serve.replay)
     args.listed = listed
     args.verifiers = verifiers
     try:

@@ -6,7 +6,7 @@ import argparse
 import time
 
 from anchorcheck.cli.common import add_format, add_root, add_verification, emit, exit_code, make_verifier
-from anchorcheck.model import Memory
+from anchorcheck.model.results import Memory
 from anchorcheck.report import Run
 
 

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import tomlkit
 
-from anchorcheck.citation import BankError, Citation, bank
-from anchorcheck.citation_store import as_toml_table
+from anchorcheck.model.citation import Citation
+from anchorcheck.spans.citation import BankError, bank
+from anchorcheck.memory.lockfile import as_toml_table
 from anchorcheck.cli.common import EXIT_CLEAN, UsageError, add_root, root_of
-from anchorcheck.repo import Repository
+from anchorcheck.repo.checkout import Repository
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

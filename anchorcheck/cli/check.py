@@ -17,13 +17,13 @@ import time
 
 from anchorcheck.cli.common import add_memory_files, add_format, add_root, add_verification, emit, exit_code, make_verifier
 from anchorcheck.cli.watch import add_watch, watch
-from anchorcheck.lockfile import attach, load_lock
-from anchorcheck.memo import Reads
-from anchorcheck.memoryfiles import ReferenceReading, claude_memory_dir, claude_memory_files, load
-from anchorcheck.model import Memory, MemoryReport
-from anchorcheck.replay import Recording
+from anchorcheck.memory.lockfile import attach, load_lock
+from anchorcheck.base.memo import Reads
+from anchorcheck.memory.memoryfiles import ReferenceReading, claude_memory_dir, claude_memory_files, load
+from anchorcheck.model.results import Memory, MemoryReport
+from anchorcheck.serve.replay import Recording
 from anchorcheck.report import Run
-from anchorcheck.verifier import Verifier
+from anchorcheck.verify.verifier import Verifier
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         code = exit_code(result, args.fail_on or verifier.config.fail_on)
         if recording is not None:
             recording.store(verifier, reads, loaded, result, code)
-        if args.server and args.verifiers is None:  # checked here: no server answered (anchorcheck.checkclient)
+        if args.server and args.verifiers is None:  # checked here: no server answered (anchorcheck.serve.checkclient)
             _start_server(str(verifier.root))
         return code
     finally:
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _start_server(root: str) -> None:
     """A server for the next checks of this checkout, unless none may run here."""
-    from anchorcheck.checkclient import DEFAULT_IDLE, address, spawn
+    from anchorcheck.serve.checkclient import DEFAULT_IDLE, address, spawn
 
     if address(root) is not None:
         spawn(root, DEFAULT_IDLE)
@@ -92,7 +92,7 @@ def _start_server(root: str) -> None:
 
 def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[tuple[str, list[Memory]]], list[MemoryReport], Reads]:
     """Load the memory files (and the lock) as they are now and verify every memory in them; and what
-    that read through the checkout (what a stored report must name, `anchorcheck.replay`)."""
+    that read through the checkout (what a stored report must name, `anchorcheck.serve.replay`)."""
     with verifier.context.shared.recording() as reads:
         lock = load_lock(verifier.root)
         kinds = frozenset() if args.no_implicit else frozenset(verifier.config.implicit)
@@ -109,7 +109,7 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
             batch.extend(memories)
         reports = _verify(verifier, batch, args.deadline)
     if args.receipts:  # HEAD is read for the receipts alone: a run that appends none printed nothing of it
-        from anchorcheck.receipts import ReceiptLog  # a run without --receipts does not import it
+        from anchorcheck.memory.receipts import ReceiptLog  # a run without --receipts does not import it
 
         ReceiptLog(args.receipts).record(reports, revision=verifier.repo.head)
     return loaded, reports, reads

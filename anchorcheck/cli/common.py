@@ -9,11 +9,11 @@ import sys
 from collections.abc import Callable
 from typing import IO
 
-from anchorcheck.model import Verdict
+from anchorcheck.model.results import Verdict
 from anchorcheck.report import Run, format_names, renderer
-from anchorcheck.gitdir import refusal
-from anchorcheck.repo import find_root
-from anchorcheck.verifier import Verifier
+from anchorcheck.repo.gitdir import refusal
+from anchorcheck.repo.checkout import find_root
+from anchorcheck.verify.verifier import Verifier
 
 EXIT_CLEAN, EXIT_FAILED = 0, 1
 
@@ -95,8 +95,8 @@ def make_verifier(args: argparse.Namespace, *, resident: bool = False) -> Verifi
     """The command's Verifier: one-shot (no snapshot of the tree to revalidate) unless it keeps
     answering while files change (`check --watch`), or a server's (`anchorcheck serve`). A write of
     several files that a killed command left half done is completed first, before the command reads
-    the lock or a memory file (`anchorcheck.journal`)."""
-    from anchorcheck.journal import finish_interrupted_write
+    the lock or a memory file (`anchorcheck.memory.journal`)."""
+    from anchorcheck.memory.journal import finish_interrupted_write
 
     verifier = _verifier(args, resident)
     if finish_interrupted_write(verifier.root, verifier.registry):
@@ -106,7 +106,7 @@ def make_verifier(args: argparse.Namespace, *, resident: bool = False) -> Verifi
 
 def _verifier(args: argparse.Namespace, resident: bool) -> Verifier:
     served = getattr(args, "verifiers", None)
-    if served is not None:  # a server's resident Verifier for this checkout, up to date (anchorcheck.checkserver)
+    if served is not None:  # a server's resident Verifier for this checkout, up to date (anchorcheck.serve.checkserver)
         return served(root_of(args), not getattr(args, "no_cache", False))
     handed = None if resident else getattr(args, "listed", None)  # what a `check` that found no report to replay listed
     options = {"cache": not getattr(args, "no_cache", False), "prefetch_listing": handed is None, "resident": resident}

@@ -14,9 +14,9 @@ import argparse
 import sys
 
 from anchorcheck.cli.common import add_memory_files, EXIT_CLEAN, EXIT_FAILED, add_root, make_verifier
-from anchorcheck.lockfile import LOCK_NAME, load_lock, unbanked, update, write
-from anchorcheck.memoryfiles import load
-from anchorcheck.model import Memory
+from anchorcheck.memory.lockfile import LOCK_NAME, load_lock, unbanked, update, write
+from anchorcheck.memory.memoryfiles import load
+from anchorcheck.model.results import Memory
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -23,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 def run(args: argparse.Namespace) -> int:
     root = root_of(args)
     try:
-        from anchorcheck.mcp_server import CALL_SECONDS, serve
+        from anchorcheck.serve.mcp_server import CALL_SECONDS, serve
     except ModuleNotFoundError as exc:
         if exc.name is None or not exc.name.startswith("mcp"):
             raise

@@ -3,14 +3,14 @@
 argparse makes a help formatter for every `add_argument` (to check the metavar against
 `nargs`), and the formatter imports shutil for the terminal's width: shutil imports bz2 and
 lzma, ~3 ms of every `check`, for a width only help text uses. `_Formatter` reads the width
-by `shutil.get_terminal_size`'s rule instead (`anchorcheck.cli.width`), so help is laid out exactly as before.
+by `shutil.get_terminal_size`'s rule instead (`anchorcheck.base.width`), so help is laid out exactly as before.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from anchorcheck.cli.width import columns
+from anchorcheck.base.width import columns
 
 
 class _Formatter(argparse.HelpFormatter):

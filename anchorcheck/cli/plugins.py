@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from anchorcheck.plugins import default_plugins
+from anchorcheck.verify.loading import default_plugins
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -7,7 +7,7 @@ span's record in the lock or a `*.memories.toml` gets the new fingerprint;
 a fired (or never banked) `watch:` trigger is re-armed where the memory
 files write it, its text rewritten with the fingerprint of the files now
 (the kind's result says what to write: `details["rebank"]`). Every file
-changed is written together (`anchorcheck.journal`).
+changed is written together (`anchorcheck.memory.journal`).
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from anchorcheck.citation_store import Change, rebank_file
+from anchorcheck.verify.citation_store import Change, rebank_file
 from anchorcheck.cli.common import EXIT_CLEAN, EXIT_FAILED, UsageError, add_root, make_verifier
 from anchorcheck.cli.store_files import add_store_options, memory_files, no_store, print_changes, print_rewrites, store_errors
-from anchorcheck.journal import Batch
-from anchorcheck.verifier import Verifier
-from anchorcheck.writeback import rename_anchors, written_anchors
+from anchorcheck.memory.journal import Batch
+from anchorcheck.verify.verifier import Verifier
+from anchorcheck.memory.writeback import rename_anchors, written_anchors
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

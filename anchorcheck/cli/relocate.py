@@ -8,7 +8,7 @@ new path and lines, and where a memory file writes the span as
 `span:a.py#L3-L5`, that text is rewritten to `span:a.py#L5-L7` and the lock
 entry re-keyed to match, so what an agent reads points at the right lines.
 Every file changed is written together: a kill leaves all of them as they
-were or all updated (`anchorcheck.journal`). Stale records are left for a
+were or all updated (`anchorcheck.memory.journal`). Stale records are left for a
 person (see `anchorcheck rebank`).
 """
 
@@ -17,11 +17,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from anchorcheck.citation_store import relocate_file
+from anchorcheck.verify.citation_store import relocate_file
 from anchorcheck.cli.common import EXIT_CLEAN, add_root, make_verifier
 from anchorcheck.cli.store_files import add_store_options, memory_files, no_store, print_changes, print_rewrites, store_errors
-from anchorcheck.journal import Batch
-from anchorcheck.writeback import rename_anchors, written_anchors
+from anchorcheck.memory.journal import Batch
+from anchorcheck.memory.writeback import rename_anchors, written_anchors
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

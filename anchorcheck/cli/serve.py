@@ -3,7 +3,7 @@
 A check answered by the server skips the start-up of a new process (the
 imports are most of a check: docs/benchmarks.md) and reads only what changed
 since its last answer; its output and exit code are a new process's
-(`anchorcheck.checkserver`). `anchorcheck check` uses a running server by
+(`anchorcheck.serve.checkserver`). `anchorcheck check` uses a running server by
 itself; `check --server` starts one in the background when none runs. The
 server exits after `--idle` seconds without a check.
 """
@@ -14,8 +14,9 @@ import argparse
 import sys
 import time
 
-from anchorcheck.checkclient import ANSWER_TIMEOUT, DEFAULT_IDLE, NO_SERVER, address, request, spawn
-from anchorcheck.checkserver import CheckServer, ServerError
+from anchorcheck.serve.checkclient import ANSWER_TIMEOUT, DEFAULT_IDLE, NO_SERVER, address, request, spawn
+from anchorcheck.cli import run_command
+from anchorcheck.serve.checkserver import CheckServer, ServerError
 from anchorcheck.cli.common import UsageError, add_root, root_of, seconds
 
 _READY_WAIT = 30.0  # seconds one status request waits for its answer
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if args.detach:
         return _detach(root, where, args.idle)
     try:
-        served = CheckServer(root, args.idle).serve(ready=lambda: print(f"anchorcheck: serving {root} (pid {os.getpid()}); exits after {args.idle:g} s idle", flush=True))
+        served = CheckServer(root, args.idle, run=run_command).serve(ready=lambda: print(f"anchorcheck: serving {root} (pid {os.getpid()}); exits after {args.idle:g} s idle", flush=True))
     except ServerError as exc:
         raise UsageError(str(exc)) from None
     if not served:

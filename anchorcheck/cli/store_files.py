@@ -8,14 +8,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from anchorcheck.citation_store import LOCK_NAME, Change, CitationStoreError
+from anchorcheck.verify.citation_store import LOCK_NAME, Change, CitationStoreError
 from anchorcheck.cli.common import UsageError
-from anchorcheck.lockfile import read_lock
-from anchorcheck.memoryfiles import format_for, load, read_memory_file
-from anchorcheck.model import Memory
-from anchorcheck.registry import Registry
-from anchorcheck.verifier import Verifier
-from anchorcheck.writeback import Rewrite
+from anchorcheck.memory.lockfile import read_lock
+from anchorcheck.memory.memoryfiles import format_for, load, read_memory_file
+from anchorcheck.model.results import Memory
+from anchorcheck.model.registry import Registry
+from anchorcheck.verify.verifier import Verifier
+from anchorcheck.memory.writeback import Rewrite
 
 
 def add_store_options(parser: argparse.ArgumentParser) -> None:

@@ -1,10 +1,10 @@
 """`anchorcheck suggest [FILE|DIR|GLOB...]` — propose typed anchors for the memories, and write them.
 
 Each memory's text is read for forms that name code (see
-`anchorcheck.suggestions`); an anchor is proposed only when it verifies now.
+`anchorcheck.verify.suggestions`); an anchor is proposed only when it verifies now.
 `--write` inserts the proposals into the memory files through each
 format's own writer (every other byte kept) and banks proposed spans into
-`anchorcheck.lock`, all files written together (`anchorcheck.journal`); a
+`anchorcheck.lock`, all files written together (`anchorcheck.memory.journal`); a
 second run then proposes nothing new.
 `--diff` prints the change as a unified diff and writes nothing. Exit 0, or
 1 with `--check` when there are proposals (for CI), 2 for usage errors.
@@ -35,11 +35,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def run(args: argparse.Namespace) -> int:
-    from anchorcheck.journal import Batch
-    from anchorcheck.lockfile import LOCK_NAME, dumps, load_lock
-    from anchorcheck.memoryfiles import load
-    from anchorcheck.suggestions import Suggester
-    from anchorcheck.writeback import insert_anchors, real_path
+    from anchorcheck.memory.journal import Batch
+    from anchorcheck.memory.lockfile import LOCK_NAME, dumps, load_lock
+    from anchorcheck.memory.memoryfiles import load
+    from anchorcheck.verify.suggestions import Suggester
+    from anchorcheck.memory.writeback import insert_anchors, real_path
 
     verifier = make_verifier(args)
     lock = load_lock(verifier.root)
@@ -116,7 +116,7 @@ def _folder(path: Path, root: Path) -> str:
 
 def _own_citation_anchors(memory: Any) -> list[str]:
     """The span anchors a native memory's own citations stand for (already banked with it)."""
-    from anchorcheck.citation import Citation
+    from anchorcheck.model.citation import Citation
 
     out = []
     for record in memory.metadata.get("citations", []) or []:

@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable
 
 from anchorcheck.cli.common import seconds
-from anchorcheck.memo import Reads
-from anchorcheck.model import MemoryReport, Verdict
-from anchorcheck.verifier import Verifier
+from anchorcheck.base.memo import Reads
+from anchorcheck.model.results import MemoryReport, Verdict
+from anchorcheck.verify.verifier import Verifier
 
 MIN_INTERVAL = 0.1  # seconds: a poll is a stat per listed file, so a tighter loop only burns CPU
 

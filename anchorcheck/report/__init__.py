@@ -12,9 +12,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import IO
 
-from anchorcheck.lifecycle import armed, only_armed
-from anchorcheck.mistakes import MISTAKES, OPEN_WORLD
-from anchorcheck.model import AnchorResult, MemoryReport, Verdict
+from anchorcheck.memory.lifecycle import armed, only_armed
+from anchorcheck.model.mistakes import MISTAKES, OPEN_WORLD
+from anchorcheck.model.results import AnchorResult, MemoryReport, Verdict
 
 
 CopyKey = tuple[str, str, str, str]

@@ -14,10 +14,10 @@ import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from anchorcheck.lifecycle import armed
-from anchorcheck.memoryfiles import looks_like_anchor
-from anchorcheck.mistakes import MISTAKES, UNBANKED
-from anchorcheck.model import AnchorResult, Memory, Verdict
+from anchorcheck.memory.lifecycle import armed
+from anchorcheck.memory.memoryfiles import looks_like_anchor
+from anchorcheck.model.mistakes import MISTAKES, UNBANKED
+from anchorcheck.model.results import AnchorResult, Memory, Verdict
 from anchorcheck.report import CopyKey, Run, copy_key, only_in
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import IO
 
-from anchorcheck.model import Verdict
+from anchorcheck.model.results import Verdict
 from anchorcheck.report import Run
 from anchorcheck.report.findings import findings
 from anchorcheck.report.text import summary

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
-from anchorcheck.model import Verdict
+from anchorcheck.model.results import Verdict
 from anchorcheck.report import CopyKey, Run, copy_key
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import IO, Any
 
-from anchorcheck.model import Verdict
+from anchorcheck.model.results import Verdict
 from anchorcheck.report import Run, only_in
 from anchorcheck.report.findings import Finding, findings
 from anchorcheck.report.json_format import write_json

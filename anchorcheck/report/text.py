@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import IO
 
-from anchorcheck.lifecycle import armed, only_armed
-from anchorcheck.model import AnchorResult, MemoryReport, Verdict
+from anchorcheck.memory.lifecycle import armed, only_armed
+from anchorcheck.model.results import AnchorResult, MemoryReport, Verdict
 from anchorcheck.report import CopyKey, Run, copy_key, only_in
 
 _COLORS = {Verdict.VERIFIED: "\033[32m", Verdict.REFUTED: "\033[31m", Verdict.INCONCLUSIVE: "\033[33m"}

@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck import Ecosystem, hookimpl
-from anchorcheck.packages import (
+from anchorcheck.plugin import (
     BUILD,
     DEV,
     DIRECT,
@@ -29,7 +29,7 @@ from anchorcheck.packages import (
     ManifestStatus,
     PackageIndex,
     as_table,
-    load,
+    load_manifest,
     locked_facts,
     project_index,
 )
@@ -38,7 +38,7 @@ from anchorcheck_plugins.ecosystems.discovery import Layout, Reader, collect, me
 from anchorcheck_plugins.ecosystems.parsing import LineFinder, read_toml, toml_packages
 
 if TYPE_CHECKING:
-    from anchorcheck.context import Context
+    from anchorcheck.plugin import Context
 
 _TABLES = (("dependencies", DIRECT), ("dev-dependencies", DEV), ("build-dependencies", BUILD))
 _BUILTIN = frozenset({"std", "core", "alloc", "proc-macro", "test"})
@@ -145,7 +145,7 @@ def _table(
 
 
 def parse_cargo_lock(context: Context, path: str) -> FileFacts:
-    return locked_facts(path, load(context, path, toml_packages), normalize)
+    return locked_facts(path, load_manifest(context, path, toml_packages), normalize)
 
 
 def _members(context: Context, directory: str) -> list[str]:

@@ -16,11 +16,10 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
-from anchorcheck.packages import FileFacts, ManifestError, PackageIndex, broken
-from anchorcheck.repo import UnsafePathError
+from anchorcheck.plugin import FileFacts, ManifestError, PackageIndex, broken, UnsafePathError
 
 if TYPE_CHECKING:
-    from anchorcheck.context import Context
+    from anchorcheck.plugin import Context
 
 Parse = Callable[["Context", str], FileFacts]
 

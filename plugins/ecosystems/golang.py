@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING
 
 from anchorcheck import Ecosystem, hookimpl
-from anchorcheck.packages import (
+from anchorcheck.plugin import (
     DIRECT,
     INDIRECT,
     PROJECT,
@@ -27,8 +27,8 @@ from anchorcheck.packages import (
     ManifestError,
     ManifestStatus,
     PackageIndex,
-    decode,
-    load,
+    decode_manifest,
+    load_manifest,
     locked_facts,
     project_index,
 )
@@ -36,7 +36,7 @@ from anchorcheck_plugins.ecosystems import semver
 from anchorcheck_plugins.ecosystems.discovery import Layout, Reader, collect
 
 if TYPE_CHECKING:
-    from anchorcheck.context import Context
+    from anchorcheck.plugin import Context
 
 _DIRECTIVES = frozenset({"module", "go", "toolchain", "godebug", "require", "replace", "exclude", "retract", "tool", "use", "ignore"})
 
@@ -48,7 +48,7 @@ def statements(data: bytes) -> list[Statement]:
     out: list[Statement] = []
     block: str | None = None
     number = 0
-    for number, raw in enumerate(decode(data).splitlines(), 1):
+    for number, raw in enumerate(decode_manifest(data).splitlines(), 1):
         code, _, comment = raw.partition("//")
         words = code.split()
         if not words:
@@ -73,7 +73,7 @@ def statements(data: bytes) -> list[Statement]:
 
 def parse_go_mod(context: Context, path: str) -> FileFacts:
     found = []
-    for directive, args, comment, line in load(context, path, statements):
+    for directive, args, comment, line in load_manifest(context, path, statements):
         if directive == "module" and args:
             found.append(Declaration(args[0], PROJECT, path, line, written=args[0]))
         elif directive == "require":
@@ -95,7 +95,7 @@ def parse_go_mod(context: Context, path: str) -> FileFacts:
 def _go_sum(data: bytes) -> list[LockEntry]:
     """Each module once, at its first line; versions are left out on purpose (see the module docstring)."""
     entries: dict[str, LockEntry] = {}
-    for number, raw in enumerate(decode(data).splitlines(), 1):
+    for number, raw in enumerate(decode_manifest(data).splitlines(), 1):
         words = raw.split()
         if not words:
             continue
@@ -106,11 +106,11 @@ def _go_sum(data: bytes) -> list[LockEntry]:
 
 
 def parse_go_sum(context: Context, path: str) -> FileFacts:
-    return locked_facts(path, load(context, path, _go_sum), str.strip)
+    return locked_facts(path, load_manifest(context, path, _go_sum), str.strip)
 
 
 def _parse_go_work(context: Context, path: str) -> FileFacts:
-    load(context, path, statements)
+    load_manifest(context, path, statements)
     return FileFacts([], ManifestStatus(path, kind="workspace"))
 
 
@@ -120,7 +120,7 @@ def _members(context: Context, directory: str) -> list[str]:
     try:
         if not context.repo.is_file(path):
             return []
-        uses = [args[0] for d, args, _, _ in load(context, path, statements) if d == "use" and args]
+        uses = [args[0] for d, args, _, _ in load_manifest(context, path, statements) if d == "use" and args]
     except ManifestError:
         return []  # reported by the go.work reader
     members = []

@@ -14,14 +14,28 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck import Ecosystem, hookimpl
-from anchorcheck.packages import DEV, DIRECT, OPTIONAL, PEER, PROJECT, Declaration, FileFacts, ManifestError, ManifestStatus, PackageIndex, decode, load, project_index
+from anchorcheck.plugin import (
+    DEV,
+    DIRECT,
+    OPTIONAL,
+    PEER,
+    PROJECT,
+    Declaration,
+    FileFacts,
+    ManifestError,
+    ManifestStatus,
+    PackageIndex,
+    decode_manifest,
+    load_manifest,
+    project_index,
+)
 from anchorcheck_plugins.ecosystems import semver
 from anchorcheck_plugins.ecosystems.discovery import Layout, Reader, collect, member_dirs
 from anchorcheck_plugins.ecosystems.npm_lockfiles import alias_target, parse_package_lock, parse_pnpm_lock, parse_yarn_lock
 from anchorcheck_plugins.ecosystems.parsing import LineFinder, parse_json, parse_yaml
 
 if TYPE_CHECKING:
-    from anchorcheck.context import Context
+    from anchorcheck.plugin import Context
 
 _SECTIONS = (
     ("dependencies", DIRECT),
@@ -43,11 +57,11 @@ def normalize(name: str) -> str:
 
 
 def _package_json(data: bytes) -> tuple[Any, LineFinder]:
-    return parse_json(data), LineFinder(decode(data))
+    return parse_json(data), LineFinder(decode_manifest(data))
 
 
 def read_package_json(context: Context, path: str) -> tuple[dict[str, Any], LineFinder]:
-    doc, lines = load(context, path, _package_json)
+    doc, lines = load_manifest(context, path, _package_json)
     if not isinstance(doc, dict):
         raise ManifestError("package.json should be a JSON object", 1)
     return doc, lines
@@ -90,7 +104,7 @@ def _workspace_globs(context: Context, directory: str) -> list[str]:
                 workspaces = workspaces.get("packages")
             globs += [g for g in workspaces if isinstance(g, str)] if isinstance(workspaces, list) else []
         if context.repo.is_file(pnpm):
-            config = load(context, pnpm, parse_yaml)
+            config = load_manifest(context, pnpm, parse_yaml)
             packages = config.get("packages") if isinstance(config, dict) else None
             globs += [g for g in packages if isinstance(g, str)] if isinstance(packages, list) else []
     except ManifestError:
@@ -100,7 +114,7 @@ def _workspace_globs(context: Context, directory: str) -> list[str]:
 
 def _parse_pnpm_workspace(context: Context, path: str) -> FileFacts:
     """pnpm-workspace.yaml declares members and catalogs, no dependencies; it must still parse."""
-    load(context, path, parse_yaml)
+    load_manifest(context, path, parse_yaml)
     return FileFacts([], ManifestStatus(path, kind="workspace"))
 
 

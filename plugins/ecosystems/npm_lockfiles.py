@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from anchorcheck.packages import FileFacts, LockEntry, ManifestError, decode, load, locked_facts
+from anchorcheck.plugin import FileFacts, LockEntry, ManifestError, decode_manifest, load_manifest, locked_facts
 from anchorcheck_plugins.ecosystems.parsing import LineFinder, parse_json, parse_yaml
 
 if TYPE_CHECKING:
-    from anchorcheck.context import Context
+    from anchorcheck.plugin import Context
 
 
 _LOCK_KEY = re.compile(r'^[ \t]*"([^"\n]+)":[ \t]*\{', re.MULTILINE)
@@ -49,7 +49,7 @@ def _package_lock(data: bytes) -> list[LockEntry]:
     doc = parse_json(data)
     if not isinstance(doc, dict):
         raise ManifestError("a package-lock should be a JSON object", 1)
-    text = decode(data)
+    text = decode_manifest(data)
     finder = LineFinder(text)
     key_lines: dict[str, int] = {}
     for match in _LOCK_KEY.finditer(text):
@@ -88,7 +88,7 @@ def _legacy(table: Any, key_lines: dict[str, int], entries: list[LockEntry], dep
 
 
 def parse_package_lock(context: Context, path: str) -> FileFacts:
-    return locked_facts(path, load(context, path, _package_lock), str.lower)
+    return locked_facts(path, load_manifest(context, path, _package_lock), str.lower)
 
 
 # -- yarn.lock -----------------------------------------------------------------------
@@ -146,14 +146,14 @@ def _descriptor_names(descriptor: str) -> list[str]:
 
 
 def _yarn_lock(data: bytes) -> list[LockEntry]:
-    text = decode(data)
+    text = decode_manifest(data)
     if re.search(r"^__metadata:", text, re.MULTILINE):
         return _yarn_berry(data, text)
     return _yarn_v1(text)
 
 
 def parse_yarn_lock(context: Context, path: str) -> FileFacts:
-    return locked_facts(path, load(context, path, _yarn_lock), str.lower)
+    return locked_facts(path, load_manifest(context, path, _yarn_lock), str.lower)
 
 
 # -- pnpm-lock.yaml ------------------------------------------------------------------
@@ -183,7 +183,7 @@ def _pnpm_lock(data: bytes) -> list[LockEntry]:
         lock_version = float(str(doc.get("lockfileVersion", "9")))
     except ValueError:
         raise ManifestError(f"unknown lockfileVersion {doc.get('lockfileVersion')!r}", 1) from None
-    text = decode(data)
+    text = decode_manifest(data)
     finder = LineFinder(text)
     key_lines: dict[str, int] = {}
     for match in _YAML_KEY.finditer(text):
@@ -222,4 +222,4 @@ def _pnpm_aliases(holder: Any, lock_version: float, key_lines: dict[str, int]) -
 
 
 def parse_pnpm_lock(context: Context, path: str) -> FileFacts:
-    return locked_facts(path, load(context, path, _pnpm_lock), str.lower)
+    return locked_facts(path, load_manifest(context, path, _pnpm_lock), str.lower)

@@ -3,7 +3,7 @@
 Every function takes the raw bytes and either returns plain Python data or
 raises ManifestError naming the 1-based line, so an ecosystem reader never
 has to know how each library reports a syntax error. TOML and JSON go through
-`anchorcheck.bounded` (dotted-key bombs, over-long integers and deep nesting
+`anchorcheck.base.bounded` (dotted-key bombs, over-long integers and deep nesting
 become errors). YAML refuses aliases outright: no manifest or lockfile format
 uses them, and expanding shared aliases (or merging them, `<<: [*a, *a]`) is
 how an alias bomb ("billion laughs") turns a few hundred bytes into gigabytes.
@@ -19,18 +19,16 @@ import tomllib
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from anchorcheck.bounded import LimitError, json_loads, toml_loads
-from anchorcheck.lazyregex import later
-from anchorcheck.packages import ManifestError, decode, load
+from anchorcheck.plugin import LimitError, json_loads, toml_loads, later, ManifestError, decode_manifest, load_manifest
 
 if TYPE_CHECKING:
-    from anchorcheck.context import Context
+    from anchorcheck.plugin import Context
 
 _TOML_AT = later(r"at line (\d+)")
 
 
 def parse_toml(data: bytes) -> dict[str, Any]:
-    text = decode(data)
+    text = decode_manifest(data)
     try:
         return toml_loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -42,16 +40,16 @@ def parse_toml(data: bytes) -> dict[str, Any]:
 
 
 def _toml_with_lines(data: bytes) -> tuple[dict[str, Any], LineFinder]:
-    return parse_toml(data), LineFinder(decode(data))
+    return parse_toml(data), LineFinder(decode_manifest(data))
 
 
 def read_toml(context: Context, path: str) -> tuple[dict[str, Any], LineFinder]:
     """A TOML manifest (pyproject.toml, Cargo.toml, Pipfile) and a line finder, parsed once per content."""
-    return load(context, path, _toml_with_lines)
+    return load_manifest(context, path, _toml_with_lines)
 
 
 def parse_json(data: bytes) -> Any:
-    text = decode(data)
+    text = decode_manifest(data)
     try:
         return json_loads(text)
     except ValueError as exc:  # JSONDecodeError or LimitError
@@ -71,7 +69,7 @@ def parse_yaml(data: bytes) -> Any:
     """YAML without aliases: the document's node graph is composed, checked to be a tree, then built."""
     import yaml
 
-    text = decode(data)
+    text = decode_manifest(data)
     loader = _loader()(text)
     try:
         node = loader.get_single_node()
@@ -127,7 +125,7 @@ def toml_packages(data: bytes) -> list[tuple[str, str | None, int | None]]:
     error at its header's line.
     """
     doc = parse_toml(data)
-    finder = LineFinder(decode(data))
+    finder = LineFinder(decode_manifest(data))
     headers = [finder.line(m.start()) for m in re.finditer(r"^[ \t]*\[\[package\]\]", finder.text, re.MULTILINE)]
     packages = doc.get("package", [])
     if not isinstance(packages, list):

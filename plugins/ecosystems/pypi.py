@@ -14,7 +14,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 from anchorcheck import Ecosystem, hookimpl
-from anchorcheck.packages import FileFacts, ManifestStatus, PackageIndex
+from anchorcheck.plugin import FileFacts, ManifestStatus, PackageIndex
 from anchorcheck_plugins.ecosystems import ranges
 from anchorcheck_plugins.ecosystems.discovery import Layout, Reader, collect, member_dirs
 from anchorcheck_plugins.ecosystems.pypi_common import normalize
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from packaging.version import Version
 
-    from anchorcheck.context import Context
+    from anchorcheck.plugin import Context
 
 
 def _on_first_file(module: str, name: str) -> Callable[[Context, str], FileFacts]:

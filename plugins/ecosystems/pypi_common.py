@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from anchorcheck.packages import Declaration, ManifestError
+from anchorcheck.plugin import Declaration, ManifestError
 
 _SEPARATORS = re.compile(r"[-_.]+")
 # A PEP 508 name alone, or followed by one specifier on a release of digits: what packaging reads back

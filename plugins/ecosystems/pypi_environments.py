@@ -12,12 +12,23 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from anchorcheck.packages import CONDA, DEV, DIRECT, GROUP, Declaration, FileFacts, ManifestError, ManifestStatus, decode, load
+from anchorcheck.plugin import (
+    CONDA,
+    DEV,
+    DIRECT,
+    GROUP,
+    Declaration,
+    FileFacts,
+    ManifestError,
+    ManifestStatus,
+    decode_manifest,
+    load_manifest,
+)
 from anchorcheck_plugins.ecosystems.parsing import LineFinder, parse_yaml, read_toml
 from anchorcheck_plugins.ecosystems.pypi_common import declare, normalize
 
 if TYPE_CHECKING:
-    from anchorcheck.context import Context
+    from anchorcheck.plugin import Context
 
 _PIPFILE_META = frozenset({"source", "requires", "pipenv", "scripts"})
 _CONDA_SPEC = re.compile(r"^(?:(?P<channel>[^:\s]+)::)?(?P<name>[A-Za-z0-9_.\-]+)\s*(?P<spec>.*)$")
@@ -44,11 +55,11 @@ def parse_pipfile(context: Context, path: str) -> FileFacts:
 
 
 def _environment(data: bytes) -> tuple[Any, LineFinder]:
-    return parse_yaml(data), LineFinder(decode(data))
+    return parse_yaml(data), LineFinder(decode_manifest(data))
 
 
 def parse_environment(context: Context, path: str) -> FileFacts:
-    doc, lines = load(context, path, _environment)
+    doc, lines = load_manifest(context, path, _environment)
     if not isinstance(doc, dict):
         raise ManifestError("environment.yml should be a mapping with a dependencies list", 1)
     dependencies = doc.get("dependencies", [])

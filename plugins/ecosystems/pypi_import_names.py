@@ -26,14 +26,13 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from anchorcheck.bounded import toml_loads
-from anchorcheck.repo import UnsafePathError
+from anchorcheck.plugin import toml_loads, UnsafePathError
 from anchorcheck_plugins.ecosystems.discovery import member_dirs
 from anchorcheck_plugins.ecosystems.pypi_common import canonical
 from anchorcheck_plugins.ecosystems.pypi_pyproject import workspace_members
 
 if TYPE_CHECKING:
-    from anchorcheck.context import Context
+    from anchorcheck.plugin import Context
 
 # distribution (any spelling) -> the top-level modules (or namespace submodules) it provides.
 KNOWN: Mapping[str, tuple[str, ...]] = {

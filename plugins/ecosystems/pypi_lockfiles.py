@@ -10,24 +10,24 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 
-from anchorcheck.packages import FileFacts, LockEntry, ManifestError, as_table, decode, load, locked_facts
+from anchorcheck.plugin import FileFacts, LockEntry, ManifestError, as_table, decode_manifest, load_manifest, locked_facts
 from anchorcheck_plugins.ecosystems.parsing import LineFinder, parse_json, parse_toml, toml_packages
 from anchorcheck_plugins.ecosystems.pypi_common import normalize
 
 if TYPE_CHECKING:
-    from anchorcheck.context import Context
+    from anchorcheck.plugin import Context
 
 
 def parse_package_lock(context: Context, path: str) -> FileFacts:
     """uv.lock, poetry.lock, pdm.lock: `[[package]]` tables with name and version."""
-    return locked_facts(path, load(context, path, toml_packages), normalize)
+    return locked_facts(path, load_manifest(context, path, toml_packages), normalize)
 
 
 def _pipfile_lock(data: bytes) -> list[LockEntry]:
     doc = parse_json(data)
     if not isinstance(doc, dict):
         raise ManifestError("Pipfile.lock should be a JSON object", 1)
-    finder = LineFinder(decode(data))
+    finder = LineFinder(decode_manifest(data))
     entries: list[LockEntry] = []
     for section in ("default", "develop"):
         after = finder.offset(finder.key(section))
@@ -41,7 +41,7 @@ def _pipfile_lock(data: bytes) -> list[LockEntry]:
 
 
 def parse_pipfile_lock(context: Context, path: str) -> FileFacts:
-    return locked_facts(path, load(context, path, _pipfile_lock), normalize)
+    return locked_facts(path, load_manifest(context, path, _pipfile_lock), normalize)
 
 
 def _pylock(data: bytes) -> list[LockEntry]:
@@ -52,7 +52,7 @@ def _pylock(data: bytes) -> list[LockEntry]:
         lock = Pylock.from_dict(doc)
     except (PylockValidationError, PylockUnsupportedVersionError) as exc:
         raise ManifestError(f"invalid pylock.toml: {exc}") from None
-    finder = LineFinder(decode(data))
+    finder = LineFinder(decode_manifest(data))
     headers = [finder.line(at) for at in _find_all(finder.text, "[[packages]]")]
     return [
         (str(p.name), str(p.version) if p.version is not None else None, headers[i] if i < len(headers) else None)
@@ -69,4 +69,4 @@ def _find_all(text: str, needle: str) -> list[int]:
 
 
 def parse_pylock(context: Context, path: str) -> FileFacts:
-    return locked_facts(path, load(context, path, _pylock), normalize)
+    return locked_facts(path, load_manifest(context, path, _pylock), normalize)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from anchorcheck.packages import (
+from anchorcheck.plugin import (
     BUILD,
     DEV,
     DIRECT,
@@ -29,7 +29,7 @@ from anchorcheck_plugins.ecosystems.parsing import LineFinder, read_toml
 from anchorcheck_plugins.ecosystems.pypi_common import declare, normalize, string_list
 
 if TYPE_CHECKING:
-    from anchorcheck.context import Context
+    from anchorcheck.plugin import Context
 
 
 def parse_pyproject(context: Context, path: str) -> FileFacts:

@@ -21,14 +21,24 @@ import posixpath
 import re
 from typing import TYPE_CHECKING
 
-from anchorcheck.bounded import brief
-from anchorcheck.lazyregex import later
-from anchorcheck.packages import DEV, DIRECT, Declaration, FileFacts, ManifestError, ManifestStatus, decode, load
-from anchorcheck.repo import UnsafePathError, check_relative
+from anchorcheck.plugin import (
+    brief,
+    later,
+    DEV,
+    DIRECT,
+    Declaration,
+    FileFacts,
+    ManifestError,
+    ManifestStatus,
+    decode_manifest,
+    load_manifest,
+    UnsafePathError,
+    check_relative,
+)
 from anchorcheck_plugins.ecosystems.pypi_common import declare, normalize
 
 if TYPE_CHECKING:
-    from anchorcheck.context import Context
+    from anchorcheck.plugin import Context
 
 PATTERN = re.compile(r"(?:[^/]*requirements[^/]*|requirements/[^/]+)\.(?:txt|in)")
 _DEV_WORDS = later(r"dev|test|lint|doc|typing")
@@ -45,7 +55,7 @@ def logical_lines(data: bytes) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     pending: list[str] = []
     start = 0
-    for number, raw in enumerate(decode(data).splitlines(), 1):
+    for number, raw in enumerate(decode_manifest(data).splitlines(), 1):
         if not pending:
             start = number
         stripped = _COMMENT.sub("", raw).rstrip()
@@ -79,7 +89,7 @@ def parse_requirements(context: Context, path: str) -> FileFacts:
 
 def _read(context: Context, path: str, chain: tuple[str, ...], found: list[Declaration], dynamic: list[str], declaring: bool) -> None:
     relation, group = relation_for(chain[0])
-    for line, text in load(context, path, logical_lines):
+    for line, text in load_manifest(context, path, logical_lines):
         context.check_deadline()
         include = _INCLUDE.match(text)
         if include:

@@ -15,19 +15,29 @@ import configparser
 from typing import TYPE_CHECKING, Any
 
 
-from anchorcheck import grammars
-from anchorcheck.packages import BUILD, DIRECT, OPTIONAL, Declaration, FileFacts, ManifestError, ManifestStatus, decode, load
+from anchorcheck.plugin import grammar_parser
+from anchorcheck.plugin import (
+    BUILD,
+    DIRECT,
+    OPTIONAL,
+    Declaration,
+    FileFacts,
+    ManifestError,
+    ManifestStatus,
+    decode_manifest,
+    load_manifest,
+)
 from anchorcheck_plugins.ecosystems.parsing import LineFinder
 from anchorcheck_plugins.ecosystems.pypi_common import declare
 
 if TYPE_CHECKING:
-    from anchorcheck.context import Context
+    from anchorcheck.plugin import Context
 
 _SETUP_ARGUMENTS = {"install_requires": DIRECT, "extras_require": OPTIONAL, "setup_requires": BUILD}
 
 
 def _config(data: bytes) -> tuple[configparser.RawConfigParser, LineFinder]:
-    text = decode(data)
+    text = decode_manifest(data)
     parser = configparser.RawConfigParser(strict=False)
     try:
         parser.read_string(text)
@@ -52,7 +62,7 @@ def _cfg_list(value: str) -> list[str]:
 
 
 def parse_setup_cfg(context: Context, path: str) -> FileFacts:
-    parser, lines = load(context, path, _config)
+    parser, lines = load_manifest(context, path, _config)
     found: list[Declaration] = []
     dynamic: list[str] = []
     sources: list[tuple[str, str, str, str | None]] = []
@@ -76,7 +86,7 @@ def parse_setup_cfg(context: Context, path: str) -> FileFacts:
 
 def _setup_calls(data: bytes) -> tuple[list[tuple[str, int, str]], list[str]]:
     """The setup() keyword arguments we read, as (name, line, source text); and why anything is dynamic."""
-    tree = grammars.parser("python").parse(data)
+    tree = grammar_parser("python").parse(data)
     calls = [node for node in _walk(tree.root_node) if node.type == "call" and _is_setup(node)]
     if not calls:
         return [], ["no setup() call found"]
@@ -112,7 +122,7 @@ def _is_setup(call: Any) -> bool:
 
 
 def parse_setup_py(context: Context, path: str) -> FileFacts:
-    arguments, dynamic = load(context, path, _setup_calls)
+    arguments, dynamic = load_manifest(context, path, _setup_calls)
     dynamic = list(dynamic)
     found: list[Declaration] = []
     for name, line, source in arguments:

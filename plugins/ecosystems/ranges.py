@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from anchorcheck.packages import CONTAINS, DISJOINT, OVERLAPS
+from anchorcheck.plugin import CONTAINS, DISJOINT, OVERLAPS
 
 
 class Interval(NamedTuple):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from anchorcheck.memoryfiles import code_span_anchors, code_spans, looks_like_anchor
+from anchorcheck.plugin import code_span_anchors, code_spans, looks_like_anchor
 from anchorcheck_plugins.formats.markdown import memory_blocks
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")

@@ -5,12 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator
 
-from anchorcheck.context import Context
-from anchorcheck.facts import Facts
-from anchorcheck.index import Search, SourceIndex, classify
-from anchorcheck.model import Evidence
-from anchorcheck.registry import Language
-from anchorcheck.repo import UnsafePathError
+from anchorcheck.plugin import Context, Facts, Search, SourceIndex, classify, Evidence, Language, UnsafePathError
 
 MAX_EVIDENCE = 10  # evidence items a result lists
 # Files with evidence after which a positive search stops parsing: the text report shows three,

@@ -27,9 +27,7 @@ import shlex
 from typing import NamedTuple
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Invocation, Verdict, hookimpl
-from anchorcheck.anchors import Anchor, AnchorSyntaxError
-from anchorcheck.context import BudgetExceeded, Context
-from anchorcheck.repo import UnsafePathError
+from anchorcheck.plugin import Anchor, AnchorSyntaxError, BudgetExceeded, Context, UnsafePathError
 
 MAX_NESTING = 8  # launchers within launchers (`npx uv run tox`) followed at most this deep
 UNREAD = "unread"  # the state of a result that is no claim about the repository

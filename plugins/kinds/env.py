@@ -14,12 +14,7 @@ from __future__ import annotations
 import re
 
 from anchorcheck import AnchorKind, AnchorResult, Verdict, hookimpl
-from anchorcheck.anchors import Anchor, AnchorSyntaxError
-from anchorcheck.context import Context
-from anchorcheck.facts import Facts
-from anchorcheck.index import Goal, SourceIndex
-from anchorcheck.model import Evidence
-from anchorcheck.registry import Language
+from anchorcheck.plugin import Anchor, AnchorSyntaxError, Context, Facts, Goal, SourceIndex, Evidence, Language
 from anchorcheck_plugins.kinds._source import (
     ENOUGH_EVIDENCE,
     MAX_EVIDENCE,

@@ -12,11 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from anchorcheck.context import Context
-from anchorcheck.facts import Parsed, first_error_line
-from anchorcheck.index import parser_for
-from anchorcheck.lazyregex import later
-from anchorcheck.repo import UnsafePathError
+from anchorcheck.plugin import Context, Parsed, first_error_line, parser_for, later, UnsafePathError
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -18,13 +18,19 @@ from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
-from anchorcheck.anchors import Anchor, AnchorSyntaxError
-from anchorcheck.context import Context
-from anchorcheck.facts import Facts
-from anchorcheck.index import Goal, Search, SourceIndex
-from anchorcheck.lazyregex import later
-from anchorcheck.packages import project_index
-from anchorcheck.registry import Ecosystem, Language
+from anchorcheck.plugin import (
+    Anchor,
+    AnchorSyntaxError,
+    Context,
+    Facts,
+    Goal,
+    Search,
+    SourceIndex,
+    later,
+    project_index,
+    Ecosystem,
+    Language,
+)
 from anchorcheck_plugins.kinds._source import (
     ENOUGH_EVIDENCE,
     MAX_EVIDENCE,

@@ -23,11 +23,7 @@ import re
 from dataclasses import dataclass
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
-from anchorcheck.anchors import Anchor, AnchorSyntaxError, decode_path
-from anchorcheck.context import Context
-from anchorcheck.facts import Facts
-from anchorcheck.index import SourceIndex
-from anchorcheck.registry import Language
+from anchorcheck.plugin import Anchor, AnchorSyntaxError, decode_path, Context, Facts, SourceIndex, Language
 
 _PLUGIN = "sym"
 _MODULE_FORM = re.compile(r"([a-z][a-z0-9]*):")

@@ -11,7 +11,7 @@ A trigger is never evidence: its verdict is always INCONCLUSIVE, and
 or `unbanked` (no fingerprint yet; the reason prints the one to write);
 `details["rebank"]` is the anchor text that arms it on the files as they
 are now, which `anchorcheck rebank` writes where the anchor is written.
-The memory-level rules in `anchorcheck.lifecycle` leave quiet triggers out
+The memory-level rules in `anchorcheck.memory.lifecycle` leave quiet triggers out
 of the combination and turn a fired one into "trigger fired: re-check".
 
 The fingerprint is the first 16 hex digits of sha256 over the sorted
@@ -26,9 +26,7 @@ import re
 from dataclasses import dataclass
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
-from anchorcheck.anchors import Anchor, AnchorSyntaxError, decode_path, encode_path
-from anchorcheck.context import Context
-from anchorcheck.repo import Repository
+from anchorcheck.plugin import Anchor, AnchorSyntaxError, decode_path, encode_path, Context, Repository
 
 FINGERPRINT_DIGITS = 16
 _FINGERPRINT = re.compile(rf"[0-9a-fA-F]{{{FINGERPRINT_DIGITS}}}")

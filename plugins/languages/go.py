@@ -8,7 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_constants, string_value
+from anchorcheck.plugin import Define, Definitions, Facts, Parsed, definitions, string_constants, string_value
 
 if TYPE_CHECKING:
     from tree_sitter import Node

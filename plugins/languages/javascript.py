@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
 from anchorcheck_plugins.languages import javascript_members
-from anchorcheck.facts import TYPE_CHECKING_ONLY, Define, Definitions, Facts, Parsed, definitions, single_bindings, string_value
+from anchorcheck.plugin import TYPE_CHECKING_ONLY, Define, Definitions, Facts, Parsed, definitions, single_bindings, string_value
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from anchorcheck.facts import Facts, Parsed, string_value
+from anchorcheck.plugin import Facts, Parsed, string_value
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -382,7 +382,7 @@ def _workspace_package(module: str, repo: object) -> tuple[str, ...]:
     """The source files of a package of this repository that `module` (`@s/p`, `@s/p/sub`, `p/sub`)
     names: the folder of the package.json (outside tests, examples and vendored code) whose `name`
     it is, then `src/`, `lib/` or the folder itself, as `sub` or its index."""
-    from anchorcheck.index import classify  # the path rules every search uses; imported only when asked
+    from anchorcheck.plugin import classify
 
     parts = module.split("/")
     size = 2 if module.startswith("@") else 1

@@ -14,7 +14,17 @@ from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
 from anchorcheck_plugins.languages import python_members
-from anchorcheck.facts import OPTIONAL, TYPE_CHECKING_ONLY, Define, Definitions, Facts, Parsed, definitions, single_bindings, string_value
+from anchorcheck.plugin import (
+    OPTIONAL_IMPORT,
+    TYPE_CHECKING_ONLY,
+    Define,
+    Definitions,
+    Facts,
+    Parsed,
+    definitions,
+    single_bindings,
+    string_value,
+)
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -151,7 +161,7 @@ def _import_flag(node: Node) -> str:
             c.type == "except_clause" and any(e in Parsed.text(c).split(":", 1)[0] for e in _GUARD_ERRORS)
             for c in parent.children
         ):
-            flag = OPTIONAL
+            flag = OPTIONAL_IMPORT
         child, parent = parent, parent.parent
     return flag
 

@@ -15,8 +15,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from anchorcheck.facts import Facts, Parsed, string_value
-from anchorcheck.lazyregex import later
+from anchorcheck.plugin import Facts, Parsed, string_value, later
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -309,7 +308,7 @@ def _in_projects(base: str, repo: object, roots: tuple[str, ...]) -> list[str]:
     example or vendored folders are left out: uv's `test/packages/anyio_local/anyio/` fakes anyio,
     and taking it for anyio REFUTED `sym:py:anyio.to_thread`. Asked only where the top level found
     nothing, and answered from the listing: a stat per project and root is too slow."""
-    from anchorcheck.index import classify  # the path rules every search uses; imported only when asked
+    from anchorcheck.plugin import classify
 
     paths = getattr(repo, "paths", None)
     if not callable(paths):

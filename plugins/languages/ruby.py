@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, enclosing_name, string_constants, string_value
+from anchorcheck.plugin import Define, Definitions, Facts, Parsed, definitions, enclosing_name, string_constants, string_value
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_constants
+from anchorcheck.plugin import Define, Definitions, Facts, Parsed, definitions, string_constants
 
 if TYPE_CHECKING:
     from tree_sitter import Node

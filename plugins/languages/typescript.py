@@ -6,7 +6,7 @@ Two grammars (`typescript` for .ts, `tsx` for .tsx) share one set of queries.
 from __future__ import annotations
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Facts, Parsed, string_value
+from anchorcheck.plugin import Facts, Parsed, string_value
 from anchorcheck_plugins.languages import javascript
 
 QUERIES = {

@@ -14,7 +14,7 @@ import posixpath
 import re
 from typing import NamedTuple
 
-from anchorcheck.context import Context
+from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     glob_regex,

@@ -15,12 +15,20 @@ import tomllib
 from collections.abc import Container, Iterable, Iterator
 
 from anchorcheck import AnchorResult, Ecosystem, Evidence, Invocation, Verdict
-from anchorcheck.bounded import LimitError, json_loads, toml_loads
-from anchorcheck.context import Context
-from anchorcheck.globs import Wildcard
-from anchorcheck.lazyregex import later
-from anchorcheck.packages import LOCKED, Declaration, PackageIndex
-from anchorcheck.repo import FileTooLargeError, UnsafePathError, looks_binary
+from anchorcheck.plugin import (
+    LimitError,
+    json_loads,
+    toml_loads,
+    Context,
+    Wildcard,
+    later,
+    LOCKED,
+    Declaration,
+    PackageIndex,
+    FileTooLargeError,
+    UnsafePathError,
+    looks_binary,
+)
 
 CONFIG_LIMIT = 4 * 1024 * 1024  # a runner configuration larger than this is not one a person wrote
 _DYNAMIC = frozenset("$`*?[{")
@@ -241,7 +249,7 @@ def parse_yaml(path: str, text: str) -> object:
 
 def glob_regex(pattern: str) -> Wildcard:
     """A workspace glob, matched with `.fullmatch(path)`: `*` within a folder name, `**` across folders.
-    Matched in linear time (`anchorcheck.globs.Wildcard`), since both the glob and the paths are untrusted."""
+    Matched in linear time (`anchorcheck.base.globs.Wildcard`), since both the glob and the paths are untrusted."""
     return Wildcard(pattern.rstrip("/") if pattern.rstrip("/") else pattern)
 
 

@@ -26,7 +26,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
-from anchorcheck.context import Context
+from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     Steps,

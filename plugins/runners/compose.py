@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, Verdict, hookimpl
-from anchorcheck.context import Context
+from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     Steps,

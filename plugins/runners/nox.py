@@ -18,9 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
-from anchorcheck.context import Context
-from anchorcheck.facts import first_error_line, string_value
-from anchorcheck.index import parser_for
+from anchorcheck.plugin import Context, first_error_line, string_value, parser_for
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     dynamic,

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
-from anchorcheck.context import Context
+from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     declared,

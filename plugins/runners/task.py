@@ -19,8 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
-from anchorcheck.context import Context
-from anchorcheck.globs import Wildcard
+from anchorcheck.plugin import Context, Wildcard
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     Steps,

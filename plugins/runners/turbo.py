@@ -15,7 +15,7 @@ import posixpath
 import re
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
-from anchorcheck.context import Context
+from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     dynamic,

@@ -9,7 +9,7 @@ that find modules: `lua/` is a source root, `a.b` is `a/b.lua` or
 from __future__ import annotations
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.facts import Define, Definitions, Facts, Parsed, definitions, string_value
+from anchorcheck.plugin import Define, Definitions, Facts, Parsed, definitions, string_value
 
 QUERIES = {
     "requires": '(function_call name: (identifier) @fn arguments: (arguments . (string) @module)) @call',

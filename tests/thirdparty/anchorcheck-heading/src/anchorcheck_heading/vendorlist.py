@@ -7,7 +7,7 @@ It registers the package <-> import-name mapping, so `pkg:vendorlist/...` and
 from __future__ import annotations
 
 from anchorcheck import Ecosystem, hookimpl
-from anchorcheck.packages import DIRECT, Declaration, FileFacts, ManifestStatus, PackageIndex, project_index
+from anchorcheck.plugin import DIRECT, Declaration, FileFacts, ManifestStatus, PackageIndex, project_index
 
 
 def read(context, scope):

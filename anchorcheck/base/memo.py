@@ -1,0 +1,207 @@
+"""The shared memo of a Context, with what each entry was computed from: what keeps it true and fast.
+
+A long-lived Verifier answers a recall from what it already worked out, and
+after an edit recomputes only what the edited files fed. So every entry
+records what its computation looked at, as it ran: the files it read (each
+read through `Repository` is noted), whether it depended on which files
+exist or on git's state (a listing, a git command), and, for a prefiltered
+search, a *watch*: a test that says whether a changed file now matters to it
+(a file the search ruled out by its bytes matters again only if its new bytes
+hold a needle). An entry computed while another one was in use inherits that
+one's record, so dropping a file's entries drops everything built on them.
+
+An entry that read a path the checkout's snapshot does not watch (a file no
+listing holds, such as an ignored one) is *volatile*: it is kept for one call
+only, since nothing would say when it changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+
+TYPE_CHECKING = False  # not `typing`'s: importing it costs a replayed `check` 4-7 ms (anchorcheck.serve.replay)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
+
+
+class Reads:
+    """What one computation looked at. (A plain class: `dataclasses` would cost a replayed `check`,
+    which imports this module through `Repository`, a tenth of its time.)"""
+
+    __slots__ = ("paths", "probed", "listing", "git", "watches")
+
+    def __init__(self) -> None:
+        self.paths: set[str] = set()  # repo-relative paths read, resolved or stat-ed
+        # Paths only asked whether they exist and as what (file, directory): a new listing alone changes
+        # those answers (adding, removing or retyping a path relists), not an edit of their bytes.
+        self.probed: set[str] = set()
+        self.listing = False  # which files exist, or git's state (index, HEAD), fed it
+        self.git = False  # git's history or HEAD fed it (a span followed through history, the commit checked out)
+        self.watches: list[Callable[[str], bool]] = []  # changed path -> whether it now matters
+
+    def add(self, other: Reads) -> None:
+        self.paths |= other.paths
+        self.probed |= other.probed
+        self.listing = self.listing or other.listing
+        self.git = self.git or other.git
+        self.watches.extend(w for w in other.watches if w not in self.watches)
+
+
+class Memo:
+    """Values by key, each with the `Reads` it was computed from (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self._values: dict[Any, Any] = {}
+        self._reads: dict[Any, Reads] = {}
+        # The keys by each path they read and each watch they hold: an edit of one file visits only
+        # the entries it fed and asks each distinct watch once, not every entry (154 on Django). Built
+        # at the first `forget` for what was computed since (`_unindexed`): a one-shot Verifier's memo,
+        # never told of a change, does not pay for it.
+        self._by_path: dict[str, set[Any]] = {}
+        self._by_watch: dict[Callable[[str], bool], set[Any]] = {}
+        self._unindexed: set[Any] = set()
+        self._open: list[Reads] = []  # the computations running now, innermost last
+        self._volatile: set[Any] = set()  # keys to drop at the next call, whatever changed
+        self._unwatched: set[str] = set()  # the paths they read that no change would be seen in
+        # Of these paths, those a change of which would not be seen (`Snapshot.uncovered`); None for a
+        # one-shot Verifier, whose memo lives as long as one call.
+        self.uncovered: Callable[[set[str]], set[str]] | None = None
+
+    def get(self, key: Any, factory: Callable[[], T], keep: Callable[[T], bool] | None = None) -> T:
+        """The value under `key`, computed by `factory` on first use and kept while what it read holds
+        (and, with `keep`, only when `keep(value)`: a result cut short by a deadline is not kept)."""
+        if key in self._values:
+            self._inherit(self._reads[key])
+            return self._values[key]  # type: ignore[no-any-return]
+        reads = Reads()
+        self._open.append(reads)
+        try:
+            value = factory()
+        finally:
+            self._open.pop()
+            self._inherit(reads)  # also when it raised: a caller that goes on has still seen these
+        if keep is None or keep(value):
+            self._values[key] = value
+            self._reads[key] = reads
+            self._unindexed.add(key)
+            unwatched = self.uncovered(reads.paths | reads.probed) if self.uncovered is not None else ()
+            if unwatched:
+                self._volatile.add(key)
+                self._unwatched |= unwatched
+        return value
+
+    def peek(self, key: Any) -> Any:
+        """The value under `key` if it was computed, else None (nothing is computed or recorded)."""
+        return self._values.get(key)
+
+    def _inherit(self, reads: Reads) -> None:
+        if self._open:
+            self._open[-1].add(reads)
+
+    # -- what the running computations look at ----------------------------------
+
+    def read(self, path: str) -> None:
+        if self._open:
+            self._open[-1].paths.add(path)
+
+    def probe(self, path: str) -> None:
+        if self._open:
+            self._open[-1].probed.add(path)
+            self._open[-1].listing = True
+
+    def read_all(self, paths: set[str] | list[str]) -> None:
+        if self._open:
+            self._open[-1].paths.update(paths)
+
+    def listed(self) -> None:
+        if self._open:
+            self._open[-1].listing = True
+
+    def git(self) -> None:
+        if self._open:
+            self._open[-1].listing = self._open[-1].git = True
+
+    def current(self) -> Reads | None:
+        """What the innermost computation running now has read so far (None outside any)."""
+        return self._open[-1] if self._open else None
+
+    def watch(self, matters: Callable[[str], bool]) -> None:
+        if self._open:
+            self._open[-1].watches.append(matters)
+
+    @contextmanager
+    def unrecorded(self) -> Iterator[None]:
+        """Reads in this block are not recorded: the caller declares what its result depends on."""
+        with self.recording():
+            yield
+
+    @contextmanager
+    def recording(self) -> Iterator[Reads]:
+        """What this block reads, also through entries it computes or reuses (what a whole run read),
+        kept from any enclosing record."""
+        reads = Reads()
+        self._open.append(reads)
+        try:
+            yield reads
+        finally:
+            self._open.pop()
+
+    # -- keeping it true ----------------------------------------------------------
+
+    def drop_volatile(self) -> set[str]:
+        """Drop the entries that read a path no change would be seen in: they lived for one call.
+        Returns those paths, whose per-file facts the caller forgets too."""
+        for key in self._volatile:
+            if key in self._values:
+                self._drop(key)
+        unwatched, self._volatile, self._unwatched = self._unwatched, set(), set()
+        return unwatched
+
+    def forget(self, stale: set[str], relisted: bool, unlisted: Callable[[str], bool]) -> int:
+        """Drop the entries that `stale` paths (changed, added or removed) fed, and with `relisted`
+        those that depended on the listing or read a path that was no listed file (`unlisted`: a
+        directory, or a file that did not exist). How many were dropped."""
+        self._index()
+        doomed: set[Any] = set()
+        if relisted:
+            doomed.update(key for key, reads in self._reads.items() if reads.listing or any(map(unlisted, reads.paths)))
+        for path in stale:
+            doomed |= self._by_path.get(path, set())
+        for watch, keys in self._by_watch.items():
+            if not keys <= doomed and any(watch(path) for path in stale):
+                doomed |= keys
+        for key in doomed:
+            self._drop(key)
+        return len(doomed)
+
+    def _index(self) -> None:
+        """Index the entries computed since the last call by the paths they read and the watches they hold."""
+        for key in self._unindexed:
+            reads = self._reads.get(key)
+            if reads is not None:
+                for path in reads.paths:
+                    self._by_path.setdefault(path, set()).add(key)
+                for watch in reads.watches:
+                    self._by_watch.setdefault(watch, set()).add(key)
+        self._unindexed.clear()
+
+    def _drop(self, key: Any) -> None:
+        """Take an entry out, and out of the indexes by path and by watch."""
+        del self._values[key]
+        reads = self._reads.pop(key)
+        if key in self._unindexed:  # not indexed yet: nothing to take out there
+            self._unindexed.discard(key)
+            return
+        _unindex(self._by_path, reads.paths, key)
+        _unindex(self._by_watch, reads.watches, key)
+
+
+def _unindex(index: dict[Any, set[Any]], parts: Iterable[Any], key: Any) -> None:
+    for part in parts:
+        keys = index[part]
+        keys.discard(key)
+        if not keys:
+            del index[part]

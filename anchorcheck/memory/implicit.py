@@ -1,0 +1,321 @@
+"""Where an implicit path reference points, judged the way a person reading the memory would.
+
+Real instruction files write paths loosely: relative to the memory file's own
+folder (a nested AGENTS.md), to the repository root, to a folder named earlier
+in the same sentence or list, or as the tail of a longer path (`pkg/mod.py`
+for `src/pkg/mod.py`). Most paths that do not exist as written are therefore
+not stale, so a path is REFUTED only when no reading finds it, nothing tracked
+ends with it, it is not ignored or generated, and its first folder is one this
+repository has (so it names a place here that lost the file). Everything in
+between is INCONCLUSIVE with the reason.
+
+`keep(reference, repo, roots)` decides, when a memory file is read, whether a
+path is a reference to this repository at all (a `/api` route, a `../` path
+leaving the checkout and a bare file name no file here carries are not
+read); `resolve(reference, context)` decides, when it is checked, which path
+it means. The source roots a path may be written relative to are those the
+registered languages declare (`Language.source_roots`: Python's `src`, `lib`,
+`python`), so a third-party language adds its own (`root_names(registry)`).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import weakref
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from anchorcheck.model.anchors import encode_path
+from anchorcheck.repo.context import Context
+from anchorcheck.base.globs import gitignore
+from anchorcheck.model.reference import Reference
+from anchorcheck.model.registry import Registry
+from anchorcheck.repo.checkout import Repository, UnsafePathError
+
+
+MAX_SHOWN = 3
+
+
+class Resolution(NamedTuple):
+    """What a path reference means here: the repo-relative path to check, or a verdict already reached.
+
+    `path` is set when the reference is checked as `file:PATH` (found, or the
+    reading a person would call stale); `unsure` holds the reason when it is
+    INCONCLUSIVE without a check (ambiguous, ignored, not this repository's).
+    `note` says how the path was read, for the result's reason.
+    """
+
+    path: str | None
+    unsure: str | None = None
+    note: str = ""
+
+
+def root_names(registry: Registry) -> tuple[str, ...]:
+    """The source-root folder names the registered languages declare, in registration order."""
+    return registry.source_roots()  # declared ones included: reading a memory file imports no language
+
+
+def applies(globs: Sequence[str], repo: Repository) -> bool:
+    """Whether an `applyTo` (gitignore-style globs, as lenient as Copilot's: `*.py` at any depth) matches a
+    listed file: instructions for files this repository does not have say nothing about it. A glob that
+    does not compile matches nothing, as it would for Copilot."""
+    try:
+        spec = gitignore(globs)
+    except (ValueError, re.error):
+        return False
+    return any(spec.match_file(path) for path in repo.paths())
+
+
+def scope_folders(globs: Sequence[str], repo: Repository) -> tuple[str, ...]:
+    """The folders an `applyTo` names, most specific first: the literal folders each glob starts with
+    (`web/src/**/*.tsx`: web/src, then web), those that exist here."""
+    found: list[str] = []
+    for glob in globs:
+        parts = glob.strip("/").split("/")
+        literal = _until_wild(parts if glob.endswith("/") else parts[:-1])
+        for end in range(len(literal), 0, -1):
+            folder = "/".join(literal[:end])
+            if folder not in found and _is_dir(repo, folder):
+                found.append(folder)
+    return tuple(found)
+
+
+def _until_wild(parts: list[str]) -> list[str]:
+    """The leading segments of a glob that hold no wildcard."""
+    literal = []
+    for part in parts:
+        if set("*?[{") & set(part) or part in ("", ".", ".."):
+            break
+        literal.append(part)
+    return literal
+
+
+class Probes:
+    """The existence checks the reading of one memory file may still make for bare names (`utils.ts`,
+    `tests/`): each is tried under the file's folder, the root, the folders named before it and the
+    source roots. A table of 20,000 rows of folder names took a minute; past the budget a bare name
+    is left unread, which is silence, never a wrong verdict."""
+
+    def __init__(self, limit: int = 20_000) -> None:
+        self.left = limit
+
+    def take(self, count: int) -> bool:
+        self.left -= count
+        return self.left >= 0
+
+
+def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: Probes | None = None) -> bool:
+    """Whether a path reference read from a memory file names something in this repository at all.
+
+    Not read: a leading-slash path whose first segment is no top-level folder
+    (a URL route), a `../` path that leaves the checkout, and a bare name
+    (`utils.ts`, `tests/`) that names no one path here: a file name alone is
+    a claim about a place only when it points at one. `roots` are the source
+    root names (`root_names`).
+    """
+    written = reference.value
+    if reference.rooted:
+        return _is_dir(repo, written.strip("/").split("/", 1)[0])
+    if reference.after and not _places(reference.after, reference, repo):
+        return False  # the sentence is about another repository (`owner/repo` named before)
+    if reference.loose and not _places(written, reference, repo):
+        return False
+    if written.startswith("../") and _join(reference.folder, written) is None:
+        return False
+    if "/" in written.rstrip("/"):
+        return True
+    candidates = readings(reference, repo, roots)
+    if probes is not None and not probes.take(len(candidates) + 1):
+        return False
+    if any(_exists(repo, c) for c in candidates):
+        return True
+    return len(_ending_with(repo, written.rstrip("/"))) == 1
+
+
+def resolve(reference: Reference, context: Context) -> Resolution:
+    """The path a reference means: the first reading that exists, else a unique tracked tail, else a verdict."""
+    repo = context.repo
+    written = reference.value
+    slash = "/" if written.endswith("/") else ""
+    bare = written.rstrip("/")
+    candidates = readings(reference, repo, root_names(context.registry))
+    for candidate in candidates:
+        if _exists(repo, candidate):
+            how = "" if candidate == bare else f" (written `{reference.written}`)"
+            return Resolution(candidate + slash, note=how)
+    if not written.startswith("../"):
+        tails = _ending_with(repo, bare)
+        if len(tails) == 1:
+            return Resolution(tails[0] + slash, note=f" (written `{reference.written}`: the one path ending so)")
+        if tails:
+            shown = ", ".join(tails[:MAX_SHOWN]) + (f" and {len(tails) - MAX_SHOWN} more" if len(tails) > MAX_SHOWN else "")
+            return Resolution(None, f"`{reference.written}` is no path from here, and {len(tails)} paths end with it: {shown}")
+    for candidate in candidates:
+        elsewhere = repo.not_checked_out(candidate)
+        if elsewhere is not None:
+            return Resolution(None, f"{candidate} is {elsewhere}")
+        ignored = repo.ignored_because(candidate)
+        if ignored:
+            return Resolution(None, f"{candidate} does not exist, but it is {ignored}: a build output or a local file")
+    if reference.generated:
+        return Resolution(None, f"{candidates[0]} does not exist, but the text says it is generated or written to: an output not made yet")
+    # Stale only where the path's first folder is a folder here: the place exists and lost the file.
+    placed = [c for c in candidates if _is_dir(repo, _first_folder(c, bare))]
+    if not placed:
+        first = _first_folder(candidates[0], bare)
+        return Resolution(None, f"{candidates[0]} does not exist and there is no folder {first}/ here: a path of another checkout, or an example")
+    tried = [c for c in readings(reference) if c != placed[0]]  # as written: the source roots are no reading of it
+    note = f" (nor {', '.join(tried[:MAX_SHOWN])})" if tried else ""
+    return Resolution(placed[0] + slash, note=note)
+
+
+def command_readings(reference: Reference, repo: Repository) -> list[str]:
+    """The `cmd:` anchors a command may mean, most likely first: run from a folder the text named before
+    it (`cd DIR` in its block, "run these from `packages/ai`"), from a folder the file applies to
+    (`applyTo`), from the memory file's folder, or from the root (where agents run commands)."""
+    folders: list[str] = []
+    for hint in reference.hints:
+        for folder in (_join(reference.folder, hint.rstrip("/")), _join("", hint.rstrip("/"))):
+            if folder is not None and folder not in folders and _is_dir(repo, folder):
+                folders.append(folder)
+    for folder in (*reference.scopes, reference.folder, ""):
+        if folder not in folders:
+            folders.append(folder)
+    return [f"{reference.anchor} in:{encode_path(f)}/" if f else reference.anchor for f in folders]
+
+
+def _places(written: str, reference: Reference, repo: Repository) -> bool:
+    """Whether the first folder of `written` is a folder here, read from the memory's folder or the root."""
+    first = written.split("/", 1)[0]
+    return any(_is_dir(repo, p) for p in {_join(reference.folder, first), first} if p is not None)
+
+
+def _first_folder(candidate: str, written: str) -> str:
+    """The folder the written path enters first, as read at this candidate (`web/src` for `src/x.ts` read in web/)."""
+    tail = written
+    while tail.startswith("../"):
+        tail = tail[3:]
+    depth = tail.count("/")  # segments after the first one
+    parts = candidate.split("/")
+    return "/".join(parts[: max(len(parts) - depth, 1)])
+
+
+def readings(reference: Reference, repo: Repository | None = None, roots: Sequence[str] = ()) -> list[str]:
+    """The repo-relative paths a written path may mean, most likely first.
+
+    The memory file's folder, the folders it applies to (`applyTo`), the
+    root, the folders named earlier in the same sentence or list, then, with
+    a repository, the source roots: the folders
+    named `roots` and the packages right under them (`pkg/mod.py` written
+    for `src/pkg/mod.py`).
+    """
+    written = reference.value.rstrip("/")
+    bases: list[str | None] = [reference.folder]
+    if not written.startswith("../"):
+        bases += [*reference.scopes, ""]
+        for hint in reference.hints:
+            bases += [_join(reference.folder, hint.rstrip("/")), hint.rstrip("/")]
+        if repo is not None:
+            bases += source_roots(repo, roots)
+    found: list[str] = []
+    for base in bases:
+        if base is None:
+            continue
+        candidate = _join(base, written)
+        if candidate is not None and candidate not in found:
+            found.append(candidate)
+    return found or [written]
+
+
+def source_roots(repo: Repository, names: Sequence[str]) -> list[str]:
+    """The top-level folders called one of `names` (`src/`, `lib/`) and the folders right under them:
+    where code is written relative to a package."""
+    index = _index(repo)
+    key = tuple(names)
+    found = index.roots.get(key)
+    if found is None:
+        found = [r for r in key if r in index.tops]
+        found += sorted(f for top in found for f in index.children.get(top, ()))
+        index.roots[key] = found
+    return found
+
+
+def _join(base: str, path: str) -> str | None:
+    """`base/path` normalized; None when it leaves the repository."""
+    joined = posixpath.normpath(posixpath.join(base, path)) if base else posixpath.normpath(path)
+    if joined == ".." or joined.startswith("../") or joined.startswith("/"):
+        return None
+    return joined
+
+
+def _exists(repo: Repository, path: str | None) -> bool:
+    if path is None:
+        return False
+    try:
+        return repo.exists(path) and (repo.is_file(path) or repo.is_dir(path))
+    except UnsafePathError:
+        return False
+
+
+def is_file(repo: Repository, path: str) -> bool:
+    """A file inside the repository (a refused path is no file)."""
+    try:
+        return repo.is_file(path)
+    except UnsafePathError:
+        return False
+
+
+def _is_dir(repo: Repository, path: str) -> bool:
+    try:
+        return repo.is_dir(path)
+    except UnsafePathError:
+        return False
+
+
+def _ending_with(repo: Repository, tail: str) -> list[str]:
+    """Listed files, and folders holding listed files, whose path ends with `/tail`."""
+    name = tail.rsplit("/", 1)[-1]
+    suffix = "/" + tail
+    index = _index(repo)
+    return sorted(p for p in (*index.files.get(name, ()), *index.folders.get(name, ())) if p.endswith(suffix))
+
+
+class _PathIndex(NamedTuple):
+    files: dict[str, list[str]]
+    folders: dict[str, list[str]]
+    tops: frozenset[str]  # the top-level folders
+    children: dict[str, list[str]]  # a top-level folder -> the folders right under it
+    roots: dict[tuple[str, ...], list[str]]  # source roots by root names, filled as asked
+
+
+_INDEXES: weakref.WeakKeyDictionary[Repository, _PathIndex] = weakref.WeakKeyDictionary()
+
+
+def _index(repo: Repository) -> _PathIndex:
+    """The listing by last segment (files and folders) and the top two levels of folders, built once per Repository."""
+    index = _INDEXES.get(repo)
+    if index is None:
+        paths = repo.paths()
+        files: dict[str, list[str]] = {}
+        folders: set[str] = set()
+        for path in paths:
+            files.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+            parts = path.split("/")[:-1]
+            for end in range(len(parts), 0, -1):
+                folder = "/".join(parts[:end])
+                if folder in folders:
+                    break
+                folders.add(folder)
+        named: dict[str, list[str]] = {}
+        for folder in sorted(folders):
+            named.setdefault(folder.rsplit("/", 1)[-1], []).append(folder)
+        children: dict[str, list[str]] = {}
+        for folder in folders:
+            if folder.count("/") == 1:
+                children.setdefault(folder.split("/", 1)[0], []).append(folder)
+        tops = frozenset(f for f in folders if "/" not in f)
+        index = _INDEXES[repo] = _PathIndex(files, named, tops, children, {})
+    return index
+
+

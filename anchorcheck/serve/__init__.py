@@ -1,0 +1,1 @@
+"""Serving: the check server and its client, replayed reports, the MCP server."""

@@ -1,0 +1,1 @@
+"""Span citations: banking, fingerprints and relocation."""

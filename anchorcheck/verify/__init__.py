@@ -1,0 +1,1 @@
+"""Verification: the Verifier, fleets, executors, plugin loading, suggestions and citation stores."""
