@@ -32,7 +32,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
 from anchorcheck.safe_read import open_regular
@@ -55,14 +54,24 @@ _SHARED = (
 _BORROWED = ("objects/info/alternates", "objects/info/http-alternates")
 
 
-@dataclass(frozen=True)
 class GitDir:
     """A vetted git directory: the work tree's top folder, its own git directory and the common one
-    (the same folder except for a linked worktree)."""
+    (the same folder except for a linked worktree). A plain class: a replayed `check` imports no
+    `dataclasses`."""
 
-    top: Path
-    gitdir: Path
-    common: Path
+    __slots__ = ("common", "gitdir", "top")
+
+    def __init__(self, top: Path, gitdir: Path, common: Path) -> None:
+        self.top, self.gitdir, self.common = top, gitdir, common
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GitDir) and (self.top, self.gitdir, self.common) == (other.top, other.gitdir, other.common)
+
+    def __hash__(self) -> int:
+        return hash((self.top, self.gitdir, self.common))
+
+    def __repr__(self) -> str:
+        return f"GitDir(top={self.top!r}, gitdir={self.gitdir!r}, common={self.common!r})"
 
     def shared(self, name: str) -> Path:
         return self.common / name

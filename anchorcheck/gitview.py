@@ -27,24 +27,24 @@ from __future__ import annotations
 
 import atexit
 import os
-import shutil
-import tempfile
 import threading
 from pathlib import Path
 
 from anchorcheck.gitconfig import Settings, read_settings
 from anchorcheck.gitdir import GitDir, read_head
 
+_PREFIX = "anchorcheck-git-"
 _LINKED = ("objects", "refs", "packed-refs", "shallow", "reftable", "info/exclude", "info/attributes")
 
 
 class View:
     """One checkout's private git directory, made by this process."""
 
-    def __init__(self, found: GitDir, settings: Settings) -> None:
+    def __init__(self, found: GitDir) -> None:
         self.found = found
-        self.settings = settings
-        self.folder = Path(tempfile.mkdtemp(prefix="anchorcheck-git-"))
+        self._settings = Settings()
+        self._config_seen: tuple[int, ...] | None = None
+        self.folder = _private_folder()
         self.owner = os.getpid()
         self._head = ""
         self._lock = threading.Lock()
@@ -55,7 +55,7 @@ class View:
             raise
 
     def _lay_out(self) -> None:
-        (self.folder / "config").write_text(_config_text(self.settings), encoding="utf-8")
+        self._refresh_config()
         for name in _LINKED:
             target = self.found.shared(name)
             if os.path.lexists(target):
@@ -72,6 +72,7 @@ class View:
         if head is None:
             return None
         with self._lock:
+            self._refresh_config()
             if head != self._head:
                 fresh = self.folder / f"HEAD.{os.getpid()}.new"
                 fresh.write_text(head, encoding="utf-8")
@@ -84,9 +85,98 @@ class View:
             "GIT_INDEX_FILE": str(index if index.exists() else self.folder / "index"),
         }
 
+    @property
+    def settings(self) -> Settings:
+        """The checkout's configuration as it is now (read again when its file changed)."""
+        with self._lock:
+            self._refresh_config()
+            return self._settings
+
+    def _refresh_config(self) -> None:
+        """Read the checkout's configuration again when its file changed (a long-lived process sees a
+        `git config core.autocrlf true` made after it started) and write the private one from it."""
+        path = self.found.shared("config")
+        try:
+            info = os.lstat(path)
+            seen: tuple[int, ...] = (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        except FileNotFoundError:
+            seen = ()
+        if seen == self._config_seen:
+            return
+        self._settings = read_settings(path) if seen else Settings()
+        fresh = self.folder / f"config.{os.getpid()}.new"
+        fresh.write_text(_config_text(self._settings), encoding="utf-8")
+        os.replace(fresh, self.folder / "config")
+        self._config_seen = seen
+
     def remove(self) -> None:
         if os.getpid() == self.owner:  # a forked child never removes its parent's view
-            shutil.rmtree(self.folder, ignore_errors=True)
+            _remove_tree(self.folder)
+
+
+def _private_folder() -> Path:
+    """A new folder only this user can enter, in the system's temporary folder. Made by hand, not by
+    `tempfile`, which imports `shutil` (and bz2 and lzma) into every `check`'s start-up."""
+    base = next((os.environ[name] for name in ("TMPDIR", "TEMP", "TMP") if os.environ.get(name)), None)
+    if base is None:
+        if os.name != "posix":
+            import tempfile  # noqa: PLC0415 - only where there is no /tmp
+
+            base = tempfile.gettempdir()
+        else:
+            base = "/tmp"  # noqa: S108 - the folder is made 0700 with a random name, never reused
+    _sweep(base)
+    for _ in range(100):
+        folder = Path(base) / f"{_PREFIX}{os.getpid()}-{os.urandom(8).hex()}"
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            continue
+        return folder
+    raise FileExistsError(f"no new folder could be made in {base}")
+
+
+def _sweep(base: str) -> None:
+    """Remove the views of this user's processes that are gone: a process killed by a signal never
+    ran its exit handler. Views of live processes and of other users are left alone."""
+    if not hasattr(os, "getuid"):
+        return
+    try:
+        entries = list(os.scandir(base))
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.name.startswith(_PREFIX):
+            continue
+        pid = entry.name[len(_PREFIX) :].partition("-")[0]
+        try:
+            if entry.stat(follow_symlinks=False).st_uid != os.getuid() or not pid.isdigit():
+                continue
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            _remove_tree(Path(entry.path))
+        except (OSError, ValueError, OverflowError):
+            continue
+
+
+def _remove_tree(folder: Path) -> None:
+    """Remove the view: its files, links (never followed) and folders; what cannot go is left."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            _remove_tree(Path(entry.path))
+        else:
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                pass
+    try:
+        os.rmdir(folder)
+    except OSError:
+        pass
 
 
 def _config_text(settings: Settings) -> str:
@@ -112,8 +202,7 @@ def view_of(found: GitDir) -> View | None:
         view = _views.get(key)
         if view is None:
             try:
-                settings = read_settings(found.shared("config")) if found.shared("config").exists() else Settings()
-                view = _views[key] = View(found, settings)
+                view = _views[key] = View(found)
             except OSError:
                 return None
         return view
