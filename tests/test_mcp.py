@@ -93,7 +93,7 @@ def test_suggest_anchors_and_remember_type_a_memory_in_one_call(make_repo) -> No
         ],
     )
     proposals = suggested.structured_content["suggestions"]
-    assert [p["anchor"] for p in proposals] == ["pkg:pypi/redis", "import:redis in:src/app/cache.py"]
+    assert [p["anchor"] for p in proposals] == ["file:src/app/cache.py", "pkg:pypi/redis", "import:redis in:src/app/cache.py"]  # the path in prose too
     assert all(p["reason"] and p["confidence"] for p in proposals)
     memory = remembered.structured_content
     assert memory["anchors"] == ["file:src/app/cache.py", "span:src/app/cache.py#L6-L7", "pkg:pypi/redis", "import:redis in:src/app/cache.py"]

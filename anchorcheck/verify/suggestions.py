@@ -77,6 +77,8 @@ _GENERIC = frozenset(
     "go api apis json yaml toml xml html css sql sqlite http https grpc cli ui web app core config internal common "
     "utils util tools test tests types log logs files sdk client server ai next diff url path os io time data".split()
 )
+# Protocols: "over WebSocket", "via SSE" name the wire, not a package that speaks it (a cue word or code does).
+_PROTOCOLS = frozenset("websocket websockets tcp udp dns ssh smtp sse oauth grpc http2 mqtt".split())
 _NAME_AFFIXES = ("-sdk", "-client", "-python", "-py", "-js", ".js", "-rs", "python-", "py-", "node-")
 _PACKAGE_WORD = re.compile(r"@?[A-Za-z][\w.+-]*(?:/[\w.+-]+)*")
 _PASSAGE_MIN = 12
@@ -130,8 +132,13 @@ class _Mention:
 class Suggester:
     """Proposes anchors for memories of one checkout; keeps what it learns about the code between memories."""
 
-    def __init__(self, verifier: Verifier) -> None:
+    def __init__(self, verifier: Verifier, *, implicit_checked: bool = False) -> None:
+        """`implicit_checked`: the memories live in files `check` reads implicit references from
+        (`suggest` on memory files), so a path, command or install command the text already names
+        is checked anyway and is not proposed again; a store that verifies only typed anchors (MCP
+        `remember`) gets them as anchors."""
         self.verifier = verifier
+        self.implicit_checked = implicit_checked
         self._defs: dict[str, set[str]] = {}  # name -> the files that define it, for the names looked up
         self._packages: dict[str, list[tuple[str, str, bool]]] | None = None
         self._home: str | None = None
@@ -170,7 +177,9 @@ class Suggester:
     def _candidates(self, text: str, folder: str = "") -> Iterator[Suggestion]:
         codes, prose = _split(text)
         yield from self._spans(text, codes)
-        yield from self._references(text, folder)
+        if not self.implicit_checked:
+            yield from self._references(text, folder)
+        yield from self._prose_paths(prose, {m.text for m in codes} if self.implicit_checked else set(), folder)
         yield from self._symbols(codes, prose)
         yield from self._env(codes, prose)
         negated = set()
@@ -179,10 +188,10 @@ class Suggester:
             yield suggestion
         yield from self._packages_named(text, [m for m in codes + prose if m.text not in negated])
 
-    def _references(self, text: str, folder: str) -> Iterator[Suggestion]:
+    def _references(self, text: str, folder: str, kinds: frozenset[str] = frozenset({"file", "cmd", "pkg"})) -> Iterator[Suggestion]:
         """Paths, commands and install commands, read as `check` reads implicit references."""
         repo, registry = self.verifier.repo, self.verifier.registry
-        kinds = {"file", "cmd", "pkg"} & set(registry.kinds)
+        kinds &= set(registry.kinds)
         roots = implicit.root_names(registry)
         for ref in read_references(text, claims=runner_claims(registry), kinds=kinds) if kinds else ():
             ref = ref._replace(folder=folder)
@@ -199,6 +208,16 @@ class Suggester:
                         break
             else:
                 yield Suggestion(ref.anchor, f"the text installs it: {ref.written}", confidence=HIGH, mention=ref.written)
+
+    def _prose_paths(self, prose: list[_Mention], checked: set[str], folder: str) -> Iterator[Suggestion]:
+        """A path written in plain prose ("the session is in src/pkg/client/session.py"), which `check` does
+        not read: read as if it were inline code, with the same filters (URLs, globs, placeholders, home
+        paths), so it is proposed only when it names one path of the checkout; not when the text also
+        writes it in inline code that `check` reads (`checked`)."""
+        for mention in prose:
+            path = mention.text.rstrip(",;:")
+            if "/" in path and "`" not in path and path not in checked:
+                yield from self._references(f"`{path}`", folder, frozenset({"file"}))
 
     def _spans(self, text: str, codes: list[_Mention]) -> Iterator[Suggestion]:
         repo = self.verifier.repo
@@ -292,7 +311,7 @@ class Suggester:
             home = self._home_ecosystem()
             if home is None:
                 return
-            name = _purl_name(word.lower())
+            name = word.lower()
             target = f"{home}/{name}" if home else name
             reason = f"the text says {word} is not a dependency ('{cue}'), and no complete manifest declares it"
             yield Suggestion(f"!pkg:{target}", reason, confidence=MEDIUM, mention=mention.text)
@@ -306,8 +325,8 @@ class Suggester:
             named = table.get(word.lower(), [])
             if not mention.code and (word.lower() in _GENERIC or (word.isupper() and len(word) <= 5)):
                 continue  # "Go", "JSON", "API", "AI": a language, a format, an acronym, not a package
-            # a Go module's last path segment never stands for a generic or English word in prose
-            matches = [(eco, name) for eco, name, exact in named if exact or (word.lower() not in _GENERIC and (mention.code or not is_english(word)))]
+            # a Go module's last path segment ("websocket" of github.com/gorilla/websocket) names it in prose only beside a cue word
+            matches = [(eco, name) for eco, name, exact in named if exact or mention.code or _beside_cue(text, mention)]
             if not matches or not self._code_context(text, mention, word):
                 continue
             if _CONTRAST.search(text[max(0, mention.start - 40) : mention.start]):
@@ -316,7 +335,7 @@ class Suggester:
                 yield Suggestion(f"pkg:{word.lower()}", f"the text names {word}, which the manifests of several ecosystems declare", confidence=MEDIUM, mention=mention.text)
                 continue
             ecosystem, name = matches[0]
-            purl = f"pkg:{ecosystem}/{_purl_name(name)}"
+            purl = f"pkg:{ecosystem}/{name}"
             version = _VERSION.match(text, mention.start + len(mention.text))
             if version and self._check(f"{purl}@{version.group(1)}").verdict is not Verdict.VERIFIED:
                 continue  # the text states a version the lock does not hold: a weaker anchor would hide that
@@ -348,34 +367,35 @@ class Suggester:
 
         Only files whose bytes hold a name's longest segment can define it
         (`RedisCache.get` is defined where `RedisCache` is written), so a
-        prefiltered search parses those alone, not the whole tree (a cold
-        first run on uv's checkout took a minute). A name written in files of
-        more than MAX_DEFINER_BYTES together is left out before anything is
-        parsed: proving that one of them alone defines it costs more than a
-        proposal is worth (by size, whatever the cache holds, so that a cold
-        and a warm run propose the same).
-        A candidate too large to parse makes every name of the search
-        ambiguous: it may define them.
+        prefiltered listing names the candidates and those alone are parsed,
+        not the whole tree (a cold first run on uv's checkout took a minute).
+        A memory means the production definition: when production code holds
+        the name, only it is read (tests of a real SDK write `ClientSession`
+        in a megabyte of files; a fake of it there is not what the text means),
+        else tests and examples are. Candidates of more than MAX_DEFINER_BYTES
+        together leave the name out before anything is parsed: proving that one
+        of them alone defines it costs more than a proposal is worth (by size,
+        whatever the cache holds, so that a cold and a warm run propose the
+        same). A candidate that cannot be parsed makes the name ambiguous: it
+        may define it.
         """
         index = SourceIndex.of(self.verifier.context)
-        wanted = sorted({name for name in names if name not in self._defs})
-        for name in wanted:
+        for name in sorted({name for name in names if name not in self._defs}):
             holding = index.search(None, lambda language, name=name: [_needle(name).encode("utf-8")], goal=_LIST_ONLY)
-            if sum(self._size(path) for path in holding.candidates) > MAX_DEFINER_BYTES:
-                self._defs[name] = set()  # unknown, and never proposed
-        wanted = [name for name in wanted if name not in self._defs]
-        if not wanted:
-            return
-        needles = sorted({_needle(name).encode("utf-8") for name in wanted})
-        search = index.search(None, lambda language: needles)
-        found: dict[str, set[str]] = {name: set(search.unreadable) for name in wanted}
-        for path, facts in search.hits:
-            if classify(path) == "vendored":
-                continue
-            for qualified, _ in facts.defs:
-                if qualified in found:
-                    found[qualified].add(path)
-        self._defs.update(found)
+            candidates = [path for path in holding.candidates if classify(path) != "vendored"]
+            production = [path for path in candidates if classify(path) == "production"]
+            candidates = production or candidates
+            self._defs[name] = set()
+            if sum(self._size(path) for path in candidates) > MAX_DEFINER_BYTES:
+                continue  # unknown, and never proposed
+            for path in candidates:
+                try:
+                    facts = index.facts(path)
+                except (OSError, UnsafePathError):
+                    self._defs[name] = {path, "(unreadable)"}
+                    break
+                if facts is not None and any(qualified == name for qualified, _ in facts.defs):
+                    self._defs[name].add(path)
 
     def _size(self, path: str) -> int:
         try:
@@ -436,9 +456,12 @@ class Suggester:
 
     def _code_context(self, text: str, mention: _Mention, word: str) -> bool:
         """A word names a package in code, beside a cue word ("the click library", "the Sentry SDK"), or
-        when it is no plain English word ("Redis", "zod", "TypeScript"). An English word needs one of the first two, even
-        capitalised: "changes for Windows" names the system, not the `windows` crate."""
-        return mention.code or _beside_cue(text, mention) or _distinctive(word) or not is_english(word)
+        when it is no plain English word ("Redis", "zod", "TypeScript"). An English word or a protocol needs
+        one of the first two, even capitalised: "changes for Windows" names the system, not the `windows`
+        crate, "over WebSocket" the wire, not the `websockets` package."""
+        if mention.code or _beside_cue(text, mention):
+            return True
+        return word.lower() not in _PROTOCOLS and (_distinctive(word) or not is_english(word))
 
     def _scoped_import(self, purl: str, ecosystem: str, name: str) -> Suggestion | None:
         """`import:MODULE in:SCOPE`, SCOPE the production code that imports the package, or None."""
@@ -620,10 +643,6 @@ def _spellings(name: str, ecosystem: str) -> tuple[set[str], str | None]:
         last = None if last in found else last
         found.add(last or lower)
     return found, last
-
-
-def _purl_name(name: str) -> str:
-    return name.replace("@", "%40") if name.startswith("@") else name
 
 
 def _common_directory(paths: list[str]) -> str | None:

@@ -1,0 +1,77 @@
+"""Issue 28 finding 9: suggestions people accept. What agents write (a path in plain prose, a dotted name
+a test fake also defines) gets anchors; protocol words are no packages; a `tests_integ/` folder is tests;
+`--write` appends at the end of the bullet, leaves import-only files alone, writes no percent-encoding and
+proposes nothing `check` already reads from the text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import anchorcheck
+from anchorcheck.cli import main
+from anchorcheck.evidence.index import classify
+
+SESSION = "class Session:\n    def send_ping(self):\n        return 'pong'\n"
+PYPROJECT = '[project]\nname = "pkg"\nversion = "1"\ndependencies = ["redis>=5"]\n'
+
+
+def _anchors(root: Path, text: str) -> list[str]:
+    return [s.anchor for s in anchorcheck.suggest(root, text)]
+
+
+def test_a_path_in_plain_prose_and_a_dotted_name_a_test_fake_also_defines(make_repo) -> None:  # noqa: ANN001
+    root = make_repo({
+        "src/pkg/__init__.py": "", "src/pkg/client/__init__.py": "", "src/pkg/client/session.py": SESSION,
+        "tests/fakes.py": SESSION,  # a fake of the same class: not what a memory about the SDK means
+    })
+    assert _anchors(root, "The session is in src/pkg/client/session.py, next to the transport.") == ["file:src/pkg/client/session.py"]
+    assert _anchors(root, "Ping the server with Session.send_ping.") == ["sym:py:pkg.client.session.Session.send_ping"]
+    assert _anchors(root, "It is not in src/pkg/server/session.py.") == []  # a path that is not there proposes nothing
+
+
+def test_protocol_words_are_no_packages(make_repo) -> None:  # noqa: ANN001
+    gomod = "module example.com/app\n\ngo 1.22\n\nrequire github.com/gorilla/websocket v1.5.0\n"
+    root = make_repo({"go.mod": gomod, "main.go": 'package main\n\nimport "github.com/gorilla/websocket"\n\nvar _ = websocket.Upgrader{}\n'})
+    assert _anchors(root, "Streams go over WebSocket to the browser.") == []
+    assert _anchors(root, "The server upgrades with the websocket library.")[:1] == ["pkg:golang/github.com/gorilla/websocket"]
+
+
+def test_a_tests_integ_folder_is_tests_not_production(make_repo) -> None:  # noqa: ANN001
+    assert [classify(p) for p in ("tests_integ/test_a.py", "integration-tests/a.py", "src/latest/a.py", "src/contest.py")] == [
+        "test", "test", "production", "production",
+    ]
+    root = make_repo({
+        "pyproject.toml": PYPROJECT, "src/pkg/__init__.py": "", "src/pkg/cache.py": "import redis\n",
+        "tests_integ/test_cache.py": "import redis\n",
+    })
+    assert _anchors(root, "We cache with Redis.") == ["pkg:pypi/redis", "import:redis in:src/pkg/cache.py"]
+
+
+def test_write_appends_at_the_end_and_leaves_imports_and_implicit_references_alone(make_repo, monkeypatch, capsys) -> None:  # noqa: ANN001
+    package = {"name": "web", "dependencies": {"@tanstack/react-query": "^5.0.0"}}
+    agents = (
+        "- Queries go through `@tanstack/react-query`. Keep them in hooks.\n"
+        "  - nested detail\n"
+        "- Scripts live in `scripts/build.sh`, see scripts/build.sh.\n"
+        "\n"
+        "Config is read by src/config.ts. It is loaded once at start.\n"
+        "And it is cached.\n"
+    )
+    root = make_repo({
+        "package.json": json.dumps(package), "src/config.ts": "export const x = 1\n", "scripts/build.sh": "echo\n",
+        "AGENTS.md": agents, "CLAUDE.md": "@AGENTS.md\n",
+    })
+    monkeypatch.chdir(root)
+    assert main(["suggest", "--write", "--root", str(root), "AGENTS.md", "CLAUDE.md"]) == 0
+    assert (root / "CLAUDE.md").read_text() == "@AGENTS.md\n"
+    assert (root / "AGENTS.md").read_text() == (
+        "- Queries go through `@tanstack/react-query`. Keep them in hooks. `pkg:npm/@tanstack/react-query`\n"
+        "  - nested detail\n"
+        "- Scripts live in `scripts/build.sh`, see scripts/build.sh.\n"  # checked as an implicit reference already
+        "\n"
+        "Config is read by src/config.ts. It is loaded once at start.\n"
+        "And it is cached. `file:src/config.ts`\n"
+    )
+    assert "%40" not in (root / "AGENTS.md").read_text()
+    assert main(["check", "--root", str(root), "AGENTS.md"]) == 0
