@@ -75,3 +75,18 @@ def test_write_appends_at_the_end_and_leaves_imports_and_implicit_references_alo
     )
     assert "%40" not in (root / "AGENTS.md").read_text()
     assert main(["check", "--root", str(root), "AGENTS.md"]) == 0
+
+
+def test_the_packaged_word_list_answers_without_the_english_words_distribution() -> None:
+    """Issue 28 finding 12: the 17 MB `english-words` dependency is gone; the packaged list is the same web2 list."""
+    from importlib.metadata import PackageNotFoundError, requires
+
+    from anchorcheck.base.english import english_words, is_english
+
+    assert len(english_words()) == 234_450
+    assert [is_english(w) for w in ("click", "rich", "running", "stopped", "redis", "zod", "pflag")] == [True, True, True, True, False, False, False]
+    try:
+        needs = requires("anchorcheck") or []
+    except PackageNotFoundError:  # run from a tree that is not installed
+        needs = []
+    assert not any(r.lower().startswith("english-words") for r in needs)

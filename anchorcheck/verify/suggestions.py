@@ -35,9 +35,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
+from anchorcheck.base.english import is_english
 from anchorcheck.memory import implicit
 from anchorcheck.model.anchors import AnchorSyntaxError, encode_path, format_anchor
 from anchorcheck.model.citation import Citation
@@ -92,32 +92,6 @@ MAX_DEFINER_BYTES = 1024 * 1024  # bytes of the files that may define a name, pa
 # A goal met before any file is parsed: the search lists the files whose bytes hold a needle, and stops.
 _LIST_ONLY = Goal(lambda path, facts: False, files=0)
 PASSAGE_MEMORY = 64 * 1024 * 1024  # bytes of files kept between passages; past this they are read again
-
-
-@lru_cache(maxsize=1)
-def english_words() -> frozenset[str]:
-    """A large English word list (web2): a package name that is also a word needs code context."""
-    from english_words import get_english_words_set
-
-    return frozenset(get_english_words_set(["web2"], lower=True))
-
-
-def is_english(word: str) -> bool:
-    """Whether a word, or the stem of an inflected form (plural, -ing, -ed), is an English word."""
-    lower = word.lower()
-    return any(stem in english_words() for stem in _stems(lower))
-
-
-def _stems(word: str) -> set[str]:
-    """The word and what it may be inflected from (the list has few inflected forms)."""
-    stems = {word}
-    for suffix, restore in (("s", ""), ("es", ""), ("ies", "y"), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("d", "")):
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
-            stem = word[: -len(suffix)]
-            stems.add(stem + restore)
-            if suffix in ("ing", "ed") and len(stem) > 2 and stem[-1] == stem[-2]:
-                stems.add(stem[:-1])  # running -> run, stopped -> stop
-    return stems
 
 
 @dataclass(frozen=True)
