@@ -90,3 +90,14 @@ def test_the_packaged_word_list_answers_without_the_english_words_distribution()
     except PackageNotFoundError:  # run from a tree that is not installed
         needs = []
     assert not any(r.lower().startswith("english-words") for r in needs)
+
+
+def test_the_repository_own_project_is_no_dependency(make_repo) -> None:  # noqa: ANN001
+    """The mcp SDK's AGENTS.md says "the published `mcp` wheel": its examples depend on `mcp`, but the word names the project."""
+    example = '[project]\nname = "demo-server"\nversion = "1"\ndependencies = ["zorbly", "anyio"]\n'
+    root = make_repo({
+        "pyproject.toml": '[project]\nname = "zorbly"\nversion = "1"\ndependencies = ["anyio"]\n',
+        "examples/server/pyproject.toml": example, "src/zorbly/__init__.py": "import anyio\n",
+    })
+    assert _anchors(root, "The published `zorbly` wheel pins its types.") == []
+    assert _anchors(root, "Async code uses `anyio`.")[:1] == ["pkg:pypi/anyio"]

@@ -415,12 +415,14 @@ class Suggester:
 
     def _package_table(self) -> dict[str, list[tuple[str, str, bool]]]:
         """Lower-cased word → (ecosystem, name, whether the word is the name itself) for every
-        package a manifest declares (not one only locked)."""
+        package a manifest declares (not one only locked, nor one of the repository's own projects:
+        "the published `mcp` wheel" of the mcp SDK names the project, which its examples depend on)."""
         if self._packages is None:
             table: dict[str, set[tuple[str, str, bool]]] = {}
             for ecosystem, index in self._indexes():
+                own = {decl.name for decl in index.declarations if decl.relation == PROJECT}
                 for decl in index.declarations:
-                    if decl.relation in (LOCKED, PROJECT):
+                    if decl.relation in (LOCKED, PROJECT) or decl.name in own:
                         continue
                     spellings, last = _spellings(decl.written or decl.name, ecosystem)
                     for word in spellings:
