@@ -101,3 +101,32 @@ def test_the_repository_own_project_is_no_dependency(make_repo) -> None:  # noqa
     })
     assert _anchors(root, "The published `zorbly` wheel pins its types.") == []
     assert _anchors(root, "Async code uses `anyio`.")[:1] == ["pkg:pypi/anyio"]
+
+
+def test_a_link_target_is_not_read_again_as_a_prose_path(make_repo) -> None:  # noqa: ANN001
+    """A SKILL.md's `[a.md](./references/a.md)`: `check` reads the link; `suggest` proposed a `file:` for it as prose."""
+    root = make_repo({"skills/x/SKILL.md": "- Open [a.md](./references/a.md) or [b](references/b.md) for more.\n", "skills/x/references/a.md": "a\n", "skills/x/references/b.md": "b\n"})
+    assert main(["suggest", "--check", "--root", str(root), str(root / "skills/x/SKILL.md")]) == 0
+
+
+def test_a_file_name_is_no_negated_package_and_the_maker_is_no_package(make_repo) -> None:  # noqa: ANN001
+    """openai-agents-python's AGENTS.md: "Do not require `pyproject.toml`" became `!pkg:pypi/pyproject.toml`, and every
+    "OpenAI API", "OpenAI platform" became `pkg:pypi/openai` (the repository's project is openai-agents)."""
+    root = make_repo({
+        "pyproject.toml": '[project]\nname = "zorbly-agents"\nversion = "1"\ndependencies = ["zorbly"]\n',
+        "src/zorbly_agents/__init__.py": "import zorbly\n",
+    })
+    assert not [a for a in _anchors(root, "Do not require `pyproject.toml` to already hold the version.") if a.startswith("!pkg:")]
+    assert _anchors(root, "For Zorbly platform probes, use the docs.") == []
+    assert _anchors(root, "The client wraps `zorbly`.")[:1] == ["pkg:pypi/zorbly"]
+
+
+def test_an_import_scope_is_drawn_from_every_importer_not_the_first_ones(make_repo) -> None:  # noqa: ANN001
+    """The import check cites its first importers only: pydantic, imported across openai-agents' src/, was
+    proposed as `import:pydantic in:src/agents/sandbox/` from the three files it happened to cite."""
+    files = {f"src/pkg/sandbox/m{i}.py": "import pydantic\n" for i in range(4)}
+    files.update({"src/pkg/__init__.py": "", "src/pkg/tools.py": "from pydantic import BaseModel\n", "src/pkg/config.py": "URL = 'pydantic-free'\n"})
+    root = make_repo({**files, "pyproject.toml": PYPROJECT.replace("redis>=5", "pydantic")})
+    assert _anchors(root, "Schemas are Pydantic models.") == ["pkg:pypi/pydantic"]  # no scope rather than a wrong one
+    (root / "src/pkg/tools.py").write_text("BaseModel = object\n")  # now sandbox/ holds every importer
+    assert _anchors(root, "Schemas are Pydantic models.") == ["pkg:pypi/pydantic", "import:pydantic in:src/pkg/sandbox/"]

@@ -115,6 +115,7 @@ class Suggester:
         self.implicit_checked = implicit_checked
         self._defs: dict[str, set[str]] = {}  # name -> the files that define it, for the names looked up
         self._packages: dict[str, list[tuple[str, str, bool]]] | None = None
+        self._own_words: set[str] = set()  # the words of the repository's own project names ("openai" of openai-agents)
         self._home: str | None = None
         self._package_indexes: list[tuple[str, PackageIndex]] | None = None
         self._checked: dict[str, AnchorResult] = {}
@@ -153,7 +154,7 @@ class Suggester:
         yield from self._spans(text, codes)
         if not self.implicit_checked:
             yield from self._references(text, folder)
-        yield from self._prose_paths(prose, {m.text for m in codes} if self.implicit_checked else set(), folder)
+        yield from self._prose_paths(text, prose, {m.text for m in codes} if self.implicit_checked else set(), folder)
         yield from self._symbols(codes, prose)
         yield from self._env(codes, prose)
         negated = set()
@@ -183,14 +184,15 @@ class Suggester:
             else:
                 yield Suggestion(ref.anchor, f"the text installs it: {ref.written}", confidence=HIGH, mention=ref.written)
 
-    def _prose_paths(self, prose: list[_Mention], checked: set[str], folder: str) -> Iterator[Suggestion]:
+    def _prose_paths(self, text: str, prose: list[_Mention], checked: set[str], folder: str) -> Iterator[Suggestion]:
         """A path written in plain prose ("the session is in src/pkg/client/session.py"), which `check` does
         not read: read as if it were inline code, with the same filters (URLs, globs, placeholders, home
-        paths), so it is proposed only when it names one path of the checkout; not when the text also
-        writes it in inline code that `check` reads (`checked`)."""
+        paths), so it is proposed only when it names one path of the checkout; not inside a link target
+        (`](./references/a.md)`, `<a/b>`: `_references` reads those) nor when the text also writes it in
+        inline code that `check` reads (`checked`)."""
         for mention in prose:
             path = mention.text.rstrip(",;:")
-            if "/" in path and "`" not in path and path not in checked:
+            if "/" in path and "`" not in path and path not in checked and text[mention.start - 1 : mention.start] not in ("(", "/", "<", "."):
                 yield from self._references(f"`{path}`", folder, frozenset({"file"}))
 
     def _spans(self, text: str, codes: list[_Mention]) -> Iterator[Suggestion]:
@@ -299,6 +301,8 @@ class Suggester:
             named = table.get(word.lower(), [])
             if not mention.code and (word.lower() in _GENERIC or (word.isupper() and len(word) <= 5)):
                 continue  # "Go", "JSON", "API", "AI": a language, a format, an acronym, not a package
+            if not mention.code and word.lower() in self._own_words:
+                continue  # "OpenAI" in the openai-agents repository: the maker, named far more often than its `openai` package
             # a Go module's last path segment ("websocket" of github.com/gorilla/websocket) names it in prose only beside a cue word
             matches = [(eco, name) for eco, name, exact in named if exact or mention.code or _beside_cue(text, mention)]
             if not matches or not self._code_context(text, mention, word):
@@ -421,6 +425,7 @@ class Suggester:
             table: dict[str, set[tuple[str, str, bool]]] = {}
             for ecosystem, index in self._indexes():
                 own = {decl.name for decl in index.declarations if decl.relation == PROJECT}
+                self._own_words.update(word for name in own for word in re.split(r"[-_.]", name.lower()))
                 for decl in index.declarations:
                     if decl.relation in (LOCKED, PROJECT) or decl.name in own:
                         continue
@@ -453,8 +458,30 @@ class Suggester:
         scope = production[0] if len(production) == 1 else _common_directory(production)
         if scope is None or any(classify(p) != "production" for p in self.verifier.repo.files(scope)):
             return None  # no production scope that keeps tests and examples out
+        if not self._only_within(module, module.split(".")[0] if ecosystem == "pypi" else module, scope):
+            return None  # the check cited its first importers only, and production code elsewhere may import it too
         reason = f"production code imports {module} ({', '.join(production[:3])}); scoped so a use in tests or elsewhere does not verify it"
         return Suggestion(f"import:{module} in:{encode_path(scope)}", reason, confidence=MEDIUM)
+
+    def _only_within(self, module: str, needle: str, scope: str) -> bool:
+        """Whether no production file outside `scope` imports `module`. The import check cites its first
+        importers only, so the scope drawn from them is tested against every other candidate: the files
+        whose bytes hold `needle` (all that can import it), parsed until one imports it, or until
+        MAX_DEFINER_BYTES of them leave it unknown (then no scope is proposed)."""
+        index = SourceIndex.of(self.verifier.context)
+        holding = index.search(None, lambda language: [needle.encode("utf-8")], goal=_LIST_ONLY)
+        inside = scope if scope.endswith("/") else None
+        outside = [p for p in holding.candidates if classify(p) == "production" and not (p.startswith(inside) if inside else p == scope)]
+        if sum(self._size(path) for path in outside) > MAX_DEFINER_BYTES:
+            return False
+        for path in outside:
+            try:
+                facts = index.facts(path)
+            except (OSError, UnsafePathError):
+                return False
+            if facts is not None and any(m == module or m.startswith(module + ".") for m, _, _ in facts.imports):
+                return False
+        return True
 
     def _module_of(self, purl: str, ecosystem: str, name: str) -> str | None:
         """The module name the code imports the package by: as imported where the pkg: result saw it."""
@@ -566,8 +593,8 @@ def _negation_cue(text: str, mention: _Mention, word: str) -> str | None:
     `-w`") and inline code after a mere "do not use" (`any`, `unwrap`) are
     not read.
     """
-    if not _PACKAGE_NAME.fullmatch(word) or (not mention.code and "/" in word):
-        return None
+    if not _PACKAGE_NAME.fullmatch(word) or (not mention.code and "/" in word) or word.rsplit(".", 1)[-1].lower() in _FILE_EXTENSIONS:
+        return None  # "do not require `pyproject.toml`": a file, not a package
     after = _NOT_A_DEPENDENCY.match(text, mention.start + len(mention.text))
     if after and (mention.code or not is_english(word) or _PROPER_NOUN.fullmatch(word) and not _at_sentence_start(text, mention.start)):
         return f"{word}{after.group(0).lstrip('`')}"
