@@ -130,3 +130,12 @@ def test_an_import_scope_is_drawn_from_every_importer_not_the_first_ones(make_re
     assert _anchors(root, "Schemas are Pydantic models.") == ["pkg:pypi/pydantic"]  # no scope rather than a wrong one
     (root / "src/pkg/tools.py").write_text("BaseModel = object\n")  # now sandbox/ holds every importer
     assert _anchors(root, "Schemas are Pydantic models.") == ["pkg:pypi/pydantic", "import:pydantic in:src/pkg/sandbox/"]
+
+
+def test_the_module_form_is_the_import_path(make_repo) -> None:  # noqa: ANN001
+    """openai-agents' `agent_span()` became `sym:py:create.agent_span`: true for the lenient resolver, but no import path."""
+    root = make_repo({
+        "src/pkg/__init__.py": "", "src/pkg/tracing/__init__.py": "",
+        "src/pkg/tracing/create.py": "def agent_span():\n    return 1\n",
+    })
+    assert _anchors(root, "Spans come from `agent_span()`.") == ["sym:py:pkg.tracing.create.agent_span"]

@@ -382,19 +382,23 @@ class Suggester:
             return 0
 
     def _module_form(self, path: str, name: str) -> str | None:
-        """`sym:py:package.module.Name` when it resolves to this file (tried for each plausible source root)."""
+        """`sym:py:package.module.Name` as Python imports it: the file's folders up to the first without an
+        `__init__.py` (`src/agents/tracing/create.py` is `agents.tracing.create`, not `create`, which the
+        lenient resolver also accepts), when it resolves to this file."""
         if not path.endswith(".py"):
             return None
         parts = path[:-3].split("/")
         if parts[-1] == "__init__":
             parts = parts[:-1]
-        for first in reversed(range(len(parts))):  # the shortest module path that resolves to this file
-            dotted = ".".join([*parts[first:], name])
-            if not all(p.isidentifier() for p in parts[first:]):
-                continue
-            result = self._check(f"sym:py:{dotted}")
-            if result.verdict is Verdict.VERIFIED and any(e.path == path for e in result.evidence):
-                return f"sym:py:{dotted}"
+        first = len(parts) - 1
+        while first > 0 and self.verifier.repo.is_file("/".join([*parts[:first], "__init__.py"])):
+            first -= 1
+        dotted = ".".join([*parts[first:], name]) if parts else name
+        if not all(p.isidentifier() for p in parts[first:]):
+            return None
+        result = self._check(f"sym:py:{dotted}")
+        if result.verdict is Verdict.VERIFIED and any(e.path == path for e in result.evidence):
+            return f"sym:py:{dotted}"
         return None
 
     def _home_ecosystem(self) -> str | None:
