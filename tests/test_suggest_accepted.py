@@ -139,3 +139,12 @@ def test_the_module_form_is_the_import_path(make_repo) -> None:  # noqa: ANN001
         "src/pkg/tracing/create.py": "def agent_span():\n    return 1\n",
     })
     assert _anchors(root, "Spans come from `agent_span()`.") == ["sym:py:pkg.tracing.create.agent_span"]
+
+
+def test_a_workspace_package_of_the_monorepo_is_no_dependency(make_repo) -> None:  # noqa: ANN001
+    """The MCP TypeScript SDK's CLAUDE.md describes `@modelcontextprotocol/client`, a package of the monorepo
+    that the others depend on as `workspace:^`: it became `pkg:npm/@modelcontextprotocol/client`."""
+    node = {"name": "@acme/node", "devDependencies": {"@acme/client": "workspace:^", "zod": "^3.0.0"}}
+    root = make_repo({"packages/node/package.json": json.dumps(node), "package.json": json.dumps({"name": "root", "private": True, "workspaces": ["packages/*"]})})
+    assert _anchors(root, "**`@acme/client`** holds the client.") == []
+    assert _anchors(root, "Schemas use `zod`.") == ["pkg:npm/zod"]

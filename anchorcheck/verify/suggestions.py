@@ -80,6 +80,7 @@ _GENERIC = frozenset(
 # Protocols: "over WebSocket", "via SSE" name the wire, not a package that speaks it (a cue word or code does).
 _PROTOCOLS = frozenset("websocket websockets tcp udp dns ssh smtp sse oauth grpc http2 mqtt".split())
 _NAME_AFFIXES = ("-sdk", "-client", "-python", "-py", "-js", ".js", "-rs", "python-", "py-", "node-")
+_LOCAL_SPECIFIERS = ("workspace:", "link:", "file:", "portal:")  # a package of this repository, not a dependency
 _PACKAGE_WORD = re.compile(r"@?[A-Za-z][\w.+-]*(?:/[\w.+-]+)*")
 _PASSAGE_MIN = 12
 _CAMEL_HUMP = re.compile(r"[a-z0-9][A-Z]")
@@ -424,11 +425,12 @@ class Suggester:
     def _package_table(self) -> dict[str, list[tuple[str, str, bool]]]:
         """Lower-cased word → (ecosystem, name, whether the word is the name itself) for every
         package a manifest declares (not one only locked, nor one of the repository's own projects:
-        "the published `mcp` wheel" of the mcp SDK names the project, which its examples depend on)."""
+        "the published `mcp` wheel" of the mcp SDK names the project, which its examples depend on;
+        a monorepo's packages depend on each other through `workspace:` specifiers)."""
         if self._packages is None:
             table: dict[str, set[tuple[str, str, bool]]] = {}
             for ecosystem, index in self._indexes():
-                own = {decl.name for decl in index.declarations if decl.relation == PROJECT}
+                own = {decl.name for decl in index.declarations if decl.relation == PROJECT or decl.specifier.startswith(_LOCAL_SPECIFIERS)}
                 self._own_words.update(word for name in own for word in re.split(r"[-_.]", name.lower()))
                 for decl in index.declarations:
                     if decl.relation in (LOCKED, PROJECT) or decl.name in own:
