@@ -148,3 +148,11 @@ def test_a_workspace_package_of_the_monorepo_is_no_dependency(make_repo) -> None
     root = make_repo({"packages/node/package.json": json.dumps(node), "package.json": json.dumps({"name": "root", "private": True, "workspaces": ["packages/*"]})})
     assert _anchors(root, "**`@acme/client`** holds the client.") == []
     assert _anchors(root, "Schemas use `zod`.") == ["pkg:npm/zod"]
+
+
+def test_a_package_in_code_after_not_is_what_is_not_used(make_repo) -> None:  # noqa: ANN001
+    """oxc's formatter notes: "Parses with `oxc_parser`, not `serde_json`" became `pkg:cargo/serde-json`."""
+    cargo = '[package]\nname = "fmt"\nversion = "0.1.0"\n\n[dependencies]\nserde_json = "1"\n'
+    root = make_repo({"Cargo.toml": cargo, "src/lib.rs": "pub fn f() {}\n"})
+    assert _anchors(root, "Parses with its own parser, not `serde_json`.") == []
+    assert _anchors(root, "Output is written with `serde_json`.") == ["pkg:cargo/serde-json"]

@@ -70,7 +70,7 @@ _NEGATION = re.compile(
 _NOT_A_DEPENDENCY = re.compile(r"`?\s+(?:is|are)\s+(?:not|no\s+longer)\s+(?:a\s+|an\s+)?(?:dependency|dependencies)\b", re.IGNORECASE)
 _PACKAGE_NAME = re.compile(r"(?:@[a-z0-9][\w.-]*/)?[A-Za-z][\w.-]*")
 _PROPER_NOUN = re.compile(r"[A-Z][a-z0-9]+")  # "Celery", "Redis": not "APIs", "NEVER", "Vite-only"
-_CONTRAST = re.compile(r"\b(?:instead\s+of|rather\s+than|unlike|not)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
+_CONTRAST = re.compile(r"\b(?:instead\s+of|rather\s+than|unlike|not)\s+(?:[\w-]+\s+){0,2}[`'\"]?$", re.IGNORECASE)  # "not `serde_json`" too
 _CUES = frozenset({"library", "libraries", "package", "packages", "dependency", "dependencies", "framework", "module", "crate", "gem", "client", "sdk", "driver", "plugin", "orm"})
 # Words of the trade that name a language, a format or a layer far more often than a package.
 _GENERIC = frozenset(
