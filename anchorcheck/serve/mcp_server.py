@@ -175,10 +175,10 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS, store: str = 
             records = [{"anchor": key, **record} for key, record in citations.items()]
             kept = [*typed, *(s.anchor for s in suggested)]
             with _store_errors():
-                stored = MemoryStore(verifier, store).add(text, kept, records)
-                report = MemoryStore(verifier, store).verify([stored])[0]
+                memories = MemoryStore(verifier, store)
+                report = memories.verify([memories.add(text, kept, records)])[0]
         return {
-            "id": str(stored.id),
+            "id": str(report.memory.id),
             "store": store,
             "text": text,
             "anchors": kept,
@@ -196,8 +196,7 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS, store: str = 
         before relying on it); INCONCLUSIVE: nothing could be checked.
         """
         with resident.session() as verifier, _store_errors():
-            found = MemoryStore(verifier, store)
-            return _recalled(found.recall(id))
+            return _recalled(MemoryStore(verifier, store).recall(id))
 
     @server.tool(annotations=READ_ONLY)
     def search(query: schema.Query, limit: schema.Limit = 10) -> schema.Found:
