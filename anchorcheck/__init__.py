@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from anchorcheck.report.render import Rendered, render_prompt
     from anchorcheck.repo.checkout import Repository, UnsafePathError
     from anchorcheck.verify.fleet import verify_fleet
+    from anchorcheck.verify.memory_store import MemoryStore, StoreError
     from anchorcheck.verify.suggestions import suggest
     from anchorcheck.verify.verifier import Verifier
 
@@ -43,6 +44,7 @@ _HOMES = {
     **dict.fromkeys(["Repository", "UnsafePathError"], "anchorcheck.repo.checkout"),
     "Verifier": "anchorcheck.verify.verifier",
     "verify_fleet": "anchorcheck.verify.fleet",
+    **dict.fromkeys(["MemoryStore", "StoreError"], "anchorcheck.verify.memory_store"),
     "suggest": "anchorcheck.verify.suggestions",  # the suggestion engine loads on first use
 }
 
@@ -74,10 +76,12 @@ __all__ = [
     "Memory",
     "MemoryFormat",
     "MemoryReport",
+    "MemoryStore",
     "Position",
     "Rendered",
     "Repository",
     "Runner",
+    "StoreError",
     "Suggestion",
     "UnsafePathError",
     "Verdict",

@@ -22,6 +22,14 @@ each on a fresh Verifier; prints the median of each and the ratio, and what
 each proposed.
 
     python benchmarks/suggest.py --cold /tmp/uv --baseline fe8e608 AGENTS.md
+
+With `--judged LABELS --root CHECKOUT`, runs `anchorcheck suggest` as the command does on the
+memory files of a real checkout and compares each proposal with a person's judgement in LABELS
+(benchmarks/judged/*.toml: the repository, its commit, whether the engine was changed after
+looking at it, and each proposal judged right or wrong, with why): the share judged right,
+proposals nobody judged yet, and how many memories of each file end with at least one anchor.
+
+    python benchmarks/suggest.py --judged benchmarks/judged/typescript-sdk.toml --root /tmp/typescript-sdk
 """
 
 from __future__ import annotations
@@ -79,7 +87,7 @@ def run(source: Path) -> dict[str, object]:
         files = discover(verifier.repo, verifier.registry, [*known, "GEMINI.md", "**/GEMINI.md"])
         loaded = [(rel, read_memory_file(root / rel, rel, verifier.registry)) for rel in files]
         read_time = time.perf_counter() - start
-        suggester = Suggester(verifier)
+        suggester = Suggester(verifier, implicit_checked=True)  # as `anchorcheck suggest`: nothing `check` reads anyway
         proposals, memories, typed = [], 0, 0
         start = time.perf_counter()
         for _, batch in loaded:
@@ -143,13 +151,59 @@ def cold(root: Path, names: list[str], rev: str, runs: int) -> None:
         print(f"{label:<20} median {median:7.2f} s over {runs} run(s)  ratio {median / base:5.2f}  proposed: {', '.join(proposed[label]) or '-'}")
 
 
+def judged(labels_path: Path, root: Path) -> None:
+    """Proposals of `anchorcheck suggest` on a real checkout against a person's judgement of each."""
+    import os
+    import tomllib
+
+    from anchorcheck.memory.memoryfiles import ReferenceReading, load
+
+    labels = tomllib.loads(labels_path.read_text(encoding="utf-8"))
+    verdicts = {f"{p['file']}:{p['line']} | {p['anchor']}": p["judged"] for p in labels.get("proposal", [])}
+    os.chdir(root)  # memory files are shown as the command shows them: relative to where it runs
+    verifier = Verifier(root)
+    suggester = Suggester(verifier, implicit_checked=True)
+    counts: Counter[str] = Counter()
+    proposed: dict[str | None, int] = {}
+    files: dict[str, Counter[str]] = {}
+    for shown, memories in load([], verifier.repo, verifier.registry, verifier.config.memory_files):  # as `suggest` reads them
+        seen = files.setdefault(shown, Counter())
+        for memory in memories:
+            typed = [a for a in memory.anchors if isinstance(a, str)]
+            found = suggester.suggest(memory.text, typed)
+            proposed[memory.id] = len(found)
+            seen["memories"] += 1
+            seen["anchored"] += bool(typed or found)
+            for s in found:
+                key = f"{shown}:{memory.position.line if memory.position else 0} | {s.anchor}"
+                counts[verdicts.get(key, "unjudged")] += 1
+                if key not in verdicts:
+                    print(f"unjudged: {key}")
+    reading = ReferenceReading(verifier.repo, frozenset(verifier.config.implicit))
+    for shown, memories in load([], verifier.repo, verifier.registry, verifier.config.memory_files, reading):  # as `check` reads them
+        files.setdefault(shown, Counter())["checked"] += sum(bool(m.anchors or proposed.get(m.id)) for m in memories)
+    right, wrong = counts["right"], counts["wrong"]
+    tuned = "tuned on" if labels.get("tuned") else "not tuned on"
+    print(f"{labels['repository']} @ {labels['commit'][:12]} ({tuned}): {right + wrong + counts['unjudged']} proposals, "
+          f"{right} judged right, {wrong} wrong, {counts['unjudged']} unjudged: {100 * right / max(right + wrong, 1):.0f}% right")
+    for shown, seen in sorted(files.items()):
+        if seen["memories"]:
+            print(f"  {shown}: {seen['memories']} memories, {seen['anchored']} with a typed anchor after --write, "
+                  f"{seen['checked']} checked by `check` (implicit references too)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpus", nargs="*", help="the corpus directory, or with --cold the memory files")
     parser.add_argument("--cold", type=Path, help="time a first run in this checkout against --baseline")
     parser.add_argument("--baseline", default="fe8e608", help="git revision of this project to compare with (--cold)")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--judged", type=Path, metavar="LABELS", help="compare with a person's judgement (benchmarks/judged/*.toml)")
+    parser.add_argument("--root", type=Path, help="the checkout the labels were made on (--judged)")
     args = parser.parse_args()
+    if args.judged is not None:
+        judged(args.judged, (args.root or Path(".")).resolve())
+        return
     if args.cold is not None:
         cold(args.cold.resolve(), args.corpus or ["AGENTS.md"], args.baseline, args.runs)
         return

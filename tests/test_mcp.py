@@ -15,25 +15,9 @@ anyio = pytest.importorskip("anyio")
 from mcp import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters  # noqa: E402
 
+from tests._mcp_support import call as _call  # noqa: E402
+
 CODE = "import redis\n\nclient = redis.Redis()\n\n\ndef get(key):\n    return client.get(key)\n"
-
-
-def _call(root: Path, calls: list[tuple[str, dict[str, Any]]], *options: str) -> tuple[list[str], list[Any]]:
-    """Start `python -m anchorcheck mcp --root ROOT [OPTIONS]`, list the tools, make the calls in order."""
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "anchorcheck", "mcp", "--root", str(root), *options],
-        cwd=str(root),
-        env={"PATH": os.environ.get("PATH", "")},
-    )
-
-    async def session() -> tuple[list[str], list[Any]]:
-        async with Client(params) as client:
-            tools = await client.list_tools()
-            results = [await client.call_tool(name, arguments) for name, arguments in calls]
-            return sorted(t.name for t in tools.tools), results
-
-    return anyio.run(session)
 
 
 def test_tools_check_verify_and_bank_over_stdio(make_repo) -> None:  # noqa: ANN001
@@ -45,7 +29,7 @@ def test_tools_check_verify_and_bank_over_stdio(make_repo) -> None:  # noqa: ANN
             ("bank_citation", {"path": "src/cache.py", "start_line": 6, "end_line": 7}),
         ],
     )
-    assert names == ["bank_citation", "check_anchors", "remember", "suggest_anchors", "verify_memory"]
+    assert names == ["bank_citation", "check_anchors", "forget", "recall", "remember", "search", "suggest_anchors", "verify_memory"]
     data = checked.structured_content
     assert [r["verdict"] for r in data["results"]] == ["VERIFIED", "REFUTED", "INCONCLUSIVE"]
     assert data["summary"] == {"VERIFIED": 1, "REFUTED": 1, "INCONCLUSIVE": 1}
@@ -109,7 +93,7 @@ def test_suggest_anchors_and_remember_type_a_memory_in_one_call(make_repo) -> No
         ],
     )
     proposals = suggested.structured_content["suggestions"]
-    assert [p["anchor"] for p in proposals] == ["pkg:pypi/redis", "import:redis in:src/app/cache.py"]
+    assert [p["anchor"] for p in proposals] == ["file:src/app/cache.py", "pkg:pypi/redis", "import:redis in:src/app/cache.py"]  # the path in prose too
     assert all(p["reason"] and p["confidence"] for p in proposals)
     memory = remembered.structured_content
     assert memory["anchors"] == ["file:src/app/cache.py", "span:src/app/cache.py#L6-L7", "pkg:pypi/redis", "import:redis in:src/app/cache.py"]

@@ -109,7 +109,7 @@ def test_uv_windows_is_the_system_not_the_crate(make_repo) -> None:  # noqa: ANN
         ("`moment` is no longer a dependency.", "!pkg:npm/moment"),
         ("We don't use the axios library.", "!pkg:npm/axios"),
         ("We do not use Jest.", "!pkg:npm/jest"),
-        ("Never add `@types/lodash`.", "!pkg:npm/%40types/lodash"),
+        ("Never add `@types/lodash`.", "!pkg:npm/@types/lodash"),  # as people write it: no percent-encoding into prose
     ],
 )
 def test_negations_that_clearly_name_a_package(vitest: Path, text: str, anchor: str) -> None:

@@ -1,11 +1,14 @@
 """`anchorcheck suggest [FILE|DIR|GLOB...]` — propose typed anchors for the memories, and write them.
 
 Each memory's text is read for forms that name code (see
-`anchorcheck.verify.suggestions`); an anchor is proposed only when it verifies now.
-`--write` inserts the proposals into the memory files through each
-format's own writer (every other byte kept) and banks proposed spans into
+`anchorcheck.verify.suggestions`); an anchor is proposed only when it verifies now,
+and never one that `check` already reads from the text as an implicit reference
+(a path in inline code, a command). `--write` inserts the proposals into the
+memory files through each format's own writer (every other byte kept; in
+Markdown at the end of the bullet or paragraph) and banks proposed spans into
 `anchorcheck.lock`, all files written together (`anchorcheck.memory.journal`); a
-second run then proposes nothing new.
+second run then proposes nothing new. A file that only imports others
+(`@AGENTS.md`) is never rewritten: its memories are those of the files it imports.
 `--diff` prints the change as a unified diff and writes nothing. Exit 0, or
 1 with `--check` when there are proposals (for CI), 2 for usage errors.
 """
@@ -15,11 +18,14 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 from anchorcheck.cli.common import EXIT_CLEAN, EXIT_FAILED, add_memory_files, add_root, make_verifier
+
+_IMPORT = re.compile(r"(?:@\S+\s*)+")  # `@AGENTS.md`, `@docs/a.md @docs/b.md`: Claude Code's imports
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -43,11 +49,13 @@ def run(args: argparse.Namespace) -> int:
 
     verifier = make_verifier(args)
     lock = load_lock(verifier.root)
-    suggester = Suggester(verifier)
+    suggester = Suggester(verifier, implicit_checked=True)
     rows: list[dict[str, Any]] = []
     edits: list[tuple[Path, str, str, str]] = []  # path, shown, before, after
     progress = _Progress(sys.stderr)
     for shown, memories in load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files):
+        if _imports_only(memories):
+            continue
         additions: dict[str, list[tuple[str, str | None]]] = {}
         for at, memory in enumerate(memories, 1):
             progress.show(f"{shown}: memory {at} of {len(memories)}")
@@ -103,6 +111,11 @@ class _Progress:
         self.stream.write("\r" + line.ljust(self.width) + ("" if line else "\r"))
         self.stream.flush()
         self.width = len(line)
+
+
+def _imports_only(memories: list[Any]) -> bool:
+    """Whether a file's every memory is an import line (`@AGENTS.md`): a one-line pointer, nothing to anchor."""
+    return bool(memories) and all(_IMPORT.fullmatch(memory.text.strip()) for memory in memories)
 
 
 def _folder(path: Path, root: Path) -> str:

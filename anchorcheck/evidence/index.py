@@ -36,6 +36,7 @@ FACTS_VERSION = "1"
 _T = TypeVar("_T")
 _VENDORED = frozenset({"vendor", "vendored", "third_party", "third-party", "_vendor", "node_modules", "external"})
 _TESTS = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs", "testdata", "fixtures"})
+_TEST_AFFIXES = ("test_", "tests_", "test-", "tests-", "_test", "_tests", "-test", "-tests")  # tests_integ/, e2e-tests/
 _EXAMPLES = frozenset({"example", "examples", "sample", "samples", "demo", "demos", "docs", "doc"})
 
 
@@ -46,7 +47,7 @@ def classify(path: str) -> str:
     dirs, name = parts[:-1], parts[-1]
     if _VENDORED & set(dirs):
         return "vendored"
-    if _TESTS & set(dirs) or name.startswith("test_") or ".test." in name or ".spec." in name or name.endswith(("_test.go", "_test.py", "_spec.rb")) or name == "conftest.py":
+    if _TESTS & set(dirs) or any(d.startswith(_TEST_AFFIXES) or d.endswith(_TEST_AFFIXES) for d in dirs) or name.startswith("test_") or ".test." in name or ".spec." in name or name.endswith(("_test.go", "_test.py", "_spec.rb")) or name == "conftest.py":
         return "test"
     if _EXAMPLES & set(dirs):
         return "example"

@@ -10,10 +10,17 @@ Five tools, each returning JSON (structured content):
   memory → the citation record and its `span:` anchor;
 - `suggest_anchors(text)`: the typed anchors that hold now for a memory's
   text, each with its reason, evidence and confidence;
-- `remember(text, anchors, spans)`: the memory as it should be stored —
-  its text, the anchors given plus those suggested, and the banked
-  citations of its spans — verified, so an agent writing a memory gets it
-  typed and verifiable in one call.
+- `remember(text, anchors, spans)`: types a memory (the anchors given plus
+  those suggested, the banked citations of its spans) and stores it in the
+  repository's memory store (`--store`, a native `*.memories.toml` file),
+  returning its id and verdict now;
+- `recall(id)`, `search(query)`: stored memories, each verified as it is read;
+- `forget(id)`: removes a stored memory.
+
+Every parameter carries its description (the anchor grammar, with examples)
+and every result a typed output schema (`anchorcheck.serve.mcp_schema`); the
+read-only tools say so (`readOnlyHint`), `forget` says it destroys
+(`destructiveHint`); arguments that do not fit the schema are one sentence.
 
 The server is bound to one checkout (`--root`) and keeps one Verifier for
 the whole session, the suggestion tools included: before each call it revalidates what it cached
@@ -39,38 +46,60 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import ValidationError
 
 from anchorcheck import __version__
-from anchorcheck.model.anchors import decode_path
+from anchorcheck.model.anchors import anchor_text, decode_path
 from anchorcheck.spans.citation import BankError, bank
 from anchorcheck.repo.config import ConfigError
 from anchorcheck.repo.context import BudgetExceeded
 from anchorcheck.memory.lockfile import attach, load_lock
 from anchorcheck.memory.memoryfiles import MemoryFileError
-from anchorcheck.model.results import Memory, Verdict
+from anchorcheck.model.results import Memory, MemoryReport, Verdict
+from anchorcheck.serve import mcp_schema as schema
+from anchorcheck.verify.memory_store import DEFAULT_STORE, MemoryStore, StoreError
 from anchorcheck.verify.verifier import Verifier
 
 INSTRUCTIONS = (
-    "anchorcheck verifies memories about this repository against its current code. "
-    "Before relying on a recalled memory, call verify_memory with its text and anchors; "
-    "treat REFUTED memories as stale (re-read the code). When you write a memory from "
-    "lines you just read, call bank_citation and store the returned citation with it. "
-    "To write a new memory, call remember with its text and store what it returns."
+    "anchorcheck verifies memories about the repository at {root} against its current code. "
+    "To store a memory, call remember with its text (and the lines it is about as spans): it is kept in "
+    "{store} with anchors that hold now. To get memories back, call search with a few words, or recall "
+    "with an id; each comes back verified: treat REFUTED memories as stale (re-read the code), "
+    "INCONCLUSIVE ones as unchecked. Call forget to delete one that is wrong. For memories kept elsewhere, "
+    "call verify_memory with their text, anchors and citations before relying on them. "
+    "Paths are relative to {root}."
 )
+READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+WRITES = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False)
+DESTROYS = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False)
 
 
 CALL_SECONDS = 60.0  # what one tool call may take by default: an agent's client gives up not much later
 
 
-def build_server(root: str | Path, deadline: float = CALL_SECONDS) -> MCPServer:
+class _Server(MCPServer):
+    """The SDK's server, with arguments that fail a tool's schema answered in one sentence (the SDK
+    sends the validation library's multi-line dump, which a model reads as noise)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(schema.argument_error(name, exc.__cause__)) from None
+            raise
+
+
+def build_server(root: str | Path, deadline: float = CALL_SECONDS, store: str = DEFAULT_STORE) -> MCPServer:
     """The MCP server for one checkout (not started: call `.run()` for stdio); `deadline` is the
-    seconds one tool call may take."""
+    seconds one tool call may take, `store` the repo-relative native memory file `remember` writes."""
     root = Path(root).resolve()
-    server = MCPServer("anchorcheck", version=__version__, instructions=INSTRUCTIONS)
+    server = _Server("anchorcheck", version=__version__, instructions=INSTRUCTIONS.format(root=root, store=store))
     resident = _Resident(root, deadline)
 
-    @server.tool()
-    def check_anchors(anchors: list[str]) -> dict[str, Any]:
+    @server.tool(annotations=READ_ONLY)
+    def check_anchors(anchors: schema.Anchors) -> schema.CheckResult:
         """Verify anchors such as 'pkg:pypi/redis', 'import:redis in:src/', 'file:docs/adr/0003.md'.
 
         Returns one result per anchor (verdict VERIFIED, REFUTED or INCONCLUSIVE, a reason
@@ -81,8 +110,8 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS) -> MCPServer:
         counts = Counter(r["verdict"] for r in results)
         return {"results": results, "summary": {v.value: counts[v.value] for v in Verdict}}
 
-    @server.tool()
-    def verify_memory(text: str, anchors: list[str], citations: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    @server.tool(annotations=READ_ONLY)
+    def verify_memory(text: schema.MemoryText, anchors: schema.Anchors, citations: schema.Citations = None) -> schema.MemoryVerdict:
         """Verify one recalled memory: REFUTED if any anchor is contradicted, VERIFIED only if all hold.
 
         `citations` are banked span records (from bank_citation); a citation without an
@@ -97,8 +126,8 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS) -> MCPServer:
                 raise ToolError(str(exc)) from None
             return verifier.verify(memory).to_dict()
 
-    @server.tool()
-    def bank_citation(path: str, start_line: int, end_line: int) -> dict[str, Any]:
+    @server.tool(annotations=READ_ONLY)
+    def bank_citation(path: schema.RepoPath, start_line: schema.StartLine, end_line: schema.EndLine) -> schema.BankResult:
         """Bank lines start_line..end_line (1-based, inclusive) of a repo-relative file.
 
         Store the returned citation with the memory; pass it back to verify_memory later.
@@ -109,8 +138,8 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS) -> MCPServer:
             raise ToolError(str(exc)) from None
         return {"anchor": citation.anchor_text(), "citation": citation.to_dict()}
 
-    @server.tool()
-    def suggest_anchors(text: str) -> dict[str, Any]:
+    @server.tool(annotations=READ_ONLY)
+    def suggest_anchors(text: schema.MemoryText) -> schema.Suggestions:
         """Propose typed anchors for a memory's text ('we cache with Redis' -> pkg:pypi/redis, ...).
 
         Only anchors that verify now are proposed, each with why (reason, evidence) and a
@@ -121,13 +150,14 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS) -> MCPServer:
         with resident.session() as verifier:
             return {"suggestions": [s.to_dict() for s in suggest(verifier, text)]}
 
-    @server.tool()
-    def remember(text: str, anchors: list[str] | None = None, spans: list[str] | None = None) -> dict[str, Any]:
-        """Type a memory before storing it: returns {text, anchors, citations, suggested, verdict, results}.
+    @server.tool(annotations=WRITES)
+    def remember(text: schema.MemoryText, anchors: schema.OptionalAnchors = None, spans: schema.Spans = None) -> schema.Remembered:
+        """Store a memory about this repository, typed with anchors that hold now, so it can be checked later.
 
-        `anchors` are kept as given; `spans` ('src/app.py:10-20' or 'span:src/app.py#L10-L20')
-        and span anchors are banked from the code as it is now; the suggested anchors are
-        added. Store text, anchors and citations; pass them to verify_memory when recalled.
+        The anchors given are kept, the spans banked from the code as it is now, and the anchors
+        that verify now are suggested from the text and added. The memory is written to the
+        repository's memory store with a new id; returns that id, the anchors and citations
+        stored, and the verdict now. Get it back with recall(id) or search(query).
         """
         from anchorcheck.verify.suggestions import Suggester
 
@@ -143,17 +173,47 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS) -> MCPServer:
                 if s.citation is not None:
                     citations[s.anchor] = s.citation
             records = [{"anchor": key, **record} for key, record in citations.items()]
-            memory = Memory(text=text, anchors=typed + [s.anchor for s in suggested], metadata={"citations": records})
-            attach([memory], load_lock(root), verifier.registry.kinds)
-            report = verifier.verify(memory)
+            kept = [*typed, *(s.anchor for s in suggested)]
+            with _store_errors():
+                memories = MemoryStore(verifier, store)
+                report = memories.verify([memories.add(text, kept, records)])[0]
         return {
+            "id": str(report.memory.id),
+            "store": store,
             "text": text,
-            "anchors": [*typed, *(s.anchor for s in suggested)],
+            "anchors": kept,
             "citations": records,
             "suggested": [s.to_dict() for s in suggested],
             "verdict": str(report.verdict),
             "results": [r.to_dict() for r in report.results],
         }
+
+    @server.tool(annotations=READ_ONLY)
+    def recall(id: schema.MemoryId) -> schema.Recalled:  # noqa: A002 - the name the model sees
+        """Get one stored memory back by id, verified against the code as it is now.
+
+        verdict VERIFIED: every anchor holds; REFUTED: the code contradicts it (re-read the code
+        before relying on it); INCONCLUSIVE: nothing could be checked.
+        """
+        with resident.session() as verifier, _store_errors():
+            return _recalled(MemoryStore(verifier, store).recall(id))
+
+    @server.tool(annotations=READ_ONLY)
+    def search(query: schema.Query, limit: schema.Limit = 10) -> schema.Found:
+        """Find stored memories by words of their text or anchors, best matches first, each verified now.
+
+        Use it before working on a part of the code, e.g. search('cache redis'); treat REFUTED
+        memories as stale.
+        """
+        with resident.session() as verifier, _store_errors():
+            return {"store": store, "memories": [_recalled(r) for r in MemoryStore(verifier, store).search(query, limit)]}
+
+    @server.tool(annotations=DESTROYS)
+    def forget(id: schema.MemoryId) -> schema.Forgotten:  # noqa: A002 - the name the model sees
+        """Delete one stored memory by id (for one that is wrong or no longer useful); returns what was deleted."""
+        with resident.session() as verifier, _store_errors():
+            gone = MemoryStore(verifier, store).forget(id)
+        return {"id": str(gone.id), "store": store, "text": gone.text}
 
     return server
 
@@ -198,6 +258,28 @@ class _Resident:
         return self._verifier
 
 
+@contextmanager
+def _store_errors() -> Iterator[None]:
+    """A store's refusal (no such id, a broken store file) as the tool's one-line error."""
+    try:
+        yield
+    except StoreError as exc:
+        raise ToolError(str(exc)) from None
+
+
+def _recalled(report: MemoryReport) -> dict[str, Any]:
+    """A stored memory as recall and search return it: its id, text and stored anchors, and its verdict now."""
+    memory = report.memory
+    return {
+        "id": str(memory.id),
+        "text": memory.text,
+        "anchors": [anchor_text(a) for a in memory.anchors],
+        "verdict": str(report.verdict),
+        "reason": report.reason,
+        "results": [r.to_dict() for r in report.results],
+    }
+
+
 def _bank_target(root: Path, target: str) -> Any:
     """Bank 'PATH:START-END' or 'span:PATH#Lx-Ly'; a ToolError names what is wrong."""
     text = target.strip()
@@ -211,6 +293,7 @@ def _bank_target(root: Path, target: str) -> Any:
         raise ToolError(f"{target!r}: {exc}") from None
 
 
-def serve(root: str | Path, deadline: float = CALL_SECONDS) -> None:
-    """Run the server on stdin/stdout until the client disconnects; `deadline`: seconds per call."""
-    build_server(root, deadline).run("stdio")
+def serve(root: str | Path, deadline: float = CALL_SECONDS, store: str = DEFAULT_STORE) -> None:
+    """Run the server on stdin/stdout until the client disconnects; `deadline`: seconds per call,
+    `store`: the memory store file."""
+    build_server(root, deadline, store).run("stdio")

@@ -35,9 +35,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
+from anchorcheck.base.english import is_english
 from anchorcheck.memory import implicit
 from anchorcheck.model.anchors import AnchorSyntaxError, encode_path, format_anchor
 from anchorcheck.model.citation import Citation
@@ -70,14 +70,17 @@ _NEGATION = re.compile(
 _NOT_A_DEPENDENCY = re.compile(r"`?\s+(?:is|are)\s+(?:not|no\s+longer)\s+(?:a\s+|an\s+)?(?:dependency|dependencies)\b", re.IGNORECASE)
 _PACKAGE_NAME = re.compile(r"(?:@[a-z0-9][\w.-]*/)?[A-Za-z][\w.-]*")
 _PROPER_NOUN = re.compile(r"[A-Z][a-z0-9]+")  # "Celery", "Redis": not "APIs", "NEVER", "Vite-only"
-_CONTRAST = re.compile(r"\b(?:instead\s+of|rather\s+than|unlike|not)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
+_CONTRAST = re.compile(r"\b(?:instead\s+of|rather\s+than|unlike|not)\s+(?:[\w-]+\s+){0,2}[`'\"]?$", re.IGNORECASE)  # "not `serde_json`" too
 _CUES = frozenset({"library", "libraries", "package", "packages", "dependency", "dependencies", "framework", "module", "crate", "gem", "client", "sdk", "driver", "plugin", "orm"})
 # Words of the trade that name a language, a format or a layer far more often than a package.
 _GENERIC = frozenset(
     "go api apis json yaml toml xml html css sql sqlite http https grpc cli ui web app core config internal common "
     "utils util tools test tests types log logs files sdk client server ai next diff url path os io time data".split()
 )
+# Protocols: "over WebSocket", "via SSE" name the wire, not a package that speaks it (a cue word or code does).
+_PROTOCOLS = frozenset("websocket websockets tcp udp dns ssh smtp sse oauth grpc http2 mqtt".split())
 _NAME_AFFIXES = ("-sdk", "-client", "-python", "-py", "-js", ".js", "-rs", "python-", "py-", "node-")
+_LOCAL_SPECIFIERS = ("workspace:", "link:", "file:", "portal:")  # a package of this repository, not a dependency
 _PACKAGE_WORD = re.compile(r"@?[A-Za-z][\w.+-]*(?:/[\w.+-]+)*")
 _PASSAGE_MIN = 12
 _CAMEL_HUMP = re.compile(r"[a-z0-9][A-Z]")
@@ -92,32 +95,6 @@ _LIST_ONLY = Goal(lambda path, facts: False, files=0)
 PASSAGE_MEMORY = 64 * 1024 * 1024  # bytes of files kept between passages; past this they are read again
 
 
-@lru_cache(maxsize=1)
-def english_words() -> frozenset[str]:
-    """A large English word list (web2): a package name that is also a word needs code context."""
-    from english_words import get_english_words_set
-
-    return frozenset(get_english_words_set(["web2"], lower=True))
-
-
-def is_english(word: str) -> bool:
-    """Whether a word, or the stem of an inflected form (plural, -ing, -ed), is an English word."""
-    lower = word.lower()
-    return any(stem in english_words() for stem in _stems(lower))
-
-
-def _stems(word: str) -> set[str]:
-    """The word and what it may be inflected from (the list has few inflected forms)."""
-    stems = {word}
-    for suffix, restore in (("s", ""), ("es", ""), ("ies", "y"), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("d", "")):
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
-            stem = word[: -len(suffix)]
-            stems.add(stem + restore)
-            if suffix in ("ing", "ed") and len(stem) > 2 and stem[-1] == stem[-2]:
-                stems.add(stem[:-1])  # running -> run, stopped -> stop
-    return stems
-
-
 @dataclass(frozen=True)
 class _Mention:
     """A word or code span of the text: where it is, and whether it is code."""
@@ -130,10 +107,16 @@ class _Mention:
 class Suggester:
     """Proposes anchors for memories of one checkout; keeps what it learns about the code between memories."""
 
-    def __init__(self, verifier: Verifier) -> None:
+    def __init__(self, verifier: Verifier, *, implicit_checked: bool = False) -> None:
+        """`implicit_checked`: the memories live in files `check` reads implicit references from
+        (`suggest` on memory files), so a path, command or install command the text already names
+        is checked anyway and is not proposed again; a store that verifies only typed anchors (MCP
+        `remember`) gets them as anchors."""
         self.verifier = verifier
+        self.implicit_checked = implicit_checked
         self._defs: dict[str, set[str]] = {}  # name -> the files that define it, for the names looked up
         self._packages: dict[str, list[tuple[str, str, bool]]] | None = None
+        self._own_words: set[str] = set()  # the words of the repository's own project names ("openai" of openai-agents)
         self._home: str | None = None
         self._package_indexes: list[tuple[str, PackageIndex]] | None = None
         self._checked: dict[str, AnchorResult] = {}
@@ -170,7 +153,9 @@ class Suggester:
     def _candidates(self, text: str, folder: str = "") -> Iterator[Suggestion]:
         codes, prose = _split(text)
         yield from self._spans(text, codes)
-        yield from self._references(text, folder)
+        if not self.implicit_checked:
+            yield from self._references(text, folder)
+        yield from self._prose_paths(text, prose, {m.text for m in codes} if self.implicit_checked else set(), folder)
         yield from self._symbols(codes, prose)
         yield from self._env(codes, prose)
         negated = set()
@@ -179,10 +164,10 @@ class Suggester:
             yield suggestion
         yield from self._packages_named(text, [m for m in codes + prose if m.text not in negated])
 
-    def _references(self, text: str, folder: str) -> Iterator[Suggestion]:
+    def _references(self, text: str, folder: str, kinds: frozenset[str] = frozenset({"file", "cmd", "pkg"})) -> Iterator[Suggestion]:
         """Paths, commands and install commands, read as `check` reads implicit references."""
         repo, registry = self.verifier.repo, self.verifier.registry
-        kinds = {"file", "cmd", "pkg"} & set(registry.kinds)
+        kinds &= set(registry.kinds)
         roots = implicit.root_names(registry)
         for ref in read_references(text, claims=runner_claims(registry), kinds=kinds) if kinds else ():
             ref = ref._replace(folder=folder)
@@ -199,6 +184,17 @@ class Suggester:
                         break
             else:
                 yield Suggestion(ref.anchor, f"the text installs it: {ref.written}", confidence=HIGH, mention=ref.written)
+
+    def _prose_paths(self, text: str, prose: list[_Mention], checked: set[str], folder: str) -> Iterator[Suggestion]:
+        """A path written in plain prose ("the session is in src/pkg/client/session.py"), which `check` does
+        not read: read as if it were inline code, with the same filters (URLs, globs, placeholders, home
+        paths), so it is proposed only when it names one path of the checkout; not inside a link target
+        (`](./references/a.md)`, `<a/b>`: `_references` reads those) nor when the text also writes it in
+        inline code that `check` reads (`checked`)."""
+        for mention in prose:
+            path = mention.text.rstrip(",;:")
+            if "/" in path and "`" not in path and path not in checked and text[mention.start - 1 : mention.start] not in ("(", "/", "<", "."):
+                yield from self._references(f"`{path}`", folder, frozenset({"file"}))
 
     def _spans(self, text: str, codes: list[_Mention]) -> Iterator[Suggestion]:
         repo = self.verifier.repo
@@ -292,7 +288,7 @@ class Suggester:
             home = self._home_ecosystem()
             if home is None:
                 return
-            name = _purl_name(word.lower())
+            name = word.lower()
             target = f"{home}/{name}" if home else name
             reason = f"the text says {word} is not a dependency ('{cue}'), and no complete manifest declares it"
             yield Suggestion(f"!pkg:{target}", reason, confidence=MEDIUM, mention=mention.text)
@@ -306,8 +302,10 @@ class Suggester:
             named = table.get(word.lower(), [])
             if not mention.code and (word.lower() in _GENERIC or (word.isupper() and len(word) <= 5)):
                 continue  # "Go", "JSON", "API", "AI": a language, a format, an acronym, not a package
-            # a Go module's last path segment never stands for a generic or English word in prose
-            matches = [(eco, name) for eco, name, exact in named if exact or (word.lower() not in _GENERIC and (mention.code or not is_english(word)))]
+            if not mention.code and word.lower() in self._own_words:
+                continue  # "OpenAI" in the openai-agents repository: the maker, named far more often than its `openai` package
+            # a Go module's last path segment ("websocket" of github.com/gorilla/websocket) names it in prose only beside a cue word
+            matches = [(eco, name) for eco, name, exact in named if exact or mention.code or _beside_cue(text, mention)]
             if not matches or not self._code_context(text, mention, word):
                 continue
             if _CONTRAST.search(text[max(0, mention.start - 40) : mention.start]):
@@ -316,7 +314,7 @@ class Suggester:
                 yield Suggestion(f"pkg:{word.lower()}", f"the text names {word}, which the manifests of several ecosystems declare", confidence=MEDIUM, mention=mention.text)
                 continue
             ecosystem, name = matches[0]
-            purl = f"pkg:{ecosystem}/{_purl_name(name)}"
+            purl = f"pkg:{ecosystem}/{name}"
             version = _VERSION.match(text, mention.start + len(mention.text))
             if version and self._check(f"{purl}@{version.group(1)}").verdict is not Verdict.VERIFIED:
                 continue  # the text states a version the lock does not hold: a weaker anchor would hide that
@@ -348,34 +346,35 @@ class Suggester:
 
         Only files whose bytes hold a name's longest segment can define it
         (`RedisCache.get` is defined where `RedisCache` is written), so a
-        prefiltered search parses those alone, not the whole tree (a cold
-        first run on uv's checkout took a minute). A name written in files of
-        more than MAX_DEFINER_BYTES together is left out before anything is
-        parsed: proving that one of them alone defines it costs more than a
-        proposal is worth (by size, whatever the cache holds, so that a cold
-        and a warm run propose the same).
-        A candidate too large to parse makes every name of the search
-        ambiguous: it may define them.
+        prefiltered listing names the candidates and those alone are parsed,
+        not the whole tree (a cold first run on uv's checkout took a minute).
+        A memory means the production definition: when production code holds
+        the name, only it is read (tests of a real SDK write `ClientSession`
+        in a megabyte of files; a fake of it there is not what the text means),
+        else tests and examples are. Candidates of more than MAX_DEFINER_BYTES
+        together leave the name out before anything is parsed: proving that one
+        of them alone defines it costs more than a proposal is worth (by size,
+        whatever the cache holds, so that a cold and a warm run propose the
+        same). A candidate that cannot be parsed makes the name ambiguous: it
+        may define it.
         """
         index = SourceIndex.of(self.verifier.context)
-        wanted = sorted({name for name in names if name not in self._defs})
-        for name in wanted:
+        for name in sorted({name for name in names if name not in self._defs}):
             holding = index.search(None, lambda language, name=name: [_needle(name).encode("utf-8")], goal=_LIST_ONLY)
-            if sum(self._size(path) for path in holding.candidates) > MAX_DEFINER_BYTES:
-                self._defs[name] = set()  # unknown, and never proposed
-        wanted = [name for name in wanted if name not in self._defs]
-        if not wanted:
-            return
-        needles = sorted({_needle(name).encode("utf-8") for name in wanted})
-        search = index.search(None, lambda language: needles)
-        found: dict[str, set[str]] = {name: set(search.unreadable) for name in wanted}
-        for path, facts in search.hits:
-            if classify(path) == "vendored":
-                continue
-            for qualified, _ in facts.defs:
-                if qualified in found:
-                    found[qualified].add(path)
-        self._defs.update(found)
+            candidates = [path for path in holding.candidates if classify(path) != "vendored"]
+            production = [path for path in candidates if classify(path) == "production"]
+            candidates = production or candidates
+            self._defs[name] = set()
+            if sum(self._size(path) for path in candidates) > MAX_DEFINER_BYTES:
+                continue  # unknown, and never proposed
+            for path in candidates:
+                try:
+                    facts = index.facts(path)
+                except (OSError, UnsafePathError):
+                    self._defs[name] = {path, "(unreadable)"}
+                    break
+                if facts is not None and any(qualified == name for qualified, _ in facts.defs):
+                    self._defs[name].add(path)
 
     def _size(self, path: str) -> int:
         try:
@@ -384,19 +383,23 @@ class Suggester:
             return 0
 
     def _module_form(self, path: str, name: str) -> str | None:
-        """`sym:py:package.module.Name` when it resolves to this file (tried for each plausible source root)."""
+        """`sym:py:package.module.Name` as Python imports it: the file's folders up to the first without an
+        `__init__.py` (`src/agents/tracing/create.py` is `agents.tracing.create`, not `create`, which the
+        lenient resolver also accepts), when it resolves to this file."""
         if not path.endswith(".py"):
             return None
         parts = path[:-3].split("/")
         if parts[-1] == "__init__":
             parts = parts[:-1]
-        for first in reversed(range(len(parts))):  # the shortest module path that resolves to this file
-            dotted = ".".join([*parts[first:], name])
-            if not all(p.isidentifier() for p in parts[first:]):
-                continue
-            result = self._check(f"sym:py:{dotted}")
-            if result.verdict is Verdict.VERIFIED and any(e.path == path for e in result.evidence):
-                return f"sym:py:{dotted}"
+        first = len(parts) - 1
+        while first > 0 and self.verifier.repo.is_file("/".join([*parts[:first], "__init__.py"])):
+            first -= 1
+        dotted = ".".join([*parts[first:], name]) if parts else name
+        if not all(p.isidentifier() for p in parts[first:]):
+            return None
+        result = self._check(f"sym:py:{dotted}")
+        if result.verdict is Verdict.VERIFIED and any(e.path == path for e in result.evidence):
+            return f"sym:py:{dotted}"
         return None
 
     def _home_ecosystem(self) -> str | None:
@@ -421,12 +424,16 @@ class Suggester:
 
     def _package_table(self) -> dict[str, list[tuple[str, str, bool]]]:
         """Lower-cased word → (ecosystem, name, whether the word is the name itself) for every
-        package a manifest declares (not one only locked)."""
+        package a manifest declares (not one only locked, nor one of the repository's own projects:
+        "the published `mcp` wheel" of the mcp SDK names the project, which its examples depend on;
+        a monorepo's packages depend on each other through `workspace:` specifiers)."""
         if self._packages is None:
             table: dict[str, set[tuple[str, str, bool]]] = {}
             for ecosystem, index in self._indexes():
+                own = {decl.name for decl in index.declarations if decl.relation == PROJECT or decl.specifier.startswith(_LOCAL_SPECIFIERS)}
+                self._own_words.update(word for name in own for word in re.split(r"[-_.]", name.lower()))
                 for decl in index.declarations:
-                    if decl.relation in (LOCKED, PROJECT):
+                    if decl.relation in (LOCKED, PROJECT) or decl.name in own:
                         continue
                     spellings, last = _spellings(decl.written or decl.name, ecosystem)
                     for word in spellings:
@@ -436,9 +443,12 @@ class Suggester:
 
     def _code_context(self, text: str, mention: _Mention, word: str) -> bool:
         """A word names a package in code, beside a cue word ("the click library", "the Sentry SDK"), or
-        when it is no plain English word ("Redis", "zod", "TypeScript"). An English word needs one of the first two, even
-        capitalised: "changes for Windows" names the system, not the `windows` crate."""
-        return mention.code or _beside_cue(text, mention) or _distinctive(word) or not is_english(word)
+        when it is no plain English word ("Redis", "zod", "TypeScript"). An English word or a protocol needs
+        one of the first two, even capitalised: "changes for Windows" names the system, not the `windows`
+        crate, "over WebSocket" the wire, not the `websockets` package."""
+        if mention.code or _beside_cue(text, mention):
+            return True
+        return word.lower() not in _PROTOCOLS and (_distinctive(word) or not is_english(word))
 
     def _scoped_import(self, purl: str, ecosystem: str, name: str) -> Suggestion | None:
         """`import:MODULE in:SCOPE`, SCOPE the production code that imports the package, or None."""
@@ -454,8 +464,30 @@ class Suggester:
         scope = production[0] if len(production) == 1 else _common_directory(production)
         if scope is None or any(classify(p) != "production" for p in self.verifier.repo.files(scope)):
             return None  # no production scope that keeps tests and examples out
+        if not self._only_within(module, module.split(".")[0] if ecosystem == "pypi" else module, scope):
+            return None  # the check cited its first importers only, and production code elsewhere may import it too
         reason = f"production code imports {module} ({', '.join(production[:3])}); scoped so a use in tests or elsewhere does not verify it"
         return Suggestion(f"import:{module} in:{encode_path(scope)}", reason, confidence=MEDIUM)
+
+    def _only_within(self, module: str, needle: str, scope: str) -> bool:
+        """Whether no production file outside `scope` imports `module`. The import check cites its first
+        importers only, so the scope drawn from them is tested against every other candidate: the files
+        whose bytes hold `needle` (all that can import it), parsed until one imports it, or until
+        MAX_DEFINER_BYTES of them leave it unknown (then no scope is proposed)."""
+        index = SourceIndex.of(self.verifier.context)
+        holding = index.search(None, lambda language: [needle.encode("utf-8")], goal=_LIST_ONLY)
+        inside = scope if scope.endswith("/") else None
+        outside = [p for p in holding.candidates if classify(p) == "production" and not (p.startswith(inside) if inside else p == scope)]
+        if sum(self._size(path) for path in outside) > MAX_DEFINER_BYTES:
+            return False
+        for path in outside:
+            try:
+                facts = index.facts(path)
+            except (OSError, UnsafePathError):
+                return False
+            if facts is not None and any(m == module or m.startswith(module + ".") for m, _, _ in facts.imports):
+                return False
+        return True
 
     def _module_of(self, purl: str, ecosystem: str, name: str) -> str | None:
         """The module name the code imports the package by: as imported where the pkg: result saw it."""
@@ -567,8 +599,8 @@ def _negation_cue(text: str, mention: _Mention, word: str) -> str | None:
     `-w`") and inline code after a mere "do not use" (`any`, `unwrap`) are
     not read.
     """
-    if not _PACKAGE_NAME.fullmatch(word) or (not mention.code and "/" in word):
-        return None
+    if not _PACKAGE_NAME.fullmatch(word) or (not mention.code and "/" in word) or word.rsplit(".", 1)[-1].lower() in _FILE_EXTENSIONS:
+        return None  # "do not require `pyproject.toml`": a file, not a package
     after = _NOT_A_DEPENDENCY.match(text, mention.start + len(mention.text))
     if after and (mention.code or not is_english(word) or _PROPER_NOUN.fullmatch(word) and not _at_sentence_start(text, mention.start)):
         return f"{word}{after.group(0).lstrip('`')}"
@@ -620,10 +652,6 @@ def _spellings(name: str, ecosystem: str) -> tuple[set[str], str | None]:
         last = None if last in found else last
         found.add(last or lower)
     return found, last
-
-
-def _purl_name(name: str) -> str:
-    return name.replace("@", "%40") if name.startswith("@") else name
 
 
 def _common_directory(paths: list[str]) -> str | None:

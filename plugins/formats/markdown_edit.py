@@ -5,9 +5,10 @@ fenced code, comments or frontmatter):
 
 - rename: an anchor written as `old` is rewritten as `new` in place (what
   `relocate` does to a moved span, `rebank` to a fired trigger);
-- insert: new anchors go in as inline code right after the sentence they
-  were read from (after the anchors already written there), or at the end
-  of the memory when nothing places them (what `suggest --write` does).
+- insert: new anchors go in as inline code at the end of the memory's own
+  bullet or paragraph (before its nested bullets), never inside a sentence
+  or between two sentences of a paragraph, where they read as noise in the
+  prose (what `suggest --write` does).
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from anchorcheck.plugin import code_span_anchors, code_spans, looks_like_anchor
+from anchorcheck.plugin import code_span_anchors
 from anchorcheck_plugins.formats.markdown import memory_blocks
 
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
-_BLANKS = re.compile(r"[ \t]*")
+_NESTED_BULLET = re.compile(r"[ \t]+(?:[-*+]|\d+[.)])[ \t]")
 
 
 def rename_markdown(path: str, text: str, renames: Mapping[str, str]) -> tuple[str, list[tuple[int, str]]]:
@@ -42,47 +42,22 @@ def rename_markdown(path: str, text: str, renames: Mapping[str, str]) -> tuple[s
 def insert_markdown(path: str, text: str, additions: Mapping[str, Sequence[tuple[str, str | None]]]) -> str:
     """Add anchors to the memories named by id (`PATH:LINE`, as the reader names them)."""
     lines = text.splitlines(keepends=True)
-    points: dict[tuple[int, int], list[str]] = {}
+    points: dict[int, list[str]] = {}
     for block in memory_blocks(text):
-        for anchor, mention in additions.get(f"{path}:{block[0][0]}", ()):
-            points.setdefault(_insertion_point(block, mention), []).append(anchor)
-    for (number, column), anchors in sorted(points.items(), reverse=True):
+        for anchor, _ in additions.get(f"{path}:{block[0][0]}", ()):
+            points.setdefault(_own_last_line(block), []).append(anchor)
+    for number, anchors in points.items():
         line = lines[number - 1]
+        column = len(line.rstrip())
         lines[number - 1] = line[:column] + "".join(f" `{a}`" for a in anchors) + line[column:]
     return "".join(lines)
 
 
-def _insertion_point(block: list[tuple[int, str]], mention: str | None) -> tuple[int, int]:
-    """(line, column) after the sentence holding `mention` and the anchors that follow it."""
-    first, start = 0, 0
-    if mention:
-        for index, (_, line) in enumerate(block):
-            at = line.find(mention)
-            if at >= 0:
-                first, start = index, at + len(mention)
-                break
-    for index in range(first, len(block)):
-        number, line = block[index]
-        end = _sentence_end(line, start if index == first else 0)
-        if end is not None:
-            return number, _after_anchors(line, end)
-    number, line = block[-1]
-    return number, len(line.rstrip())
-
-
-def _sentence_end(line: str, start: int) -> int | None:
-    inside = [(m.start(), m.end()) for m in code_spans(line)]
-    for match in _SENTENCE_END.finditer(line, start):
-        if not any(a <= match.start() < b for a, b in inside):
-            return match.end()
-    return None
-
-
-def _after_anchors(line: str, column: int) -> int:
-    """Past the anchor code spans already written after this point (new ones go after them)."""
-    while True:
-        gap = _BLANKS.match(line, column)
-        spans = [m for m in code_spans(line) if gap is not None and m.start() == gap.end()]
-        if not spans or not looks_like_anchor(spans[0].group(2).strip()):
-            return column
-        column = spans[0].end()
+def _own_last_line(block: list[tuple[int, str]]) -> int:
+    """The last line of a memory's own text: the block up to its first nested bullet."""
+    last = block[0][0]
+    for number, line in block[1:]:
+        if _NESTED_BULLET.match(line):
+            break
+        last = number
+    return last
