@@ -33,7 +33,7 @@ import shlex
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from anchorcheck.memory.codespans import code_spans
+from anchorcheck.memory.commonmark import Block, Line, frontmatter_end, read_document
 from anchorcheck.base.lazyregex import later
 from anchorcheck.model.reference import Reference
 
@@ -79,9 +79,6 @@ SHELL_LANGUAGES = frozenset({"sh", "bash", "shell", "console", "zsh", "shell-ses
 
 _LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _IMPORT = re.compile(r"(?:(?<=\s)|(?<=^)|(?<=\())@((?:\.{1,2}/)?[A-Za-z0-9_][\w.\-/]*)")
-_FENCE = re.compile(r"^(\s{0,3})(`{3,}|~{3,})\s*([^`\s]*)")
-_HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
-_BULLET = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s+")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _KIND_PREFIX = re.compile(r"^!?[a-z][a-z0-9_-]*:\S")
 _LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)?|#L\d+(?:-L?\d+)?)$")
@@ -223,43 +220,32 @@ class _Reader:
 
     def read(self, text: str) -> None:
         lines = text.splitlines()
-        index = _after_frontmatter(lines)
-        in_comment = False
-        while index < len(lines):
-            line = lines[index]
-            number = index + 1
-            fence = _FENCE.match(line)
-            if in_comment or line.lstrip().startswith("<!--"):
-                in_comment = "-->" not in line.split("<!--", 1)[-1] if not in_comment else "-->" not in line
-                index += 1
-                continue
-            if fence:
-                index = self._fenced(lines, index, fence)
-                continue
-            if not line.strip():
-                self._end_sentence()
-                index += 1
-                continue
-            if _HEADING.match(line):
-                self._end_sentence()
+        for block in read_document(text).blocks:
+            self._end_sentence()  # a block (a paragraph, a list item, a fence) starts a sentence
+            if block.kind in ("paragraph", "table"):
+                self._prose_block(block)
+            elif block.kind == "heading":
                 self.lists, self.lead = [], []
-                index += 1
-                continue
-            self._prose(line, number)
-            index += 1
+            elif block.kind == "fence":
+                self._fenced(lines, block)
+        self._end_sentence()
 
     # -- prose ---------------------------------------------------------------
 
-    def _prose(self, line: str, number: int) -> None:
-        bullet = _BULLET.match(line)
-        if bullet:
-            indent = len(bullet.group(1))
-            self.lists = [(i, f) for i, f in self.lists if i < indent]
-            self.lists.append((indent, []))
-            self._end_sentence()
-        elif not line.startswith((" ", "\t", "|")):
+    def _prose_block(self, block: Block) -> None:
+        if block.item:
+            self.lists = [(d, f) for d, f in self.lists if d < block.depth]
+            self.lists.append((block.depth, []))
+        elif block.depth == 0 and block.kind == "paragraph":
             self.lists, self.lead = [], []  # a paragraph at the margin ends the list and what introduced it
-        spans = [(span.start(), span.end(), span.group(2), span.start(2)) for span in code_spans(line)]
+        for line in block.lines:
+            self._prose(line)
+            if block.depth == 0 and block.kind == "paragraph" and line.text.rstrip().endswith(":"):
+                self.lead = self._folders_here(line.number)
+
+    def _prose(self, source: Line) -> None:
+        line, number = source.text, source.number
+        spans = [(span.start(), span.end(), span.group(2), span.start(2)) for span in source.spans]
         events: list[tuple[int, str, str, int]] = []  # (offset, form, token, column0)
         for start, _end, content, content_start in spans:
             stripped = content.strip()
@@ -291,8 +277,6 @@ class _Reader:
                 self._path(token, number, column0, "import", written=f"@{token}", generated=generated)
         if prose.ends_sentence(cursor, len(line)):
             self._end_sentence()
-        if line.rstrip().endswith(":") and not bullet and not line.startswith((" ", "\t")):
-            self.lead = self._folders_here(number)
 
     def _folders_here(self, number: int) -> list[str]:
         here = itertools.takewhile(lambda r: r.line == number, reversed(self.found))  # not every line's: quadratic
@@ -374,25 +358,21 @@ class _Reader:
         """The folders named earlier in the list's lead-in, the enclosing list items and the sentence."""
         return tuple(dict.fromkeys([*self.lead, *(f for _, fs in self.lists for f in fs), *self.sentence]))
 
-    def _fenced(self, lines: list[str], index: int, fence: re.Match[str]) -> int:
-        """Read a fenced block's commands; return the index after its closing fence."""
-        marker, info = fence.group(2), fence.group(3).lower()
-        shell = info in SHELL_LANGUAGES
-        only_prompts = info in ("console", "shell-session", "shellsession") or not info
-        index += 1
+    def _fenced(self, lines: list[str], block: Block) -> None:
+        """Read a fenced block's commands: every line of a shell block, the `$ ` lines of a console or untagged one."""
+        shell = block.info in SHELL_LANGUAGES
+        only_prompts = block.info in ("console", "shell-session", "shellsession") or not block.info
+        if not (shell or not block.info):
+            return
+        opener = lines[block.start - 1].strip()
+        marker = opener[: len(opener) - len(opener.lstrip(opener[:1]))]
+        last = lines[block.end - 1].strip() if block.end > block.start else ""
+        end = block.end - 1 if last and set(last) == {marker[0]} and len(last) >= len(marker) else block.end
         pending: tuple[str, int, int] | None = None  # a command continued with a trailing backslash
         self.cwd = None
-        while index < len(lines):
-            line = lines[index]
-            closing = _FENCE.match(line)
-            if closing and closing.group(2)[0] == marker[0] and len(closing.group(2)) >= len(marker) and not closing.group(3):
-                self.cwd = None
-                return index + 1
-            if shell or not info:
-                pending = self._shell_line(line, index + 1, only_prompts, pending)
-            index += 1
+        for index in range(block.start, min(end, len(lines))):
+            pending = self._shell_line(lines[index], index + 1, only_prompts, pending)
         self.cwd = None
-        return index
 
     def _shell_line(self, line: str, number: int, only_prompts: bool, pending: tuple[str, int, int] | None) -> tuple[str, int, int] | None:
         body = line.strip()
@@ -596,7 +576,7 @@ def apply_to(text: str) -> tuple[str, ...] | None:
     of the names above; None when it names none (or names them empty, as a Cursor rule with `alwaysApply`
     does), so it applies to the whole repository."""
     lines = text.splitlines()
-    end = _after_frontmatter(lines)
+    end = frontmatter_end(lines)
     for index in range(1, end - 1):
         match = _APPLY_TO.match(lines[index])
         if match is None:
@@ -611,15 +591,6 @@ def apply_to(text: str) -> tuple[str, ...] | None:
         globs = tuple(g.strip().strip("\"'").strip() for item in items for g in item.split(","))
         return tuple(g for g in globs if g) or None
     return None
-
-
-def _after_frontmatter(lines: list[str]) -> int:
-    if not lines or lines[0].strip() != "---":
-        return 0
-    for index in range(1, len(lines)):
-        if lines[index].strip() in ("---", "..."):
-            return index + 1
-    return 0
 
 
 def _strip_comment(body: str) -> str:

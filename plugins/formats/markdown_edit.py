@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from anchorcheck.plugin import code_span_anchors, code_spans, looks_like_anchor
+from anchorcheck.plugin import Line, looks_like_anchor, span_anchors
 from anchorcheck_plugins.formats.markdown import memory_blocks
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
@@ -27,8 +27,8 @@ def rename_markdown(path: str, text: str, renames: Mapping[str, str]) -> tuple[s
     lines = text.splitlines(keepends=True)
     changed = []
     for block in memory_blocks(text):
-        for number, line in block:
-            edits = [(offset, content) for content, offset in code_span_anchors(line) if content in renames]
+        for number, _, spans in block:
+            edits = [(offset, content) for content, offset in span_anchors(spans) if content in renames]
             if not edits:
                 continue
             new = lines[number - 1]
@@ -44,7 +44,7 @@ def insert_markdown(path: str, text: str, additions: Mapping[str, Sequence[tuple
     lines = text.splitlines(keepends=True)
     points: dict[tuple[int, int], list[str]] = {}
     for block in memory_blocks(text):
-        for anchor, mention in additions.get(f"{path}:{block[0][0]}", ()):
+        for anchor, mention in additions.get(f"{path}:{block[0].number}", ()):
             points.setdefault(_insertion_point(block, mention), []).append(anchor)
     for (number, column), anchors in sorted(points.items(), reverse=True):
         line = lines[number - 1]
@@ -52,37 +52,36 @@ def insert_markdown(path: str, text: str, additions: Mapping[str, Sequence[tuple
     return "".join(lines)
 
 
-def _insertion_point(block: list[tuple[int, str]], mention: str | None) -> tuple[int, int]:
+def _insertion_point(block: Sequence[Line], mention: str | None) -> tuple[int, int]:
     """(line, column) after the sentence holding `mention` and the anchors that follow it."""
     first, start = 0, 0
     if mention:
-        for index, (_, line) in enumerate(block):
-            at = line.find(mention)
+        for index, line in enumerate(block):
+            at = line.text.find(mention)
             if at >= 0:
                 first, start = index, at + len(mention)
                 break
     for index in range(first, len(block)):
-        number, line = block[index]
+        line = block[index]
         end = _sentence_end(line, start if index == first else 0)
         if end is not None:
-            return number, _after_anchors(line, end)
-    number, line = block[-1]
-    return number, len(line.rstrip())
+            return line.number, _after_anchors(line, end)
+    return block[-1].number, len(block[-1].text.rstrip())
 
 
-def _sentence_end(line: str, start: int) -> int | None:
-    inside = [(m.start(), m.end()) for m in code_spans(line)]
-    for match in _SENTENCE_END.finditer(line, start):
+def _sentence_end(line: Line, start: int) -> int | None:
+    inside = [(m.start(), m.end()) for m in line.spans]
+    for match in _SENTENCE_END.finditer(line.text, start):
         if not any(a <= match.start() < b for a, b in inside):
             return match.end()
     return None
 
 
-def _after_anchors(line: str, column: int) -> int:
+def _after_anchors(line: Line, column: int) -> int:
     """Past the anchor code spans already written after this point (new ones go after them)."""
     while True:
-        gap = _BLANKS.match(line, column)
-        spans = [m for m in code_spans(line) if gap is not None and m.start() == gap.end()]
+        gap = _BLANKS.match(line.text, column)
+        spans = [m for m in line.spans if gap is not None and m.start() == gap.end()]
         if not spans or not looks_like_anchor(spans[0].group(2).strip()):
             return column
         column = spans[0].end()
