@@ -41,6 +41,7 @@ from anchorcheck_plugins.runners._support import (
     join,
     line_of,
     listed,
+    no_folder,
     option as take_option,
     package_index,
     parse_toml,
@@ -195,6 +196,9 @@ def _subcommand_words(tool: str, words: list[str], cwd: str) -> tuple[list[str],
 
 def _tool(invocation: Invocation, context: Context, tool: str, words: list[str]) -> AnchorResult:
     words, cwd = _subcommand_words(tool, words, invocation.cwd)
+    moved = no_folder(invocation, context, tool, cwd) if cwd != invocation.cwd else None
+    if moved is not None:
+        return moved
     if not words:
         return unknown(invocation, f"{tool} without a subcommand only prints its help")
     command, rest = words[0], words[1:]
