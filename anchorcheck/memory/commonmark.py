@@ -46,7 +46,7 @@ class Block(NamedTuple):
 
     `kind` is `paragraph`, `table`, `heading`, `fence`, `code` (indented code),
     `html` or `hr`; `start` and `end` are its first and last 1-based lines;
-    `info` a fence's language (first word of its info string, lowercased);
+    `info` a fence's language (first word of its info string, lowercased), a heading's level (`"2"`);
     `depth` how many list items enclose it, and `item` whether it is the first
     block of its list item (the line with the bullet); `lines` hold a prose
     block's (paragraph, table, heading) lines with their code spans.
@@ -106,7 +106,8 @@ def read_document(text: str) -> Document:
             name = kind[: -len("_open")]
             close = _closing(tokens, index)
             prose = _prose_lines(lines, token.map, tokens[index + 1 : close], env)
-            blocks.append(Block(name, token.map[0] + 1, token.map[1], depth=depth, item=fresh_item, lines=prose))
+            level = str(_heading_level(token.markup)) if name == "heading" else ""
+            blocks.append(Block(name, token.map[0] + 1, token.map[1], level, depth, fresh_item, prose))
             if name != "heading":
                 unit.extend(prose)
                 if depth == 0:
@@ -121,6 +122,11 @@ def read_document(text: str) -> Document:
             fresh_item = False
         index += 1
     return Document(tuple(blocks), tuple(memories))
+
+
+def _heading_level(markup: str) -> int:
+    """1-6 for `#`...`######`; a setext heading underlined with `=` is level 1, with `-` level 2."""
+    return len(markup) if markup.startswith("#") else 1 if markup.startswith("=") else 2
 
 
 def _closing(tokens: list[Token], index: int) -> int:

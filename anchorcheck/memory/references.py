@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from anchorcheck.memory.commonmark import Block, Line, frontmatter_end, read_document
+from anchorcheck.memory.trees import TreeEntry, is_tree, tree_entries
 from anchorcheck.base.lazyregex import later
 from anchorcheck.model.reference import Reference
 
@@ -148,6 +149,8 @@ _EXAMPLE_NAMES = later(
 # Words that, alone in a path argument, stand for the reader's own (`go test ./path`).
 _GENERIC_SEGMENTS = frozenset({"path", "dir", "directory", "folder", "file", "pkg", "package", "module", "subdir"})
 _RUNS_IN = later(r"`\s+(?:in|from|inside|within)\s+`")  # between a command's code span and a folder's
+_HEADING_WORD = later(r"[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*/?")  # the words of a heading that may name a folder
+_RUNS_IN_FOLDER = later(r"[ \t]+(?:in|from|inside|within|under)[ \t]+(?:the[ \t]+)?([A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*/)(?=[\s.,;:)]|$)")
 _GIT_REF_KINDS = frozenset({"heads", "tags", "remotes", "pull", "notes"})
 # `3.x`, `v1.2`, `2.0.1`: a version, as in a branch (`release/3.x`); its dots are no sign of a file name.
 _VERSION = later(r"^v?\d+(?:\.(?:\d+|x|X))+$")
@@ -213,6 +216,7 @@ class _Reader:
         self.lists: list[tuple[int, list[str]]] = []  # (indent, folders) of each open list item
         self.lead: list[str] = []  # folders named in the paragraph that introduces the list (or table) below it
         self.cwd: str | None = None  # the folder a `cd DIR` line of the current shell block moved to
+        self.sections: list[tuple[int, list[str]]] = []  # (level, words) of each open heading
 
     def _end_sentence(self) -> None:
         self.sentence = []
@@ -226,9 +230,20 @@ class _Reader:
                 self._prose_block(block)
             elif block.kind == "heading":
                 self.lists, self.lead = [], []
+                self._section(block)
             elif block.kind == "fence":
                 self._fenced(lines, block)
         self._end_sentence()
+
+    def _section(self, block: Block) -> None:
+        """A heading opens a section; the words it is written with may name the folder its commands run in
+        ("## Python bindings" over python/'s Makefile): kept as the `sections` of the commands under it, read
+        after every other reading, so a folder that is not there, or a word that is no folder, costs nothing."""
+        level = int(block.info or 1)
+        self.sections = [(lvl, words) for lvl, words in self.sections if lvl < level]
+        text = " ".join(line.text for line in block.lines[:1])
+        words = [w.rstrip("/") for w in _HEADING_WORD.findall(text) if not w.isdigit()]
+        self.sections.append((level, list(dict.fromkeys(w for word in words for w in (word, word.lower())))[:_MOST_HINTS]))
 
     # -- prose ---------------------------------------------------------------
 
@@ -271,6 +286,7 @@ class _Reader:
                 self._code(token, number, column0, generated)
                 if len(self.found) == before + 1:
                     self._runs_in(line)
+                    self._runs_in_prose(line)
             elif form == "link":
                 self._path(token, number, column0, "link", generated=generated)
             else:
@@ -341,7 +357,8 @@ class _Reader:
             return
         if "cmd" in self.kinds and self.claims(tail):
             hints = self._hints() if self.cwd is None else (self.cwd, *self._hints())
-            self.found.append(Reference("cmd", f"cmd:{command}", command, number, column0 + 1, end, form, hints=hints))
+            sections = tuple(dict.fromkeys(w for _, words in reversed(self.sections) for w in words))
+            self.found.append(Reference("cmd", f"cmd:{command}", command, number, column0 + 1, end, form, hints=hints, sections=sections))
 
     def _runs_in(self, line: str) -> None:
         """`yarn test:prepare` in `dev-packages/e2e-tests`: a folder named right after a command, joined by
@@ -354,25 +371,49 @@ class _Reader:
         if _RUNS_IN.fullmatch(line[command.end_column - 1 : folder.column - 1]):
             self.found[-2] = command._replace(hints=tuple(dict.fromkeys((folder.value.rstrip("/"), *command.hints))))
 
+    def _runs_in_prose(self, line: str) -> None:
+        """"Build the bundle with `npm run build` in web/.": a folder written in plain text right after a command
+        (with its trailing slash, so that "in parallel" is no folder) is where it runs, as a code span's is."""
+        command = self.found[-1]
+        if command.kind != "cmd" or command.form != "code":
+            return
+        folder = _RUNS_IN_FOLDER.match(line, command.end_column)  # past the closing backtick
+        if folder is not None:
+            self.found[-1] = command._replace(hints=tuple(dict.fromkeys((folder.group(1).rstrip("/"), *command.hints))))
+
     def _hints(self) -> tuple[str, ...]:
         """The folders named earlier in the list's lead-in, the enclosing list items and the sentence."""
         return tuple(dict.fromkeys([*self.lead, *(f for _, fs in self.lists for f in fs), *self.sentence]))
 
     def _fenced(self, lines: list[str], block: Block) -> None:
-        """Read a fenced block's commands: every line of a shell block, the `$ ` lines of a console or untagged one."""
+        """Read a fenced block: every line of a shell block, the `$ ` lines of a console or untagged one, the
+        paths of a drawn directory tree."""
+        body = _fence_body(lines, block)
         shell = block.info in SHELL_LANGUAGES
-        only_prompts = block.info in ("console", "shell-session", "shellsession") or not block.info
-        if not (shell or not block.info):
+        if not shell and is_tree(body):
+            self._tree(tree_entries(body, block.start + 1))
             return
-        opener = lines[block.start - 1].strip()
-        marker = opener[: len(opener) - len(opener.lstrip(opener[:1]))]
-        last = lines[block.end - 1].strip() if block.end > block.start else ""
-        end = block.end - 1 if last and set(last) == {marker[0]} and len(last) >= len(marker) else block.end
+        if block.info and not shell:
+            return
+        only_prompts = block.info in ("console", "shell-session", "shellsession") or not block.info
         pending: tuple[str, int, int] | None = None  # a command continued with a trailing backslash
         self.cwd = None
-        for index in range(block.start, min(end, len(lines))):
-            pending = self._shell_line(lines[index], index + 1, only_prompts, pending)
+        for offset, line in enumerate(body):
+            pending = self._shell_line(line, block.start + 1 + offset, only_prompts, pending)
         self.cwd = None
+
+    def _tree(self, entries: list[TreeEntry]) -> None:
+        """The paths of a drawn tree, each where its name is written; one whose comment says it is generated
+        or built (`dist/  # Build output`) is marked so."""
+        if "file" not in self.kinds:
+            return
+        for entry in entries:
+            path, rooted = clean_path(entry.path)
+            if path is None or rooted:
+                continue
+            start, end = entry.column + 1, entry.column + 1 + len(entry.written)
+            generated = bool(_GENERATED.search(entry.comment))
+            self.found.append(Reference("file", f"file:{path}", entry.written, entry.line, start, end, "tree", generated=generated))
 
     def _shell_line(self, line: str, number: int, only_prompts: bool, pending: tuple[str, int, int] | None) -> tuple[str, int, int] | None:
         body = line.strip()
@@ -591,6 +632,15 @@ def apply_to(text: str) -> tuple[str, ...] | None:
         globs = tuple(g.strip().strip("\"'").strip() for item in items for g in item.split(","))
         return tuple(g for g in globs if g) or None
     return None
+
+
+def _fence_body(lines: list[str], block: Block) -> list[str]:
+    """The lines between a fenced block's opening fence and its closing one (the end of its container when unclosed)."""
+    opener = lines[block.start - 1].strip()
+    marker = opener[: len(opener) - len(opener.lstrip(opener[:1]))]
+    last = lines[block.end - 1].strip() if block.end > block.start else ""
+    end = block.end - 1 if last and set(last) == {marker[0]} and len(last) >= len(marker) else block.end
+    return lines[block.start : min(end, len(lines))]
 
 
 def _strip_comment(body: str) -> str:

@@ -373,4 +373,4 @@ def _locked(context: Context, name: str) -> bool:
 
 @hookimpl
 def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
-    register(Runner(name="cargo", programs=("cargo",), verify=verify_cargo, reads=reads_cargo, summary="cargo built-ins, config aliases, packages and targets"))
+    register(Runner(name="cargo", programs=("cargo",), verify=verify_cargo, reads=reads_cargo, configs=("Cargo.toml",), summary="cargo built-ins, config aliases, packages and targets"))

@@ -148,4 +148,4 @@ def _package(invocation: Invocation, context: Context, cwd: str, module: str | N
 
 @hookimpl
 def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
-    register(Runner(name="go", programs=("go",), verify=verify_go, reads=reads_go, summary="go.mod and the package folders a go command names"))
+    register(Runner(name="go", programs=("go",), verify=verify_go, reads=reads_go, configs=("go.mod",), summary="go.mod and the package folders a go command names"))

@@ -412,6 +412,7 @@ def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
             programs=("npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx"),
             verify=verify_npm,
             reads=reads_npm,
+            configs=("package.json",),
             summary="package.json scripts of the package a call runs in (workspaces, filters, prefixes)",
         )
     )

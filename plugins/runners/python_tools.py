@@ -460,6 +460,7 @@ def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
             programs=("uv", "uvx", "poetry", "pdm", "hatch", "rye", "poe", "python", "python3", *(f"python3.{n}" for n in range(8, 16))),
             verify=verify_python,
             reads=reads_python,
+            configs=("pyproject.toml",),
             summary="pyproject scripts, dependencies' console scripts, python -m modules (uv, poetry, pdm, hatch, rye, poe)",
         )
     )
