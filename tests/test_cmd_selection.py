@@ -71,3 +71,15 @@ def test_cargo_features_are_the_crates_features(make_tree) -> None:
     }
     [fast] = check(root, "cargo build -p core --features fast")
     assert ("core/Cargo.toml", 6) in [(e.path, e.line) for e in fast.evidence]
+
+
+def test_a_module_proxy_query_needs_no_go_mod(make_tree) -> None:
+    from anchorcheck.memory.references import runner_claims
+    from anchorcheck.verify.loading import default_registry
+
+    root = make_tree({"README.md": "x\n"})
+    assert verdicts(root, "go list -m -versions github.com/spf13/pflag", "go list ./...") == {
+        "go list -m -versions github.com/spf13/pflag": I, "go list ./...": R,
+    }
+    claims = runner_claims(default_registry())
+    assert not claims(["go", "list", "-m", "-versions", "github.com/spf13/pflag"]) and claims(["go", "list", "./..."])

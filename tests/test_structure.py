@@ -71,3 +71,37 @@ def test_a_command_some_other_configuration_defines_is_never_refuted(repo: Path)
     verdict, _, reason = got[(18, "make wheel")]  # under "## Docs": docs/ has no Makefile, python/ defines it
     assert verdict == "INCONCLUSIVE" and "python/Makefile" in reason
     assert got[(5, "npm run nosuch")][0] == "REFUTED"  # no configuration defines it: stale
+
+
+def _read(text: str) -> list[str]:
+    from anchorcheck.memory.references import read_references
+
+    return [r.anchor for r in read_references(text, claims=lambda argv: argv[0] in ("python", "uv", "make"))]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do not create `src/utils/helpers.py`.",
+        "| `lib/helpers.ts` | → FORBIDDEN |",
+        "Load `.env.local` if it exists.",
+        "Source `config/local.toml` (when present).",
+        "If `docs/extra.md` exists, read it.",
+    ],
+)
+def test_forbidden_and_conditional_names_are_no_claims(text: str) -> None:
+    assert _read(text) == []
+
+
+def test_what_is_there_is_still_read_beside_them() -> None:
+    assert _read("Do not edit `src/gen.py`.") == ["file:src/gen.py"]
+    assert _read("Do not add tests there when a `tasks/misc/` fixture covers it.") == ["file:tasks/misc/"]
+    assert _read("Edit `src/a.py`; if `src/b.py` exists, edit it too.") == ["file:src/a.py"]
+
+
+def test_a_file_a_block_downloads_or_writes_is_the_blocks() -> None:
+    block = (
+        "```sh\ncurl -sSL https://x.io/get.py -o get_deps.py\npython get_deps.py\nwget https://x.io/setup.py\n"
+        "python setup.py\ngit clone https://github.com/a/b.git vendor/b\nmake -C vendor/b\nuv run tools/lint.py\n```\n"
+    )
+    assert _read(block) == ["cmd:uv run tools/lint.py"]

@@ -113,6 +113,20 @@ _GONE = re.compile(
     re.I,
 )
 
+# What must not be there, or may not be: "do not create `utils/`" (no "when"/"if" between: "do not add tests
+# there when a `fixtures/` case can cover it" claims fixtures/), "`helpers.py` → FORBIDDEN", "`.env`, if it
+# exists", "if `.env` is present". What such words name may rightly be absent. "Do not edit `x`" says x is there.
+_NOT_CREATED = re.compile(
+    r"\b(?:(?:do|does|must|should|shall)(?:n't|\s+not)|never)\s+(?:create|add|introduce)\b"
+    r"(?:(?!\b(?:when|if|where|unless|because|but|than|instead)\b)[^.;:!?]){0,60}$",
+    re.I,
+)
+_OUTPUT_OPTIONS = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document")}  # where a download is written
+_FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
+_IF_THERE = re.compile(r"[\s`'\")]*,?\s*\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
+_IF = re.compile(r"\b(?:if|when|unless)\s+(?:the\s+|a\s+|an\s+)?(?:file\s+|folder\s+|directory\s+)?$", re.I)
+_EXISTS = re.compile(r"[`'\")]*\s+(?:exists?|is\s+present|is\s+there|does(?:n't|\s+not)\s+exist)\b", re.I)
+
 # File extensions that make a bare name (no slash) a file name rather than a word or a dotted identifier.
 FILE_EXTENSIONS = frozenset(
     """md mdc mdx markdown rst txt adoc py pyi pyx ipynb toml cfg ini json jsonc json5 yaml yml lock js mjs cjs ts mts
@@ -217,6 +231,7 @@ class _Reader:
         self.lead: list[str] = []  # folders named in the paragraph that introduces the list (or table) below it
         self.cwd: str | None = None  # the folder a `cd DIR` line of the current shell block moved to
         self.sections: list[tuple[int, list[str]]] = []  # (level, words) of each open heading
+        self.made: set[str] = set()  # what earlier lines of the current shell block downloaded or wrote
 
     def _end_sentence(self) -> None:
         self.sentence = []
@@ -261,26 +276,26 @@ class _Reader:
     def _prose(self, source: Line) -> None:
         line, number = source.text, source.number
         spans = [(span.start(), span.end(), span.group(2), span.start(2)) for span in source.spans]
-        events: list[tuple[int, str, str, int]] = []  # (offset, form, token, column0)
-        for start, _end, content, content_start in spans:
+        events: list[tuple[int, str, str, int, int]] = []  # (offset, form, token, column0, end)
+        for start, end, content, content_start in spans:
             stripped = content.strip()
-            events.append((start, "code", stripped, content_start + content.index(stripped[0]) if stripped else content_start))
+            events.append((start, "code", stripped, content_start + content.index(stripped[0]) if stripped else content_start, end))
         prose = _Prose(line, [(s, e) for s, e, _, _ in spans])
         for match in _LINK.finditer(line):
             if not prose.in_code(match.start()):
-                events.append((match.start(1), "link", match.group(1), match.start(1)))
+                events.append((match.start(1), "link", match.group(1), match.start(1), match.end()))
         for match in _IMPORT.finditer(line):
             if not prose.in_code(match.start()):
-                events.append((match.start(), "import", match.group(1), match.start()))
+                events.append((match.start(), "import", match.group(1), match.start(), match.end()))
         events.sort()
         cursor = 0
-        for offset, form, token, column0 in events:
+        for offset, form, token, column0, end in events:
             if prose.ends_sentence(cursor, offset):
                 self._end_sentence()
             cursor = offset
             gone, generated = prose.sentence_at(offset)
-            if gone:
-                continue  # names what is gone or was elsewhere: not a claim about the checkout now
+            if gone or prose.unclaimed(offset, end):
+                continue  # names what is gone, forbidden or conditional: not a claim about the checkout now
             if form == "code":
                 before = len(self.found)
                 self._code(token, number, column0, generated)
@@ -330,6 +345,23 @@ class _Reader:
 
     # -- commands ------------------------------------------------------------
 
+    def _made(self, argv: list[str]) -> bool:
+        """Remember what a shell line downloads or writes (`curl -o x.py URL`, `wget URL`, `> out.txt`, `touch`,
+        `mkdir`, `git clone URL dir`); True when it uses something an earlier line of its block made (`python x.py`
+        after `curl -o x.py`): that file is the block's, not the repository's, and the line claims nothing."""
+        words = [w.removeprefix("./").rstrip("/") for w in argv]
+        if set(words[1:]) & self.made:
+            return True
+        made = [words[i + 1] for i, w in enumerate(words[:-1]) if w in (">", ">>") or w in _OUTPUT_OPTIONS.get(words[0], ())]
+        if words[0] in ("touch", "mkdir"):
+            made += [w for w in words[1:] if not w.startswith("-")]
+        elif words[0] in ("curl", "wget") and not made or words[:2] == ["git", "clone"]:
+            plain = [w for w in words[1:] if not w.startswith("-")]
+            made += [plain[-1].rsplit("/", 1)[-1].removesuffix(".git")] if plain else []
+            made += plain[-1:] if words[0] == "git" and len(plain) > 2 else []
+        self.made.update(made)
+        return False
+
     def _command(self, command: str, number: int, column0: int, form: str) -> None:
         unmarked = _FILTER_GRAPH.sub(r"\1\3", command)  # `-F pkg...` is pnpm's graph syntax, not a placeholder
         if _PLACEHOLDER_ARGUMENT.search(unmarked):
@@ -337,6 +369,8 @@ class _Reader:
         try:
             argv = shlex.split(command, comments=False)
         except ValueError:
+            return
+        if form == "shell" and argv and self._made(argv):
             return
         if not argv or any(_placeholder_word(w) for w in shlex.split(unmarked, comments=False)) or any(w in ("&&", "||", "|", ";") or w.endswith(";") for w in argv[1:] if w != "&&"):
             return
@@ -397,7 +431,7 @@ class _Reader:
             return
         only_prompts = block.info in ("console", "shell-session", "shellsession") or not block.info
         pending: tuple[str, int, int] | None = None  # a command continued with a trailing backslash
-        self.cwd = None
+        self.cwd, self.made = None, set()
         for offset, line in enumerate(body):
             pending = self._shell_line(line, block.start + 1 + offset, only_prompts, pending)
         self.cwd = None
@@ -676,8 +710,15 @@ class _Prose:
             return True
         return stop > start and self.text[stop - 1] in ".!?"  # the line read up to `stop` ends there
 
+    def unclaimed(self, start: int, end: int) -> bool:
+        """Whether the words around a token say it need not be there: "do not create `x`", "`x`, if it exists",
+        "if `x` exists" (the 80 characters each side, in its line)."""
+        before, after = self.text[max(0, start - 80) : start], self.text[end : end + 80]
+        return bool(_NOT_CREATED.search(before) or _IF_THERE.match(after) or _IF.search(before) and _EXISTS.match(after))
+
     def sentence_at(self, offset: int) -> tuple[bool, bool]:
-        """Whether the sentence holding `offset` names what is gone, and what is generated."""
+        """Whether the sentence holding `offset` claims nothing of what it names (gone, forbidden), and whether
+        it names what is generated."""
         before = bisect.bisect_right(self.end_ends, offset)
         start = self.end_ends[before - 1] if before else 0
         if offset and self.text[offset - 1] in ".!?":
@@ -686,5 +727,5 @@ class _Prose:
         end = self.end_starts[after] if after < len(self.end_starts) else len(self.text)
         if (start, end) not in self._judged:
             sentence = self.text[start:end]
-            self._judged[start, end] = (bool(_GONE.search(sentence)), bool(_GENERATED.search(sentence)))
+            self._judged[start, end] = (bool(_GONE.search(sentence) or _FORBIDDEN.search(sentence)), bool(_GENERATED.search(sentence)))
         return self._judged[start, end]
