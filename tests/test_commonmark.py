@@ -63,3 +63,9 @@ def test_front_matter_keeps_line_numbers() -> None:
     text = "---\napplyTo: '**'\n---\n# Title\n\nUse `file:src/app.py`.\n"
     memory = read_markdown("x.instructions.md", text)[0]
     assert memory.position.line == 6 and memory.metadata == {"frontmatter": {"applyTo": "**"}}
+
+
+def test_reference_links_are_read_where_they_are_defined() -> None:
+    text = "See [the ADR][adr].\n\n[adr]: docs/adr/0003.md \"ADR\"\n\n    [code]: not/a/definition.md\n"
+    found = read_references(text)
+    assert [(r.anchor, r.line, r.column, r.form) for r in found] == [("file:docs/adr/0003.md", 3, 8, "link")]

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import normalizeReference
 from markdown_it.token import Token
 
 from anchorcheck.memory.codespans import CodeSpan, code_spans
@@ -31,6 +33,7 @@ from anchorcheck.memory.codespans import CodeSpan, code_spans
 # Inline content is parsed only where a line holds backticks (`_code_contents`): a third of the time saved.
 _PARSER = MarkdownIt("commonmark").enable("table").disable(["emphasis", "inline"])
 _PROSE = frozenset({"paragraph", "table"})
+_DEFINITION = re.compile(r"^ {0,3}\[((?:[^\[\]\\]|\\.){1,999})\]:[ \t]*<?([^\s<>]+)")
 
 
 class Line(NamedTuple):
@@ -61,11 +64,22 @@ class Block(NamedTuple):
     lines: tuple[Line, ...] = ()
 
 
+class Definition(NamedTuple):
+    """A link reference definition (`[adr]: docs/adr/0003.md`, what a `[the ADR][adr]` link points at): its
+    1-based line, the 0-based column of its destination, and the destination as written."""
+
+    line: int
+    column: int
+    destination: str
+
+
 class Document(NamedTuple):
-    """A Markdown text as blocks, and its memories: each top-level list item, paragraph or table, as its prose lines."""
+    """A Markdown text as blocks, its memories (each top-level list item, paragraph or table, as its prose
+    lines), and the link reference definitions its links use."""
 
     blocks: tuple[Block, ...]
     memories: tuple[tuple[Line, ...], ...]
+    definitions: tuple[Definition, ...] = ()
 
 
 def frontmatter_end(lines: Sequence[str]) -> int:
@@ -121,7 +135,23 @@ def read_document(text: str) -> Document:
             blocks.append(Block(name, token.map[0] + 1, token.map[1], info, depth, fresh_item))
             fresh_item = False
         index += 1
-    return Document(tuple(blocks), tuple(memories))
+    return Document(tuple(blocks), tuple(memories), _definitions(lines, body, blocks, env))
+
+
+def _definitions(lines: list[str], body: int, blocks: list[Block], env: dict[str, object]) -> tuple[Definition, ...]:
+    """The definitions CommonMark took (they make no block, so they are the lines between blocks that read as one)."""
+    labels = env.get("references")
+    if not isinstance(labels, dict) or not labels:
+        return ()
+    covered = bytearray(len(lines) + 1)
+    for block in blocks:
+        covered[block.start - 1 : block.end] = b"\1" * (block.end - block.start + 1)
+    found = []
+    for index in range(body, len(lines)):
+        match = None if covered[index] else _DEFINITION.match(lines[index])
+        if match is not None and normalizeReference(match.group(1)) in labels:
+            found.append(Definition(index + 1, match.start(2), match.group(2)))
+    return tuple(found)
 
 
 def _heading_level(markup: str) -> int:

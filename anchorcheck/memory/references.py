@@ -239,7 +239,8 @@ class _Reader:
 
     def read(self, text: str) -> None:
         lines = text.splitlines()
-        for block in read_document(text).blocks:
+        document = read_document(text)
+        for block in document.blocks:
             self._end_sentence()  # a block (a paragraph, a list item, a fence) starts a sentence
             if block.kind in ("paragraph", "table"):
                 self._prose_block(block)
@@ -249,6 +250,8 @@ class _Reader:
             elif block.kind == "fence":
                 self._fenced(lines, block)
         self._end_sentence()
+        for definition in document.definitions:  # `[adr]: docs/adr/3.md`, used by a `[the ADR][adr]` link
+            self._path(definition.destination, definition.line, definition.column, "link")
 
     def _section(self, block: Block) -> None:
         """A heading opens a section; the words it is written with may name the folder its commands run in
