@@ -70,7 +70,8 @@ if TYPE_CHECKING:
     from anchorcheck.evidence.packages import decode as decode_manifest
     from anchorcheck.evidence.packages import load as load_manifest
     from anchorcheck.memory.codespans import code_spans
-    from anchorcheck.memory.memoryfiles import MemoryFileError, code_span_anchors, header_lines, looks_like_anchor
+    from anchorcheck.memory.commonmark import Block, Document, Line, frontmatter_end, read_document
+    from anchorcheck.memory.memoryfiles import MemoryFileError, code_span_anchors, header_lines, looks_like_anchor, span_anchors
     from anchorcheck.model.anchors import Anchor, AnchorSyntaxError, decode_path, encode_path
     from anchorcheck.model.hookspecs import hookimpl
     from anchorcheck.model.registry import AnchorKind, Ecosystem, Invocation, Language, MemoryFormat, Runner
@@ -128,7 +129,8 @@ _HOMES: dict[str, tuple[str, str]] = {
     **_home("anchorcheck.spans.spanlocate", "Found", "current_region", "locate", "unified_diff"),
     # memory files: what a format plugin shares with the Markdown reader
     **_home("anchorcheck.memory.codespans", "code_spans"),
-    **_home("anchorcheck.memory.memoryfiles", "MemoryFileError", "code_span_anchors", "header_lines", "looks_like_anchor"),
+    **_home("anchorcheck.memory.commonmark", "Block", "Document", "Line", "frontmatter_end", "read_document"),
+    **_home("anchorcheck.memory.memoryfiles", "MemoryFileError", "code_span_anchors", "header_lines", "looks_like_anchor", "span_anchors"),
 }
 
 

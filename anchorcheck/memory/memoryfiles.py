@@ -18,7 +18,8 @@ from typing import NamedTuple
 
 from anchorcheck.memory import implicit
 from anchorcheck.model.anchors import AnchorSyntaxError, anchor_text, parse_anchor
-from anchorcheck.memory.codespans import code_spans
+from anchorcheck.memory.codespans import CodeSpan, code_spans
+from anchorcheck.memory.commonmark import read_document
 from anchorcheck.base.globs import fnmatch_any
 from anchorcheck.base.lazyregex import later
 from anchorcheck.model.mistakes import KIND_PREFIX, typo_kind
@@ -193,21 +194,16 @@ def _add(memory: Memory, references: list[Reference]) -> None:
 
 # How people write "a place in a file", not an anchor: `file:line`, `file:line:col`, `path:lineno`.
 _LOCATION_FORMAT = re.compile(r"(?:file|path|filename|filepath):(?:line|lineno|linenumber|line_number|ln)(?::(?:col|column|char))?")
-_BREAK = re.compile(r"^\s*$|^\s{0,3}(#{1,6}(\s|$)|`{3,}|~{3,}|<!--)")
 
 
 def _line_owners(text: str, memories: list[Memory]) -> dict[int, Memory]:
-    """Which memory each line belongs to: from a memory's first line up to the next break or memory."""
+    """Which memory each prose line belongs to: the lines CommonMark gives the block a memory starts."""
     starts = {m.position.line: m for m in memories if m.position is not None}
     owners: dict[int, Memory] = {}
-    owner: Memory | None = None
-    for number, line in enumerate(text.splitlines(), start=1):
-        if number in starts:
-            owner = starts[number]
-        elif _BREAK.match(line):
-            owner = None
+    for block in read_document(text).memories:
+        owner = starts.get(block[0].number)
         if owner is not None:
-            owners[number] = owner
+            owners.update((line.number, owner) for line in block)
     return owners
 
 
@@ -243,8 +239,13 @@ def looks_like_anchor(text: str) -> bool:
 
 def code_span_anchors(text: str) -> list[tuple[str, int]]:
     """The code spans of one line that look like anchors, with the 0-based offset of each."""
+    return span_anchors(code_spans(text))
+
+
+def span_anchors(spans: Iterable[CodeSpan]) -> list[tuple[str, int]]:
+    """The code spans that look like anchors, with the 0-based offset of each in its line."""
     found = []
-    for span in code_spans(text):
+    for span in spans:
         raw = span.group(2)
         content = raw.strip()
         if looks_like_anchor(content):

@@ -33,7 +33,8 @@ import shlex
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from anchorcheck.memory.codespans import code_spans
+from anchorcheck.memory.commonmark import Block, Line, frontmatter_end, read_document
+from anchorcheck.memory.trees import TreeEntry, is_tree, tree_entries
 from anchorcheck.base.lazyregex import later
 from anchorcheck.model.reference import Reference
 
@@ -79,9 +80,6 @@ SHELL_LANGUAGES = frozenset({"sh", "bash", "shell", "console", "zsh", "shell-ses
 
 _LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _IMPORT = re.compile(r"(?:(?<=\s)|(?<=^)|(?<=\())@((?:\.{1,2}/)?[A-Za-z0-9_][\w.\-/]*)")
-_FENCE = re.compile(r"^(\s{0,3})(`{3,}|~{3,})\s*([^`\s]*)")
-_HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
-_BULLET = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s+")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _KIND_PREFIX = re.compile(r"^!?[a-z][a-z0-9_-]*:\S")
 _LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)?|#L\d+(?:-L?\d+)?)$")
@@ -114,6 +112,20 @@ _GONE = re.compile(
     r"|\bmoved\s+(?:from|out|away)\b|\b(?:does|do|did)(?:n't|\s+not)\s+exist\b|\bnot\s+exist\b",
     re.I,
 )
+
+# What must not be there, or may not be: "do not create `utils/`" (no "when"/"if" between: "do not add tests
+# there when a `fixtures/` case can cover it" claims fixtures/), "`helpers.py` → FORBIDDEN", "`.env`, if it
+# exists", "if `.env` is present". What such words name may rightly be absent. "Do not edit `x`" says x is there.
+_NOT_CREATED = re.compile(
+    r"\b(?:(?:do|does|must|should|shall)(?:n't|\s+not)|never)\s+(?:create|add|introduce)\b"
+    r"(?:(?!\b(?:when|if|where|unless|because|but|than|instead)\b)[^.;:!?]){0,60}$",
+    re.I,
+)
+_OUTPUT_OPTIONS = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document")}  # where a download is written
+_FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
+_IF_THERE = re.compile(r"[\s`'\")]*,?\s*\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
+_IF = re.compile(r"\b(?:if|when|unless)\s+(?:the\s+|a\s+|an\s+)?(?:file\s+|folder\s+|directory\s+)?$", re.I)
+_EXISTS = re.compile(r"[`'\")]*\s+(?:exists?|is\s+present|is\s+there|does(?:n't|\s+not)\s+exist)\b", re.I)
 
 # File extensions that make a bare name (no slash) a file name rather than a word or a dotted identifier.
 FILE_EXTENSIONS = frozenset(
@@ -151,6 +163,8 @@ _EXAMPLE_NAMES = later(
 # Words that, alone in a path argument, stand for the reader's own (`go test ./path`).
 _GENERIC_SEGMENTS = frozenset({"path", "dir", "directory", "folder", "file", "pkg", "package", "module", "subdir"})
 _RUNS_IN = later(r"`\s+(?:in|from|inside|within)\s+`")  # between a command's code span and a folder's
+_HEADING_WORD = later(r"[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*/?")  # the words of a heading that may name a folder
+_RUNS_IN_FOLDER = later(r"[ \t]+(?:in|from|inside|within|under)[ \t]+(?:the[ \t]+)?([A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*/)(?=[\s.,;:)]|$)")
 _GIT_REF_KINDS = frozenset({"heads", "tags", "remotes", "pull", "notes"})
 # `3.x`, `v1.2`, `2.0.1`: a version, as in a branch (`release/3.x`); its dots are no sign of a file name.
 _VERSION = later(r"^v?\d+(?:\.(?:\d+|x|X))+$")
@@ -216,6 +230,8 @@ class _Reader:
         self.lists: list[tuple[int, list[str]]] = []  # (indent, folders) of each open list item
         self.lead: list[str] = []  # folders named in the paragraph that introduces the list (or table) below it
         self.cwd: str | None = None  # the folder a `cd DIR` line of the current shell block moved to
+        self.sections: list[tuple[int, list[str]]] = []  # (level, words) of each open heading
+        self.made: set[str] = set()  # what earlier lines of the current shell block downloaded or wrote
 
     def _end_sentence(self) -> None:
         self.sentence = []
@@ -223,76 +239,78 @@ class _Reader:
 
     def read(self, text: str) -> None:
         lines = text.splitlines()
-        index = _after_frontmatter(lines)
-        in_comment = False
-        while index < len(lines):
-            line = lines[index]
-            number = index + 1
-            fence = _FENCE.match(line)
-            if in_comment or line.lstrip().startswith("<!--"):
-                in_comment = "-->" not in line.split("<!--", 1)[-1] if not in_comment else "-->" not in line
-                index += 1
-                continue
-            if fence:
-                index = self._fenced(lines, index, fence)
-                continue
-            if not line.strip():
-                self._end_sentence()
-                index += 1
-                continue
-            if _HEADING.match(line):
-                self._end_sentence()
+        document = read_document(text)
+        for block in document.blocks:
+            self._end_sentence()  # a block (a paragraph, a list item, a fence) starts a sentence
+            if block.kind in ("paragraph", "table"):
+                self._prose_block(block)
+            elif block.kind == "heading":
                 self.lists, self.lead = [], []
-                index += 1
-                continue
-            self._prose(line, number)
-            index += 1
+                self._section(block)
+            elif block.kind == "fence":
+                self._fenced(lines, block)
+        self._end_sentence()
+        for definition in document.definitions:  # `[adr]: docs/adr/3.md`, used by a `[the ADR][adr]` link
+            self._path(definition.destination, definition.line, definition.column, "link")
+
+    def _section(self, block: Block) -> None:
+        """A heading opens a section; the words it is written with may name the folder its commands run in
+        ("## Python bindings" over python/'s Makefile): kept as the `sections` of the commands under it, read
+        after every other reading, so a folder that is not there, or a word that is no folder, costs nothing."""
+        level = int(block.info or 1)
+        self.sections = [(lvl, words) for lvl, words in self.sections if lvl < level]
+        text = " ".join(line.text for line in block.lines[:1])
+        words = [w.rstrip("/") for w in _HEADING_WORD.findall(text) if not w.isdigit()]
+        self.sections.append((level, list(dict.fromkeys(w for word in words for w in (word, word.lower())))[:_MOST_HINTS]))
 
     # -- prose ---------------------------------------------------------------
 
-    def _prose(self, line: str, number: int) -> None:
-        bullet = _BULLET.match(line)
-        if bullet:
-            indent = len(bullet.group(1))
-            self.lists = [(i, f) for i, f in self.lists if i < indent]
-            self.lists.append((indent, []))
-            self._end_sentence()
-        elif not line.startswith((" ", "\t", "|")):
+    def _prose_block(self, block: Block) -> None:
+        if block.item:
+            self.lists = [(d, f) for d, f in self.lists if d < block.depth]
+            self.lists.append((block.depth, []))
+        elif block.depth == 0 and block.kind == "paragraph":
             self.lists, self.lead = [], []  # a paragraph at the margin ends the list and what introduced it
-        spans = [(span.start(), span.end(), span.group(2), span.start(2)) for span in code_spans(line)]
-        events: list[tuple[int, str, str, int]] = []  # (offset, form, token, column0)
-        for start, _end, content, content_start in spans:
+        for line in block.lines:
+            self._prose(line)
+            if block.depth == 0 and block.kind == "paragraph" and line.text.rstrip().endswith(":"):
+                self.lead = self._folders_here(line.number)
+
+    def _prose(self, source: Line) -> None:
+        line, number = source.text, source.number
+        spans = [(span.start(), span.end(), span.group(2), span.start(2)) for span in source.spans]
+        events: list[tuple[int, str, str, int, int]] = []  # (offset, form, token, column0, end)
+        for start, end, content, content_start in spans:
             stripped = content.strip()
-            events.append((start, "code", stripped, content_start + content.index(stripped[0]) if stripped else content_start))
+            events.append((start, "code", stripped, content_start + content.index(stripped[0]) if stripped else content_start, end))
         prose = _Prose(line, [(s, e) for s, e, _, _ in spans])
         for match in _LINK.finditer(line):
             if not prose.in_code(match.start()):
-                events.append((match.start(1), "link", match.group(1), match.start(1)))
+                events.append((match.start(1), "link", match.group(1), match.start(1), match.end()))
         for match in _IMPORT.finditer(line):
             if not prose.in_code(match.start()):
-                events.append((match.start(), "import", match.group(1), match.start()))
+                events.append((match.start(), "import", match.group(1), match.start(), match.end()))
         events.sort()
         cursor = 0
-        for offset, form, token, column0 in events:
+        for offset, form, token, column0, end in events:
             if prose.ends_sentence(cursor, offset):
                 self._end_sentence()
             cursor = offset
             gone, generated = prose.sentence_at(offset)
-            if gone:
-                continue  # names what is gone or was elsewhere: not a claim about the checkout now
+            if gone or prose.unclaimed(offset, end):
+                continue  # names what is gone, forbidden or conditional: not a claim about the checkout now
             if form == "code":
                 before = len(self.found)
                 self._code(token, number, column0, generated)
                 if len(self.found) == before + 1:
                     self._runs_in(line)
+                    self._runs_in_prose(line)
             elif form == "link":
                 self._path(token, number, column0, "link", generated=generated)
             else:
                 self._path(token, number, column0, "import", written=f"@{token}", generated=generated)
         if prose.ends_sentence(cursor, len(line)):
             self._end_sentence()
-        if line.rstrip().endswith(":") and not bullet and not line.startswith((" ", "\t")):
-            self.lead = self._folders_here(number)
 
     def _folders_here(self, number: int) -> list[str]:
         here = itertools.takewhile(lambda r: r.line == number, reversed(self.found))  # not every line's: quadratic
@@ -330,6 +348,23 @@ class _Reader:
 
     # -- commands ------------------------------------------------------------
 
+    def _made(self, argv: list[str]) -> bool:
+        """Remember what a shell line downloads or writes (`curl -o x.py URL`, `wget URL`, `> out.txt`, `touch`,
+        `mkdir`, `git clone URL dir`); True when it uses something an earlier line of its block made (`python x.py`
+        after `curl -o x.py`): that file is the block's, not the repository's, and the line claims nothing."""
+        words = [w.removeprefix("./").rstrip("/") for w in argv]
+        if set(words[1:]) & self.made:
+            return True
+        made = [words[i + 1] for i, w in enumerate(words[:-1]) if w in (">", ">>") or w in _OUTPUT_OPTIONS.get(words[0], ())]
+        if words[0] in ("touch", "mkdir"):
+            made += [w for w in words[1:] if not w.startswith("-")]
+        elif words[0] in ("curl", "wget") and not made or words[:2] == ["git", "clone"]:
+            plain = [w for w in words[1:] if not w.startswith("-")]
+            made += [plain[-1].rsplit("/", 1)[-1].removesuffix(".git")] if plain else []
+            made += plain[-1:] if words[0] == "git" and len(plain) > 2 else []
+        self.made.update(made)
+        return False
+
     def _command(self, command: str, number: int, column0: int, form: str) -> None:
         unmarked = _FILTER_GRAPH.sub(r"\1\3", command)  # `-F pkg...` is pnpm's graph syntax, not a placeholder
         if _PLACEHOLDER_ARGUMENT.search(unmarked):
@@ -337,6 +372,8 @@ class _Reader:
         try:
             argv = shlex.split(command, comments=False)
         except ValueError:
+            return
+        if form == "shell" and argv and self._made(argv):
             return
         if not argv or any(_placeholder_word(w) for w in shlex.split(unmarked, comments=False)) or any(w in ("&&", "||", "|", ";") or w.endswith(";") for w in argv[1:] if w != "&&"):
             return
@@ -357,7 +394,8 @@ class _Reader:
             return
         if "cmd" in self.kinds and self.claims(tail):
             hints = self._hints() if self.cwd is None else (self.cwd, *self._hints())
-            self.found.append(Reference("cmd", f"cmd:{command}", command, number, column0 + 1, end, form, hints=hints))
+            sections = tuple(dict.fromkeys(w for _, words in reversed(self.sections) for w in words))
+            self.found.append(Reference("cmd", f"cmd:{command}", command, number, column0 + 1, end, form, hints=hints, sections=sections))
 
     def _runs_in(self, line: str) -> None:
         """`yarn test:prepare` in `dev-packages/e2e-tests`: a folder named right after a command, joined by
@@ -370,29 +408,49 @@ class _Reader:
         if _RUNS_IN.fullmatch(line[command.end_column - 1 : folder.column - 1]):
             self.found[-2] = command._replace(hints=tuple(dict.fromkeys((folder.value.rstrip("/"), *command.hints))))
 
+    def _runs_in_prose(self, line: str) -> None:
+        """"Build the bundle with `npm run build` in web/.": a folder written in plain text right after a command
+        (with its trailing slash, so that "in parallel" is no folder) is where it runs, as a code span's is."""
+        command = self.found[-1]
+        if command.kind != "cmd" or command.form != "code":
+            return
+        folder = _RUNS_IN_FOLDER.match(line, command.end_column)  # past the closing backtick
+        if folder is not None:
+            self.found[-1] = command._replace(hints=tuple(dict.fromkeys((folder.group(1).rstrip("/"), *command.hints))))
+
     def _hints(self) -> tuple[str, ...]:
         """The folders named earlier in the list's lead-in, the enclosing list items and the sentence."""
         return tuple(dict.fromkeys([*self.lead, *(f for _, fs in self.lists for f in fs), *self.sentence]))
 
-    def _fenced(self, lines: list[str], index: int, fence: re.Match[str]) -> int:
-        """Read a fenced block's commands; return the index after its closing fence."""
-        marker, info = fence.group(2), fence.group(3).lower()
-        shell = info in SHELL_LANGUAGES
-        only_prompts = info in ("console", "shell-session", "shellsession") or not info
-        index += 1
+    def _fenced(self, lines: list[str], block: Block) -> None:
+        """Read a fenced block: every line of a shell block, the `$ ` lines of a console or untagged one, the
+        paths of a drawn directory tree."""
+        body = _fence_body(lines, block)
+        shell = block.info in SHELL_LANGUAGES
+        if not shell and is_tree(body):
+            self._tree(tree_entries(body, block.start + 1))
+            return
+        if block.info and not shell:
+            return
+        only_prompts = block.info in ("console", "shell-session", "shellsession") or not block.info
         pending: tuple[str, int, int] | None = None  # a command continued with a trailing backslash
+        self.cwd, self.made = None, set()
+        for offset, line in enumerate(body):
+            pending = self._shell_line(line, block.start + 1 + offset, only_prompts, pending)
         self.cwd = None
-        while index < len(lines):
-            line = lines[index]
-            closing = _FENCE.match(line)
-            if closing and closing.group(2)[0] == marker[0] and len(closing.group(2)) >= len(marker) and not closing.group(3):
-                self.cwd = None
-                return index + 1
-            if shell or not info:
-                pending = self._shell_line(line, index + 1, only_prompts, pending)
-            index += 1
-        self.cwd = None
-        return index
+
+    def _tree(self, entries: list[TreeEntry]) -> None:
+        """The paths of a drawn tree, each where its name is written; one whose comment says it is generated
+        or built (`dist/  # Build output`) is marked so."""
+        if "file" not in self.kinds:
+            return
+        for entry in entries:
+            path, rooted = clean_path(entry.path)
+            if path is None or rooted:
+                continue
+            start, end = entry.column + 1, entry.column + 1 + len(entry.written)
+            generated = bool(_GENERATED.search(entry.comment))
+            self.found.append(Reference("file", f"file:{path}", entry.written, entry.line, start, end, "tree", generated=generated))
 
     def _shell_line(self, line: str, number: int, only_prompts: bool, pending: tuple[str, int, int] | None) -> tuple[str, int, int] | None:
         body = line.strip()
@@ -596,7 +654,7 @@ def apply_to(text: str) -> tuple[str, ...] | None:
     of the names above; None when it names none (or names them empty, as a Cursor rule with `alwaysApply`
     does), so it applies to the whole repository."""
     lines = text.splitlines()
-    end = _after_frontmatter(lines)
+    end = frontmatter_end(lines)
     for index in range(1, end - 1):
         match = _APPLY_TO.match(lines[index])
         if match is None:
@@ -613,13 +671,13 @@ def apply_to(text: str) -> tuple[str, ...] | None:
     return None
 
 
-def _after_frontmatter(lines: list[str]) -> int:
-    if not lines or lines[0].strip() != "---":
-        return 0
-    for index in range(1, len(lines)):
-        if lines[index].strip() in ("---", "..."):
-            return index + 1
-    return 0
+def _fence_body(lines: list[str], block: Block) -> list[str]:
+    """The lines between a fenced block's opening fence and its closing one (the end of its container when unclosed)."""
+    opener = lines[block.start - 1].strip()
+    marker = opener[: len(opener) - len(opener.lstrip(opener[:1]))]
+    last = lines[block.end - 1].strip() if block.end > block.start else ""
+    end = block.end - 1 if last and set(last) == {marker[0]} and len(last) >= len(marker) else block.end
+    return lines[block.start : min(end, len(lines))]
 
 
 def _strip_comment(body: str) -> str:
@@ -655,8 +713,15 @@ class _Prose:
             return True
         return stop > start and self.text[stop - 1] in ".!?"  # the line read up to `stop` ends there
 
+    def unclaimed(self, start: int, end: int) -> bool:
+        """Whether the words around a token say it need not be there: "do not create `x`", "`x`, if it exists",
+        "if `x` exists" (the 80 characters each side, in its line)."""
+        before, after = self.text[max(0, start - 80) : start], self.text[end : end + 80]
+        return bool(_NOT_CREATED.search(before) or _IF_THERE.match(after) or _IF.search(before) and _EXISTS.match(after))
+
     def sentence_at(self, offset: int) -> tuple[bool, bool]:
-        """Whether the sentence holding `offset` names what is gone, and what is generated."""
+        """Whether the sentence holding `offset` claims nothing of what it names (gone, forbidden), and whether
+        it names what is generated."""
         before = bisect.bisect_right(self.end_ends, offset)
         start = self.end_ends[before - 1] if before else 0
         if offset and self.text[offset - 1] in ".!?":
@@ -665,5 +730,5 @@ class _Prose:
         end = self.end_starts[after] if after < len(self.end_starts) else len(self.text)
         if (start, end) not in self._judged:
             sentence = self.text[start:end]
-            self._judged[start, end] = (bool(_GONE.search(sentence)), bool(_GENERATED.search(sentence)))
+            self._judged[start, end] = (bool(_GONE.search(sentence) or _FORBIDDEN.search(sentence)), bool(_GENERATED.search(sentence)))
         return self._judged[start, end]

@@ -24,7 +24,8 @@ class Reference(NamedTuple):
     `folder` is the repo-relative folder of the memory file, filled in by the
     reader of memory files; `scopes` are the folders the file applies to (a
     Copilot instructions file's `applyTo`), which its paths and commands are
-    read relative to first. `loose` marks two plain words with a slash
+    read relative to first. `sections` are the words of the headings above a command that may name the folder
+    it runs in ("## Python bindings"): tried after every other reading. `loose` marks two plain words with a slash
     (`src/components`, but also `owner/repo`): a path only if its first folder
     is one of the repository's. `after` is such a loose token written earlier
     in the same sentence: if it names another repository, so does this path. `generated` marks a path whose
@@ -48,6 +49,7 @@ class Reference(NamedTuple):
     after: str = ""
     generated: bool = False
     scopes: tuple[str, ...] = ()
+    sections: tuple[str, ...] = ()
     implicit: bool = True
 
     @property
@@ -83,6 +85,8 @@ class Reference(NamedTuple):
             data["generated"] = True
         if self.scopes:
             data["scopes"] = list(self.scopes)
+        if self.sections:
+            data["sections"] = list(self.sections)
         return data
 
     @classmethod
@@ -102,6 +106,7 @@ class Reference(NamedTuple):
             after=str(data.get("after", "")),
             generated=bool(data.get("generated", False)),
             scopes=tuple(str(s) for s in data.get("scopes", ())),
+            sections=tuple(str(s) for s in data.get("sections", ())),
         )
 
     def at(self, line: int, column_offset: int = 0) -> Reference:

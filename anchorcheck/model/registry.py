@@ -202,7 +202,8 @@ class Runner:
     whether a call is a claim about the repository at all: `cargo install
     ripgrep`, `uvx ruff`, `docker run` are not (they need no configuration
     of this repository), so a reader of prose leaves them unread; None reads
-    every call.
+    every call. `configs` are the file names of its configuration (`package.json`, `Makefile`): where else
+    in the repository a command the text does not place may be defined.
     """
 
     name: str
@@ -211,6 +212,7 @@ class Runner:
     summary: str = ""
     plugin: str = ""
     reads: Callable[[str, tuple[str, ...]], bool] | None = None
+    configs: tuple[str, ...] = ()
 
 
 class Declared(NamedTuple):

@@ -25,6 +25,7 @@ from anchorcheck.repo.config import Config, ConfigError, load_config
 from anchorcheck.repo.context import BudgetExceeded, Context
 from anchorcheck.model.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_reason
 from anchorcheck.model.results import AnchorResult, Memory, MemoryReport, Verdict
+from anchorcheck.verify.elsewhere import defined_elsewhere
 from anchorcheck.verify.loading import PluginSet, default_plugins, load_plugins, only_from_env
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.registry import Registry
@@ -393,7 +394,12 @@ class Verifier:
                 result = self._check(f"file:{encode_path(where.path)}")
                 result.reason += where.note
         elif reference.kind == "cmd":
-            result = self._first_reading(implicit.command_readings(reference, self.context.repo))
+            readings = implicit.command_readings(reference, self.context.repo)
+            sections = implicit.command_readings(reference._replace(hints=reference.sections), self.context.repo)
+            readings += [r for r in sections if r not in readings]  # the headings above it: tried last
+            result = self._first_reading(readings)
+            if result.verdict is Verdict.REFUTED:
+                result = defined_elsewhere(reference, result, readings, self._check, self.registry, self.context.repo)
         else:
             result = self._check(reference.anchor)
         result.implicit = True

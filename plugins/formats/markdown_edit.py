@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from anchorcheck.plugin import code_span_anchors
+from anchorcheck.plugin import Line, span_anchors
 from anchorcheck_plugins.formats.markdown import memory_blocks
 
 _NESTED_BULLET = re.compile(r"[ \t]+(?:[-*+]|\d+[.)])[ \t]")
@@ -27,8 +27,8 @@ def rename_markdown(path: str, text: str, renames: Mapping[str, str]) -> tuple[s
     lines = text.splitlines(keepends=True)
     changed = []
     for block in memory_blocks(text):
-        for number, line in block:
-            edits = [(offset, content) for content, offset in code_span_anchors(line) if content in renames]
+        for number, _, spans in block:
+            edits = [(offset, content) for content, offset in span_anchors(spans) if content in renames]
             if not edits:
                 continue
             new = lines[number - 1]
@@ -44,7 +44,7 @@ def insert_markdown(path: str, text: str, additions: Mapping[str, Sequence[tuple
     lines = text.splitlines(keepends=True)
     points: dict[int, list[str]] = {}
     for block in memory_blocks(text):
-        for anchor, _ in additions.get(f"{path}:{block[0][0]}", ()):
+        for anchor, _ in additions.get(f"{path}:{block[0].number}", ()):
             points.setdefault(_own_last_line(block), []).append(anchor)
     for number, anchors in points.items():
         line = lines[number - 1]
@@ -53,11 +53,11 @@ def insert_markdown(path: str, text: str, additions: Mapping[str, Sequence[tuple
     return "".join(lines)
 
 
-def _own_last_line(block: list[tuple[int, str]]) -> int:
+def _own_last_line(block: Sequence[Line]) -> int:
     """The last line of a memory's own text: the block up to its first nested bullet."""
-    last = block[0][0]
-    for number, line in block[1:]:
-        if _NESTED_BULLET.match(line):
+    last = block[0].number
+    for line in block[1:]:
+        if _NESTED_BULLET.match(line.text):
             break
-        last = number
+        last = line.number
     return last

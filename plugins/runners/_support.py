@@ -126,6 +126,19 @@ def is_dir(context: Context, path: str) -> bool:
         return False
 
 
+def no_folder(invocation: Invocation, context: Context, tool: str, folder: str) -> AnchorResult | None:
+    """REFUTED when an option sends a call into a folder the repository does not have (`pnpm -C web`,
+    `npm --prefix web`, `uv --directory web` after web/ went away): answered from the root instead, it
+    would be a false VERIFIED. An ignored folder (a build output) says nothing: INCONCLUSIVE. None when
+    the folder is there."""
+    if folder in (".", "") or is_dir(context, folder):
+        return None
+    ignored = context.repo.ignored_because(folder)
+    if ignored:
+        return unknown(invocation, f"{tool} is told to run in {folder}/, which does not exist but is {ignored}")
+    return refuted(invocation, f"{tool} is told to run in {folder}/, and there is no such folder in the repository")
+
+
 def join(cwd: str, path: str) -> str | None:
     """`path` written from `cwd`, as a repo-relative path; None when it leaves the repository or is absolute."""
     if path.startswith(("/", "~")):

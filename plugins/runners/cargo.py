@@ -74,6 +74,7 @@ class Crate:
     members: tuple[str, ...] | None = None  # workspace member globs when this is a workspace root
     exclude: tuple[str, ...] = ()
     default_members: tuple[str, ...] | None = None  # what a call at the root selects without `-p`, when declared
+    features: dict[str, int | None] = field(default_factory=dict)  # `[features]` and optional dependencies -> line
 
 
 def read_crate(context: Context, path: str) -> Crate:
@@ -97,9 +98,33 @@ def read_crate(context: Context, path: str) -> Crate:
             exclude = tuple(m for m in workspace.get("exclude", []) if isinstance(m, str))
             if isinstance(workspace.get("default-members"), list):
                 defaults = tuple(m for m in workspace["default-members"] if isinstance(m, str))
-        return Crate(path, name, targets, members, exclude or (), defaults)
+        return Crate(path, name, targets, members, exclude or (), defaults, _features(doc, text))
 
     return context.memo(("cmd-cargo-crate", path), parse)
+
+
+def _features(doc: dict[str, object], text: str) -> dict[str, int | None]:
+    """The features `--features` may name: `[features]` keys and optional dependencies (each an implicit feature,
+    unless a feature names it `dep:x`), with the line of each `[features]` key."""
+    table = doc.get("features")
+    declared = table if isinstance(table, dict) else {}
+    section = re.search(r"^[ \t]*\[features\][^\n]*\n((?:(?![ \t]*\[)[^\n]*\n?)*)", text, re.MULTILINE)
+    lines: dict[str, int] = {}
+    if section:
+        first = line_at(text, section.start(1))
+        for number, line in enumerate(section.group(1).splitlines(), start=first):
+            key = line.split("=", 1)[0].strip().strip("\"'")
+            lines.setdefault(key, number)
+    found: dict[str, int | None] = {name: lines.get(name) for name in declared}
+    hidden = {v[4:] for values in declared.values() if isinstance(values, list) for v in values if isinstance(v, str) and v.startswith("dep:")}
+    platforms = doc.get("target")
+    tables = [doc, *(t for t in (platforms.values() if isinstance(platforms, dict) else ()) if isinstance(t, dict))]
+    for key, holder in ((k, t) for t in tables for k in ("dependencies", "build-dependencies")):
+        table = holder.get(key)
+        for dependency, spec in (table.items() if isinstance(table, dict) else ()):
+            if isinstance(spec, dict) and spec.get("optional") is True and dependency not in hidden:
+                found.setdefault(dependency, None)
+    return found
 
 
 def _workspace(context: Context, manifest: str) -> list[Crate]:
@@ -287,7 +312,32 @@ def _targets(invocation: Invocation, context: Context, manifest: str, command: s
             evidence.append(found)
             where = f"{found.path}:{found.line}" if found.line else found.path
             reasons.append(f"{kind} target {value} is {'declared in' if found.line else 'the file'} {where}")
+    for name, value in options:
+        if name in ("--features", "-F"):
+            problem = _feature_problem(invocation, selected, crates, value, evidence, reasons)
+            if problem is not None:
+                return problem
     return verified(invocation, "; ".join(reasons), evidence)
+
+
+def _feature_problem(
+    invocation: Invocation, selected: list[Crate], crates: list[Crate], value: str, evidence: list[Evidence], reasons: list[str]
+) -> AnchorResult | None:
+    """`--features a,b`: each a feature of a selected package (evidence added), else REFUTED when no package of
+    the workspace has it (renamed or removed) and INCONCLUSIVE naming the one that has it. `dep/feat` names a
+    dependency's feature, which only that dependency's manifest could say: not judged."""
+    for feature in (f for f in re.split(r"[\s,]+", value) if f and "/" not in f and f != "default"):
+        owner = next((c for c in selected if feature in c.features), None)
+        if owner is not None:
+            evidence.append(Evidence(owner.path, owner.features[feature], f"feature {feature}"))
+            reasons.append(f"feature {feature} is declared in {owner.path}")
+            continue
+        elsewhere = [c for c in crates if feature in c.features]
+        if elsewhere:
+            return unknown(invocation, f"feature {feature} is declared in {elsewhere[0].path} (package {elsewhere[0].name}), which this call does not select")
+        names = listed(sorted({f for c in selected for f in c.features})) or "none"
+        return refuted(invocation, f"no feature {feature} in {', '.join(c.path for c in selected)} (features: {names})")
+    return None
 
 
 def _unselected_target(invocation: Invocation, context: Context, others: list[Crate], option: str, name: str) -> AnchorResult:
@@ -323,4 +373,4 @@ def _locked(context: Context, name: str) -> bool:
 
 @hookimpl
 def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
-    register(Runner(name="cargo", programs=("cargo",), verify=verify_cargo, reads=reads_cargo, summary="cargo built-ins, config aliases, packages and targets"))
+    register(Runner(name="cargo", programs=("cargo",), verify=verify_cargo, reads=reads_cargo, configs=("Cargo.toml",), summary="cargo built-ins, config aliases, packages and targets"))

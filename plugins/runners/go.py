@@ -60,11 +60,15 @@ def reads_go(program: str, args: tuple[str, ...]) -> bool:
     """Whether a call is a claim about the repository: `go install golang.org/x/tools/gopls@latest`
     installs a tool for the user and `go version` needs nothing of it, so they are not."""
     words = list(args[2:] if args[:1] == ("-C",) else args)
-    return bool(words) and words[0] in _PACKAGE_COMMANDS | _MODULE_COMMANDS and not _remote_install(words[0], words[1:])
+    return bool(words) and words[0] in _PACKAGE_COMMANDS | _MODULE_COMMANDS and not _remote(words[0], words[1:])
 
 
-def _remote_install(command: str, rest: list[str]) -> bool:
-    return command == "install" and any("@" in w for w in rest)
+def _remote(command: str, rest: list[str]) -> bool:
+    """`go install x@latest` installs a tool for the user; `go list -m -versions MOD` (or `MOD@v1`) asks the
+    module proxy: neither needs anything of the repository."""
+    if command == "install":
+        return any("@" in w for w in rest)
+    return command == "list" and "-m" in rest and any(w in ("-versions", "-retracted") or "@" in w for w in rest)
 
 
 def verify_go(invocation: Invocation, context: Context) -> AnchorResult:
@@ -82,8 +86,8 @@ def verify_go(invocation: Invocation, context: Context) -> AnchorResult:
         found = _module(context, cwd)
     except ConfigError as error:
         return unusable(invocation, error)
-    if _remote_install(command, rest):
-        return unknown(invocation, "`go install pkg@version` installs from outside the repository")
+    if _remote(command, rest):
+        return unknown(invocation, f"`go {command}` of a module version asks the module proxy, not the repository")
     if found is None:
         return refuted(invocation, f"`go {command}` needs a go.mod; there is none in {searched(cwd)}{elsewhere(context, ['go.mod', 'go.work'])}")
     gomod, module = found
@@ -148,4 +152,4 @@ def _package(invocation: Invocation, context: Context, cwd: str, module: str | N
 
 @hookimpl
 def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
-    register(Runner(name="go", programs=("go",), verify=verify_go, reads=reads_go, summary="go.mod and the package folders a go command names"))
+    register(Runner(name="go", programs=("go",), verify=verify_go, reads=reads_go, configs=("go.mod",), summary="go.mod and the package folders a go command names"))

@@ -246,4 +246,4 @@ def _lookup(invocation: Invocation, context: Context, justfile: Justfile, path: 
 
 @hookimpl
 def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
-    register(Runner(name="just", programs=("just",), verify=verify_just, summary="justfile recipes, aliases, imports and modules"))
+    register(Runner(name="just", programs=("just",), verify=verify_just, configs=("justfile", "Justfile", ".justfile"), summary="justfile recipes, aliases, imports and modules"))

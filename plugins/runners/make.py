@@ -416,4 +416,4 @@ def _buildable_file(context: Context, folder: str, target: str) -> bool:
 
 @hookimpl
 def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
-    register(Runner(name="make", programs=("make", "gmake"), verify=verify_make, summary="Makefile targets, with included files"))
+    register(Runner(name="make", programs=("make", "gmake"), verify=verify_make, configs=("Makefile", "GNUmakefile", "makefile"), summary="Makefile targets, with included files"))

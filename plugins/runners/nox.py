@@ -213,4 +213,4 @@ def _find(noxfile: Noxfile, kind: str, value: str) -> Session | str:
 
 @hookimpl
 def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
-    register(Runner(name="nox", programs=("nox",), verify=verify_nox, summary="noxfile.py sessions, read with tree-sitter"))
+    register(Runner(name="nox", programs=("nox",), verify=verify_nox, configs=("noxfile.py",), summary="noxfile.py sessions, read with tree-sitter"))

@@ -43,6 +43,7 @@ from anchorcheck_plugins.runners._support import (
     join,
     listed,
     nearest,
+    no_folder,
     option,
     package_index,
     refuted,
@@ -183,6 +184,9 @@ def verify_npm(invocation: Invocation, context: Context) -> AnchorResult:
     program = invocation.program.rsplit("/", 1)[-1]
     tool = _TOOL_OF.get(program, program)
     opts = _options(tool, invocation.args, invocation.cwd, launcher=program in _TOOL_OF)
+    moved = no_folder(invocation, context, tool, opts.cwd) if opts.cwd != invocation.cwd else None
+    if moved is not None:
+        return moved
     try:
         if program in _TOOL_OF:
             return _exec(invocation, context, tool, opts, opts.positionals, download=True)
@@ -331,7 +335,7 @@ def _binary(invocation: Invocation, context: Context, tool: str, packages: list[
     if provider is not None:
         path, line, package = provider
         at = f"{path}:{line}" if line else path
-        return verified(invocation, f"{tool} runs the binary {name} of dependency {package} ({at}): no script is named so", [Evidence(path, line, f"dependency {package}")])
+        return verified(invocation, f"{tool} runs the binary {name} of {package} ({at}): no script is named so", [Evidence(path, line, package)])
     if ":" in name or "=" in name:
         return refuted(invocation, missing)
     if _maybe_transitive(context, name):
@@ -340,20 +344,24 @@ def _binary(invocation: Invocation, context: Context, tool: str, packages: list[
 
 
 def _provider(context: Context, packages: list[Package], name: str) -> tuple[str, int | None, str] | None:
-    """A dependency (of these packages or their workspace root) that provides binary `name`."""
+    """A package of the repository (these, their workspace root, a member of their workspace) whose `bin`
+    is `name`, or a dependency of these packages or their workspace root that provides it."""
     wanted = _BIN_PACKAGES.get(name, (name,))
     candidates = list(packages)
+    members: list[Package] = []
     for package in packages:
         workspace = find_workspace(context, package.folder)
         if workspace is not None:
             candidates.append(workspace.root)
-    for package in candidates:
+            members += workspace.members
+    for package in (*candidates, *members):
         if name in package.bins:
-            return package.path, None, package.name or package.folder
+            return package.path, None, f"package {package.name or package.folder} (its bin)"
+    for package in candidates:
         for dependency, line in package.dependencies.items():
             base = dependency.rsplit("/", 1)[-1]
             if dependency in wanted or base in (name, f"{name}-cli") or base.removesuffix("-cli") == name:
-                return package.path, line, dependency
+                return package.path, line, f"dependency {dependency}"
     return None
 
 
@@ -382,7 +390,7 @@ def _exec(invocation: Invocation, context: Context, tool: str, opts: Options, wo
         provider = _provider(context, packages, _bare(wanted).rsplit("/", 1)[-1]) if packages else None
         if provider is not None:
             path, line, package = provider
-            return verified(invocation, f"{program} comes from dependency {package}", [Evidence(path, line, f"dependency {package}")])
+            return verified(invocation, f"{program} comes from {package}", [Evidence(path, line, package)])
     if download:
         return unknown(invocation, f"{program} is not a dependency here; {invocation.program} may download it")
     if manifest is None:
@@ -404,6 +412,7 @@ def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
             programs=("npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx"),
             verify=verify_npm,
             reads=reads_npm,
+            configs=("package.json",),
             summary="package.json scripts of the package a call runs in (workspaces, filters, prefixes)",
         )
     )

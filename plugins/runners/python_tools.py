@@ -41,6 +41,7 @@ from anchorcheck_plugins.runners._support import (
     join,
     line_of,
     listed,
+    no_folder,
     option as take_option,
     package_index,
     parse_toml,
@@ -195,6 +196,9 @@ def _subcommand_words(tool: str, words: list[str], cwd: str) -> tuple[list[str],
 
 def _tool(invocation: Invocation, context: Context, tool: str, words: list[str]) -> AnchorResult:
     words, cwd = _subcommand_words(tool, words, invocation.cwd)
+    moved = no_folder(invocation, context, tool, cwd) if cwd != invocation.cwd else None
+    if moved is not None:
+        return moved
     if not words:
         return unknown(invocation, f"{tool} without a subcommand only prints its help")
     command, rest = words[0], words[1:]
@@ -456,6 +460,7 @@ def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
             programs=("uv", "uvx", "poetry", "pdm", "hatch", "rye", "poe", "python", "python3", *(f"python3.{n}" for n in range(8, 16))),
             verify=verify_python,
             reads=reads_python,
+            configs=("pyproject.toml",),
             summary="pyproject scripts, dependencies' console scripts, python -m modules (uv, poetry, pdm, hatch, rye, poe)",
         )
     )

@@ -197,4 +197,4 @@ def verify_task(invocation: Invocation, context: Context) -> AnchorResult:
 
 @hookimpl
 def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
-    register(Runner(name="task", programs=("task", "go-task"), verify=verify_task, summary="Taskfile tasks, aliases and includes"))
+    register(Runner(name="task", programs=("task", "go-task"), verify=verify_task, configs=("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml"), summary="Taskfile tasks, aliases and includes"))

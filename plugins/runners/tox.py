@@ -277,4 +277,4 @@ def _select(invocation: Invocation, config: ToxConfig, option: str, value: str, 
 
 @hookimpl
 def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
-    register(Runner(name="tox", programs=("tox",), verify=verify_tox, summary="tox environments (env lists with factors, sections, labels)"))
+    register(Runner(name="tox", programs=("tox",), verify=verify_tox, configs=("tox.ini",), summary="tox environments (env lists with factors, sections, labels)"))

@@ -130,4 +130,4 @@ def _positionals(words: list[str]) -> list[str]:
 
 @hookimpl
 def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
-    register(Runner(name="turbo", programs=("turbo",), verify=verify_turbo, summary="turbo.json tasks"))
+    register(Runner(name="turbo", programs=("turbo",), verify=verify_turbo, configs=("turbo.json",), summary="turbo.json tasks"))

@@ -1,0 +1,52 @@
+"""A command the text does not place, REFUTED where it was read, but defined by another configuration here.
+
+"Run `npm run build`" in a root AGENTS.md, with the script in web/package.json
+and none at the root: the text does not say which of the repository's
+configurations runs the command, and one defines it. That is no stale
+memory, so it is never REFUTED: INCONCLUSIVE, naming where it is defined
+(VERIFIED needs the text to point there: a heading, a sentence, a `cd`).
+When the text named a folder (in its sentence, list or block), it said where
+the command runs, and the REFUTED reading stands; a heading whose words name a
+folder is read first but says less, so it does not.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import shlex
+from collections.abc import Callable
+
+from anchorcheck.memory import implicit
+from anchorcheck.memory.references import program_of
+from anchorcheck.model.anchors import encode_path
+from anchorcheck.model.reference import Reference
+from anchorcheck.model.registry import Registry
+from anchorcheck.model.results import AnchorResult, Verdict
+from anchorcheck.repo.checkout import Repository
+
+MOST_FOLDERS = 16  # configurations tried; a monorepo of hundreds of packages is not searched whole
+
+
+def defined_elsewhere(
+    reference: Reference, refuted: AnchorResult, tried: list[str], check: Callable[[str], AnchorResult], registry: Registry, repo: Repository
+) -> AnchorResult:
+    """`refuted` (every reading of a command REFUTED), or INCONCLUSIVE when another configuration of its runner
+    defines the command and the text named no folder for it."""
+    if len(implicit.command_readings(reference, repo)) > len(implicit.command_readings(reference._replace(hints=()), repo)):
+        return refuted  # the text said where it runs (a heading's words are no such statement)
+    try:
+        program = program_of(shlex.split(reference.value))
+    except ValueError:
+        return refuted
+    runner = registry.runner_for(program) if program else None
+    if runner is None or not runner.configs:
+        return refuted
+    places = {a.partition(" in:")[2].rstrip("/") for a in tried}
+    folders = sorted({posixpath.dirname(p) for p in repo.files(named=list(runner.configs))} - places - {""})
+    for folder in folders[:MOST_FOLDERS]:
+        found = check(f"{reference.anchor} in:{encode_path(folder)}/")
+        if found.verdict is Verdict.VERIFIED:
+            where = ", ".join(sorted({e.path for e in found.evidence if e.path})) or f"{folder}/"
+            reason = f"{refuted.reason}; but it is defined in {where}, and the text does not say it runs in {folder}/"
+            return AnchorResult(refuted.anchor, Verdict.INCONCLUSIVE, reason, list(found.evidence), state="elsewhere")
+    return refuted

@@ -1,0 +1,107 @@
+"""The document's structure says where a command runs: a heading, a folder after the command, a `cd` in its block."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import init_repo, write_tree
+from tests.test_implicit_check import results
+
+AGENTS = """\
+# Project
+
+Build the bundle with `npm run build` in web/.
+Run `npm run lint` before a commit.
+Run `npm run nosuch` too.
+
+## Python bindings
+
+Build a wheel with `make wheel`.
+
+```sh
+cd core
+make engine
+```
+
+## Docs
+
+Run `make wheel` here too.
+"""
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    write_tree(
+        tmp_path,
+        {
+            "AGENTS.md": AGENTS,
+            "package.json": json.dumps({"name": "root", "scripts": {"test": "x"}}),
+            "web/package.json": json.dumps({"name": "web", "scripts": {"build": "vite build", "lint": "eslint ."}}),
+            "python/Makefile": "wheel:\n\techo\n",
+            "core/Makefile": "engine:\n\techo\n",
+            "docs/index.md": "# Docs\n",
+        },
+    )
+    init_repo(tmp_path)
+    return tmp_path
+
+
+def verdicts(repo: Path) -> dict[tuple[int, str], tuple[str, str]]:
+    return {(r["line"], r["details"]["written"]): (r["verdict"], r["anchor"], r["reason"]) for r in results(repo) if r.get("implicit")}
+
+
+def test_a_folder_written_after_a_command_is_where_it_runs(repo: Path) -> None:
+    verdict, anchor, _ = verdicts(repo)[(3, "npm run build")]
+    assert (verdict, anchor) == ("VERIFIED", "cmd:npm run build in:web/")
+
+
+def test_a_heading_naming_a_folder_scopes_the_commands_under_it(repo: Path) -> None:
+    got = verdicts(repo)
+    assert got[(9, "make wheel")][:2] == ("VERIFIED", "cmd:make wheel in:python/")
+    assert got[(13, "make engine")][:2] == ("VERIFIED", "cmd:make engine in:core/")  # `cd core` scopes the rest of its block
+
+
+def test_a_command_some_other_configuration_defines_is_never_refuted(repo: Path) -> None:
+    got = verdicts(repo)
+    verdict, _, reason = got[(4, "npm run lint")]
+    assert verdict == "INCONCLUSIVE" and "defined in web/package.json" in reason
+    verdict, _, reason = got[(18, "make wheel")]  # under "## Docs": docs/ has no Makefile, python/ defines it
+    assert verdict == "INCONCLUSIVE" and "python/Makefile" in reason
+    assert got[(5, "npm run nosuch")][0] == "REFUTED"  # no configuration defines it: stale
+
+
+def _read(text: str) -> list[str]:
+    from anchorcheck.memory.references import read_references
+
+    return [r.anchor for r in read_references(text, claims=lambda argv: argv[0] in ("python", "uv", "make"))]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do not create `src/utils/helpers.py`.",
+        "| `lib/helpers.ts` | → FORBIDDEN |",
+        "Load `.env.local` if it exists.",
+        "Source `config/local.toml` (when present).",
+        "If `docs/extra.md` exists, read it.",
+    ],
+)
+def test_forbidden_and_conditional_names_are_no_claims(text: str) -> None:
+    assert _read(text) == []
+
+
+def test_what_is_there_is_still_read_beside_them() -> None:
+    assert _read("Do not edit `src/gen.py`.") == ["file:src/gen.py"]
+    assert _read("Do not add tests there when a `tasks/misc/` fixture covers it.") == ["file:tasks/misc/"]
+    assert _read("Edit `src/a.py`; if `src/b.py` exists, edit it too.") == ["file:src/a.py"]
+
+
+def test_a_file_a_block_downloads_or_writes_is_the_blocks() -> None:
+    block = (
+        "```sh\ncurl -sSL https://x.io/get.py -o get_deps.py\npython get_deps.py\nwget https://x.io/setup.py\n"
+        "python setup.py\ngit clone https://github.com/a/b.git vendor/b\nmake -C vendor/b\nuv run tools/lint.py\n```\n"
+    )
+    assert _read(block) == ["cmd:uv run tools/lint.py"]
