@@ -76,6 +76,7 @@ if TYPE_CHECKING:
     from anchorcheck.model.registry import AnchorKind, Ecosystem, Invocation, Language, MemoryFormat, Runner
     from anchorcheck.model.results import AnchorResult, Evidence, Memory, Position, Verdict
     from anchorcheck.base.gitnames import is_object_id
+    from anchorcheck.base.gitnames import renames as git_renames
     from anchorcheck.repo.checkout import FileTooLargeError, Repository, UnsafePathError, check_relative, looks_binary
     from anchorcheck.repo.context import BudgetExceeded, Context
     from anchorcheck.model.citation import MAX_LINE_NUMBER, Citation
@@ -100,6 +101,7 @@ _HOMES: dict[str, tuple[str, str]] = {
     **_home("anchorcheck.repo.context", "BudgetExceeded", "Context"),
     **_home("anchorcheck.repo.checkout", "FileTooLargeError", "Repository", "UnsafePathError", "check_relative", "looks_binary"),
     **_home("anchorcheck.base.gitnames", "is_object_id"),
+    "git_renames": ("anchorcheck.base.gitnames", "renames"),
     # reading untrusted files within bounds
     **_home("anchorcheck.base.bounded", "LimitError", "brief", "json_loads", "toml_loads"),
     **_home("anchorcheck.base.lazyregex", "later"),

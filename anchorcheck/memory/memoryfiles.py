@@ -81,7 +81,7 @@ def read_memory_file(
     """
     fmt = format_for(shown, registry)
     if fmt is None:
-        known = ", ".join(sorted(p for f in registry.formats.values() for p in f.patterns)) or "none"
+        known = ", ".join(sorted(discovery_globs(registry))) or "none"
         raise MemoryFileError(shown, None, f"unknown memory file format (known: {known})")
     text = read_text(path, shown, root)
     memories = fmt.read(shown, text)
@@ -252,6 +252,12 @@ def code_span_anchors(text: str) -> list[tuple[str, int]]:
     return found
 
 
+def discovery_globs(registry: Registry) -> list[str]:
+    """The formats' globs that `check` with no arguments looks for (fnmatch: `*` crosses `/`); the
+    pre-commit hook's `files:` pattern is derived from them (`anchorcheck.base.globs.glob_regex`)."""
+    return [p for fmt in registry.formats.values() for p in fmt.patterns]
+
+
 def discover(repo: Repository, registry: Registry, patterns: Sequence[str] = ()) -> list[str]:
     """The known memory files of a checkout (repo-relative, sorted).
 
@@ -259,7 +265,7 @@ def discover(repo: Repository, registry: Registry, patterns: Sequence[str] = ())
     discovery globs. Listing goes through the Repository, so ignored,
     vendored and binary files are never picked up.
     """
-    globs = list(patterns) or [p for fmt in registry.formats.values() for p in fmt.patterns]
+    globs = list(patterns) or discovery_globs(registry)
     # fnmatch semantics: `*` crosses `/`, so `*.memories.toml` matches at any depth
     found = set(repo.files(where=fnmatch_any(globs)))
     # A file named exactly is looked for even when ignored: CLAUDE.local.md is personal, so usually gitignored.

@@ -7,7 +7,7 @@ through the Repository (which refuses paths outside the root), and answer.
 from __future__ import annotations
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
-from anchorcheck.plugin import Anchor, AnchorSyntaxError, decode_path, Context
+from anchorcheck.plugin import Anchor, AnchorSyntaxError, Context, Repository, decode_path, git_renames, is_object_id
 
 
 def parse_file(value: str) -> str:
@@ -29,10 +29,46 @@ def verify_file(anchor: Anchor, context: Context) -> AnchorResult:
     if elsewhere is not None:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{path} is {elsewhere}", state="not-checked-out")
     reason = f"{path} does not exist in the repository"
-    similar = _same_name_elsewhere(context, path)
-    if similar:
-        reason += f"; a file of that name is at {', '.join(similar)}"
+    renamed = renamed_to(context.repo, path)
+    if renamed is not None:
+        reason += f"; git records it renamed to {renamed}"
+    else:
+        similar = _same_name_elsewhere(context, path)
+        if similar:
+            reason += f"; a file of that name is at {', '.join(similar)}"
     return AnchorResult(shown, Verdict.REFUTED, reason, state="missing")
+
+
+_MAX_RENAMES = 8  # a chain of renames followed; past it, the hint is left to the file name
+
+
+def renamed_to(repo: Repository, path: str) -> str | None:
+    """Where git says a missing file went: a rename staged in the index, else the rename in the last commit
+    that touched the path, followed while the new name is gone too. Git's rename detection knows a
+    `git mv` that a guess by file name gets wrong (`client/stdio.py` → `client/stdio_transport.py`, not
+    `server/stdio.py`). Plumbing only, the path a literal pathspec; None outside git or without a rename."""
+    if not repo.in_git:
+        return None
+    staged = repo.git("diff-index", "--cached", "-M", "--name-status", "-z", "--no-textconv", "--no-ext-diff", operands=["HEAD"])
+    current = _renamed(staged, path)
+    if current is not None:
+        return current
+    current = path
+    for _ in range(_MAX_RENAMES):
+        last = (repo.git("rev-list", "--max-count=1", operands=["HEAD"], paths=[f":(literal){current}"]) or "").strip()
+        if not is_object_id(last):
+            return None
+        out = repo.git("diff-tree", "-r", "-M", "--name-status", "-z", "--no-commit-id", "--root", "--no-textconv", "--no-ext-diff", operands=[last])
+        current = _renamed(out, current)
+        if current is None:
+            return None
+        if repo.is_file(current):
+            return current
+    return None
+
+
+def _renamed(name_status: str | None, path: str) -> str | None:
+    return next((new for status, old, new in git_renames(name_status) if status == "R" and old == path), None)
 
 
 # Names that many directories have by convention: another file of that name says nothing about where
