@@ -23,6 +23,7 @@ from anchorcheck.memory.memoryfiles import ReferenceReading, claude_memory_dir, 
 from anchorcheck.model.results import Memory, MemoryReport
 from anchorcheck.serve.replay import Recording
 from anchorcheck.report import Run
+from anchorcheck.repo.gitdir import top_of
 from anchorcheck.verify.verifier import Verifier
 
 
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         if not loaded:
             print("anchorcheck: no memory files found (name them, or set memory-files in the config)", file=sys.stderr)
         files = [shown for shown, _ in loaded]
-        result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose, root=str(verifier.root))
+        result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose, root=str(top_of(verifier.root)), checkout=str(verifier.root))
         emit(result, args.format)
         if args.watch:
             return watch(args, verifier, reports, reads, lambda: check_memories(args, verifier)[1:])
