@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from anchorcheck.base.bounded import LimitError, brief, json_loads, toml_loads
     from anchorcheck.base.globs import Wildcard
     from anchorcheck.base.lazyregex import later
+    from anchorcheck.base.words import plural
     from anchorcheck.evidence.facts import OPTIONAL as OPTIONAL_IMPORT
     from anchorcheck.evidence.facts import (
         TYPE_CHECKING_ONLY,
@@ -105,6 +106,7 @@ _HOMES: dict[str, tuple[str, str]] = {
     # reading untrusted files within bounds
     **_home("anchorcheck.base.bounded", "LimitError", "brief", "json_loads", "toml_loads"),
     **_home("anchorcheck.base.lazyregex", "later"),
+    **_home("anchorcheck.base.words", "plural"),
     **_home("anchorcheck.base.globs", "Wildcard"),
     # source evidence: the shared index, its searches and the facts a language extracts
     **_home("anchorcheck.evidence.index", "Goal", "Search", "SourceIndex", "classify", "parser_for"),
