@@ -29,7 +29,9 @@ def verify_file(anchor: Anchor, context: Context) -> AnchorResult:
     if elsewhere is not None:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{path} is {elsewhere}", state="not-checked-out")
     reason = f"{path} does not exist in the repository"
-    renamed = renamed_to(context.repo, path)
+    # An ignored path was never git's to rename; asking history also makes the run's report depend on it
+    # (a stored report is not replayed), which a build output named in a memory is not worth.
+    renamed = renamed_to(context.repo, path) if context.repo.ignored_because(path) is None else None
     if renamed is not None:
         reason += f"; git records it renamed to {renamed}"
     else:
