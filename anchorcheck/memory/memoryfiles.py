@@ -24,6 +24,7 @@ from anchorcheck.base.lazyregex import later
 from anchorcheck.model.mistakes import KIND_PREFIX, typo_kind
 from anchorcheck.model.results import Memory, Position
 from anchorcheck.model.reference import Reference
+from anchorcheck.memory.selection import drop_ignored_lines
 from anchorcheck.memory.references import Claims, apply_to, read_references, runner_claims
 from anchorcheck.model.registry import MemoryFormat, Registry
 from anchorcheck.repo.checkout import Repository
@@ -90,6 +91,7 @@ def read_memory_file(
         _keep_known_kinds(memory, registry)
     if reading is not None and reading.kinds & set(registry.kinds):
         memories = _with_references(memories, text, fmt, shown, _folder_of(path, reading.repo), reading, registry)
+    drop_ignored_lines(memories, text)
     return memories
 
 

@@ -45,6 +45,7 @@ class Run:
         self.files = [] if files is None else files
         self.elapsed = elapsed
         self.verbose = verbose
+        self.quiet = False  # only what fails the run: set by `check --quiet`
         self.color = color
         # The repository's top folder: code-scanning formats place files relative to it, not to the shell nor
         # to `--root` (a project folder of a monorepo); `checkout` is the `--root` that evidence paths are relative to.
@@ -138,7 +139,7 @@ def only_in(result: AnchorResult) -> str | None:
 
 # Format name -> the module of this package that renders it, imported when that format is asked for:
 # listing the choices of `--format` imports none of them.
-_FORMAT_MODULES = {"text": "text", "json": "json_format", "sarif": "sarif", "github": "github"}
+_FORMAT_MODULES = {"text": "text", "json": "json_format", "sarif": "sarif", "github": "github", "markdown": "markdown"}
 
 
 def format_names() -> list[str]:

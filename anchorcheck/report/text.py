@@ -16,6 +16,7 @@ from typing import IO
 
 from anchorcheck.base.words import plural
 from anchorcheck.memory.lifecycle import armed, only_armed
+from anchorcheck.memory.selection import kind_of
 from anchorcheck.model.mistakes import MISTAKES, UNBANKED
 from anchorcheck.model.results import AnchorResult, MemoryReport, Verdict
 from anchorcheck.report import CopyKey, Run, copy_key, only_in
@@ -29,12 +30,21 @@ IMPLICIT_MARK = "(implicit)"  # after the anchor of a reference read from prose 
 
 def render(run: Run, out: IO[str]) -> None:
     shown = errors_first([report for report in run.reports if _shown(report, run)])
+    if run.quiet:
+        shown = [report for report in shown if fails(report)]
     places = _places(shown, run)
     for report in shown:
         _memory(report, run, out, places)
+    if run.quiet:
+        return
     for hint in next_steps(run):
         out.write(f"hint: {hint}\n")
     out.write(summary(run) + "\n")
+
+
+def fails(report: MemoryReport) -> bool:
+    """REFUTED, or an anchor written wrongly: what fails the run whatever `--fail-on` says."""
+    return report.verdict is Verdict.REFUTED or any(r.state in MISTAKES for r in report.results)
 
 
 def errors_first(reports: list[MemoryReport]) -> list[MemoryReport]:
@@ -45,8 +55,7 @@ def errors_first(reports: list[MemoryReport]) -> list[MemoryReport]:
         files.setdefault(report.memory.source, len(files))
 
     def rank(report: MemoryReport) -> tuple[int, int]:
-        error = report.verdict is Verdict.REFUTED or any(r.state in MISTAKES for r in report.results)
-        return (0 if error else 1, files[report.memory.source])
+        return (0 if fails(report) else 1, files[report.memory.source])
 
     return sorted(reports, key=rank)  # stable: file order within a file
 
@@ -172,15 +181,10 @@ _NEXT_STEPS = (
 def next_steps(run: Run) -> list[str]:
     """`3 spans moved intact: run anchorcheck relocate ...`: one line per kind of follow-up the results call for,
     relocated spans included (they verify, so they are not printed, and their lines drift until recorded)."""
-    states = Counter((r.state, kind_prefix(r.anchor)) for r in run.results())
+    states = Counter((r.state, kind_of(r.anchor)) for r in run.results())
     hints = []
     for state, kind, happened, todo in _NEXT_STEPS:
         count = states[(state, "watch" if kind == "trigger" else kind)]
         if count:
             hints.append(f"{plural(count, kind)} {happened}: {todo}")
     return hints
-
-
-def kind_prefix(anchor: str) -> str:
-    """`span` of `span:a.py#L1`, `watch` of `!watch:...`: the kind a result's anchor text names."""
-    return anchor.lstrip("!").split(":", 1)[0]
