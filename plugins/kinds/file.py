@@ -31,7 +31,7 @@ def verify_file(anchor: Anchor, context: Context) -> AnchorResult:
     reason = f"{path} does not exist in the repository"
     # An ignored path was never git's to rename; asking history also makes the run's report depend on it
     # (a stored report is not replayed), which a build output named in a memory is not worth.
-    renamed = renamed_to(context.repo, path) if context.repo.ignored_because(path) is None else None
+    renamed = _renamed_by_git(context, path) if context.repo.ignored_because(path) is None else None
     if renamed is not None:
         reason += f"; git records it renamed to {renamed}"
     else:
@@ -42,19 +42,35 @@ def verify_file(anchor: Anchor, context: Context) -> AnchorResult:
 
 
 _MAX_RENAMES = 8  # a chain of renames followed; past it, the hint is left to the file name
+# Paths whose history one Verifier asks git about (two git runs each); past this, the hint is the file name's.
+# 3,000 stale paths asked one by one took a minute; the first few are the ones a person fixes first.
+MAX_HISTORY_LOOKUPS = 32
+
+
+def _renamed_by_git(context: Context, path: str) -> str | None:
+    if not context.repo.in_git:
+        return None
+    staged = context.memo(("file", "staged renames"), lambda: _staged_renames(context.repo))
+    if path in staged:
+        return staged[path]
+    left = context.memo(("file", "history lookups left"), lambda: [MAX_HISTORY_LOOKUPS])
+    if not left[0]:
+        return None
+    left[0] -= 1
+    return renamed_to(context.repo, path)
+
+
+def _staged_renames(repo: Repository) -> dict[str, str]:
+    """Renames staged in the index (`git mv` not yet committed), old path -> new path."""
+    out = repo.git("diff-index", "--cached", "-M", "--name-status", "-z", "--no-textconv", "--no-ext-diff", operands=["HEAD"])
+    return {old: new for status, old, new in git_renames(out) if status == "R"}
 
 
 def renamed_to(repo: Repository, path: str) -> str | None:
-    """Where git says a missing file went: a rename staged in the index, else the rename in the last commit
-    that touched the path, followed while the new name is gone too. Git's rename detection knows a
-    `git mv` that a guess by file name gets wrong (`client/stdio.py` → `client/stdio_transport.py`, not
-    `server/stdio.py`). Plumbing only, the path a literal pathspec; None outside git or without a rename."""
-    if not repo.in_git:
-        return None
-    staged = repo.git("diff-index", "--cached", "-M", "--name-status", "-z", "--no-textconv", "--no-ext-diff", operands=["HEAD"])
-    current = _renamed(staged, path)
-    if current is not None:
-        return current
+    """Where git's history says a missing file went: the rename in the last commit that touched the path,
+    followed while the new name is gone too. Git's rename detection knows a `git mv` that a guess by file
+    name gets wrong (`client/stdio.py` → `client/stdio_transport.py`, not `server/stdio.py`). Plumbing
+    only, the path a literal pathspec; None without a rename."""
     current = path
     for _ in range(_MAX_RENAMES):
         last = (repo.git("rev-list", "--max-count=1", operands=["HEAD"], paths=[f":(literal){current}"]) or "").strip()
