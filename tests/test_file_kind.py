@@ -87,3 +87,13 @@ def test_rename_hint_follows_a_chain_of_renames(tmp_path: Path) -> None:
     git(root, "mv", "src/b.py", "lib/c.py")
     git(root, "commit", "-q", "-m", "b to c")
     assert "renamed to lib/c.py" in Verifier(root).check("file:src/a.py").reason
+
+
+@needs_git
+def test_rename_hint_in_a_project_folder_as_root(tmp_path: Path) -> None:
+    """A monorepo project as the root: git's paths are made relative to it, as the anchor's are."""
+    body = "".join(f"VALUE_{i} = {i}\n" for i in range(30))
+    top = init_repo(write_tree(tmp_path / "repo", {"packages/web/src/a.py": body}))
+    git(top, "mv", "packages/web/src/a.py", "packages/web/src/b.py")
+    git(top, "commit", "-q", "-m", "a to b")
+    assert "renamed to src/b.py" in Verifier(top / "packages/web").check("file:src/a.py").reason

@@ -62,7 +62,7 @@ def _renamed_by_git(context: Context, path: str) -> str | None:
 
 def _staged_renames(repo: Repository) -> dict[str, str]:
     """Renames staged in the index (`git mv` not yet committed), old path -> new path."""
-    out = repo.git("diff-index", "--cached", "-M", "--name-status", "-z", "--no-textconv", "--no-ext-diff", operands=["HEAD"])
+    out = repo.git("diff-index", "--cached", "-M", "--relative", "--name-status", "-z", "--no-textconv", "--no-ext-diff", operands=["HEAD"])
     return {old: new for status, old, new in git_renames(out) if status == "R"}
 
 
@@ -76,7 +76,7 @@ def renamed_to(repo: Repository, path: str) -> str | None:
         last = (repo.git("rev-list", "--max-count=1", operands=["HEAD"], paths=[f":(literal){current}"]) or "").strip()
         if not is_object_id(last):
             return None
-        out = repo.git("diff-tree", "-r", "-M", "--name-status", "-z", "--no-commit-id", "--root", "--no-textconv", "--no-ext-diff", operands=[last])
+        out = repo.git("diff-tree", "-r", "-M", "--relative", "--name-status", "-z", "--no-commit-id", "--root", "--no-textconv", "--no-ext-diff", operands=[last])
         current = _renamed(out, current)
         if current is None:
             return None
