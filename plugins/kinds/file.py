@@ -48,6 +48,7 @@ MAX_HISTORY_LOOKUPS = 32
 
 
 def _renamed_by_git(context: Context, path: str) -> str | None:
+    """Where git says a missing path went: a staged rename, else history (within the lookups left)."""
     if not context.repo.in_git:
         return None
     staged = context.memo(("file", "staged renames"), lambda: _staged_renames(context.repo))
@@ -57,7 +58,7 @@ def _renamed_by_git(context: Context, path: str) -> str | None:
     if not left[0]:
         return None
     left[0] -= 1
-    return renamed_to(context.repo, path)
+    return _renamed_in_history(context.repo, path)
 
 
 def _staged_renames(repo: Repository) -> dict[str, str]:
@@ -66,7 +67,7 @@ def _staged_renames(repo: Repository) -> dict[str, str]:
     return {old: new for status, old, new in git_renames(out) if status == "R"}
 
 
-def renamed_to(repo: Repository, path: str) -> str | None:
+def _renamed_in_history(repo: Repository, path: str) -> str | None:
     """Where git's history says a missing file went: the rename in the last commit that touched the path,
     followed while the new name is gone too. Git's rename detection knows a `git mv` that a guess by file
     name gets wrong (`client/stdio.py` → `client/stdio_transport.py`, not `server/stdio.py`). Plumbing
