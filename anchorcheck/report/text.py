@@ -164,6 +164,7 @@ def summary(run: Run) -> str:
         *([f"{open_world} can never be refuted as written"] if open_world else []),
         *([f"{plural(stale, 'memory', 'memories')} refuted"] if stale and run.files else []),
         *([plural(run.armed_triggers(), "armed trigger")] if run.armed_triggers() else []),
+        *([f"{run.armed_memories()} watched only by armed triggers"] if run.armed_memories() else []),
     ]
     counts = ", ".join(parts) + "".join(f"; {extra}" for extra in extras)
     return f"Checked {what}{': ' + counts if counts else ''} in {run.elapsed:.2f}s."
