@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from anchorcheck.base.bounded import LimitError, brief, json_loads, toml_loads
     from anchorcheck.base.globs import Wildcard
     from anchorcheck.base.lazyregex import later
+    from anchorcheck.base.words import plural
     from anchorcheck.evidence.facts import OPTIONAL as OPTIONAL_IMPORT
     from anchorcheck.evidence.facts import (
         TYPE_CHECKING_ONLY,
@@ -77,6 +78,7 @@ if TYPE_CHECKING:
     from anchorcheck.model.registry import AnchorKind, Ecosystem, Invocation, Language, MemoryFormat, Runner
     from anchorcheck.model.results import AnchorResult, Evidence, Memory, Position, Verdict
     from anchorcheck.base.gitnames import is_object_id
+    from anchorcheck.base.gitnames import renames as git_renames
     from anchorcheck.repo.checkout import FileTooLargeError, Repository, UnsafePathError, check_relative, looks_binary
     from anchorcheck.repo.context import BudgetExceeded, Context
     from anchorcheck.model.citation import MAX_LINE_NUMBER, Citation
@@ -101,9 +103,11 @@ _HOMES: dict[str, tuple[str, str]] = {
     **_home("anchorcheck.repo.context", "BudgetExceeded", "Context"),
     **_home("anchorcheck.repo.checkout", "FileTooLargeError", "Repository", "UnsafePathError", "check_relative", "looks_binary"),
     **_home("anchorcheck.base.gitnames", "is_object_id"),
+    "git_renames": ("anchorcheck.base.gitnames", "renames"),
     # reading untrusted files within bounds
     **_home("anchorcheck.base.bounded", "LimitError", "brief", "json_loads", "toml_loads"),
     **_home("anchorcheck.base.lazyregex", "later"),
+    **_home("anchorcheck.base.words", "plural"),
     **_home("anchorcheck.base.globs", "Wildcard"),
     # source evidence: the shared index, its searches and the facts a language extracts
     **_home("anchorcheck.evidence.index", "Goal", "Search", "SourceIndex", "classify", "parser_for"),

@@ -61,13 +61,13 @@ CASES = {
     "a Markdown line of code spans": (
         {"AGENTS.md": "`x` " * 8000 + "\n"},
         ["check", "AGENTS.md"],
-        ("", "1 memory in 1 file"),
+        ("", "Checked 0 anchors in 1 file"),
     ),
     # a Markdown table of 20,000 rows of folder names: each reference copied every folder named before
     "a Markdown table of folder rows": (
         {"AGENTS.md": "| a | b |\n|---|---|\n" + "".join(f"| `d{i}/` | x |\n" for i in range(20_000))},
         ["check", "AGENTS.md"],
-        ("", "1 memory in 1 file"),
+        ("", "Checked 0 anchors in 1 file"),
     ),
 }
 

@@ -29,7 +29,9 @@ def test_anchor_exit_codes_and_text(make_tree) -> None:
     bad = run("anchor", "--root", str(root), "file:README.md", "file:NOPE.md")
     assert bad.returncode == 1
     assert "REFUTED file:NOPE.md — NOPE.md does not exist in the repository" in bad.stdout
-    assert "1 verified, 1 refuted, 0 inconclusive" in bad.stdout.splitlines()[-1]
+    assert bad.stdout.splitlines()[-1].startswith("Checked 2 anchors: ")
+    assert bad.stdout.splitlines()[-1].endswith("s.") and ": 1 refuted, 1 verified in " in bad.stdout
+    assert ok.stdout.splitlines()[-1].startswith("Checked 1 anchor: "), "one anchor, not '1 anchors'"
 
 
 def test_fail_on_inconclusive(make_tree) -> None:
@@ -70,7 +72,8 @@ def test_check_memory_file_points_at_lines(make_tree) -> None:
     assert "NOTES.md:4: REFUTED memory: Docs are in `file:docs/` and `file:docs/index.md`." in lines
     assert any(line.startswith("NOTES.md:5:4: REFUTED file:docs/index.md — ") for line in lines)
     assert not any("Plain prose" in line for line in lines), "memories without anchors are only counted"
-    assert "(1 verified, 1 refuted, 1 inconclusive; 1 without anchors)" in lines[-1]
+    assert lines[-1].startswith("Checked 3 anchors in 1 file: 2 refuted, 1 verified; 1 memory refuted in ")
+    assert "without anchors" not in lines[-1], "paragraphs with nothing to check are not findings"
     assert not any("src/app.py" in line for line in lines), "verified memories stay quiet"
     verbose = run("check", "-v", "--root", str(root), "NOTES.md", cwd=root)
     assert "NOTES.md:3:21: VERIFIED file:src/app.py — src/app.py exists" in verbose.stdout

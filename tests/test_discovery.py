@@ -13,7 +13,7 @@ from anchorcheck.memory.memoryfiles import MemoryFileError, discover, expand
 from anchorcheck.verify.loading import default_registry
 from anchorcheck.repo.checkout import Repository
 from tests._instructions_support import CORPUS_NAMES, INSTRUCTIONS, listing
-from tests.conftest import needs_git
+from tests.conftest import REPO_ROOT, needs_git
 
 MEMORY_FILES = {
     "CLAUDE.md": "- Entry point `file:src/app.py`.\n",
@@ -130,3 +130,31 @@ def test_the_discovery_globs_match_what_fnmatch_matches_path_by_path(corpus: str
         chosen = [path for path in paths if matches(path)]
         assert chosen == [path for path in paths if any(fnmatch.fnmatchcase(path, g) for g in globs)]
         assert chosen  # every listing has memory files, and "*" matches everything
+
+
+# Where agents' files live, and what is not one: the pre-commit hook must pick exactly what discovery picks.
+HOOK_SAMPLES = [
+    *MEMORY_FILES, *NOT_MEMORY, "GEMINI.md", "packages/web/GEMINI.md", ".claude/skills/deploy/SKILL.md",
+    ".claude/agents/reviewer.md", ".claude/commands/release.md", ".claude/rules/python/style.md", ".agents/skills/x/SKILL.md",
+    ".windsurf/rules/style.md", ".kiro/steering/product.md", ".junie/guidelines.md", ".roo/rules-code/a.md", ".clinerules",
+    "AGENTS.override.md", "CONVENTIONS.md", "src/CONVENTIONS.md", "docs/MEMORY.md", "CLAUDE.md.bak", "xCLAUDE.md", ".claude/settings.json",
+]
+
+
+def test_the_pre_commit_hook_files_pattern_is_derived_from_discovery() -> None:
+    """A stale path in a SKILL.md was "(no files to check) Skipped": the hook's `files:` now comes from the same globs."""
+    import re
+
+    import yaml
+
+    from anchorcheck.base.globs import glob_regex
+    from anchorcheck.memory.memoryfiles import discovery_globs
+
+    globs = discovery_globs(default_registry())
+    expected = glob_regex(globs)
+    hooks = {hook["id"]: hook for hook in yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
+    assert hooks["anchorcheck"]["files"] == expected, f"paste into .pre-commit-hooks.yaml as `files: |`:\n{expected}"
+    pattern, discovered = re.compile(expected), fnmatch_any(globs)
+    assert {p for p in HOOK_SAMPLES if pattern.search(p)} == {p for p in HOOK_SAMPLES if discovered(p)}
+    assert pattern.search(".claude/skills/deploy/SKILL.md") and pattern.search(".kiro/steering/product.md")
+    assert not pattern.search("src/app.py")

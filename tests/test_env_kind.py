@@ -87,7 +87,7 @@ def test_env_search_parses_only_what_can_change_the_answer(tmp_path):
     del files["svc/dyn.py"]
     (tmp_path / "svc/dyn.py").unlink()
     refuted = verifier(tmp_path).check("env:NOT_THERE")  # no computed key: absence needs every reader parsed
-    assert refuted.verdict is Verdict.REFUTED and "13 parsed" in refuted.reason
+    assert refuted.verdict is Verdict.REFUTED and "13 read in full" in refuted.reason
 
 
 def test_a_file_that_spells_the_key_but_cannot_read_the_environment_is_not_parsed(tmp_path):
@@ -103,7 +103,7 @@ def test_a_file_that_spells_the_key_but_cannot_read_the_environment_is_not_parse
     assert SourceIndex.of(v.context).parsed == 1
     absent = check(tmp_path, "env:UNREAD_KEY")
     assert absent.verdict is Verdict.REFUTED, absent.reason
-    assert "1 parsed" in absent.reason
+    assert "1 read in full" in absent.reason
 
 
 def test_broken_yaml_that_could_define_the_key_is_not_evidence_of_absence(tmp_path):

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from anchorcheck import Memory, Verdict, Verifier
+from tests.conftest import git, init_repo, needs_git, write_tree
 
 
 def test_existing_missing_and_escaping_paths(make_tree, tmp_path) -> None:
@@ -56,3 +61,39 @@ def test_no_hint_for_a_conventional_file_name(make_tree) -> None:
         result = v.check(f"file:{gone}")
         assert result.verdict is Verdict.REFUTED and "a file of that name" not in result.reason, result.reason
     assert "a file of that name is at tools/cache.py" in v.check("file:src/cache.py").reason
+
+
+@needs_git
+@pytest.mark.parametrize("committed", [True, False], ids=["committed", "staged"])
+def test_rename_hint_follows_git_not_the_file_name(tmp_path: Path, committed: bool) -> None:
+    """`git mv client/stdio.py client/stdio_transport.py`: git knows where it went; another stdio.py is not it."""
+    body = "".join(f"def transport_{i}() -> int:\n    return {i}\n\n" for i in range(20))
+    root = init_repo(write_tree(tmp_path / "repo", {"src/pkg/client/stdio.py": body, "src/pkg/server/stdio.py": "SERVER = 1\n"}))
+    git(root, "mv", "src/pkg/client/stdio.py", "src/pkg/client/stdio_transport.py")
+    if committed:
+        git(root, "commit", "-q", "-m", "rename the transport")
+    result = Verifier(root).check("file:src/pkg/client/stdio.py")
+    assert result.verdict is Verdict.REFUTED
+    assert "renamed to src/pkg/client/stdio_transport.py" in result.reason
+    assert "server/stdio.py" not in result.reason
+
+
+@needs_git
+def test_rename_hint_follows_a_chain_of_renames(tmp_path: Path) -> None:
+    body = "".join(f"VALUE_{i} = {i}\n" for i in range(30))
+    root = init_repo(write_tree(tmp_path / "repo", {"src/a.py": body, "lib/__init__.py": ""}))
+    git(root, "mv", "src/a.py", "src/b.py")
+    git(root, "commit", "-q", "-m", "a to b")
+    git(root, "mv", "src/b.py", "lib/c.py")
+    git(root, "commit", "-q", "-m", "b to c")
+    assert "renamed to lib/c.py" in Verifier(root).check("file:src/a.py").reason
+
+
+@needs_git
+def test_rename_hint_in_a_project_folder_as_root(tmp_path: Path) -> None:
+    """A monorepo project as the root: git's paths are made relative to it, as the anchor's are."""
+    body = "".join(f"VALUE_{i} = {i}\n" for i in range(30))
+    top = init_repo(write_tree(tmp_path / "repo", {"packages/web/src/a.py": body}))
+    git(top, "mv", "packages/web/src/a.py", "packages/web/src/b.py")
+    git(top, "commit", "-q", "-m", "a to b")
+    assert "renamed to src/b.py" in Verifier(top / "packages/web").check("file:src/a.py").reason

@@ -519,7 +519,7 @@ def test_copied_and_imported_files_print_each_reference_once_and_count_it_once(t
     ]
     assert lines.count("    also at: CLAUDE.md:1:15") == 1 and lines.count("    also at: CLAUDE.md:2:18") == 1
     assert not any(line.startswith("CLAUDE.md") for line in lines)  # nothing else to say there
-    assert lines[-1].startswith("Checked 4 anchors (1 verified, 3 refuted, 0 inconclusive) of 4 memories in 5 files ")
+    assert lines[-1].startswith("Checked 4 references in 5 files: 3 refuted, 1 verified; 3 memories refuted in ")
     verbose = run(tmp_path, "-v")[1]
     assert "api/CLAUDE.md:1:1: VERIFIED file:docs/shared.md (implicit)" in verbose and "    also at: web/CLAUDE.md:1:1" in verbose
     data = json.loads(run(tmp_path, "--format", "json")[1])

@@ -21,7 +21,7 @@ def test_prefilter_parses_only_candidates(tmp_path):
     assert index.parsed == 1
     refuted = v.check("import:celery")
     # every file lacks "celery", the one parsed for redis included: the prefilter does not depend on order
-    assert refuted.verdict is Verdict.REFUTED and "31 ruled out" in refuted.reason
+    assert refuted.verdict is Verdict.REFUTED and "31 never mention it" in refuted.reason
     assert index.parsed == 1
 
 
@@ -162,7 +162,7 @@ def test_binary_and_oversized_sources_are_skipped_not_unreadable(tmp_path):
     v = verifier(tmp_path)
     result = v.check("import:redis")
     assert result.verdict is Verdict.REFUTED
-    assert "searched 1 source file(s)" in result.reason
+    assert "searched 1 source file:" in result.reason
     assert SourceIndex.of(v.context).parsed == 0
 
 

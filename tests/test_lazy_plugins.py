@@ -52,7 +52,7 @@ def test_a_memory_of_file_anchors_imports_no_grammar_runner_ecosystem_or_languag
     root = make_repo({"CLAUDE.md": "- The app is `file:src/app.py`; see [the docs](docs/index.md) and `docs/index.md`.\n",
                       "src/app.py": "x = 1\n", "docs/index.md": "# Docs\n"})
     mods, out = _modules_after(root, "from anchorcheck.cli import main\nprint('EXIT', main(['check', '--no-cache']))")
-    assert "EXIT 0" in out and "Checked 2 anchors (2 verified" in out
+    assert "EXIT 0" in out and "Checked 1 anchor and 1 reference in 1 file: 2 verified in " in out
     loaded = {m for m in mods if m.startswith("anchorcheck_plugins.")}
     assert "anchorcheck_plugins.kinds.file" in loaded and "anchorcheck_plugins.formats.markdown" in loaded
     assert not {m for m in loaded if m.split(".")[1] in ("runners", "languages", "ecosystems")}, loaded
@@ -252,7 +252,7 @@ def test_a_check_imports_no_writer_receipt_revision_or_citation_module(make_repo
     root = make_repo(MIXED)
     code = "import gc\nfrom anchorcheck.cli import main\nbefore = gc.get_threshold()\nprint('EXIT', main(['check']), gc.get_threshold() == before)"
     mods, out = _modules_after(root, code)
-    assert "EXIT 1 True" in out and ", 3 refuted, 0 inconclusive) of 4 memories" in out  # the collector's thresholds are restored
+    assert "EXIT 1 True" in out and ": 3 refuted, 9 verified; 1 memory refuted in " in out  # the collector's thresholds are restored
     assert not {
         "anchorcheck.memory.receipts", "anchorcheck.repo.revision", "anchorcheck.spans.citation", "anchorcheck.repo.atomic",
         "anchorcheck.evidence.freshness",  # a one-shot Verifier takes no snapshot of the checkout

@@ -93,3 +93,33 @@ def test_file_hook_runs_only_for_memory_files(project: Path, hook_repo: Path, en
     memory = try_repo(project, hook_repo, env, "anchorcheck", "--files", "CLAUDE.md", "src/app.py")
     assert memory.returncode == 1, memory.stdout + memory.stderr
     assert "REFUTED span:src/app.py#L1-L2" in memory.stdout
+
+
+def readme_hook_config() -> str:
+    """The `.pre-commit-config.yaml` block of the README, as a user copies it."""
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```yaml\n# .pre-commit-config.yaml\n", 1)[1].split("```", 1)[0]
+    return "# .pre-commit-config.yaml\n" + block
+
+
+def test_the_readme_snippet_works_as_written_in_a_fresh_repository(project: Path, env: dict[str, str]) -> None:
+    (project / ".pre-commit-config.yaml").write_text(readme_hook_config(), encoding="utf-8")
+    git(project, "add", ".pre-commit-config.yaml")
+    fresh = subprocess.run([PRE_COMMIT, "run", "--all-files", "--color", "never"], cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    assert fresh.returncode == 0, fresh.stdout + fresh.stderr
+    assert "anchorcheck (all memory files)" in fresh.stdout and "Passed" in fresh.stdout
+
+    (project / "src/app.py").write_text(CODE.replace('"1.4.0"', '"1.5.0"'))
+    git(project, "add", "src/app.py")
+    stale = subprocess.run([PRE_COMMIT, "run", "--color", "never"], cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    assert stale.returncode == 1 and "REFUTED span:src/app.py#L1-L2" in stale.stdout, stale.stdout + stale.stderr
+
+
+def test_file_hook_checks_a_skill_file(project: Path, hook_repo: Path, env: dict[str, str]) -> None:
+    """Skills, subagents, GEMINI.md, .kiro/.windsurf rules: what `check` reads, the hook runs on."""
+    write_tree(project, {".claude/skills/release/SKILL.md": "# Release\n\n- Bump `src/version.py` first.\n"})
+    git(project, "add", "-A")
+    skill = try_repo(project, hook_repo, env, "anchorcheck", "--files", ".claude/skills/release/SKILL.md")
+    assert skill.returncode == 1, skill.stdout + skill.stderr
+    assert "no files to check" not in skill.stdout.lower()
+    assert "src/version.py" in skill.stdout and "REFUTED" in skill.stdout

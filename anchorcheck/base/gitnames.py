@@ -39,3 +39,18 @@ def strip_credentials(url: str) -> str:
         user = userinfo.split(":", 1)[0]
         host = f"{user}@{host}" if user else host
     return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+
+
+def renames(name_status: str | None) -> list[tuple[str, str, str]]:
+    """(status letter `R` or `C`, old path, new path) of each rename or copy in git's `--name-status -z`
+    output (`diff-index`, `diff-tree`); other rows are skipped. None (git did not run) is no rows."""
+    fields = (name_status or "").split("\0")
+    found, i = [], 0
+    while i < len(fields) - 1:
+        status = fields[i][:1]
+        if status in ("R", "C") and i + 2 < len(fields):
+            found.append((status, fields[i + 1], fields[i + 2]))
+            i += 3
+        else:
+            i += 2
+    return found

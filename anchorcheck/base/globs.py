@@ -61,6 +61,32 @@ def fnmatch_any(patterns: Iterable[str]) -> Callable[[str], bool]:
     return lambda path: path in exact or anywild(path) is not None
 
 
+def glob_regex(patterns: Iterable[str]) -> str:
+    """One verbose regular expression (`(?x)`, a glob per line) matching exactly the paths `fnmatch_any` matches.
+
+    For a tool that takes a regex where anchorcheck takes globs (pre-commit's `files:`): derived from the
+    same globs, it cannot drift from what discovery looks for.
+    """
+    lines = "|\n".join(f"  {_translate(p)}" for p in sorted(set(patterns)))
+    return f"(?x)^(\n{lines}\n)$\n"
+
+
+def _translate(pattern: str) -> str:
+    """One glob as fnmatch reads it (`*` crosses `/`, `?` is any character, `[...]` a set), escaped for `(?x)`."""
+    out = []
+    for token in re.split(r"(\*+|\?|\[!?\]?[^]]*\])", pattern):
+        if token.startswith("*"):
+            out.append(".*")
+        elif token == "?":
+            out.append(".")
+        elif token.startswith("[") and len(token) > 2:
+            inner = token[1:-1]
+            out.append("[" + ("^" + inner[1:] if inner.startswith("!") else inner).replace("\\", "\\\\") + "]")
+        else:
+            out.append(re.escape(token))
+    return "".join(out)
+
+
 class Patterns:
     """A list of gitignore-style patterns, compiled on the first match; an empty list matches nothing."""
 

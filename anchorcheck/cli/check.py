@@ -15,14 +15,16 @@ import argparse
 import sys
 import time
 
-from anchorcheck.cli.common import add_memory_files, add_format, add_root, add_verification, emit, exit_code, make_verifier
+from anchorcheck.cli.common import UsageError, add_memory_files, add_format, add_output, add_root, add_verification, emit, exit_code, make_verifier
 from anchorcheck.cli.watch import add_watch, watch
 from anchorcheck.memory.lockfile import attach, load_lock
 from anchorcheck.base.memo import Reads
+from anchorcheck.memory.selection import select_kinds
 from anchorcheck.memory.memoryfiles import ReferenceReading, claude_memory_dir, claude_memory_files, load
 from anchorcheck.model.results import Memory, MemoryReport
 from anchorcheck.serve.replay import Recording
 from anchorcheck.report import Run
+from anchorcheck.repo.gitdir import top_of
 from anchorcheck.verify.verifier import Verifier
 
 
@@ -52,8 +54,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         action="store_true",
         help="when no server answers for the checkout, start one in the background for the next checks (anchorcheck serve)",
     )
+    parser.add_argument("--select", type=kinds_list, default=(), metavar="KIND,...", help="check only anchors of these kinds (file, cmd, pkg, span, ...)")
+    parser.add_argument("--ignore", type=kinds_list, default=(), metavar="KIND,...", help="leave out anchors of these kinds")
+    parser.add_argument("--baseline", metavar="FILE", help="leave out the findings recorded in FILE (anchorcheck baseline): fail only on new ones")
+    add_output(parser)
     add_watch(parser)
     parser.set_defaults(run=run)
+
+
+def kinds_list(text: str) -> frozenset[str]:
+    """`file,cmd` as a set of kinds (checked against the registered kinds once the plugins are loaded)."""
+    return frozenset(word.strip() for word in text.split(",") if word.strip())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,8 +78,13 @@ def run(args: argparse.Namespace) -> int:
         if not loaded:
             print("anchorcheck: no memory files found (name them, or set memory-files in the config)", file=sys.stderr)
         files = [shown for shown, _ in loaded]
-        result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose, root=str(verifier.root))
-        emit(result, args.format)
+        result = Run(reports, files=files, elapsed=time.perf_counter() - start, verbose=args.verbose, root=str(top_of(verifier.root)), checkout=str(verifier.root))
+        if args.baseline:
+            from anchorcheck.cli.baseline import leave_out_known
+
+            leave_out_known(result, args.baseline)
+        result.quiet = args.quiet
+        emit(result, args.format, color=args.color, output=args.output)
         if args.watch:
             return watch(args, verifier, reports, reads, lambda: check_memories(args, verifier)[1:])
         code = exit_code(result, args.fail_on or verifier.config.fail_on)
@@ -103,8 +119,10 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
             if not auto:
                 print(f"anchorcheck: no Claude Code auto-memory at {claude_memory_dir(verifier.root)}", file=sys.stderr)
             loaded += load([str(p) for p in auto], verifier.repo, verifier.registry, (), reading) if auto else []
+        _known_kinds(args, verifier)
         batch = []
         for _, memories in loaded:
+            select_kinds(memories, args.select, args.ignore)
             attach(memories, lock, verifier.registry.kinds)
             batch.extend(memories)
         reports = _verify(verifier, batch, args.deadline)
@@ -113,6 +131,13 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
 
         ReceiptLog(args.receipts).record(reports, revision=verifier.repo.head)
     return loaded, reports, reads
+
+
+def _known_kinds(args: argparse.Namespace, verifier: Verifier) -> None:
+    """A kind no plugin registers in `--select`/`--ignore` is a typo that would silently check nothing (or everything)."""
+    unknown = sorted((set(args.select) | set(args.ignore)) - set(verifier.registry.kinds))
+    if unknown:
+        raise UsageError(f"--select/--ignore: unknown anchor kind {unknown[0]!r} (known: {', '.join(sorted(verifier.registry.kinds))})")
 
 
 def _verify(verifier: Verifier, batch: list[Memory], deadline: float | None) -> list[MemoryReport]:

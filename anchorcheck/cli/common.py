@@ -125,7 +125,22 @@ def exit_code(run: Run, fail_on: str) -> int:
     return EXIT_CLEAN
 
 
-def emit(run: Run, fmt: str, out: IO[str] | None = None) -> None:
+def add_output(parser: argparse.ArgumentParser) -> None:
+    """`--quiet`, `--color` and `--output`: how a report is written, as a CI job or a terminal wants it."""
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only what fails the run: no notes, hints or summary")
+    parser.add_argument("--color", choices=["auto", "always", "never"], default="auto", help="colour the text format (auto: on a terminal, unless NO_COLOR is set)")
+    parser.add_argument("--output", metavar="FILE", help="write the report to FILE instead of standard output")
+
+
+def emit(run: Run, fmt: str, out: IO[str] | None = None, *, color: str = "auto", output: str | None = None) -> None:
+    if output is not None:
+        try:
+            with open(output, "w", encoding="utf-8") as handle:
+                emit(run, fmt, handle, color=color)
+        except OSError as exc:
+            raise UsageError(f"--output {output}: {exc.strerror or exc}") from None
+        return
     stream = out or sys.stdout
-    run.color = fmt == "text" and stream.isatty() and "NO_COLOR" not in os.environ
+    wanted = {"always": True, "never": False}.get(color, stream.isatty() and "NO_COLOR" not in os.environ)
+    run.color = fmt == "text" and wanted
     renderer(fmt)(run, stream)

@@ -25,6 +25,7 @@ from anchorcheck.base.lazyregex import later
 from anchorcheck.model.mistakes import KIND_PREFIX, typo_kind
 from anchorcheck.model.results import Memory, Position
 from anchorcheck.model.reference import Reference
+from anchorcheck.memory.selection import drop_ignored_lines
 from anchorcheck.memory.references import Claims, apply_to, read_references, runner_claims
 from anchorcheck.model.registry import MemoryFormat, Registry
 from anchorcheck.repo.checkout import Repository
@@ -82,7 +83,7 @@ def read_memory_file(
     """
     fmt = format_for(shown, registry)
     if fmt is None:
-        known = ", ".join(sorted(p for f in registry.formats.values() for p in f.patterns)) or "none"
+        known = ", ".join(sorted(discovery_globs(registry))) or "none"
         raise MemoryFileError(shown, None, f"unknown memory file format (known: {known})")
     text = read_text(path, shown, root)
     memories = fmt.read(shown, text)
@@ -91,6 +92,7 @@ def read_memory_file(
         _keep_known_kinds(memory, registry)
     if reading is not None and reading.kinds & set(registry.kinds):
         memories = _with_references(memories, text, fmt, shown, _folder_of(path, reading.repo), reading, registry)
+    drop_ignored_lines(memories, text)
     return memories
 
 
@@ -253,6 +255,12 @@ def span_anchors(spans: Iterable[CodeSpan]) -> list[tuple[str, int]]:
     return found
 
 
+def discovery_globs(registry: Registry) -> list[str]:
+    """The formats' globs that `check` with no arguments looks for (fnmatch: `*` crosses `/`); the
+    pre-commit hook's `files:` pattern is derived from them (`anchorcheck.base.globs.glob_regex`)."""
+    return [p for fmt in registry.formats.values() for p in fmt.patterns]
+
+
 def discover(repo: Repository, registry: Registry, patterns: Sequence[str] = ()) -> list[str]:
     """The known memory files of a checkout (repo-relative, sorted).
 
@@ -260,7 +268,7 @@ def discover(repo: Repository, registry: Registry, patterns: Sequence[str] = ())
     discovery globs. Listing goes through the Repository, so ignored,
     vendored and binary files are never picked up.
     """
-    globs = list(patterns) or [p for fmt in registry.formats.values() for p in fmt.patterns]
+    globs = list(patterns) or discovery_globs(registry)
     # fnmatch semantics: `*` crosses `/`, so `*.memories.toml` matches at any depth
     found = set(repo.files(where=fnmatch_any(globs)))
     # A file named exactly is looked for even when ignored: CLAUDE.local.md is personal, so usually gitignored.

@@ -97,6 +97,13 @@ def locate(start: str | os.PathLike[str] = ".") -> GitDir | str | None:
     return None
 
 
+def top_of(start: str | os.PathLike[str]) -> Path:
+    """The top folder of the work tree around `start` (where code scanning places files from), else `start`:
+    a `--root` in a subfolder of a monorepo is not where GitHub resolves an annotation's path."""
+    found = locate(start)
+    return found.top.resolve() if isinstance(found, GitDir) else Path(start).resolve()
+
+
 def refusal(start: str | os.PathLike[str] = ".") -> str | None:
     """Why anchorcheck will not run git on the checkout at `start`; None when it may, or when there is no `.git`."""
     found = locate(start)

@@ -37,23 +37,34 @@ class Run:
     """
 
     def __init__(
-        self, reports: list[MemoryReport], files: list[str] | None = None, elapsed: float = 0.0, verbose: bool = False, color: bool = False, root: str | None = None
+        self, reports: list[MemoryReport], files: list[str] | None = None, elapsed: float = 0.0, verbose: bool = False, color: bool = False, root: str | None = None,
+        checkout: str | None = None,
     ) -> None:
         # A plain class, not a dataclass: nothing compares or copies it, and a dataclass's generated methods cost every check ~0.5 ms at import.
         self.reports = reports
         self.files = [] if files is None else files
         self.elapsed = elapsed
         self.verbose = verbose
+        self.quiet = False  # only what fails the run: set by `check --quiet`
         self.color = color
-        self.root = root  # the checkout: code-scanning formats place files relative to it, not to the shell
+        # The repository's top folder: code-scanning formats place files relative to it, not to the shell nor
+        # to `--root` (a project folder of a monorepo); `checkout` is the `--root` that evidence paths are relative to.
+        self.root = root
+        self.checkout = checkout or root
 
     def from_root(self, file: str) -> str | None:
-        """A memory file shown relative to the shell (`../AGENTS.md`) as a path from the checkout's root, which
-        code-scanning formats place files by; None when it lies outside the checkout or the root is unknown."""
+        """A memory file shown relative to the shell (`../AGENTS.md`) as a path from the repository's top, which
+        code-scanning formats place files by; None when it lies outside it or the top is unknown."""
         if self.root is None:
             return None
         real, base = Path(file).resolve(), Path(self.root)
         return real.relative_to(base).as_posix() if base in real.parents else None
+
+    def evidence_path(self, path: str) -> str:
+        """An evidence path (relative to the checkout) as a path from the repository's top."""
+        if self.root is None or self.checkout is None or self.checkout == self.root:
+            return path
+        return self.from_root(str(Path(self.checkout, path))) or path
 
     @cached_property
     def _repeats(self) -> tuple[frozenset[tuple[int, int]], frozenset[int]]:
@@ -128,7 +139,7 @@ def only_in(result: AnchorResult) -> str | None:
 
 # Format name -> the module of this package that renders it, imported when that format is asked for:
 # listing the choices of `--format` imports none of them.
-_FORMAT_MODULES = {"text": "text", "json": "json_format", "sarif": "sarif", "github": "github"}
+_FORMAT_MODULES = {"text": "text", "json": "json_format", "sarif": "sarif", "github": "github", "markdown": "markdown"}
 
 
 def format_names() -> list[str]:

@@ -32,7 +32,7 @@ def escape_property(text: str) -> str:
 def render(run: Run, out: IO[str]) -> None:
     for finding in findings(run):
         command = "error" if finding.mistake else _COMMAND.get(finding.result.verdict)
-        if command is None:
+        if command is None or (run.quiet and command != "error"):
             continue
         # An annotation sits on one file: a reference written in copied files is annotated in each copy.
         for file, line, column in [(finding.file, finding.line, finding.column), *finding.copies]:
@@ -45,4 +45,5 @@ def render(run: Run, out: IO[str]) -> None:
                     props.append(f"col={column}")
             props.append(f"title={escape_property('anchorcheck ' + finding.rule_id)}")
             out.write(f"::{command} {','.join(props)}::{escape_data(finding.message)}\n")
-    out.write(summary(run) + "\n")
+    if not run.quiet:
+        out.write(summary(run) + "\n")

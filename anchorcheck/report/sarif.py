@@ -115,7 +115,7 @@ def _result(finding: Finding, rule_index: int, run: Run) -> dict[str, Any]:
         {
             "id": i,
             "physicalLocation": {
-                "artifactLocation": {"uri": e.path, "uriBaseId": "%SRCROOT%"},
+                "artifactLocation": {"uri": run.evidence_path(e.path), "uriBaseId": "%SRCROOT%"},
                 **({"region": {"startLine": e.line}} if e.line else {}),
             },
             **({"message": {"text": e.detail}} if e.detail else {}),

@@ -11,9 +11,13 @@ not printed again.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import IO
 
+from anchorcheck.base.words import plural
 from anchorcheck.memory.lifecycle import armed, only_armed
+from anchorcheck.memory.selection import kind_of
+from anchorcheck.model.mistakes import MISTAKES, UNBANKED
 from anchorcheck.model.results import AnchorResult, MemoryReport, Verdict
 from anchorcheck.report import CopyKey, Run, copy_key, only_in
 
@@ -25,11 +29,35 @@ IMPLICIT_MARK = "(implicit)"  # after the anchor of a reference read from prose 
 
 
 def render(run: Run, out: IO[str]) -> None:
-    shown = [report for report in run.reports if _shown(report, run)]
+    shown = errors_first([report for report in run.reports if _shown(report, run)])
+    if run.quiet:
+        shown = [report for report in shown if fails(report)]
     places = _places(shown, run)
     for report in shown:
         _memory(report, run, out, places)
+    if run.quiet:
+        return
+    for hint in next_steps(run):
+        out.write(f"hint: {hint}\n")
     out.write(summary(run) + "\n")
+
+
+def fails(report: MemoryReport) -> bool:
+    """REFUTED, or an anchor written wrongly: what fails the run whatever `--fail-on` says."""
+    return report.verdict is Verdict.REFUTED or any(r.state in MISTAKES for r in report.results)
+
+
+def errors_first(reports: list[MemoryReport]) -> list[MemoryReport]:
+    """What fails the run first (REFUTED, or an anchor written wrongly), then the rest, each part grouped by
+    file in the order files were read: the one REFUTED of a run must not be line 38 of 38."""
+    files: dict[str | None, int] = {}
+    for report in reports:
+        files.setdefault(report.memory.source, len(files))
+
+    def rank(report: MemoryReport) -> tuple[int, int]:
+        return (0 if fails(report) else 1, files[report.memory.source])
+
+    return sorted(reports, key=rank)  # stable: file order within a file
 
 
 def _shown(report: MemoryReport, run: Run) -> bool:
@@ -115,28 +143,49 @@ def _verdict(verdict: Verdict, run: Run) -> str:
 
 
 def summary(run: Run) -> str:
-    """One line: how many memories and anchors, per verdict, from how many files, how fast."""
-    anchors = run.anchor_counts()
-    memories = run.memory_counts()
-    n_anchors = sum(anchors.values())
-    parts = ", ".join(f"{anchors[v]} {v.value.lower()}" for v in Verdict)
-    counted = run.memories()
-    scope = f"{len(counted)} memor{'y' if len(counted) == 1 else 'ies'}"
+    """One line: how many anchors and references (implicit ones), per verdict, in how many files, how fast.
+
+    Memories are not counted: most paragraphs of an instruction file carry nothing to check, and a count
+    of them ("1828 without anchors") buried the one finding that mattered.
+    """
+    counted = [r for r in run.results() if not armed(r)]
+    references = sum(1 for r in counted if r.implicit)
+    anchors = len(counted) - references
+    what = plural(anchors, "anchor") if anchors or not references else ""
+    if references:
+        what += f"{' and ' if what else ''}{plural(references, 'reference')}"
     if run.files:
-        scope += f" in {len(run.files)} file{'s' if len(run.files) != 1 else ''}"
-    mem = ", ".join(f"{memories[v]} {v.value.lower()}" for v in Verdict)
-    bare = sum(1 for report in counted if not report.results)
-    if bare:
-        mem += f"; {bare} without anchors"
-    if run.armed_memories():
-        mem += f"; {run.armed_memories()} watched only by armed triggers"
-    if run.armed_triggers():
-        parts += f"; {run.armed_triggers()} armed trigger{'s' if run.armed_triggers() != 1 else ''}"
-    mistakes, open_world = run.mistakes(), run.open_world()
-    if mistakes:
-        parts += f"; {mistakes} written wrongly"
-    if open_world:
-        parts += f"; {open_world} can never be refuted as written"
-    if run.files:
-        return f"Checked {n_anchors} anchors ({parts}) of {scope} ({mem}) in {run.elapsed:.2f}s."
-    return f"Checked {n_anchors} anchor{'s' if n_anchors != 1 else ''}: {parts} in {run.elapsed:.2f}s."
+        what += f" in {plural(len(run.files), 'file')}"
+    verdicts = Counter(r.verdict for r in counted)
+    parts = [f"{verdicts[v]} {v.value.lower()}" for v in (Verdict.REFUTED, Verdict.INCONCLUSIVE, Verdict.VERIFIED) if verdicts[v]]
+    mistakes, open_world, stale = run.mistakes(), run.open_world(), run.memory_counts()[Verdict.REFUTED]
+    extras = [
+        *([f"{mistakes} written wrongly"] if mistakes else []),
+        *([f"{open_world} can never be refuted as written"] if open_world else []),
+        *([f"{plural(stale, 'memory', 'memories')} refuted"] if stale and run.files else []),
+        *([plural(run.armed_triggers(), "armed trigger")] if run.armed_triggers() else []),
+        *([f"{run.armed_memories()} watched only by armed triggers"] if run.armed_memories() else []),
+    ]
+    counts = ", ".join(parts) + "".join(f"; {extra}" for extra in extras)
+    return f"Checked {what}{': ' + counts if counts else ''} in {run.elapsed:.2f}s."
+
+
+# What a person can run next, per result state: (noun, what to do).
+_NEXT_STEPS = (
+    ("relocated", "span", "moved intact", "run `anchorcheck relocate` to record where"),
+    (UNBANKED, "span", "not banked", "run `anchorcheck lock`"),
+    ("stale", "span", "changed", "re-read the code, fix the memory, then `anchorcheck rebank` it"),
+    ("fired", "trigger", "fired", "re-check the memories, then `anchorcheck rebank` them"),
+)
+
+
+def next_steps(run: Run) -> list[str]:
+    """`3 spans moved intact: run anchorcheck relocate ...`: one line per kind of follow-up the results call for,
+    relocated spans included (they verify, so they are not printed, and their lines drift until recorded)."""
+    states = Counter((r.state, kind_of(r.anchor)) for r in run.results())
+    hints = []
+    for state, kind, happened, todo in _NEXT_STEPS:
+        count = states[(state, "watch" if kind == "trigger" else kind)]
+        if count:
+            hints.append(f"{plural(count, kind)} {happened}: {todo}")
+    return hints

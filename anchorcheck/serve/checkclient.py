@@ -50,8 +50,8 @@ _SUN_PATH = 100  # bytes: AF_UNIX addresses are limited to 104-108 by the platfo
 def ask(argv: list[str]) -> int | None:
     """Print a running server's answer to `anchorcheck check <argv>` and return its exit code; None when
     no server runs for this checkout or it did not answer (the check then runs in this process)."""
-    if "--watch" in argv:
-        return None  # a watch keeps its own resident Verifier
+    if "--watch" in argv or any(word.startswith("--output") for word in argv):
+        return None  # a watch keeps its own resident Verifier; a report to a file is written by the process asked for it
     try:
         root = checkout(argv)
         folder = servers_folder(root) if root is not None else None

@@ -29,7 +29,7 @@ stores its own output for the next one. The time the summary names is the
 replay's own (the only figure a replay changes).
 
 A run is stored only when its output is a function of that key: no `--watch`,
-`--no-cache` or `--claude-memory`, no glob argument (what it matches is on
+`--no-cache`, `--claude-memory`, `--output` or `--baseline`, no glob argument (what it matches is on
 no listing), nothing read from git's history or HEAD, nothing read outside
 the listing that is no regular file or changed while the run read it, no
 result cut short by a deadline, no memory with a time or revision field
@@ -73,12 +73,16 @@ _SENTINEL = 987654.3125
 _ELAPSED = {"r4": (repr(round(_SENTINEL, 4)), lambda e: repr(round(e, 4))), "f2": (f"{_SENTINEL:.2f}", lambda e: f"{e:.2f}")}
 
 
+# A report written to a file (stdout is not the report) or narrowed by a baseline file (bytes no key names).
+_UNSTORED = ("--output", "--baseline")
+
+
 def replay(argv: list[str]) -> int | None:
     """Print the stored output of `anchorcheck <argv>` run here and return its exit code, when nothing
     it depends on changed; None when the check must run."""
     global _listed
     started = time.perf_counter()
-    if "--no-cache" in argv or "--watch" in argv:
+    if "--no-cache" in argv or "--watch" in argv or any(word.startswith(_UNSTORED) for word in argv):
         return None  # never stored, and a watch lists the checkout under its own watches
     try:
         found = _found_root()
@@ -263,7 +267,7 @@ class Recording:
     @classmethod
     def begin(cls, args: argparse.Namespace) -> Recording | None:
         """Start keeping the output of a run that may be stored; None for one that never is."""
-        if getattr(args, "argv", None) is None or args.watch or args.no_cache or args.claude_memory:
+        if getattr(args, "argv", None) is None or args.watch or args.no_cache or args.claude_memory or args.output or args.baseline:
             return None
         if any(_GLOB & set(name) and not os.path.exists(name) for name in args.files):
             return None  # a glob matches files on disk, listed or not

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator
 
-from anchorcheck.plugin import Context, Facts, Search, SourceIndex, classify, Evidence, Language, UnsafePathError
+from anchorcheck.plugin import Context, Facts, Search, SourceIndex, classify, Evidence, Language, UnsafePathError, plural
 
 MAX_EVIDENCE = 10  # evidence items a result lists
 # Files with evidence after which a positive search stops parsing: the text report shows three,
@@ -160,10 +160,7 @@ def _likely(index: SourceIndex, label: Hashable | None, likely: Callable[[Langua
 def coverage(search: Search) -> str:
     """How much of the closed world was looked at: the sentence a REFUTED verdict rests on."""
     examined = search.searched - search.ruled_out - len(search.unreadable)
-    return (
-        f"searched {search.searched} source file(s): {examined} parsed (or known from the cache), "
-        f"{search.ruled_out} ruled out unparsed by the byte prefilter"
-    )
+    return f"searched {plural(search.searched, 'source file')}: {examined} read in full, {search.ruled_out} never mention it"
 
 
 def scope_words(scope: str | None) -> str:
@@ -178,7 +175,7 @@ def places(found: list[Evidence], total: int | None = None, complete: bool = Tru
     count = len(found) if total is None else total
     text = f"at {found[0].location()}"
     if count > 1:
-        text += f" and {'at least ' if not complete else ''}{count - 1} other place(s)"
+        text += f" and {'at least ' if not complete else ''}{plural(count - 1, 'other place')}"
     return text
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from anchorcheck import AnchorKind, AnchorResult, Verdict, hookimpl
-from anchorcheck.plugin import Anchor, AnchorSyntaxError, Context, Facts, Goal, SourceIndex, Evidence, Language
+from anchorcheck.plugin import Anchor, AnchorSyntaxError, Context, Facts, Goal, SourceIndex, Evidence, Language, plural
 from anchorcheck_plugins.kinds._source import (
     ENOUGH_EVIDENCE,
     MAX_EVIDENCE,
@@ -121,7 +121,7 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     return AnchorResult(
         shown,
         Verdict.REFUTED,
-        f"nothing{where} reads or defines {key}; {coverage(search)}; {len(configs)} configuration file(s) read",
+        f"nothing{where} reads or defines {key}; {coverage(search)}; {plural(len(configs), 'configuration file')} read",
         state="absent",
     )
 

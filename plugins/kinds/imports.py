@@ -30,6 +30,7 @@ from anchorcheck.plugin import (
     project_index,
     Ecosystem,
     Language,
+    plural,
 )
 from anchorcheck_plugins.kinds._source import (
     ENOUGH_EVIDENCE,
@@ -355,7 +356,7 @@ def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
         return AnchorResult(
             shown,
             Verdict.INCONCLUSIVE,
-            f"no import of {module} found{where}, but {len(bad)} candidate file(s) could not be read or parsed: {', '.join(bad[:3])}",
+            f"no import of {module} found{where}, but {plural(len(bad), 'candidate file')} could not be read or parsed: {', '.join(bad[:3])}",
             state="unparsed",
         )
     also = f" (nor {', '.join(alias for _, alias, _ in renamed)}, the name{'s' if len(renamed) > 1 else ''} a manifest gives it)" if renamed else ""

@@ -37,6 +37,7 @@ from anchorcheck.plugin import (
     FileTooLargeError,
     Repository,
     UnsafePathError,
+    git_renames,
     is_object_id,
     Found,
     current_region,
@@ -202,19 +203,7 @@ class _Check:
             "diff-index", "--cached", "--name-status", "-M", "-z", "--no-textconv", "--no-ext-diff",
             operands=[str(self.c.head)], paths=[],
         )
-        if not out:
-            return []
-        fields = out.split("\0")
-        targets, i = [], 0
-        while i < len(fields) - 1:
-            status = fields[i]
-            if status.startswith(("R", "C")) and i + 2 < len(fields):
-                if fields[i + 1] == self.c.path:
-                    targets.append(fields[i + 2])
-                i += 3
-            else:
-                i += 2
-        return targets
+        return [new for _, old, new in git_renames(out) if old == self.c.path]
 
     def _content_search(self) -> AnchorResult | None:
         """The exact banked bytes, with their banked context, in exactly one other text file.

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
-from anchorcheck.plugin import Anchor, AnchorSyntaxError, decode_path, encode_path, Context, Repository
+from anchorcheck.plugin import Anchor, AnchorSyntaxError, decode_path, encode_path, Context, Repository, plural
 
 FINGERPRINT_DIGITS = 16
 _FINGERPRINT = re.compile(rf"[0-9a-fA-F]{{{FINGERPRINT_DIGITS}}}")
@@ -81,14 +81,14 @@ def verify_watch(anchor: Anchor, context: Context) -> AnchorResult:
     details["rebank"] = f"watch:{encode_path(watch.glob)}@{current}"
     if watch.fingerprint is None:
         details["trigger"] = TRIGGER_UNBANKED
-        reason = f"trigger not banked: write {details['rebank']} to record the {len(paths)} matching file(s)"
+        reason = f"trigger not banked: write {details['rebank']} to record {plural(len(paths), 'matching file')}"
         return AnchorResult(shown, Verdict.INCONCLUSIVE, reason, where, state=TRIGGER_UNBANKED, details=details)
     details["banked"] = watch.fingerprint
     if current != watch.fingerprint:
         details["trigger"] = TRIGGER_FIRED
-        reason = f"trigger fired: re-check ({watch.glob} changed since banked: {len(paths)} file(s) now)"
+        reason = f"trigger fired: re-check ({watch.glob} changed since banked: {plural(len(paths), 'file')} now)"
         return AnchorResult(shown, Verdict.INCONCLUSIVE, reason, where, state=TRIGGER_FIRED, details=details)
-    reason = f"trigger quiet: {watch.glob} unchanged since banked ({len(paths)} file(s)); a trigger is not evidence"
+    reason = f"trigger quiet: {watch.glob} unchanged since banked ({plural(len(paths), 'file')}); a trigger is not evidence"
     return AnchorResult(shown, Verdict.INCONCLUSIVE, reason, where, state=TRIGGER_QUIET, details=details)
 
 

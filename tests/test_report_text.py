@@ -1,0 +1,60 @@
+"""The text report as a person scans it: what fails first, counts in words, what to run next, plain reasons."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import anchorcheck
+from anchorcheck.cli import main
+from tests.conftest import git, init_repo, needs_git, write_tree
+
+pytestmark = needs_git
+
+
+def test_the_refuted_memory_comes_first_grouped_by_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    prose = "".join(f"- Note {i} uses `pkg:pypi/lib{i}`.\n" for i in range(5))  # no manifest: INCONCLUSIVE, not an error
+    root = init_repo(write_tree(tmp_path / "repo", {
+        "AGENTS.md": prose,
+        "CLAUDE.md": "- Shown before.\n- The app uses `pkg:pypi/flask`.\n- Gone: `file:src/gone.py`.\n",
+        "src/app.py": "",
+    }))
+    monkeypatch.chdir(root)
+    assert main(["check"]) == 1
+    lines = [line for line in capsys.readouterr().out.splitlines() if ": " in line and "memory:" in line]
+    assert lines[0].startswith("CLAUDE.md:3: REFUTED memory:"), lines
+    assert [line.split(":")[0] for line in lines[1:]] == ["AGENTS.md"] * 5 + ["CLAUDE.md"], "the rest grouped by file, in file order"
+
+
+def test_the_summary_counts_anchors_and_references_in_the_right_number(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    root = init_repo(write_tree(tmp_path / "repo", {"CLAUDE.md": "# Notes\n\nPlain prose.\n\nMore prose.\n\n- Entry `file:src/app.py`.\n- Tests live in `tests/`.\n", "tests/test_app.py": "", "src/app.py": ""}))
+    monkeypatch.chdir(root)
+    assert main(["check"]) == 0
+    summary = capsys.readouterr().out.splitlines()[-1]
+    assert summary.startswith("Checked 1 anchor and 1 reference in 1 file: 2 verified in ")
+    assert "without anchors" not in summary and "memories" not in summary
+
+
+def test_a_moved_span_says_what_to_run(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    code = "".join(f"VALUE_{i} = {i}\n" for i in range(12))
+    root = init_repo(write_tree(tmp_path / "repo", {"CLAUDE.md": "- Values `span:src/v.py#L3-L4`\n", "src/v.py": code}))
+    monkeypatch.chdir(root)
+    assert main(["lock"]) == 0
+    (root / "src/v.py").write_text('"""Values."""\n\n' + code)
+    capsys.readouterr()
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2] == "hint: 1 span moved intact: run `anchorcheck relocate` to record where"
+    assert out[-1].startswith("Checked 1 anchor in 1 file: 1 verified in ")
+
+
+def test_no_internal_wording_reaches_a_prompt(tmp_path: Path) -> None:
+    root = init_repo(write_tree(tmp_path / "repo", {f"src/m{i}.py": "import os\n" for i in range(3)}))
+    verifier = anchorcheck.Verifier(root)
+    report = verifier.verify(anchorcheck.Memory(text="We queue jobs with Celery.", anchors=["import:celery"]))
+    text = anchorcheck.render_prompt([report], policy="mark").text
+    assert "searched 3 source files: 0 read in full, 3 never mention it" in text
+    for internal in ("prefilter", "unparsed", "(s)", "ruled out"):
+        assert internal not in text
+    git(root, "status")  # the checkout is untouched
