@@ -37,7 +37,10 @@ if TYPE_CHECKING:
         string_value,
     )
     from anchorcheck.evidence.grammars import parser as grammar_parser
-    from anchorcheck.evidence.index import Goal, Search, SourceIndex, classify, parser_for
+    from anchorcheck.evidence.goals import Goal, Search
+    from anchorcheck.evidence.index import SourceIndex
+    from anchorcheck.evidence.listing import classify
+    from anchorcheck.evidence.extraction import parser_for
     from anchorcheck.evidence.packages import (
         BUILD,
         CONDA,
@@ -103,7 +106,10 @@ _HOMES: dict[str, tuple[str, str]] = {
     **_home("anchorcheck.base.bounded", "LimitError", "brief", "json_loads", "toml_loads"),
     **_home("anchorcheck.base.lazyregex", "later"),
     # source evidence: the shared index, its searches and the facts a language extracts
-    **_home("anchorcheck.evidence.index", "Goal", "Search", "SourceIndex", "classify", "parser_for"),
+    **_home("anchorcheck.evidence.index", "SourceIndex"),
+    **_home("anchorcheck.evidence.goals", "Goal", "Search"),
+    **_home("anchorcheck.evidence.listing", "classify"),
+    **_home("anchorcheck.evidence.extraction", "parser_for"),
     **_home(
         "anchorcheck.evidence.facts",
         "TYPE_CHECKING_ONLY", "Define", "Definitions", "Facts", "Parsed", "definitions", "enclosing_name",

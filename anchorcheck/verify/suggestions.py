@@ -42,7 +42,9 @@ from anchorcheck.memory import implicit
 from anchorcheck.model.anchors import AnchorSyntaxError, encode_path, format_anchor
 from anchorcheck.model.citation import Citation
 from anchorcheck.spans.citation import BankError, bank
-from anchorcheck.evidence.index import Goal, SourceIndex, classify
+from anchorcheck.evidence.goals import Goal
+from anchorcheck.evidence.index import SourceIndex
+from anchorcheck.evidence.listing import classify
 from anchorcheck.memory.memoryfiles import code_spans, looks_like_anchor
 from anchorcheck.model.results import HIGH, MEDIUM, AnchorResult, Suggestion, Verdict
 from anchorcheck.evidence.packages import LOCKED, PROJECT, PackageIndex
