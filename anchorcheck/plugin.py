@@ -1,7 +1,7 @@
 """The public plugin API: everything a kind, language, ecosystem, format or runner plugin programs against.
 
 A plugin imports from here and from `anchorcheck` itself, never from the layers
-below (`anchorcheck.model.results`, `.repo`, `.evidence`, ...): those may move between
+below (`anchorcheck.model`, `.repo`, `.evidence`, ...): those may move between
 releases, this surface does not (docs/plugins.md documents each name; the
 import-linter contracts in pyproject.toml hold the bundled plugins to it).
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from anchorcheck.base.bounded import LimitError, brief, json_loads, toml_loads
+    from anchorcheck.base.globs import Wildcard
     from anchorcheck.base.lazyregex import later
     from anchorcheck.evidence.facts import OPTIONAL as OPTIONAL_IMPORT
     from anchorcheck.evidence.facts import (
@@ -105,6 +106,7 @@ _HOMES: dict[str, tuple[str, str]] = {
     # reading untrusted files within bounds
     **_home("anchorcheck.base.bounded", "LimitError", "brief", "json_loads", "toml_loads"),
     **_home("anchorcheck.base.lazyregex", "later"),
+    **_home("anchorcheck.base.globs", "Wildcard"),
     # source evidence: the shared index, its searches and the facts a language extracts
     **_home("anchorcheck.evidence.index", "SourceIndex"),
     **_home("anchorcheck.evidence.goals", "Goal", "Search"),

@@ -18,11 +18,11 @@ from mcp.client.stdio import StdioServerParameters  # noqa: E402
 CODE = "import redis\n\nclient = redis.Redis()\n\n\ndef get(key):\n    return client.get(key)\n"
 
 
-def _call(root: Path, calls: list[tuple[str, dict[str, Any]]]) -> tuple[list[str], list[Any]]:
-    """Start `python -m anchorcheck mcp --root ROOT`, list the tools, make the calls in order."""
+def _call(root: Path, calls: list[tuple[str, dict[str, Any]]], *options: str) -> tuple[list[str], list[Any]]:
+    """Start `python -m anchorcheck mcp --root ROOT [OPTIONS]`, list the tools, make the calls in order."""
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "anchorcheck", "mcp", "--root", str(root)],
+        args=["-m", "anchorcheck", "mcp", "--root", str(root), *options],
         cwd=str(root),
         env={"PATH": os.environ.get("PATH", "")},
     )
@@ -179,3 +179,32 @@ def test_an_invalid_configuration_is_a_one_line_tool_error_until_fixed(make_repo
     bad, still, fixed = anyio.run(session)
     assert bad == still and bad[0] and bad[1].endswith(": .anchorcheck.toml:1: 'exclude' must be a list of gitignore-style patterns")
     assert fixed == (False, "VERIFIED")
+
+
+def test_a_call_past_its_deadline_lets_go_of_the_session(make_repo) -> None:  # noqa: ANN001
+    """Issue 25: `suggest_anchors`/`remember` on 200 KB of text ran past 120 s holding the session lock, so
+    the next call timed out too. Each call now keeps to `--deadline`, and the next one is answered."""
+    import time
+
+    from tests._hostile_support import LOOPING_TSX
+
+    root = make_repo({"README.md": "x\n", "src/app.py": "import os\n"})
+    (root / "src/app.tsx").write_bytes(LOOPING_TSX)  # its parse never ends by itself
+    text = ("We read `os` everywhere; run `make build` in `src/` and see [notes](README.md). " * 2600)[:200_000]
+    started = time.monotonic()
+    _, (checked, suggested, remembered, after) = _call(
+        root,
+        [
+            ("check_anchors", {"anchors": ["import:os", "file:README.md"]}),
+            ("suggest_anchors", {"text": text}),
+            ("remember", {"text": text}),
+            ("check_anchors", {"anchors": ["file:README.md"]}),
+        ],
+        "--deadline", "3",
+    )
+    assert time.monotonic() - started < 4 * 3 + 25  # four calls at their deadline, plus start-up on a loaded machine
+    first = checked.structured_content["results"]
+    assert first[0]["verdict"] == "INCONCLUSIVE" and "budget exceeded" in first[0]["reason"]
+    for answer in (suggested, remembered):  # an answer, or an error naming the deadline: never a hang
+        assert answer.structured_content is not None or "deadline" in str(answer.content)
+    assert after.structured_content["results"][0]["verdict"] == "VERIFIED"

@@ -74,3 +74,53 @@ class Patterns:
         if self._spec is None:
             self._spec = gitignore(self.patterns)
         return bool(self._spec.match_file(path))
+
+
+class Wildcard:
+    """A glob matched against whole strings in time linear in pattern × text, never by a backtracking regex.
+
+    `*` stays within a folder name, `**` crosses folders, `**/` stands for any folders (or none), `?` is one
+    character; with `crosses=True` a `*` crosses `/` too (a task name, where `/` is no separator). A regex
+    such as `a.*a.*…b` retries every split of the text: fifteen stars against forty characters took minutes,
+    and both the pattern (a memory's command) and the text (a repository's names) are untrusted. Here each
+    token moves the set of text positions reachable so far once across the text.
+    """
+
+    __slots__ = ("pattern", "_tokens", "_crosses")
+
+    def __init__(self, pattern: str, crosses: bool = False) -> None:
+        self.pattern, self._crosses = pattern, crosses
+        self._tokens = [t for t in re.split(r"(\*\*/|\*\*|\*|\?)", pattern) if t]
+
+    def fullmatch(self, text: str) -> bool:
+        """Whether the whole of `text` matches the glob."""
+        size = len(text)
+        reach = [False] * (size + 1)
+        reach[0] = True
+        for token in self._tokens:
+            ahead = [False] * (size + 1)
+            if token in ("**", "*"):
+                bound = token == "*" and not self._crosses
+                active = False
+                for i in range(size + 1):
+                    if bound and i and text[i - 1] == "/":
+                        active = False
+                    active = active or reach[i]
+                    ahead[i] = active
+            elif token == "**/":
+                seen = False
+                for i in range(size + 1):
+                    ahead[i] = reach[i] or (seen and text[i - 1] == "/")
+                    seen = seen or reach[i]
+            elif token == "?":
+                for i in range(size):
+                    ahead[i + 1] = reach[i] and (self._crosses or text[i] != "/")
+            else:
+                width = len(token)
+                for i in range(size - width + 1):
+                    if reach[i] and text.startswith(token, i):
+                        ahead[i + width] = True
+            reach = ahead
+            if not any(reach):
+                return False
+        return reach[size]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -55,6 +56,9 @@ def add_verification(parser: argparse.ArgumentParser) -> None:
     )
 
 
+MAX_SECONDS = 7 * 24 * 3600.0  # a week: longer is a typo, and an overflow for a lock's timeout
+
+
 def seconds(what: str, at_least: float | None = None) -> Callable[[str], float]:
     """An argparse type: a positive number of seconds (or one of at least `at_least`), the error naming `what`."""
 
@@ -63,6 +67,8 @@ def seconds(what: str, at_least: float | None = None) -> Callable[[str], float]:
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+        if not math.isfinite(value) or value > MAX_SECONDS:  # `1e400` is inf: no clock or lock takes it
+            raise argparse.ArgumentTypeError(f"the {what} must be at most {MAX_SECONDS:g} seconds")
         if at_least is None and not value > 0:
             raise argparse.ArgumentTypeError(f"the {what} must be a positive number of seconds")
         if at_least is not None and not value >= at_least:
@@ -87,7 +93,18 @@ def root_of(args: argparse.Namespace) -> str:
 
 def make_verifier(args: argparse.Namespace, *, resident: bool = False) -> Verifier:
     """The command's Verifier: one-shot (no snapshot of the tree to revalidate) unless it keeps
-    answering while files change (`check --watch`), or a server's (`anchorcheck serve`)."""
+    answering while files change (`check --watch`), or a server's (`anchorcheck serve`). A write of
+    several files that a killed command left half done is completed first, before the command reads
+    the lock or a memory file (`anchorcheck.memory.journal`)."""
+    from anchorcheck.memory.journal import finish_interrupted_write
+
+    verifier = _verifier(args, resident)
+    if finish_interrupted_write(verifier.root, verifier.registry):
+        verifier.refresh()
+    return verifier
+
+
+def _verifier(args: argparse.Namespace, resident: bool) -> Verifier:
     served = getattr(args, "verifiers", None)
     if served is not None:  # a server's resident Verifier for this checkout, up to date (anchorcheck.serve.checkserver)
         return served(root_of(args), not getattr(args, "no_cache", False))

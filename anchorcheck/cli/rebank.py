@@ -6,7 +6,8 @@ anchors named on the command line, and only when they need it: a stale
 span's record in the lock or a `*.memories.toml` gets the new fingerprint;
 a fired (or never banked) `watch:` trigger is re-armed where the memory
 files write it, its text rewritten with the fingerprint of the files now
-(the kind's result says what to write: `details["rebank"]`).
+(the kind's result says what to write: `details["rebank"]`). Every file
+changed is written together (`anchorcheck.memory.journal`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from anchorcheck.verify.citation_store import Change, rebank_file
 from anchorcheck.cli.common import EXIT_CLEAN, EXIT_FAILED, UsageError, add_root, make_verifier
 from anchorcheck.cli.store_files import add_store_options, memory_files, no_store, print_changes, print_rewrites, store_errors
+from anchorcheck.memory.journal import Batch
 from anchorcheck.verify.verifier import Verifier
 from anchorcheck.memory.writeback import rename_anchors, written_anchors
 
@@ -46,13 +48,16 @@ def run(args: argparse.Namespace) -> int:
     written = written_anchors(loaded)
     changes, renames = _rearm([a for a in sorted(wanted) if a in written], verifier)
     targets = [(Path(shown), shown) for shown, _ in loaded]
-    rewrites = rename_anchors(targets, renames, verifier.registry, verifier.root, dry_run=args.dry_run)
+    batch = Batch(verifier.root)
+    rewrites = rename_anchors(targets, renames, verifier.registry, batch)
     rest = wanted - {c.anchor for c in changes}
     if rest and not stores:
         raise no_store(verifier.root)
     for path, shown in stores if rest else []:
         with store_errors():
-            changes += rebank_file(path, shown, verifier, rest, dry_run=args.dry_run)
+            changes += rebank_file(path, shown, verifier, rest, batch)
+    if not args.dry_run:
+        batch.commit()
     print_changes(changes, "rebanked", args.dry_run)
     print_rewrites(rewrites, args.dry_run)
     missing = sorted(wanted - {c.anchor for c in changes})

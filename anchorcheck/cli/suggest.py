@@ -3,8 +3,9 @@
 Each memory's text is read for forms that name code (see
 `anchorcheck.verify.suggestions`); an anchor is proposed only when it verifies now.
 `--write` inserts the proposals into the memory files through each
-format's own writer (every other byte kept, atomically) and banks proposed
-spans into `anchorcheck.lock`; a second run then proposes nothing new.
+format's own writer (every other byte kept) and banks proposed spans into
+`anchorcheck.lock`, all files written together (`anchorcheck.memory.journal`); a
+second run then proposes nothing new.
 `--diff` prints the change as a unified diff and writes nothing. Exit 0, or
 1 with `--check` when there are proposals (for CI), 2 for usage errors.
 """
@@ -34,8 +35,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def run(args: argparse.Namespace) -> int:
-    from anchorcheck.repo.atomic import write_atomic
-    from anchorcheck.memory.lockfile import LOCK_NAME, dumps, load_lock, write
+    from anchorcheck.memory.journal import Batch
+    from anchorcheck.memory.lockfile import LOCK_NAME, dumps, load_lock
     from anchorcheck.memory.memoryfiles import load
     from anchorcheck.verify.suggestions import Suggester
     from anchorcheck.memory.writeback import insert_anchors, real_path
@@ -75,11 +76,13 @@ def run(args: argparse.Namespace) -> int:
             old = lock.path.read_text(encoding="utf-8") if lock.path.exists() else ""
             sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), dumps(lock).splitlines(True), f"a/{LOCK_NAME}", f"b/{LOCK_NAME}"))
     elif args.write:
+        batch = Batch(verifier.root)
         for path, _, before, after in edits:
             if after != before:
-                write_atomic(real_path(path), after)
+                batch.put(real_path(path), after)
         if banked:
-            write(lock)
+            batch.put(lock.path, dumps(lock))
+        batch.commit()
     if not args.diff:
         _report(rows, args.format, args.write)
     return EXIT_FAILED if args.check and rows else EXIT_CLEAN

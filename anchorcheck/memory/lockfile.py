@@ -111,6 +111,15 @@ def read_lock(path: Path, shown: str, root: Path | None = None) -> Lock:
     return lock
 
 
+def is_lock_text(text: str) -> bool:
+    """Whether a text is a lock by its shape: a `version` this module writes and `[[citation]]` tables only."""
+    try:
+        doc = toml_loads(text)
+    except (tomllib.TOMLDecodeError, LimitError):
+        return False
+    return doc.get("version") == VERSION and set(doc) <= {"version", "citation"}
+
+
 def attach(memories: Iterable[Memory], lock: Lock, kinds: Mapping[str, AnchorKind]) -> None:
     """Give each written span anchor its banked citation: the memory's own record, else the lock's.
 

@@ -163,10 +163,11 @@ def _usable(
     """The references that name something of this repository and parse as the anchor they amount to."""
     kept = []
     roots = implicit.root_names(registry)
+    probes = implicit.Probes()
     for reference in found:
         reference = reference._replace(folder=folder, scopes=scopes)
         if reference.kind == "file":
-            if not implicit.keep(reference, reading.repo, roots):
+            if not implicit.keep(reference, reading.repo, roots, probes):
                 continue
         else:
             try:

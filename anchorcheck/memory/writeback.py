@@ -3,18 +3,21 @@
 `relocate` moves a span's `#Lx-Ly` (and path), `rebank` re-arms a fired
 trigger, `suggest --write` adds anchors: each goes through the memory
 format's own editor (`MemoryFormat.rename` / `insert`), which keeps every
-byte it does not mean to change, and the file is replaced atomically. A
-dry run computes the same edits and writes nothing.
+byte it does not mean to change. The new text goes into the command's
+`Batch`, which writes every file the command changed together, so a kill
+never leaves the lock re-keyed and the memory files not
+(`anchorcheck.memory.journal`); a dry run computes the same edits and writes nothing.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from anchorcheck.repo.atomic import write_atomic
+from anchorcheck.memory.journal import Batch
+from anchorcheck.memory.lockfile import is_lock_text
 from anchorcheck.memory.memoryfiles import MemoryFileError, format_for, read_text
 from anchorcheck.model.results import Memory
 from anchorcheck.model.registry import Registry
@@ -41,9 +44,7 @@ def written_anchors(loaded: Iterable[tuple[str, list[Memory]]]) -> dict[str, lis
     return found
 
 
-def rename_anchors(
-    files: Iterable[tuple[Path, str]], renames: Mapping[str, str], registry: Registry, root: Path, *, dry_run: bool = False
-) -> list[Rewrite]:
+def rename_anchors(files: Iterable[tuple[Path, str]], renames: Mapping[str, str], registry: Registry, batch: Batch) -> list[Rewrite]:
     """Rewrite each anchor written as a key of `renames` as its value, in every file whose format can.
 
     A memory file that is a symlink (CLAUDE.md → AGENTS.md) is edited where
@@ -57,12 +58,22 @@ def rename_anchors(
         if fmt is None or fmt.rename is None or target in seen:
             continue
         seen.add(target)
-        text = read_text(path, shown, root)
+        text = batch.text(target, lambda: read_text(path, shown, batch.root))
         new, changed = fmt.rename(shown, text, renames)
         done += [Rewrite(shown, line, old, renames[old]) for line, old in changed]
-        if new != text and not dry_run:
-            write_atomic(target, new)
+        if new != text:
+            batch.put(target, new)
     return done
+
+
+def writes(registry: Registry) -> Callable[[str, str], bool]:
+    """Whether anchorcheck writes a file of this name and text: a memory file its format reads, or a lock.
+    What a journal left by a killed command may write when it is replayed (`anchorcheck.memory.journal`)."""
+
+    def accepts(shown: str, text: str) -> bool:
+        return format_for(shown, registry) is not None or is_lock_text(text)
+
+    return accepts
 
 
 def real_path(path: Path) -> Path:

@@ -18,9 +18,8 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
-from anchorcheck.repo import gitcmd, gitdir
+from anchorcheck.repo import gitcmd, gitdir, gitview
 from anchorcheck.base.globs import Patterns, gitignore, gitignore_file
-from anchorcheck.base.gitnames import is_object_id, strip_credentials
 from anchorcheck.base.lazyregex import later
 from anchorcheck.base.memo import Memo
 from anchorcheck.repo.nearest import nearest_checkout
@@ -623,7 +622,7 @@ class Repository:
             return False
         self._prefetched.update(outputs)
         self.listed_at = other.listed_at
-        for name in ("_driver_overrides", "_in_git", "_refused_gitdir"):
+        for name in ("_driver_overrides", "_in_git", "_located"):
             if name in vars(other):
                 self.__dict__[name] = vars(other)[name]
         return True
@@ -642,20 +641,32 @@ class Repository:
         """
         commands = list(commands)
         overrides = self._driver_overrides if self._below_dotgit() and not self._git_stopped else None
-        if overrides is None:
+        view = self._view() if overrides is not None else None
+        if overrides is None or view is None:
             return iter([None] * len(commands))
         try:
             each = None if arrived is None else lambda at, out: arrived(commands[at], out)
-            return iter(gitcmd.run(self.root, commands, overrides, stalled=self._blocking_file, each=each))
+            return iter(gitcmd.run(self.root, commands, overrides, view=view, stalled=self._blocking_file, each=each))
         except gitcmd.GitStopped:
             self._git_stopped = True
             return iter([None] * len(commands))
 
+    def _view(self) -> dict[str, str] | None:
+        """The variables pointing git at this checkout's private git directory (`anchorcheck.repo.gitview`):
+        git reads none of the repository's own configuration files. None when none can be made."""
+        found = self._located
+        view = gitview.view_of(found) if isinstance(found, gitdir.GitDir) else None
+        return None if view is None else view.environment()
+
     @cached_property
     def _driver_overrides(self) -> tuple[str, ...] | None:
-        """The `-c` arguments that disarm this checkout's filter drivers; None when git must not run here."""
+        """The `-c` arguments that disarm the filter drivers the user's own configuration defines (a
+        repository's configuration is never read); None when git must not run here."""
+        view = self._view()
+        if view is None:
+            return None
         try:
-            names = gitcmd.run(self.root, [_LS_CONFIG], stalled=self._blocking_file)[0]
+            names = gitcmd.run(self.root, [_LS_CONFIG], view=view, stalled=self._blocking_file)[0]
         except gitcmd.GitStopped:
             return None
         return None if names is None else gitcmd.driver_overrides(names)
@@ -675,11 +686,12 @@ class Repository:
 
     def _below_dotgit(self) -> bool:
         """Whether a `.git` git may use is at the root or above it: without one, no git command is worth running."""
-        return any((d / ".git").exists() for d in (self.root, *self.root.parents)) and not self._refused_gitdir
+        return isinstance(self._located, gitdir.GitDir)
 
     @cached_property
-    def _refused_gitdir(self) -> bool:
-        return gitdir.refusal(self.root) is not None
+    def _located(self) -> gitdir.GitDir | str | None:
+        """The checkout's vetted git directory (`anchorcheck.repo.gitdir`), a refusal, or None without `.git`."""
+        return gitdir.locate(self.root)
 
     @property
     def in_git(self) -> bool:
@@ -737,7 +749,9 @@ class Repository:
     def _origin(self) -> str | None:
         if not self.in_git:
             return None
-        out = (self._git("config", "--get", operands=["remote.origin.url"]) or "").strip()
+        found = self._located
+        view = gitview.view_of(found) if isinstance(found, gitdir.GitDir) else None
+        out = (view.settings.origin_url or "").strip() if view is not None else ""
         return strip_credentials(out) if out else None
 
     @cached_property

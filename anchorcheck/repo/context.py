@@ -21,7 +21,8 @@ T = TypeVar("T")
 
 
 class BudgetExceeded(Exception):
-    """Raised by `Context.check_deadline` so that a slow verifier stops where it is."""
+    """Raised by `Context.check_deadline` so that a slow verifier stops where it is; its text, when
+    there is one, says what was being done (`while reading Makefile`), for the INCONCLUSIVE reason."""
 
 
 class Context:
@@ -65,7 +66,8 @@ class Context:
     def time_left(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.monotonic()
 
-    def check_deadline(self) -> None:
-        """Verifiers call this between units of work; past the deadline it raises BudgetExceeded."""
+    def check_deadline(self, doing: str = "") -> None:
+        """Verifiers call this between units of work; past the deadline it raises BudgetExceeded,
+        saying what was being done (`while reading Makefile`) when `doing` says so."""
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise BudgetExceeded()
+            raise BudgetExceeded(doing)

@@ -20,10 +20,12 @@ run here:
   it too; with every program above switched off, git starts no child of its
   own that could outlive it.
 
-The user's own global and system configuration are still read: they hold
-`safe.directory` (without which git refuses a checkout owned by another user,
-as in many CI containers), and nothing in them can start a program past the
-overrides. See docs/security.md.
+Git is pointed at a private git directory (`anchorcheck.repo.gitview`), so it
+never opens the repository's own configuration files. The user's own global
+and system configuration are still read (no repository can write them), and
+nothing in them can start a program past the overrides. With `GIT_DIR` given,
+git does not ask `safe.directory` (a checkout owned by another user, as in
+many CI containers, still works). See docs/security.md.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import re
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 GIT_TIMEOUT = 60.0
@@ -62,9 +64,11 @@ _DRIVER = re.compile(r"^filter\.(.+)\.(clean|smudge|process|required)$", re.DOTA
 _DROPPED = frozenset({"PAGER", "EDITOR", "VISUAL", "SSH_ASKPASS"})
 
 
-def environment() -> dict[str, str]:
-    """The caller's environment without GIT_* variables, plus the settings that keep git read-only."""
+def environment(view: Mapping[str, str]) -> dict[str, str]:
+    """The caller's environment without GIT_* variables, plus the variables of a checkout's private
+    git directory (`view`) and the settings that keep git read-only."""
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("GIT_") and k.upper() not in _DROPPED}
+    env.update(view)
     env.update(
         GIT_OPTIONAL_LOCKS="0",  # never refresh and write the index (and so no post-index-change hook)
         GIT_TERMINAL_PROMPT="0",
@@ -105,6 +109,7 @@ def run(
     commands: Sequence[Sequence[str]],
     config: Sequence[str] = (),
     *,
+    view: Mapping[str, str],
     timeout: float = GIT_TIMEOUT,
     stalled: Callable[[], str | None] | None = None,
     each: Callable[[int, str | None], None] | None = None,
@@ -112,13 +117,15 @@ def run(
     """Run git commands side by side in `root`; each one's stdout, or None when it failed or was stopped.
     `each(i, output)` hears of the i-th command's output as soon as it is read, before the later ones.
 
-    `config` is more `-c` arguments (the filter overrides). When a run takes
+    `view` is the variables naming the checkout's private git directory
+    (`anchorcheck.repo.gitview`): no git runs without one. `config` is more `-c`
+    arguments (the filter overrides). When a run takes
     longer than STALL_CHECK_AFTER seconds, `stalled()` may name a reason it
     will never finish (a FIFO where git reads a file): then every run is
     stopped at once instead of at the timeout. GitStopped says that runs were
     stopped (killed and reaped): git is not worth asking again on this checkout.
     """
-    env = environment()
+    env = environment(view)
     started: list[subprocess.Popen[bytes] | None] = []
     try:
         for args in commands:

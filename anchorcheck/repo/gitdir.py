@@ -1,22 +1,27 @@
-"""Whether git may be run on a checkout at all, decided before git starts.
+"""Which git directory belongs to a checkout, decided before git starts, and whether git may use it.
 
-The `-c` overrides of `gitcmd` keep git from starting any program, but git
-still opens what the checkout's `.git` points it at, before any override
-applies: a `.git` file naming another repository's git directory (an
-unpacked archive may carry one: `gitdir: /elsewhere`) would make git read
-that repository's index and configuration; a configuration that includes a
-file outside the repository makes git read it (a FIFO there blocks git, a
-device never ends); a FIFO for the configuration or the exclude file
-blocks it. So the nearest `.git` is read here first, as data, and git is
-used only when:
+Git follows what a checkout's `.git` points it at: a `.git` file naming
+another repository's git directory (an unpacked archive may carry one), a
+`commondir` naming another repository, `objects/info/alternates` borrowing
+another repository's objects. Any of these would let a memory be answered
+from a repository that is not the one checked out, and leak what exists
+there. So the nearest `.git` is read here first, as data, and `locate`
+returns the checkout's git directory only when:
 
-- it is a directory, or a `.git` file of a worktree whose git directory
+- `.git` is a directory, or a `.git` file of a worktree whose git directory
   names it back, or of a submodule whose git directory lies in an enclosing
   repository's `.git/modules`;
-- the files git reads from that directory are regular files (or absent);
-- the paths its configuration makes git read (`include.path`,
-  `includeIf.*.path`, `core.excludesFile`, `core.attributesFile`) stay
-  inside the checkout or its git directory.
+- a `commondir` is only that of a linked worktree (`<common>/worktrees/NAME`);
+- no object directory is borrowed (`objects/info/alternates`,
+  `objects/info/http-alternates`);
+- every file and folder git will be pointed at (`anchorcheck.repo.gitview`), and the
+  configuration anchorcheck reads values from, is of
+  the right type and resolves inside that git directory or its common one,
+  so no FIFO blocks git and no link leads it elsewhere.
+
+Git never reads the repository's own configuration files at all
+(`anchorcheck.repo.gitview` gives it a private one), so nothing in them is vetted
+here: their includes are never followed by anyone.
 
 Otherwise `refusal` says why in one line: the CLI stops with it, and a
 `Repository` treats the checkout as one without git.
@@ -29,25 +34,73 @@ import re
 import stat
 from pathlib import Path
 
-from anchorcheck.repo.safe_read import CONFIG_CAP, open_regular, read_capped
+from anchorcheck.repo.safe_read import open_regular
 
 _GITFILE_CAP = 4096
-_READ_BY_GIT = ("config", "config.worktree", "info/exclude", "info/attributes", "HEAD", "commondir", "index", "packed-refs")
-_SECTION = re.compile(r'\s*\[\s*([A-Za-z0-9.-]+)\s*(?:"(?:[^"\\]|\\.)*"\s*)?\](.*)')
-_ENTRY = re.compile(r"\s*([A-Za-z][A-Za-z0-9-]*)\s*(?:=(.*))?")
-_PATH_KEYS = frozenset({("include", "path"), ("includeif", "path"), ("core", "excludesfile"), ("core", "attributesfile")})
+_HEAD = re.compile(r"(?:ref: refs/[^\s\0]+|[0-9a-f]{40}|[0-9a-f]{64})\n?")
+_NOT_RUN = "anchorcheck does not run git on this checkout"
+# What git is pointed at, by where it lives: (name, is a folder, must exist).
+_PER_WORKTREE = (("HEAD", False, True), ("index", False, False))
+_SHARED = (
+    ("objects", True, True),
+    ("refs", True, False),
+    ("packed-refs", False, False),
+    ("shallow", False, False),
+    ("reftable", True, False),
+    ("info/exclude", False, False),
+    ("info/attributes", False, False),
+    ("config", False, False),  # read by anchorcheck only (`anchorcheck.repo.gitconfig`), never by git
+)
+_BORROWED = ("objects/info/alternates", "objects/info/http-alternates")
 
 
-def refusal(start: str | os.PathLike[str] = ".") -> str | None:
-    """Why anchorcheck will not run git on the checkout at `start`; None when it may, or when there is no `.git`."""
+class GitDir:
+    """A vetted git directory: the work tree's top folder, its own git directory and the common one
+    (the same folder except for a linked worktree). A plain class: a replayed `check` imports no
+    `dataclasses`."""
+
+    __slots__ = ("common", "gitdir", "top")
+
+    def __init__(self, top: Path, gitdir: Path, common: Path) -> None:
+        self.top, self.gitdir, self.common = top, gitdir, common
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GitDir) and (self.top, self.gitdir, self.common) == (other.top, other.gitdir, other.common)
+
+    def __hash__(self) -> int:
+        return hash((self.top, self.gitdir, self.common))
+
+    def __repr__(self) -> str:
+        return f"GitDir(top={self.top!r}, gitdir={self.gitdir!r}, common={self.common!r})"
+
+    def shared(self, name: str) -> Path:
+        return self.common / name
+
+    def own(self, name: str) -> Path:
+        return self.gitdir / name
+
+
+def locate(start: str | os.PathLike[str] = ".") -> GitDir | str | None:
+    """The vetted git directory of the checkout at `start`; a one-line refusal when git must not use
+    it; None when there is no `.git` at `start` or above."""
     here = Path(start).resolve()
     for dotgit in (d / ".git" for d in (here, *here.parents)):
         if not os.path.lexists(dotgit):
             continue
-        if dotgit.is_dir():
-            return _directory_problem(dotgit, dotgit.parent)
-        return _not_regular(dotgit) or _gitfile_problem(dotgit)
+        if dotgit.is_dir() and not dotgit.is_symlink():
+            found: GitDir | str = _vetted(dotgit.resolve(), dotgit.parent)
+        elif dotgit.is_symlink():
+            found = f"{dotgit}: a symbolic link; {_NOT_RUN}"
+        else:
+            found = _not_regular(dotgit) or _from_gitfile(dotgit)
+        return found
     return None
+
+
+def refusal(start: str | os.PathLike[str] = ".") -> str | None:
+    """Why anchorcheck will not run git on the checkout at `start`; None when it may, or when there is no `.git`."""
+    found = locate(start)
+    return found if isinstance(found, str) else None
 
 
 def _not_regular(path: Path) -> str | None:
@@ -55,13 +108,13 @@ def _not_regular(path: Path) -> str | None:
     try:
         mode = os.stat(path).st_mode
     except OSError as exc:
-        return f"{path}: cannot read ({exc.strerror or exc}); anchorcheck does not run git on this checkout"
+        return f"{path}: cannot read ({exc.strerror or exc}); {_NOT_RUN}"
     if not stat.S_ISREG(mode):
-        return f"{path}: not a regular file, and git would wait on it; anchorcheck does not run git on this checkout"
+        return f"{path}: not a regular file, and git would wait on it; {_NOT_RUN}"
     return None
 
 
-def _gitfile_problem(dotgit: Path) -> str | None:
+def _from_gitfile(dotgit: Path) -> GitDir | str:
     try:
         text = _small(dotgit).strip()
     except OSError as exc:
@@ -77,7 +130,7 @@ def _gitfile_problem(dotgit: Path) -> str | None:
             f"{dotgit}: gitdir {target} is not a worktree or submodule of this checkout (it does not name it back); "
             "anchorcheck does not run git on another repository's git directory"
         )
-    return _directory_problem(gitdir, dotgit.parent)
+    return _vetted(gitdir, dotgit.parent)
 
 
 def _names_back(gitdir: Path, dotgit: Path) -> bool:
@@ -97,73 +150,99 @@ def _submodule_of_enclosing(gitdir: Path, checkout: Path) -> bool:
     return False
 
 
-def _directory_problem(gitdir: Path, checkout: Path) -> str | None:
-    """What in a git directory (and its common directory, for a worktree) git would block on or read outside."""
-    dirs = [gitdir.resolve()]
+def _vetted(gitdir: Path, top: Path) -> GitDir | str:
+    """The git directory with its common one, when nothing in them leads git elsewhere or blocks it."""
+    common = _common(gitdir)
+    if isinstance(common, str):
+        return common
+    found = GitDir(top.resolve(), gitdir, common)
+    inside = (gitdir, common)
+    for names, base in ((_PER_WORKTREE, gitdir), (_SHARED, common)):
+        for name, folder, needed in names:
+            problem = _badly_placed(base / name, folder, needed, inside)
+            if problem:
+                return problem
+    for name in _BORROWED:
+        problem = _borrows(common / name)
+        if problem:
+            return problem
+    head = _head_problem(gitdir / "HEAD")
+    return head or found
+
+
+def _common(gitdir: Path) -> Path | str:
+    """The common git directory: the git directory itself, or for a linked worktree
+    (`<common>/worktrees/NAME`) the one its `commondir` names; anything else is refused."""
+    named = gitdir / "commondir"
+    if not os.path.lexists(named):
+        return gitdir
     try:
-        common = _small(gitdir / "commondir").strip() if os.path.lexists(gitdir / "commondir") else ""
+        text = _small(named).strip()
     except OSError as exc:
-        return f"{gitdir / 'commondir'}: cannot read ({exc.strerror or exc}); anchorcheck does not run git on this checkout"
-    if common:
-        dirs.append((gitdir / common).resolve())
-    allowed = (checkout.resolve(), *dirs)
-    for directory in dirs:
-        for name in _READ_BY_GIT:
-            problem = _not_regular(directory / name) if os.path.lexists(directory / name) else None
-            if problem:
-                return problem
-        for config in (directory / "config", directory / "config.worktree"):
-            problem = _config_reads_outside(config, allowed) if config.is_file() else None
-            if problem:
-                return problem
+        return f"{named}: cannot read ({exc.strerror or exc}); {_NOT_RUN}"
+    common = (gitdir / text).resolve() if text else gitdir
+    if common != gitdir and not (gitdir.parent.name == "worktrees" and gitdir.parent.parent == common):
+        return (
+            f"{named}: names {text}, which is not the repository this worktree belongs to; "
+            "anchorcheck does not run git on another repository's git directory"
+        )
+    return common
+
+
+def _badly_placed(path: Path, folder: bool, needed: bool, inside: tuple[Path, ...]) -> str | None:
+    """Why git must not be pointed at `path`: missing when needed, of the wrong type (a FIFO git would
+    wait on), or a link that leads out of the git directories."""
+    if not os.path.lexists(path):
+        return f"{path}: missing, so this is no git directory; {_NOT_RUN}" if needed else None
+    real = path.resolve()
+    if not any(real == base or base in real.parents for base in inside):
+        return f"{path}: leads outside the repository's git directory (to {real}); {_NOT_RUN}"
+    try:
+        mode = os.stat(real).st_mode
+    except OSError as exc:
+        return f"{path}: cannot read ({exc.strerror or exc}); {_NOT_RUN}"
+    if folder and not stat.S_ISDIR(mode):
+        return f"{path}: not a folder; {_NOT_RUN}"
+    if not folder and not stat.S_ISREG(mode):
+        return f"{path}: not a regular file, and git would wait on it; {_NOT_RUN}"
     return None
 
 
-def _config_reads_outside(config: Path, allowed: tuple[Path, ...]) -> str | None:
-    """The first path setting of a repository's configuration that makes git read a file outside `allowed`."""
+def _borrows(path: Path) -> str | None:
+    """Why an alternates file makes git read another repository's objects (any entry at all does)."""
+    if not os.path.lexists(path):
+        return None
     try:
-        text = read_capped(config, CONFIG_CAP).decode("utf-8", errors="replace")
+        lines = _small(path).splitlines()
     except OSError as exc:
-        return f"{config}: cannot read ({exc.strerror or exc}); anchorcheck does not run git on this checkout"
-    section = ""
-    for number, line in enumerate(text.splitlines(), 1):
-        header = _SECTION.match(line)
-        if header:
-            section, line = header.group(1).lower(), header.group(2)
-        entry = _ENTRY.match(line)
-        if not entry or entry.group(2) is None:
-            continue
-        key = (section.split(".", 1)[0], entry.group(1).lower())
-        if key not in _PATH_KEYS:
-            continue
-        value = _value(entry.group(2))
-        target = Path(os.path.expanduser(value)) if value.startswith("~") else config.parent / value
-        real = target.resolve()
-        if not any(real == a or a in real.parents for a in allowed):
-            name = f"{key[0]}.{key[1]}" if key[0] != "includeif" else "includeIf.path"
-            return (
-                f"{config}:{number}: {name} = {value} makes git read a file outside the repository; "
-                "anchorcheck does not run git on this checkout"
-            )
+        return f"{path}: cannot read ({exc.strerror or exc}); {_NOT_RUN}"
+    entries = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    if entries:
+        return (
+            f"{path}: borrows objects from {entries[0]}; "
+            "anchorcheck does not run git on another repository's objects"
+        )
     return None
 
 
-def _value(raw: str) -> str:
-    """A git config value: quotes removed, escapes kept literal, an unquoted `#` or `;` starts a comment."""
-    out, quoted, escaped = [], False, False
-    for char in raw.strip():
-        if escaped:
-            out.append(char)
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char == '"':
-            quoted = not quoted
-        elif char in "#;" and not quoted:
-            break
-        else:
-            out.append(char)
-    return "".join(out).strip()
+def _head_problem(head: Path) -> str | None:
+    try:
+        text = _small(head)
+    except OSError as exc:
+        return f"{head}: cannot read ({exc.strerror or exc}); {_NOT_RUN}"
+    if not _HEAD.fullmatch(text):
+        return f"{head}: not a branch name or a commit id; {_NOT_RUN}"
+    return None
+
+
+def read_head(found: GitDir) -> str | None:
+    """The checkout's HEAD as git stores it (`ref: refs/heads/x` or a commit id), read anew; None when it
+    is no longer one."""
+    try:
+        text = _small(found.own("HEAD"))
+    except OSError:
+        return None
+    return text if _HEAD.fullmatch(text) else None
 
 
 def _small(path: Path) -> str:

@@ -19,7 +19,12 @@ The server is bound to one checkout (`--root`) and keeps one Verifier for
 the whole session, the suggestion tools included: before each call it revalidates what it cached
 (`Verifier.refresh`), so it sees the code as it is now while a recall costs
 what changed, not a new index. Calls take turns on it (a lock): tools may run
-in worker threads. Needs the `mcp` extra (the official MCP Python SDK, 2.x).
+in worker threads. Each call has a deadline (`--deadline`, CALL_SECONDS by
+default): its checks end INCONCLUSIVE ("budget exceeded") at it, other work
+past it ends the call with an error, and the lock is waited for only that
+long, so a call on hostile text never holds the session past its deadline
+and the next call is answered. Needs the `mcp` extra (the official MCP
+Python SDK, 2.x).
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +44,7 @@ from anchorcheck import __version__
 from anchorcheck.model.anchors import decode_path
 from anchorcheck.spans.citation import BankError, bank
 from anchorcheck.repo.config import ConfigError
+from anchorcheck.repo.context import BudgetExceeded
 from anchorcheck.memory.lockfile import attach, load_lock
 from anchorcheck.memory.memoryfiles import MemoryFileError
 from anchorcheck.model.results import Memory, Verdict
@@ -51,11 +59,15 @@ INSTRUCTIONS = (
 )
 
 
-def build_server(root: str | Path) -> MCPServer:
-    """The MCP server for one checkout (not started: call `.run()` for stdio)."""
+CALL_SECONDS = 60.0  # what one tool call may take by default: an agent's client gives up not much later
+
+
+def build_server(root: str | Path, deadline: float = CALL_SECONDS) -> MCPServer:
+    """The MCP server for one checkout (not started: call `.run()` for stdio); `deadline` is the
+    seconds one tool call may take."""
     root = Path(root).resolve()
     server = MCPServer("anchorcheck", version=__version__, instructions=INSTRUCTIONS)
-    resident = _Resident(root)
+    resident = _Resident(root, deadline)
 
     @server.tool()
     def check_anchors(anchors: list[str]) -> dict[str, Any]:
@@ -64,8 +76,7 @@ def build_server(root: str | Path) -> MCPServer:
         Returns one result per anchor (verdict VERIFIED, REFUTED or INCONCLUSIVE, a reason
         and evidence locations) and counts per verdict.
         """
-        with resident.lock:
-            verifier = resident.verifier()
+        with resident.session() as verifier:
             results = [verifier.check(anchor).to_dict() for anchor in anchors]
         counts = Counter(r["verdict"] for r in results)
         return {"results": results, "summary": {v.value: counts[v.value] for v in Verdict}}
@@ -79,8 +90,7 @@ def build_server(root: str | Path) -> MCPServer:
         """
         records = [dict(c) for c in citations or []]
         memory = Memory(text=text, anchors=list(anchors), metadata={"citations": records} if records else {})
-        with resident.lock:
-            verifier = resident.verifier()
+        with resident.session() as verifier:
             try:
                 attach([memory], load_lock(root), verifier.registry.kinds)
             except MemoryFileError as exc:
@@ -108,8 +118,8 @@ def build_server(root: str | Path) -> MCPServer:
         """
         from anchorcheck.verify.suggestions import suggest
 
-        with resident.lock:
-            return {"suggestions": [s.to_dict() for s in suggest(resident.verifier(), text)]}
+        with resident.session() as verifier:
+            return {"suggestions": [s.to_dict() for s in suggest(verifier, text)]}
 
     @server.tool()
     def remember(text: str, anchors: list[str] | None = None, spans: list[str] | None = None) -> dict[str, Any]:
@@ -127,8 +137,7 @@ def build_server(root: str | Path) -> MCPServer:
             citation = _bank_target(root, target)
             citations[citation.anchor_text()] = citation.to_dict()
         typed = given + [key for key in citations if key not in given]
-        with resident.lock:
-            verifier = resident.verifier()
+        with resident.session() as verifier:
             suggested = Suggester(verifier).suggest(text, typed)
             for s in suggested:
                 if s.citation is not None:
@@ -152,16 +161,37 @@ def build_server(root: str | Path) -> MCPServer:
 class _Resident:
     """The session's Verifier, built at the first call (a server that is never asked costs nothing)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, seconds: float = CALL_SECONDS) -> None:
         self.root = root
+        self.seconds = seconds
         self.lock = threading.Lock()
         self._verifier: Verifier | None = None
 
+    @contextmanager
+    def session(self) -> Iterator[Verifier]:
+        """The session's Verifier for one call, within the call's deadline: the lock is waited for at
+        most that long (every holder lets go by its own deadline), every check inside keeps to it, and
+        other work past it (a suggestion's reading of the index) ends the call with a ToolError."""
+        if not self.lock.acquire(timeout=self.seconds):
+            raise ToolError(f"anchorcheck is busy with another call for more than {self.seconds:g} s; try again")
+        try:
+            verifier = self.verifier()
+            with verifier.within(self.seconds):
+                yield verifier
+        except BudgetExceeded as exc:
+            raise ToolError(f"the call ran past its deadline of {self.seconds:g} s{' ' + str(exc) if str(exc) else ''}") from None
+        finally:
+            self.lock.release()
+
     def verifier(self) -> Verifier:
-        """The session's Verifier, revalidated: the suggestion tools read its index directly, not only through checks."""
+        """The session's Verifier, revalidated: the suggestion tools read its index directly, not only through checks.
+        A write of several files that a killed command left half done is completed first (`anchorcheck.memory.journal`)."""
+        from anchorcheck.memory.journal import finish_interrupted_write
+
         try:
             if self._verifier is None:
                 self._verifier = Verifier(self.root)
+            finish_interrupted_write(self.root, self._verifier.registry)
             self._verifier.refresh()
         except ConfigError as exc:  # at every call until the configuration is fixed, as one line
             raise ToolError(str(exc)) from None
@@ -181,6 +211,6 @@ def _bank_target(root: Path, target: str) -> Any:
         raise ToolError(f"{target!r}: {exc}") from None
 
 
-def serve(root: str | Path) -> None:
-    """Run the server on stdin/stdout until the client disconnects."""
-    build_server(root).run("stdio")
+def serve(root: str | Path, deadline: float = CALL_SECONDS) -> None:
+    """Run the server on stdin/stdout until the client disconnects; `deadline`: seconds per call."""
+    build_server(root, deadline).run("stdio")

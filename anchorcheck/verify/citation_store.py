@@ -6,8 +6,9 @@ Two operations, both explicit and both narrow:
 - rebank: a stale span is re-fingerprinted, only when that span is named.
 
 The file is edited with tomlkit, so comments, ordering and layout survive;
-only the fields of the touched records change, and the result replaces the
-file atomically (`write_atomic`). Nothing is written when nothing changed.
+only the fields of the touched records change, and the result goes into the
+command's `Batch`, which writes every file it changed together
+(`anchorcheck.memory.journal`). Nothing is put there when nothing changed.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ import tomlkit
 from tomlkit.exceptions import ParseError, TOMLKitError
 from tomlkit.items import AoT, Array, Table
 
-from anchorcheck.repo.atomic import write_atomic
 from anchorcheck.model.citation import Citation
 from anchorcheck.spans.citation import BankError, bank
+from anchorcheck.memory.journal import Batch
 from anchorcheck.memory.lockfile import LOCK_NAME as LOCK_NAME  # where the lock commands have always found it
 from anchorcheck.repo.safe_read import LOCK_CAP, read_in_root
 from anchorcheck.verify.verifier import Verifier
@@ -48,16 +49,14 @@ class Change:
     renamed: str | None = None  # the record's new anchor text, when its key was rewritten
 
 
-def relocate_file(
-    path: Path, shown: str, verifier: Verifier, *, dry_run: bool = False, rename: Collection[str] = ()
-) -> list[Change]:
+def relocate_file(path: Path, shown: str, verifier: Verifier, batch: Batch, *, rename: Collection[str] = ()) -> list[Change]:
     """Move the line numbers (and path) of every relocated span in one file to where it is now.
 
     A lock entry whose key is in `rename` (the anchors memory files write)
     is re-keyed to the span's new text, so that the memory files can be
     rewritten to match; unless another entry already has that key.
     """
-    doc = _load(path, shown, verifier.root)
+    doc = _load(path, shown, verifier.root, batch)
     changes = []
     keys = {_citation(table)[1] for table in _records(doc, shown)}
     for table in _records(doc, shown):
@@ -80,16 +79,14 @@ def relocate_file(
             table["anchor"] = renamed
             keys.add(renamed)
         changes.append(Change(shown, key, "relocated", f"{before} → {after}", renamed))
-    if changes and not dry_run:
-        write_atomic(path, tomlkit.dumps(doc))
+    if changes:
+        batch.put(path, tomlkit.dumps(doc))
     return changes
 
 
-def rebank_file(
-    path: Path, shown: str, verifier: Verifier, anchors: Collection[str], *, dry_run: bool = False
-) -> list[Change]:
+def rebank_file(path: Path, shown: str, verifier: Verifier, anchors: Collection[str], batch: Batch) -> list[Change]:
     """Re-fingerprint the named spans that are stale; the others are reported, not touched."""
-    doc = _load(path, shown, verifier.root)
+    doc = _load(path, shown, verifier.root, batch)
     changes = []
     for table in _records(doc, shown):
         citation, key = _citation(table)
@@ -109,14 +106,15 @@ def rebank_file(
             continue
         _replace_fields(table, fresh.to_dict())
         changes.append(Change(shown, key, "rebanked", f"{citation.path} lines {citation.start_line}-{citation.end_line} re-fingerprinted (sha256 {fresh.sha256[:12]})"))
-    if any(c.action == "rebanked" for c in changes) and not dry_run:
-        write_atomic(path, tomlkit.dumps(doc))
+    if any(c.action == "rebanked" for c in changes):
+        batch.put(path, tomlkit.dumps(doc))
     return changes
 
 
-def _load(path: Path, shown: str, root: Path) -> tomlkit.TOMLDocument:
+def _load(path: Path, shown: str, root: Path, batch: Batch) -> tomlkit.TOMLDocument:
+    """The file as this command left it so far (its batch), else as it is on disk."""
     try:
-        return tomlkit.parse(read_in_root(root, path, LOCK_CAP, shown=shown).decode("utf-8"))
+        return tomlkit.parse(batch.text(path, lambda: read_in_root(root, path, LOCK_CAP, shown=shown).decode("utf-8")))
     except ParseError as exc:
         raise CitationStoreError(shown, exc.line, f"invalid TOML: {exc}") from None
     except TOMLKitError as exc:  # a duplicate key in an inline table is KeyAlreadyPresent, not a ParseError

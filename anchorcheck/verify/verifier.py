@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -82,6 +83,7 @@ class Verifier:
         self._own_config = config is None  # read from the checkout: read again when it changes there
         self._looked_yet = False  # whether the first look at the checkout was taken (see `_looked`)
         self._looking: threading.Thread | None = None
+        self._ceiling: float | None = None  # a `within` block's deadline (time.monotonic()): no call inside passes it
         # Results on disk per tree state (anchorcheck.evidence.stored): None until first needed, False when not
         # used (no cache, plugins given as objects, or this resident Verifier saw a change since).
         self._results: ResultStore | None | bool = None if not plugins else False
@@ -112,15 +114,31 @@ class Verifier:
         `deadline` is a budget in seconds for this call; past it the anchor is
         INCONCLUSIVE ("budget exceeded").
         """
-        self.context.deadline = time.monotonic() + deadline if deadline is not None else None
+        self.context.deadline = self._deadline(deadline)
         try:
             if not self._looked():
                 return _budget(anchor_text(anchor), _LISTING)
             self.refresh()
             return self._check(anchor)
         finally:
-            self.context.deadline = None
+            self.context.deadline = self._ceiling
             self._flush()
+
+    @contextmanager
+    def within(self, seconds: float) -> Iterator[None]:
+        """Every call inside the block, and any work on this Verifier's context (a suggestion's index
+        lookups), keeps to one deadline `seconds` from now; a call's own sooner deadline still wins.
+        A server answering one request with many checks bounds the request so, not each check."""
+        outer = self._ceiling
+        self._ceiling = self.context.deadline = _sooner(outer, time.monotonic() + seconds)
+        try:
+            yield
+        finally:
+            self._ceiling = self.context.deadline = outer
+
+    def _deadline(self, seconds: float | None) -> float | None:
+        """The deadline of a call given `seconds` (None: none of its own) inside the current `within` block."""
+        return _sooner(self._ceiling, time.monotonic() + seconds if seconds is not None else None)
 
     def verify(
         self, memory: Memory, *, deadline: float | None = None, now: datetime | None = None
@@ -131,14 +149,14 @@ class Verifier:
         `anchorcheck.memory.lifecycle`) are judged against `now` (default: the clock);
         `as_of` anchors are checked at that git revision.
         """
-        self.context.deadline = time.monotonic() + deadline if deadline is not None else None
+        self.context.deadline = self._deadline(deadline)
         try:
             if not self._looked():
                 return _unchecked(memory)
             self.refresh()
             return self._verify_one(memory, now)
         finally:
-            self.context.deadline = None
+            self.context.deadline = self._ceiling
             self._flush()
 
     def _verify_one(self, memory: Memory, now: datetime | None) -> MemoryReport:
@@ -326,7 +344,8 @@ class Verifier:
         self.config = config
         self._spec = (*self._spec[:3], config, self._spec[4])  # a worker builds its Verifier under this one
         self.repo = Repository(self.repo.root, skip_dirs=config.skip_dirs, exclude=config.exclude, max_file_size=config.max_file_size)
-        self.context = Context(self.repo, self.plugins.registry, self.config, options=self.context.options)
+        # The call that saw the change keeps its deadline on the new context.
+        self.context = Context(self.repo, self.plugins.registry, self.config, deadline=self.context.deadline, options=self.context.options)
         self._watch(_snapshot(self.repo))
         stale |= listed ^ set(self.repo.paths())
         stale |= self._snapshot.changed_since(old)  # between the look that found the change and the new watches
@@ -495,8 +514,8 @@ class Verifier:
     def _guarded(self, plugin: str, shown: str, function: Any, *args: Any, **kwargs: Any) -> AnchorResult | None:
         try:
             result = function(*args, **kwargs)
-        except BudgetExceeded:
-            return _budget(shown, "before this anchor's check finished")
+        except BudgetExceeded as exc:
+            return _budget(shown, str(exc) or "before this anchor's check finished")
         except UnsafePathError as exc:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, f"refused path {exc.path!r}: {exc.why}", state="unverifiable", plugin=plugin)
         except Exception as exc:  # a plugin bug costs one anchor, not the run
@@ -577,6 +596,11 @@ def _finished(result: AnchorResult) -> bool:
 def _anything(path: str) -> bool:
     """The watch of a result read from the disk: any change may matter to it."""
     return True
+
+
+def _sooner(first: float | None, second: float | None) -> float | None:
+    """The earlier of two deadlines, either of which may be None (none)."""
+    return second if first is None else first if second is None else min(first, second)
 
 
 def _budget(shown: str, when: str = "before this anchor was checked") -> AnchorResult:

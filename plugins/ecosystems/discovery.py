@@ -16,8 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
-from anchorcheck.plugin import FileFacts, ManifestError, PackageIndex, broken
-from anchorcheck.plugin import UnsafePathError
+from anchorcheck.plugin import FileFacts, ManifestError, PackageIndex, broken, UnsafePathError
 
 if TYPE_CHECKING:
     from anchorcheck.plugin import Context

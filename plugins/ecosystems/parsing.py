@@ -19,9 +19,7 @@ import tomllib
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from anchorcheck.plugin import LimitError, json_loads, toml_loads
-from anchorcheck.plugin import later
-from anchorcheck.plugin import ManifestError, decode_manifest, load_manifest
+from anchorcheck.plugin import LimitError, json_loads, toml_loads, later, ManifestError, decode_manifest, load_manifest
 
 if TYPE_CHECKING:
     from anchorcheck.plugin import Context

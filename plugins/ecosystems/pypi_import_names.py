@@ -26,8 +26,7 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from anchorcheck.plugin import toml_loads
-from anchorcheck.plugin import UnsafePathError
+from anchorcheck.plugin import toml_loads, UnsafePathError
 from anchorcheck_plugins.ecosystems.discovery import member_dirs
 from anchorcheck_plugins.ecosystems.pypi_common import canonical
 from anchorcheck_plugins.ecosystems.pypi_pyproject import workspace_members

@@ -21,10 +21,20 @@ import posixpath
 import re
 from typing import TYPE_CHECKING
 
-from anchorcheck.plugin import brief
-from anchorcheck.plugin import later
-from anchorcheck.plugin import DEV, DIRECT, Declaration, FileFacts, ManifestError, ManifestStatus, decode_manifest, load_manifest
-from anchorcheck.plugin import UnsafePathError, check_relative
+from anchorcheck.plugin import (
+    brief,
+    later,
+    DEV,
+    DIRECT,
+    Declaration,
+    FileFacts,
+    ManifestError,
+    ManifestStatus,
+    decode_manifest,
+    load_manifest,
+    UnsafePathError,
+    check_relative,
+)
 from anchorcheck_plugins.ecosystems.pypi_common import declare, normalize
 
 if TYPE_CHECKING:

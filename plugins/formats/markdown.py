@@ -18,8 +18,7 @@ from __future__ import annotations
 import re
 
 from anchorcheck import Memory, MemoryFormat, Position, hookimpl
-from anchorcheck.plugin import later
-from anchorcheck.plugin import code_span_anchors
+from anchorcheck.plugin import later, code_span_anchors
 from anchorcheck_plugins.formats import editor
 
 _BULLET = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s+")

@@ -13,8 +13,7 @@ from __future__ import annotations
 import json
 
 from anchorcheck import Memory, MemoryFormat, Position, hookimpl
-from anchorcheck.plugin import LimitError, brief, json_loads
-from anchorcheck.plugin import MemoryFileError, code_span_anchors
+from anchorcheck.plugin import LimitError, brief, json_loads, MemoryFileError, code_span_anchors
 from anchorcheck_plugins.formats import editor
 
 

@@ -15,9 +15,7 @@ import tomllib
 from typing import Any
 
 from anchorcheck import Memory, MemoryFormat, Position, hookimpl
-from anchorcheck.plugin import LimitError, brief, toml_loads
-from anchorcheck.plugin import later
-from anchorcheck.plugin import MemoryFileError, header_lines
+from anchorcheck.plugin import LimitError, brief, toml_loads, later, MemoryFileError, header_lines
 from anchorcheck_plugins.formats import editor
 
 VERSION = 1

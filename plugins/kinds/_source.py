@@ -5,12 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator
 
-from anchorcheck.plugin import Context
-from anchorcheck.plugin import Facts
-from anchorcheck.plugin import Search, SourceIndex, classify
-from anchorcheck.plugin import Evidence
-from anchorcheck.plugin import Language
-from anchorcheck.plugin import UnsafePathError
+from anchorcheck.plugin import Context, Facts, Search, SourceIndex, classify, Evidence, Language, UnsafePathError
 
 MAX_EVIDENCE = 10  # evidence items a result lists
 # Files with evidence after which a positive search stops parsing: the text report shows three,

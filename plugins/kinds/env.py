@@ -14,12 +14,7 @@ from __future__ import annotations
 import re
 
 from anchorcheck import AnchorKind, AnchorResult, Verdict, hookimpl
-from anchorcheck.plugin import Anchor, AnchorSyntaxError
-from anchorcheck.plugin import Context
-from anchorcheck.plugin import Facts
-from anchorcheck.plugin import Goal, SourceIndex
-from anchorcheck.plugin import Evidence
-from anchorcheck.plugin import Language
+from anchorcheck.plugin import Anchor, AnchorSyntaxError, Context, Facts, Goal, SourceIndex, Evidence, Language
 from anchorcheck_plugins.kinds._source import (
     ENOUGH_EVIDENCE,
     MAX_EVIDENCE,

@@ -12,11 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from anchorcheck.plugin import Context
-from anchorcheck.plugin import Parsed, first_error_line
-from anchorcheck.plugin import parser_for
-from anchorcheck.plugin import later
-from anchorcheck.plugin import UnsafePathError
+from anchorcheck.plugin import Context, Parsed, first_error_line, parser_for, later, UnsafePathError
 
 if TYPE_CHECKING:
     from tree_sitter import Node

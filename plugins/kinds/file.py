@@ -7,8 +7,7 @@ through the Repository (which refuses paths outside the root), and answer.
 from __future__ import annotations
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
-from anchorcheck.plugin import Anchor, AnchorSyntaxError, decode_path
-from anchorcheck.plugin import Context
+from anchorcheck.plugin import Anchor, AnchorSyntaxError, decode_path, Context
 
 
 def parse_file(value: str) -> str:

@@ -18,13 +18,19 @@ from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
-from anchorcheck.plugin import Anchor, AnchorSyntaxError
-from anchorcheck.plugin import Context
-from anchorcheck.plugin import Facts
-from anchorcheck.plugin import Goal, Search, SourceIndex
-from anchorcheck.plugin import later
-from anchorcheck.plugin import project_index
-from anchorcheck.plugin import Ecosystem, Language
+from anchorcheck.plugin import (
+    Anchor,
+    AnchorSyntaxError,
+    Context,
+    Facts,
+    Goal,
+    Search,
+    SourceIndex,
+    later,
+    project_index,
+    Ecosystem,
+    Language,
+)
 from anchorcheck_plugins.kinds._source import (
     ENOUGH_EVIDENCE,
     MAX_EVIDENCE,

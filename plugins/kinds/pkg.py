@@ -21,11 +21,19 @@ from packageurl import PackageURL
 from typing import NamedTuple
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
-from anchorcheck.plugin import Anchor, AnchorSyntaxError
-from anchorcheck.plugin import Context
-from anchorcheck.plugin import later
-from anchorcheck.plugin import CONTAINS, DISJOINT, LOCKED, Declaration, PackageIndex, project_index
-from anchorcheck.plugin import Ecosystem
+from anchorcheck.plugin import (
+    Anchor,
+    AnchorSyntaxError,
+    Context,
+    later,
+    CONTAINS,
+    DISJOINT,
+    LOCKED,
+    Declaration,
+    PackageIndex,
+    project_index,
+    Ecosystem,
+)
 from anchorcheck_plugins.kinds.imports import note_import_usage
 
 _RANGE_MARK = later(r"[<>=!~^*,|\s]|(?:^|\.)[xX](?:\.|$)")

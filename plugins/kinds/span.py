@@ -26,11 +26,23 @@ import re
 from dataclasses import dataclass
 
 from anchorcheck import AnchorKind, AnchorResult, Citation, Evidence, Verdict, hookimpl
-from anchorcheck.plugin import Anchor, AnchorSyntaxError, decode_path
-from anchorcheck.plugin import MAX_LINE_NUMBER, split_lines, window
-from anchorcheck.plugin import Context
-from anchorcheck.plugin import FileTooLargeError, Repository, UnsafePathError, is_object_id
-from anchorcheck.plugin import Found, current_region, locate, unified_diff
+from anchorcheck.plugin import (
+    Anchor,
+    AnchorSyntaxError,
+    decode_path,
+    MAX_LINE_NUMBER,
+    split_lines,
+    window,
+    Context,
+    FileTooLargeError,
+    Repository,
+    UnsafePathError,
+    is_object_id,
+    Found,
+    current_region,
+    locate,
+    unified_diff,
+)
 
 _VALUE = re.compile(r"#L(\d+)(?:-L(\d+))?$")
 NOT_BANKED = "not banked, run anchorcheck lock"

@@ -23,11 +23,7 @@ import re
 from dataclasses import dataclass
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
-from anchorcheck.plugin import Anchor, AnchorSyntaxError, decode_path
-from anchorcheck.plugin import Context
-from anchorcheck.plugin import Facts
-from anchorcheck.plugin import SourceIndex
-from anchorcheck.plugin import Language
+from anchorcheck.plugin import Anchor, AnchorSyntaxError, decode_path, Context, Facts, SourceIndex, Language
 
 _PLUGIN = "sym"
 _MODULE_FORM = re.compile(r"([a-z][a-z0-9]*):")

@@ -26,9 +26,7 @@ import re
 from dataclasses import dataclass
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
-from anchorcheck.plugin import Anchor, AnchorSyntaxError, decode_path, encode_path
-from anchorcheck.plugin import Context
-from anchorcheck.plugin import Repository
+from anchorcheck.plugin import Anchor, AnchorSyntaxError, decode_path, encode_path, Context, Repository
 
 FINGERPRINT_DIGITS = 16
 _FINGERPRINT = re.compile(rf"[0-9a-fA-F]{{{FINGERPRINT_DIGITS}}}")

@@ -15,8 +15,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from anchorcheck.plugin import Facts, Parsed, string_value
-from anchorcheck.plugin import later
+from anchorcheck.plugin import Facts, Parsed, string_value, later
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -15,11 +15,20 @@ import tomllib
 from collections.abc import Container, Iterable, Iterator
 
 from anchorcheck import AnchorResult, Ecosystem, Evidence, Invocation, Verdict
-from anchorcheck.plugin import LimitError, json_loads, toml_loads
-from anchorcheck.plugin import Context
-from anchorcheck.plugin import later
-from anchorcheck.plugin import LOCKED, Declaration, PackageIndex
-from anchorcheck.plugin import FileTooLargeError, UnsafePathError, looks_binary
+from anchorcheck.plugin import (
+    LimitError,
+    json_loads,
+    toml_loads,
+    Context,
+    Wildcard,
+    later,
+    LOCKED,
+    Declaration,
+    PackageIndex,
+    FileTooLargeError,
+    UnsafePathError,
+    looks_binary,
+)
 
 CONFIG_LIMIT = 4 * 1024 * 1024  # a runner configuration larger than this is not one a person wrote
 _DYNAMIC = frozenset("$`*?[{")
@@ -32,6 +41,37 @@ class ConfigError(Exception):
         self.path, self.message, self.line = path, message, line
         where = f"{path}:{line}" if line else path
         super().__init__(f"{where}: {message}")
+
+
+STEP_BUDGET = 20_000  # rules tried, includes read, aliases expanded for one answer: real configurations use hundreds
+_PACE = 64  # steps between two looks at the deadline
+
+
+class Steps:
+    """The work budget of resolving one runner configuration: each unit of work (a pattern rule tried,
+    an include read, an alias expanded) is counted, and the Context's deadline is looked at as it goes.
+
+    A few hundred bytes of Makefile pattern rules, self-including Taskfiles or cargo aliases describe
+    exponentially many steps, so the input's size bounds nothing: past the budget the configuration
+    is a ConfigError naming the file (INCONCLUSIVE), and past the deadline BudgetExceeded says which
+    file was being read.
+    """
+
+    __slots__ = ("context", "path", "limit", "spent", "_look")
+
+    def __init__(self, context: Context, path: str, limit: int | None = None) -> None:
+        self.context, self.path, self.limit = context, path, STEP_BUDGET if limit is None else limit
+        self.spent, self._look = 0, _PACE
+
+    def __call__(self, count: int = 1) -> None:
+        """Spend `count` steps; ConfigError past the budget, BudgetExceeded past the deadline."""
+        self.spent += count
+        if self.spent > self.limit:
+            raise ConfigError(self.path, f"resolving it takes more than {self.limit:,} steps (a rule, include or alias "
+                                         "bomb?); anchorcheck stops there")
+        if self.spent >= self._look:
+            self._look = self.spent + _PACE
+            self.context.check_deadline(f"while resolving {self.path}")
 
 
 def verified(invocation: Invocation, reason: str, evidence: Iterable[Evidence] = ()) -> AnchorResult:
@@ -151,6 +191,13 @@ def line_of(text: str, pattern: str, start: int = 0) -> int | None:
     return line_at(text, match.start()) if match else None
 
 
+def yaml_key_line(text: str, key: str, section: str) -> int | None:
+    """The line of an indented YAML key `key:` after the first `section` line (`tasks:`, `services:`).
+    Asked for the key an answer names, not for each key read: a search per key is quadratic in a
+    file of many keys."""
+    return line_of(text, rf"^[ \t]+[\"']?{re.escape(key)}[\"']?\s*:(?:\s|$)", max(text.find(section), 0))
+
+
 def listed(names: Iterable[str], most: int = 8) -> str:
     """A few names for a reason sentence: `build, lint, test and 4 more`."""
     items = sorted(set(names))
@@ -200,13 +247,10 @@ def parse_yaml(path: str, text: str) -> object:
         raise ConfigError(path, f"invalid YAML: {exc}") from None
 
 
-_GLOB_TOKEN = later(r"\*\*/|\*\*|\*|\?|[^*?]+")
-_GLOB_PARTS = {"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}
-
-
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """A workspace glob as a regular expression: `*` within a folder name, `**` across folders."""
-    return re.compile("".join(_GLOB_PARTS.get(t, re.escape(t)) for t in _GLOB_TOKEN.findall(pattern)).rstrip("/"))
+def glob_regex(pattern: str) -> Wildcard:
+    """A workspace glob, matched with `.fullmatch(path)`: `*` within a folder name, `**` across folders.
+    Matched in linear time (`anchorcheck.base.globs.Wildcard`), since both the glob and the paths are untrusted."""
+    return Wildcard(pattern.rstrip("/") if pattern.rstrip("/") else pattern)
 
 
 def package_index(context: Context, ecosystem: str) -> tuple[Ecosystem, PackageIndex] | None:

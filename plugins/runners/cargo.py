@@ -29,6 +29,7 @@ from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
+    Steps,
     declared,
     dynamic,
     elsewhere,
@@ -134,27 +135,44 @@ def _default_selection(manifest: Crate, crates: list[Crate]) -> list[Crate]:
     return [manifest] if manifest.name else [c for c in crates if c is not manifest]
 
 
-def _aliases(context: Context, cwd: str) -> dict[str, tuple[list[str], str, int | None]]:
-    """`[alias]` entries of `.cargo/config.toml` files from `cwd` up; the nearer one wins."""
-    found: dict[str, tuple[list[str], str, int | None]] = {}
-    for folder in upward(cwd):
-        for name in (".cargo/config.toml", ".cargo/config"):
-            path = in_dir(folder, name)
-            if not is_file(context, path):
-                continue
-            text = read_text(context, path)
-            table = parse_toml(path, text).get("alias")
-            for alias, value in (table if isinstance(table, dict) else {}).items():
-                words = shlex.split(value) if isinstance(value, str) else [v for v in value if isinstance(v, str)] if isinstance(value, list) else None
-                if words is not None and alias not in found:
-                    found[alias] = (words, path, line_of(text, rf"^[ \t]*\"?{alias}\"?\s*="))
-            break
-    return found
+def _aliases(context: Context, cwd: str) -> dict[str, tuple[object, str]]:
+    """`[alias]` entries of `.cargo/config.toml` files from `cwd` up, as written, with the file of each; the
+    nearer one wins. Read once per folder: a call expands aliases of aliases, each a lookup here."""
+
+    def read() -> dict[str, tuple[object, str]]:
+        found: dict[str, tuple[object, str]] = {}
+        for folder in upward(cwd):
+            for name in (".cargo/config.toml", ".cargo/config"):
+                path = in_dir(folder, name)
+                if not is_file(context, path):
+                    continue
+                table = parse_toml(path, read_text(context, path)).get("alias")
+                for alias, value in (table if isinstance(table, dict) else {}).items():
+                    found.setdefault(alias, (value, path))
+                break
+        return found
+
+    return context.memo(("cmd-cargo-aliases", cwd), read)
+
+
+def _alias(context: Context, value: object, path: str, alias: str) -> tuple[list[str], int | None] | None:
+    """An alias's words and line, worked out for an alias a call uses (a split and a search per alias
+    of the file made 5,000 aliases cost a minute); None when it is neither a string nor a list."""
+    if isinstance(value, str):
+        try:
+            words = shlex.split(value)
+        except ValueError as exc:
+            raise ConfigError(path, f"alias {alias} cannot be split: {exc}") from None
+    elif isinstance(value, list):
+        words = [v for v in value if isinstance(v, str)]
+    else:
+        return None
+    return words, line_of(read_text(context, path), rf"^[ \t]*\"?{re.escape(alias)}\"?\s*=")
 
 
 def verify_cargo(invocation: Invocation, context: Context) -> AnchorResult:
     try:
-        return _check(invocation, context, list(invocation.args), expanded=())
+        return _check(invocation, context, list(invocation.args), expanded=(), steps=None)
     except ConfigError as error:
         return unusable(invocation, error)
 
@@ -175,19 +193,24 @@ def _subcommand_words(words: list[str]) -> list[str]:
     return words
 
 
-def _check(invocation: Invocation, context: Context, args: list[str], expanded: tuple[str, ...]) -> AnchorResult:
-    """Check a cargo call; `expanded` are the aliases already expanded to reach these words, in order."""
+def _check(invocation: Invocation, context: Context, args: list[str], expanded: tuple[str, ...], steps: Steps | None) -> AnchorResult:
+    """Check a cargo call; `expanded` are the aliases already expanded to reach these words, in order,
+    `steps` the budget of their configuration file."""
     words = _subcommand_words(list(args))
     if not words:
         return unknown(invocation, "cargo without a subcommand only prints its help")
     command, rest = words[0], words[1:]
     aliases = _aliases(context, invocation.cwd)
-    if command in aliases and command not in _PACKAGE_COMMANDS | _GLOBAL_COMMANDS:
+    alias = aliases.get(command) if command not in _PACKAGE_COMMANDS | _GLOBAL_COMMANDS else None
+    spelled = _alias(context, alias[0], alias[1], command) if alias is not None else None
+    if spelled is not None and alias is not None:
         if command in expanded or len(expanded) >= MAX_ALIASES:
             chain = " → ".join([*expanded, command])
             return unknown(invocation, f"the aliases {chain} never reach a subcommand: cargo refuses a recursive alias")
-        alias_words, path, line = aliases[command]
-        result = _check(invocation, context, alias_words + rest, (*expanded, command))
+        (alias_words, line), path = spelled, alias[1]
+        steps = steps or Steps(context, path)
+        steps(1 + len(alias_words) + len(rest))
+        result = _check(invocation, context, alias_words + rest, (*expanded, command), steps)
         result.evidence.insert(0, Evidence(path, line, f"alias {command}"))
         result.reason = f"alias {command} ({path}:{line}) runs `cargo {shlex.join(alias_words)}`: {result.reason}"
         return result

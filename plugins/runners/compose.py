@@ -21,11 +21,11 @@ from anchorcheck import AnchorResult, Evidence, Invocation, Runner, Verdict, hoo
 from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
+    Steps,
     dynamic,
     in_dir,
     is_file,
     join,
-    line_of,
     listed,
     parse_yaml,
     read_text,
@@ -35,6 +35,7 @@ from anchorcheck_plugins.runners._support import (
     unusable,
     upward,
     verified,
+    yaml_key_line,
 )
 
 DEFAULT_FILES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
@@ -59,39 +60,41 @@ _ONE_SERVICE = frozenset({"run", "exec", "port", "attach"})  # the words after t
 @dataclass
 class Compose:
     files: list[str]
-    services: dict[str, tuple[str, int | None]] = field(default_factory=dict)
+    services: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (file, its key there)
     open: list[str] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)  # each file read, for the line of a service found
 
 
 def read_compose(context: Context, files: tuple[str, ...]) -> Compose:
     def parse() -> Compose:
         compose = Compose(list(files))
         for path in files:
-            _read_into(context, path, compose, 0)
+            _read_into(context, path, compose, (), Steps(context, path))
         return compose
 
     return context.memo(("cmd-compose", files), parse)
 
 
-def _read_into(context: Context, path: str, compose: Compose, depth: int) -> None:
-    text = read_text(context, path)
+def _read_into(context: Context, path: str, compose: Compose, chain: tuple[str, ...], steps: Steps) -> None:
+    """Add the services of `path` and its includes; `chain` are the files that included it."""
+    text = compose.texts[path] = read_text(context, path)
+    steps(1 + len(text) // 4096)  # a read and its parse cost as the file is long
     doc = parse_yaml(path, text)
     if not isinstance(doc, dict):
         raise ConfigError(path, "a compose file should be a YAML mapping", 1)
     services = doc.get("services")
-    start = text.find("services:")
     for name in services if isinstance(services, dict) else {}:
-        compose.services.setdefault(str(name), (path, line_of(text, rf"^[ \t]+[\"']?{re.escape(str(name))}[\"']?\s*:(?:\s|$)", max(start, 0))))
+        compose.services.setdefault(str(name), (path, str(name)))
     includes = doc.get("include")
     folder = posixpath.dirname(path) or "."
     for entry in includes if isinstance(includes, list) else []:
         paths = entry if isinstance(entry, str) else entry.get("path") if isinstance(entry, dict) else None
         for written in [paths] if isinstance(paths, str) else paths if isinstance(paths, list) else []:
             target = join(folder, str(written)) if "$" not in str(written) else None
-            if target is None or not is_file(context, target) or depth > 4:
-                compose.open.append(f"{path} includes {written}, which anchorcheck cannot read")
+            if target is None or not is_file(context, target) or len(chain) > 4 or target in (*chain, path):
+                compose.open.append(f"{path} includes {written}, which anchorcheck cannot read (or which includes it back)")
             else:
-                _read_into(context, target, compose, depth + 1)
+                _read_into(context, target, compose, (*chain, path), steps)
 
 
 def reads_compose(program: str, args: tuple[str, ...]) -> bool:
@@ -134,8 +137,8 @@ def verify_compose(invocation: Invocation, context: Context) -> AnchorResult:
         if dynamic(service):
             return unknown(invocation, f"the service {service} is a placeholder or a shell expansion")
         if service in compose.services:
-            path, line = compose.services[service]
-            evidence.append(Evidence(path, line, f"service {service}"))
+            path, key = compose.services[service]
+            evidence.append(Evidence(path, yaml_key_line(compose.texts[path], key, "services:"), f"service {service}"))
             continue
         missing = f"no service {service} in {', '.join(found)} (services: {listed(compose.services)})"
         if doubtful or compose.open:

@@ -21,6 +21,7 @@ from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
+    Steps,
     dynamic,
     elsewhere,
     in_dir,
@@ -297,7 +298,7 @@ def _target(invocation: Invocation, context: Context, makefile: Makefile, target
     if target in makefile.targets:
         file, line = makefile.targets[target]
         return verified(invocation, f"target {target} is defined in {file}:{line}", [Evidence(file, line, f"target {target}")])
-    made = _pattern_could_make(context, makefile, target, call.folder, _DEPTH)
+    made = _pattern_could_make(context, makefile, target, call.folder, _DEPTH, Steps(context, makefile.path))
     if made is not None:
         rule, file, line, sure = made
         if sure:
@@ -366,19 +367,21 @@ def _stem(pattern: str, target: str) -> str | None:
 
 
 def _pattern_could_make(
-    context: Context, makefile: Makefile, target: str, folder: str, depth: int
+    context: Context, makefile: Makefile, target: str, folder: str, depth: int, steps: Steps
 ) -> tuple[str, str, int, bool] | None:
     """The pattern rule that could make `target`: (rule, file, line, sure).
 
     Sure when every prerequisite is an explicit target or an existing file;
     a prerequisite only another pattern rule could make leaves it unsure.
+    Each rule tried is a step: chains of `%` rules branch at every level.
     """
     for pattern, prereqs, file, line in makefile.patterns:
         stem = _stem(pattern, target)
         if stem is None:
             continue
+        steps(1 + len(prereqs))
         needed = [p.replace("%", stem) for p in prereqs]
-        if not all(_makeable(context, makefile, p, folder, depth - 1) for p in needed):
+        if not all(_makeable(context, makefile, p, folder, depth - 1, steps) for p in needed):
             continue
         sure = all("$" not in p and (p in makefile.targets or _exists(context, folder, p)) for p in needed)
         return f"{pattern}: {' '.join(prereqs)}".strip(), file, line, sure
@@ -390,10 +393,10 @@ def _exists(context: Context, folder: str, name: str) -> bool:
     return path is not None and context.repo.exists(path)
 
 
-def _makeable(context: Context, makefile: Makefile, name: str, folder: str, depth: int) -> bool:
+def _makeable(context: Context, makefile: Makefile, name: str, folder: str, depth: int, steps: Steps) -> bool:
     if "$" in name or name in makefile.targets or _exists(context, folder, name):
         return True
-    return depth > 0 and _pattern_could_make(context, makefile, name, folder, depth) is not None
+    return depth > 0 and _pattern_could_make(context, makefile, name, folder, depth, steps) is not None
 
 
 def _buildable_file(context: Context, folder: str, target: str) -> bool:

@@ -18,9 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
-from anchorcheck.plugin import Context
-from anchorcheck.plugin import first_error_line, string_value
-from anchorcheck.plugin import parser_for
+from anchorcheck.plugin import Context, first_error_line, string_value, parser_for
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     dynamic,

@@ -32,8 +32,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
-from anchorcheck.plugin import Context
-from anchorcheck.plugin import later
+from anchorcheck.plugin import Context, later
 from anchorcheck_plugins.runners._npm_packages import Package, find_workspace, nearest_manifest, read_package, select
 from anchorcheck_plugins.runners._support import (
     ConfigError,

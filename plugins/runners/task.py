@@ -19,9 +19,10 @@ import re
 from dataclasses import dataclass, field
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
-from anchorcheck.plugin import Context
+from anchorcheck.plugin import Context, Wildcard
 from anchorcheck_plugins.runners._support import (
     ConfigError,
+    Steps,
     dynamic,
     in_dir,
     is_dir,
@@ -38,6 +39,7 @@ from anchorcheck_plugins.runners._support import (
     unusable,
     upward,
     verified,
+    yaml_key_line,
 )
 
 NAMES = ("Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml", "Taskfile.dist.yml", "taskfile.dist.yml",
@@ -54,43 +56,62 @@ class Taskfile:
     """The tasks callable from one Taskfile: full names (with namespaces) to where each is defined."""
 
     path: str
-    tasks: dict[str, tuple[str, int | None]] = field(default_factory=dict)
+    tasks: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (file, the task's key there)
     open: list[str] = field(default_factory=list)  # why any missing name is unknown
     open_under: list[tuple[tuple[str, ...], str]] = field(default_factory=list)  # namespaces a missing optional include may fill, and why
+    texts: dict[str, str] = field(default_factory=dict)  # each file read, for the line of the task found
+
+    def line(self, file: str, key: str) -> int | None:
+        """The line of a task's key in its file: looked up for the task an answer names, not for each
+        task read (a search per task made a Taskfile of many tasks quadratic)."""
+        return yaml_key_line(self.texts[file], key, "\ntasks:")
 
 
 def read_taskfile(context: Context, path: str) -> Taskfile:
     def parse() -> Taskfile:
         taskfile = Taskfile(path)
-        _read_into(context, path, "", taskfile, [], 0)
+        _read_into(context, path, "", taskfile, [], (), Steps(context, path))
         return taskfile
 
     return context.memo(("cmd-task", path), parse)
 
 
-def _read_into(context: Context, path: str, prefix: str, taskfile: Taskfile, aliases: list[str], depth: int) -> None:
-    text = read_text(context, path)
+def _names(value: object, path: str, owner: str) -> list[str]:
+    """The names in a list of aliases; ConfigError when one is not a name. A YAML alias can make an
+    item a structure of exponential size (an alias bomb), which `str()` would spell out."""
+    if not isinstance(value, list):
+        return []
+    if not all(isinstance(v, (str, int, float)) for v in value):
+        raise ConfigError(path, f"the aliases of {owner} are not all names")
+    return [str(v) for v in value]
+
+
+def _read_into(context: Context, path: str, prefix: str, taskfile: Taskfile, aliases: list[str], chain: tuple[str, ...], steps: Steps) -> None:
+    """Add the tasks of `path` and its includes; `chain` are the files that included it, in order."""
+    text = taskfile.texts[path] = read_text(context, path)
+    steps(1 + len(text) // 4096)  # a read and its parse cost as the file is long
     doc = parse_yaml(path, text)
     if not isinstance(doc, dict):
         raise ConfigError(path, "a Taskfile should be a YAML mapping", 1)
     tasks = doc.get("tasks")
-    start = text.find("\ntasks:")
     for name, body in (tasks.items() if isinstance(tasks, dict) else []):
-        line = line_of(text, rf"^[ \t]+[\"']?{re.escape(str(name))}[\"']?\s*:(?:\s|$)", max(start, 0))
-        names = [str(name)]
-        if isinstance(body, dict) and isinstance(body.get("aliases"), list):
-            names += [str(a) for a in body["aliases"]]
+        names = [str(name), *_names(body.get("aliases") if isinstance(body, dict) else None, path, f"task {name}")]
+        steps(len(names) * (1 + len(aliases)))
         for task in names:
             for spelled in [prefix + task] + [f"{a}:{task}" for a in aliases]:
-                taskfile.tasks.setdefault(spelled, (path, line))
+                taskfile.tasks.setdefault(spelled, (path, str(name)))
     includes = doc.get("includes")
     folder = posixpath.dirname(path) or "."
     for namespace, spec in (includes.items() if isinstance(includes, dict) else []):
-        _include(context, folder, path, text, str(namespace), spec, prefix, taskfile, depth)
+        _include(context, folder, path, text, str(namespace), spec, prefix, taskfile, (*chain, path), steps)
 
 
-def _include(context: Context, folder: str, path: str, text: str, namespace: str, spec: object, prefix: str, taskfile: Taskfile, depth: int) -> None:
-    line = line_of(text, rf"^[ \t]+[\"']?{re.escape(namespace)}[\"']?\s*:")
+def _include(context: Context, folder: str, path: str, text: str, namespace: str, spec: object, prefix: str, taskfile: Taskfile,
+             chain: tuple[str, ...], steps: Steps) -> None:
+    steps()
+    # The line is searched for while few reasons are kept (the first is the one shown): a search per
+    # include would make a Taskfile of many unreadable includes quadratic.
+    line = line_of(text, rf"^[ \t]+[\"']?{re.escape(namespace)}[\"']?\s*:") if len(taskfile.open) + len(taskfile.open_under) < 8 else None
     where = f"{path}:{line}" if line else path
     if isinstance(spec, str):
         spec = {"taskfile": spec}
@@ -98,13 +119,16 @@ def _include(context: Context, folder: str, path: str, text: str, namespace: str
         taskfile.open.append(f"{where} includes {namespace} in a form anchorcheck does not read")
         return
     written = spec["taskfile"]
-    if "{{" in written or written.startswith(("http://", "https://", "git@")) or depth >= _MAX_DEPTH:
+    if "{{" in written or written.startswith(("http://", "https://", "git@")) or len(chain) > _MAX_DEPTH:
         taskfile.open.append(f"{where} includes {written}, which is templated or remote")
         return
     target = join(folder, written)
     if target is not None and is_dir(context, target):
         target = next((in_dir(target, n) for n in NAMES if is_file(context, in_dir(target, n))), None)
-    aliases = [str(a) for a in spec.get("aliases", []) if isinstance(a, str)] if isinstance(spec.get("aliases"), list) else []
+    aliases = _names(spec.get("aliases"), path, f"the include {namespace}")
+    if target in chain:  # task itself stops at an include cycle
+        taskfile.open.append(f"{where} includes {written}, which includes it back: task refuses an include cycle")
+        return
     if target is None or not is_file(context, target):
         if not spec.get("optional"):
             taskfile.open.append(f"{where} includes {written}, which is not in the repository")
@@ -115,7 +139,7 @@ def _include(context: Context, folder: str, path: str, text: str, namespace: str
             taskfile.open_under.append((tuple(f"{prefix}{n}:" for n in [namespace, *aliases]), why))
         return
     inner = prefix if spec.get("flatten") else f"{prefix}{namespace}:"
-    _read_into(context, target, inner, taskfile, [f"{prefix}{a}" for a in aliases], depth + 1)
+    _read_into(context, target, inner, taskfile, [f"{prefix}{a}" for a in aliases], chain, steps)
 
 
 def verify_task(invocation: Invocation, context: Context) -> AnchorResult:
@@ -157,7 +181,7 @@ def verify_task(invocation: Invocation, context: Context) -> AnchorResult:
         if dynamic(name.replace("*", "")) or "{{" in name:
             return unknown(invocation, f"the task {name} is a placeholder, a shell expansion or templated")
         found = taskfile.tasks.get(name) or next(
-            (where for task, where in taskfile.tasks.items() if "*" in task and re.fullmatch(re.escape(task).replace(r"\*", ".*"), name)), None
+            (where for task, where in taskfile.tasks.items() if "*" in task and Wildcard(task, crosses=True).fullmatch(name)), None
         )
         if found is None:
             missing = f"no task {name} in {path} (tasks: {listed(taskfile.tasks)})"
@@ -165,8 +189,9 @@ def verify_task(invocation: Invocation, context: Context) -> AnchorResult:
             if why:
                 return unknown(invocation, f"{missing}; {why[0]}")
             return refuted(invocation, missing, [Evidence(path, None, "tasks")])
-        evidence.append(Evidence(found[0], found[1], f"task {name}"))
-        reasons.append(f"task {name} is defined in {found[0]}" + (f":{found[1]}" if found[1] else ""))
+        file, line = found[0], taskfile.line(*found)
+        evidence.append(Evidence(file, line, f"task {name}"))
+        reasons.append(f"task {name} is defined in {file}" + (f":{line}" if line else ""))
     return verified(invocation, "; ".join(reasons), evidence)
 
 
