@@ -79,7 +79,9 @@ if TYPE_CHECKING:
     from anchorcheck.model.registry import AnchorKind, Ecosystem, Invocation, Language, MemoryFormat, Runner
     from anchorcheck.model.results import AnchorResult, Evidence, Memory, Position, Verdict
     from anchorcheck.base.gitnames import is_object_id
-    from anchorcheck.repo.checkout import FileTooLargeError, Repository, UnsafePathError, check_relative, looks_binary
+    from anchorcheck.repo.checkout import Repository
+    from anchorcheck.repo.paths import UnsafePathError, check_relative, looks_binary
+    from anchorcheck.repo.safe_read import FileTooLargeError
     from anchorcheck.repo.context import BudgetExceeded, Context
     from anchorcheck.model.citation import MAX_LINE_NUMBER, Citation
     from anchorcheck.spans.citation import split_lines, window
@@ -101,7 +103,9 @@ _HOMES: dict[str, tuple[str, str]] = {
     **_home("anchorcheck.model.results", "AnchorResult", "Evidence", "Memory", "Position", "Verdict"),
     # what a verifier is handed, and the checkout it reads through
     **_home("anchorcheck.repo.context", "BudgetExceeded", "Context"),
-    **_home("anchorcheck.repo.checkout", "FileTooLargeError", "Repository", "UnsafePathError", "check_relative", "looks_binary"),
+    **_home("anchorcheck.repo.checkout", "Repository"),
+    **_home("anchorcheck.repo.paths", "UnsafePathError", "check_relative", "looks_binary"),
+    **_home("anchorcheck.repo.safe_read", "FileTooLargeError"),
     **_home("anchorcheck.base.gitnames", "is_object_id"),
     # reading untrusted files within bounds
     **_home("anchorcheck.base.bounded", "LimitError", "brief", "json_loads", "toml_loads"),

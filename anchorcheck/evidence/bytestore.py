@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from anchorcheck.evidence.listing import walk_key
 from anchorcheck.evidence.scanarena import ScanArena
-from anchorcheck.repo.checkout import FileTooLargeError, UnsafePathError, looks_binary
+from anchorcheck.repo.paths import UnsafePathError, looks_binary
+from anchorcheck.repo.safe_read import FileTooLargeError
 
 if TYPE_CHECKING:
     from anchorcheck.repo.context import Context

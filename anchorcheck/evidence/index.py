@@ -23,7 +23,7 @@ from anchorcheck.evidence.facts_store import FactsStore
 from anchorcheck.evidence.listing import Scopes
 from anchorcheck.evidence.prefilter import Prefilter
 from anchorcheck.evidence.searches import Searches
-from anchorcheck.repo.checkout import FileTooLargeError
+from anchorcheck.repo.safe_read import FileTooLargeError
 
 if TYPE_CHECKING:
     from anchorcheck.evidence.cache import FactsCache

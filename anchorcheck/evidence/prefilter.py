@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from anchorcheck.evidence.extraction import FACTS_VERSION
-from anchorcheck.repo.checkout import UnsafePathError
+from anchorcheck.repo.paths import UnsafePathError
 
 if TYPE_CHECKING:
     from anchorcheck.evidence.bytestore import ByteStore

@@ -49,7 +49,7 @@ from anchorcheck.memory.memoryfiles import code_spans, looks_like_anchor
 from anchorcheck.model.results import HIGH, MEDIUM, AnchorResult, Suggestion, Verdict
 from anchorcheck.evidence.packages import LOCKED, PROJECT, PackageIndex
 from anchorcheck.memory.references import read_references, runner_claims
-from anchorcheck.repo.checkout import UnsafePathError
+from anchorcheck.repo.paths import UnsafePathError
 from anchorcheck.verify.verifier import Verifier
 
 _WORD = re.compile(r"[A-Za-z@][\w@/.+-]*\w|[A-Za-z]")

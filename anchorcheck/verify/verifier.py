@@ -28,7 +28,8 @@ from anchorcheck.model.results import AnchorResult, Memory, MemoryReport, Verdic
 from anchorcheck.verify.loading import PluginSet, default_plugins, load_plugins, only_from_env
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.registry import Registry
-from anchorcheck.repo.checkout import Repository, UnsafePathError, check_relative
+from anchorcheck.repo.checkout import Repository
+from anchorcheck.repo.paths import UnsafePathError, check_relative
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
