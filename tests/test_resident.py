@@ -322,22 +322,22 @@ def test_a_tracked_file_edited_while_the_first_look_lists_the_checkout_is_read_a
 def test_an_edit_while_a_new_configuration_is_taken_in_is_seen(tmp_path, monkeypatch, in_git):
     """The configuration changed: a new view of the checkout and a new snapshot. What changed between
     the look that found it and the new snapshot's watches comes from the old snapshot."""
-    import anchorcheck.verify.verifier as verifier_module
+    import anchorcheck.verify.resident as resident_module
 
     write(tmp_path, {"app/a.py": "import json\n", "gen/g.py": "import yaml\n"})
     if in_git:
         init_repo(tmp_path)
     v = verifier(tmp_path)
     assert v.check("import:redis").verdict is Verdict.REFUTED and v.check("import:yaml").verdict is Verdict.VERIFIED
-    snapshot = verifier_module._snapshot
+    snapshot = resident_module._snapshot
 
     def edited_first(repo, *args):
         (tmp_path / "app/a.py").write_text("import json\nimport redis\n")
-        monkeypatch.setattr(verifier_module, "_snapshot", snapshot)
+        monkeypatch.setattr(resident_module, "_snapshot", snapshot)
         return snapshot(repo, *args)
 
     write(tmp_path, {".anchorcheck.toml": 'exclude = ["gen/"]\n'})
-    monkeypatch.setattr(verifier_module, "_snapshot", edited_first)
+    monkeypatch.setattr(resident_module, "_snapshot", edited_first)
     assert v.check("import:yaml").verdict is Verdict.REFUTED  # the new configuration is in force
     assert v.check("import:redis").verdict is Verdict.VERIFIED
 
