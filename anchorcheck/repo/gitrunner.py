@@ -43,6 +43,8 @@ class GitRunner:
     """The part of `Repository` that runs git: plumbing on demand, the listing in the background."""
 
     root: Path
+    skip_dirs: frozenset[str]
+    exclude: Patterns
     listed_at: int | None
     before_looking: Callable[[Iterable[str], Iterable[str]], None] | None
     _memo: Memo
@@ -51,34 +53,6 @@ class GitRunner:
     _arrived: threading.Condition
     _raw: dict[tuple[str, ...], str | None]
     _git_stopped: bool
-    skip_dirs: frozenset[str]
-    exclude: Patterns
-
-    def _began(self) -> None:
-        if self.listed_at is None:
-            self.listed_at = time.time_ns()
-
-    def _listing(self, run: Callable[[list[tuple[str, ...]]], Iterable[str | None]], commands: list[tuple[str, ...]]) -> list[str | None]:
-        """Git's outputs for `commands` (the index read first): side by side, or, when `before_looking`
-        must be told first, the index read alone, then what git says of the files it names."""
-        self._began()
-        if self.before_looking is None:
-            return list(run(commands))
-        staged = list(run(commands[:1]))
-        self.before_looking(*self._to_watch(staged[0]))
-        return staged + list(run(commands[1:]))
-
-    def _to_watch(self, staged_out: str | None) -> tuple[set[str], Iterable[str]]:
-        """The directories of the files git's index names, but skipped and excluded ones, and those files
-        (a generator: only signatures need them). Quick, since git waits on it: paths found by one regex
-        (the index itself is parsed later), skipped directories looked for by name first."""
-        paths = _INDEX_PATH.findall(staged_out or "")
-        if self.exclude.patterns:
-            paths = [path for path in paths if not self.exclude.match_file(path)]
-        directories = directories_of(paths)
-        if any(d.rpartition("/")[2] in self.skip_dirs for d in directories):
-            directories = {d for d in directories if not self.skip_dirs.intersection(d.split("/"))}
-        return directories, (path for path in paths if path.rpartition("/")[0] in directories)
 
     def git(self, command: str, *options: str, operands: Iterable[str] = (), paths: Iterable[str] | None = None) -> str | None:
         """Run read-only git plumbing in the root; None when git is missing, fails or is not used here.
@@ -128,6 +102,32 @@ class GitRunner:
         finally:
             with self._arrived:
                 self._arrived.notify_all()
+
+    def _began(self) -> None:
+        if self.listed_at is None:
+            self.listed_at = time.time_ns()
+
+    def _listing(self, run: Callable[[list[tuple[str, ...]]], Iterable[str | None]], commands: list[tuple[str, ...]]) -> list[str | None]:
+        """Git's outputs for `commands` (the index read first): side by side, or, when `before_looking`
+        must be told first, the index read alone, then what git says of the files it names."""
+        self._began()
+        if self.before_looking is None:
+            return list(run(commands))
+        staged = list(run(commands[:1]))
+        self.before_looking(*self._to_watch(staged[0]))
+        return staged + list(run(commands[1:]))
+
+    def _to_watch(self, staged_out: str | None) -> tuple[set[str], Iterable[str]]:
+        """The directories of the files git's index names, but skipped and excluded ones, and those files
+        (a generator: only signatures need them). Quick, since git waits on it: paths found by one regex
+        (the index itself is parsed later), skipped directories looked for by name first."""
+        paths = _INDEX_PATH.findall(staged_out or "")
+        if self.exclude.patterns:
+            paths = [path for path in paths if not self.exclude.match_file(path)]
+        directories = directories_of(paths)
+        if any(d.rpartition("/")[2] in self.skip_dirs for d in directories):
+            directories = {d for d in directories if not self.skip_dirs.intersection(d.split("/"))}
+        return directories, (path for path in paths if path.rpartition("/")[0] in directories)
 
     def early_output(self, which: int) -> str | None:
         """One output of the listing the prefetch is running (in `listing_outputs` order), as soon as git
