@@ -9,7 +9,7 @@ banked", and re-banking it from the current code lost the fingerprint. So a
 command collects the new content of every file it changes in a `Batch`, and
 `Batch.commit`:
 
-1. writes a journal, `.anchorcheck.memory.journal` at the root, atomically: each
+1. writes a journal, `.anchorcheck.journal` at the root, atomically: each
    file's path, the sha256 of its bytes now and of its new bytes, and the
    new text;
 2. replaces each file;
@@ -42,7 +42,7 @@ TYPE_CHECKING = False  # not `typing`'s: a check imports this module, and nothin
 if TYPE_CHECKING:
     from anchorcheck.model.registry import Registry
 
-JOURNAL_NAME = ".anchorcheck.memory.journal"
+JOURNAL_NAME = ".anchorcheck.journal"
 VERSION = 1
 JOURNAL_CAP = 256 * 1024 * 1024  # the new text of every file a command changes: a lock and memory files
 
