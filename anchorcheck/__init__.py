@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from anchorcheck.model.results import AnchorResult, Evidence, Memory, MemoryReport, Position, Suggestion, Verdict, combine
     from anchorcheck.model.registry import AnchorKind, Ecosystem, Invocation, Language, MemoryFormat, Runner
     from anchorcheck.report.render import Rendered, render_prompt
-    from anchorcheck.repo.checkout import Repository, UnsafePathError
+    from anchorcheck.repo.checkout import Repository
+    from anchorcheck.repo.paths import UnsafePathError
     from anchorcheck.verify.fleet import verify_fleet
     from anchorcheck.verify.memory_store import MemoryStore, StoreError
     from anchorcheck.verify.suggestions import suggest
@@ -41,7 +42,8 @@ _HOMES = {
     **dict.fromkeys(["AnchorResult", "Evidence", "Memory", "MemoryReport", "Position", "Suggestion", "Verdict", "combine"], "anchorcheck.model.results"),
     **dict.fromkeys(["AnchorKind", "Ecosystem", "Invocation", "Language", "MemoryFormat", "Runner"], "anchorcheck.model.registry"),
     **dict.fromkeys(["Rendered", "render_prompt"], "anchorcheck.report.render"),
-    **dict.fromkeys(["Repository", "UnsafePathError"], "anchorcheck.repo.checkout"),
+    "Repository": "anchorcheck.repo.checkout",
+    "UnsafePathError": "anchorcheck.repo.paths",
     "Verifier": "anchorcheck.verify.verifier",
     "verify_fleet": "anchorcheck.verify.fleet",
     **dict.fromkeys(["MemoryStore", "StoreError"], "anchorcheck.verify.memory_store"),

@@ -39,7 +39,10 @@ if TYPE_CHECKING:
         string_value,
     )
     from anchorcheck.evidence.grammars import parser as grammar_parser
-    from anchorcheck.evidence.index import Goal, Search, SourceIndex, classify, parser_for
+    from anchorcheck.evidence.goals import Goal, Search
+    from anchorcheck.evidence.index import SourceIndex
+    from anchorcheck.evidence.listing import classify
+    from anchorcheck.evidence.extraction import parser_for
     from anchorcheck.evidence.packages import (
         BUILD,
         CONDA,
@@ -79,7 +82,9 @@ if TYPE_CHECKING:
     from anchorcheck.model.results import AnchorResult, Evidence, Memory, Position, Verdict
     from anchorcheck.base.gitnames import is_object_id
     from anchorcheck.base.gitnames import renames as git_renames
-    from anchorcheck.repo.checkout import FileTooLargeError, Repository, UnsafePathError, check_relative, looks_binary
+    from anchorcheck.repo.checkout import Repository
+    from anchorcheck.repo.paths import UnsafePathError, check_relative, looks_binary
+    from anchorcheck.repo.safe_read import FileTooLargeError
     from anchorcheck.repo.context import BudgetExceeded, Context
     from anchorcheck.model.citation import MAX_LINE_NUMBER, Citation
     from anchorcheck.spans.citation import split_lines, window
@@ -101,7 +106,9 @@ _HOMES: dict[str, tuple[str, str]] = {
     **_home("anchorcheck.model.results", "AnchorResult", "Evidence", "Memory", "Position", "Verdict"),
     # what a verifier is handed, and the checkout it reads through
     **_home("anchorcheck.repo.context", "BudgetExceeded", "Context"),
-    **_home("anchorcheck.repo.checkout", "FileTooLargeError", "Repository", "UnsafePathError", "check_relative", "looks_binary"),
+    **_home("anchorcheck.repo.checkout", "Repository"),
+    **_home("anchorcheck.repo.paths", "UnsafePathError", "check_relative", "looks_binary"),
+    **_home("anchorcheck.repo.safe_read", "FileTooLargeError"),
     **_home("anchorcheck.base.gitnames", "is_object_id"),
     "git_renames": ("anchorcheck.base.gitnames", "renames"),
     # reading untrusted files within bounds
@@ -110,7 +117,10 @@ _HOMES: dict[str, tuple[str, str]] = {
     **_home("anchorcheck.base.words", "plural"),
     **_home("anchorcheck.base.globs", "Wildcard"),
     # source evidence: the shared index, its searches and the facts a language extracts
-    **_home("anchorcheck.evidence.index", "Goal", "Search", "SourceIndex", "classify", "parser_for"),
+    **_home("anchorcheck.evidence.index", "SourceIndex"),
+    **_home("anchorcheck.evidence.goals", "Goal", "Search"),
+    **_home("anchorcheck.evidence.listing", "classify"),
+    **_home("anchorcheck.evidence.extraction", "parser_for"),
     **_home(
         "anchorcheck.evidence.facts",
         "TYPE_CHECKING_ONLY", "Define", "Definitions", "Facts", "Parsed", "definitions", "enclosing_name",

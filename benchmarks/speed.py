@@ -273,7 +273,7 @@ def resident(root: Path, anchors: list[str], label: str) -> None:
         print(f"  the recall of that file's own symbol: {touched[0] * 1000:.1f} ms ({touched[0] / floor:.2f}x)")
     # What the index itself does with the edited file: read it and extract its facts (a parse through
     # a read callback, the tree's reuse, the language's queries), the part of a recall no patch avoids.
-    from anchorcheck.evidence.index import extract_facts
+    from anchorcheck.evidence.extraction import extract_facts
 
     language = verifier.plugins.registry.language_for(edited)
     extracting = []

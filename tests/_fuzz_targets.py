@@ -25,7 +25,7 @@ from anchorcheck import parse_anchor
 from anchorcheck.model.anchors import AnchorSyntaxError
 from anchorcheck.repo.config import Config, ConfigError, load_config
 from anchorcheck.repo.context import Context
-from anchorcheck.evidence.index import extract_facts
+from anchorcheck.evidence.extraction import extract_facts
 from anchorcheck.memory.lockfile import LockError, read_lock
 from anchorcheck.memory.memoryfiles import MemoryFileError, read_memory_file
 from anchorcheck.evidence.packages import ManifestError

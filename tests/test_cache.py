@@ -46,7 +46,7 @@ def test_reuse_and_invalidation_after_an_edit(tmp_path):
 
 def test_an_upgraded_grammar_extracts_again(tmp_path, monkeypatch):
     """Facts are keyed by the installed tree-sitter distributions: a new grammar may name its nodes otherwise."""
-    from anchorcheck.evidence import index
+    from anchorcheck.evidence import extraction
 
     root, cache = write(tmp_path / "repo", {"a.py": "import redis\n"}), tmp_path / "cache"
     assert _parsed_after(root, cache)[1] == 1
@@ -54,21 +54,21 @@ def test_an_upgraded_grammar_extracts_again(tmp_path, monkeypatch):
     site = tmp_path / "site"
     (site / "tree_sitter_language_pack-99.0.dist-info").mkdir(parents=True)
     monkeypatch.syspath_prepend(str(site))
-    monkeypatch.setattr(index, "_FINGERPRINTS", {})
+    monkeypatch.setattr(extraction, "_FINGERPRINTS", {})
     result, parsed = _parsed_after(root, cache)
     assert parsed == 1 and result.verdict is Verdict.VERIFIED
 
 
 def test_the_installed_grammars_are_listed_once_per_process(tmp_path, monkeypatch):
     """Every language's fingerprint names the tree-sitter distributions; sys.path is listed for them once."""
-    from anchorcheck.evidence import index
+    from anchorcheck.evidence import extraction
 
     root = write(tmp_path / "repo", {"a.py": "import redis\n", "b.js": "import x from 'redis';\n", "c.go": 'package c\nimport "redis"\n', "d.rs": "use redis;\n"})
     listings = []
-    monkeypatch.setattr(index, "installed", lambda prefix: listings.append(prefix) or [])
-    monkeypatch.setattr(index, "_FINGERPRINTS", {})
+    monkeypatch.setattr(extraction, "installed", lambda prefix: listings.append(prefix) or [])
+    monkeypatch.setattr(extraction, "_FINGERPRINTS", {})
     assert verifier(root, tmp_path / "cache").check("import:redis").verdict is Verdict.VERIFIED
-    assert len({language for language, _ in index._FINGERPRINTS if language}) >= 3 and listings == ["tree_sitter"]
+    assert len({language for language, _ in extraction._FINGERPRINTS if language}) >= 3 and listings == ["tree_sitter"]
 
 
 def test_untracked_tree_without_git(tmp_path):

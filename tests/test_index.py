@@ -6,7 +6,9 @@ from tests._source_support import verifier, write
 from tests.conftest import init_repo, needs_git
 
 from anchorcheck import Memory, Verdict, Verifier
-from anchorcheck.evidence.index import Goal, SourceIndex, classify
+from anchorcheck.evidence.goals import Goal
+from anchorcheck.evidence.index import SourceIndex
+from anchorcheck.evidence.listing import classify
 from anchorcheck_plugins.kinds._source import ENOUGH_EVIDENCE
 
 
@@ -63,7 +65,7 @@ def test_classify():
 
 
 def test_many_misses_parse_in_worker_processes(tmp_path):
-    from anchorcheck.evidence.index import PARALLEL_PARSE
+    from anchorcheck.evidence.facts_store import PARALLEL_PARSE
 
     files = {f"m{i}.py": f"import mod{i}\nimport os\nos.getenv('K{i}')\nclass C{i}: pass\n" for i in range(PARALLEL_PARSE + 5)}
     write(tmp_path, files)
@@ -184,7 +186,7 @@ def test_a_lazy_search_judges_binary_and_oversized_files_as_the_first_search_doe
 
 def test_facts_list_imports_in_document_order():
     # py-tree-sitter hands query captures over in a set's order, which moves between processes.
-    from anchorcheck.evidence.index import extract_facts
+    from anchorcheck.evidence.extraction import extract_facts
     from anchorcheck.verify.loading import load_plugins
 
     languages = load_plugins().registry.languages
@@ -196,7 +198,7 @@ def test_facts_list_imports_in_document_order():
 
 def test_python_imports_are_found_wherever_they_stand():
     # The import queries run only around the `import` keywords (the whole tree when it has an error).
-    from anchorcheck.evidence.index import extract_facts
+    from anchorcheck.evidence.extraction import extract_facts
     from anchorcheck.verify.loading import load_plugins
 
     python = load_plugins().registry.languages["python"]
@@ -212,7 +214,7 @@ def test_extraction_reads_the_bytes_once_not_once_per_node(monkeypatch):
     """The parse goes through a read callback (so a deadline can stop it); the facts must then be
     taken from a tree that holds the bytes, or every node's text is fetched through the callback
     again (0.3 ms a node on a 100 KB file: extraction cost four times the parse)."""
-    from anchorcheck.evidence import index
+    from anchorcheck.evidence import extraction
     from anchorcheck_plugins.languages.python import LANGUAGE
 
     reads = {"parse": 0, "after": 0}
@@ -227,9 +229,9 @@ def test_extraction_reads_the_bytes_once_not_once_per_node(monkeypatch):
         phase[0] = "after"
         return tree
 
-    monkeypatch.setattr(index, "_bounded_parse", counting)
+    monkeypatch.setattr(extraction, "_bounded_parse", counting)
     source = "".join(f"import mod{i}\nclass C{i}:\n    def m(self):\n        self.x = os.environ['K{i}']\n" for i in range(500))
-    facts = index.extract_facts(LANGUAGE, source.encode())
+    facts = extraction.extract_facts(LANGUAGE, source.encode())
     assert len(facts.imports) == 500 and ("K7", 4 * 7 + 4) in facts.env
     assert reads["parse"] > 0 and reads["after"] == 0  # the parse's own reads, none per node
 

@@ -122,7 +122,7 @@ def test_lazy_loading_gives_what_importing_everything_first_gives(make_repo, mon
     monkeypatch.setattr(plugin_loading, "entry_points", lambda *groups: {**found, PROVIDES_GROUP: []})
     eager = load_plugins()
     assert not [key for table in eager.registry.tables() for key, value in table.entries() if isinstance(value, Declared)]
-    monkeypatch.setattr("anchorcheck.verify.verifier.default_plugins", lambda only=None: eager)
+    monkeypatch.setattr("anchorcheck.verify.loading.default_plugins", lambda only=None: eager)
     assert _check_json(root, capsys) == lazy
     verdicts = [(r["anchor"], r["verdict"]) for r in lazy["results"]]
     assert ("import:json", "VERIFIED") in verdicts and ("cmd:npm run deploy", "REFUTED") in verdicts

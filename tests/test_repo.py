@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from anchorcheck.base.gitnames import strip_credentials
-from anchorcheck.repo.checkout import Repository, UnsafePathError, find_root
+from anchorcheck.repo.checkout import Repository
+from anchorcheck.repo.paths import UnsafePathError, find_root
 from tests.conftest import git, init_repo, needs_git
 
 

@@ -221,8 +221,8 @@ def test_a_recall_after_an_edit_judges_only_the_edited_file(tmp_path, monkeypatc
     before = _json(v)
     index = SourceIndex.of(v.context)
     judged: list[str] = []
-    judge = index._judge
-    monkeypatch.setattr(index, "_judge", lambda files, wanted, result: judged.extend(p for p, _ in files) or judge(files, wanted, result))
+    judge = index.prefilter.judge
+    monkeypatch.setattr(index.prefilter, "judge", lambda files, wanted, result: judged.extend(p for p, _ in files) or judge(files, wanted, result))
     (tmp_path / "pkg/core.py").write_text((tmp_path / "pkg/core.py").read_text() + "# edited\n")
     assert _json(v) == before
     assert set(judged) == {"pkg/core.py"}
@@ -322,22 +322,22 @@ def test_a_tracked_file_edited_while_the_first_look_lists_the_checkout_is_read_a
 def test_an_edit_while_a_new_configuration_is_taken_in_is_seen(tmp_path, monkeypatch, in_git):
     """The configuration changed: a new view of the checkout and a new snapshot. What changed between
     the look that found it and the new snapshot's watches comes from the old snapshot."""
-    import anchorcheck.verify.verifier as verifier_module
+    import anchorcheck.verify.resident as resident_module
 
     write(tmp_path, {"app/a.py": "import json\n", "gen/g.py": "import yaml\n"})
     if in_git:
         init_repo(tmp_path)
     v = verifier(tmp_path)
     assert v.check("import:redis").verdict is Verdict.REFUTED and v.check("import:yaml").verdict is Verdict.VERIFIED
-    snapshot = verifier_module._snapshot
+    snapshot = resident_module._snapshot
 
     def edited_first(repo, *args):
         (tmp_path / "app/a.py").write_text("import json\nimport redis\n")
-        monkeypatch.setattr(verifier_module, "_snapshot", snapshot)
+        monkeypatch.setattr(resident_module, "_snapshot", snapshot)
         return snapshot(repo, *args)
 
     write(tmp_path, {".anchorcheck.toml": 'exclude = ["gen/"]\n'})
-    monkeypatch.setattr(verifier_module, "_snapshot", edited_first)
+    monkeypatch.setattr(resident_module, "_snapshot", edited_first)
     assert v.check("import:yaml").verdict is Verdict.REFUTED  # the new configuration is in force
     assert v.check("import:redis").verdict is Verdict.VERIFIED
 
@@ -399,9 +399,9 @@ def test_a_kept_search_is_patched_for_an_edit_not_worked_out_again(tmp_path, mon
     assert _answers(v) == _answers(verifier(root))
     index = SourceIndex.of(v.context)
     rebuilt, judged = [], []
-    answer, judge = index._answer, index._judge
-    monkeypatch.setattr(index, "_answer", lambda *args: rebuilt.append(args) or answer(*args))
-    monkeypatch.setattr(index, "_judge", lambda files, wanted, result: judged.extend(p for p, _ in files) or judge(files, wanted, result))
+    answer, judge = index.searches.answer, index.prefilter.judge
+    monkeypatch.setattr(index.searches, "answer", lambda *args: rebuilt.append(args) or answer(*args))
+    monkeypatch.setattr(index.prefilter, "judge", lambda files, wanted, result: judged.extend(p for p, _ in files) or judge(files, wanted, result))
     # Each edit, and the files the next recalls parse: the edited one where a search needs its facts,
     # and the next candidate in size order where the goal (three production importers) needs one more.
     edits = [
@@ -415,8 +415,8 @@ def test_a_kept_search_is_patched_for_an_edit_not_worked_out_again(tmp_path, mon
         ("pkg/solo.py", "import pkg.nothere\n", ["pkg/solo.py"]),  # the absent module is imported now
     ]
     edited, parsed = set(), []
-    store = index._store
-    monkeypatch.setattr(index, "_store", lambda path, *args: parsed.append(path) or store(path, *args))
+    store = index.store.add
+    monkeypatch.setattr(index.store, "add", lambda path, *args: parsed.append(path) or store(path, *args))
     for path, text, parses in edits:
         judged.clear()
         parsed.clear()

@@ -7,7 +7,9 @@ import os
 import pytest
 
 from anchorcheck import Verifier
-from anchorcheck.repo.checkout import FileTooLargeError, Repository, UnsafePathError
+from anchorcheck.repo.checkout import Repository
+from anchorcheck.repo.paths import UnsafePathError
+from anchorcheck.repo.safe_read import FileTooLargeError
 from anchorcheck.repo.revision import RevisionError, RevisionRepository
 from tests.conftest import git, needs_git
 

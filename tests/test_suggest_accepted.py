@@ -10,7 +10,7 @@ from pathlib import Path
 
 import anchorcheck
 from anchorcheck.cli import main
-from anchorcheck.evidence.index import classify
+from anchorcheck.evidence.goals import classify
 
 SESSION = "class Session:\n    def send_ping(self):\n        return 'pong'\n"
 PYPROJECT = '[project]\nname = "pkg"\nversion = "1"\ndependencies = ["redis>=5"]\n'

@@ -12,7 +12,7 @@ from typing import IO
 from anchorcheck.model.results import Verdict
 from anchorcheck.report import Run, format_names, renderer
 from anchorcheck.repo.gitdir import refusal
-from anchorcheck.repo.checkout import find_root
+from anchorcheck.repo.paths import find_root
 from anchorcheck.verify.verifier import Verifier
 
 EXIT_CLEAN, EXIT_FAILED = 0, 1

@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from anchorcheck.repo.checkout import directories_of
+from anchorcheck.repo.paths import directories_of
 
 if TYPE_CHECKING:
     from anchorcheck.repo.checkout import Repository

@@ -13,7 +13,9 @@ import hashlib
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from anchorcheck.repo.checkout import FileTooLargeError, UnsafePathError
+from anchorcheck.repo.paths import UnsafePathError
+
+from anchorcheck.repo.safe_read import FileTooLargeError
 
 if TYPE_CHECKING:
     from anchorcheck.repo.context import Context

@@ -31,7 +31,8 @@ from anchorcheck.repo.context import Context
 from anchorcheck.base.globs import gitignore
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.registry import Registry
-from anchorcheck.repo.checkout import Repository, UnsafePathError
+from anchorcheck.repo.checkout import Repository
+from anchorcheck.repo.paths import UnsafePathError
 
 
 MAX_SHOWN = 3

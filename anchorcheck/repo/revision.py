@@ -16,7 +16,9 @@ from functools import cached_property
 from pathlib import Path
 
 from anchorcheck.base.gitnames import is_object_id
-from anchorcheck.repo.checkout import FileTooLargeError, Repository, UnsafePathError, check_relative
+from anchorcheck.repo.checkout import Repository
+from anchorcheck.repo.paths import UnsafePathError, check_relative
+from anchorcheck.repo.safe_read import FileTooLargeError
 
 _SYMLINK_MODE = "120000"
 _MAX_SYMLINK_HOPS = 40

@@ -26,7 +26,13 @@ import hashlib
 import os
 from collections.abc import Iterable
 
-from anchorcheck.repo.checkout import REGULAR_MODES, FileTooLargeError, Repository, UnsafePathError, index_entries
+from anchorcheck.repo.checkout import Repository
+
+from anchorcheck.repo.listing import REGULAR_MODES, index_entries
+
+from anchorcheck.repo.paths import UnsafePathError
+
+from anchorcheck.repo.safe_read import FileTooLargeError
 
 MAX_UNCLEAN = 2000  # files git does not vouch for (modified, untracked) that naming a tree state may read
 

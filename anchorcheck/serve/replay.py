@@ -216,7 +216,7 @@ def take_listing() -> Repository | None:
 
 def _found_root() -> str:
     """The checkout `check` finds from the working directory when no `--root` names it."""
-    from anchorcheck.repo.checkout import find_root
+    from anchorcheck.repo.paths import find_root
 
     return str(find_root(os.getcwd()).resolve())
 

@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from anchorcheck.model.citation import Citation, sha256_of, whole_number
-from anchorcheck.repo.checkout import FileTooLargeError, Repository, UnsafePathError, check_relative
+from anchorcheck.repo.checkout import Repository
+from anchorcheck.repo.paths import UnsafePathError, check_relative
+from anchorcheck.repo.safe_read import FileTooLargeError
 
 CONTEXT_LINES = 5
 """Lines of context banked on each side of a span (fewer at the start or end of a file)."""

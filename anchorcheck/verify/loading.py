@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -36,6 +36,9 @@ from anchorcheck.model import anchors, hookspecs
 from anchorcheck.model.anchors import Anchor
 from anchorcheck.base.entrypoints import entry_points
 from anchorcheck.model.registry import AnchorKind, Declared, Registry, RegistrationError, Runner, Table
+
+if TYPE_CHECKING:
+    from anchorcheck.repo.config import Config
 
 ENTRY_POINT_GROUP = "anchorcheck"
 PROVIDES_GROUP = "anchorcheck.provides"
@@ -394,3 +397,14 @@ def parse_anchor(text: str, kinds: Mapping[str, AnchorKind] | None = None) -> An
     are loaded is this layer's business, not the vocabulary's.
     """
     return anchors.parse_anchor(text, default_registry().kinds if kinds is None else kinds)
+
+
+def plugins_for(only: Sequence[str] | None, config: Config, extra: Sequence[object]) -> PluginSet:
+    """The plugins a Verifier loads: those named by ANCHORCHECK_PLUGINS, else by the configuration's
+    `plugins` key, else every installed one; with `extra` plugin objects beside them."""
+    if only is None:
+        env = only_from_env()
+        only = env if env is not None else config.plugins
+    if not extra:
+        return default_plugins(only)
+    return load_plugins(only, extra)

@@ -23,7 +23,7 @@ from anchorcheck.memory.lockfile import attach, load_lock
 from anchorcheck.memory.memoryfiles import MemoryFileError, read_memory_file
 from anchorcheck.model.results import Memory, MemoryReport
 from anchorcheck.repo.atomic import write_atomic
-from anchorcheck.repo.checkout import UnsafePathError, check_relative
+from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify.verifier import Verifier
 
 DEFAULT_STORE = "agent.memories.toml"

@@ -1,0 +1,167 @@
+"""The listing of a scope: its source files, each with the language that parses it, and what every
+search of it needs worked out once; and which kind of code a file is, by its path."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from anchorcheck.evidence.prefilter import Recorded
+    from anchorcheck.model.registry import Language
+    from anchorcheck.repo.context import Context
+
+_VENDORED = frozenset({"vendor", "vendored", "third_party", "third-party", "_vendor", "node_modules", "external"})
+_TESTS = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs", "testdata", "fixtures"})
+_TEST_AFFIXES = ("test_", "tests_", "test-", "tests-", "_test", "_tests", "-test", "-tests")  # tests_integ/, e2e-tests/
+_EXAMPLES = frozenset({"example", "examples", "sample", "samples", "demo", "demos", "docs", "doc"})
+
+
+@lru_cache(maxsize=1 << 16)
+def classify(path: str) -> str:
+    """Which kind of code a file is — production, test, example or vendored — judged by its path."""
+    parts = path.lower().split("/")
+    dirs, name = parts[:-1], parts[-1]
+    if _VENDORED & set(dirs):
+        return "vendored"
+    if _TESTS & set(dirs) or any(d.startswith(_TEST_AFFIXES) or d.endswith(_TEST_AFFIXES) for d in dirs) or name.startswith("test_") or ".test." in name or ".spec." in name or name.endswith(("_test.go", "_test.py", "_spec.rb")) or name == "conftest.py":
+        return "test"
+    if _EXAMPLES & set(dirs):
+        return "example"
+    return "production"
+
+
+WALK_KIND = {"production": 0, "test": 1}  # the order a lazy prefilter walks a scope in
+CITED = ("production", "test", "example", "vendored")  # the order `cite` reads candidates in
+ASIDE_KIND = 2  # examples and vendored code, together
+# One step of a lazy prefilter: its files in walk order (kind, path, language), and in listing order.
+Block = tuple[list[tuple[int, str, "Language"]], list[tuple[str, "Language"]]]
+
+
+def walk_key(path: str, data: bytes) -> tuple[int, int, str]:
+    """The order a lazy prefilter walks files in (`Walks.order`): how the arena lays out what it holds, so
+    that each block a walk judges is one run of its bytes."""
+    return WALK_KIND.get(classify(path), ASIDE_KIND), len(data), path
+
+
+class Listing:
+    """The source files of one scope, with what every search of it needs worked out once."""
+
+    def __init__(self, files: list[tuple[str, Language]], others: int, staged: Mapping[str, str], clean: Mapping[str, str]) -> None:
+        self.files = files
+        self.others = others
+        self.clean = clean
+        tracked = [f"{path}\0{staged[path]}" for path, _ in files if path in staged]
+        # Names the tree state of the scope's tracked files (as staged); None outside git.
+        self.staged = hashlib.sha1("\0".join(tracked).encode("utf-8", "surrogateescape")).hexdigest() if staged else None  # noqa: S324
+        self.unclean = [(path, language) for path, language in files if path not in clean]
+        self.language = dict(files)
+        self.languages = {language.name: language for _, language in files}
+        self._under: dict[str, set[str]] | None = None
+        self._positions: dict[str, int] | None = None
+        # What a lazy prefilter walks (`Walks.order`), worked out on first use; dropped
+        # when a file changes, and worked out anew while a file is unreadable.
+        self.walk_order: list[Block] | None = None
+        self.walk_skipped: list[str] = []
+        self.walk_unreadable: list[str] = []
+        self.walk_whole = False  # its bytes do not fit in memory: searches judge every file at one read
+        self.read = False  # a search judged every file (and kept their bytes, as far as they fit)
+
+    def position(self, path: str) -> int:
+        """Where a file of this listing stands in it."""
+        if self._positions is None:
+            self._positions = {path: at for at, (path, _) in enumerate(self.files)}
+        return self._positions[path]
+
+    def forget(self, paths: Iterable[str]) -> None:
+        """Files edited since git listed them: git no longer vouches for them (`Repository.forget`)."""
+        paths = {path for path in paths if path in self.language}
+        if paths:
+            self.walk_order = None  # sizes and readability may have changed
+        known = {path for path, _ in self.unclean}
+        edited = {path for path in paths if path not in self.clean and path not in known}
+        if edited:
+            self.unclean = [(path, language) for path, language in self.files if path in known or path in edited]
+
+    def matters(self, path: str, wanted: Mapping[str, Sequence[bytes]], data: Callable[[str], bytes | None]) -> bool:
+        """Whether a changed file could change a search of this listing that ruled it out by its
+        bytes: it is in scope and its new bytes (`data`, None when unreadable) hold one of its
+        language's needles."""
+        language = self.language.get(path)
+        if language is None:
+            return False
+        content = data(path)
+        return content is None or any(needle in content for needle in wanted.get(language.name, ()))
+
+    def under(self, directory: str) -> set[str]:
+        """The paths with a directory of this name among their parents (an index built on first use)."""
+        if self._under is None:
+            self._under = {}
+            for path, _ in self.files:
+                for part in path.split("/")[:-1]:
+                    self._under.setdefault(part, set()).add(path)
+        return self._under.get(directory, set())
+
+    def forced(self, inside: Callable[[Language], str | None] | None) -> set[str]:
+        """The files a search's `inside` rule forces in: those of each language under the directory it names."""
+        found: set[str] = set()
+        for language in self.languages.values():
+            directory = inside(language) if inside is not None else None
+            if directory:
+                found |= {path for path in self.under(directory) if self.language[path] is language}
+        return found
+
+    def still_clean(self, paths: Iterable[str]) -> set[str]:
+        """Those of `paths` in this listing whose working copy git still vouches for."""
+        return {path for path in paths if path in self.clean and path in self.language}
+
+    def undecided(self, known: Recorded | None) -> list[tuple[str, Language]]:
+        """The files a remembered prefilter does not speak for (all of them without one), in listing order."""
+        if known is None:
+            return self.files
+        stale = [(path, self.language[path]) for path in self.still_clean(known.uncovered)]
+        return sorted([*self.unclean, *stale]) if stale else self.unclean
+
+
+class Scopes:
+    """The listings of a checkout's scopes, each worked out once, and which language parses a path."""
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
+        self.listings: dict[str | None, Listing] = {}
+
+    def kept_from(self, old: Scopes) -> None:
+        """Take over `old`'s listings of a checkout not listed again, with git's new word on which files are clean."""
+        repo = self.context.repo
+        self.listings = {
+            scope: Listing(listing.files, listing.others, repo.staged_blob_ids, repo.blob_ids) for scope, listing in old.listings.items()
+        }
+
+    def forget(self, stale: set[str], relisted: bool) -> None:
+        if relisted:
+            self.listings = {}
+        else:
+            for listing in self.listings.values():
+                listing.forget(stale)
+
+    def language(self, path: str) -> Language | None:
+        language = self.context.registry.language_for(path)
+        return language if language is not None and language.extract is not None else None
+
+    def listing(self, scope: str | None) -> Listing:
+        if scope not in self.listings:
+            # Listed paths, not `files`: the search reads each candidate anyway and tells binary
+            # and oversized files from those bytes, instead of opening every file twice.
+            supported, others = [], 0
+            for at, path in enumerate(self.context.repo.paths(scope)):
+                if not at % 4096:
+                    self.context.check_deadline()  # a language lookup per path: 50,000 of them take a while
+                language = self.language(path)
+                if language is None:
+                    others += 1
+                else:
+                    supported.append((path, language))
+            self.listings[scope] = Listing(supported, others, self.context.repo.staged_blob_ids, self.context.repo.blob_ids)
+        return self.listings[scope]

@@ -1,0 +1,254 @@
+"""How one anchor becomes a result: parsed, scoped, answered from the memo or the disk, else by a plugin.
+
+Dispatch goes through the `verify_anchor` hook, then the kind's own verifier;
+any exception a plugin raises is contained to the anchor it was checking, and
+a deadline passed inside a plugin is an INCONCLUSIVE result, never an error.
+An implicit reference read from prose is resolved first, as a reader would.
+Results are kept while what they were worked out from holds (the memo) and
+stored on disk per tree state. `Dispatch` is the part of `Verifier` that does this.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from anchorcheck.memory import implicit
+from anchorcheck.model.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor, parse_anchor
+from anchorcheck.model.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_reason
+from anchorcheck.model.reference import Reference
+from anchorcheck.model.results import AnchorResult, Verdict
+from anchorcheck.repo.context import BudgetExceeded
+from anchorcheck.repo.paths import UnsafePathError, check_relative
+from anchorcheck.verify.elsewhere import defined_elsewhere
+
+if TYPE_CHECKING:
+    from anchorcheck.evidence.stored import ResultStore
+    from anchorcheck.model.registry import Registry
+    from anchorcheck.repo.checkout import Repository
+    from anchorcheck.repo.config import Config
+    from anchorcheck.repo.context import Context
+    from anchorcheck.repo.treestate import TreeState
+    from anchorcheck.verify.loading import PluginSet
+
+
+class Dispatch:
+    """The part of `Verifier` that checks one anchor, implicit reference or citation."""
+
+    repo: Repository
+    config: Config
+    context: Context
+    plugins: PluginSet
+    _results: ResultStore | None | bool
+
+    @property
+    def registry(self) -> Registry:
+        return self.plugins.registry
+
+    def parse(self, text: str) -> Anchor:
+        """Parse an anchor against the kinds this Verifier's plugins registered."""
+        return parse_anchor(text, self.plugins.registry.kinds)
+
+    def _check(self, raw: Any) -> AnchorResult:
+        try:
+            return self._check_within(raw)
+        except BudgetExceeded:  # out of a plugin's reach: resolving an implicit path, a scope
+            return budget_exceeded(anchor_text(raw.anchor if isinstance(raw, Reference) else raw), "before this anchor's check finished")
+
+    def _check_within(self, raw: Any) -> AnchorResult:
+        if isinstance(raw, Reference):
+            return self._check_reference(raw)
+        text = anchor_text(raw)
+        try:
+            anchor = self._as_anchor(raw)
+        except AnchorSyntaxError as exc:
+            unknown = unknown_kind_reason(text, self.registry.kinds) if isinstance(raw, str) else None
+            if unknown is not None:
+                return AnchorResult(text, Verdict.INCONCLUSIVE, unknown, state=UNKNOWN_KIND)
+            return AnchorResult(text, Verdict.INCONCLUSIVE, f"malformed anchor: {exc}", state=MALFORMED)
+        shown = format_anchor(anchor)
+        if self.context.time_left() is not None and self.context.time_left() <= 0:
+            return budget_exceeded(shown)
+        refused = self._refused_scope(anchor)
+        if refused is not None:
+            return AnchorResult(shown, Verdict.INCONCLUSIVE, refused, state="unverifiable")
+        result = self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None)
+        result.anchor = shown
+        if anchor.negated:
+            result = _negate(result)
+        return result
+
+    def _check_reference(self, reference: Reference) -> AnchorResult:
+        """An implicit reference: a path is first resolved as a reader would (see anchorcheck.memory.implicit)."""
+        if reference.kind == "file":
+            where = implicit.resolve(reference, self.context)
+            if where.path is None:
+                result = AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, where.unsure or "", state="unsure")
+            else:
+                result = self._check(f"file:{encode_path(where.path)}")
+                result.reason += where.note
+        elif reference.kind == "cmd":
+            readings = implicit.command_readings(reference, self.context.repo)
+            sections = implicit.command_readings(reference._replace(hints=reference.sections), self.context.repo)
+            readings += [r for r in sections if r not in readings]  # the headings above it: tried last
+            result = self._first_reading(readings)
+            if result.verdict is Verdict.REFUTED:
+                result = defined_elsewhere(reference, result, readings, self._check, self.registry, self.context.repo)
+        else:
+            result = self._check(reference.anchor)
+        result.implicit = True
+        result.details = {**result.details, "written": reference.written, "form": reference.form}
+        return result
+
+    def _first_reading(self, anchors: list[str]) -> AnchorResult:
+        """The first reading that verifies; REFUTED only when every reading is; else the first INCONCLUSIVE one.
+
+        When every reading is REFUTED, the one shown is the first that found its configuration and cites it
+        ("no target x in Makefile"), rather than one refuted for having none in its folder ("no Makefile in
+        .claude/skills/x/"), which says nothing about the command."""
+        results = []
+        for anchor in anchors:
+            result = self._check(anchor)
+            if result.verdict is Verdict.VERIFIED:
+                return result
+            results.append(result)
+        unsure = [r for r in results if r.verdict is not Verdict.REFUTED]
+        if unsure:
+            return unsure[0]
+        shown = next((r for r in results if r.evidence), results[0])
+        if len(results) > 1:
+            shown.reason += f" (nor as {', '.join(r.anchor for r in results if r is not shown)})"
+        return shown
+
+    def _as_anchor(self, raw: Any) -> Anchor:
+        if isinstance(raw, Anchor):
+            return raw
+        as_anchor = getattr(raw, "as_anchor", None)
+        if callable(as_anchor):
+            return as_anchor()
+        if isinstance(raw, str):
+            return self.parse(raw)
+        raise AnchorSyntaxError(f"expected an anchor string, Anchor or Citation, got {type(raw).__name__}")
+
+    def _refused_scope(self, anchor: Anchor) -> str | None:
+        if anchor.scope is None or set("*?[") & set(anchor.scope):
+            return None
+        try:
+            check_relative(anchor.scope)
+            self.context.repo.resolve(anchor.scope)
+        except UnsafePathError as exc:
+            return f"scope refused: {exc.why}"
+        return None
+
+    def _answer(self, anchor: Anchor, described: bool) -> AnchorResult:
+        """The positive claim's result: kept in the memo while what it was worked out from holds, when
+        the anchor's text `described` it whole (a citation carries its banked lines beside the text).
+        A copy each time: callers adorn results (negation, implicit marks)."""
+        positive = anchor.positive()
+        if not described:
+            return self._dispatch(positive)
+        key = ("anchorcheck.result", positive.kind, positive.value, positive.scope)
+        kept = self.context.shared.get(key, lambda: self._work_out(positive), keep=_finished)
+        return replace(kept, evidence=list(kept.evidence), details=dict(kept.details))
+
+    def _work_out(self, anchor: Anchor) -> AnchorResult:
+        """A result from the disk when this tree state was judged before, else from the plugins (and kept)."""
+        store = self._store()
+        if store is None:
+            return self._dispatch(anchor)
+        memo = self.context.shared
+        found = store.get(anchor)
+        if found is not None:  # no record of the files it read: it goes at the first change of any
+            result, absent = found
+            memo.read_all(absent)
+            memo.listed()
+            memo.watch(_anything)
+            return result
+        result = self._dispatch(anchor)
+        reads = memo.current()
+        if _finished(result) and reads is not None:
+            store.put(anchor, result, reads)
+        return result
+
+    def _store(self) -> ResultStore | None:
+        """The result store of this checkout's tree state, in this Verifier's own context only (not at a
+        past revision); opened on first use, outside any entry's record (it lists and hashes the tree)."""
+        if self._results is False or self.context.repo is not self.repo:
+            return None
+        if self._results is None:
+            from anchorcheck.evidence.cache import open_cache
+            from anchorcheck.evidence.stored import ResultStore
+
+            cache = open_cache(self.context.options, self.repo.root, self.context.time_left)
+            with self.context.shared.unrecorded():
+                opened = ResultStore.open(self.repo, self.plugins, self.config, cache) if cache is not None else None
+            self._results = opened if opened is not None else False
+        return self._results or None
+
+    def tree(self) -> TreeState | None:
+        """The tree state this Verifier's stored verdicts are keyed by (`anchorcheck.repo.treestate`); None where
+        none is used (no cache, outside git, a tree too unclean to name, or a change seen since)."""
+        store = self._store()
+        return store.tree if store is not None else None
+
+    def _flush(self) -> None:
+        if self._results:
+            self._results.flush()
+
+    def _dispatch(self, anchor: Anchor) -> AnchorResult:
+        shown = format_anchor(anchor)
+        for impl in self.plugins.hook_impls("verify_anchor"):
+            result = self._guarded(impl.plugin_name, shown, impl.function, anchor=anchor, context=self.context)
+            if result is not None:
+                return result
+        kind = self.plugins.registry.kinds.get(anchor.kind)
+        if kind is None:
+            return AnchorResult(
+                shown, Verdict.INCONCLUSIVE, f"no loaded plugin verifies '{anchor.kind}:' anchors"
+            )
+        result = self._guarded(kind.plugin, shown, kind.verify, anchor, self.context)
+        return result if result is not None else AnchorResult(
+            shown, Verdict.INCONCLUSIVE, f"plugin {kind.plugin!r} returned no result"
+        )
+
+    def _guarded(self, plugin: str, shown: str, function: Any, *args: Any, **kwargs: Any) -> AnchorResult | None:
+        try:
+            result = function(*args, **kwargs)
+        except BudgetExceeded as exc:
+            return budget_exceeded(shown, str(exc) or "before this anchor's check finished")
+        except UnsafePathError as exc:
+            return AnchorResult(shown, Verdict.INCONCLUSIVE, f"refused path {exc.path!r}: {exc.why}", state="unverifiable", plugin=plugin)
+        except Exception as exc:  # a plugin bug costs one anchor, not the run
+            return AnchorResult(
+                shown,
+                Verdict.INCONCLUSIVE,
+                f"plugin {plugin!r} failed: {type(exc).__name__}: {exc}",
+                state="error",
+                plugin=plugin,
+            )
+        if result is not None and result.plugin is None:
+            result.plugin = plugin
+        return result
+
+
+def _finished(result: AnchorResult) -> bool:
+    """A result worth keeping: not one a deadline cut short."""
+    return result.state != "budget"
+
+
+def _anything(path: str) -> bool:
+    """The watch of a result read from the disk: any change may matter to it."""
+    return True
+
+
+def budget_exceeded(shown: str, when: str = "before this anchor was checked") -> AnchorResult:
+    return AnchorResult(shown, Verdict.INCONCLUSIVE, f"budget exceeded {when}", state="budget")
+
+
+def _negate(result: AnchorResult) -> AnchorResult:
+    flipped = result.verdict.negated()
+    if flipped is not result.verdict:
+        claim = "holds" if result.verdict is Verdict.VERIFIED else "does not hold"
+        result.reason = f"negated anchor, and the positive claim {claim}: {result.reason}"
+    result.verdict = flipped
+    return result
