@@ -140,6 +140,7 @@ def cold(root: Path, anchors: list[str], clock: Clock) -> None:
     candidates, _ = SourceIndex.of(verifier.context).sources(None)
     must = needed(results, anchors, {path for path, _ in candidates})
     manifests = {e.path for r in results if r.anchor.startswith("pkg:") for e in r.evidence if e.path and (root / e.path).is_file()}
+    candidates = [(path, language) for path, language in candidates if (root / path).is_file()]  # not a sparse checkout's left-out file
     data = clock.time("cold read", lambda: {path: (root / path).read_bytes() for path, _ in candidates})
     clock.time("cold parse", lambda: [get_parser(language.grammar).parse(data[path]) for path, language in candidates if path in must])
     clock.time("cold manifests", lambda: _manifest_floor(root, manifests))
@@ -254,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for name, root in repos:
         rows.append(measure(name, root, work, rounds))
-        print(f"measured {name}", file=sys.stderr)
+        print(table(rows[-1:]).splitlines()[-1], file=sys.stderr)  # each row as soon as it is measured
     print(f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, Python {sys.version.split()[0]}, medians of {rounds} interleaved round(s):\n")
     print(table(rows))
     if args.work is None:
