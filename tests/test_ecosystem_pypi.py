@@ -220,3 +220,20 @@ def test_tool_only_pyproject_proves_no_absence(tmp_path: Path) -> None:
     write(tmp_path, {"pyproject.toml": "[tool.black]\nline-length = 100\n"})
     result = verifier(tmp_path).check("pkg:pypi/django")
     assert result.verdict.value == "INCONCLUSIVE" and "no pypi manifest" in result.reason
+
+
+@needs_corpus
+def test_reading_a_pyproject_with_markers_and_groups_imports_no_packaging() -> None:
+    """flask's pyproject.toml and uv.lock (a marker, extras, a range, PEP 735 groups without include-group):
+    every declaration is read, and packaging (61 ms of such a read) is never imported."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\nfrom tests._pkg_support import corpus, index\n"
+        "idx = index(corpus('flask'), 'pypi')\n"
+        "print(len(idx.declarations), sorted(m for m in sys.modules if m.startswith('packaging')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=Path(__file__).parents[1])
+    count, imported = done.stdout.split(" ", 1)
+    assert int(count) > 20 and imported.strip() == "[]"

@@ -1,5 +1,6 @@
-"""A requirement string that is a name and at most one plain release specifier is read without packaging;
-every other one by packaging. Either way the declaration is the one packaging gives, byte for byte."""
+"""A requirement string of the common shapes (a name, extras, release specifiers, a marker of plain
+comparisons) is read without packaging; every other one by packaging. Either way the declaration is the
+one packaging gives, byte for byte."""
 
 from __future__ import annotations
 
@@ -51,7 +52,36 @@ def test_a_plain_requirement_does_not_import_packaging(text: str, monkeypatch: p
     assert (found.written, found.specifier) == (Requirement(text).name, str(Requirement(text).specifier))
 
 
-@pytest.mark.parametrize("text", ["x~=1", "x>=2,<3", "x >=2", "x>=2.*", "x[a]>=1", "x>=1.0a1", "x===1", "-x"])
+_SPECIFIERS = st.lists(st.tuples(st.sampled_from([">=", "<=", "==", "!=", "~=", "<", ">", "==="]), _VERSION, st.sampled_from(["", " "])), max_size=3)
+_COMPARISON = st.tuples(
+    st.sampled_from(["python_version", "python_full_version", "sys_platform", "os_name", "platform_machine", "extra", "os.name", "implementation_name"]),
+    st.sampled_from(["==", "!=", "<", ">=", "~=", " in ", " not in ", "in", "===", " not  in "]),
+    st.sampled_from(["'3.12'", '"win32"', "'x86_64 aarch64'", "'Foo_Bar'", "''", "'a\"b'", "3"]),
+)
+_MARKER = st.lists(st.tuples(_COMPARISON, st.sampled_from([" and ", " or ", "and ", " AND ", ") or ("])), min_size=1, max_size=3)
+
+
+@given(_NAME, st.sampled_from(["", "[x]", "[ a , b ]", "[]", "[-x]"]), _SPECIFIERS, st.none() | _MARKER, st.sampled_from(["", " ", ";"]))
+def test_a_requirement_with_extras_specifiers_and_a_marker_reads_as_packaging_reads_it(name, extras, specifiers, marker, space) -> None:
+    text = name + extras + ",".join(f"{space}{op}{version}" for op, version, space in specifiers)
+    if marker is not None:
+        text += space + ";" + "".join(f"{var}{op}{value}{joiner}" for (var, op, value), joiner in marker)[: -len(marker[-1][1])]
+    assert _by_declare(text) == _by_packaging(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["celery[redis]", "flit_core>=3.11,<4", "gha-update ; python_full_version >= '3.12'", "a[x, y] >=1 ; platform_machine in 'x86_64 aarch64'",
+     "pywin32>=300; sys_platform == 'win32' and python_version < '3.13' or os_name == \"nt\"", "x>=1.0, !=1.5.*, <2"],
+)
+def test_a_common_requirement_does_not_import_packaging(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = _parsed(text, 3)
+    monkeypatch.setitem(sys.modules, "packaging.requirements", None)
+    found = declare(text, "direct", "f", 3)
+    assert (found.written, found.specifier) == expected
+
+
+@pytest.mark.parametrize("text", ["x~=1", "x>=2.*", "x>=1.0a1", "x===1", "-x", "x;(os_name=='nt')", "x; extra == 'Foo_Bar'", "x>=1,>=1.0", "x @ https://h/x.whl"])
 def test_anything_else_is_packagings(text: str) -> None:
     assert _by_declare(text) == _by_packaging(text)
 

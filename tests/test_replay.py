@@ -343,3 +343,56 @@ def test_a_later_command_in_the_same_process_lists_the_checkout_anew(repo: Path,
     capsys.readouterr()
     main(["check", "-v", "--no-cache"])
     assert "VERIFIED import:redis" in capsys.readouterr().out
+
+
+def _link_and_submodule(root: Path) -> None:
+    """The shapes of two of three real repositories tried: a tracked link to a folder, and a submodule
+    that was never checked out (git's index holds it; its folder is empty)."""
+    write_tree(root, {"lib/real/f": "x\n", "lib/other/g": "y\n"})
+    (root / "lib" / "linked").symlink_to("real")
+    (root / "vendor" / "sub").mkdir(parents=True)
+    git(root, "add", "-A")
+    git(root, "update-index", "--add", "--cacheinfo", f"160000,{'5' * 40},vendor/sub")
+    git(root, "commit", "-qm", "a link to a folder, a submodule not checked out")
+
+
+def test_a_link_to_a_folder_and_a_submodule_not_checked_out_do_not_block_a_replay(repo: Path) -> None:
+    _link_and_submodule(repo)
+    assert "VERIFIED import:requests" in warm(repo, "-v").out
+    cache = Path(os.environ["ANCHORCHECK_CACHE_DIR"])
+    assert any((cache / "replay").iterdir())
+
+
+def test_the_issue_repro_replays(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "r", {"src/a.py": "import json\n", "lib/real/f": "x\n", "MEMORY.md": "- `import:json`\n"})
+    (root / "lib" / "linked").symlink_to("real")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "x")
+    assert "1 verified" in warm(root, "MEMORY.md").out
+
+
+def _retarget(root: Path) -> None:
+    (root / "lib" / "linked").unlink()
+    (root / "lib" / "linked").symlink_to("other")
+
+
+# A memory that names what the link or the submodule's folder holds, what changes there, and what shows.
+THROUGH = {
+    "the link pointed elsewhere": ("`file:lib/linked/f`", _retarget, "REFUTED file:lib/linked/f"),
+    "the submodule's folder removed": ("`file:vendor/sub`", lambda root: (root / "vendor" / "sub").rmdir(), None),
+}
+
+
+@pytest.mark.parametrize("case", THROUGH, ids=list(THROUGH))
+def test_what_a_memory_reads_through_a_link_or_a_submodule_still_keys_the_replay(repo: Path, case: str) -> None:
+    anchor, change, shows = THROUGH[case]
+    _link_and_submodule(repo)
+    (repo / "CLAUDE.md").write_text(MEMORY + f"- Also {anchor}.\n")
+    before = warm(repo, "-v")
+    change(repo)
+    after = check(repo, "-v")
+    assert not after.replayed
+    assert after.shown == check(repo, "-v", "--no-cache").shown
+    if shows:
+        assert shows in after.out and shows not in before.out

@@ -77,3 +77,19 @@ def test_a_tree_with_too_many_unvouched_files_is_not_hashed_to_store_verdicts(tm
     again, read = _answers(root, cache)
     assert again == first and first["import:redis"]["verdict"] == "VERIFIED"
     assert read  # no stored verdict answered: the search ran again from the files
+
+
+def test_a_link_to_a_folder_or_a_submodule_not_checked_out_keeps_verdicts_stored(tmp_path):
+    from tests.conftest import git
+
+    root, cache = write(tmp_path / "repo", {**_FILES, "lib/real/f": "x\n"}), tmp_path / "cache"
+    (root / "lib" / "linked").symlink_to("real")
+    (root / "vendor" / "sub").mkdir(parents=True)
+    init_repo(root)
+    git(root, "update-index", "--add", "--cacheinfo", f"160000,{'5' * 40},vendor/sub")
+    first, _ = _answers(root, cache)
+    again, read = _answers(root, cache)
+    assert json.dumps(again) == json.dumps(first) and read == []
+    (root / "lib" / "linked").unlink()
+    (root / "lib" / "linked").symlink_to("gone")  # another link text: another tree state
+    assert _answers(root, cache)[1]

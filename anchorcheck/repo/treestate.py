@@ -7,6 +7,13 @@ prints again. Both name it here, from the same three git listing commands
 vouches for, the same hash of the bytes for any other (modified, untracked).
 A result may also depend on paths that do not exist (a file looked for, not
 found): those are kept beside it and checked again when it is read back.
+Paths git does not vouch for and the listing does not keep, that stand as a
+link or a folder (a tracked link to a folder, a submodule that is not checked
+out, an untracked link) are named by what stands there (`_standing`: a link's
+text, or a folder), so a result that looked at one, as the listing itself does
+when it vets each link, is still named by the state: what no memory names does
+not block a replay. What a read through a link reaches is noted as a path of
+its own (`Repository.resolve`) and judged on its own.
 
 A replay names the same state a cheaper way (`listing_key`): git's raw
 outputs of those three commands, plus, for each path git does not vouch
@@ -45,19 +52,29 @@ def git_blob_id(data: bytes) -> str:
 class TreeState:
     """One named tree state: its digest and the paths listed in it."""
 
-    def __init__(self, digest: str, listed: set[str], root: str, unclean: dict[str, str]) -> None:
+    def __init__(self, digest: str, listed: set[str], root: str, unclean: dict[str, str], held: dict[str, str] | None = None) -> None:
         self.digest = digest
         self.listed = listed
         self.root = root
         self.unclean = unclean  # listed paths git does not vouch for -> the content id named for each
+        self.held = held or {}  # unlisted paths git does not vouch for that stand as a link or folder -> `_standing`
         self._directories: set[str] | None = None
 
     def directories(self) -> set[str]:
-        """Every directory holding a listed file, and their parents ('.' for the root)."""
+        """Every directory holding a listed file or a held path, and their parents ('.' for the root)."""
         if self._directories is None:
-            self._directories = {"."} | {path.rsplit("/", 1)[0] for path in self.listed if "/" in path}
+            self._directories = {"."} | {path.rsplit("/", 1)[0] for path in [*self.listed, *self.held] if "/" in path}
             self._directories |= {parent for d in list(self._directories) for parent in _parents(d)}
         return self._directories
+
+    def names(self, path: str) -> bool:
+        """Whether the state names what stands at this path: listed, a directory of the listing, held, or
+        below a held link (what the read through it reached is a path noted and judged on its own)."""
+        if path in self.listed or path in self.directories() or path in self.held:
+            return True
+        if not self.held:
+            return False
+        return any(self.held.get(above, "").startswith(_LINK) for above in _parents(path))
 
     def absent(self, paths: Iterable[str]) -> list[str] | None:
         """Of paths something read, those no listing holds, all of which must not exist: what the state
@@ -69,10 +86,9 @@ class TreeState:
     def unlisted(self, paths: Iterable[str]) -> tuple[list[str], list[str]]:
         """Of paths something read, those no listing holds: the ones that do not exist, and the ones that
         do (an ignored file), each sorted. A key that names the latter by their bytes may keep the result."""
-        directories = self.directories()
         absent, present = [], []
         for path in paths:
-            if path not in self.listed and path not in directories:
+            if not self.names(path):
                 (present if os.path.lexists(os.path.join(self.root, path)) else absent).append(path)
         return sorted(absent), sorted(present)
 
@@ -102,7 +118,37 @@ def name_tree(repo: Repository) -> TreeState | None:
         if content is None:
             content = unclean[path] = _content_id(repo, path)
         digest.update(f"{path}\0{content}\0".encode("utf-8", "surrogateescape"))
-    return TreeState(digest.hexdigest(), set(listed), str(repo.root), unclean)
+    held = _held(repo, set(listed))
+    for path, standing in sorted(held.items()):
+        digest.update(f"{path}\0-{standing}\0".encode("utf-8", "surrogateescape"))
+    return TreeState(digest.hexdigest(), set(listed), str(repo.root), unclean, held)
+
+
+_LINK = "link:"
+
+
+def _standing(root: str, path: str) -> str:
+    """What stands at a path the listing does not keep, as far as a state names it: a link's text or a
+    folder; "" for anything else (absent, a file, unreadable), which a state does not hold."""
+    full = os.path.join(root, path)
+    try:
+        if os.path.islink(full):
+            return _LINK + os.readlink(full)
+        return "folder" if os.path.isdir(full) else ""
+    except (OSError, ValueError):
+        return ""
+
+
+def _held(repo: Repository, listed: set[str]) -> dict[str, str]:
+    """The paths git does not vouch for that the listing does not keep and that stand as a link or a
+    folder, with their `_standing`; {} where a listing command failed."""
+    outputs = repo.listing_outputs()
+    staged, modified, untracked = outputs
+    if staged is None or modified is None or untracked is None:
+        return {}
+    root = str(repo.root)
+    found = {path: _standing(root, path) for path in _unvouched(staged, modified, _split(untracked)) if path not in listed}
+    return {path: held for path, held in found.items() if held}
 
 
 def listing_key(repo: Repository, tree: TreeState | None = None) -> list[str] | None:
@@ -124,9 +170,10 @@ def output_id(output: str) -> str:
 def unvouched_id(repo: Repository, outputs: list[str | None], tree: TreeState | None = None) -> str | None:
     """The id of the paths of this listing that git does not vouch for (modified, untracked, or no regular
     file in the index, such as a link, whose blob is not the bytes read through it): for each, whether
-    the listing keeps it and the content id of its bytes. With `tree` (named from this same listing)
-    what it kept and the content ids it named are taken, not judged again. None where a listing
-    command failed or more than `MAX_UNCLEAN` such files are kept."""
+    the listing keeps it and the content id of its bytes, or, for one it does not keep, its `_standing`.
+    With `tree` (named from this same listing) what it kept, the content ids and the standings it named
+    are taken, not judged again. None where a listing command failed or more than `MAX_UNCLEAN` such
+    files are kept."""
     staged, modified, untracked = outputs
     if staged is None or modified is None or untracked is None:
         return None
@@ -134,9 +181,9 @@ def unvouched_id(repo: Repository, outputs: list[str | None], tree: TreeState | 
     kept = 0
     for path in sorted(_unvouched(staged, modified, _split(untracked))):
         if tree is not None:  # ("+": a path whose blob id the state used, which this side never names: a miss)
-            state = "-" if path not in tree.listed else tree.unclean.get(path, "+")
+            state = "-" + tree.held.get(path, "") if path not in tree.listed else tree.unclean.get(path, "+")
         elif not repo.keeps(path):
-            state = "-"
+            state = "-" + _standing(str(repo.root), path)
         else:
             kept += 1
             if kept > MAX_UNCLEAN:
@@ -147,20 +194,37 @@ def unvouched_id(repo: Repository, outputs: list[str | None], tree: TreeState | 
 
 
 _REGULAR = tuple(f"{mode} " for mode in sorted(REGULAR_MODES))  # how a regular file's index entry begins
+_IRREGULAR = ("\x00120000 ", "\x00160000 ")  # how a link's and a submodule's entry begin, after the one before
+# The path of a stage-0 index entry that is no regular file (a link, a submodule), in `git ls-files -s -z`.
 
 
 def _unvouched(staged: str, modified: str, others: set[str]) -> set[str]:
     """The paths of the listing git does not vouch for as regular files with the index's content: the
     untracked ones, and the index's stage-0 entries that differ from it or are no regular file (a link,
-    a submodule). Counted in the index's raw listing, which is parsed (as the listing parses it) only
-    when such entries exist."""
-    entries = staged.count("\0")
-    regular = sum(staged.count("\0" + mode) for mode in _REGULAR) + staged.startswith(_REGULAR)
-    if regular == entries and staged.count(" 0\t") == entries:  # every entry a regular file at stage 0
-        return _split(modified) | others
+    a submodule). Found in the index's raw listing by patterns; parsed (as the listing parses it) only
+    while a merge leaves entries at other stages (parsing rolldown's 14,000 entries cost every replay
+    10 ms)."""
+    if not any(f" {stage}\t" in staged for stage in "123"):  # every entry at stage 0
+        entries = staged.count("\0")
+        regular = sum(staged.count("\0" + mode) for mode in _REGULAR) + staged.startswith(_REGULAR)
+        return _split(modified) | others | (_irregular(staged) if regular != entries else set())
     index, changed = index_entries(staged, modified)
     listed = index or {}  # an unmerged path has no stage-0 entry: the listing does not hold it
     return {path for path in changed if path in listed} | others
+
+
+def _irregular(staged: str) -> set[str]:
+    """The paths of the index's entries that are links or submodules, found by their modes' text (no
+    other mode is in an index: `_unvouched` counts the regular ones)."""
+    found = set()
+    for mode in _IRREGULAR:
+        at = 0 if staged.startswith(mode[1:]) else staged.find(mode)
+        while at >= 0:
+            tab = staged.find("\t", at)
+            end = staged.find("\0", tab)
+            found.add(staged[tab + 1 : end])
+            at = staged.find(mode, end)
+    return found
 
 
 def _split(out: str) -> set[str]:

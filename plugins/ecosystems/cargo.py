@@ -89,17 +89,26 @@ class _Renames:
 
     def _root(self) -> dict[str, Any]:
         directory = posixpath.dirname(self.path)
-        while directory:
-            directory = posixpath.dirname(directory)
-            manifest = posixpath.join(directory, "Cargo.toml") if directory else "Cargo.toml"
-            try:
-                if self.context.repo.is_file(manifest):
-                    workspace = read_toml(self.context, manifest)[0].get("workspace")
-                    if isinstance(workspace, dict):
-                        return workspace
-            except ManifestError:
-                return {}  # reported by that manifest's own reader
-        return {}
+        return _workspace_above(self.context, posixpath.dirname(directory)) if directory else {}
+
+
+def _workspace_above(context: Context, directory: str) -> dict[str, Any]:
+    """The `[workspace]` table of the nearest Cargo.toml at or above `directory` that has one; {} when none
+    does or one cannot be read. Shared by every member below (a monorepo's 54 manifests looked at their
+    parents 215 times, each look a resolved path)."""
+
+    def find() -> dict[str, Any]:
+        manifest = posixpath.join(directory, "Cargo.toml") if directory else "Cargo.toml"
+        try:
+            if context.repo.is_file(manifest):
+                workspace = read_toml(context, manifest)[0].get("workspace")
+                if isinstance(workspace, dict):
+                    return workspace
+        except ManifestError:
+            return {}  # reported by that manifest's own reader
+        return _workspace_above(context, posixpath.dirname(directory)) if directory else {}
+
+    return context.memo(("anchorcheck_plugins.ecosystems.cargo.workspace", directory), find)
 
 
 def _features(table: dict[str, Any]) -> dict[str, list[str]]:
@@ -115,6 +124,8 @@ def _features(table: dict[str, Any]) -> dict[str, list[str]]:
 
 def _line(lines: LineFinder, name: str, section: str) -> int | None:
     """`name = ...` under the section, or a `[section.name]` header of its own."""
+    if "dependencies." not in lines.text:  # no `[dependencies.NAME]` header in the file: no pattern to compile
+        return lines.key(name, section)
     header = re.search(r"^[ \t]*\[[^\]\n]*dependencies\.\s*[\"']?" + re.escape(name) + r"[\"']?\s*\]", lines.text, re.MULTILINE)
     if header:
         return lines.line(header.start())

@@ -1,8 +1,11 @@
 """What every PyPI reader shares: name normalization and PEP 508 requirement strings as declarations.
 
 packaging (its requirement parser imports markers, tags, logging and platform: about half of a
-`python -c pass`) is imported only for a requirement string that is more than a name and at most one
-plain release specifier (`requests`, `requests>=2`, `django~=5.2`), which most manifests hold only.
+`python -c pass`, 61 ms of reading one pyproject.toml) is imported only for a requirement string
+beyond the common shapes read here as packaging reads them: a name, extras, release specifiers and a
+marker of plain comparisons joined by `and`/`or` (`requests`, `django~=5.2`, `celery[redis]`,
+`flit_core>=3.11,<4`, `gha-update ; python_full_version >= '3.12'`). No marker is evaluated: a
+declaration with one is declared whatever the platform.
 """
 
 from __future__ import annotations
@@ -16,6 +19,19 @@ _SEPARATORS = re.compile(r"[-_.]+")
 # as the same name and `operator + version`, verbatim. Anything else (extras, markers, URLs, spaces,
 # several specifiers, which packaging sorts and deduplicates by version) goes to packaging.
 _PLAIN = re.compile(r"([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)(?:(>=|<=|==|!=|<|>)([0-9]+(?:\.[0-9]+)*)|(~=)([0-9]+(?:\.[0-9]+)+))?")
+# The common shapes beyond it, each part as packaging writes it back: `str(SpecifierSet)` is the distinct
+# specifiers (blanks dropped) sorted; `str(Marker)` each comparison as `variable op "value"`. Outside them
+# (parentheses, `extra`, legacy dotted names, pre-releases, URLs): packaging.
+_IDENT = r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"
+_SPEC = r"\s*(?:(?:>=|<=|<|>)\s*[0-9]+(?:\.[0-9]+)*|(?:==|!=)\s*[0-9]+(?:\.[0-9]+)*(?:\.\*)?|~=\s*[0-9]+(?:\.[0-9]+)+)\s*"
+_VARIABLE = (
+    r"(?:python_version|python_full_version|os_name|sys_platform|platform_release|platform_system|platform_version"
+    r"|platform_machine|platform_python_implementation|implementation_name|implementation_version)"
+)
+_COMPARISON = rf"\s*{_VARIABLE}\s*(?:==|!=|<=|>=|<|>|~=|\s(?:not\s+)?in\s)\s*(?:'[^'\"]*'|\"[^'\"]*\")\s*"
+_COMMON = re.compile(rf"\s*({_IDENT})\s*(\[\s*(?:{_IDENT}(?:\s*,\s*{_IDENT})*)?\s*\])?\s*((?:{_SPEC})(?:,{_SPEC})*)?\s*(?:;({_COMPARISON}(?:(?:and|or){_COMPARISON})*))?")
+_SPECIFIER_PART = re.compile(r"(~=|==|!=|<=|>=|<|>)\s*([0-9.*]+)")
+_MARKER_PART = re.compile(rf"({_VARIABLE})\s*(==|!=|<=|>=|<|>|~=|not\s+in|in)\s*['\"]([^'\"]*)['\"]|\b(and|or)\b")
 
 
 def canonical(name: str) -> str:
@@ -42,8 +58,30 @@ def declare(
         name, operator, version, compatible, release = plain.groups()
         specifier = (operator or compatible or "") + (version or release or "")
     else:
-        name, specifier = _parsed(text, line)
+        name, specifier = _common(text) or _parsed(text, line)
     return Declaration(name=normalize(name), relation=relation, file=file, line=line, specifier=specifier, group=group, written=name)
+
+
+def is_common(text: str) -> bool:
+    """Whether a requirement string is one this module reads without packaging (it is then valid)."""
+    return _PLAIN.fullmatch(text) is not None or _common(text) is not None
+
+
+def _common(text: str) -> tuple[str, str] | None:
+    """The name and specifier of a requirement of the common shapes (see the module's docstring), as
+    packaging would give them; None for any other."""
+    found = _COMMON.fullmatch(text)
+    if found is None:
+        return None
+    name, _, specifiers, marker = found.groups()
+    parts = set(_SPECIFIER_PART.findall(specifiers or ""))
+    if len({op for op, _ in parts}) != len(parts):
+        return None  # `>=1,>=1.0`: packaging keeps one of two equal specifiers, which one by hash order
+    specifier = ",".join(sorted(op + version for op, version in parts))
+    if marker:
+        words = [joiner or f'{variable} {" ".join(op.split())} "{value}"' for variable, op, value, joiner in _MARKER_PART.findall(marker)]
+        specifier = f"{specifier} ; {' '.join(words)}" if specifier else f"; {' '.join(words)}"
+    return name, specifier
 
 
 def _parsed(text: str, line: int | None) -> tuple[str, str]:

@@ -26,7 +26,7 @@ from anchorcheck.plugin import (
     as_table,
 )
 from anchorcheck_plugins.ecosystems.parsing import LineFinder, read_toml
-from anchorcheck_plugins.ecosystems.pypi_common import declare, normalize, string_list
+from anchorcheck_plugins.ecosystems.pypi_common import declare, is_common, normalize, string_list
 
 if TYPE_CHECKING:
     from anchorcheck.plugin import Context
@@ -83,9 +83,14 @@ def _named_lists(table: Any, section: str, relation: str, path: str, lines: Line
 
 def _groups(groups: dict[str, Any], path: str, lines: LineFinder) -> list[Declaration]:
     """PEP 735 groups, with `include-group` resolved by packaging (cycles are errors, not hangs); packaging
-    is imported for a file that has groups only."""
+    is imported only where a group includes another or holds what it alone can judge."""
     found: list[Declaration] = []
     if not groups:
+        return found
+    if _self_contained(groups):  # each group is its own list: nothing to resolve, nothing packaging would refuse
+        for group, items in groups.items():
+            at = lines.key(group, "dependency-groups")
+            found += [declare(text, GROUP, path, lines.string(text, lines.offset(at)), group=group) for text in items]
         return found
     from packaging.dependency_groups import resolve_dependency_groups
     from packaging.requirements import Requirement
@@ -104,6 +109,14 @@ def _groups(groups: dict[str, Any], path: str, lines: LineFinder) -> list[Declar
         written = {str(Requirement(text)) for text in own}
         found += [declare(text, GROUP, path, at, group=group) for text in resolved if text not in written]
     return found
+
+
+def _self_contained(groups: dict[str, Any]) -> bool:
+    """Whether every group is a list of requirement strings read without packaging, no two group names
+    the same once normalized: what packaging's resolution would give back unchanged."""
+    if len({normalize(group) for group in groups}) != len(groups):
+        return False
+    return all(isinstance(items, list) and all(isinstance(text, str) and is_common(text) for text in items) for items in groups.values())
 
 
 def _poetry(poetry: dict[str, Any], pep621_declares: bool, path: str, lines: LineFinder) -> list[Declaration]:
