@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from anchorcheck.repo.checkout import index_entries
+from anchorcheck.repo.listing import index_entries
 from anchorcheck.repo.treestate import _unvouched
 
 _ENTRY = st.tuples(
