@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from anchorcheck.report.render import Rendered, render_prompt
     from anchorcheck.repo.checkout import Repository, UnsafePathError
     from anchorcheck.verify.fleet import verify_fleet
+    from anchorcheck.verify.rebanking import SpanChanged, rebank
     from anchorcheck.verify.suggestions import suggest
     from anchorcheck.verify.verifier import Verifier
 
@@ -43,6 +44,7 @@ _HOMES = {
     **dict.fromkeys(["Repository", "UnsafePathError"], "anchorcheck.repo.checkout"),
     "Verifier": "anchorcheck.verify.verifier",
     "verify_fleet": "anchorcheck.verify.fleet",
+    **dict.fromkeys(["SpanChanged", "rebank"], "anchorcheck.verify.rebanking"),
     "suggest": "anchorcheck.verify.suggestions",  # the suggestion engine loads on first use
 }
 
@@ -78,6 +80,7 @@ __all__ = [
     "Rendered",
     "Repository",
     "Runner",
+    "SpanChanged",
     "Suggestion",
     "UnsafePathError",
     "Verdict",
@@ -87,6 +90,7 @@ __all__ = [
     "format_anchor",
     "hookimpl",
     "parse_anchor",
+    "rebank",
     "render_prompt",
     "suggest",
     "verify_fleet",

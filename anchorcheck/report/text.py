@@ -29,6 +29,7 @@ def render(run: Run, out: IO[str]) -> None:
     places = _places(shown, run)
     for report in shown:
         _memory(report, run, out, places)
+    _moved(run, out)
     out.write(summary(run) + "\n")
 
 
@@ -106,6 +107,21 @@ def _evidence(result: AnchorResult, run: Run, out: IO[str]) -> None:
     if isinstance(diff, str) and diff:
         for line in diff.splitlines():
             out.write(f"    | {line}\n")
+
+
+def _moved(run: Run, out: IO[str]) -> None:
+    """Spans that moved intact still verify, but the anchors name their old lines: a note with the command
+    that updates them, so drift does not pile up until a changed span can no longer be followed."""
+    rows = []
+    for report in run.reports:
+        for index, result in enumerate(report.results):
+            if result.state == "relocated" and not result.implicit:
+                now = result.details
+                where = _where(report, index)
+                rows.append(f"{where + ': ' if where else ''}{result.anchor} is now at {now.get('path')} lines {now.get('start_line')}-{now.get('end_line')}")
+    if rows:
+        out.write(f"note: {len(rows)} span{'s' if len(rows) != 1 else ''} moved: run `anchorcheck relocate` to update the line numbers\n")
+        out.writelines(f"    {row}\n" for row in rows)
 
 
 def _verdict(verdict: Verdict, run: Run) -> str:
