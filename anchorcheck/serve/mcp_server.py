@@ -1,6 +1,6 @@
 """`anchorcheck mcp`: anchorcheck as an MCP server (stdio), so an agent can check what it recalls.
 
-Five tools, each returning JSON (structured content):
+Six tools, each returning JSON (structured content):
 
 - `check_anchors(anchors)`: verify ad-hoc anchors → `{"results": [...], "summary": {...}}`;
 - `verify_memory(text, anchors, citations)`: verify one memory as a store
@@ -8,12 +8,15 @@ Five tools, each returning JSON (structured content):
   anchors take the citations passed in, else the repository's lock;
 - `bank_citation(path, start_line, end_line)`: bank a span when writing a
   memory → the citation record and its `span:` anchor;
+- `rebank_citation(citation, accept)`: bank a stored citation again where its
+  content is now; a changed span is refused unless accepted (`anchorcheck.verify.rebanking`);
 - `suggest_anchors(text)`: the typed anchors that hold now for a memory's
   text, each with its reason, evidence and confidence;
 - `remember(text, anchors, spans)`: the memory as it should be stored —
   its text, the anchors given plus those suggested, and the banked
   citations of its spans — verified, so an agent writing a memory gets it
-  typed and verifiable in one call.
+  typed and verifiable in one call; an anchor that can never be checked
+  (`imprt:anyio`) is refused with a one-line error, not stored.
 
 The server is bound to one checkout (`--root`) and keeps one Verifier for
 the whole session, the suggestion tools included: before each call it revalidates what it cached
@@ -41,7 +44,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from anchorcheck import __version__
-from anchorcheck.model.anchors import decode_path
+from anchorcheck.model.anchors import AnchorSyntaxError, decode_path
+from anchorcheck.model.mistakes import UNBANKED
 from anchorcheck.spans.citation import BankError, bank
 from anchorcheck.repo.config import ConfigError
 from anchorcheck.repo.context import BudgetExceeded
@@ -53,7 +57,8 @@ from anchorcheck.verify.verifier import Verifier
 INSTRUCTIONS = (
     "anchorcheck verifies memories about this repository against its current code. "
     "Before relying on a recalled memory, call verify_memory with its text and anchors; "
-    "treat REFUTED memories as stale (re-read the code). When you write a memory from "
+    "treat REFUTED memories as stale (re-read the code; rebank_citation refuses a changed span "
+    "until you accept it, since the memory may now be false). When you write a memory from "
     "lines you just read, call bank_citation and store the returned citation with it. "
     "To write a new memory, call remember with its text and store what it returns."
 )
@@ -77,7 +82,7 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS) -> MCPServer:
         and evidence locations) and counts per verdict.
         """
         with resident.session() as verifier:
-            results = [verifier.check(anchor).to_dict() for anchor in anchors]
+            results = [_for_agent(verifier.check(anchor).to_dict()) for anchor in anchors]
         counts = Counter(r["verdict"] for r in results)
         return {"results": results, "summary": {v.value: counts[v.value] for v in Verdict}}
 
@@ -85,17 +90,20 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS) -> MCPServer:
     def verify_memory(text: str, anchors: list[str], citations: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """Verify one recalled memory: REFUTED if any anchor is contradicted, VERIFIED only if all hold.
 
-        `citations` are banked span records (from bank_citation); a citation without an
-        'anchor' key is checked as an anchor of its own.
+        `citations` are the results of bank_citation as it returned them ({anchor, citation}),
+        or their bare citation records; a citation that no anchor names is checked as an
+        anchor of its own.
         """
-        records = [dict(c) for c in citations or []]
+        records = [_record(c) for c in citations or []]
         memory = Memory(text=text, anchors=list(anchors), metadata={"citations": records} if records else {})
         with resident.session() as verifier:
             try:
                 attach([memory], load_lock(root), verifier.registry.kinds)
             except MemoryFileError as exc:
                 raise ToolError(str(exc)) from None
-            return verifier.verify(memory).to_dict()
+            report = verifier.verify(memory).to_dict()
+        report["results"] = [_for_agent(r) for r in report["results"]]
+        return report
 
     @server.tool()
     def bank_citation(path: str, start_line: int, end_line: int) -> dict[str, Any]:
@@ -108,6 +116,29 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS) -> MCPServer:
         except BankError as exc:
             raise ToolError(str(exc)) from None
         return {"anchor": citation.anchor_text(), "citation": citation.to_dict()}
+
+    @server.tool()
+    def rebank_citation(citation: dict[str, Any], accept: bool = False) -> dict[str, Any]:
+        """Bank a stored citation again where its lines are now; pass a bank_citation result or its record.
+
+        Unchanged: returned as it is. Moved intact: banked at the new lines. Changed: refused
+        (status 'refused', with the banked and the current lines): the memory may now be
+        false; re-read the code, and call again with accept=true only if the memory still holds.
+        """
+        from anchorcheck.model.citation import Citation
+        from anchorcheck.verify.rebanking import SpanChanged, rebank
+
+        old = Citation.from_dict({k: v for k, v in _record(citation).items() if k != "anchor"})
+        with resident.session() as verifier:
+            try:
+                new = rebank(verifier, old, accept=accept)
+            except SpanChanged as exc:
+                reason = f"{exc.message}; store the new citation only after re-reading the memory (accept=true)"
+                return {"status": "refused", "reason": reason, "banked": _lines(exc.banked), "current": _lines(exc.current)}
+            except BankError as exc:
+                raise ToolError(str(exc)) from None
+        status = "unchanged" if new is old else "moved" if new.sha256 == old.sha256 else "accepted"
+        return {"status": status, "anchor": new.anchor_text(), "citation": new.to_dict()}
 
     @server.tool()
     def suggest_anchors(text: str) -> dict[str, Any]:
@@ -132,6 +163,11 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS) -> MCPServer:
         from anchorcheck.verify.suggestions import Suggester
 
         given = [a.strip() for a in anchors or []]
+        with resident.session() as verifier:
+            try:
+                verifier.validate(given)  # a typo'd anchor stored now would stay INCONCLUSIVE for ever
+            except AnchorSyntaxError as exc:
+                raise ToolError(f"not stored: {exc}") from None
         citations = {}
         for target in [*(spans or []), *(a for a in given if a.startswith("span:"))]:
             citation = _bank_target(root, target)
@@ -209,6 +245,30 @@ def _bank_target(root: Path, target: str) -> Any:
         return bank(root, decode_path(path), start, end)
     except BankError as exc:
         raise ToolError(f"{target!r}: {exc}") from None
+
+
+def _record(item: dict[str, Any]) -> dict[str, Any]:
+    """A citation record as verify_memory takes it: bank_citation's result ({anchor, citation}) is
+    flattened, so what the tool returned can be passed back as it is."""
+    nested = item.get("citation")
+    if isinstance(nested, dict):
+        return {**nested, **({"anchor": item["anchor"]} if isinstance(item.get("anchor"), str) else {})}
+    return dict(item)
+
+
+def _lines(citation: Any) -> dict[str, Any]:
+    return {"path": citation.path, "start_line": citation.start_line, "end_line": citation.end_line, "lines": list(citation.lines or ())}
+
+
+def _for_agent(result: dict[str, Any]) -> dict[str, Any]:
+    """A result's reason in what an agent can do over MCP: a span anchor without a banked record is
+    banked with bank_citation (an agent cannot run `anchorcheck lock`)."""
+    if result.get("state") == UNBANKED:
+        result["reason"] = (
+            f"{result['anchor']} is not banked: call bank_citation with its path and lines after reading them, "
+            "and pass the result in verify_memory's citations"
+        )
+    return result
 
 
 def serve(root: str | Path, deadline: float = CALL_SECONDS) -> None:

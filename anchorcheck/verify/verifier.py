@@ -108,6 +108,32 @@ class Verifier:
         """Parse an anchor against the kinds this Verifier's plugins registered."""
         return parse_anchor(text, self.plugins.registry.kinds)
 
+    def validate(self, anchors: Memory | Iterable[Any]) -> None:
+        """Refuse, before a memory is stored, an anchor that can never be checked: a kind no plugin
+        registered (`imprt:anyio`, with the kind it was meant to be), a value its kind cannot parse,
+        a malformed citation. Such an anchor would stay INCONCLUSIVE for ever; at write time the
+        writer can still fix it. Raises AnchorSyntaxError naming the anchor; a Memory's anchors or
+        any iterable of anchors (strings, `Anchor`s, `Citation`s)."""
+        for raw in anchors.anchors if isinstance(anchors, Memory) else anchors:
+            text = anchor_text(raw)
+            try:
+                anchor = self._as_anchor(raw)
+            except AnchorSyntaxError as exc:
+                unknown = unknown_kind_reason(text, self.registry.kinds) if isinstance(raw, str) else None
+                raise AnchorSyntaxError(unknown or exc.message, text, 1 if unknown else exc.column) from None
+            problem = getattr(anchor.detail, "problem", None)
+            why = problem() if callable(problem) else None
+            if why is not None:
+                raise AnchorSyntaxError(f"malformed citation: {why}", text)
+
+    def attach_lock(self, memories: Iterable[Memory]) -> None:
+        """Give the span anchors of recalled memories their banked records: the memory's own citations,
+        else the entries of the repository's `anchorcheck.lock` (LockError, a ValueError naming the line,
+        for a malformed lock). What a store calls before `verify` when its memories write `span:` anchors."""
+        from anchorcheck.memory.lockfile import attach, load_lock
+
+        attach(memories, load_lock(self.root), self.registry.kinds)
+
     def check(self, anchor: Any, *, deadline: float | None = None) -> AnchorResult:
         """Verify one anchor: a string, an `Anchor` or a `Citation`. Never raises for bad input.
 
