@@ -23,6 +23,7 @@ from anchorcheck.memory.memoryfiles import ReferenceReading, claude_memory_dir, 
 from anchorcheck.model.results import Memory, MemoryReport
 from anchorcheck.serve.replay import Recording
 from anchorcheck.report import Run
+from anchorcheck.verify.prose import drop_runner_names, soften
 from anchorcheck.verify.verifier import Verifier
 
 
@@ -36,6 +37,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "--no-implicit",
         action="store_true",
         help="check typed anchors only, not the paths, commands and packages written in prose (config: implicit)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="a code span of prose written like an anchor but none (`imprt:redis`, `pkg:pypi/`) is an error, not a warning",
     )
     parser.add_argument(
         "--claude-memory",
@@ -107,7 +113,10 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
         for _, memories in loaded:
             attach(memories, lock, verifier.registry.kinds)
             batch.extend(memories)
+        drop_runner_names(batch, verifier)
         reports = _verify(verifier, batch, args.deadline)
+        if not args.strict:
+            soften(reports, verifier.registry)
     if args.receipts:  # HEAD is read for the receipts alone: a run that appends none printed nothing of it
         from anchorcheck.memory.receipts import ReceiptLog  # a run without --receipts does not import it
 
