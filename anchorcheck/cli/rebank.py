@@ -7,7 +7,8 @@ span is followed to where its content went (`anchorcheck.verify.rebanking`)
 and both texts are printed side by side; since its content changed, the
 memory may now be false, and the new fingerprint is stored only with
 `--accept`. Its record in the lock or a `*.memories.toml` then points at
-the new lines, and so does the anchor where memory files write it. A fired (or never banked) `watch:` trigger is re-armed where the memory
+the new lines, and so does the anchor where memory files write it. A
+fired (or never banked) `watch:` trigger is re-armed where the memory
 files write it, its text rewritten with the fingerprint of the files now
 (the kind's result says what to write: `details["rebank"]`). Every file
 changed is written together (`anchorcheck.memory.journal`).
