@@ -235,12 +235,13 @@ def kill_at_replace(root: Path, k: int, argv: list[str]) -> None:
 
 _KILL_AT_REPLACE = """
 import os, signal, sys
-real, left = os.replace, [int(sys.argv.pop(1))]
-def replace(*args, **kwargs):
-    if left[0] == 0:
-        os.kill(os.getpid(), signal.SIGKILL)
-    left[0] -= 1
-    return real(*args, **kwargs)
+real, left, here = os.replace, [int(sys.argv.pop(1))], os.getcwd()
+def replace(src, dst, *args, **kwargs):
+    if os.path.abspath(dst).startswith(here + os.sep):  # not git's private view, set up in the system's temp folder
+        if left[0] == 0:
+            os.kill(os.getpid(), signal.SIGKILL)
+        left[0] -= 1
+    return real(src, dst, *args, **kwargs)
 os.replace = replace
 from anchorcheck.cli import main
 sys.exit(main(sys.argv[1:]))
