@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from anchorcheck.repo.paths import UnsafePathError
     from anchorcheck.verify.fleet import verify_fleet
     from anchorcheck.verify.memory_store import MemoryStore, StoreError
+    from anchorcheck.verify.rebanking import SpanChanged, rebank
     from anchorcheck.verify.suggestions import suggest
     from anchorcheck.verify.verifier import Verifier
 
@@ -47,6 +48,7 @@ _HOMES = {
     "Verifier": "anchorcheck.verify.verifier",
     "verify_fleet": "anchorcheck.verify.fleet",
     **dict.fromkeys(["MemoryStore", "StoreError"], "anchorcheck.verify.memory_store"),
+    **dict.fromkeys(["SpanChanged", "rebank"], "anchorcheck.verify.rebanking"),
     "suggest": "anchorcheck.verify.suggestions",  # the suggestion engine loads on first use
 }
 
@@ -84,6 +86,7 @@ __all__ = [
     "Repository",
     "Runner",
     "StoreError",
+    "SpanChanged",
     "Suggestion",
     "UnsafePathError",
     "Verdict",
@@ -93,6 +96,7 @@ __all__ = [
     "format_anchor",
     "hookimpl",
     "parse_anchor",
+    "rebank",
     "render_prompt",
     "suggest",
     "verify_fleet",

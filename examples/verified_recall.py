@@ -25,22 +25,20 @@ import tomlkit
 
 import anchorcheck
 from anchorcheck.repo.atomic import write_atomic
-from anchorcheck.memory.lockfile import attach, load_lock
 from anchorcheck.memory.memoryfiles import read_memory_file
-from anchorcheck.report.render import Rendered, render_prompt
 
 Recall = Callable[[str], Iterable[anchorcheck.Memory]]
 
 
-def verified_recall(recall: Recall, root: str | Path, *, policy: str = "mark") -> Callable[[str], Rendered]:
+def verified_recall(recall: Recall, root: str | Path, *, policy: str = "mark") -> Callable[[str], anchorcheck.Rendered]:
     """A recall function that verifies what the store returns and renders it with `policy`."""
 
-    def wrapped(query: str) -> Rendered:
+    def wrapped(query: str) -> anchorcheck.Rendered:
         verifier = anchorcheck.Verifier(root)  # fresh per recall: the code may have changed since the last one
         memories = list(recall(query))
-        attach(memories, load_lock(verifier.root), verifier.registry.kinds)  # span anchors banked in the lock
+        verifier.attach_lock(memories)  # span anchors banked in the lock
         reports = [verifier.verify(memory) for memory in memories]
-        return render_prompt(reports, policy)
+        return anchorcheck.render_prompt(reports, policy)
 
     return wrapped
 

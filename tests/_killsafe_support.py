@@ -118,7 +118,7 @@ def _rebank(root: Path) -> list[str]:
     write_tree(root, {"src/app.py": code(edited), "uv.lock": "b\n"})
     named = ["anchorcheck.lock", *stores, *_memory_files(str)]
     files = [arg for name in named for arg in ("--file", name)]
-    return ["rebank", old, *sorted(span(n) for n in edited), *files]
+    return ["rebank", "--accept", old, *sorted(span(n) for n in edited), *files]
 
 
 def _lock(root: Path) -> list[str]:

@@ -43,9 +43,9 @@ def test_root_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
 def test_huge_memory_file_is_refused_quickly(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     (tmp_path / "huge.md").write_text("note `file:a.py`\n" * 1_100_000)
-    result = _run(tmp_path, "check", "huge.md")
-    assert result.returncode == 2
-    assert "huge.md: file larger than 16 MiB" in result.stderr
+    result = _run(tmp_path, "check", "--fail-on", "inconclusive", "huge.md")
+    assert result.returncode == 1  # one finding: the file could not be read
+    assert "huge.md:1:1: INCONCLUSIVE huge.md — " in result.stdout and "file larger than 16 MiB" in result.stdout
     assert "Traceback" not in result.stderr
 
 
@@ -87,6 +87,11 @@ def test_native_citation_with_wrong_types_is_a_parse_error(tmp_path: Path, comma
     (tmp_path / "a.py").write_text("x\n")
     text = _NATIVE_CITATION + fields
     (tmp_path / "team.memories.toml").write_text(text)
+    if command == "check":  # one finding at its line; a writer refuses the file before writing
+        result = _run(tmp_path, command, "--fail-on", "inconclusive", "--root", str(tmp_path), "team.memories.toml")
+        assert result.returncode == 1 and "Traceback" not in result.stderr
+        assert "team.memories.toml:8:1: INCONCLUSIVE team.memories.toml — " in result.stdout and message in result.stdout
+        return
     result = _run(tmp_path, command, "--root", str(tmp_path), "team.memories.toml")
     assert result.returncode == 2
     assert result.stderr.startswith("anchorcheck: error: team.memories.toml:8: memory 'm': [[memory.citation]] ")

@@ -86,7 +86,7 @@ def test_missing_names_are_errors(make_tree, monkeypatch, argument: str, message
         expand([argument], Repository(root), default_registry())
 
 
-def test_cli_errors_are_exit_2_naming_the_file(make_tree, capsys, monkeypatch) -> None:  # noqa: ANN001
+def test_cli_errors_name_the_file(make_tree, capsys, monkeypatch) -> None:  # noqa: ANN001
     root = make_tree({
         "notes.txt": "x\n", "bad.memories.toml": "version = 1\n[[memory]]\nid = 3\n", "bin.md": b"ok\n\xff\x00",
         "AGENTS.md": "- Tests: `tests/`\n".encode("utf-16"),  # what some Windows editors save as "Unicode"
@@ -94,12 +94,15 @@ def test_cli_errors_are_exit_2_naming_the_file(make_tree, capsys, monkeypatch) -
     monkeypatch.chdir(root)
     assert main(["check", "notes.txt"]) == 2
     assert "notes.txt: unknown memory file format" in capsys.readouterr().err
-    assert main(["check", "bad.memories.toml"]) == 2
-    assert "bad.memories.toml:2: [[memory]] needs an 'id' string" in capsys.readouterr().err
-    assert main(["check", "bin.md"]) == 2
-    assert "bin.md:2: not valid UTF-8" in capsys.readouterr().err
-    assert main(["check", "AGENTS.md"]) == 2
-    assert "AGENTS.md:1: UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8" in capsys.readouterr().err
+    # a memory file that cannot be read is one INCONCLUSIVE finding at its line, not the end of the run
+    for name, where, message in [
+        ("bad.memories.toml", 2, "[[memory]] needs an 'id' string"),
+        ("bin.md", 2, "not valid UTF-8"),
+        ("AGENTS.md", 1, "UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8"),
+    ]:
+        assert main(["check", "--fail-on", "inconclusive", name]) == 1
+        out = capsys.readouterr().out
+        assert f"{name}:{where}:1: INCONCLUSIVE {name} — the memory file could not be read" in out and message in out
 
 
 def test_no_memory_files_is_a_warning_not_an_error(make_tree, capsys, monkeypatch) -> None:  # noqa: ANN001

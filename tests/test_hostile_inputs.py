@@ -122,12 +122,12 @@ def test_a_malformed_lock_is_one_line_and_exit_2(tmp_path: Path, lock: str, wher
     [f', "n": {LONG}', ', "n": ' + "[" * 100_000 + "]" * 100_000],
     ids=["long-integer", "deep-nesting"],
 )
-def test_a_malformed_jsonl_memory_is_one_line_and_exit_2(tmp_path: Path, extra: str) -> None:
+def test_a_malformed_jsonl_memory_is_one_finding(tmp_path: Path, extra: str) -> None:
     write_tree(tmp_path, {"memory.jsonl": '{"type": "relation"}\n{"type": "entity", "name": "x", "observations": []' + extra + "}\n"})
-    run = run_cli(tmp_path, "check", "memory.jsonl")
+    run = run_cli(tmp_path, "check", "--fail-on", "inconclusive", "memory.jsonl")
     run.assert_clean()
-    assert run.returncode == 2
-    assert run.stderr.startswith("anchorcheck: error: memory.jsonl:2: invalid JSON")
+    assert run.returncode == 1
+    assert "memory.jsonl:2:1: INCONCLUSIVE memory.jsonl — the memory file could not be read, so none of its memories were checked: invalid JSON" in run.stdout
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
@@ -256,9 +256,9 @@ def test_a_duplicate_key_in_an_inline_table_of_a_memory_file_is_one_line(tmp_pat
     """Found by benchmarks/hostile.py: tomlkit raised KeyAlreadyPresent, which is no ParseError."""
     memories = 'version = 1\n[[memory]]\nid = "m"\ntext = "x"\nmetadata = { a = "1", a = "2" }\n'
     write_tree(tmp_path, {"notes.memories.toml": memories})
-    run = run_cli(tmp_path, "check", "notes.memories.toml")
+    run = run_cli(tmp_path, "check", "--fail-on", "inconclusive", "notes.memories.toml")
     run.assert_clean()
-    assert run.returncode == 2 and run.stderr.startswith("anchorcheck: error: notes.memories.toml:5: invalid TOML")
+    assert run.returncode == 1 and "notes.memories.toml:5:1: INCONCLUSIVE notes.memories.toml — " in run.stdout and "invalid TOML" in run.stdout
 
 
 def test_a_requirements_include_of_a_name_too_long_is_a_manifest_error(tmp_path: Path) -> None:

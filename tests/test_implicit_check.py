@@ -357,11 +357,13 @@ def test_mistakes_in_anchors_fail_the_run_with_their_own_rules_and_a_fix(tmp_pat
             "src/a.py": "a\nb\n",
         },
     )
-    code, out = run(tmp_path, "--no-implicit")
+    code, out = run(tmp_path, "--no-implicit", "--strict")
     assert code == 1
     assert "CLAUDE.md:1:11: INCONCLUSIVE imprt:redis — unknown anchor kind 'imprt': did you mean `import:`?" in out
     assert "4 written wrongly" in out
-    _, sarif = run(tmp_path, "--no-implicit", "--format", "sarif")
+    code, out = run(tmp_path, "--no-implicit")  # in prose, only the unbanked span is an error; the others are warnings
+    assert code == 1 and "1 written wrongly" in out and out.count("so a warning (`--strict` makes it an error)") == 3
+    _, sarif = run(tmp_path, "--no-implicit", "--strict", "--format", "sarif")
     rules = [(r["ruleId"], r["level"]) for r in json.loads(sarif)["runs"][0]["results"]]
     assert rules == [
         ("anchor/unknown-kind", "error"),

@@ -29,7 +29,7 @@ def test_tools_check_verify_and_bank_over_stdio(make_repo) -> None:  # noqa: ANN
             ("bank_citation", {"path": "src/cache.py", "start_line": 6, "end_line": 7}),
         ],
     )
-    assert names == ["bank_citation", "check_anchors", "forget", "recall", "remember", "search", "suggest_anchors", "verify_memory"]
+    assert names == ["bank_citation", "check_anchors", "forget", "rebank_citation", "recall", "remember", "search", "suggest_anchors", "verify_memory"]
     data = checked.structured_content
     assert [r["verdict"] for r in data["results"]] == ["VERIFIED", "REFUTED", "INCONCLUSIVE"]
     assert data["summary"] == {"VERIFIED": 1, "REFUTED": 1, "INCONCLUSIVE": 1}
@@ -49,7 +49,8 @@ def test_tools_check_verify_and_bank_over_stdio(make_repo) -> None:  # noqa: ANN
     assert fresh_text.structured_content["verdict"] == "VERIFIED"
     report = stale.structured_content
     assert report["verdict"] == "REFUTED" and report["results"][0]["state"] == "stale"
-    assert "not banked, run anchorcheck lock" in bare.structured_content["results"][0]["reason"]
+    reason = bare.structured_content["results"][0]["reason"]
+    assert "call bank_citation" in reason and "anchorcheck lock" not in reason  # what an agent can do over MCP
 
 
 def test_bank_errors_are_tool_errors(make_repo) -> None:  # noqa: ANN001

@@ -115,7 +115,7 @@ def test_rebank_only_the_named_stale_span(tmp_path: Path, capsys) -> None:  # no
     write_file(tmp_path, "a.py", BODY)
     lock = lock_for(tmp_path, capsys, "a.py:3-5", "a.py:12-13")
     write_file(tmp_path, "a.py", BODY.replace("row_4 = 4", "row_4 = 40").replace("row_12 = 12", "row_12 = 0"))
-    assert run(tmp_path, "rebank", "span:a.py#L3-L5") == 0
+    assert run(tmp_path, "rebank", "--accept", "span:a.py#L3-L5") == 0
     assert "rebanked: a.py lines 3-5" in capsys.readouterr().out
     doc = tomlkit.parse(lock.read_text()).unwrap()
     first, second = doc["citation"]

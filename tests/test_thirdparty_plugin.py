@@ -129,3 +129,10 @@ def test_declared_third_party_plugins_are_imported_only_when_needed(plugin_env: 
 
     assert imported("check", str(root / "CLAUDE.md")) == "0 ['anchorcheck_heading', 'anchorcheck_heading.provides']"
     assert imported("anchor", "sym:main.lua::x") == "0 ['anchorcheck_heading', 'anchorcheck_heading.lualang', 'anchorcheck_heading.provides']"
+
+
+def test_the_installed_package_is_typed(plugin_env: Path) -> None:
+    """PEP 561: a memory store type-checks its calls into anchorcheck only if the wheel ships py.typed."""
+    probe = "import anchorcheck, pathlib; print((pathlib.Path(anchorcheck.__file__).parent / 'py.typed').is_file())"
+    done = subprocess.run([str(plugin_env / "bin" / "python"), "-c", probe], capture_output=True, text=True, cwd=plugin_env)
+    assert done.stdout.split() == ["True"], done.stderr

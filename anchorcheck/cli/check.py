@@ -20,11 +20,13 @@ from anchorcheck.cli.watch import add_watch, watch
 from anchorcheck.memory.lockfile import attach, load_lock
 from anchorcheck.base.memo import Reads
 from anchorcheck.memory.selection import select_kinds
-from anchorcheck.memory.memoryfiles import ReferenceReading, claude_memory_dir, claude_memory_files, load
+from anchorcheck.memory.memoryfiles import MemoryFileError, ReferenceReading, claude_memory_dir, claude_memory_files, load
 from anchorcheck.model.results import Memory, MemoryReport
 from anchorcheck.serve.replay import Recording
 from anchorcheck.report import Run
 from anchorcheck.repo.gitdir import top_of
+from anchorcheck.memory.unreadable import UNREADABLE, unreadable_report
+from anchorcheck.verify.prose import drop_runner_names, soften
 from anchorcheck.verify.verifier import Verifier
 
 
@@ -38,6 +40,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "--no-implicit",
         action="store_true",
         help="check typed anchors only, not the paths, commands and packages written in prose (config: implicit)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="a code span of prose written like an anchor but none (`imprt:redis`, `pkg:pypi/`) is an error, not a warning",
     )
     parser.add_argument(
         "--claude-memory",
@@ -88,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
         if args.watch:
             return watch(args, verifier, reports, reads, lambda: check_memories(args, verifier)[1:])
         code = exit_code(result, args.fail_on or verifier.config.fail_on)
-        if recording is not None:
-            recording.store(verifier, reads, loaded, result, code)
+        if recording is not None and not any(r.results and r.results[0].state == UNREADABLE for r in reports):
+            recording.store(verifier, reads, loaded, result, code)  # a bad file is read again next time
         if args.server and args.verifiers is None:  # checked here: no server answered (anchorcheck.serve.checkclient)
             _start_server(str(verifier.root))
         return code
@@ -113,24 +120,29 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
         lock = load_lock(verifier.root)
         kinds = frozenset() if args.no_implicit else frozenset(verifier.config.implicit)
         reading = ReferenceReading(verifier.repo, kinds) if kinds else None
-        loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files, reading)
+        unreadable: list[MemoryFileError] = []  # one bad file is one finding; the others are still checked
+        loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files, reading, unreadable)
         if args.claude_memory:
             auto = claude_memory_files(verifier.root)
             if not auto:
                 print(f"anchorcheck: no Claude Code auto-memory at {claude_memory_dir(verifier.root)}", file=sys.stderr)
-            loaded += load([str(p) for p in auto], verifier.repo, verifier.registry, (), reading) if auto else []
+            loaded += load([str(p) for p in auto], verifier.repo, verifier.registry, (), reading, unreadable) if auto else []
         _known_kinds(args, verifier)
         batch = []
         for _, memories in loaded:
             select_kinds(memories, args.select, args.ignore)
             attach(memories, lock, verifier.registry.kinds)
             batch.extend(memories)
+        drop_runner_names(batch, verifier)
         reports = _verify(verifier, batch, args.deadline)
+        if not args.strict:
+            soften(reports, verifier.registry)
     if args.receipts:  # HEAD is read for the receipts alone: a run that appends none printed nothing of it
         from anchorcheck.memory.receipts import ReceiptLog  # a run without --receipts does not import it
 
         ReceiptLog(args.receipts).record(reports, revision=verifier.repo.head)
-    return loaded, reports, reads
+    loaded += [(error.path, []) for error in unreadable]
+    return loaded, reports + [unreadable_report(error) for error in unreadable], reads
 
 
 def _known_kinds(args: argparse.Namespace, verifier: Verifier) -> None:

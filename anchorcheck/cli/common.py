@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import IO
 
+from anchorcheck.memory.lifecycle import only_armed
 from anchorcheck.model.results import Verdict
 from anchorcheck.report import Run, format_names, renderer
 from anchorcheck.repo.gitdir import refusal
@@ -117,12 +118,19 @@ def _verifier(args: argparse.Namespace, resident: bool) -> Verifier:
 
 
 def exit_code(run: Run, fail_on: str) -> int:
+    """1 for anything REFUTED or written wrongly; with `--fail-on inconclusive`, also for each INCONCLUSIVE
+    item the report lists: an anchor, or a memory with anchors that a lifecycle rule left INCONCLUSIVE.
+    A paragraph without anchors is not one (most prose has none): counted in the summary, never failed on."""
     counts = run.memory_counts() + run.anchor_counts()
     if counts[Verdict.REFUTED] or run.mistakes():
         return EXIT_FAILED
-    if fail_on == "inconclusive" and counts[Verdict.INCONCLUSIVE]:
+    if fail_on == "inconclusive" and (run.anchor_counts()[Verdict.INCONCLUSIVE] or _inconclusive_with_anchors(run)):
         return EXIT_FAILED
     return EXIT_CLEAN
+
+
+def _inconclusive_with_anchors(run: Run) -> bool:
+    return any(r.results and r.verdict is Verdict.INCONCLUSIVE and not only_armed(r) for r in run.memories())
 
 
 def add_output(parser: argparse.ArgumentParser) -> None:

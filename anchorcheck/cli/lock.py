@@ -4,7 +4,9 @@ Span anchors that have no entry are banked from the current checkout;
 entries that exist are kept as they are (a stale one is `rebank`'s job,
 after someone has read the memory). With no arguments the known memory
 files are read and entries that no memory file writes any more are
-removed; naming files only adds. Exit 0, or 1 when some anchor could not
+removed; naming files only adds. `--check` writes nothing and fails while
+the lock lacks an entry, has one nobody writes, or names lines a span moved
+away from (`anchorcheck relocate` updates those). Exit 0, or 1 when some anchor could not
 be banked (each printed with its file and line), 2 for usage errors.
 """
 
@@ -14,9 +16,10 @@ import argparse
 import sys
 
 from anchorcheck.cli.common import add_memory_files, EXIT_CLEAN, EXIT_FAILED, add_root, make_verifier
-from anchorcheck.memory.lockfile import LOCK_NAME, load_lock, unbanked, update, write
+from anchorcheck.memory.lockfile import LOCK_NAME, Lock, load_lock, unbanked, update, write
 from anchorcheck.memory.memoryfiles import load
 from anchorcheck.model.results import Memory
+from anchorcheck.verify.verifier import Verifier
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -37,13 +40,30 @@ def run(args: argparse.Namespace) -> int:
         print(f"{_where(key, memory)}: cannot bank {key}: {message}", file=sys.stderr)
     summary = f"{len(result.added)} added, {len(result.removed)} removed, {len(result.kept)} unchanged"
     if args.check:
-        state = "out of date" if result.changed else "up to date"
-        print(f"{LOCK_NAME} is {state} ({summary}).")
-        return EXIT_FAILED if result.changed or result.failed else EXIT_CLEAN
+        moved = _moved(lock, result.kept, verifier)
+        state = "out of date" if result.changed or moved else "up to date"
+        print(f"{LOCK_NAME} is {state} ({summary}{f', {len(moved)} moved' if moved else ''}).")
+        for line in moved:
+            print(line)
+        return EXIT_FAILED if result.changed or result.failed or moved else EXIT_CLEAN
     if result.changed or not lock.path.exists():
         write(lock)
     print(f"Wrote {LOCK_NAME}: {summary}." if result.changed else f"{LOCK_NAME} is up to date ({summary}).")
     return EXIT_FAILED if result.failed else EXIT_CLEAN
+
+
+def _moved(lock: Lock, keys: list[str], verifier: Verifier) -> list[str]:
+    """A line for each kept entry whose span moved intact: the lock (and the memory files) name old lines
+    until `relocate` runs, and a span that drifts far enough can no longer be followed."""
+    from anchorcheck.model.citation import Citation
+
+    out = []
+    for key in keys:
+        result = verifier.check(Citation.from_dict(lock.entries[key]))
+        if result.state == "relocated":
+            now = result.details
+            out.append(f"{key}: moved to {now['path']} lines {now['start_line']}-{now['end_line']}: run anchorcheck relocate")
+    return out
 
 
 def _where(key: str, memory: Memory) -> str:

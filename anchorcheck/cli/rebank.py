@@ -2,9 +2,13 @@
 
 A stale span is a claim someone must re-read; rebanking says "I did, and
 the new lines still support the memory". So it only ever touches the
-anchors named on the command line, and only when they need it: a stale
-span's record in the lock or a `*.memories.toml` gets the new fingerprint;
-a fired (or never banked) `watch:` trigger is re-armed where the memory
+anchors named on the command line, and only when they need it. A stale
+span is followed to where its content went (`anchorcheck.verify.rebanking`)
+and both texts are printed side by side; since its content changed, the
+memory may now be false, and the new fingerprint is stored only with
+`--accept`. Its record in the lock or a `*.memories.toml` then points at
+the new lines, and so does the anchor where memory files write it. A
+fired (or never banked) `watch:` trigger is re-armed where the memory
 files write it, its text rewritten with the fingerprint of the files now
 (the kind's result says what to write: `details["rebank"]`). Every file
 changed is written together (`anchorcheck.memory.journal`).
@@ -36,6 +40,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         metavar="FILE",
         help="lock, *.memories.toml or memory file (repeatable; default: anchorcheck.lock and the known memory files)",
     )
+    parser.add_argument(
+        "--accept",
+        action="store_true",
+        help="store the new fingerprint of spans whose content changed (after reading both texts: the memory may now be false)",
+    )
     add_root(parser)
     add_store_options(parser)
     parser.set_defaults(run=run)
@@ -55,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
         raise no_store(verifier.root)
     for path, shown in stores if rest else []:
         with store_errors():
-            changes += rebank_file(path, shown, verifier, rest, batch)
+            changes += rebank_file(path, shown, verifier, rest, batch, accept=args.accept, rename=written)
+    moved = {c.anchor: c.renamed for c in changes if c.renamed}
+    rewrites += rename_anchors(targets, moved, verifier.registry, batch)
     if not args.dry_run:
         batch.commit()
     print_changes(changes, "rebanked", args.dry_run)
@@ -64,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         names = ", ".join([shown for _, shown in stores] + [shown for shown, _ in loaded]) or "no citation store"
         raise UsageError(f"no citation {', '.join(missing)} in {names}")
-    return EXIT_FAILED if any(c.action == "failed" for c in changes) else EXIT_CLEAN
+    return EXIT_FAILED if any(c.action in ("failed", "refused") for c in changes) else EXIT_CLEAN
 
 
 def _rearm(anchors: list[str], verifier: Verifier) -> tuple[list[Change], dict[str, str]]:

@@ -9,7 +9,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from anchorcheck.verify.citation_store import LOCK_NAME, Change, CitationStoreError
+from anchorcheck.base.width import columns
 from anchorcheck.cli.common import UsageError
+from anchorcheck.cli.sidebyside import side_by_side
 from anchorcheck.memory.lockfile import read_lock
 from anchorcheck.memory.memoryfiles import format_for, load, read_memory_file
 from anchorcheck.model.results import Memory
@@ -72,12 +74,18 @@ def no_store(root: Path) -> UsageError:
 
 
 def print_changes(changes: list[Change], done: str, dry_run: bool) -> None:
+    """One line per change; a span whose content changed also shows both texts side by side."""
+    width = columns()
     for change in changes:
         verb = f"would be {change.action}" if dry_run and change.action in ("relocated", "rebanked") else change.action
         print(f"{change.file}: {change.anchor}: {verb}: {change.message}")
+        for row in side_by_side(*change.texts, width) if change.texts else ():
+            print(f"    {row}")
     count = sum(1 for c in changes if c.action == done)
     what = f"{count} citation{'s' if count != 1 else ''}"
-    print(f"{'Would update' if dry_run else 'Updated'} {what} ({done}).")
+    refused = sum(1 for c in changes if c.action == "refused")
+    more = f"; {refused} refused: their lines changed, see above" if refused else ""
+    print(f"{'Would update' if dry_run else 'Updated'} {what} ({done}){more}.")
 
 
 def print_rewrites(rewrites: list[Rewrite], dry_run: bool) -> None:

@@ -334,6 +334,7 @@ def load(
     registry: Registry,
     patterns: Sequence[str] = (),
     reading: ReferenceReading | None = None,
+    errors: list[MemoryFileError] | None = None,
 ) -> list[tuple[str, list[Memory]]]:
     """The memories of every file `check`/`lock` was given, or of every discovered file when none.
 
@@ -343,7 +344,8 @@ def load(
     among them. With `reading`, a file a memory file imports (`@AGENTS.md`)
     is read too, once. A byte copy of a file read before, beside it and read by the same format
     (CLAUDE.md copied from AGENTS.md), is not read again: its memories are the first file's, placed
-    in the copy (`as_copy`). Raises MemoryFileError for the first bad file.
+    in the copy (`as_copy`). Raises MemoryFileError for the first bad file; with `errors`, a file
+    of a known format that cannot be read is appended there and left out, and the others are read.
     """
     if arguments:
         paths = expand(arguments, repo, registry)
@@ -362,7 +364,13 @@ def load(
             first, memories = originals[key]
             memories = as_copy(memories, first, shown)
         else:
-            memories = read_memory_file(path, shown, registry, reading, root=repo.root)
+            try:
+                memories = read_memory_file(path, shown, registry, reading, root=repo.root)
+            except MemoryFileError as exc:
+                if errors is None or fmt is None:
+                    raise
+                errors.append(exc)
+                continue
             if key is not None and key[2]:
                 originals[key] = (shown, memories)
         loaded.append((shown, memories))

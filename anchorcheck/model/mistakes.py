@@ -16,6 +16,9 @@ UNKNOWN_KIND = "unknown-kind"
 MALFORMED = "malformed"
 UNBANKED = "unbanked"
 MISTAKES = frozenset({UNKNOWN_KIND, MALFORMED, UNBANKED})
+# A code span of prose that is written like an anchor but is none (a near-miss kind, a value its kind cannot
+# parse): a warning, not a mistake that fails the run, unless `--strict` (anchorcheck.verify.prose).
+LOOKS_LIKE_ANCHOR = "looks-like-anchor"
 # Results in these states can never be REFUTED as written: the evidence that absence is judged in is
 # open (the environment read whole, a computed key, a dynamic manifest...) or missing altogether.
 OPEN_WORLD = frozenset(

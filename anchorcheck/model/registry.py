@@ -137,7 +137,11 @@ class MemoryFormat:
     `markdown` says the whole file is Markdown prose, so implicit references
     (anchorcheck.memory.references) are read from its text, line by line, and belong
     to the memory written on their line; for other formats they are read
-    from each memory's text.
+    from each memory's text. `prose_anchors` says the format's anchors are
+    code spans of prose (Markdown, observations), not a typed list: there a
+    token that only looks like an anchor (`imprt:anyio`, `pkgs:sync`) is a
+    warning, and a name a runner knows (`docs:dev`, a package.json script)
+    is no anchor at all (`anchorcheck.verify.prose`).
 
     A format that can be written back (by `relocate`, `rebank` and `suggest
     --write`) also gives `rename(path, text, {old: new})`, returning the new
@@ -155,6 +159,7 @@ class MemoryFormat:
     summary: str = ""
     plugin: str = ""
     markdown: bool = False
+    prose_anchors: bool = False
     rename: Callable[[str, str, Mapping[str, str]], tuple[str, list[tuple[int, str]]]] | None = None
     insert: Callable[[str, str, Mapping[str, Sequence[tuple[str, str | None]]]], str] | None = None
 

@@ -36,7 +36,7 @@ import re
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 GIT_TIMEOUT = 60.0

@@ -5,7 +5,8 @@ rather than memories, and both need the same rule id (`KIND/verdict`, e.g.
 `span/refuted`: it depends only on the anchor kind and the verdict, so it is
 stable across runs and versions; `implicit-file/refuted` for a reference read
 from prose; `anchor/unknown-kind`, `anchor/malformed` and `span/unbanked` for
-an anchor written wrongly) and the same fingerprint.
+an anchor written wrongly, `anchor/looks-like-anchor` for a code span of prose written like one,
+`memory-file/unreadable-file` for a memory file that could not be read) and the same fingerprint.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from dataclasses import dataclass, replace
 
 from anchorcheck.memory.lifecycle import armed
 from anchorcheck.memory.memoryfiles import looks_like_anchor
-from anchorcheck.model.mistakes import MISTAKES, UNBANKED
+from anchorcheck.memory.unreadable import UNREADABLE
+from anchorcheck.model.mistakes import LOOKS_LIKE_ANCHOR, MISTAKES, UNBANKED
 from anchorcheck.model.results import AnchorResult, Memory, Verdict
 from anchorcheck.report import CopyKey, Run, copy_key, only_in
 
@@ -42,7 +44,9 @@ class Finding:
     @property
     def rule_id(self) -> str:
         """`KIND/verdict`, and `implicit-KIND/verdict` for a reference read from prose (not a typed anchor)."""
-        if self.result.state in MISTAKES:
+        if self.result.state == UNREADABLE:
+            return f"memory-file/{UNREADABLE}"
+        if self.result.state in MISTAKES or self.result.state == LOOKS_LIKE_ANCHOR:
             return f"{'anchor' if self.result.state != UNBANKED else self.kind}/{self.result.state}"
         kind = f"implicit-{self.kind}" if self.result.implicit else self.kind
         return f"{kind}/{self.result.verdict.value.lower()}"

@@ -37,6 +37,7 @@ def render(run: Run, out: IO[str]) -> None:
         _memory(report, run, out, places)
     if run.quiet:
         return
+    _moved(run, out)
     for hint in next_steps(run):
         out.write(f"hint: {hint}\n")
     out.write(summary(run) + "\n")
@@ -134,6 +135,19 @@ def _evidence(result: AnchorResult, run: Run, out: IO[str]) -> None:
     if isinstance(diff, str) and diff:
         for line in diff.splitlines():
             out.write(f"    | {line}\n")
+
+
+def _moved(run: Run, out: IO[str]) -> None:
+    """Spans that moved intact still verify, but the anchors name their old lines: a note for each, where it
+    is now (the `relocate` hint follows), so drift does not pile up until a changed span can no longer be followed."""
+    rows = []
+    for report in run.reports:
+        for index, result in enumerate(report.results):
+            if result.state == "relocated" and not result.implicit:
+                now = result.details
+                where = _where(report, index)
+                rows.append(f"{where + ': ' if where else ''}{result.anchor} is now at {now.get('path')} lines {now.get('start_line')}-{now.get('end_line')}")
+    out.writelines(f"note: {row}\n" for row in rows)
 
 
 def _verdict(verdict: Verdict, run: Run) -> str:

@@ -1,6 +1,6 @@
 """`anchorcheck mcp`: anchorcheck as an MCP server (stdio), so an agent can check what it recalls.
 
-Five tools, each returning JSON (structured content):
+Six tools, each returning JSON (structured content):
 
 - `check_anchors(anchors)`: verify ad-hoc anchors → `{"results": [...], "summary": {...}}`;
 - `verify_memory(text, anchors, citations)`: verify one memory as a store
@@ -8,12 +8,15 @@ Five tools, each returning JSON (structured content):
   anchors take the citations passed in, else the repository's lock;
 - `bank_citation(path, start_line, end_line)`: bank a span when writing a
   memory → the citation record and its `span:` anchor;
+- `rebank_citation(citation, accept)`: bank a stored citation again where its
+  content is now; a changed span is refused unless accepted (`anchorcheck.verify.rebanking`);
 - `suggest_anchors(text)`: the typed anchors that hold now for a memory's
   text, each with its reason, evidence and confidence;
 - `remember(text, anchors, spans)`: types a memory (the anchors given plus
   those suggested, the banked citations of its spans) and stores it in the
   repository's memory store (`--store`, a native `*.memories.toml` file),
-  returning its id and verdict now;
+  returning its id and verdict now; an anchor that can never be checked
+  (`imprt:anyio`) is refused with a one-line error, not stored;
 - `recall(id)`, `search(query)`: stored memories, each verified as it is read;
 - `forget(id)`: removes a stored memory.
 
@@ -50,7 +53,8 @@ from mcp.types import ToolAnnotations
 from pydantic import ValidationError
 
 from anchorcheck import __version__
-from anchorcheck.model.anchors import anchor_text, decode_path
+from anchorcheck.model.anchors import AnchorSyntaxError, anchor_text, decode_path
+from anchorcheck.model.mistakes import UNBANKED
 from anchorcheck.spans.citation import BankError, bank
 from anchorcheck.repo.config import ConfigError
 from anchorcheck.repo.context import BudgetExceeded
@@ -68,6 +72,8 @@ INSTRUCTIONS = (
     "with an id; each comes back verified: treat REFUTED memories as stale (re-read the code), "
     "INCONCLUSIVE ones as unchecked. Call forget to delete one that is wrong. For memories kept elsewhere, "
     "call verify_memory with their text, anchors and citations before relying on them. "
+    "When you write a memory from lines you just read, call bank_citation and keep the returned citation; "
+    "rebank_citation refuses a changed span until you accept it, since the memory may now be false. "
     "Paths are relative to {root}."
 )
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
@@ -106,7 +112,7 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS, store: str = 
         and evidence locations) and counts per verdict.
         """
         with resident.session() as verifier:
-            results = [verifier.check(anchor).to_dict() for anchor in anchors]
+            results = [_for_agent(verifier.check(anchor).to_dict()) for anchor in anchors]
         counts = Counter(r["verdict"] for r in results)
         return {"results": results, "summary": {v.value: counts[v.value] for v in Verdict}}
 
@@ -114,17 +120,20 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS, store: str = 
     def verify_memory(text: schema.MemoryText, anchors: schema.Anchors, citations: schema.Citations = None) -> schema.MemoryVerdict:
         """Verify one recalled memory: REFUTED if any anchor is contradicted, VERIFIED only if all hold.
 
-        `citations` are banked span records (from bank_citation); a citation without an
-        'anchor' key is checked as an anchor of its own.
+        `citations` are the results of bank_citation as it returned them ({anchor, citation}),
+        or their bare citation records; a citation that no anchor names is checked as an
+        anchor of its own.
         """
-        records = [dict(c) for c in citations or []]
+        records = [_record(c) for c in citations or []]
         memory = Memory(text=text, anchors=list(anchors), metadata={"citations": records} if records else {})
         with resident.session() as verifier:
             try:
                 attach([memory], load_lock(root), verifier.registry.kinds)
             except MemoryFileError as exc:
                 raise ToolError(str(exc)) from None
-            return verifier.verify(memory).to_dict()
+            report = verifier.verify(memory).to_dict()
+        report["results"] = [_for_agent(r) for r in report["results"]]
+        return report
 
     @server.tool(annotations=READ_ONLY)
     def bank_citation(path: schema.RepoPath, start_line: schema.StartLine, end_line: schema.EndLine) -> schema.BankResult:
@@ -137,6 +146,29 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS, store: str = 
         except BankError as exc:
             raise ToolError(str(exc)) from None
         return {"anchor": citation.anchor_text(), "citation": citation.to_dict()}
+
+    @server.tool(annotations=READ_ONLY)
+    def rebank_citation(citation: dict[str, Any], accept: bool = False) -> dict[str, Any]:
+        """Bank a stored citation again where its lines are now; pass a bank_citation result or its record.
+
+        Unchanged: returned as it is. Moved intact: banked at the new lines. Changed: refused
+        (status 'refused', with the banked and the current lines): the memory may now be
+        false; re-read the code, and call again with accept=true only if the memory still holds.
+        """
+        from anchorcheck.model.citation import Citation
+        from anchorcheck.verify.rebanking import SpanChanged, rebank
+
+        old = Citation.from_dict({k: v for k, v in _record(citation).items() if k != "anchor"})
+        with resident.session() as verifier:
+            try:
+                new = rebank(verifier, old, accept=accept)
+            except SpanChanged as exc:
+                reason = f"{exc.message}; store the new citation only after re-reading the memory (accept=true)"
+                return {"status": "refused", "reason": reason, "banked": _lines(exc.banked), "current": _lines(exc.current)}
+            except BankError as exc:
+                raise ToolError(str(exc)) from None
+        status = "unchanged" if new is old else "moved" if new.sha256 == old.sha256 else "accepted"
+        return {"status": status, "anchor": new.anchor_text(), "citation": new.to_dict()}
 
     @server.tool(annotations=READ_ONLY)
     def suggest_anchors(text: schema.MemoryText) -> schema.Suggestions:
@@ -162,6 +194,11 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS, store: str = 
         from anchorcheck.verify.suggestions import Suggester
 
         given = [a.strip() for a in anchors or []]
+        with resident.session() as verifier:
+            try:
+                verifier.validate(given)  # a typo'd anchor stored now would stay INCONCLUSIVE for ever
+            except AnchorSyntaxError as exc:
+                raise ToolError(f"not stored: {exc}") from None
         citations = {}
         for target in [*(spans or []), *(a for a in given if a.startswith("span:"))]:
             citation = _bank_target(root, target)
@@ -297,3 +334,27 @@ def serve(root: str | Path, deadline: float = CALL_SECONDS, store: str = DEFAULT
     """Run the server on stdin/stdout until the client disconnects; `deadline`: seconds per call,
     `store`: the memory store file."""
     build_server(root, deadline, store).run("stdio")
+
+
+def _record(item: dict[str, Any]) -> dict[str, Any]:
+    """A citation record as verify_memory takes it: bank_citation's result ({anchor, citation}) is
+    flattened, so what the tool returned can be passed back as it is."""
+    nested = item.get("citation")
+    if isinstance(nested, dict):
+        return {**nested, **({"anchor": item["anchor"]} if isinstance(item.get("anchor"), str) else {})}
+    return dict(item)
+
+
+def _lines(citation: Any) -> dict[str, Any]:
+    return {"path": citation.path, "start_line": citation.start_line, "end_line": citation.end_line, "lines": list(citation.lines or ())}
+
+
+def _for_agent(result: dict[str, Any]) -> dict[str, Any]:
+    """A result's reason in what an agent can do over MCP: a span anchor without a banked record is
+    banked with bank_citation (an agent cannot run `anchorcheck lock`)."""
+    if result.get("state") == UNBANKED:
+        result["reason"] = (
+            f"{result['anchor']} is not banked: call bank_citation with its path and lines after reading them, "
+            "and pass the result in verify_memory's citations"
+        )
+    return result

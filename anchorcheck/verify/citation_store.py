@@ -3,7 +3,8 @@
 Two operations, both explicit and both narrow:
 
 - relocate: a span that moved intact gets its new path and line numbers;
-- rebank: a stale span is re-fingerprinted, only when that span is named.
+- rebank: a stale span is re-fingerprinted where its content went, only when that span is
+  named, and only with `accept` when that content changed (`anchorcheck.verify.rebanking`).
 
 The file is edited with tomlkit, so comments, ordering and layout survive;
 only the fields of the touched records change, and the result goes into the
@@ -23,10 +24,11 @@ from tomlkit.exceptions import ParseError, TOMLKitError
 from tomlkit.items import AoT, Array, Table
 
 from anchorcheck.model.citation import Citation
-from anchorcheck.spans.citation import BankError, bank
+from anchorcheck.spans.citation import BankError
 from anchorcheck.memory.journal import Batch
 from anchorcheck.memory.lockfile import LOCK_NAME as LOCK_NAME  # where the lock commands have always found it
 from anchorcheck.repo.safe_read import LOCK_CAP, read_in_root
+from anchorcheck.verify.rebanking import SpanChanged, lines_of, rebank
 from anchorcheck.verify.verifier import Verifier
 
 
@@ -44,9 +46,10 @@ class Change:
 
     file: str
     anchor: str
-    action: str  # relocated | rebanked | skipped (nothing to do) | failed
+    action: str  # relocated | rebanked | skipped (nothing to do) | refused (changed, not accepted) | failed
     message: str
     renamed: str | None = None  # the record's new anchor text, when its key was rewritten
+    texts: tuple[Citation, Citation] | None = None  # the span as banked and where its content is now, for a changed span
 
 
 def relocate_file(path: Path, shown: str, verifier: Verifier, batch: Batch, *, rename: Collection[str] = ()) -> list[Change]:
@@ -69,25 +72,27 @@ def relocate_file(path: Path, shown: str, verifier: Verifier, batch: Batch, *, r
             table[name] = value
         before = f"{citation.path} lines {citation.start_line}-{citation.end_line}"
         after = f"{new['path']} lines {new['start_line']}-{new['end_line']}"
-        renamed = _citation(table)[0].anchor_text() if key in rename and "anchor" in table else None
-        if renamed == key:
-            renamed = None
-        elif renamed in keys:
-            after += f" (kept as {key}: {renamed} already has an entry)"
-            renamed = None
-        elif renamed is not None:
-            table["anchor"] = renamed
-            keys.add(renamed)
-        changes.append(Change(shown, key, "relocated", f"{before} → {after}", renamed))
+        renamed, taken = _rekey(table, key, rename, keys)
+        changes.append(Change(shown, key, "relocated", f"{before} → {after}{taken}", renamed))
     if changes:
         batch.put(path, tomlkit.dumps(doc))
     return changes
 
 
-def rebank_file(path: Path, shown: str, verifier: Verifier, anchors: Collection[str], batch: Batch) -> list[Change]:
-    """Re-fingerprint the named spans that are stale; the others are reported, not touched."""
+def rebank_file(
+    path: Path, shown: str, verifier: Verifier, anchors: Collection[str], batch: Batch, *, accept: bool = False, rename: Collection[str] = ()
+) -> list[Change]:
+    """Re-fingerprint the named spans that are stale, where their content went; the others are reported, not touched.
+
+    A span whose content changed is refused (the memory may now be false)
+    unless `accept`: the change then says so, and carries both texts. The
+    record follows the content to its new lines, and is re-keyed like a
+    relocated one (`rename`: the anchors memory files write) so that the
+    memory files can be rewritten to match.
+    """
     doc = _load(path, shown, verifier.root, batch)
     changes = []
+    keys = {_citation(table)[1] for table in _records(doc, shown)}
     for table in _records(doc, shown):
         citation, key = _citation(table)
         if key not in anchors:
@@ -100,15 +105,36 @@ def rebank_file(path: Path, shown: str, verifier: Verifier, anchors: Collection[
             changes.append(Change(shown, key, "skipped", f"{result.state or result.verdict}: {result.reason}{hint}"))
             continue
         try:
-            fresh = bank(verifier.repo, citation.path, citation.start_line, citation.end_line)
+            fresh = rebank(verifier, citation, accept=accept)
+        except SpanChanged as exc:
+            refused = f"{lines_of(exc.banked)} changed (now {lines_of(exc.current)}): the memory may now be false; re-read it, then rerun with --accept if it still holds"
+            changes.append(Change(shown, key, "refused", refused, texts=(exc.banked, exc.current)))
+            continue
         except BankError as exc:
-            changes.append(Change(shown, key, "failed", f"cannot re-bank: {exc}"))
+            changes.append(Change(shown, key, "failed", exc.message))
             continue
         _replace_fields(table, fresh.to_dict())
-        changes.append(Change(shown, key, "rebanked", f"{citation.path} lines {citation.start_line}-{citation.end_line} re-fingerprinted (sha256 {fresh.sha256[:12]})"))
+        renamed, taken = _rekey(table, key, rename, keys)
+        message = f"{lines_of(citation)} → {lines_of(fresh)} re-fingerprinted (sha256 {fresh.sha256[:12]}){taken}"
+        message += "; accepted although the lines changed: the memory's text was written for the old lines"
+        changes.append(Change(shown, key, "rebanked", message, renamed, texts=(citation, fresh)))
     if any(c.action == "rebanked" for c in changes):
         batch.put(path, tomlkit.dumps(doc))
     return changes
+
+
+def _rekey(table: Table, key: str, rename: Collection[str], keys: set[str]) -> tuple[str | None, str]:
+    """Give a moved record the anchor text of its new place, when memory files write its old text
+    (`rename`) and no other record has the new one. Returns the new key (None when kept) and a note
+    for the change when the new key was taken."""
+    renamed = _citation(table)[0].anchor_text() if key in rename and "anchor" in table else None
+    if renamed is None or renamed == key:
+        return None, ""
+    if renamed in keys:
+        return None, f" (kept as {key}: {renamed} already has an entry)"
+    table["anchor"] = renamed
+    keys.add(renamed)
+    return renamed, ""
 
 
 def _load(path: Path, shown: str, root: Path, batch: Batch) -> tomlkit.TOMLDocument:

@@ -11,13 +11,14 @@ stored on disk per tree state. `Dispatch` is the part of `Verifier` that does th
 from __future__ import annotations
 
 from dataclasses import replace
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck.memory import implicit
 from anchorcheck.model.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor, parse_anchor
 from anchorcheck.model.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_reason
 from anchorcheck.model.reference import Reference
-from anchorcheck.model.results import AnchorResult, Verdict
+from anchorcheck.model.results import AnchorResult, Memory, Verdict
 from anchorcheck.repo.context import BudgetExceeded
 from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify.elsewhere import defined_elsewhere
@@ -48,6 +49,25 @@ class Dispatch:
     def parse(self, text: str) -> Anchor:
         """Parse an anchor against the kinds this Verifier's plugins registered."""
         return parse_anchor(text, self.plugins.registry.kinds)
+
+
+    def validate(self, anchors: Memory | Iterable[Any]) -> None:
+        """Refuse, before a memory is stored, an anchor that can never be checked: a kind no plugin
+        registered (`imprt:anyio`, with the kind it was meant to be), a value its kind cannot parse,
+        a malformed citation. Such an anchor would stay INCONCLUSIVE for ever; at write time the
+        writer can still fix it. Raises AnchorSyntaxError naming the anchor; a Memory's anchors or
+        any iterable of anchors (strings, `Anchor`s, `Citation`s)."""
+        for raw in anchors.anchors if isinstance(anchors, Memory) else anchors:
+            text = anchor_text(raw)
+            try:
+                anchor = self._as_anchor(raw)
+            except AnchorSyntaxError as exc:
+                unknown = unknown_kind_reason(text, self.registry.kinds) if isinstance(raw, str) else None
+                raise AnchorSyntaxError(unknown or exc.message, text, 1 if unknown else exc.column) from None
+            problem = getattr(anchor.detail, "problem", None)
+            why = problem() if callable(problem) else None
+            if why is not None:
+                raise AnchorSyntaxError(f"malformed citation: {why}", text)
 
     def _check(self, raw: Any) -> AnchorResult:
         try:

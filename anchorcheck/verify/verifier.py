@@ -98,6 +98,14 @@ class Verifier(Dispatch, Resident):
     def root(self) -> Path:
         return self.repo.root
 
+    def attach_lock(self, memories: Iterable[Memory]) -> None:
+        """Give the span anchors of recalled memories their banked records: the memory's own citations,
+        else the entries of the repository's `anchorcheck.lock` (LockError, a ValueError naming the line,
+        for a malformed lock). What a store calls before `verify` when its memories write `span:` anchors."""
+        from anchorcheck.memory.lockfile import attach, load_lock
+
+        attach(memories, load_lock(self.root), self.registry.kinds)
+
     def check(self, anchor: Any, *, deadline: float | None = None) -> AnchorResult:
         """Verify one anchor: a string, an `Anchor` or a `Citation`. Never raises for bad input.
 

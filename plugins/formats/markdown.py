@@ -135,5 +135,6 @@ def register_memory_formats(register):  # noqa: ANN001, ANN201 - hook signature
             matches=_matches,
             summary="Markdown memory files: one bullet or paragraph per memory, anchors as code spans",
             markdown=True,
+            prose_anchors=True,
         )
     )

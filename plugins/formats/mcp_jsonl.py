@@ -81,5 +81,6 @@ def register_memory_formats(register):  # noqa: ANN001, ANN201 - hook signature
             patterns=("memory.jsonl", "*/memory.jsonl"),
             matches=lambda path: path.endswith(".jsonl"),
             summary="MCP reference memory server knowledge graph: one memory per entity observation",
+            prose_anchors=True,
         )
     )
