@@ -51,7 +51,7 @@ def test_tool_descriptions_carry_the_grammar_schemas_hints_and_the_root(make_rep
         assert example in anchors
     assert set(by_name["check_anchors"].output_schema["properties"]) == {"results", "summary"}
     read_only = {n for n, t in by_name.items() if t.annotations and t.annotations.read_only_hint}
-    assert read_only == {"check_anchors", "verify_memory", "bank_citation", "suggest_anchors", "recall", "search"}
+    assert read_only == {"check_anchors", "verify_memory", "bank_citation", "rebank_citation", "suggest_anchors", "recall", "search"}
     assert by_name["forget"].annotations.destructive_hint is True
     assert by_name["remember"].annotations.destructive_hint is False
 

@@ -43,6 +43,14 @@ Spans = Annotated[
 ]
 MemoryId = Annotated[str, Field(description="The id remember returned (or search found), e.g. 'm3'.")]
 Query = Annotated[str, Field(description="Words to look for in stored memories' text and anchors, e.g. 'redis cache'.")]
+BankedCitation = Annotated[
+    dict[str, Any],
+    Field(description="A citation as bank_citation returned it ({anchor, citation}), or its bare citation record."),
+]
+Accept = Annotated[
+    bool,
+    Field(description="True only after re-reading the code and finding the memory still holds: banks a changed span anyway."),
+]
 Limit = Annotated[int, Field(description="At most this many memories, best matches first.", ge=1, le=100)]
 
 
@@ -78,6 +86,22 @@ class MemoryVerdict(TypedDict, total=False):
 class BankResult(TypedDict):
     anchor: str
     citation: dict[str, Any]
+
+
+class SpanLines(TypedDict):
+    path: str
+    start_line: int
+    end_line: int
+    lines: list[str]
+
+
+class Rebanked(TypedDict, total=False):
+    status: str  # unchanged, moved, accepted or refused
+    anchor: str
+    citation: dict[str, Any]
+    reason: str
+    banked: SpanLines
+    current: SpanLines
 
 
 class Suggestion(TypedDict, total=False):

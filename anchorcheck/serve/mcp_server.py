@@ -148,7 +148,7 @@ def build_server(root: str | Path, deadline: float = CALL_SECONDS, store: str = 
         return {"anchor": citation.anchor_text(), "citation": citation.to_dict()}
 
     @server.tool(annotations=READ_ONLY)
-    def rebank_citation(citation: dict[str, Any], accept: bool = False) -> dict[str, Any]:
+    def rebank_citation(citation: schema.BankedCitation, accept: schema.Accept = False) -> schema.Rebanked:
         """Bank a stored citation again where its lines are now; pass a bank_citation result or its record.
 
         Unchanged: returned as it is. Moved intact: banked at the new lines. Changed: refused
