@@ -55,7 +55,7 @@ def ask(argv: list[str]) -> int | None:
     try:
         root = checkout(argv)
         folder = servers_folder(root) if root is not None else None
-        if root is None or folder is None or not any(name.endswith(".sock") for name in os.listdir(folder)):
+        if root is None or folder is None or not any(name.endswith(".sock") for name in os.listdir(folder)) or not private_folder(folder):
             return None  # no server runs at all (a server removes its socket when it exits): nothing to import
         around = surroundings(root)
         where = socket_at(folder, around)
@@ -113,13 +113,16 @@ def surroundings(root: str) -> list[Any]:
 
 
 def servers_folder(root: str) -> str | None:
-    """Where the sockets of servers for `root` live: a folder of the cache directory; None where no server
-    may be: the cache directory falls back into the checkout, or there are no Unix sockets."""
+    """Where the sockets of servers for `root` live: a folder of the cache folder; None where no server
+    may be: no cache folder of this user's own, one inside the checkout, or no Unix sockets."""
     from anchorcheck.repo.cachedir import cache_folder
 
     if not hasattr(os, "getuid"):
         return None  # no Unix domain sockets to own (Windows): every check runs in its process
-    cache = os.path.realpath(cache_folder(root))
+    cache = cache_folder()
+    if cache is None:
+        return None
+    cache = os.path.realpath(cache)
     if cache == root or cache.startswith(root.rstrip(os.sep) + os.sep):
         return None  # a socket inside the checkout would be the repository's to place
     return os.path.join(cache, FOLDER)
@@ -158,12 +161,11 @@ def program(name: str) -> list[int] | None:
 
 
 def private_folder(path: str) -> bool:
-    """Whether `path` is a folder (not a link) of this user that no one else may enter or write."""
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return False
-    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077
+    """Whether `path` is a folder (not a link) of this user that no one else may enter or write; one that is
+    there and is not is named in a warning (`anchorcheck.repo.cachedir.usable_folder`)."""
+    from anchorcheck.repo.cachedir import usable_folder
+
+    return usable_folder(path, private=True)
 
 
 def connect(where: str, timeout: float) -> socket.socket:
