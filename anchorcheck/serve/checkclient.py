@@ -68,9 +68,11 @@ def ask(argv: list[str]) -> int | None:
         return None
     except KeyboardInterrupt:  # Ctrl-C while the server works: as a check in this process ends (anchorcheck.cli)
         return 130
+    from anchorcheck.base.printable import printable
+
     try:
-        for stream, text in texts:
-            (sys.stderr if stream == "err" else sys.stdout).write(text)
+        for stream, text in texts:  # rendered by this user's own server, colours and all
+            (sys.stderr if stream == "err" else sys.stdout).write(printable(text, colours=True))
         sys.stdout.flush()
     except OSError as exc:  # a closed pipe: as the check in this process reports it (anchorcheck.cli)
         print(f"anchorcheck: error: {exc}", file=sys.stderr)

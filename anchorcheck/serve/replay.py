@@ -92,8 +92,10 @@ def replay(argv: list[str]) -> int | None:
         code = int(entry["exit"])
     except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError, RuntimeError):
         return None  # no entry, one of another shape, or a checkout that cannot be looked at (a symlink loop): check
-    for stream, text in events:
-        (sys.stderr if stream == "err" else sys.stdout).write(text)
+    from anchorcheck.base.printable import printable
+
+    for stream, text in events:  # as stored: a report this user's own run rendered, colours and all
+        (sys.stderr if stream == "err" else sys.stdout).write(printable(text, colours=True))
     return code
 
 
