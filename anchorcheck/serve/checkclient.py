@@ -15,7 +15,7 @@ outside the checkout: the checkout, the interpreter, and the environment a
 check reads (`SURROUNDINGS`: the cache directory, the plugins allowed, the
 programs git is found among, `NO_COLOR`). Its socket lives in a folder of
 the user's cache directory that only the user may enter; a client talks to
-no socket elsewhere (the cache falling back into the checkout, a folder
+no socket elsewhere (a cache folder inside the checkout, a folder
 others can write, a socket not owned by the user: the check runs here),
 and on Linux each side checks the other's user id.
 """
