@@ -21,9 +21,9 @@ _COMMAND = {Verdict.REFUTED: "error", Verdict.INCONCLUSIVE: "notice"}
 
 
 def escape_data(text: str) -> str:
-    """The message part of a workflow command: control characters removed (the log viewer renders ANSI
-    escapes), then `%`, CR and LF percent-encoded."""
-    return printable(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """The message part of a workflow command: `%`, CR and LF percent-encoded, then every other control
+    character removed (the log viewer renders ANSI escapes)."""
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:
