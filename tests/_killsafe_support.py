@@ -229,18 +229,20 @@ class Trials:
 
 
 def kill_at_replace(root: Path, k: int, argv: list[str]) -> None:
-    """Run the command in `root`, killing itself (SIGKILL) as it is about to replace a file for the k-th time."""
+    """Run the command in `root`, killing itself (SIGKILL) as it is about to replace a file of the checkout for
+    the k-th time (git's private configuration, replaced in a temporary folder, is not counted)."""
     subprocess.run([sys.executable, "-c", _KILL_AT_REPLACE, str(k), *argv], cwd=root, env=environment(), capture_output=True)
 
 
 _KILL_AT_REPLACE = """
 import os, signal, sys
-real, left = os.replace, [int(sys.argv.pop(1))]
-def replace(*args, **kwargs):
-    if left[0] == 0:
-        os.kill(os.getpid(), signal.SIGKILL)
-    left[0] -= 1
-    return real(*args, **kwargs)
+real, left, here = os.replace, [int(sys.argv.pop(1))], os.getcwd() + os.sep
+def replace(source, target, *args, **kwargs):
+    if os.path.abspath(target).startswith(here):  # a file of the checkout: not git's private config
+        if left[0] == 0:
+            os.kill(os.getpid(), signal.SIGKILL)
+        left[0] -= 1
+    return real(source, target, *args, **kwargs)
 os.replace = replace
 from anchorcheck.cli import main
 sys.exit(main(sys.argv[1:]))
