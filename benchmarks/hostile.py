@@ -4,8 +4,12 @@
 
 For each target of tests/_fuzz_targets.py (memory formats, anchor grammar, lock, config,
 every manifest and lockfile reader, the env-config readers, tree-sitter fact extraction
-per language) it runs `--inputs` inputs: a quarter generated from nothing, the rest real
-files (../shared/corpora and the project's corpora/) mutated. Inputs run one at a time in
+per language, every command runner) it runs `--inputs` inputs: a quarter generated from nothing,
+the rest real files (../shared/corpora and the project's corpora/) mutated. The `shape:` targets
+(issue 25: make, Taskfile, cargo, npm, just, tox and nox configurations through `cmd:` anchors,
+and Markdown read with its implicit references) generate every input from
+tests/_hostile_shapes.py: pattern-rule chains, self-includes, wildcards, alias bombs, alias
+chains, brace expansions, lines of code spans, tables of pipes; one in four damaged. Inputs run one at a time in
 a worker process with an address-space cap, so a crash is a signal the parent sees, a
 hang is an input the worker has not finished after `--timeout` seconds (the worker is
 killed and a new one goes on with the next input), and an uncaught exception is any
@@ -35,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the target table lives beside the tests
 
-from tests._fuzz_targets import Target, exercise, generated, mutate, targets  # noqa: E402
+from tests._fuzz_targets import Target, exercise, mutate, targets  # noqa: E402
 
 STARTUP = 300.0  # seconds a worker may take to import everything on a loaded machine: not an input's time
 ADDRESS_SPACE = 4 << 30  # a worker past this gets MemoryError (reported), not the machine's swap
@@ -45,7 +49,7 @@ def input_for(target: Target, seed: int, index: int) -> bytes:
     """Input `index` of a target: the same bytes in every run with the same seed, so any failure replays."""
     rng = random.Random(f"{seed}:{target.name}:{index}")
     if index % 4 == 0 or not target.seeds:
-        return generated(rng)
+        return target.generate(rng)
     return mutate(rng, rng.choice(target.seeds))
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests._fuzz_targets import Target, exercise, generated, mutate
+from tests._fuzz_targets import Target, exercise, mutate
 
 # Per parser: a few dozen inputs keep the whole fuzz part of the suite near a minute on a loaded
 # machine; benchmarks/hostile.py runs the campaign of 20,000 per parser. A parse of a few KB that
@@ -19,7 +19,7 @@ DEADLINE = timedelta(seconds=5)
 
 def _input(target: Target) -> st.SearchStrategy[bytes]:
     built = st.builds(
-        lambda rng, pick: generated(rng) if pick < 0 or not target.seeds else mutate(rng, target.seeds[pick % len(target.seeds)]),
+        lambda rng, pick: target.generate(rng) if pick < 0 or not target.seeds else mutate(rng, target.seeds[pick % len(target.seeds)]),
         st.randoms(use_true_random=False),
         st.integers(min_value=-1, max_value=10_000),
     )

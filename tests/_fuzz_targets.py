@@ -17,23 +17,24 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from anchorcheck import parse_anchor
-from anchorcheck.model.anchors import AnchorSyntaxError
+from anchorcheck.model.anchors import Anchor, AnchorSyntaxError
 from anchorcheck.repo.config import Config, ConfigError, load_config
 from anchorcheck.repo.context import Context
 from anchorcheck.evidence.extraction import extract_facts
 from anchorcheck.memory.lockfile import LockError, read_lock
-from anchorcheck.memory.memoryfiles import MemoryFileError, read_memory_file
+from anchorcheck.memory.memoryfiles import MemoryFileError, ReferenceReading, read_memory_file
 from anchorcheck.evidence.packages import ManifestError
 from anchorcheck.verify.loading import load_plugins
 from anchorcheck.model.registry import Registry
 from anchorcheck.repo.checkout import Repository
 from anchorcheck_plugins.ecosystems import cargo, golang, npm, pypi
 from anchorcheck_plugins.kinds.env_config import defined_names
+from tests._hostile_shapes import SHAPES, markdown
 
 SEED_BYTES = 16 * 1024  # a seed longer than this is cut at a line end: each example stays cheap
 
@@ -47,6 +48,7 @@ class Target:
     run: Callable[[Path, str], object]
     allowed: tuple[type[BaseException], ...]
     seeds: tuple[bytes, ...]
+    generate: Callable[[random.Random], bytes] = field(default=lambda rng: generated(rng))  # an input from nothing
 
 
 @lru_cache(maxsize=1)
@@ -314,8 +316,41 @@ def _runner_targets() -> list[Target]:
     return targets
 
 
+def _shaped(shape: Callable[[random.Random], str]) -> Callable[[random.Random], bytes]:
+    """A generator of tests/_hostile_shapes.py as a target's: well-formed, and one input in four damaged."""
+
+    def generate(rng: random.Random) -> bytes:
+        data = shape(rng).encode("utf-8")
+        return mutate(rng, data) if rng.random() < 0.25 else data
+
+    return generate
+
+
+def _read_markdown(root: Path, file: str) -> object:
+    """A Markdown memory file read as `check` reads it: with its implicit references."""
+    return read_memory_file(root / file, file, registry(), ReferenceReading(Repository(root), frozenset(("file", "cmd", "pkg"))))
+
+
+def _shape_targets() -> list[Target]:
+    """The hostile shapes of issue 25: Markdown read with its references; each runner's configuration
+    through the `cmd:` kind, for a few anchors that reach what the generator writes."""
+    found = [Target("shape:markdown", "AGENTS.md", _read_markdown, (MemoryFileError,), (), _shaped(markdown))]
+    kind = registry().kinds.get("cmd")
+    if kind is None:
+        return found
+    for runner, (name, shape, texts) in SHAPES.items():
+        anchors = tuple(parse_anchor(text, registry().kinds) for text in texts)
+
+        def run(root: Path, file: str, anchors: tuple[Anchor, ...] = anchors) -> object:
+            (root / "Cargo.toml").write_text("[package]\nname = 'x'\n")  # cargo reads its aliases in a package
+            return [kind.verify(anchor, _context(root)) for anchor in anchors]
+
+        found.append(Target(f"shape:{runner}", name, run, (), (), _shaped(shape)))
+    return found
+
+
 @lru_cache(maxsize=1)
 def targets() -> tuple[Target, ...]:
     """Every fuzz target, by name order."""
-    found = [*_memory_targets(), *_reader_targets(), *_env_targets(), *_language_targets(), *_runner_targets()]
+    found = [*_memory_targets(), *_reader_targets(), *_env_targets(), *_language_targets(), *_runner_targets(), *_shape_targets()]
     return tuple(sorted(found, key=lambda t: t.name))

@@ -35,7 +35,6 @@ def test_a_write_killed_before_its_rename_is_cleaned_up_by_the_next_lock(tmp_pat
     killed = subprocess.run([sys.executable, "-c", KILLED_WRITE, str(lock)], capture_output=True, check=False)
     assert killed.returncode == -signal.SIGKILL
     assert len(_temporaries(root, "anchorcheck.lock")) == 1 and not lock.exists()  # the old (no) file is intact
-    (root / ".anchorcheck.lock.k3j_x9q2.tmp").write_text("left by an older anchorcheck (no PID in the name)")
     assert main(["lock", "--root", str(root)]) == 0
     assert _temporaries(root, "anchorcheck.lock") == []
     assert "span:a.py#L1" in lock.read_text()
@@ -45,7 +44,7 @@ def test_a_write_killed_before_its_rename_is_cleaned_up_by_the_next_lock(tmp_pat
 def test_a_temporary_of_a_write_still_running_is_kept(tmp_path: Path) -> None:
     writer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
-        live = tmp_path / f".notes.toml.{writer.pid}-0123456789ab.tmp"
+        live = tmp_path / f".notes.toml.anchorcheck-{writer.pid}-0123456789ab.tmp"
         live.write_text("being written")
         write_atomic(tmp_path / "notes.toml", "x = 1\n")
         assert live.exists() and (tmp_path / "notes.toml").read_text() == "x = 1\n"
@@ -75,3 +74,27 @@ def test_an_existing_file_keeps_its_mode(tmp_path: Path) -> None:
     target.chmod(0o640)
     write_atomic(target, "new\n")
     assert target.read_text() == "new\n" and target.stat().st_mode & 0o777 == 0o640
+
+
+@posix_only
+def test_only_our_own_temporaries_of_dead_writers_are_removed(tmp_path: Path) -> None:
+    """A committed `.AGENTS.md.notes.tmp` was deleted by `suggest --write` (issue 25, item 8)."""
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True).stdout.strip()
+    kept = [
+        ".AGENTS.md.notes.tmp",  # somebody's file
+        f".AGENTS.md.{dead}-0123456789ab.tmp",  # no marker
+        f".AGENTS.md.anchorcheck-{dead}-0123.tmp",  # the marker, but not our random part
+        f".AGENTS.md.anchorcheck-{dead}-0123456789ab.tmp.bak",
+        f".CLAUDE.md.anchorcheck-{dead}-0123456789ab.tmp",  # another target's
+    ]
+    stale = f".AGENTS.md.anchorcheck-{dead}-0123456789ab.tmp"
+    write_tree(tmp_path, {name: "kept\n" for name in [*kept, stale]})
+    write_atomic(tmp_path / "AGENTS.md", "- notes\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*kept, "AGENTS.md"])
+
+
+@posix_only
+def test_suggest_write_keeps_a_committed_notes_tmp(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "repo", {"src/app.py": "import os\nX = os.environ['APP_MODE']\n", "AGENTS.md": "- The mode comes from APP_MODE in src/app.py.\n", ".AGENTS.md.notes.tmp": "mine\n"})
+    main(["suggest", "--write", "--root", str(root)])
+    assert (root / ".AGENTS.md.notes.tmp").read_text() == "mine\n"

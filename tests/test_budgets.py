@@ -69,6 +69,22 @@ CASES = {
         ["check", "AGENTS.md"],
         ("", "Checked 0 anchors in 1 file"),
     ),
+    # found by the `shape:tox` generator: 60 sections each brace-expanding to 16,384 names, the section's line
+    # searched for again for every name (2 KB of tox.ini took 7 s)
+    "tox sections that expand to thousands of names": (
+        {"tox.ini": "[tox]\nenv_list = lint\n" + "".join(f"[testenv:s{i}" + "{a,b,c,d}" * 7 + "]\ncommands = pytest\n" for i in range(60))},
+        ["anchor", "cmd:tox -e lint"],
+        ("VERIFIED", "lint"),
+    ),
+    # found by the `shape:markdown` generator: a table of 3,000 rows of folders, commands and paths, one
+    # memory: its references were added one by one (quadratic), every bare name was probed, and each
+    # path was resolved before the deadline was looked at (a minute; 440 KB of it two)
+    "a Markdown table of folders, commands and paths": (
+        {"AGENTS.md": "| a | b | c |\n|---|---|---|\n" + "".join(f"| `d{i}/` | `make b{i}` | `src/m{i}.py` |\n" for i in range(3000)),
+         "Makefile": "b1:\n\ttrue\n"},
+        ["check", "AGENTS.md"],
+        ("", "1 memory in 1 file"),
+    ),
 }
 
 

@@ -312,11 +312,44 @@ def test_the_request_of_another_user_or_garbage_costs_only_its_own_answer(served
     where = checkclient.address(str(root.resolve()))
     assert where is not None
     for garbage in (b"", b"not json", b"[1, 2]", b'{"check": "words", "cwd": 3, "terminal": []}', b"{" * 100_000):
-        with checkclient.connect(where, 30) as conn:
-            conn.sendall(garbage)
-            conn.shutdown(1)
-            assert checkclient.receive(conn, 1 << 20) == b""  # no answer, connection closed
+        assert _raw_request(where, garbage)["refused"].startswith("bad request: ")
     _same_answer(root, reference)
+
+
+def _raw_request(where: str, data: bytes) -> dict[str, str]:
+    with checkclient.connect(where, 30) as conn:
+        conn.sendall(data)
+        conn.shutdown(1)
+        return json.loads(checkclient.receive(conn, 1 << 20))  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("umask", "1e400", "umask: not a whole number from 0 to 511"),
+        ("umask", "-1", "umask: not a whole number from 0 to 511"),
+        ("umask", '"18"', "umask: not a whole number from 0 to 511"),
+        ("umask", "true", "umask: not a whole number from 0 to 511"),
+        ("width", "1e400", "terminal width: not a whole number from 1 to 10000"),
+        ("width", "-80", "terminal width: not a whole number from 1 to 10000"),
+        ("width", "99999999999999999999999", "terminal width: not a whole number from 1 to 10000"),
+        ("encoding", '"no-such-codec"', "terminal: no encoding 'no-such-codec'"),
+        ("check", '["--format", 3]', "check: not a list of at most 4096 words"),
+        ("cwd", '"/no/such/folder"', "cwd: No such file or directory"),
+    ],
+)
+def test_a_request_out_of_bounds_is_refused_and_the_server_goes_on(served_repo: tuple[Path, dict[str, str]], field: str, value: str, said: str) -> None:
+    root, reference = served_repo
+    where = checkclient.address(str(root.resolve()))
+    assert where is not None
+    fields = {"check": "[]", "cwd": json.dumps(str(root)), "umask": "18", "width": "80", "encoding": '"utf-8"', field: value}
+    request = (
+        f'{{"check": {fields["check"]}, "cwd": {fields["cwd"]}, "umask": {fields["umask"]}, '
+        f'"terminal": [false, {fields["encoding"]}, "utf-8", {fields["width"]}], "surroundings": {json.dumps(checkclient.surroundings(str(root.resolve())))}}}'
+    )
+    assert _raw_request(where, request.encode()) == {"refused": f"bad request: {said}"}
+    assert _served(root) == 0
+    _same_answer(root, reference)  # still serving, and answering as a new process would
 
 
 def test_a_client_that_never_takes_its_answer_does_not_hold_up_the_next(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

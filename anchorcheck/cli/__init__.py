@@ -82,6 +82,13 @@ def console() -> int:
     return code
 
 
+def _error(exc: BaseException) -> None:
+    """The one line an expected error prints: it names a file of the repository, and may quote it."""
+    from anchorcheck.base.printable import printable
+
+    print(f"anchorcheck: error: {printable(str(exc))}", file=sys.stderr)
+
+
 def _output_closed() -> int:
     """The reader of stdout went away (`anchorcheck check | head -1`): nothing is wrong, so nothing is
     said, as for a program SIGPIPE ended; stdout goes to the null device so the flush at exit cannot fail."""
@@ -142,12 +149,12 @@ def run_command(argv: list[str], *, listed: Any = None, verifiers: Any = None) -
     try:
         return int(args.run(args))
     except _usage_errors() as exc:  # evaluated only when an exception reaches it
-        print(f"anchorcheck: error: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_USAGE
     except BrokenPipeError:
         return _output_closed()
     except (OSError, NotADirectoryError) as exc:
-        print(f"anchorcheck: error: {exc}", file=sys.stderr)
+        _error(exc)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import tomlkit
 
+from anchorcheck.base.printable import json_safe
 from anchorcheck.model.citation import Citation
 from anchorcheck.spans.citation import BankError, bank
 from anchorcheck.memory.lockfile import as_toml_table
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot bank {text}: {exc}") from None
     if args.format == "json":
         rows = [{"anchor": c.anchor_text(), **c.to_dict()} for c in citations]
-        json.dump(rows[0] if len(rows) == 1 else rows, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write(json_safe(json.dumps(rows[0] if len(rows) == 1 else rows, indent=2, ensure_ascii=False)))
         sys.stdout.write("\n")
         return EXIT_CLEAN
     doc = tomlkit.document()

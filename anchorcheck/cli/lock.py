@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from anchorcheck.base.printable import printable
 from anchorcheck.cli.common import add_memory_files, EXIT_CLEAN, EXIT_FAILED, add_root, make_verifier
 from anchorcheck.memory.lockfile import LOCK_NAME, Lock, load_lock, unbanked, update, write
 from anchorcheck.memory.memoryfiles import load
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     wanted = unbanked([m for _, memories in loaded for m in memories], verifier.registry.kinds)
     result = update(lock, wanted, verifier.repo, verifier.registry.kinds, prune=not args.files)
     for key, memory, message in result.failed:
-        print(f"{_where(key, memory)}: cannot bank {key}: {message}", file=sys.stderr)
+        print(printable(f"{_where(key, memory)}: cannot bank {key}: {message}"), file=sys.stderr)
     summary = f"{len(result.added)} added, {len(result.removed)} removed, {len(result.kept)} unchanged"
     if args.check:
         moved = _moved(lock, result.kept, verifier)

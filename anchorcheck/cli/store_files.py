@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from anchorcheck.base.printable import printable
 from anchorcheck.verify.citation_store import LOCK_NAME, Change, CitationStoreError
 from anchorcheck.base.width import columns
 from anchorcheck.cli.common import UsageError
@@ -78,9 +79,9 @@ def print_changes(changes: list[Change], done: str, dry_run: bool) -> None:
     width = columns()
     for change in changes:
         verb = f"would be {change.action}" if dry_run and change.action in ("relocated", "rebanked") else change.action
-        print(f"{change.file}: {change.anchor}: {verb}: {change.message}")
+        print(printable(f"{change.file}: {change.anchor}: {verb}: {change.message}"))
         for row in side_by_side(*change.texts, width) if change.texts else ():
-            print(f"    {row}")
+            print(printable(f"    {row}"))
     count = sum(1 for c in changes if c.action == done)
     what = f"{count} citation{'s' if count != 1 else ''}"
     refused = sum(1 for c in changes if c.action == "refused")
@@ -92,7 +93,7 @@ def print_rewrites(rewrites: list[Rewrite], dry_run: bool) -> None:
     """One line per anchor rewritten where a memory file writes it."""
     verb = "would be rewritten" if dry_run else "rewritten"
     for item in rewrites:
-        print(f"{item.file}:{item.line}: {item.old}: {verb} as {item.new}")
+        print(printable(f"{item.file}:{item.line}: {item.old}: {verb} as {item.new}"))
     if rewrites:
         count = len(rewrites)
         print(f"{'Would rewrite' if dry_run else 'Rewrote'} {count} anchor{'s' if count != 1 else ''} in memory files.")

@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from anchorcheck.base.printable import json_safe, printable
 from anchorcheck.cli.common import EXIT_CLEAN, EXIT_FAILED, add_memory_files, add_root, make_verifier
 
 _IMPORT = re.compile(r"(?:@\S+\s*)+")  # `@AGENTS.md`, `@docs/a.md @docs/b.md`: Claude Code's imports
@@ -146,12 +147,12 @@ def _report(rows: list[dict[str, Any]], fmt: str, written: bool) -> None:
             "memories": [{**row, "suggestions": [s.to_dict() for s in row["suggestions"]]} for row in rows],
             "summary": {"proposed": count, "memories": len(rows), "written": written},
         }
-        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))
         sys.stdout.write("\n")
         return
     for row in rows:
         where = f"{row['memory_file']}:{row['line']}" if row["line"] else row["memory_file"]
         for s in row["suggestions"]:
-            print(f"{where}: {s.anchor} — {s.reason} ({s.confidence})")
+            print(printable(f"{where}: {s.anchor} — {s.reason} ({s.confidence})"))
     verb = "Wrote" if written else "Proposed"
     print(f"{verb} {count} anchor{'s' if count != 1 else ''} for {len(rows)} memor{'y' if len(rows) == 1 else 'ies'}.")

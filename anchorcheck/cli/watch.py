@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 
+from anchorcheck.base.printable import json_safe, printable
 from anchorcheck.cli.common import seconds
 from anchorcheck.base.memo import Reads
 from anchorcheck.model.results import MemoryReport, Verdict
@@ -82,6 +83,6 @@ def _print(fmt: str, where: str, was: Verdict | None, now: Verdict | None, repor
     reason = f"{failing[0].anchor}: {failing[0].reason}" if failing else ""
     if fmt == "json":
         record = {"memory": where, "was": was and was.value, "now": now and now.value, "reason": reason}
-        print(json.dumps(record))
+        print(json_safe(json.dumps(record, ensure_ascii=False)))
     else:
-        print(f"{where}: {was.value if was else 'new'} -> {now.value if now else 'gone'}" + (f" ({reason})" if reason else ""))
+        print(printable(f"{where}: {was.value if was else 'new'} -> {now.value if now else 'gone'}" + (f" ({reason})" if reason else "")))

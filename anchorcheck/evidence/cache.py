@@ -25,10 +25,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from anchorcheck.repo.cachedir import default_cache_dir
+from anchorcheck.repo.cachedir import default_cache_dir, usable_file, usable_folder
 from anchorcheck.repo.treestate import git_blob_id as git_blob_id  # where its users have always found it
 
 _FILE = "facts-v2.sqlite"
+_SIDE_FILES = ("", "-journal", "-wal", "-shm")  # the database and the files SQLite keeps beside it
 _OLD_FILES = ("facts-v1.sqlite", "facts-v1.sqlite-wal", "facts-v1.sqlite-shm")  # another schema: never read again
 _BATCH = 500
 MAX_BYTES = 512 * 1024 * 1024  # default cap on the database's live pages
@@ -43,7 +44,9 @@ def open_cache(options: dict[str, Any], root: Path, time_left: Callable[[], floa
     """The cache a Verifier's `options` ask for (`cache`, `cache_dir`, `cache_max_bytes`); None with `cache` off."""
     if not options.get("cache", True):
         return None
-    directory = options.get("cache_dir") or default_cache_dir(root)
+    directory = options.get("cache_dir") or default_cache_dir()
+    if directory is None:
+        return None  # no folder of this user's own to keep it in (`anchorcheck.repo.cachedir`)
     return FactsCache(Path(directory), int(options.get("cache_max_bytes", MAX_BYTES)), time_left)
 
 
@@ -74,8 +77,10 @@ class FactsCache:
             return None
         if self._db is not None:
             return self._patient(self._db)
+        if not self._ours():
+            self._busy_until = float("inf")  # not this user's own: never used by this process
+            return None
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = self._open()
         except sqlite3.DatabaseError as exc:
             if self._given_up(exc):
@@ -89,6 +94,11 @@ class FactsCache:
             return None
         self._remove_old_files()
         return self._patient(self._db)
+
+    def _ours(self) -> bool:
+        """Whether the folder and the database's files are this user's own, none a link (SQLite follows
+        links: one would have it write a database over whatever file it names)."""
+        return usable_folder(str(self.path.parent), make=True) and all(usable_file(f"{self.path}{suffix}") for suffix in _SIDE_FILES)
 
     def _patient(self, db: sqlite3.Connection) -> sqlite3.Connection:
         db.execute(f"PRAGMA busy_timeout = {int(self._wait() * 1000)}")
@@ -130,7 +140,7 @@ class FactsCache:
 
     def _set_aside(self) -> None:
         self.rebuilt = True
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in _SIDE_FILES:
             try:
                 os.replace(f"{self.path}{suffix}", f"{self.path}{suffix}.corrupt")
             except OSError:

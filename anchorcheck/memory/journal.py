@@ -97,9 +97,11 @@ def finish_interrupted_write(root: Path, registry: Registry) -> bool:
         return False
     from anchorcheck.memory.writeback import writes
 
+    from anchorcheck.base.printable import printable
+
     wrote, warnings = recover(root, writes(registry))
     for warning in warnings:
-        print(f"anchorcheck: warning: {warning}", file=sys.stderr)
+        print(f"anchorcheck: warning: {printable(warning)}", file=sys.stderr)
     return wrote
 
 

@@ -142,6 +142,8 @@ def _with_references(
     owners = _line_owners(text, memories)
     orphans: dict[int, Memory] = {}
     lines = text.splitlines()
+    # Each memory's references added at once: one by one, a table of thousands (one memory) was quadratic.
+    batches: dict[int, tuple[Memory, list[Reference]]] = {}
     for reference in found:
         owner = owners.get(reference.line)
         if owner is None:
@@ -154,7 +156,9 @@ def _with_references(
                     source=shown,
                     position=Position(reference.line, reference.column),
                 )
-        _add(owner, [reference])
+        batches.setdefault(id(owner), (owner, []))[1].append(reference)
+    for owner, references in batches.values():
+        _add(owner, references)
     if not orphans:
         return memories
     return sorted([*memories, *orphans.values()], key=lambda m: m.position.line if m.position else 0)

@@ -140,10 +140,18 @@ def read_references(
     return reader.found
 
 
+MAX_TOKENS = 5_000  # code spans, links, imports and shell lines read in one text: each costs up to a millisecond
+
+
 class _Reader:
-    """One pass over a Markdown text, remembering the folders named in the current sentence and list."""
+    """One pass over a Markdown text, remembering the folders named in the current sentence and list.
+
+    It reads at most MAX_TOKENS tokens: 370 KB of tables and lists of code spans held 30,000 and took
+    seconds to read. What lies past the budget is left unread, which is silence, never a wrong verdict.
+    """
 
     def __init__(self, claims: Claims, kinds: frozenset[str]) -> None:
+        self.left = MAX_TOKENS
         self.claims = claims
         self.kinds = kinds
         self.found: list[Reference] = []
@@ -163,6 +171,8 @@ class _Reader:
         lines = text.splitlines()
         document = read_document(text)
         for block in document.blocks:
+            if self.left <= 0:
+                break
             self._end_sentence()  # a block (a paragraph, a list item, a fence) starts a sentence
             if block.kind in ("paragraph", "table"):
                 self._prose_block(block)
@@ -213,6 +223,7 @@ class _Reader:
             if not prose.in_code(match.start()):
                 events.append((match.start(), "import", match.group(1), match.start(), match.end()))
         events.sort()
+        self.left -= len(events)
         cursor = 0
         for offset, form, token, column0, end in events:
             if prose.ends_sentence(cursor, offset):
@@ -358,6 +369,7 @@ class _Reader:
         pending: tuple[str, int, int] | None = None  # a command continued with a trailing backslash
         self.cwd, self.made = None, set()
         for offset, line in enumerate(body):
+            self.left -= 1
             pending = self._shell_line(line, block.start + 1 + offset, only_prompts, pending)
         self.cwd = None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import IO
 
+from anchorcheck.base.printable import printable
 from anchorcheck.model.results import Verdict
 from anchorcheck.report import Run
 from anchorcheck.report.findings import findings
@@ -20,8 +21,9 @@ _COMMAND = {Verdict.REFUTED: "error", Verdict.INCONCLUSIVE: "notice"}
 
 
 def escape_data(text: str) -> str:
-    """The message part of a workflow command: `%`, CR and LF are percent-encoded."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """The message part of a workflow command: `%`, CR and LF percent-encoded, then every other control
+    character removed (the log viewer renders ANSI escapes)."""
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:

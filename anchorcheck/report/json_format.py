@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
+from anchorcheck.base.printable import json_safe
 from anchorcheck.model.results import Verdict
 from anchorcheck.report import CopyKey, Run, copy_key
 
@@ -69,6 +70,7 @@ def render(run: Run, out: IO[str]) -> None:
 
 
 def write_json(data: dict[str, Any], out: IO[str]) -> None:
-    """Indented UTF-8 JSON and a final newline: the layout of every JSON report format."""
-    json.dump(data, out, indent=2, ensure_ascii=False)
+    """Indented UTF-8 JSON and a final newline: the layout of every JSON report format (DEL and C1
+    controls escaped, `json_safe`: JSON escapes C0 itself)."""
+    out.write(json_safe(json.dumps(data, indent=2, ensure_ascii=False)))
     out.write("\n")

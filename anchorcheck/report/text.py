@@ -1,5 +1,8 @@
 """The human format: `path:line:col: VERDICT anchor — reason`, quiet about what is fine.
 
+Everything printed that a repository or a store wrote (paths, memory text, anchors, reasons, quoted
+lines) goes through `printable`: only the verdicts' colours are escape sequences of its own.
+
 Memories that verified, and memories without anchors, are left out unless verbose; every other memory is
 printed as a group (the memory line, then one line per anchor, then its
 evidence indented), and a summary line always closes the report. An implicit
@@ -14,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import IO
 
+from anchorcheck.base.printable import printable
 from anchorcheck.base.words import plural
 from anchorcheck.memory.lifecycle import armed, only_armed
 from anchorcheck.memory.selection import kind_of
@@ -105,20 +109,20 @@ def _memory(report: MemoryReport, run: Run, out: IO[str], places: dict[CopyKey, 
     if memory.source is not None:
         line = memory.position.line if memory.position else 1
         text = memory.text if len(memory.text) <= 80 else memory.text[:77] + "..."
-        out.write(f"{memory.source}:{line}: {_verdict(report.verdict, run)} memory: {text}\n")
+        out.write(f"{printable(memory.source)}:{line}: {_verdict(report.verdict, run)} memory: {printable(text)}\n")
         if report.reason:  # no anchors, or a lifecycle rule (expired, pending, trigger fired, as of)
-            out.write(f"    {report.reason}\n")
+            out.write(f"    {printable(report.reason)}\n")
     elif report.reason and not report.results:
-        out.write(f"{_verdict(report.verdict, run)} {report.reason}\n")
+        out.write(f"{_verdict(report.verdict, run)} {printable(report.reason)}\n")
     for where, result, also in rows:
         trap = only_in(result)
         marker = f" (only in {trap} code)" if trap else ""
         mark = f" {IMPLICIT_MARK}" if result.implicit else ""
         prefix = f"{where}: " if where else ""
-        out.write(f"{prefix}{_verdict(result.verdict, run)}{marker} {result.anchor}{mark} — {result.reason}\n")
+        out.write(f"{printable(prefix)}{_verdict(result.verdict, run)}{printable(f'{marker} {result.anchor}{mark} — {result.reason}')}\n")
         if also:
             more = f" and {len(also) - MAX_PLACES} more" if len(also) > MAX_PLACES else ""
-            out.write(f"    also at: {', '.join(also[:MAX_PLACES])}{more}\n")
+            out.write(printable(f"    also at: {', '.join(also[:MAX_PLACES])}{more}\n"))
         _evidence(result, run, out)
 
 
@@ -127,14 +131,14 @@ def _evidence(result: AnchorResult, run: Run, out: IO[str]) -> None:
         return
     for item in result.evidence[:MAX_EVIDENCE]:
         detail = f" {item.detail}" if item.detail else ""
-        out.write(f"    evidence: {item.location()}{detail}\n")
+        out.write(printable(f"    evidence: {item.location()}{detail}\n"))
     hidden = len(result.evidence) - MAX_EVIDENCE
     if hidden > 0:
         out.write(f"    ... and {hidden} more\n")
     diff = result.details.get("diff") if isinstance(result.details, dict) else None
     if isinstance(diff, str) and diff:
         for line in diff.splitlines():
-            out.write(f"    | {line}\n")
+            out.write(printable(f"    | {line}\n"))
 
 
 def _moved(run: Run, out: IO[str]) -> None:
@@ -147,7 +151,7 @@ def _moved(run: Run, out: IO[str]) -> None:
                 now = result.details
                 where = _where(report, index)
                 rows.append(f"{where + ': ' if where else ''}{result.anchor} is now at {now.get('path')} lines {now.get('start_line')}-{now.get('end_line')}")
-    out.writelines(f"note: {row}\n" for row in rows)
+    out.writelines(printable(f"note: {row}\n") for row in rows)
 
 
 def _verdict(verdict: Verdict, run: Run) -> str:

@@ -15,7 +15,7 @@ outside the checkout: the checkout, the interpreter, and the environment a
 check reads (`SURROUNDINGS`: the cache directory, the plugins allowed, the
 programs git is found among, `NO_COLOR`). Its socket lives in a folder of
 the user's cache directory that only the user may enter; a client talks to
-no socket elsewhere (the cache falling back into the checkout, a folder
+no socket elsewhere (a cache folder inside the checkout, a folder
 others can write, a socket not owned by the user: the check runs here),
 and on Linux each side checks the other's user id.
 """
@@ -55,7 +55,7 @@ def ask(argv: list[str]) -> int | None:
     try:
         root = checkout(argv)
         folder = servers_folder(root) if root is not None else None
-        if root is None or folder is None or not any(name.endswith(".sock") for name in os.listdir(folder)):
+        if root is None or folder is None or not any(name.endswith(".sock") for name in os.listdir(folder)) or not private_folder(folder):
             return None  # no server runs at all (a server removes its socket when it exits): nothing to import
         around = surroundings(root)
         where = socket_at(folder, around)
@@ -68,9 +68,11 @@ def ask(argv: list[str]) -> int | None:
         return None
     except KeyboardInterrupt:  # Ctrl-C while the server works: as a check in this process ends (anchorcheck.cli)
         return 130
+    from anchorcheck.base.printable import printable
+
     try:
-        for stream, text in texts:
-            (sys.stderr if stream == "err" else sys.stdout).write(text)
+        for stream, text in texts:  # rendered by this user's own server, colours and all
+            (sys.stderr if stream == "err" else sys.stdout).write(printable(text, colours=True))
         sys.stdout.flush()
     except OSError as exc:  # a closed pipe: as the check in this process reports it (anchorcheck.cli)
         print(f"anchorcheck: error: {exc}", file=sys.stderr)
@@ -113,13 +115,16 @@ def surroundings(root: str) -> list[Any]:
 
 
 def servers_folder(root: str) -> str | None:
-    """Where the sockets of servers for `root` live: a folder of the cache directory; None where no server
-    may be: the cache directory falls back into the checkout, or there are no Unix sockets."""
+    """Where the sockets of servers for `root` live: a folder of the cache folder; None where no server
+    may be: no cache folder of this user's own, one inside the checkout, or no Unix sockets."""
     from anchorcheck.repo.cachedir import cache_folder
 
     if not hasattr(os, "getuid"):
         return None  # no Unix domain sockets to own (Windows): every check runs in its process
-    cache = os.path.realpath(cache_folder(root))
+    cache = cache_folder()
+    if cache is None:
+        return None
+    cache = os.path.realpath(cache)
     if cache == root or cache.startswith(root.rstrip(os.sep) + os.sep):
         return None  # a socket inside the checkout would be the repository's to place
     return os.path.join(cache, FOLDER)
@@ -158,12 +163,11 @@ def program(name: str) -> list[int] | None:
 
 
 def private_folder(path: str) -> bool:
-    """Whether `path` is a folder (not a link) of this user that no one else may enter or write."""
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return False
-    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077
+    """Whether `path` is a folder (not a link) of this user that no one else may enter or write; one that is
+    there and is not is named in a warning (`anchorcheck.repo.cachedir.usable_folder`)."""
+    from anchorcheck.repo.cachedir import usable_folder
+
+    return usable_folder(path, private=True)
 
 
 def connect(where: str, timeout: float) -> socket.socket:

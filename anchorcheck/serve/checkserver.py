@@ -37,6 +37,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from anchorcheck.serve.checkrequest import BadRequest, CheckRequest
 from anchorcheck.serve.checkclient import DEFAULT_IDLE, NO_SERVER, peer_uid, private_folder, receive, servers_folder, socket_at, surroundings, umask
 from anchorcheck.base.codesig import ANCHORCHECK, fingerprint, plugin_sources, signature_now
 from anchorcheck.base.entrypoints import entry_points
@@ -167,7 +168,7 @@ class CheckServer:
         try:
             # A first check while no one waits (clients queue meanwhile): the plugins, grammars and facts
             # this checkout's memories need are loaded before the first answer is asked for.
-            self._check({"check": [], "cwd": self.root, "terminal": [False, "utf-8", "utf-8", 80], "umask": umask(), "surroundings": self._surroundings})
+            self._check(CheckRequest([], self.root, umask(), 80, False, "utf-8", "utf-8"), self._surroundings)
             self.served = 0
             while not self._stopping:
                 try:
@@ -193,16 +194,19 @@ class CheckServer:
         if peer_uid(conn) not in (None, os.getuid()):
             return
         conn.settimeout(_REQUEST_TIMEOUT)
-        message = json.loads(receive(conn, _MAX_REQUEST))
-        if not isinstance(message, dict):
-            raise ValueError("not a request")
-        if message.get("stop"):
-            self._stopping = True
-            reply: dict[str, Any] = {"stopped": os.getpid()}
-        elif "status" in message:
-            reply = self.status()
-        else:
-            reply = self._check(message)
+        try:
+            message = json.loads(receive(conn, _MAX_REQUEST))
+            if not isinstance(message, dict):
+                raise BadRequest("not a JSON object")
+            if message.get("stop"):
+                self._stopping = True
+                reply: dict[str, Any] = {"stopped": os.getpid()}
+            elif "status" in message:
+                reply = self.status()
+            else:
+                reply = self._check(CheckRequest.read(message), message.get("surroundings"))
+        except (BadRequest, ValueError, RecursionError) as exc:  # not JSON, too deep, too large, of the wrong shape
+            reply = {"refused": f"bad request: {exc}"}
         conn.sendall(json.dumps(reply).encode("utf-8", "surrogateescape"))
         # The end of the answer, whoever else holds the connection: worker processes forked during the check
         # (a `--deadline`'s pool, kept by the resident Verifier) inherited it, and closing it here alone
@@ -212,23 +216,23 @@ class CheckServer:
     def status(self) -> dict[str, Any]:
         return {"pid": os.getpid(), "root": self.root, "served": self.served, "up": round(time.time() - self.started, 1), "idle": self.idle}
 
-    def _check(self, message: dict[str, Any]) -> dict[str, Any]:
-        argv, cwd, terminal = message["check"], message["cwd"], message["terminal"]
-        if not (isinstance(argv, list) and all(isinstance(word, str) for word in argv) and isinstance(cwd, str)):
-            raise ValueError("not a check request")
-        if message.get("surroundings") != self._surroundings:
+    def _check(self, request: CheckRequest, around: object) -> dict[str, Any]:
+        if around != self._surroundings:
             return {"refused": "another interpreter, environment or checkout"}
         if self._code != self._code_now():
             self._stopping = True
             return {"refused": "the code changed since the server started"}
         events: list[list[str]] = []
-        tty, out_encoding, err_encoding, width = bool(terminal[0]), terminal[1], terminal[2], int(terminal[3])
-        mask = int(message["umask"])
+        argv, cwd, mask, width = request.argv, request.cwd, request.umask, request.width
+        tty, out_encoding, err_encoding = request.tty, request.out_encoding, request.err_encoding
         streams, here = (sys.stdout, sys.stderr), _working_directory()
         sys.stdout = _Captured("out", events, tty, out_encoding)  # type: ignore[assignment]
         sys.stderr = _Captured("err", events, False, err_encoding)  # type: ignore[assignment]
         try:
-            os.chdir(cwd)
+            try:
+                os.chdir(cwd)
+            except OSError as exc:
+                return {"refused": f"bad request: cwd: {exc.strerror}"}
             try:
                 with _as_client(width, mask):
                     code = self._run(["check", *argv], verifiers=self._verifier)

@@ -89,15 +89,17 @@ def replay(argv: list[str]) -> int | None:
         _listed = _list(named_root(argv) or found)
         import json  # json and hashlib (7 ms) load while git lists the checkout
 
-        entry = json.loads(_read_entry(_slot(argv, found)))
+        entry = json.loads(_read_entry(_slot(argv)))
         if not _holds(entry, found):
             return None
         events = [(stream, _text(stream, body, entry["elapsed"], started)) for stream, body in entry["out"]]
         code = int(entry["exit"])
     except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError, RuntimeError):
         return None  # no entry, one of another shape, or a checkout that cannot be looked at (a symlink loop): check
-    for stream, text in events:
-        (sys.stderr if stream == "err" else sys.stdout).write(text)
+    from anchorcheck.base.printable import printable
+
+    for stream, text in events:  # as stored: a report this user's own run rendered, colours and all
+        (sys.stderr if stream == "err" else sys.stdout).write(printable(text, colours=True))
     return code
 
 
@@ -125,27 +127,36 @@ def _list(root: str) -> Repository | None:
     return repo
 
 
-def _slot(argv: list[str], found: str) -> str:
-    """The entry of these words run in this directory, in the cache directory (which names the `found`
-    root only where it must fall back to `<root>/.anchorcheck`)."""
+def _slot(argv: list[str]) -> str:
+    """The entry of these words run in this directory, in the cache folder's `replay/`; OSError when there
+    is no folder of this user's own for it (`anchorcheck.repo.cachedir`)."""
     import hashlib
     import json
-    from pathlib import Path
 
-    from anchorcheck.repo.cachedir import default_cache_dir
+    from anchorcheck.repo.cachedir import cache_folder, usable_folder
 
+    cache = cache_folder()
+    folder = None if cache is None else os.path.join(cache, _FOLDER)
+    if folder is None or not usable_folder(folder, make=True):
+        raise FileNotFoundError("no cache folder to keep reports in")
     key = json.dumps([VERSION, argv, os.getcwd()])
     name = hashlib.sha1(key.encode("utf-8", "surrogateescape")).hexdigest()  # noqa: S324 - a name, not security
-    return str(default_cache_dir(Path(found)) / _FOLDER / name)
+    return os.path.join(folder, name)
 
 
 def _read_entry(path: str) -> bytes:
-    """The entry's bytes: a regular file, not through a link, of bounded size (the cache may fall back to
-    a folder inside the checkout, which is not to be trusted with a FIFO or a huge file)."""
+    """The entry's bytes: a regular file of this user's own, not through a link, of bounded size (another
+    user's entry would have this check print their text and exit 0)."""
+    from anchorcheck.repo.cachedir import distrust, warn
+
     descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
     try:
         info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_ENTRY:
+        why = distrust(info)
+        if why is not None:
+            warn(path, why)
+            raise ValueError("not an entry")
+        if info.st_size > _MAX_ENTRY:
             raise ValueError("not an entry")
         with os.fdopen(descriptor, "rb", closefd=False) as handle:
             return handle.read(_MAX_ENTRY)
@@ -295,13 +306,17 @@ class Recording:
         if entry is None:
             return
         entry["exit"] = code
+        import contextlib
         import json
 
-        path = _slot(self.args.argv, _found_root())
         try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
+            path = _slot(self.args.argv)
             temporary = f"{path}.{os.getpid()}.tmp"
-            with open(temporary, "w", encoding="utf-8") as handle:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)  # left by a killed run of this pid, or anything else by that name
+            # A new file of its own, 0600, never through a link: only this user's entries are read back.
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+            with open(os.open(temporary, flags, 0o600), "w", encoding="utf-8") as handle:
                 json.dump(entry, handle)
             os.replace(temporary, path)
             _trim(os.path.dirname(path))
@@ -415,7 +430,7 @@ def _output(events: list[list[Any]], run: Run, fmt: str) -> tuple[list[list[Any]
 
 def _trim(folder: str) -> None:
     """Keep the newest `_KEEP` entries: every argument list a hook ran with would otherwise stay forever."""
-    entries = [entry for entry in os.scandir(folder) if entry.is_file()]
+    entries = [entry for entry in os.scandir(folder) if entry.is_file(follow_symlinks=False)]
     if len(entries) > _KEEP:
         entries.sort(key=lambda entry: entry.stat().st_mtime_ns)
         for entry in entries[: len(entries) - _KEEP]:

@@ -87,7 +87,7 @@ class Dispatch:
                 return AnchorResult(text, Verdict.INCONCLUSIVE, unknown, state=UNKNOWN_KIND)
             return AnchorResult(text, Verdict.INCONCLUSIVE, f"malformed anchor: {exc}", state=MALFORMED)
         shown = format_anchor(anchor)
-        if self.context.time_left() is not None and self.context.time_left() <= 0:
+        if self._past_deadline():
             return budget_exceeded(shown)
         refused = self._refused_scope(anchor)
         if refused is not None:
@@ -100,7 +100,9 @@ class Dispatch:
 
     def _check_reference(self, reference: Reference) -> AnchorResult:
         """An implicit reference: a path is first resolved as a reader would (see anchorcheck.memory.implicit)."""
-        if reference.kind == "file":
+        if self._past_deadline():  # before the resolving, which alone took a minute for a table of 3,000 paths
+            result = budget_exceeded(reference.anchor)
+        elif reference.kind == "file":
             where = implicit.resolve(reference, self.context)
             if where.path is None:
                 result = AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, where.unsure or "", state="unsure")
@@ -119,6 +121,10 @@ class Dispatch:
         result.implicit = True
         result.details = {**result.details, "written": reference.written, "form": reference.form}
         return result
+
+    def _past_deadline(self) -> bool:
+        left = self.context.time_left()
+        return left is not None and left <= 0
 
     def _first_reading(self, anchors: list[str]) -> AnchorResult:
         """The first reading that verifies; REFUTED only when every reading is; else the first INCONCLUSIVE one.

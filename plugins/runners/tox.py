@@ -98,8 +98,9 @@ def _from_ini(path: str, ini: str, main: str, text: str) -> ToxConfig:
                     config.labels[label.strip()] = _expand_list(envs)
     for section in parser.sections():
         if section.startswith("testenv:"):
+            line = line_of(text, rf"^\[{re.escape(section)}\]")  # once a section, not once a name it expands to
             for name in _expand_list(section.removeprefix("testenv:")):
-                config.add(name, line_of(text, rf"^\[{re.escape(section)}\]"))
+                config.add(name, line)
     return config
 
 
