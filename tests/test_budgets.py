@@ -83,7 +83,7 @@ CASES = {
         {"AGENTS.md": "| a | b | c |\n|---|---|---|\n" + "".join(f"| `d{i}/` | `make b{i}` | `src/m{i}.py` |\n" for i in range(3000)),
          "Makefile": "b1:\n\ttrue\n"},
         ["check", "AGENTS.md"],
-        ("", "1 memory in 1 file"),
+        ("", "in 1 file"),
     ),
 }
 

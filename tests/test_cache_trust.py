@@ -19,7 +19,7 @@ from tests.conftest import init_repo, needs_git, write_tree
 pytestmark = needs_git
 
 FILES = {
-    "AGENTS.md": "- The app reads `src/app.py` and uses `file:src/gone.py`.\n",
+    "AGENTS.md": "- The app reads `src/app.py` and has no `!file:src/app.py`.\n",  # refuted without asking history: replayable
     "src/app.py": "x = 1\n",
 }
 NOBODY = 65534
@@ -46,7 +46,7 @@ def _twice(root: Path) -> None:
     for _ in range(2):
         done = run_cli(root, "check")
         done.assert_clean()
-        assert done.returncode == 1 and "src/gone.py" in done.stdout
+        assert done.returncode == 1 and "!file:src/app.py" in done.stdout
 
 
 def test_a_committed_anchorcheck_link_gets_nothing_when_the_user_cache_is_unusable(tmp_path: Path, no_user_cache: Path) -> None:
@@ -85,7 +85,7 @@ def test_no_link_is_followed_in_the_cache_folder(tmp_path: Path, monkeypatch: py
     monkeypatch.setenv("ANCHORCHECK_CACHE_DIR", str(cache))
     root = init_repo(_checkout(tmp_path))
     done = run_cli(root, "check")
-    assert done.returncode == 1 and "src/gone.py" in done.stdout
+    assert done.returncode == 1 and "!file:src/app.py" in done.stdout
     assert f"anchorcheck: warning: {cache / 'facts-v2.sqlite'} is a symbolic link: not used" in done.stderr.splitlines()
     assert f"anchorcheck: warning: {cache / 'replay'} is a symbolic link: not used" in done.stderr.splitlines()
     _twice(root)
@@ -118,7 +118,7 @@ def test_a_fallback_folder_someone_else_made_first_is_not_used(tmp_path: Path, n
     os.chown(no_user_cache, NOBODY, NOBODY)
     root = init_repo(_checkout(tmp_path))
     done = run_cli(root, "check")
-    assert done.returncode == 1 and "src/gone.py" in done.stdout
+    assert done.returncode == 1 and "!file:src/app.py" in done.stdout
     assert done.stderr.splitlines() == [f"anchorcheck: warning: {no_user_cache} is owned by another user (uid {NOBODY}): not used"]
     assert list(no_user_cache.iterdir()) == []
 
@@ -135,5 +135,5 @@ def test_a_replay_entry_another_user_replaced_is_not_printed(tmp_path: Path, mon
     assert run_cli(root, "check").stdout == "All good.\n"  # the entry is the one read back: the forgery takes
     os.chown(entry, NOBODY, NOBODY)
     done = run_cli(root, "check")
-    assert done.returncode == 1 and "All good." not in done.stdout and "src/gone.py" in done.stdout
+    assert done.returncode == 1 and "All good." not in done.stdout and "!file:src/app.py" in done.stdout
     assert f"anchorcheck: warning: {entry} is owned by another user (uid {NOBODY}): not used" in done.stderr.splitlines()
