@@ -10,7 +10,7 @@ checkout is made in a temporary folder from its fetched mirror
   where a person labelled it `stale` (right) or `false`, with a reason
   category; unlabelled ones are listed for labelling;
 - recall: the references the instruction files make that hold at HEAD
-  (benchmarks/drift_refs.py, read without anchorcheck) are drifted one per
+  (benchmarks/implicit_drift_refs.py, read without anchorcheck) are drifted one per
   trial, as a commit made by a fixed rule (a file or folder renamed or moved, a
   script/target/recipe/alias/task/feature renamed in its configuration, a
   dependency removed, a function renamed in every source file), sampled with a
@@ -35,7 +35,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from drift_refs import Reference, Tree, references, valid_after_edit
+from implicit_drift_refs import Reference, Tree, references, valid_after_edit
 
 PROJECT = Path(__file__).resolve().parents[1]
 CORPUS = PROJECT / "corpora" / "drift"
@@ -58,7 +58,7 @@ DRIFTS = {
     "task": ("task renamed",),
     "feature": ("feature renamed",),
     "dependency": ("dependency removed",),
-    "function": ("function renamed",),
+    "function": ("function or class renamed",),
 }
 
 
@@ -209,11 +209,12 @@ class Trial:
 def _spoken(results: list[dict], ref: Reference) -> list[dict]:
     """The results on the lines that write the reference and that are about it."""
     key = posixpath.basename(ref.name) if ref.kind.startswith("path") else ref.name
+    word = re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
     lines = set(ref.sites)
     return [
         r for r in results
         if (r.get("memory_file"), r.get("line")) in lines
-        and (key in r["anchor"] or key in str((r.get("details") or {}).get("written", "")))
+        and (word.search(r["anchor"]) or word.search(str((r.get("details") or {}).get("written", ""))))
     ]
 
 

@@ -46,7 +46,7 @@ PM_BUILTINS = frozenset({
 class Reference:
     """One thing the instruction files name that the repository defines at HEAD."""
 
-    kind: str  # path-file, path-folder, script, target, recipe, hatch-script, cargo-alias, task, feature, dependency, function
+    kind: str  # path-file, path-folder, script, target, recipe, hatch-script, cargo-alias, task, feature, dependency, function (or type)
     name: str  # the repo-relative path, or the name as the configuration spells it
     config: str = ""  # the file that defines it (for names)
     line: int = 0  # the 1-based line of that file that defines it
@@ -113,8 +113,12 @@ def path_reference(tree: Tree, memory: str, written: str) -> Reference | None:
     """A tracked file or folder the word names as written (from the root or the file's folder), else None."""
     token = written.split("#", 1)[0].split("?", 1)[0]
     token = re.sub(r":\d+(-\d+)?$", "", token)
-    if not token or any(c in token for c in " *<>{}$[]|,;'\"\\") or "://" in token or token.startswith(("/", "~", "@", "-")):
+    if not token or any(c in token for c in " *<>{}$[]|,;'\"\\") or "://" in token or token.startswith(("~", "@", "-", "//")):
         return None
+    if token.startswith("/"):  # `/api`: read as the repository's own top folder only when the repository has one
+        token = token[1:]
+        if token.split("/", 1)[0] not in tree.folders | tree.files:
+            return None
     folder_form = token.endswith("/")
     token = token.rstrip("/")
     if "/" not in token and "." not in token and not folder_form:
@@ -279,12 +283,12 @@ def identifier(word: str) -> str | None:
 
 
 def function_references(tree: Tree, names: set[str]) -> dict[str, Reference]:
-    """The names the source defines exactly once (a def, function, fn, func, class, struct, type ...), by one grep."""
+    """The functions and types the source defines exactly once (def, function, fn, func, class, struct, trait, type), by one grep."""
     lines: dict[str, list[str]] = {}
     ordered = sorted(names)
     for start in range(0, len(ordered), 200):
         alternation = "|".join(re.escape(n) for n in ordered[start:start + 200])
-        pattern = rf"(def|function|fn|func|class|interface|struct|const|let|var|type)\s+(\([^)]*\)\s*)?({alternation})\b"
+        pattern = rf"(def|function|fn|func|class|interface|struct|trait|enum|type)\s+(\([^)]*\)\s*)?({alternation})\b"
         out = subprocess.run(
             ["git", "grep", "-nE", pattern, "--", ":!*.md", ":!*.mdc", ":!*.txt", ":!*.json", ":!*.lock"],
             cwd=tree.root, capture_output=True, text=True, errors="replace",
