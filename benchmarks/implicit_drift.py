@@ -292,7 +292,7 @@ def report(name: str, runs: list[RepoRun], labels: dict[str, dict[str, dict]]) -
     for run in runs:
         known = labels.get(run.repo, {})
         counts = Counter(known.get(finding_key(r), {}).get("label", "unlabelled") for r in run.refuted)
-        falses += [(run.repo, finding_key(r), known[finding_key(r)].get("why", "")) for r in run.refuted if counts and known.get(finding_key(r), {}).get("label") == "false"]
+        falses += [(run.repo, finding_key(r), known[finding_key(r)].get("why", "")) for r in run.refuted if known.get(finding_key(r), {}).get("label") == "false"]
         unlabelled += [(run.repo, finding_key(r), r["reason"]) for r in run.refuted if finding_key(r) not in known]
         caught = sum(t.caught for t in run.trials)
         labelled = counts["stale"] + counts["false"]

@@ -31,6 +31,7 @@ CONFIG_NAMES = frozenset({
     "tox.ini", "noxfile.py", "turbo.json", "setup.py", "setup.cfg", "tsconfig.json", "pnpm-lock.yaml", "uv.lock",
     "Cargo.lock", "package-lock.json", "yarn.lock", "go.sum", "riotfile.py",
 })
+INSTRUCTION_NAMES = frozenset({"AGENTS.md", "CLAUDE.md", "GEMINI.md", "SKILL.md", "copilot-instructions.md", ".cursorrules"})
 INLINE = re.compile(r"`([^`\n]+)`")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -333,7 +334,7 @@ def references(tree: Tree, memories: list[str]) -> list[Reference]:
 
 def _unmovable(path: str, instruction: set[str]) -> bool:
     """Paths a drift must not move: configuration files, instruction files and folders holding one."""
-    if posixpath.basename(path) in CONFIG_NAMES or path in instruction:
+    if posixpath.basename(path) in CONFIG_NAMES | INSTRUCTION_NAMES or path in instruction:
         return True
     return any(memory.startswith(path + "/") for memory in instruction)
 
