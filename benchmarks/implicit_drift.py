@@ -316,6 +316,10 @@ def report(name: str, runs: list[RepoRun], labels: dict[str, dict[str, dict]]) -
         print("\nfalse REFUTED at HEAD (label: why)")
         for repo, key, why in falses:
             print(f"  {repo}  {key}  -- {why}")
+    missed = [t for run in runs for t in run.trials if not t.caught]
+    print(f"\n{'missed, by cause':<60} {'trials':>6}")
+    for why, count in Counter(cause(t.said) for t in missed).most_common():
+        print(f"{why:<60} {count:>6}")
     print("\nmissed drifts (what check said on the reference's lines)")
     for trial in (t for run in runs for t in run.trials if not t.caught):
         file, line = trial.ref.sites[0]
@@ -324,6 +328,19 @@ def report(name: str, runs: list[RepoRun], labels: dict[str, dict[str, dict]]) -
         print("\nunlabelled REFUTED (add to corpora/drift/labels.json)")
         for repo, key, reason in unlabelled:
             print(f"  {repo}  {key}  -- {reason[:160]}")
+
+
+def cause(said: str) -> str:
+    """A missed trial's cause in a few words, for the tally: what check answered and on what ground."""
+    verdict, _, reason = said.partition(": ")
+    for marker, why in (
+        ("the one path ending so", "suffix match"), ("paths end with it", "several paths end with it"),
+        ("generated", "generated/output wording"), ("not built in or an alias", "external command assumed"),
+        ("no target", "missing target, a file of that name may be built"), ("transitive", "transitive binary assumed"),
+    ):
+        if marker in reason:
+            return f"{verdict}: {why}"
+    return said if verdict == "silent" else f"{verdict}: {reason[:50]}"
 
 
 def _ratio(part: int, whole: int) -> str:
