@@ -70,12 +70,14 @@ def git(root: Path, *args: str, data: bytes | None = None) -> str:
 
 
 def checkout(source: Path, commit: str, root: Path) -> None:
-    """Clone `source` at `commit` into `root`; blobs the mirror lacks become empty files, committed on top.
+    """Clone `source` at `commit` into `root` (full history: the drift is judged against it); blobs the mirror lacks become empty files, committed on top.
 
     A mirror may list its largest files without holding them; an empty file keeps the path,
     which is all a reference to it needs.
     """
-    subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(source), str(root)], check=True)
+    # Objects hard-linked (a local clone), not borrowed through alternates: anchorcheck runs no git on
+    # another repository's objects, so a `--shared` clone would be refused.
+    subprocess.run(["git", "clone", "-q", "--local", "--no-checkout", str(source), str(root)], check=True)
     git(root, "update-ref", "--no-deref", "HEAD", commit)
     git(root, "read-tree", commit)
     entries = [e for e in git(root, "ls-tree", "-r", "-z", "--full-tree", commit).split("\0") if e]

@@ -26,6 +26,7 @@ import weakref
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from anchorcheck.evidence.history import Fate, history_of
 from anchorcheck.model.anchors import encode_path
 from anchorcheck.repo.context import Context
 from anchorcheck.base.globs import gitignore
@@ -35,6 +36,8 @@ from anchorcheck.repo.checkout import Repository, UnsafePathError
 
 
 MAX_SHOWN = 3
+NEVER_EXISTED = "never-existed"  # missing now and never in the history: an example, not a stale path
+AMBIGUOUS = "ambiguous"  # several tracked paths end with what was written
 
 
 class Resolution(NamedTuple):
@@ -43,11 +46,13 @@ class Resolution(NamedTuple):
     `path` is set when the reference is checked as `file:PATH` (found, or the
     reading a person would call stale); `unsure` holds the reason when it is
     INCONCLUSIVE without a check (ambiguous, ignored, not this repository's).
-    `note` says how the path was read, for the result's reason.
+    `state` names an INCONCLUSIVE one (`never-existed`, `ambiguous`, `unsure`); `note` says how the path
+    was read, for the result's reason.
     """
 
     path: str | None
     unsure: str | None = None
+    state: str = "unsure"
     note: str = ""
 
 
@@ -134,7 +139,9 @@ def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: P
 
 
 def resolve(reference: Reference, context: Context) -> Resolution:
-    """The path a reference means: the first reading that exists, else a unique tracked tail, else a verdict."""
+    """The path a reference means: the first reading that exists; else, when history says a reading existed
+    as written, that reading (stale); else a unique tracked tail (the path written relative to a package);
+    else a verdict."""
     repo = context.repo
     written = reference.value
     slash = "/" if written.endswith("/") else ""
@@ -144,13 +151,18 @@ def resolve(reference: Reference, context: Context) -> Resolution:
         if _exists(repo, candidate):
             how = "" if candidate == bare else f" (written `{reference.written}`)"
             return Resolution(candidate + slash, note=how)
+    fates = _fates(reference, context)
+    gone = next((f for f in fates if f.existed), None)
+    if gone is not None:  # it was here as written and went: stale, whatever a tail or the wording suggests
+        tried = [c for c in readings(reference) if c != gone.path]
+        return Resolution(gone.path + slash, note=f" (nor {', '.join(tried[:MAX_SHOWN])})" if tried else "")
     if not written.startswith("../"):
         tails = _ending_with(repo, bare)
         if len(tails) == 1:
             return Resolution(tails[0] + slash, note=f" (written `{reference.written}`: the one path ending so)")
         if tails:
             shown = ", ".join(tails[:MAX_SHOWN]) + (f" and {len(tails) - MAX_SHOWN} more" if len(tails) > MAX_SHOWN else "")
-            return Resolution(None, f"`{reference.written}` is no path from here, and {len(tails)} paths end with it: {shown}")
+            return Resolution(None, f"`{reference.written}` is no path from here, and {len(tails)} paths end with it: {shown}", AMBIGUOUS)
     for candidate in candidates:
         elsewhere = repo.not_checked_out(candidate)
         if elsewhere is not None:
@@ -158,9 +170,11 @@ def resolve(reference: Reference, context: Context) -> Resolution:
         ignored = repo.ignored_because(candidate)
         if ignored:
             return Resolution(None, f"{candidate} does not exist, but it is {ignored}: a build output or a local file")
-    if reference.generated:
-        return Resolution(None, f"{candidates[0]} does not exist, but the text says it is generated or written to: an output not made yet")
-    # Stale only where the path's first folder is a folder here: the place exists and lost the file.
+    if fates:  # history was read and never had it: an example, another project's path, a name to come
+        said = fates[0].describe()
+        state = NEVER_EXISTED if fates[0].never_existed else "unsure"
+        return Resolution(None, f"{candidates[0]} does not exist, {said}: not a stale path", state)
+    # No history to ask (not a git checkout): stale only where the path's first folder is a folder here.
     placed = [c for c in candidates if _is_dir(repo, _first_folder(c, bare))]
     if not placed:
         first = _first_folder(candidates[0], bare)
@@ -168,6 +182,19 @@ def resolve(reference: Reference, context: Context) -> Resolution:
     tried = [c for c in readings(reference) if c != placed[0]]  # as written: the source roots are no reading of it
     note = f" (nor {', '.join(tried[:MAX_SHOWN])})" if tried else ""
     return Resolution(placed[0] + slash, note=note)
+
+
+def history_paths(reference: Reference) -> list[str]:
+    """The paths whose history decides a missing path reference: its readings as written (the memory file's
+    folder, the folders it applies to, the root, the folders named before it), not the source roots."""
+    return [c for c in readings(reference) if not c.startswith("../")]
+
+
+def _fates(reference: Reference, context: Context) -> list[Fate]:
+    """What history says of each reading as written; empty when there is no history to ask."""
+    history = history_of(context)
+    fates = [history.fate(path) for path in history_paths(reference)]
+    return [f for f in fates if f is not None]
 
 
 def command_readings(reference: Reference, repo: Repository) -> list[str]:

@@ -20,11 +20,12 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck.memory import implicit, lifecycle
+from anchorcheck.verify import staleness
 from anchorcheck.model.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor, parse_anchor
 from anchorcheck.repo.config import Config, ConfigError, load_config
 from anchorcheck.repo.context import BudgetExceeded, Context
 from anchorcheck.model.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_reason
-from anchorcheck.model.results import AnchorResult, Memory, MemoryReport, Verdict
+from anchorcheck.model.results import AnchorResult, Memory, MemoryReport, Verdict, default_severity
 from anchorcheck.verify.loading import PluginSet, default_plugins, load_plugins, only_from_env
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.registry import Registry
@@ -213,10 +214,12 @@ class Verifier:
             if not looked:
                 return [_unchecked(memory) for memory in batch]
             self.refresh()
+            staleness.want(batch, self.context)
             return _verify_here(self, batch, until, now)
         owned = executor is None
         self._looked()  # a process pool forks: no thread may be mid-call then
         self.refresh()  # a configuration changed since is the one the workers must check under
+        staleness.want(batch, self.context, now=True)
         self.repo.join_prefetch()
         if executor is None:
             from concurrent.futures import ProcessPoolExecutor  # only large batches need it: spare the import
@@ -377,7 +380,7 @@ class Verifier:
         refused = self._refused_scope(anchor)
         if refused is not None:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, refused, state="unverifiable")
-        result = self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None)
+        result = staleness.on_missing_file(anchor, self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None), self.context)
         result.anchor = shown
         if anchor.negated:
             result = _negate(result)
@@ -388,7 +391,8 @@ class Verifier:
         if reference.kind == "file":
             where = implicit.resolve(reference, self.context)
             if where.path is None:
-                result = AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, where.unsure or "", state="unsure")
+                likely = where.state in (implicit.NEVER_EXISTED, implicit.AMBIGUOUS)
+                result = AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, where.unsure or "", state=where.state, severity="warning" if likely else None)
             else:
                 result = self._check(f"file:{encode_path(where.path)}")
                 result.reason += where.note
@@ -613,4 +617,5 @@ def _negate(result: AnchorResult) -> AnchorResult:
         claim = "holds" if result.verdict is Verdict.VERIFIED else "does not hold"
         result.reason = f"negated anchor, and the positive claim {claim}: {result.reason}"
     result.verdict = flipped
+    result.severity = default_severity(flipped)  # what was certain of the claim says nothing of its negation
     return result
