@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import IO
 
 from anchorcheck.model.results import Verdict
+from anchorcheck.repo.config import FAIL_ON
 from anchorcheck.report import Run, format_names, renderer
 from anchorcheck.repo.gitdir import refusal
 from anchorcheck.repo.checkout import find_root
@@ -41,9 +42,9 @@ def add_format(parser: argparse.ArgumentParser, choices: list[str] | None = None
 def add_verification(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fail-on",
-        choices=["refuted", "inconclusive"],
+        choices=list(FAIL_ON),
         default=None,
-        help="exit 1 on REFUTED only (default), or on INCONCLUSIVE too",
+        help="exit 1 on findings of severity error (default), on warnings too, on any REFUTED, or on INCONCLUSIVE too",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="also show what verified")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the on-disk source cache")
@@ -117,10 +118,17 @@ def _verifier(args: argparse.Namespace, resident: bool) -> Verifier:
 
 
 def exit_code(run: Run, fail_on: str) -> int:
-    counts = run.memory_counts() + run.anchor_counts()
-    if counts[Verdict.REFUTED] or run.mistakes():
+    """Exit 1 on anchors written wrongly, and on the findings `fail_on` names: `error` (the default: what
+    the evidence makes certain, so a hook blocks only on those), `warning` (likely ones too), `refuted`
+    (any REFUTED, whatever its severity) or `inconclusive` (anything not VERIFIED)."""
+    if run.mistakes():
         return EXIT_FAILED
-    if fail_on == "inconclusive" and counts[Verdict.INCONCLUSIVE]:
+    if fail_on in ("error", "warning"):
+        severities = run.severity_counts()
+        failing = severities["error"] + (severities["warning"] if fail_on == "warning" else 0)
+        return EXIT_FAILED if failing else EXIT_CLEAN
+    counts = run.memory_counts() + run.anchor_counts()
+    if counts[Verdict.REFUTED] or (fail_on == "inconclusive" and counts[Verdict.INCONCLUSIVE]):
         return EXIT_FAILED
     return EXIT_CLEAN
 
