@@ -52,6 +52,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         action="store_true",
         help="when no server answers for the checkout, start one in the background for the next checks (anchorcheck serve)",
     )
+    parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="then rewrite the paths that git history shows moved, where they are written (anchorcheck fix)",
+    )
     add_watch(parser)
     parser.set_defaults(run=run)
 
@@ -72,6 +77,10 @@ def run(args: argparse.Namespace) -> int:
         if args.watch:
             return watch(args, verifier, reports, reads, lambda: check_memories(args, verifier)[1:])
         code = exit_code(result, args.fail_on or verifier.config.fail_on)
+        if args.fix:
+            from anchorcheck.cli.fix import write_fixes  # only a run that fixes needs it
+
+            write_fixes(reports, verifier.root)
         if recording is not None:
             recording.store(verifier, reads, loaded, result, code)
         if args.server and args.verifiers is None:  # checked here: no server answered (anchorcheck.serve.checkclient)
