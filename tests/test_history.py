@@ -138,3 +138,16 @@ def test_a_shallow_clone_says_how_far_it_looked(moved: Path, tmp_path: Path) -> 
     found = Verifier(clone).check("file:docs/old.md")
     assert found.verdict is Verdict.REFUTED and found.severity == "warning"
     assert "shallow clone of 1 commits" in found.reason and "fetch-depth: 0" in found.reason
+
+
+def test_a_bare_name_is_read_when_history_shows_it_was_here(moved: Path) -> None:
+    # `CHANGES.md` named nothing here once renamed, and was silently dropped; `notes.md` never was a path here.
+    write_tree(moved, {"CHANGES.md": "c\n"})
+    commit(moved, "changes")
+    git(moved, "mv", "CHANGES.md", "CHANGELOG.md")
+    commit(moved, "rename the changelog")
+    write_tree(moved, {"AGENTS.md": "Record it in `CHANGES.md`; keep `notes.md` to yourself.\n"})
+    code, results = check(moved)
+    found = by_anchor(results)
+    assert code == 1 and list(found) == ["file:CHANGES.md"]
+    assert "moved to `CHANGELOG.md`" in found["file:CHANGES.md"]["reason"]

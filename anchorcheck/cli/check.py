@@ -17,6 +17,8 @@ import time
 
 from anchorcheck.cli.common import add_memory_files, add_format, add_root, add_verification, emit, exit_code, make_verifier
 from anchorcheck.cli.watch import add_watch, watch
+from anchorcheck.evidence.history import history_of
+from anchorcheck.memory.implicit import Unsure
 from anchorcheck.memory.lockfile import attach, load_lock
 from anchorcheck.base.memo import Reads
 from anchorcheck.memory.memoryfiles import ReferenceReading, claude_memory_dir, claude_memory_files, load
@@ -105,7 +107,8 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
     with verifier.context.shared.recording() as reads:
         lock = load_lock(verifier.root)
         kinds = frozenset() if args.no_implicit else frozenset(verifier.config.implicit)
-        reading = ReferenceReading(verifier.repo, kinds) if kinds else None
+        unsure = Unsure(history_of(verifier.context)) if "file" in kinds else None
+        reading = ReferenceReading(verifier.repo, kinds, unsure=unsure) if kinds else None
         loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files, reading)
         if args.claude_memory:
             auto = claude_memory_files(verifier.root)

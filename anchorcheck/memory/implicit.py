@@ -26,11 +26,12 @@ import weakref
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from anchorcheck.evidence.history import Fate, history_of
+from anchorcheck.evidence.history import Fate, History, history_of
 from anchorcheck.model.anchors import encode_path
 from anchorcheck.repo.context import Context
 from anchorcheck.base.globs import gitignore
 from anchorcheck.model.reference import Reference
+from anchorcheck.model.results import Memory
 from anchorcheck.model.registry import Registry
 from anchorcheck.repo.checkout import Repository, UnsafePathError
 
@@ -110,6 +111,14 @@ class Probes:
         return self.left >= 0
 
 
+def unplaced(reference: Reference) -> bool:
+    """A bare name or two plain words with a slash: what `keep` drops when it names nothing here now, and
+    history may still show as a path that was here (`Unsure`)."""
+    return not reference.rooted and not reference.after and not reference.value.startswith("../") and (
+        reference.loose or "/" not in reference.value.rstrip("/")
+    )
+
+
 def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: Probes | None = None) -> bool:
     """Whether a path reference read from a memory file names something in this repository at all.
 
@@ -182,6 +191,34 @@ def resolve(reference: Reference, context: Context) -> Resolution:
     tried = [c for c in readings(reference) if c != placed[0]]  # as written: the source roots are no reading of it
     note = f" (nor {', '.join(tried[:MAX_SHOWN])})" if tried else ""
     return Resolution(placed[0] + slash, note=note)
+
+
+class Unsure:
+    """Bare names (`CHANGELOG.md`, `e2e/`) and two plain words with a slash that name nothing here now: read
+    only when history says one of their readings existed as written (a file renamed or a folder moved since),
+    else they are prose. Decided for every memory file of a run at once (`settle`), in one walk, with the
+    other missing paths the run names."""
+
+    def __init__(self, history: History) -> None:
+        self.history = history
+        self.held: set[Reference] = set()
+
+    def hold(self, reference: Reference) -> None:
+        self.held.add(reference)
+
+    def settle(self, memories: list[Memory], repo: Repository) -> None:
+        """Ask history once for every missing path the memories name; drop the held names it never saw."""
+        for memory in memories:
+            self.history.want(p for a in memory.anchors if isinstance(a, Reference) and a.kind == "file" for p in history_paths(a) if not _exists(repo, p))
+        self.history.settle()
+        gone = {r for r in self.held if not any((f := self.history.fate(p)) is not None and f.existed for p in history_paths(r))}
+        for memory in memories:
+            if any(a in gone for a in memory.anchors):
+                kept = [i for i, a in enumerate(memory.anchors) if a not in gone]
+                positions = [memory.anchor_position(i) for i in kept]
+                memory.anchors = [memory.anchors[i] for i in kept]
+                memory.anchor_positions = positions
+        self.held -= gone
 
 
 def history_paths(reference: Reference) -> list[str]:
