@@ -151,3 +151,20 @@ def test_a_bare_name_is_read_when_history_shows_it_was_here(moved: Path) -> None
     found = by_anchor(results)
     assert code == 1 and list(found) == ["file:CHANGES.md"]
     assert "moved to `CHANGELOG.md`" in found["file:CHANGES.md"]["reason"]
+
+
+def test_history_without_some_blobs_still_sees_exact_renames_and_deletions(tmp_path: Path) -> None:
+    # A partial clone lacks blobs, and git fails rather than fetch them: rename detection by content is off,
+    # exact renames (same object id) and deletions are still seen.
+    write_tree(tmp_path, {"docs/a.md": "one\ntwo\nthree\n" * 20, "docs/c.md": "c\n", "docs/index.md": "i\n"})
+    init_repo(tmp_path)
+    old_blob = git(tmp_path, "rev-parse", "HEAD:docs/a.md")
+    git(tmp_path, "mv", "docs/a.md", "docs/b.md")
+    write_tree(tmp_path, {"docs/b.md": "one\ntwo\nthree\n" * 20 + "four\n"})
+    git(tmp_path, "mv", "docs/c.md", "docs/d.md")
+    commit(tmp_path, "rename a (edited) and c")
+    (tmp_path / ".git/objects" / old_blob[:2] / old_blob[2:]).unlink()
+    verifier = Verifier(tmp_path)
+    edited, exact = verifier.check("file:docs/a.md"), verifier.check("file:docs/c.md")
+    assert edited.state == exact.state == "gone"
+    assert "deleted in" in edited.reason and "moved to `docs/d.md`" in exact.reason

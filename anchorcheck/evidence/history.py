@@ -35,6 +35,9 @@ MAX_HOPS = 4  # renames followed past the first (a -> b -> c ...), one small wal
 MIN_SECONDS = 3.0  # left of the deadline below which no walk starts: silence, not a verdict
 _CACHE_KEY = "history-v1"
 _FORMAT = "%x01%h%x00%cs%x00%s"
+# Renames with edits need the blobs' bytes; a partial clone (or a mirror) may lack some, and git fails
+# rather than fetch them (no transport): then exact renames only, which compare object ids.
+_RENAMES = ("-M", "-M100%")
 
 
 class Change(NamedTuple):
@@ -170,10 +173,14 @@ class History:
     def _walk(self, paths: list[str]) -> dict[str, tuple[Change, str | None]] | None:
         """One `git log` over the paths: for each, the newest commit that deleted or moved it, and where to."""
         self.walks += 1
-        out = self.repo.git(
-            "log", "-z", "--name-status", "-M", "--full-diff", "--diff-filter=DR", f"--format={_FORMAT}",
-            f"--max-count={MAX_COMMITS}", operands=[self.head or "HEAD"], paths=[f":(literal){p}" for p in paths],
-        )
+        out = None
+        for renames in _RENAMES:
+            out = self.repo.git(
+                "log", "-z", "--name-status", renames, "--full-diff", "--diff-filter=DR", f"--format={_FORMAT}",
+                f"--max-count={MAX_COMMITS}", operands=[self.head or "HEAD"], paths=[f":(literal){p}" for p in paths],
+            )
+            if out is not None:
+                break
         if out is None:
             return None
         found: dict[str, tuple[Change, str | None]] = {}
