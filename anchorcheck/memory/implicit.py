@@ -4,10 +4,13 @@ Real instruction files write paths loosely: relative to the memory file's own
 folder (a nested AGENTS.md), to the repository root, to a folder named earlier
 in the same sentence or list, or as the tail of a longer path (`pkg/mod.py`
 for `src/pkg/mod.py`). Most paths that do not exist as written are therefore
-not stale, so a path is REFUTED only when no reading finds it, nothing tracked
-ends with it, it is not ignored or generated, and its first folder is one this
-repository has (so it names a place here that lost the file). Everything in
-between is INCONCLUSIVE with the reason.
+not stale. What decides is evidence: git history (`anchorcheck.evidence.history`)
+says whether a reading as written existed and went (stale, whatever the
+sentence's wording or another path ending so), or never existed (an example or
+another project's path: INCONCLUSIVE, `never-existed`); only then is the path
+read relative to a package (a unique tracked tail), or left INCONCLUSIVE when
+it is ignored or not checked out. Outside git, with no history, a missing path is
+stale only where its first folder is a folder here.
 
 `keep(reference, repo, roots)` decides, when a memory file is read, whether a
 path is a reference to this repository at all (a `/api` route, a `../` path
