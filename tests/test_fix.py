@@ -63,3 +63,16 @@ def test_check_fix_reports_then_fixes(moved: Path) -> None:
     assert code == 1 and "moved to `web/src/helpers.ts`" in out  # the report is of the file as it was
     assert (moved / "AGENTS.md").read_text() == "See `web/src/helpers.ts`.\n"
     assert cli(moved, "check")[0] == 0
+
+
+def test_a_renamed_script_is_refuted_with_its_new_name_and_fixed(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"package.json": '{"scripts": {"test:unit": "vitest", "build": "tsc"}}\n'})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"package.json": '{"scripts": {"test:units": "vitest", "build": "tsc"}}\n'})
+    git(tmp_path, "commit", "-q", "-am", "scripts: plural")
+    write_tree(tmp_path, {"AGENTS.md": "Run `pnpm test:unit`, never `pnpm lint`.\n"})
+    code, out = cli(tmp_path, "check")
+    assert code == 1 and "renamed to `test:units` in" in out and "'scripts: plural'" in out
+    assert "not defined in the last 2 revisions of package.json either" in out  # `lint` never was a script
+    cli(tmp_path, "fix")
+    assert (tmp_path / "AGENTS.md").read_text() == "Run `pnpm test:units`, never `pnpm lint`.\n"

@@ -64,5 +64,5 @@ def write_fixes(reports: list[MemoryReport], root: Path, preview: bool = False) 
             batch.put(path, after)
     if not preview:
         batch.commit()
-    print(f"{'would fix' if preview else 'fixed'} {fixed} moved path{'s' if fixed != 1 else ''} in {len(seen)} file{'s' if len(seen) != 1 else ''}", file=sys.stderr)
+    print(f"{'would fix' if preview else 'fixed'} {fixed} moved reference{'s' if fixed != 1 else ''} in {len(seen)} file{'s' if len(seen) != 1 else ''}", file=sys.stderr)
     return fixed

@@ -13,6 +13,7 @@ only when its new place is under that folder too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -38,6 +39,10 @@ def edit_for(result: AnchorResult, position: Position | None) -> Edit | None:
     old, new = str(fix.get("from", "")), str(fix.get("to", ""))
     if not old or not new:
         return None
+    if fix.get("name"):  # a script, target or recipe renamed: the word in the command
+        written = result.anchor if not result.implicit else str(result.details.get("written", ""))
+        renamed = _word_renamed(written, old, new)
+        return None if renamed is None else Edit(position.line, position.column, written, renamed)
     if not result.implicit:  # a typed anchor: `file:OLD` as the anchor text shows it
         written = result.anchor
         return Edit(position.line, position.column, written, written.replace(encode_path(old), encode_path(new), 1)) if encode_path(old) in written else None
@@ -59,6 +64,12 @@ def apply(text: str, edits: Iterable[Edit]) -> tuple[str, list[Edit]]:
         lines[edit.line - 1] = line[:at] + edit.new + line[at + len(edit.old) :]
         done.append(edit)
     return "".join(lines), done
+
+
+def _word_renamed(written: str, old: str, new: str) -> str | None:
+    """`written` with the one whole-word `old` (a command's script or target name) replaced by `new`."""
+    pattern = re.compile(rf"(?<![\w:-]){re.escape(old)}(?![\w:-])")
+    return pattern.sub(new, written, count=1) if len(pattern.findall(written)) == 1 else None
 
 
 def _renamed(written: str, old: str, new: str) -> str | None:

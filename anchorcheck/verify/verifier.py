@@ -20,7 +20,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck.memory import implicit, lifecycle
-from anchorcheck.verify import staleness
+from anchorcheck.repo.revision import RevisionError, RevisionRepository
+from anchorcheck.verify import namehistory, staleness
 from anchorcheck.model.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor, parse_anchor
 from anchorcheck.repo.config import Config, ConfigError, load_config
 from anchorcheck.repo.context import BudgetExceeded, Context
@@ -380,11 +381,30 @@ class Verifier:
         refused = self._refused_scope(anchor)
         if refused is not None:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, refused, state="unverifiable")
-        result = staleness.on_missing_file(anchor, self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None), self.context)
+        result = self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None)
+        if not anchor.negated:  # what history says of a claim that does not hold: gone, or never there
+            result = staleness.on_missing_file(anchor, result, self.context)
+            result = namehistory.on_undefined_command(anchor, result, self.context, self._verdict_at)
         result.anchor = shown
         if anchor.negated:
             result = _negate(result)
         return result
+
+    def _verdict_at(self, revision: str | None, text: str) -> Verdict:
+        """An anchor's verdict now (None) or at a past revision, by the same plugins (`namehistory`)."""
+        anchor = self.parse(text)
+        if revision is None:
+            return self._answer(anchor, described=True).verdict
+        home = self.context
+        try:
+            past = RevisionRepository(home.repo, revision)
+        except RevisionError:
+            return Verdict.INCONCLUSIVE
+        self.context = Context(past, home.registry, home.config, deadline=home.deadline, options=dict(home.options))
+        try:
+            return self._dispatch(anchor).verdict
+        finally:
+            self.context = home
 
     def _check_reference(self, reference: Reference) -> AnchorResult:
         """An implicit reference: a path is first resolved as a reader would (see anchorcheck.memory.implicit)."""
