@@ -12,7 +12,9 @@ can. For the missing paths of a run, ONE `git log` walk answers:
 
 The walk is limited to the asked paths by literal pathspecs (no glob or magic
 can be injected) and shows the whole diff of the commits it finds
-(`--full-diff`), so a rename out of the pathspec is still seen as a rename.
+(`--full-diff`), so a rename out of the pathspec is still seen as a rename;
+paths are relative to the checkout's root (`--relative`: a root below the
+top of its git repository sees its own part of the history).
 Its answers are kept by HEAD in the facts cache, so a warm run runs no git. A
 shallow clone, or a walk cut short, says how far it looked: nothing is
 concluded from history that is not there.
@@ -176,7 +178,7 @@ class History:
         out = None
         for renames in _RENAMES:
             out = self.repo.git(
-                "log", "-z", "--name-status", renames, "--full-diff", "--diff-filter=DR", f"--format={_FORMAT}",
+                "log", "-z", "--relative", "--name-status", renames, "--full-diff", "--diff-filter=DR", f"--format={_FORMAT}",
                 f"--max-count={MAX_COMMITS}", operands=[self.head or "HEAD"], paths=[f":(literal){p}" for p in paths],
             )
             if out is not None:
@@ -230,7 +232,7 @@ class History:
 
 
 def head_of(repo: Repository) -> str | None:
-    """The commit checked out, None outside git (read here: `Repository.head` lacks its import of is_object_id)."""
+    """The commit checked out now, None outside git (asked of git each time: `Repository.head` is read once)."""
     if not repo.in_git:
         return None
     out = (repo.git("rev-parse", "--verify", "-q", operands=["HEAD"]) or "").strip()

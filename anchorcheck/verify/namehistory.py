@@ -58,7 +58,8 @@ def on_undefined_command(anchor: Anchor, result: AnchorResult, context: Context,
         if to:
             result.details["fix"] = {"from": found["name"], "to": to, "name": True}
     else:
-        result.reason += f"; not defined in the last {found['looked']} revisions of {config} either"
+        looked = found["looked"]
+        result.reason += f"; not defined in the last {looked} revision{'s' if looked != 1 else ''} of {config} either"
     return result
 
 
