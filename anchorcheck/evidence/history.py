@@ -14,7 +14,10 @@ The walk is limited to the asked paths by literal pathspecs (no glob or magic
 can be injected) and shows the whole diff of the commits it finds
 (`--full-diff`), so a rename out of the pathspec is still seen as a rename;
 paths are relative to the checkout's root (`--relative`: a root below the
-top of its git repository sees its own part of the history).
+top of its git repository sees its own part of the history). `--full-history`:
+git's simplification follows, at a merge, a parent the asked paths are the same
+in, all of them together, so a batch of paths would hide a deletion that the
+same path asked alone shows (a changeset deleted on main, merged into next).
 Its answers are kept by HEAD in the facts cache, so a warm run runs no git. A
 shallow clone, or a walk cut short, says how far it looked: nothing is
 concluded from history that is not there.
@@ -178,7 +181,7 @@ class History:
         out = None
         for renames in _RENAMES:
             out = self.repo.git(
-                "log", "-z", "--relative", "--name-status", renames, "--full-diff", "--diff-filter=DR", f"--format={_FORMAT}",
+                "log", "-z", "--full-history", "--relative", "--name-status", renames, "--full-diff", "--diff-filter=DR", f"--format={_FORMAT}",
                 f"--max-count={MAX_COMMITS}", operands=[self.head or "HEAD"], paths=[f":(literal){p}" for p in paths],
             )
             if out is not None:
