@@ -168,3 +168,9 @@ def test_history_without_some_blobs_still_sees_exact_renames_and_deletions(tmp_p
     edited, exact = verifier.check("file:docs/a.md"), verifier.check("file:docs/c.md")
     assert edited.state == exact.state == "gone"
     assert "deleted in" in edited.reason and "moved to `docs/d.md`" in exact.reason
+
+
+def test_a_path_deleted_but_not_committed_is_gone_not_never_existed(moved: Path) -> None:
+    (moved / "docs/index.md").unlink()
+    found = Verifier(moved).check("file:docs/index.md")
+    assert found.state == "gone" and found.severity == "error" and "deleted in the work tree, not committed yet" in found.reason

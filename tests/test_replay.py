@@ -132,10 +132,11 @@ def _write(path: str, text: str) -> Callable[[Path], None]:
 # What changes, what the full run then shows, and whether that run is replayed in turn (None: it may be
 # or not; an ignored file a result reads is named by its bytes once it is older than the run by a margin).
 CHANGES = {
-    "a memory file edited": (_edit("CLAUDE.md", "`file:docs/index.md`", "`file:docs/gone.md`"), "file:docs/gone.md", True),
+    # A missing path is looked up in git history (HEAD is no part of a replay's key): not stored.
+    "a memory file edited": (_edit("CLAUDE.md", "`file:docs/index.md`", "`file:docs/gone.md`"), "file:docs/gone.md", False),
     "code an anchor reads edited": (_edit("src/app/main.py", "APP_MODE", "APP_STAGE"), "REFUTED env:APP_MODE", True),
     "an untracked file added": (_write("src/app/cache.py", "import redis\n"), "VERIFIED import:redis", True),
-    "a file deleted": (lambda root: (root / "docs" / "index.md").unlink(), "REFUTED file:docs/index.md", True),
+    "a file deleted": (lambda root: (root / "docs" / "index.md").unlink(), "REFUTED file:docs/index.md", False),
     "an ignored file made where a result found none": (_write("docs/faq.md", "# FAQ\n"), None, None),
     "a configuration git does not list": (_write(".anchorcheck.toml", "implicit = false\n"), None, True),
 }

@@ -28,6 +28,7 @@ from __future__ import annotations
 import posixpath
 from collections import Counter
 from collections.abc import Iterable
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from anchorcheck.base.gitnames import is_object_id
@@ -56,6 +57,9 @@ class Change(NamedTuple):
         return f"{self.commit} ({self.date} '{self.subject}')"
 
 
+UNCOMMITTED = Change("", "", "")  # the change of a path HEAD has and the work tree lacks
+
+
 class Fate(NamedTuple):
     """What history says about one path missing now.
 
@@ -81,6 +85,8 @@ class Fate(NamedTuple):
 
     def describe(self) -> str:
         """The clause a reason ends with: "moved to `x` in 1a2b3c4 (...)", "deleted in ...", or what was not seen."""
+        if self.change == UNCOMMITTED:
+            return "deleted in the work tree, not committed yet"
         if self.change is None:
             if self.limit:
                 return f"not in the history looked at ({self.limit})"
@@ -111,10 +117,15 @@ class History:
         self.repo = repo
         self.cache = cache
         self.context = context
-        self.head = head_of(repo)
         self.walks = 0  # git log runs made (tests and benchmarks look)
         self._known: dict[str, Fate] = {}
         self._wanted: dict[str, None] = {}
+
+    @cached_property
+    def head(self) -> str | None:
+        """HEAD, asked of git only when a path is: a run with nothing missing runs no git for history (and a
+        `check` that ran none can be replayed, `anchorcheck.serve.replay`)."""
+        return head_of(self.repo)
 
     def want(self, paths: Iterable[str]) -> None:
         """Paths some reference of this run may need: they join the next walk."""
@@ -152,6 +163,8 @@ class History:
         seen = self._walk(todo)
         if seen is None:
             return
+        for path in self._at_head([p for p in todo if p not in seen]):
+            seen[path] = (UNCOMMITTED, None)
         for path in todo:
             change, to = seen.get(path, (None, None))
             fate = Fate(path, change, to, "" if change else limit)
@@ -196,6 +209,15 @@ class History:
                     if hit is not None:
                         found[path] = (change, hit or None)
         return found
+
+    def _at_head(self, paths: list[str]) -> list[str]:
+        """Those of the paths HEAD still has: deleted in the work tree, not committed yet. (`ls-tree` matches
+        its paths literally, relative to the root: no pathspec magic to turn off.)"""
+        if not paths:
+            return []
+        out = self.repo.git("ls-tree", "-z", "--name-only", operands=[self.head or "HEAD"], paths=paths) or ""
+        there = set(out.split("\0"))
+        return [p for p in paths if p in there]
 
     def _limit(self) -> str:
         """Why the history walked may not be all of it: "" for a full clone."""

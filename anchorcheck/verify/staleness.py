@@ -46,6 +46,8 @@ def on_missing_file(anchor: Anchor, result: AnchorResult, context: Context) -> A
     if anchor.kind != "file" or result.verdict is not Verdict.REFUTED or result.state != "missing":
         return result
     path = anchor.detail if isinstance(anchor.detail, str) else decode_path(anchor.value)
+    if _ignored(context, path):  # a local file (`.gitignore`): history is no place to look for it
+        return result
     fate = history_of(context).fate(path)
     if fate is None:
         return result
@@ -60,6 +62,13 @@ def on_missing_file(anchor: Anchor, result: AnchorResult, context: Context) -> A
     else:
         result.severity = "warning"  # the history looked at is cut short: it may have been there before
     return result
+
+
+def _ignored(context: Context, path: str) -> bool:
+    try:
+        return bool(context.repo.ignored_because(path.rstrip("/")))
+    except UnsafePathError:
+        return False
 
 
 def _exists(context: Context, path: str) -> bool:
