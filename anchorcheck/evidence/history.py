@@ -37,6 +37,7 @@ from anchorcheck.repo.checkout import Repository, UnsafePathError
 from anchorcheck.repo.context import Context
 
 MAX_COMMITS = 20_000  # commits touching the asked paths that one walk reads, newest first
+MAX_PATHS = 1_000  # paths one walk asks about; past it (a table of 20,000 names) history stays silent
 MAX_HOPS = 4  # renames followed past the first (a -> b -> c ...), one small walk each
 MIN_SECONDS = 3.0  # left of the deadline below which no walk starts: silence, not a verdict
 _CACHE_KEY = "history-v1"
@@ -140,6 +141,10 @@ class History:
             self._answer(list(self._wanted))
             self._wanted.clear()
 
+    def known(self, path: str) -> Fate | None:
+        """What a walk already said of `path` (None: not asked yet); runs nothing."""
+        return self._known.get(path.rstrip("/"))
+
     def fate(self, path: str) -> Fate | None:
         """What history says about `path`; None outside git, or when no time was left to look."""
         path = path.rstrip("/")
@@ -157,6 +162,9 @@ class History:
         cached = self._from_cache(paths)
         self._known.update(cached)
         todo = [p for p in paths if p not in cached]
+        for path in todo[MAX_PATHS:]:
+            self._known[path] = Fate(path, limit=f"more than {MAX_PATHS:,} missing paths in one run")
+        todo = todo[:MAX_PATHS]
         if not todo or not self._time_for_a_walk():
             return
         limit = self._limit()

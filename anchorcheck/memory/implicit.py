@@ -42,6 +42,7 @@ from anchorcheck.repo.checkout import Repository, UnsafePathError
 MAX_SHOWN = 3
 NEVER_EXISTED = "never-existed"  # missing now and never in the history: an example, not a stale path
 AMBIGUOUS = "ambiguous"  # several tracked paths end with what was written
+MAX_HELD = 500  # bare names one run may hold for history to decide on
 
 
 class Resolution(NamedTuple):
@@ -206,15 +207,19 @@ class Unsure:
         self.history = history
         self.held: set[Reference] = set()
 
-    def hold(self, reference: Reference) -> None:
+    def hold(self, reference: Reference) -> bool:
+        """Hold a name for `settle`; past MAX_HELD names (a table of thousands) the rest stay unread (False)."""
+        if len(self.held) >= MAX_HELD:
+            return False
         self.held.add(reference)
+        return True
 
     def settle(self, memories: list[Memory], repo: Repository) -> None:
         """Ask history once for every missing path the memories name; drop the held names it never saw."""
         for memory in memories:
             self.history.want(p for a in memory.anchors if isinstance(a, Reference) and a.kind == "file" for p in history_paths(a) if not _exists(repo, p))
         self.history.settle()
-        gone = {r for r in self.held if not any((f := self.history.fate(p)) is not None and f.existed for p in history_paths(r))}
+        gone = {r for r in self.held if not any((f := self.history.known(p)) is not None and f.existed for p in history_paths(r))}
         for memory in memories:
             if any(a in gone for a in memory.anchors):
                 kept = [i for i, a in enumerate(memory.anchors) if a not in gone]

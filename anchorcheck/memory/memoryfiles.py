@@ -169,9 +169,8 @@ def _usable(
         reference = reference._replace(folder=folder, scopes=scopes)
         if reference.kind == "file":
             if not implicit.keep(reference, reading.repo, roots, probes):
-                if reading.unsure is None or not implicit.unplaced(reference):
+                if reading.unsure is None or not implicit.unplaced(reference) or not reading.unsure.hold(reference):
                     continue
-                reading.unsure.hold(reference)
         else:
             try:
                 parse_anchor(reference.anchor, registry.kinds)

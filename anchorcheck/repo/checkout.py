@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 
 from anchorcheck.repo import gitcmd, gitdir, gitview
-from anchorcheck.base.gitnames import is_object_id
+from anchorcheck.base.gitnames import is_object_id, strip_credentials
 from anchorcheck.base.globs import Patterns, gitignore, gitignore_file
 from anchorcheck.base.lazyregex import later
 from anchorcheck.base.memo import Memo
