@@ -174,3 +174,14 @@ def test_a_path_deleted_but_not_committed_is_gone_not_never_existed(moved: Path)
     (moved / "docs/index.md").unlink()
     found = Verifier(moved).check("file:docs/index.md")
     assert found.state == "gone" and found.severity == "error" and "deleted in the work tree, not committed yet" in found.reason
+
+
+def test_a_long_lived_verifier_sees_a_new_commit(moved: Path) -> None:
+    verifier = Verifier(moved, options={"resident": True})
+    assert verifier.check("file:docs/old.md").state == "gone"  # history read at the first HEAD
+    assert verifier.check("file:docs/index.md").verdict is Verdict.VERIFIED
+    git(moved, "rm", "-q", "docs/index.md")
+    commit(moved, "drop the docs index")
+    verifier.refresh()
+    found = verifier.check("file:docs/index.md")
+    assert found.state == "gone" and "'drop the docs index'" in found.reason

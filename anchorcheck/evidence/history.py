@@ -273,11 +273,11 @@ def head_of(repo: Repository) -> str | None:
 
 
 def history_of(context: Context) -> History:
-    """The History of the context's checkout, made once per Verifier: it asks git for HEAD, so the memo drops
-    it when git's state changes (a new commit makes a new History)."""
+    """The History of the context's checkout, made once per Verifier and kept until git's state changes."""
     repo = context.repo
 
     def make() -> History:
+        context.shared.git()  # it answers for one HEAD: dropped when git's state changes (a commit, a checkout)
         return History(repo, open_cache(context.options, repo.root, context.time_left), context)
 
     return context.memo(("anchorcheck.history", repo.root), make)
