@@ -219,7 +219,11 @@ class Unsure:
         for memory in memories:
             self.history.want(p for a in memory.anchors if isinstance(a, Reference) and a.kind == "file" for p in history_paths(a) if not _exists(repo, p))
         self.history.settle()
-        gone = {r for r in self.held if not any((f := self.history.known(p)) is not None and f.existed for p in history_paths(r))}
+        gone = {
+            r for r in self.held
+            if _ending_with(repo, r.value.rstrip("/"))  # several places end with it now: a package's, not the old one
+            or not any((f := self.history.known(p)) is not None and f.existed for p in history_paths(r))
+        }
         for memory in memories:
             if any(a in gone for a in memory.anchors):
                 kept = [i for i, a in enumerate(memory.anchors) if a not in gone]
