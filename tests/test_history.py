@@ -177,7 +177,7 @@ def test_a_path_deleted_but_not_committed_is_gone_not_never_existed(moved: Path)
 
 
 def test_a_long_lived_verifier_sees_a_new_commit(moved: Path) -> None:
-    verifier = Verifier(moved, options={"resident": True})
+    verifier = Verifier(moved)
     assert verifier.check("file:docs/old.md").state == "gone"  # history read at the first HEAD
     assert verifier.check("file:docs/index.md").verdict is Verdict.VERIFIED
     git(moved, "rm", "-q", "docs/index.md")
