@@ -10,6 +10,9 @@ when that row, with that verdict, was judged right) and the time.
 
     python benchmarks/implicit.py            # the table
     python benchmarks/implicit.py --rows     # the rows as read now, to review against the data file
+    python benchmarks/implicit.py --drift [dev|held-out|all] [--only OWNER/NAME] [--per-kind N]
+                                             # REFUTED precision at HEAD and recall of injected drifts
+                                             # on real repositories (benchmarks/implicit_drift.py)
 """
 
 from __future__ import annotations
@@ -51,6 +54,10 @@ def check(root: Path, *args: str) -> tuple[dict, float]:
 
 
 def main_() -> int:
+    if "--drift" in sys.argv:
+        import implicit_drift  # noqa: PLC0415 - the drift mode's machinery, needed only in that mode
+
+        return implicit_drift.main(sys.argv[1:])
     if INSTRUCTIONS is None:
         print("shared/corpora/instructions is not beside the checkout", file=sys.stderr)
         return 2

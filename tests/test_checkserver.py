@@ -149,7 +149,7 @@ def test_help_and_usage_are_laid_out_for_the_clients_terminal(served_repo: tuple
     root, reference = served_repo
     monkeypatch.setenv("COLUMNS", "150")  # as a terminal 150 columns wide: the server's own is 80
     wide = _same_answer(root, {**reference, "COLUMNS": "150"}, "--help")
-    assert "[--fail-on {refuted,inconclusive}] [-v]" in wide.stdout  # one line holds them
+    assert "[--fail-on {error,warning,refuted,inconclusive}] [-v]" in wide.stdout  # one line holds them
     assert "[--no-cache]" in _same_answer(root, {**reference, "COLUMNS": "150"}, "--format", "nope").stderr.splitlines()[0]
     monkeypatch.delenv("COLUMNS")
     _same_answer(root, reference, "--help")  # and the server's own width is as it was

@@ -29,7 +29,7 @@ def test_dedicated_file_wins(make_tree) -> None:
     root = make_tree({".anchorcheck.toml": 'extend-skip-dirs = ["third_party"]\n', "pyproject.toml": "[tool.anchorcheck]\nfail-on = 'inconclusive'\n"})
     config = load_config(root)
     assert "third_party" in config.skip_dirs and "node_modules" in config.skip_dirs
-    assert config.fail_on == "refuted"
+    assert config.fail_on == "error"
 
 
 @pytest.mark.parametrize(
@@ -51,7 +51,7 @@ def test_bad_config_names_file_and_line(make_tree, text: str, line: int, fragmen
 
 
 def test_no_config_is_fine(make_tree) -> None:
-    assert load_config(make_tree({"pyproject.toml": "[project]\nname='x'\n"})).fail_on == "refuted"
+    assert load_config(make_tree({"pyproject.toml": "[project]\nname='x'\n"})).fail_on == "error"
 
 
 def test_a_broken_pyproject_without_our_table_is_not_a_config_error(make_tree) -> None:

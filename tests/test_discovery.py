@@ -62,7 +62,7 @@ def test_check_without_arguments_checks_discovered_files(make_repo, capsys, monk
 def test_from_a_subfolder_files_are_shown_relative_to_it(make_repo, capsys, monkeypatch) -> None:  # noqa: ANN001
     root = make_repo({"AGENTS.md": "- `file:src/gone.py`\n", "src/app.py": ""})
     monkeypatch.chdir(root / "src")
-    assert main(["check"]) == 1
+    assert main(["check", "--fail-on", "refuted"]) == 1  # a path that never existed: REFUTED, a warning
     out = capsys.readouterr().out
     assert "../AGENTS.md:1:" in out and str(root) not in out
 

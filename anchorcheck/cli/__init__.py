@@ -22,7 +22,7 @@ from anchorcheck._version import __version__
 
 # The subcommands, each a module of this package, imported only when named: a run of
 # `anchorcheck check` never loads what `relocate` or `mcp` need, and `--version` loads none.
-COMMANDS = ["check", "lock", "suggest", "anchor", "bank", "relocate", "rebank", "baseline", "init", "mcp", "serve", "plugins"]
+COMMANDS = ["check", "fix", "lock", "suggest", "anchor", "bank", "relocate", "rebank", "baseline", "init", "mcp", "serve", "plugins"]
 EXIT_USAGE = 2
 EXIT_OUTPUT_CLOSED = 141  # what a shell reports for a program SIGPIPE ended: 128 + 13
 # A command allocates mostly what it keeps (modules, classes, the registry, per-file facts):

@@ -17,6 +17,8 @@ import time
 
 from anchorcheck.cli.common import UsageError, add_memory_files, add_format, add_output, add_root, add_verification, emit, exit_code, make_verifier
 from anchorcheck.cli.watch import add_watch, watch
+from anchorcheck.evidence.history import history_of
+from anchorcheck.memory.implicit import Unsure
 from anchorcheck.memory.lockfile import attach, load_lock
 from anchorcheck.base.memo import Reads
 from anchorcheck.memory.selection import select_kinds
@@ -65,6 +67,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     parser.add_argument("--ignore", type=kinds_list, default=(), metavar="KIND,...", help="leave out anchors of these kinds")
     parser.add_argument("--baseline", metavar="FILE", help="leave out the findings recorded in FILE (anchorcheck baseline): fail only on new ones")
     add_output(parser)
+    parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="then rewrite the paths that git history shows moved, where they are written (anchorcheck fix)",
+    )
     add_watch(parser)
     parser.set_defaults(run=run)
 
@@ -95,6 +102,10 @@ def run(args: argparse.Namespace) -> int:
         if args.watch:
             return watch(args, verifier, reports, reads, lambda: check_memories(args, verifier)[1:])
         code = exit_code(result, args.fail_on or verifier.config.fail_on)
+        if args.fix:
+            from anchorcheck.cli.fix import write_fixes  # only a run that fixes needs it
+
+            write_fixes(reports, verifier.root)
         if recording is not None and not any(r.results and r.results[0].state == UNREADABLE for r in reports):
             recording.store(verifier, reads, loaded, result, code)  # a bad file is read again next time
         if args.server and args.verifiers is None:  # checked here: no server answered (anchorcheck.serve.checkclient)
@@ -119,7 +130,8 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
     with verifier.context.shared.recording() as reads:
         lock = load_lock(verifier.root)
         kinds = frozenset() if args.no_implicit else frozenset(verifier.config.implicit)
-        reading = ReferenceReading(verifier.repo, kinds) if kinds else None
+        unsure = Unsure(history_of(verifier.context)) if "file" in kinds else None
+        reading = ReferenceReading(verifier.repo, kinds, unsure=unsure) if kinds else None
         unreadable: list[MemoryFileError] = []  # one bad file is one finding; the others are still checked
         loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files, reading, unreadable)
         if args.claude_memory:

@@ -11,6 +11,7 @@ from typing import IO
 
 from anchorcheck.memory.lifecycle import only_armed
 from anchorcheck.model.results import Verdict
+from anchorcheck.repo.config import FAIL_ON
 from anchorcheck.report import Run, format_names, renderer
 from anchorcheck.repo.gitdir import refusal
 from anchorcheck.repo.paths import find_root
@@ -42,9 +43,9 @@ def add_format(parser: argparse.ArgumentParser, choices: list[str] | None = None
 def add_verification(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fail-on",
-        choices=["refuted", "inconclusive"],
+        choices=list(FAIL_ON),
         default=None,
-        help="exit 1 on REFUTED only (default), or on INCONCLUSIVE too",
+        help="exit 1 on findings of severity error (default), on warnings too, on any REFUTED, or on INCONCLUSIVE too",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="also show what verified")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the on-disk source cache")
@@ -118,11 +119,19 @@ def _verifier(args: argparse.Namespace, resident: bool) -> Verifier:
 
 
 def exit_code(run: Run, fail_on: str) -> int:
-    """1 for anything REFUTED or written wrongly; with `--fail-on inconclusive`, also for each INCONCLUSIVE
-    item the report lists: an anchor, or a memory with anchors that a lifecycle rule left INCONCLUSIVE.
-    A paragraph without anchors is not one (most prose has none): counted in the summary, never failed on."""
+    """Exit 1 on anchors written wrongly, and on the findings `fail_on` names: `error` (the default: what
+    the evidence makes certain, so a hook blocks only on those), `warning` (likely ones too), `refuted`
+    (any REFUTED, whatever its severity) or `inconclusive` (each INCONCLUSIVE item the report lists as
+    well: an anchor, or a memory with anchors that a lifecycle rule left INCONCLUSIVE; a paragraph
+    without anchors is not one, most prose has none)."""
+    if run.mistakes():
+        return EXIT_FAILED
+    if fail_on in ("error", "warning"):
+        severities = run.severity_counts()
+        failing = severities["error"] + (severities["warning"] if fail_on == "warning" else 0)
+        return EXIT_FAILED if failing else EXIT_CLEAN
     counts = run.memory_counts() + run.anchor_counts()
-    if counts[Verdict.REFUTED] or run.mistakes():
+    if counts[Verdict.REFUTED]:
         return EXIT_FAILED
     if fail_on == "inconclusive" and (run.anchor_counts()[Verdict.INCONCLUSIVE] or _inconclusive_with_anchors(run)):
         return EXIT_FAILED

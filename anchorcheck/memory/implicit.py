@@ -4,10 +4,13 @@ Real instruction files write paths loosely: relative to the memory file's own
 folder (a nested AGENTS.md), to the repository root, to a folder named earlier
 in the same sentence or list, or as the tail of a longer path (`pkg/mod.py`
 for `src/pkg/mod.py`). Most paths that do not exist as written are therefore
-not stale, so a path is REFUTED only when no reading finds it, nothing tracked
-ends with it, it is not ignored or generated, and its first folder is one this
-repository has (so it names a place here that lost the file). Everything in
-between is INCONCLUSIVE with the reason.
+not stale. What decides is evidence: git history (`anchorcheck.evidence.history`)
+says whether a reading as written existed and went (stale, whatever the
+sentence's wording or another path ending so), or never existed (an example or
+another project's path: INCONCLUSIVE, `never-existed`); only then is the path
+read relative to a package (a unique tracked tail), or left INCONCLUSIVE when
+it is ignored or not checked out. Outside git, with no history, a missing path is
+stale only where its first folder is a folder here.
 
 `keep(reference, repo, roots)` decides, when a memory file is read, whether a
 path is a reference to this repository at all (a `/api` route, a `../` path
@@ -26,16 +29,21 @@ import weakref
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from anchorcheck.evidence.history import Fate, History, history_of
 from anchorcheck.model.anchors import encode_path
 from anchorcheck.repo.context import Context
 from anchorcheck.base.globs import gitignore
 from anchorcheck.model.reference import Reference
+from anchorcheck.model.results import Memory
 from anchorcheck.model.registry import Registry
 from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.paths import UnsafePathError
 
 
 MAX_SHOWN = 3
+NEVER_EXISTED = "never-existed"  # missing now and never in the history: an example, not a stale path
+AMBIGUOUS = "ambiguous"  # several tracked paths end with what was written
+MAX_HELD = 500  # bare names one run may hold for history to decide on
 
 
 class Resolution(NamedTuple):
@@ -44,11 +52,13 @@ class Resolution(NamedTuple):
     `path` is set when the reference is checked as `file:PATH` (found, or the
     reading a person would call stale); `unsure` holds the reason when it is
     INCONCLUSIVE without a check (ambiguous, ignored, not this repository's).
-    `note` says how the path was read, for the result's reason.
+    `state` names an INCONCLUSIVE one (`never-existed`, `ambiguous`, `unsure`); `note` says how the path
+    was read, for the result's reason.
     """
 
     path: str | None
     unsure: str | None = None
+    state: str = "unsure"
     note: str = ""
 
 
@@ -107,6 +117,14 @@ class Probes:
         return self.left >= 0
 
 
+def unplaced(reference: Reference) -> bool:
+    """A bare name or two plain words with a slash: what `keep` drops when it names nothing here now, and
+    history may still show as a path that was here (`Unsure`)."""
+    return not reference.rooted and not reference.after and not reference.value.startswith("../") and (
+        reference.loose or "/" not in reference.value.rstrip("/")
+    )
+
+
 def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: Probes | None = None) -> bool:
     """Whether a path reference read from a memory file names something in this repository at all.
 
@@ -138,7 +156,9 @@ def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: P
 
 
 def resolve(reference: Reference, context: Context) -> Resolution:
-    """The path a reference means: the first reading that exists, else a unique tracked tail, else a verdict."""
+    """The path a reference means: the first reading that exists; else, when history says a reading existed
+    as written, that reading (stale); else a unique tracked tail (the path written relative to a package);
+    else a verdict."""
     repo = context.repo
     written = reference.value
     slash = "/" if written.endswith("/") else ""
@@ -148,13 +168,18 @@ def resolve(reference: Reference, context: Context) -> Resolution:
         if _exists(repo, candidate):
             how = "" if candidate == bare else f" (written `{reference.written}`)"
             return Resolution(candidate + slash, note=how)
+    fates = _fates(reference, context)
+    gone = next((f for f in fates if f.existed), None)
+    if gone is not None:  # it was here as written and went: stale, whatever a tail or the wording suggests
+        tried = [c for c in readings(reference) if c != gone.path]
+        return Resolution(gone.path + slash, note=f" (nor {', '.join(tried[:MAX_SHOWN])})" if tried else "")
     if not written.startswith("../"):
         tails = _ending_with(repo, bare)
         if len(tails) == 1:
             return Resolution(tails[0] + slash, note=f" (written `{reference.written}`: the one path ending so)")
         if tails:
             shown = ", ".join(tails[:MAX_SHOWN]) + (f" and {len(tails) - MAX_SHOWN} more" if len(tails) > MAX_SHOWN else "")
-            return Resolution(None, f"`{reference.written}` is no path from here, and {len(tails)} paths end with it: {shown}")
+            return Resolution(None, f"`{reference.written}` is no path from here, and {len(tails)} paths end with it: {shown}", AMBIGUOUS)
     for candidate in candidates:
         elsewhere = repo.not_checked_out(candidate)
         if elsewhere is not None:
@@ -162,9 +187,11 @@ def resolve(reference: Reference, context: Context) -> Resolution:
         ignored = repo.ignored_because(candidate)
         if ignored:
             return Resolution(None, f"{candidate} does not exist, but it is {ignored}: a build output or a local file")
-    if reference.generated:
-        return Resolution(None, f"{candidates[0]} does not exist, but the text says it is generated or written to: an output not made yet")
-    # Stale only where the path's first folder is a folder here: the place exists and lost the file.
+    if fates:  # history was read and never had it: an example, another project's path, a name to come
+        said = fates[0].describe()
+        state = NEVER_EXISTED if fates[0].never_existed else "unsure"
+        return Resolution(None, f"{candidates[0]} does not exist, {said}: not a stale path", state)
+    # No history to ask (not a git checkout): stale only where the path's first folder is a folder here.
     placed = [c for c in candidates if _is_dir(repo, _first_folder(c, bare))]
     if not placed:
         first = _first_folder(candidates[0], bare)
@@ -172,6 +199,55 @@ def resolve(reference: Reference, context: Context) -> Resolution:
     tried = [c for c in readings(reference) if c != placed[0]]  # as written: the source roots are no reading of it
     note = f" (nor {', '.join(tried[:MAX_SHOWN])})" if tried else ""
     return Resolution(placed[0] + slash, note=note)
+
+
+class Unsure:
+    """Bare names (`CHANGELOG.md`, `e2e/`) and two plain words with a slash that name nothing here now: read
+    only when history says one of their readings existed as written (a file renamed or a folder moved since),
+    else they are prose. Decided for every memory file of a run at once (`settle`), in one walk, with the
+    other missing paths the run names."""
+
+    def __init__(self, history: History) -> None:
+        self.history = history
+        self.held: set[Reference] = set()
+
+    def hold(self, reference: Reference) -> bool:
+        """Hold a name for `settle`; past MAX_HELD names (a table of thousands) the rest stay unread (False)."""
+        if len(self.held) >= MAX_HELD:
+            return False
+        self.held.add(reference)
+        return True
+
+    def settle(self, memories: list[Memory], repo: Repository) -> None:
+        """Ask history once for every missing path the memories name; drop the held names it never saw."""
+        for memory in memories:
+            self.history.want(p for a in memory.anchors if isinstance(a, Reference) and a.kind == "file" for p in history_paths(a) if not _exists(repo, p))
+        self.history.settle()
+        gone = {
+            r for r in self.held
+            if _ending_with(repo, r.value.rstrip("/"))  # several places end with it now: a package's, not the old one
+            or not any((f := self.history.known(p)) is not None and f.existed for p in history_paths(r))
+        }
+        for memory in memories:
+            if any(a in gone for a in memory.anchors):
+                kept = [i for i, a in enumerate(memory.anchors) if a not in gone]
+                positions = [memory.anchor_position(i) for i in kept]
+                memory.anchors = [memory.anchors[i] for i in kept]
+                memory.anchor_positions = positions
+        self.held -= gone
+
+
+def history_paths(reference: Reference) -> list[str]:
+    """The paths whose history decides a missing path reference: its readings as written (the memory file's
+    folder, the folders it applies to, the root, the folders named before it), not the source roots."""
+    return [c for c in readings(reference) if not c.startswith("../")]
+
+
+def _fates(reference: Reference, context: Context) -> list[Fate]:
+    """What history says of each reading as written; empty when there is no history to ask."""
+    history = history_of(context)
+    fates = [history.fate(path) for path in history_paths(reference)]
+    return [f for f in fates if f is not None]
 
 
 def command_readings(reference: Reference, repo: Repository) -> list[str]:

@@ -65,6 +65,7 @@ class ReferenceReading(NamedTuple):
     repo: Repository
     kinds: frozenset[str]
     claims: Claims | None = None
+    unsure: implicit.Unsure | None = None  # bare names held until history says whether they were here
 
 
 def read_memory_file(
@@ -175,7 +176,8 @@ def _usable(
         reference = reference._replace(folder=folder, scopes=scopes)
         if reference.kind == "file":
             if not implicit.keep(reference, reading.repo, roots, probes):
-                continue
+                if reading.unsure is None or not implicit.unplaced(reference) or not reading.unsure.hold(reference):
+                    continue
         else:
             try:
                 parse_anchor(reference.anchor, registry.kinds)
@@ -382,6 +384,8 @@ def load(
             if imported.resolve() not in seen:
                 seen.add(imported.resolve())
                 queue.append(imported)
+    if reading is not None and reading.unsure is not None:
+        reading.unsure.settle([memory for _, memories in loaded for memory in memories], repo)
     return loaded
 
 

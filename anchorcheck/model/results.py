@@ -70,6 +70,11 @@ class AnchorResult:
     unverifiable); `details` holds other kind-specific, JSON-safe facts.
     `implicit` marks the result of a reference read from prose (a path in
     inline code, a command in a shell block) rather than a typed anchor.
+    `severity` says how sure the finding is, for hooks and CI to block on:
+    `error` where the evidence is certain (a closed-world source lacks it, history
+    shows it gone), `warning` where it is likely (missing and never there,
+    ambiguous), `note` otherwise. Left out, it follows from the verdict
+    (`default_severity`); a verifier that knows better sets it.
     """
 
     anchor: str
@@ -80,6 +85,11 @@ class AnchorResult:
     details: dict[str, Any] = field(default_factory=dict)
     plugin: str | None = None
     implicit: bool = False
+    severity: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.severity is None:
+            self.severity = default_severity(self.verdict)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -87,6 +97,7 @@ class AnchorResult:
             "verdict": self.verdict.value,
             "reason": self.reason,
             "evidence": [e.to_dict() for e in self.evidence],
+            "severity": self.severity,
         }
         if self.state is not None:
             data["state"] = self.state
@@ -109,7 +120,16 @@ class AnchorResult:
             details=dict(data.get("details", {})),
             plugin=data.get("plugin"),
             implicit=bool(data.get("implicit", False)),
+            severity=data.get("severity") if data.get("severity") in SEVERITIES else None,
         )
+
+
+SEVERITIES = ("error", "warning", "note")  # most severe first
+
+
+def default_severity(verdict: Verdict) -> str:
+    """A REFUTED result is an error (a plugin refutes only from a closed world); anything else a note."""
+    return "error" if verdict is Verdict.REFUTED else "note"
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from anchorcheck.base.lazyregex import later
 from anchorcheck.repo.checkout import DEFAULT_MAX_FILE_SIZE, DEFAULT_SKIP_DIRS
 from anchorcheck.repo.safe_read import CONFIG_CAP, read_in_root
 
-FAIL_ON = ("refuted", "inconclusive")
+FAIL_ON = ("error", "warning", "refuted", "inconclusive")  # what fails a run: see anchorcheck.cli.common.exit_code
 _TOML_AT = later(r"at line (\d+)")
 IMPLICIT_KINDS = ("file", "cmd", "pkg")
 CONFIG_FILES = (".anchorcheck.toml", "pyproject.toml")  # where `load_config` looks, the first found wins
@@ -41,7 +41,7 @@ class Config:
     exclude: list[str] = field(default_factory=list)
     skip_dirs: list[str] = field(default_factory=lambda: sorted(DEFAULT_SKIP_DIRS))
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
-    fail_on: str = "refuted"
+    fail_on: str = "error"
     plugins: list[str] | None = None
     plugin_settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     memory_files: list[str] = field(default_factory=list)
@@ -74,7 +74,7 @@ _KEYS: dict[str, tuple[str, Any, str]] = {
         lambda v: int(v) if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None,
         "a positive number of bytes",
     ),
-    "fail-on": ("fail_on", lambda v: str(v) if v in FAIL_ON else None, "'refuted' or 'inconclusive'"),
+    "fail-on": ("fail_on", lambda v: str(v) if v in FAIL_ON else None, "'error', 'warning', 'refuted' or 'inconclusive'"),
     "plugins": ("plugins", _str_list, "a list of plugin names"),
     "memory-files": ("memory_files", _str_list, "a list of paths or globs"),
     "implicit": ("implicit", _implicit, "true, false, or a list of the kinds 'file', 'cmd', 'pkg'"),

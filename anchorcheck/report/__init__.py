@@ -110,6 +110,15 @@ class Run:
         """Verdicts of the memories, those watched only by armed triggers left out (see `armed_memories`)."""
         return Counter(report.verdict for report in self.memories() if not only_armed(report))
 
+    def severity_counts(self) -> Counter[str]:
+        """Severities of the findings that are not VERIFIED (a VERIFIED result is a note: nothing to act on); a
+        memory REFUTED by its lifecycle (expired) with no REFUTED anchor counts as an error."""
+        counts = Counter(r.severity or "note" for r in self.results() if r.verdict is not Verdict.VERIFIED and not armed(r))
+        counts["error"] += sum(
+            1 for m in self.memories() if m.verdict is Verdict.REFUTED and not any(r.verdict is Verdict.REFUTED for r in m.results)
+        )
+        return counts
+
     def armed_triggers(self) -> int:
         """Triggers that have not fired: never evidence, and nothing to act on, so never a finding."""
         return sum(1 for r in self.results() if armed(r))

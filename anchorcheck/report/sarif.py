@@ -67,8 +67,13 @@ _IMPLICIT_WHAT = {"file": "path", "cmd": "command", "pkg": "package"}
 
 
 def _level(finding: Finding) -> str:
-    """An anchor written wrongly is an error of the memory file, like a REFUTED one."""
-    return "error" if finding.mistake else _LEVEL[finding.result.verdict]
+    """An anchor written wrongly is an error of the memory file; else the result's severity (a REFUTED path
+    that never existed is a warning), and a VERIFIED one is no problem at all."""
+    if finding.mistake:
+        return "error"
+    if finding.result.verdict is Verdict.VERIFIED:
+        return _LEVEL[Verdict.VERIFIED]
+    return finding.result.severity or _LEVEL[finding.result.verdict]
 
 
 def _rule(rule_id: str, example: Finding) -> dict[str, Any]:

@@ -18,8 +18,10 @@ from anchorcheck.memory import implicit
 from anchorcheck.model.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor, parse_anchor
 from anchorcheck.model.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_reason
 from anchorcheck.model.reference import Reference
-from anchorcheck.model.results import AnchorResult, Memory, Verdict
-from anchorcheck.repo.context import BudgetExceeded
+from anchorcheck.model.results import AnchorResult, Memory, Verdict, default_severity
+from anchorcheck.repo.context import BudgetExceeded, Context
+from anchorcheck.repo.revision import RevisionError, RevisionRepository
+from anchorcheck.verify import namehistory, staleness
 from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify.elsewhere import defined_elsewhere
 
@@ -28,7 +30,6 @@ if TYPE_CHECKING:
     from anchorcheck.model.registry import Registry
     from anchorcheck.repo.checkout import Repository
     from anchorcheck.repo.config import Config
-    from anchorcheck.repo.context import Context
     from anchorcheck.repo.treestate import TreeState
     from anchorcheck.verify.loading import PluginSet
 
@@ -93,10 +94,29 @@ class Dispatch:
         if refused is not None:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, refused, state="unverifiable")
         result = self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None)
+        if not anchor.negated:  # what history says of a claim that does not hold: gone, or never there
+            result = staleness.on_missing_file(anchor, result, self.context)
+            result = namehistory.on_undefined_command(anchor, result, self.context, self._verdict_at)
         result.anchor = shown
         if anchor.negated:
             result = _negate(result)
         return result
+
+    def _verdict_at(self, revision: str | None, text: str) -> Verdict:
+        """An anchor's verdict now (None) or at a past revision, by the same plugins (`namehistory`)."""
+        anchor = self.parse(text)
+        if revision is None:
+            return self._answer(anchor, described=True).verdict
+        home = self.context
+        try:
+            past = RevisionRepository(home.repo, revision)
+        except RevisionError:
+            return Verdict.INCONCLUSIVE
+        self.context = Context(past, home.registry, home.config, deadline=home.deadline, options=dict(home.options))
+        try:
+            return self._dispatch(anchor).verdict
+        finally:
+            self.context = home
 
     def _check_reference(self, reference: Reference) -> AnchorResult:
         """An implicit reference: a path is first resolved as a reader would (see anchorcheck.memory.implicit)."""
@@ -105,7 +125,8 @@ class Dispatch:
         elif reference.kind == "file":
             where = implicit.resolve(reference, self.context)
             if where.path is None:
-                result = AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, where.unsure or "", state="unsure")
+                likely = where.state in (implicit.NEVER_EXISTED, implicit.AMBIGUOUS)
+                result = AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, where.unsure or "", state=where.state, severity="warning" if likely else None)
             else:
                 result = self._check(f"file:{encode_path(where.path)}")
                 result.reason += where.note
@@ -277,4 +298,5 @@ def _negate(result: AnchorResult) -> AnchorResult:
         claim = "holds" if result.verdict is Verdict.VERIFIED else "does not hold"
         result.reason = f"negated anchor, and the positive claim {claim}: {result.reason}"
     result.verdict = flipped
+    result.severity = default_severity(flipped)  # what was certain of the claim says nothing of its negation
     return result

@@ -27,6 +27,7 @@ from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.config import Config, load_config
 from anchorcheck.repo.context import Context
 from anchorcheck.verify.dispatch import Dispatch, budget_exceeded
+from anchorcheck.verify import staleness
 from anchorcheck.verify.loading import plugins_for
 from anchorcheck.verify.resident import Resident, lookout
 
@@ -211,10 +212,12 @@ class Verifier(Dispatch, Resident):
             if not looked:
                 return [_unchecked(memory) for memory in batch]
             self.refresh()
+            staleness.want(batch, self.context)
             return _verify_here(self, batch, until, now)
         owned = executor is None
         self._looked()  # a process pool forks: no thread may be mid-call then
         self.refresh()  # a configuration changed since is the one the workers must check under
+        staleness.want(batch, self.context, now=True)
         self.repo.join_prefetch()
         if executor is None:
             from concurrent.futures import ProcessPoolExecutor  # only large batches need it: spare the import

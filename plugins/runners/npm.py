@@ -336,11 +336,12 @@ def _binary(invocation: Invocation, context: Context, tool: str, packages: list[
         path, line, package = provider
         at = f"{path}:{line}" if line else path
         return verified(invocation, f"{tool} runs the binary {name} of {package} ({at}): no script is named so", [Evidence(path, line, package)])
+    read = [Evidence(p.path, None, "package.json scripts") for p in packages]  # where the script was looked for
     if ":" in name or "=" in name:
-        return refuted(invocation, missing)
+        return refuted(invocation, missing, read)
     if _maybe_transitive(context, name):
         return unknown(invocation, f"{missing}; {name} may be the binary of a transitive dependency")
-    return refuted(invocation, f"{missing}, and no dependency provides a binary {name}")
+    return refuted(invocation, f"{missing}, and no dependency provides a binary {name}", read)
 
 
 def _provider(context: Context, packages: list[Package], name: str) -> tuple[str, int | None, str] | None:

@@ -1,0 +1,89 @@
+"""Writing back what history can fix: a path that moved, renamed where it is written, every other byte kept.
+
+A REFUTED `file:` result whose history gives exactly one destination carries
+`details["fix"] = {"from": OLD, "to": NEW}` (repo-relative, see
+`anchorcheck.verify.staleness`). Where the memory wrote it — a path in prose
+as `written` (`./src/util.ts`, `src/app.py:12`, `@docs/x.md`, a path relative
+to a nested memory file's folder) or a typed anchor `file:OLD` — the part
+that names OLD is replaced by the same reading of NEW. Nothing is rewritten
+that cannot be placed exactly: the text at the recorded line and column must
+still be what was read, and a path written relative to a folder is rewritten
+only when its new place is under that folder too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from anchorcheck.model.anchors import encode_path
+from anchorcheck.model.results import AnchorResult, Position
+
+
+class Edit(NamedTuple):
+    """Replace `old` by `new` at a 1-based line and column of a memory file."""
+
+    line: int
+    column: int
+    old: str
+    new: str
+
+
+def edit_for(result: AnchorResult, position: Position | None) -> Edit | None:
+    """The edit that writes a moved path's new place where the result's reference was written; None when
+    history gave no single destination or the new place cannot be written the way the old one was."""
+    fix = result.details.get("fix")
+    if not isinstance(fix, dict) or position is None:
+        return None
+    old, new = str(fix.get("from", "")), str(fix.get("to", ""))
+    if not old or not new:
+        return None
+    if fix.get("name"):  # a script, target or recipe renamed: the word in the command
+        written = result.anchor if not result.implicit else str(result.details.get("written", ""))
+        renamed = _word_renamed(written, old, new)
+        return None if renamed is None else Edit(position.line, position.column, written, renamed)
+    if not result.implicit:  # a typed anchor: `file:OLD` as the anchor text shows it
+        written = result.anchor
+        return Edit(position.line, position.column, written, written.replace(encode_path(old), encode_path(new), 1)) if encode_path(old) in written else None
+    written = str(result.details.get("written", ""))
+    renamed = _renamed(written, old, new)
+    return None if renamed is None else Edit(position.line, position.column, written, renamed)
+
+
+def apply(text: str, edits: Iterable[Edit]) -> tuple[str, list[Edit]]:
+    """The text with every edit made whose `old` is still where it was read; and the edits made."""
+    lines = text.splitlines(keepends=True)
+    done: list[Edit] = []
+    for edit in sorted(set(edits), key=lambda e: (e.line, -e.column)):  # right to left: columns stay true
+        if not 0 < edit.line <= len(lines):
+            continue
+        line, at = lines[edit.line - 1], edit.column - 1
+        if at < 0 or line[at : at + len(edit.old)] != edit.old:
+            continue
+        lines[edit.line - 1] = line[:at] + edit.new + line[at + len(edit.old) :]
+        done.append(edit)
+    return "".join(lines), done
+
+
+def _word_renamed(written: str, old: str, new: str) -> str | None:
+    """`written` with the one whole-word `old` (a command's script or target name) replaced by `new`."""
+    pattern = re.compile(rf"(?<![\w:-]){re.escape(old)}(?![\w:-])")
+    return pattern.sub(new, written, count=1) if len(pattern.findall(written)) == 1 else None
+
+
+def _renamed(written: str, old: str, new: str) -> str | None:
+    """`written` with the part naming `old` replaced: the longest tail of `old` it holds is what was written,
+    the rest of `old` the folder it was read from, and `new` must lie under that folder too."""
+    parts = old.split("/")
+    for start in range(len(parts)):
+        tail = "/".join(parts[start:])
+        at = written.find(tail)
+        if at < 0:
+            continue
+        base = "/".join(parts[:start])
+        if base and not new.startswith(base + "/"):
+            return None
+        rest = new[len(base) + 1 :] if base else new
+        return written[:at] + rest + written[at + len(tail) :]
+    return None

@@ -1,0 +1,78 @@
+"""History as evidence on the results of a run: a missing path says when and where it went, or that it never was.
+
+A `file:` anchor (typed, or an implicit path resolved to one) that is missing
+now is REFUTED by the file plugin; history tells a stale path (deleted or
+renamed: the commit, and the new place a `fix` can write back) from one that
+never existed (an example or a hallucination, still REFUTED as a typed claim,
+but a warning, not an error). The paths a run may ask about are handed to
+the History first (`want`), so that the whole run makes one `git log` walk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from anchorcheck.evidence.history import history_of
+from anchorcheck.memory import implicit
+from anchorcheck.model.anchors import Anchor, decode_path
+from anchorcheck.model.reference import Reference
+from anchorcheck.model.results import AnchorResult, Memory, Verdict
+from anchorcheck.repo.paths import UnsafePathError
+from anchorcheck.repo.context import Context
+
+GONE = "gone"  # the state of a path that existed and was deleted or moved
+
+
+def want(memories: Iterable[Memory], context: Context, now: bool = False) -> None:
+    """Hand every path the memories name and the checkout lacks to the History, for one walk; `now` walks at
+    once (before the memories go to other processes, which then read its answers from the cache)."""
+    paths: list[str] = []
+    for memory in memories:
+        for anchor in memory.anchors:
+            if isinstance(anchor, Reference):
+                if anchor.kind == "file":
+                    paths += implicit.history_paths(anchor)
+            elif isinstance(anchor, str) and anchor.startswith("file:"):
+                paths.append(decode_path(anchor[len("file:"):].split(" in:", 1)[0]))
+    history = history_of(context)
+    history.want(p for p in dict.fromkeys(paths) if not _exists(context, p))
+    if now:
+        history.settle()
+
+
+def on_missing_file(anchor: Anchor, result: AnchorResult, context: Context) -> AnchorResult:
+    """A REFUTED `file:` anchor with what history says: gone (error, with the commit and new place) or never
+    there (warning). Other results are returned as they are."""
+    if anchor.kind != "file" or result.verdict is not Verdict.REFUTED or result.state != "missing":
+        return result
+    path = anchor.detail if isinstance(anchor.detail, str) else decode_path(anchor.value)
+    if _ignored(context, path):  # a local file (`.gitignore`): history is no place to look for it
+        return result
+    fate = history_of(context).fate(path)
+    if fate is None:
+        return result
+    result.reason += f"; {fate.describe()}"
+    result.details = {**result.details, "history": fate.to_dict()}
+    if fate.existed:
+        result.state, result.severity = GONE, "error"
+        if fate.moved_to is not None:
+            result.details["fix"] = {"from": path.rstrip("/"), "to": fate.moved_to}
+    elif fate.never_existed:
+        result.state, result.severity = implicit.NEVER_EXISTED, "warning"
+    else:
+        result.severity = "warning"  # the history looked at is cut short: it may have been there before
+    return result
+
+
+def _ignored(context: Context, path: str) -> bool:
+    try:
+        return bool(context.repo.ignored_because(path.rstrip("/")))
+    except UnsafePathError:
+        return False
+
+
+def _exists(context: Context, path: str) -> bool:
+    try:
+        return context.repo.exists(path)
+    except UnsafePathError:
+        return False

@@ -1,0 +1,78 @@
+"""`anchorcheck fix` and `check --fix`: a path history shows moved is rewritten where it is written,
+in prose and in typed anchors, every other byte kept; `--diff` previews and writes nothing."""
+
+from __future__ import annotations
+
+import io
+import os
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from anchorcheck.cli import main
+from tests.conftest import git, init_repo, needs_git, write_tree
+
+pytestmark = needs_git
+
+
+def cli(root: Path, *args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        with redirect_stdout(out):
+            code = main(list(args))
+    finally:
+        os.chdir(cwd)
+    return code, out.getvalue()
+
+
+@pytest.fixture
+def moved(tmp_path: Path) -> Path:
+    """web/src/util.ts renamed to web/src/helpers.ts, docs/old.md deleted."""
+    write_tree(tmp_path, {"web/src/util.ts": "u\n", "web/src/app.ts": "a\n", "docs/old.md": "o\n", "docs/index.md": "i\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "web/src/util.ts", "web/src/helpers.ts")
+    git(tmp_path, "rm", "-q", "docs/old.md")
+    git(tmp_path, "commit", "-q", "-m", "rename util")
+    return tmp_path
+
+
+def test_fix_rewrites_moved_paths_in_prose_and_typed_anchors_keeping_every_other_byte(moved: Path) -> None:
+    root_text = "# Notes\r\n\r\n- Helpers: `web/src/util.ts:12`.\r\n- See [util](web/src/util.ts#top).\r\n- Typed: `file:web/src/util.ts`\r\n- Gone: `docs/old.md`\r\n"
+    nested_text = "Use `src/util.ts` from here.\n"
+    write_tree(moved, {"AGENTS.md": root_text, "web/AGENTS.md": nested_text})
+    assert cli(moved, "fix")[0] == 0
+    assert (moved / "AGENTS.md").read_bytes().decode() == root_text.replace("web/src/util.ts", "web/src/helpers.ts")
+    assert (moved / "web/AGENTS.md").read_text() == "Use `src/helpers.ts` from here.\n"  # read from web/, written so
+    code, out = cli(moved, "check", "--format", "json")
+    assert code == 0 or '"docs/old.md' in out  # what is left is the deleted file: no destination to write
+
+
+def test_diff_previews_and_writes_nothing(moved: Path) -> None:
+    write_tree(moved, {"AGENTS.md": "See `web/src/util.ts`.\n"})
+    code, out = cli(moved, "fix", "--diff")
+    assert code == 0 and "-See `web/src/util.ts`." in out and "+See `web/src/helpers.ts`." in out
+    assert (moved / "AGENTS.md").read_text() == "See `web/src/util.ts`.\n"
+
+
+def test_check_fix_reports_then_fixes(moved: Path) -> None:
+    write_tree(moved, {"AGENTS.md": "See `web/src/util.ts`.\n"})
+    code, out = cli(moved, "check", "--fix")
+    assert code == 1 and "moved to `web/src/helpers.ts`" in out  # the report is of the file as it was
+    assert (moved / "AGENTS.md").read_text() == "See `web/src/helpers.ts`.\n"
+    assert cli(moved, "check")[0] == 0
+
+
+def test_a_renamed_script_is_refuted_with_its_new_name_and_fixed(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"package.json": '{"scripts": {"test:unit": "vitest", "build": "tsc"}}\n'})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"package.json": '{"scripts": {"test:units": "vitest", "build": "tsc"}}\n'})
+    git(tmp_path, "commit", "-q", "-am", "scripts: plural")
+    write_tree(tmp_path, {"AGENTS.md": "Run `pnpm test:unit`, never `pnpm lint`.\n"})
+    code, out = cli(tmp_path, "check")
+    assert code == 1 and "renamed to `test:units` in" in out and "'scripts: plural'" in out
+    assert "not defined in the last 2 revisions of package.json either" in out  # `lint` never was a script
+    cli(tmp_path, "fix")
+    assert (tmp_path / "AGENTS.md").read_text() == "Run `pnpm test:units`, never `pnpm lint`.\n"

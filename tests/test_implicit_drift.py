@@ -1,0 +1,135 @@
+"""The drift mode of benchmarks/implicit.py on a tiny repository made here: references, injection, scoring, checkout.
+
+The benchmark's figures are only as good as its machinery: the references it
+drifts must be the ones written, each rule must make the drift it names (and
+leave configuration parseable), a reset must undo it, and a trial must count as
+caught exactly when `check` says REFUTED about that reference.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO_ROOT, needs_git
+
+pytestmark = needs_git
+
+sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+import implicit_drift as drift  # noqa: E402
+import implicit_drift_refs as refs  # noqa: E402
+
+AGENTS = """\
+# Agents
+
+The entry point is `src/app.py`; the docs live in `docs/`.
+Build with `npm run build`, lint with `make lint`.
+Requests go through `load_config()`.
+
+```sh
+npm run build
+```
+"""
+FILES = {
+    "AGENTS.md": AGENTS,
+    "src/app.py": "def load_config():\n    return {}\n",
+    "src/main.py": "from app import load_config\n\nload_config()\n",
+    "docs/index.md": "# Docs\n",
+    "package.json": json.dumps({"name": "x", "scripts": {"build": "tsc", "test": "vitest"}}, indent=2) + "\n",
+    "Makefile": "lint:\n\truff check .\n",
+}
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    drift.git(root.parent, "init", "-q", str(root))
+    drift.git(root, "add", "-A")
+    drift.git(root, "commit", "-q", "-m", "init")
+    return root
+
+
+def test_references_are_what_the_file_writes_and_the_tree_defines(repo: Path) -> None:
+    found = {(r.kind, r.name): r for r in refs.references(refs.Tree(repo), ["AGENTS.md"])}
+    assert set(found) == {
+        ("path-file", "src/app.py"), ("path-folder", "docs"), ("script", "build"), ("target", "lint"),
+        ("function", "load_config"),
+    }
+    assert found[("script", "build")].sites == (("AGENTS.md", 4), ("AGENTS.md", 8))
+    assert (found[("target", "lint")].config, found[("target", "lint")].line) == ("Makefile", 1)
+    assert (found[("function", "load_config")].config, found[("function", "load_config")].line) == ("src/app.py", 1)
+
+
+def test_each_rule_makes_its_drift_as_a_commit_and_reset_undoes_it(repo: Path) -> None:
+    base = drift.git(repo, "rev-parse", "HEAD").strip()
+    found = {r.kind: r for r in refs.references(refs.Tree(repo), ["AGENTS.md"])}
+    expected = {
+        ("path-file", "file renamed"): lambda: (repo / "src/app-renamed.py").is_file() and not (repo / "src/app.py").exists(),
+        ("path-file", "file moved"): lambda: (repo / "moved/src/app.py").is_file(),
+        ("path-folder", "folder renamed"): lambda: (repo / "docs-renamed/index.md").is_file(),
+        ("script", "script renamed"): lambda: "build-renamed" in json.loads((repo / "package.json").read_text())["scripts"],
+        ("target", "target renamed"): lambda: (repo / "Makefile").read_text().startswith("lint-renamed:"),
+        ("function", "function or class renamed"): lambda: "load_config_renamed()" in (repo / "src/main.py").read_text(),
+    }
+    for (kind, name), made in expected.items():
+        assert drift.inject(repo, found[kind], name) is not None
+        assert made(), name
+        assert drift.git(repo, "log", "-1", "--format=%s").startswith(f"drift: {name}")
+        drift.reset(repo, base)
+        assert drift.git(repo, "status", "--porcelain") == ""
+        assert (repo / "src/app.py").is_file()
+
+
+def test_a_dependency_removal_keeps_the_manifest_parseable(repo: Path) -> None:
+    (repo / "package.json").write_text('{\n  "name": "x",\n  "dependencies": {\n    "zod": "^3",\n    "left-pad": "1"\n  }\n}\n')
+    drift.git(repo, "commit", "-qam", "deps")
+    ref = refs.dependency_reference(refs.Tree(repo), "AGENTS.md", "left-pad")
+    assert ref is not None and (ref.config, ref.line) == ("package.json", 5)
+    drift.inject(repo, ref, "dependency removed")
+    assert json.loads((repo / "package.json").read_text())["dependencies"] == {"zod": "^3"}
+
+
+def test_sampling_is_seeded_and_capped_per_kind() -> None:
+    pool = [refs.Reference("path-file", f"f{i}.py", sites=(("AGENTS.md", i),)) for i in range(10)]
+    first = drift.sample("o/r", pool, 3)
+    assert first == drift.sample("o/r", list(reversed(pool)), 3)
+    assert [d for d, _ in first] == ["file renamed"] * 3 + ["file moved"] * 3
+
+
+def test_caught_only_when_refuted_about_that_reference() -> None:
+    ref = refs.Reference("target", "lint", "Makefile", 1, (("AGENTS.md", 4),))
+    about = {"memory_file": "AGENTS.md", "line": 4, "anchor": "cmd:make lint", "details": {"written": "make lint"}}
+    trial = drift.Trial("o/r", "target renamed", ref)
+    drift.score(trial, [{**about, "anchor": "cmd:make lint-all", "details": {}, "verdict": "REFUTED", "reason": "other"}])
+    assert not trial.caught and trial.said == "silent: not read"
+    drift.score(trial, [{**about, "verdict": "INCONCLUSIVE", "reason": "a file lint may be built"}])
+    assert not trial.caught and trial.said == "INCONCLUSIVE: a file lint may be built"
+    drift.score(trial, [{**about, "verdict": "REFUTED", "reason": "no target lint"}])
+    assert trial.caught
+
+
+def test_checkout_leaves_blobs_the_mirror_lacks_empty(repo: Path, tmp_path: Path) -> None:
+    blob = drift.git(repo, "rev-parse", "HEAD:docs/index.md").strip()
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    head = drift.git(repo, "rev-parse", "HEAD").strip()
+    root = tmp_path / "clone"
+    drift.checkout(repo / ".git", head, root)
+    assert (root / "docs/index.md").read_bytes() == b""
+    assert (root / "src/app.py").read_text() == FILES["src/app.py"]
+    assert drift.git(root, "status", "--porcelain") == ""
+    assert "absent from the mirror" in drift.git(root, "log", "-1", "--format=%s")
+
+
+def test_measure_runs_check_per_trial(repo: Path) -> None:
+    run = drift.measure("o/r", repo, per_kind=1)
+    by_kind = {t.drift: t for t in run.trials}
+    assert set(by_kind) == {"file renamed", "file moved", "folder renamed", "folder moved", "script renamed", "target renamed", "function or class renamed"}
+    assert by_kind["file renamed"].caught
+    assert subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True).stdout == ""
