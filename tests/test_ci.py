@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from anchorcheck.cli import main
-from tests.conftest import REPO_ROOT, init_repo, needs_git, write_tree
+from tests.conftest import REPO_ROOT, git, init_repo, needs_git, write_tree
 
 pytestmark = needs_git
 
@@ -27,7 +27,9 @@ MEMORY = (
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = init_repo(write_tree(tmp_path / "repo", {"CLAUDE.md": MEMORY, "src/app.py": "", "pyproject.toml": '[project]\nname = "x"\nversion = "1"\ndependencies = ["flask"]\n'}))
+    root = init_repo(write_tree(tmp_path / "repo", {"CLAUDE.md": MEMORY, "src/app.py": "", "src/gone.py": "", "pyproject.toml": '[project]\nname = "x"\nversion = "1"\ndependencies = ["flask"]\n'}))
+    git(root, "rm", "-q", "src/gone.py")  # deleted in history: the memory is stale for certain (an error)
+    git(root, "commit", "-q", "-m", "drop the old entry point")
     monkeypatch.chdir(root)
     return root
 
@@ -56,9 +58,13 @@ def test_select_and_ignore_by_kind(repo: Path, capsys: pytest.CaptureFixture[str
 
 def test_quiet_color_and_output(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = check(capsys, "--quiet")
-    assert code == 1 and out.splitlines() == [
+    lines = out.splitlines()
+    assert lines[1].startswith("CLAUDE.md:2:24: REFUTED file:src/gone.py — src/gone.py does not exist in the repository; deleted in ")
+    assert lines[1].endswith("'drop the old entry point')")
+    lines[1] = "(the deleted path)"
+    assert code == 1 and lines == [
         "CLAUDE.md:2: REFUTED memory: The old entry point `file:src/gone.py`.",
-        "CLAUDE.md:2:24: REFUTED file:src/gone.py — src/gone.py does not exist in the repository",
+        "(the deleted path)",
         "CLAUDE.md:4: REFUTED memory: Cached with `pkg:pypi/redis`.",
         "CLAUDE.md:4:16: REFUTED pkg:pypi/redis — no pypi manifest or lockfile declares or locks redis (read pyproject.toml)",
         "    evidence: pyproject.toml read: does not declare or lock it",
@@ -78,7 +84,7 @@ def test_a_baseline_fails_only_on_new_findings(repo: Path, capsys: pytest.Captur
     code, out, _ = check(capsys, "--baseline", "anchorcheck-baseline.json")
     assert code == 0 and "REFUTED" not in out
     (repo / "CLAUDE.md").write_text("# Notes\n\n" + MEMORY + "- New: `file:src/new.py`.\n")  # lines moved, one new finding
-    code, out, _ = check(capsys, "--baseline", "anchorcheck-baseline.json")
+    code, out, _ = check(capsys, "--baseline", "anchorcheck-baseline.json", "--fail-on", "warning")  # never existed: a warning
     assert code == 1 and "src/new.py" in out and "gone.py" not in out and "redis" not in out
     (repo / "bad.json").write_text("[1, 2]")
     code, _, err = check(capsys, "--baseline", "bad.json")
@@ -90,7 +96,7 @@ def test_markdown_lists_what_fails_first(repo: Path, capsys: pytest.CaptureFixtu
     assert code == 1
     lines = out.splitlines()
     assert lines[:5] == ["## anchorcheck", "", "**Memories contradicted by the code**", "", "| where | anchor | reason |"]
-    assert "| `CLAUDE.md:2` | `file:src/gone.py` | src/gone.py does not exist in the repository |" in lines
+    assert any(line.startswith("| `CLAUDE.md:2` | `file:src/gone.py` | src/gone.py does not exist in the repository; deleted in ") for line in lines)
     assert lines[-1].startswith("Checked 3 anchors in 1 file: 2 refuted")
 
 

@@ -142,12 +142,12 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
         _known_kinds(args, verifier)
         batch = []
         for _, memories in loaded:
-            select_kinds(memories, args.select, args.ignore)
+            select_kinds(memories, getattr(args, "select", ()), getattr(args, "ignore", ()))
             attach(memories, lock, verifier.registry.kinds)
             batch.extend(memories)
         drop_runner_names(batch, verifier)
         reports = _verify(verifier, batch, args.deadline)
-        if not args.strict:
+        if not getattr(args, "strict", False):
             soften(reports, verifier.registry)
     if args.receipts:  # HEAD is read for the receipts alone: a run that appends none printed nothing of it
         from anchorcheck.memory.receipts import ReceiptLog  # a run without --receipts does not import it
@@ -159,7 +159,7 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
 
 def _known_kinds(args: argparse.Namespace, verifier: Verifier) -> None:
     """A kind no plugin registers in `--select`/`--ignore` is a typo that would silently check nothing (or everything)."""
-    unknown = sorted((set(args.select) | set(args.ignore)) - set(verifier.registry.kinds))
+    unknown = sorted((set(getattr(args, "select", ())) | set(getattr(args, "ignore", ()))) - set(verifier.registry.kinds))
     if unknown:
         raise UsageError(f"--select/--ignore: unknown anchor kind {unknown[0]!r} (known: {', '.join(sorted(verifier.registry.kinds))})")
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 import posixpath
 from collections import Counter
 from collections.abc import Iterable
-from functools import cached_property
 from typing import Any, NamedTuple
 
 from anchorcheck.base.gitnames import is_object_id
@@ -120,14 +119,31 @@ class History:
         self.cache = cache
         self.context = context
         self.walks = 0  # git log runs made (tests and benchmarks look)
-        self._known: dict[str, Fate] = {}
+        self._known: dict[str, Fate] = {}  # for the HEAD in `_head`
         self._wanted: dict[str, None] = {}
+        self._head: str | None | object = _UNASKED
 
-    @cached_property
+    @property
     def head(self) -> str | None:
         """HEAD, asked of git only when a path is: a run with nothing missing runs no git for history (and a
-        `check` that ran none can be replayed, `anchorcheck.serve.replay`)."""
-        return head_of(self.repo)
+        `check` that ran none can be replayed, `anchorcheck.serve.replay`). In a Verifier it is kept in the
+        memo, marked as fed by git, so what asked it is dropped when git's state changes; the answers
+        known for another HEAD are forgotten then."""
+        if self.context is None:
+            if self._head is _UNASKED:
+                self._head = head_of(self.repo)
+            return self._head  # type: ignore[return-value]
+        context, repo = self.context, self.repo
+
+        def ask() -> str | None:
+            context.shared.git()
+            return head_of(repo)
+
+        head = context.memo(("anchorcheck.history.head", repo.root), ask)
+        if head != self._head:
+            self._known.clear()
+            self._head = head
+        return head
 
     def want(self, paths: Iterable[str]) -> None:
         """Paths some reference of this run may need: they join the next walk."""
@@ -248,7 +264,8 @@ class History:
     # -- the cache -------------------------------------------------------------
 
     def _key(self, path: str) -> str:
-        return f"{_CACHE_KEY}:{self.head}:{path}"
+        """A shallow clone of a commit sees less of its history than a full clone of it: not one answer."""
+        return f"{_CACHE_KEY}:{self.head}:{'shallow' if self.repo.shallow else 'full'}:{path}"
 
     def _from_cache(self, paths: list[str]) -> dict[str, Fate]:
         if self.cache is None:
@@ -265,6 +282,9 @@ class History:
         self.cache.flush()
 
 
+_UNASKED = object()
+
+
 def head_of(repo: Repository) -> str | None:
     """The commit checked out now, None outside git (asked of git each time: `Repository.head` is read once)."""
     if not repo.in_git:
@@ -277,8 +297,7 @@ def history_of(context: Context) -> History:
     """The History of the context's checkout, made once per Verifier and kept until git's state changes."""
     repo = context.repo
 
-    def make() -> History:
-        context.shared.git()  # it answers for one HEAD: dropped when git's state changes (a commit, a checkout)
+    def make() -> History:  # made without asking git: `History.head` is asked, and marked, only when needed
         return History(repo, open_cache(context.options, repo.root, context.time_left), context)
 
     return context.memo(("anchorcheck.history", repo.root), make)

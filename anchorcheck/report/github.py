@@ -1,8 +1,10 @@
 """`--format github`: GitHub Actions workflow commands, so findings appear as annotations on the diff.
 
-REFUTED anchors and anchors written wrongly (unknown kind, malformed, span
-not banked) are `::error`, INCONCLUSIVE ones `::notice` (VERIFIED, with
-`-v`, are not annotated), each at the memory file's line and column and
+Anchors written wrongly (unknown kind, malformed, span not banked) are
+`::error`; a REFUTED anchor follows its severity (`::error` where the
+evidence is certain, `::warning` where it is likely: a path that never
+existed), INCONCLUSIVE ones are `::notice` (VERIFIED, with `-v`, are not
+annotated), each at the memory file's line and column and
 titled with the rule id shared with SARIF. The text summary line closes the
 output so the log still says what was checked.
 """
@@ -34,6 +36,8 @@ def escape_property(text: str) -> str:
 def render(run: Run, out: IO[str]) -> None:
     for finding in findings(run):
         command = "error" if finding.mistake else _COMMAND.get(finding.result.verdict)
+        if command == "error" and not finding.mistake and finding.result.severity == "warning":
+            command = "warning"
         if command is None or (run.quiet and command != "error"):
             continue
         # An annotation sits on one file: a reference written in copied files is annotated in each copy.
