@@ -6,7 +6,7 @@ from pathlib import Path
 
 from anchorcheck.memory.references import read_references
 from anchorcheck.memory.trees import tree_entries
-from tests.conftest import init_repo, write_tree
+from tests.conftest import git, init_repo, write_tree
 from tests.test_implicit_check import results
 
 TREE = """\
@@ -42,8 +42,10 @@ def test_ascii_trees_two_column_levels_and_a_dot_root() -> None:
 
 
 def test_a_drawn_path_that_is_gone_is_refuted_and_a_build_output_is_not(tmp_path: Path) -> None:
-    write_tree(tmp_path, {"AGENTS.md": TREE, "web/src/app.tsx": "", "web/package.json": "{}", ".gitignore": "dist/\n"})
+    write_tree(tmp_path, {"AGENTS.md": TREE, "web/src/app.tsx": "", "web/src/old.tsx": "", "web/package.json": "{}", ".gitignore": "dist/\n"})
     init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "web/src/old.tsx")  # gone in history: stale (a path that never existed is only INCONCLUSIVE)
+    git(tmp_path, "commit", "-q", "-m", "drop old.tsx")
     verdicts = {r["anchor"]: r["verdict"] for r in results(tmp_path) if r.get("implicit")}
     assert verdicts == {
         "file:web/src/": "VERIFIED", "file:web/src/app.tsx": "VERIFIED", "file:web/src/old.tsx": "REFUTED",

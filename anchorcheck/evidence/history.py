@@ -122,6 +122,7 @@ class History:
         self._known: dict[str, Fate] = {}  # for the HEAD in `_head`
         self._wanted: dict[str, None] = {}
         self._head: str | None | object = _UNASKED
+        self._clone: str | None = None  # "shallow" or "full", for the HEAD in `_head`
 
     @property
     def head(self) -> str | None:
@@ -142,7 +143,7 @@ class History:
         head = context.memo(("anchorcheck.history.head", repo.root), ask)
         if head != self._head:
             self._known.clear()
-            self._head = head
+            self._head, self._clone = head, None
         return head
 
     def want(self, paths: Iterable[str]) -> None:
@@ -265,7 +266,9 @@ class History:
 
     def _key(self, path: str) -> str:
         """A shallow clone of a commit sees less of its history than a full clone of it: not one answer."""
-        return f"{_CACHE_KEY}:{self.head}:{'shallow' if self.repo.shallow else 'full'}:{path}"
+        if self._clone is None:  # asked of git once per HEAD, not once per path
+            self._clone = "shallow" if self.repo.shallow else "full"
+        return f"{_CACHE_KEY}:{self.head}:{self._clone}:{path}"
 
     def _from_cache(self, paths: list[str]) -> dict[str, Fate]:
         if self.cache is None:

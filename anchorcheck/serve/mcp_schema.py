@@ -69,6 +69,7 @@ class AnchorResult(TypedDict, total=False):
     details: dict[str, Any]
     plugin: str
     implicit: bool
+    severity: str  # error (certain), warning (likely), note
 
 
 class CheckResult(TypedDict):

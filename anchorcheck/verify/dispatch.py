@@ -20,7 +20,6 @@ from anchorcheck.model.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_rea
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Memory, Verdict, default_severity
 from anchorcheck.repo.context import BudgetExceeded, Context
-from anchorcheck.repo.revision import RevisionError, RevisionRepository
 from anchorcheck.verify import namehistory, staleness
 from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify.elsewhere import defined_elsewhere
@@ -107,6 +106,8 @@ class Dispatch:
         anchor = self.parse(text)
         if revision is None:
             return self._answer(anchor, described=True).verdict
+        from anchorcheck.repo.revision import RevisionError, RevisionRepository  # only a command gone from its config needs it
+
         home = self.context
         try:
             past = RevisionRepository(home.repo, revision)

@@ -69,10 +69,16 @@ def _ignored(context: Context, path: str) -> bool:
         return bool(context.repo.ignored_because(path.rstrip("/")))
     except UnsafePathError:
         return False
+    except (ValueError, OSError):  # not a path a file system holds: nothing for history to say
+        return True
 
 
 def _exists(context: Context, path: str) -> bool:
+    """Whether the path is there; a path no file system could hold (a lone surrogate) counts as there:
+    history is not asked about it."""
     try:
         return context.repo.exists(path)
     except UnsafePathError:
         return False
+    except (ValueError, OSError):  # UnicodeEncodeError is a ValueError
+        return True
