@@ -56,19 +56,25 @@ def _named_folder() -> str | None:
     return os.path.join(base, "anchorcheck") if base else None
 
 
+def temporary_base() -> str:
+    """The system's temporary folder, found as `tempfile` does without importing it where there is a /tmp:
+    `tempfile` imports `shutil` (and bz2 and lzma) into every `check`'s start-up. What is made in it is
+    made private (0700) and checked before use by the caller."""
+    base = next((os.environ[name] for name in ("TMPDIR", "TEMP", "TMP") if os.environ.get(name)), None)
+    if base is not None:
+        return base
+    if os.name != "posix":
+        import tempfile  # noqa: PLC0415 - only where there is no /tmp
+
+        return tempfile.gettempdir()
+    return "/tmp"  # noqa: S108 - callers make their folders private and check them
+
+
 def _private_temporary() -> str | None:
     """`anchorcheck-<uid>` in the system's temporary folder: one name per user, so runs share it, made 0700;
     one someone else made first fails `distrust` and is not used."""
-    base = next((os.environ[name] for name in ("TMPDIR", "TEMP", "TMP") if os.environ.get(name)), None)
-    if base is None:
-        if os.name != "posix":
-            import tempfile  # noqa: PLC0415 - only where there is no /tmp
-
-            base = tempfile.gettempdir()
-        else:
-            base = "/tmp"  # noqa: S108 - a folder checked to be this user's and private before any use
     owner = os.getuid() if hasattr(os, "getuid") else os.getpid()
-    return os.path.join(base, f"anchorcheck-{owner}")
+    return os.path.join(temporary_base(), f"anchorcheck-{owner}")
 
 
 def usable_folder(path: str, *, make: bool = False, private: bool = False) -> bool:

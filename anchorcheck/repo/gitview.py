@@ -30,6 +30,7 @@ import os
 import threading
 from pathlib import Path
 
+from anchorcheck.repo.cachedir import temporary_base
 from anchorcheck.repo.gitconfig import Settings, read_settings
 from anchorcheck.repo.gitdir import GitDir, read_head
 
@@ -115,16 +116,9 @@ class View:
 
 
 def _private_folder() -> Path:
-    """A new folder only this user can enter, in the system's temporary folder. Made by hand, not by
-    `tempfile`, which imports `shutil` (and bz2 and lzma) into every `check`'s start-up."""
-    base = next((os.environ[name] for name in ("TMPDIR", "TEMP", "TMP") if os.environ.get(name)), None)
-    if base is None:
-        if os.name != "posix":
-            import tempfile  # noqa: PLC0415 - only where there is no /tmp
-
-            base = tempfile.gettempdir()
-        else:
-            base = "/tmp"  # noqa: S108 - the folder is made 0700 with a random name, never reused
+    """A new folder only this user can enter (0700, a random name, never reused), in the system's
+    temporary folder. Made by hand, not by `tempfile.mkdtemp`, which imports `shutil` into start-up."""
+    base = temporary_base()
     _sweep(base)
     for _ in range(100):
         folder = Path(base) / f"{_PREFIX}{os.getpid()}-{os.urandom(8).hex()}"
