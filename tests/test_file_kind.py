@@ -73,9 +73,12 @@ def test_rename_hint_follows_git_not_the_file_name(tmp_path: Path, committed: bo
     if committed:
         git(root, "commit", "-q", "-m", "rename the transport")
     result = Verifier(root).check("file:src/pkg/client/stdio.py")
-    assert result.verdict is Verdict.REFUTED
-    assert "renamed to src/pkg/client/stdio_transport.py" in result.reason
+    assert result.verdict is Verdict.REFUTED and result.severity == "error"
+    said = "moved to `src/pkg/client/stdio_transport.py` in " if committed else "renamed to `src/pkg/client/stdio_transport.py` in git's index"
+    assert said in result.reason
+    assert result.reason.count("stdio_transport.py") == 1, result.reason  # the rename said once
     assert "server/stdio.py" not in result.reason
+    assert result.details["fix"] == {"from": "src/pkg/client/stdio.py", "to": "src/pkg/client/stdio_transport.py"}
 
 
 @needs_git
@@ -86,7 +89,7 @@ def test_rename_hint_follows_a_chain_of_renames(tmp_path: Path) -> None:
     git(root, "commit", "-q", "-m", "a to b")
     git(root, "mv", "src/b.py", "lib/c.py")
     git(root, "commit", "-q", "-m", "b to c")
-    assert "renamed to lib/c.py" in Verifier(root).check("file:src/a.py").reason
+    assert "moved to `lib/c.py` in " in Verifier(root).check("file:src/a.py").reason
 
 
 @needs_git
@@ -96,4 +99,4 @@ def test_rename_hint_in_a_project_folder_as_root(tmp_path: Path) -> None:
     top = init_repo(write_tree(tmp_path / "repo", {"packages/web/src/a.py": body}))
     git(top, "mv", "packages/web/src/a.py", "packages/web/src/b.py")
     git(top, "commit", "-q", "-m", "a to b")
-    assert "renamed to src/b.py" in Verifier(top / "packages/web").check("file:src/a.py").reason
+    assert "moved to `src/b.py` in " in Verifier(top / "packages/web").check("file:src/a.py").reason

@@ -89,6 +89,26 @@ def test_listing_without_git_honours_gitignore_and_skips(make_tree) -> None:
     assert repo.files() == [".gitignore", "keep.log", "src/.gitignore", "src/app.py"]
 
 
+def test_ignore_files_are_compiled_once_and_again_when_edited(make_tree, monkeypatch) -> None:
+    """3,000 missing paths were judged against the same `.gitignore` files by reading and compiling each of
+    them per path (19 s); an edited one is read again (a longer line: its status changes whatever the clock)."""
+    import anchorcheck.repo.paths as paths
+
+    compiled: list[list[str]] = []
+    compile_once = paths.gitignore_file
+    monkeypatch.setattr(paths, "gitignore_file", lambda lines: compiled.append(lines) or compile_once(lines))
+    root = make_tree({".gitignore": "*.log\n", "web/.gitignore": "/out/\n", "web/app.js": ""})
+    repo = Repository(root)
+    for i in range(200):
+        assert repo.ignored_because(f"web/out/m{i}.js") == "ignored by web/.gitignore"
+        assert repo.ignored_because(f"web/src/m{i}.log") == "ignored by .gitignore"
+        assert repo.ignored_because(f"web/src/m{i}.js") is None
+    assert sorted(map(tuple, compiled)) == [("*.log",), ("/out/",)]
+    (root / "web/.gitignore").write_text("/generated/\n")
+    assert repo.ignored_because("web/out/m0.js") is None and repo.ignored_because("web/generated/m0.js")
+    assert len(compiled) == 3
+
+
 def test_scope_limits_listing(make_tree) -> None:
     root = make_tree({"src/a/x.py": "", "src/b/y.py": "", "tests/t.py": "", "src/a/z.ts": ""})
     repo = Repository(root)

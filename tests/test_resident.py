@@ -634,3 +634,28 @@ def test_a_file_the_prefilter_on_disk_skipped_is_judged_again_once_edited(tmp_pa
     (root / "tests/t.py").write_text("import os\n")
     assert v.check("import:celery").to_dict() == verifier(root).check("import:celery").to_dict()
     assert v.check("import:redis in:tests/").verdict is Verdict.REFUTED
+
+
+@pytest.mark.parametrize("in_git", [pytest.param(True, marks=needs_git), False])
+def test_an_edited_gitignore_changes_what_a_missing_path_means(tmp_path, in_git):
+    """The ignore files' patterns are kept on the Repository between calls: an edit of one (in place, the
+    same size, in the same clock tick) still changes the answer on a missing path at the next recall."""
+    write(tmp_path, {".gitignore": "*.log\n", "web/.gitignore": "/out/\n", "web/app.js": "x\n"})
+    if in_git:
+        init_repo(tmp_path)
+    v = verifier(tmp_path)
+
+    def ignored(path: str) -> bool:
+        return bool(v.context.ignored_because(path))
+
+    v.check("file:web/out/app.js")
+    assert ignored("logs/run.log") and ignored("web/out/app.js") and not ignored("web/gen/app.js")
+    (tmp_path / ".gitignore").write_text("*.txt\n")  # same size
+    (tmp_path / "web/.gitignore").write_text("/gen/\n")
+    v.check("file:web/out/app.js")
+    assert not ignored("logs/run.log") and not ignored("web/out/app.js") and ignored("web/gen/app.js")
+    if in_git:  # and what it means to a missing typed path: history is asked only of what git could have held
+        (tmp_path / "web/.gitignore").write_text("/out/\n")
+        assert "history" not in v.check("file:web/out/app.js").details
+        (tmp_path / "web/.gitignore").unlink()
+        assert v.check("file:web/out/app.js").details["history"]["change"] is None  # never in history

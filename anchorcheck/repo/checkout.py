@@ -70,6 +70,7 @@ class Repository(Paths, Listing, GitRunner, GitState):
         self.max_file_size = max_file_size
         self._text: dict[str, bool] = {}
         self._vetted: set[str] = set()
+        self._ignores = {}  # the ignore files' compiled patterns, by the status they had (`Paths.ignored_because`)
         # Vetted files edited since (`forget`): their folders stand as vetted (a folder that changes
         # lists the checkout again), the last component may have become a link: read without following one.
         self._edited: set[str] = set()
@@ -135,6 +136,7 @@ class Repository(Paths, Listing, GitRunner, GitState):
         self.plain.difference_update(changed)
         for path in changed:
             self._text.pop(path, None)
+            self._ignores.pop(path, None)  # an edit its status does not show (same size, same clock tick)
 
 
 def _unpaced() -> None:

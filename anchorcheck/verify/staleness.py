@@ -6,6 +6,9 @@ renamed: the commit, and the new place a `fix` can write back) from one that
 never existed (an example or a hallucination, still REFUTED as a typed claim,
 but a warning, not an error). The paths a run may ask about are handed to
 the History first (`want`), so that the whole run makes one `git log` walk.
+Where history names the new place, it replaces the plugin's guess by file name
+(`details["hint"]`); a rename staged in the index, which no commit holds yet,
+is the plugin's to say (state `gone` already, left as it is).
 """
 
 from __future__ import annotations
@@ -51,8 +54,11 @@ def on_missing_file(anchor: Anchor, result: AnchorResult, context: Context) -> A
     fate = history_of(context).fate(path)
     if fate is None:
         return result
-    result.reason += f"; {fate.describe()}"
     result.details = {**result.details, "history": fate.to_dict()}
+    hint = result.details.pop("hint", None)
+    if fate.moved_to is not None and isinstance(hint, str):  # git's word on where it went, not a guess by its name
+        result.reason = result.reason.replace(hint, "", 1)
+    result.reason += f"; {fate.describe()}"
     if fate.existed:
         result.state, result.severity = GONE, "error"
         if fate.moved_to is not None:
@@ -66,7 +72,7 @@ def on_missing_file(anchor: Anchor, result: AnchorResult, context: Context) -> A
 
 def _ignored(context: Context, path: str) -> bool:
     try:
-        return bool(context.repo.ignored_because(path.rstrip("/")))
+        return bool(context.ignored_because(path.rstrip("/")))
     except UnsafePathError:
         return False
     except (ValueError, OSError):  # not a path a file system holds: nothing for history to say
