@@ -398,3 +398,20 @@ def test_what_a_memory_reads_through_a_link_or_a_submodule_still_keys_the_replay
     assert after.shown == check(repo, "-v", "--no-cache").shown
     if shows:
         assert shows in after.out and shows not in before.out
+
+
+def test_a_changed_sparse_view_is_a_new_tree_state(repo: Path) -> None:
+    """What a sparse checkout leaves out is marked skip-worktree in git's index, which no listing command
+    shows and `git diff-files` never reports: `git sparse-checkout disable` (or `set`) left the listing as it
+    was, and the next check replayed, or answered from stored verdicts, what it said of the old view."""
+    git(repo, "sparse-checkout", "set", "--no-cone", "/*", "!/docs/")
+    sparse = warm(repo, "-v")  # a sparse view is replayed like any other
+    left_out = "INCONCLUSIVE file:docs/index.md — docs/index.md is tracked by git but not checked out here (a sparse checkout)"
+    assert left_out in sparse.out
+    git(repo, "sparse-checkout", "disable")
+    whole = check(repo, "-v")
+    assert not whole.replayed
+    assert "VERIFIED file:docs/index.md" in whole.out and whole.shown == check(repo, "-v", "--no-cache").shown
+    git(repo, "sparse-checkout", "set", "--no-cone", "/*", "!/docs/")
+    again = check(repo, "-v")
+    assert not again.replayed and left_out in again.out and again.shown == sparse.shown

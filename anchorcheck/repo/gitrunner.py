@@ -23,6 +23,7 @@ from anchorcheck.base.lazyregex import later
 from anchorcheck.base.memo import Memo
 from anchorcheck.repo import gitcmd, gitdir, gitview
 from anchorcheck.repo.paths import directories_of
+from anchorcheck.repo.safe_read import open_regular
 
 TYPE_CHECKING = False  # not `typing`'s: importing it costs a replayed `check` 4-7 ms (anchorcheck.serve.replay)
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ LS_STAGED = ("ls-files", "-s", "-z")
 LS_MODIFIED = ("diff-files", "--name-only", "-z")
 LS_UNTRACKED = ("ls-files", "-z", "--others", "--exclude-standard")
 LISTING = (LS_STAGED, LS_MODIFIED, LS_UNTRACKED)
+LS_TAGGED = ("ls-files", "-z", "-t")  # each path after a tag: `S ` for an entry marked skip-worktree
 _LS_CONFIG = ("config", "--null", "--name-only", "--list")
 
 # Files git opens while listing or hashing: one that is a FIFO blocks it forever.
@@ -151,6 +153,18 @@ class GitRunner:
         self._raw.update((command, out) for command, out in zip(commands, outputs) if command in LISTING)
         return outputs
 
+    @cached_property
+    def skip_worktree(self) -> frozenset[str] | None:
+        """The index's entries marked skip-worktree (a sparse checkout left them out, or `git update-index
+        --skip-worktree` did): git compares none of them with the disk, so it vouches for none, and which
+        they are decides what is checked out. None when git could not say. Only an index of version 3 or
+        more can mark one: the common version 2 is told by its first bytes, and no git runs."""
+        found = self._located
+        if not isinstance(found, gitdir.GitDir) or index_version(found.own("index")) < 3:
+            return frozenset()
+        out = self._git_parallel(LS_TAGGED)[0]
+        return None if out is None else frozenset(entry[2:] for entry in out.split("\0") if entry.startswith("S "))
+
     def listing_outputs(self) -> list[str | None]:
         """Git's own outputs of the three listing commands (the index with modes and blobs, the tracked
         files that differ from it, the untracked ones; NUL-separated), as the listing used them, or listed
@@ -245,3 +259,13 @@ class GitRunner:
     def _located(self) -> gitdir.GitDir | str | None:
         """The checkout's vetted git directory (`anchorcheck.repo.gitdir`), a refusal, or None without `.git`."""
         return gitdir.locate(self.root)
+
+
+def index_version(path: Path) -> int:
+    """The version in a git index's header (2, 3 or 4); 0 when there is none or it cannot be read."""
+    try:
+        with open_regular(path) as index:
+            head = index.read(8)
+    except OSError:
+        return 0
+    return int.from_bytes(head[4:8], "big") if head[:4] == b"DIRC" else 0

@@ -58,7 +58,10 @@ class GitState:
         except UnsafePathError:
             return None
         below = rel + "/"
-        if rel in staged and rel not in modified or any(p.startswith(below) and p not in modified for p in staged):
+        skipped = self.skip_worktree
+        if skipped is None:  # git did not say which: what git tracks and does not report deleted
+            skipped = frozenset(p for p in staged if p not in modified)
+        if rel in skipped or skipped and any(p.startswith(below) for p in skipped):
             return "tracked by git but not checked out here (a sparse checkout)"
         return None
 

@@ -147,7 +147,7 @@ class Listing:
             (untracked_out,) = self._git_parallel(LS_UNTRACKED)
         else:  # all three side by side, the index read kept for blob ids
             staged_out, modified_out, untracked_out = self._listing(self._in_parallel, list(LISTING))
-            self.__dict__["_index_listing"] = index_entries(staged_out, modified_out)
+            self.__dict__["_index_listing"] = self._unvouched_marked(index_entries(staged_out, modified_out))
         staged, modified = self._index_listing
         untracked = None if untracked_out is None else [p for p in untracked_out.split("\0") if p]
         if staged is None or untracked is None:
@@ -162,7 +162,14 @@ class Listing:
         Blob ids need only these; the untracked files, whose listing walks the
         whole tree, are asked for by the listing alone (`_git_listing`).
         """
-        return index_entries(*self._listing(self._in_parallel, [LS_STAGED, LS_MODIFIED]))
+        return self._unvouched_marked(index_entries(*self._listing(self._in_parallel, [LS_STAGED, LS_MODIFIED])))
+
+    def _unvouched_marked(self, entries: tuple[dict[str, tuple[str, str]] | None, set[str]]) -> tuple[dict[str, tuple[str, str]] | None, set[str]]:
+        """The index's entries, with those marked skip-worktree among the paths git does not vouch for: it
+        never compares them with the disk, so a sparse checkout's left-out files are judged by a stat, and
+        `git sparse-checkout disable` changes the listing (and the tree state named from it)."""
+        entries[1].update(self.skip_worktree or ())
+        return entries
 
     def _walk_files(self) -> Iterable[str]:
         """Walk the tree without git, applying every .gitignore on the way down."""

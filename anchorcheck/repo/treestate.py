@@ -147,7 +147,8 @@ def _held(repo: Repository, listed: set[str]) -> dict[str, str]:
     if staged is None or modified is None or untracked is None:
         return {}
     root = str(repo.root)
-    found = {path: _standing(root, path) for path in _unvouched(staged, modified, _split(untracked)) if path not in listed}
+    others = _split(untracked) | (repo.skip_worktree or set())
+    found = {path: _standing(root, path) for path in _unvouched(staged, modified, others) if path not in listed}
     return {path: held for path, held in found.items() if held}
 
 
@@ -168,18 +169,20 @@ def output_id(output: str) -> str:
 
 
 def unvouched_id(repo: Repository, outputs: list[str | None], tree: TreeState | None = None) -> str | None:
-    """The id of the paths of this listing that git does not vouch for (modified, untracked, or no regular
-    file in the index, such as a link, whose blob is not the bytes read through it): for each, whether
+    """The id of the paths of this listing that git does not vouch for (modified, untracked, marked
+    skip-worktree — a sparse checkout's, which git never compares with the disk —, or no regular file in
+    the index, such as a link, whose blob is not the bytes read through it): for each, whether
     the listing keeps it and the content id of its bytes, or, for one it does not keep, its `_standing`.
     With `tree` (named from this same listing) what it kept, the content ids and the standings it named
-    are taken, not judged again. None where a listing command failed or more than `MAX_UNCLEAN` such
-    files are kept."""
+    are taken, not judged again. None where a listing command failed (or git could not say which entries
+    are skip-worktree) or more than `MAX_UNCLEAN` such files are kept."""
     staged, modified, untracked = outputs
-    if staged is None or modified is None or untracked is None:
+    skipped = repo.skip_worktree
+    if staged is None or modified is None or untracked is None or skipped is None:
         return None
     digest = hashlib.sha1()  # noqa: S324 - a content id, not security
     kept = 0
-    for path in sorted(_unvouched(staged, modified, _split(untracked))):
+    for path in sorted(_unvouched(staged, modified, _split(untracked) | skipped)):
         if tree is not None:  # ("+": a path whose blob id the state used, which this side never names: a miss)
             state = "-" + tree.held.get(path, "") if path not in tree.listed else tree.unclean.get(path, "+")
         elif not repo.keeps(path):
