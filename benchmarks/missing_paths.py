@@ -2,8 +2,9 @@
 
     python benchmarks/missing_paths.py [--count N] [--rounds N] [--against DIR]
 
-A git repository is made in a temp dir: N files in folders three deep, a
-`.gitignore` at the root and in each top folder, and two memory files, one
+A git repository is made in a temp dir: N files, twenty to a folder, in folders
+three deep, a `.gitignore` at the root and in each top folder, and two memory
+files (one memory per line), one
 naming the N files (`file:` anchors, all VERIFIED) and one naming N paths
 beside them that never existed (all REFUTED: each is judged against the
 ignore files, and history is asked about it). Each round runs
@@ -12,8 +13,9 @@ the medians of the CPU time (the child's and the git it waited for) are printed
 with the missing/existing ratio.
 
 `--against DIR` times another checkout's source in the same rounds (DIR holds its
-`anchorcheck` and `plugins` packages, e.g. `git archive main | tar -x -C DIR`),
-run by this interpreter with DIR first on the import path.
+`anchorcheck` and `anchorcheck_plugins` packages: `git archive main anchorcheck plugins
+| tar -x -C DIR && mv DIR/plugins DIR/anchorcheck_plugins`), run by this interpreter with
+DIR first on the import path.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ def repository(work: Path, count: int) -> Path:
         (root / f"pkg{top}" / ".gitignore").write_text("*.cache\n/out/\n")
     existing, missing = [], []
     for i in range(count):
-        folder = f"pkg{i % 10}/sub{i // 10 % 10}/leaf{i // 100 % 30}"
+        at = i // 20
+        folder = f"pkg{at % 10}/sub{at // 10 % 5}/leaf{at // 50}"
         (root / folder).mkdir(parents=True, exist_ok=True)
         (root / folder / f"m{i}.py").write_text(f"X{i} = {i}\n")
         existing.append(f"{folder}/m{i}.py")
@@ -50,11 +53,13 @@ def repository(work: Path, count: int) -> Path:
     return commit(root)
 
 
-def child_cpu(args: list[str], cwd: Path, env: dict[str, str]) -> float:
+def child_cpu(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, str]:
+    """The CPU seconds of a run (its workers' and the git they ran included), and its summary line."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(args, cwd=cwd, env=env, capture_output=True, check=False)
+    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, check=False, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    summary = (done.stdout.strip().splitlines() or [done.stderr.strip()])[-1]
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), summary
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,15 +74,18 @@ def main(argv: list[str] | None = None) -> int:
         if args.against is not None:
             versions["against"] = {**process_env(), "PYTHONPATH": str(args.against.resolve())}
         times: dict[tuple[str, str], list[float]] = {}
+        said: dict[tuple[str, str], str] = {}
         for _ in range(args.rounds):
             for version, env in versions.items():
                 for memory in ("existing.md", "missing.md"):
                     command = [sys.executable, "-m", "anchorcheck", "check", "--no-cache", memory]
-                    times.setdefault((version, memory), []).append(child_cpu(command, root, env))
+                    spent, said[version, memory] = child_cpu(command, root, env)
+                    times.setdefault((version, memory), []).append(spent)
         for version in versions:
             existing = statistics.median(times[(version, "existing.md")])
             missing = statistics.median(times[(version, "missing.md")])
             print(f"{version:8} {args.count:,} existing {existing:7.2f} s   {args.count:,} missing {missing:7.2f} s   missing/existing {missing / existing:5.2f}x")
+            print(f"         {said[version, 'existing.md']}  |  {said[version, 'missing.md']}")
     return 0
 
 

@@ -185,3 +185,22 @@ def test_a_long_lived_verifier_sees_a_new_commit(moved: Path) -> None:
     verifier.refresh()
     found = verifier.check("file:docs/index.md")
     assert found.state == "gone" and "'drop the docs index'" in found.reason
+
+
+def test_paths_one_walk_leaves_out_are_looked_up_a_chunk_at_a_time_in_the_workers(moved: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch sent to workers: the caller walks for the first `MAX_PATHS` missing paths; each worker looked
+    up every other one alone (3,000 missing paths ran git 6,000 times). Now one walk per chunk, same answers."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from anchorcheck.evidence import history
+
+    monkeypatch.setattr(history, "MAX_PATHS", 8)  # more than a chunk holds (as 1,000 is more than `MAX_CHUNK`)
+    walks: list[int] = []
+    walk = history.History._walk
+    monkeypatch.setattr(history.History, "_walk", lambda self, paths: walks.append(len(paths)) or walk(self, paths))
+    memories = [Memory(text=f"m{i}", anchors=[f"file:docs/never{i}.md"]) for i in range(40)] + [Memory(text="old", anchors=["file:docs/old.md"])]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        reports = Verifier(moved, options={"cache": False}).verify_many(memories, pool)
+    assert [r.results[0].state for r in reports] == ["never-existed"] * 40 + ["gone"]
+    assert "never in this repository's history" in reports[0].results[0].reason
+    assert len(walks) <= 1 + 2 * 4  # the caller's, and one per chunk (two workers, four chunks each)
