@@ -147,7 +147,8 @@ class History:
         return head
 
     def want(self, paths: Iterable[str]) -> None:
-        """Paths some reference of this run may need: they join the next walk."""
+        """Paths some reference of this run may need: those missing when a walk is due join it. (Judged
+        then, not now: a worker handed its chunk's paths, all present, looks at none of them again.)"""
         for path in paths:
             path = path.rstrip("/")
             if path and path not in self._known:
@@ -155,9 +156,9 @@ class History:
 
     def settle(self) -> None:
         """Walk now for the paths wanted (before a batch goes to other processes, which read the cache)."""
-        if self._wanted and self.head is not None:
-            self._answer(list(self._wanted))
-            self._wanted.clear()
+        missing = self._missing_wanted()
+        if missing and self.head is not None:  # HEAD asked only when a path is missing
+            self._answer(missing)
 
     def known(self, path: str) -> Fate | None:
         """What a walk already said of `path` (None: not asked yet); runs nothing."""
@@ -170,9 +171,14 @@ class History:
             return None
         if path not in self._known:
             self._wanted[path] = None
-            self._answer(list(self._wanted))
-            self._wanted.clear()
+            self._answer(self._missing_wanted())
         return self._known.get(path)
+
+    def _missing_wanted(self) -> list[str]:
+        """The paths wanted that are missing now, taken from the wanted ones; a path no file system could
+        hold (a lone surrogate) counts as there: history is not asked about it."""
+        wanted, self._wanted = list(self._wanted), {}
+        return [path for path in wanted if not self._exists(path, unholdable=True)]
 
     # -- the walk ------------------------------------------------------------
 
@@ -256,11 +262,17 @@ class History:
         left = self.context.time_left() if self.context is not None else None
         return left is None or left > MIN_SECONDS
 
-    def _exists(self, path: str) -> bool:
+    def _exists(self, path: str, unholdable: bool = False) -> bool:
+        """Whether the path is there (a refused one is not); `unholdable`: what one that no file system could
+        hold counts as (else ValueError)."""
         try:
             return self.repo.exists(path)
         except UnsafePathError:
             return False
+        except (ValueError, OSError):  # UnicodeEncodeError is a ValueError
+            if unholdable:
+                return True
+            raise
 
     # -- the cache -------------------------------------------------------------
 

@@ -38,7 +38,7 @@ def want(memories: Iterable[Memory], context: Context, now: bool = False) -> Non
             elif isinstance(anchor, str) and anchor.startswith("file:"):
                 paths.append(decode_path(anchor[len("file:"):].split(" in:", 1)[0]))
     history = history_of(context)
-    history.want(p for p in dict.fromkeys(paths) if not _exists(context, p))
+    history.want(dict.fromkeys(paths))
     if now:
         history.settle()
 
@@ -76,15 +76,4 @@ def _ignored(context: Context, path: str) -> bool:
     except UnsafePathError:
         return False
     except (ValueError, OSError):  # not a path a file system holds: nothing for history to say
-        return True
-
-
-def _exists(context: Context, path: str) -> bool:
-    """Whether the path is there; a path no file system could hold (a lone surrogate) counts as there:
-    history is not asked about it."""
-    try:
-        return context.repo.exists(path)
-    except UnsafePathError:
-        return False
-    except (ValueError, OSError):  # UnicodeEncodeError is a ValueError
         return True
