@@ -415,3 +415,20 @@ def test_a_changed_sparse_view_is_a_new_tree_state(repo: Path) -> None:
     git(repo, "sparse-checkout", "set", "--no-cone", "/*", "!/docs/")
     again = check(repo, "-v")
     assert not again.replayed and left_out in again.out and again.shown == sparse.shown
+
+
+def _link_into_node_modules(root: Path) -> None:
+    """biome's shape: a fixture's `node_modules/` of tracked files, and a tracked link to it from another
+    fixture. The listing skips `node_modules/`, and vetting the link resolves it to that folder."""
+    write_tree(root, {"fixtures/a/node_modules/pkg/index.js": "x\n", "fixtures/b/package.json": "{}\n"})
+    (root / "fixtures" / "b" / "node_modules").symlink_to("../a/node_modules")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "a link to a tracked node_modules folder")
+
+
+def test_a_link_to_a_tracked_folder_the_listing_skips_does_not_block_a_replay(repo: Path) -> None:
+    _link_into_node_modules(repo)
+    assert "VERIFIED import:requests" in warm(repo, "-v").out
+    shutil.rmtree(repo / "fixtures" / "a" / "node_modules")  # the folder the link reached is gone
+    after = check(repo, "-v")
+    assert not after.replayed and after.shown == check(repo, "-v", "--no-cache").shown

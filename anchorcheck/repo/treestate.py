@@ -13,7 +13,9 @@ out, an untracked link) are named by what stands there (`_standing`: a link's
 text, or a folder), so a result that looked at one, as the listing itself does
 when it vets each link, is still named by the state: what no memory names does
 not block a replay. What a read through a link reaches is noted as a path of
-its own (`Repository.resolve`) and judged on its own.
+its own (`Repository.resolve`) and judged on its own: a folder holding tracked
+files the listing skips (a link to a fixture's `node_modules/`) is named by
+those files, whose blob ids the digest holds.
 
 A replay names the same state a cheaper way (`listing_key`): git's raw
 outputs of those three commands, plus, for each path git does not vouch
@@ -52,13 +54,17 @@ def git_blob_id(data: bytes) -> str:
 class TreeState:
     """One named tree state: its digest and the paths listed in it."""
 
-    def __init__(self, digest: str, listed: set[str], root: str, unclean: dict[str, str], held: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, digest: str, listed: set[str], root: str, unclean: dict[str, str], held: dict[str, str] | None = None, unkept: frozenset[str] = frozenset()
+    ) -> None:
         self.digest = digest
         self.listed = listed
         self.root = root
         self.unclean = unclean  # listed paths git does not vouch for -> the content id named for each
         self.held = held or {}  # unlisted paths git does not vouch for that stand as a link or folder -> `_standing`
+        self.unkept = unkept  # files git vouches for that the listing does not keep (under node_modules/, say)
         self._directories: set[str] | None = None
+        self._unkept_directories: set[str] | None = None
 
     def directories(self) -> set[str]:
         """Every directory holding a listed file or a held path, and their parents ('.' for the root)."""
@@ -70,11 +76,20 @@ class TreeState:
     def names(self, path: str) -> bool:
         """Whether the state names what stands at this path: listed, a directory of the listing, held, or
         below a held link (what the read through it reached is a path noted and judged on its own)."""
-        if path in self.listed or path in self.directories() or path in self.held:
+        if path in self.listed or path in self.directories() or path in self.held or path in self._folders_of_unkept():
             return True
         if not self.held:
             return False
         return any(self.held.get(above, "").startswith(_LINK) for above in _parents(path))
+
+    def _folders_of_unkept(self) -> set[str]:
+        """The folders holding a file git vouches for that the listing does not keep: such a folder stands as
+        one while the state holds (the files' blob ids are in its digest), as the target of a tracked link
+        to `node_modules/` a listing vets does."""
+        if self._unkept_directories is None:
+            self._unkept_directories = {path.rsplit("/", 1)[0] for path in self.unkept if "/" in path}
+            self._unkept_directories |= {parent for d in list(self._unkept_directories) for parent in _parents(d)}
+        return self._unkept_directories
 
     def absent(self, paths: Iterable[str]) -> list[str] | None:
         """Of paths something read, those no listing holds, all of which must not exist: what the state
@@ -118,10 +133,14 @@ def name_tree(repo: Repository) -> TreeState | None:
         if content is None:
             content = unclean[path] = _content_id(repo, path)
         digest.update(f"{path}\0{content}\0".encode("utf-8", "surrogateescape"))
-    held = _held(repo, set(listed))
+    kept = set(listed)
+    held = _held(repo, kept)
     for path, standing in sorted(held.items()):
         digest.update(f"{path}\0-{standing}\0".encode("utf-8", "surrogateescape"))
-    return TreeState(digest.hexdigest(), set(listed), str(repo.root), unclean, held)
+    unkept = frozenset(clean.keys() - kept)  # tracked files under a skipped folder: named, so their folders are
+    for path in sorted(unkept):
+        digest.update(f"{path}\0={clean[path]}\0".encode("utf-8", "surrogateescape"))
+    return TreeState(digest.hexdigest(), kept, str(repo.root), unclean, held, unkept)
 
 
 _LINK = "link:"
