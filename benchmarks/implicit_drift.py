@@ -67,7 +67,9 @@ DRIFTS = {
 def git(root: Path, *args: str, data: bytes | None = None) -> str:
     """Run git in `root` with a fixed identity and dates; its stdout."""
     env = {**os.environ, **GIT_ENV}
-    done = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True, env=env, check=True)
+    done = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True, env=env)
+    if done.returncode:  # git's own words, which a bare CalledProcessError leaves out
+        raise RuntimeError(f"git {' '.join(args[:4])} failed in {root}: {done.stderr.decode('utf-8', 'replace').strip()[-400:]}")
     return done.stdout.decode("utf-8", "replace")
 
 
