@@ -1,7 +1,9 @@
 """Drift mode of benchmarks/implicit.py: REFUTED precision at HEAD and recall of injected drifts, on real repositories.
 
 For each repository of corpora/drift/repos.json (name, commit, set: dev =
-repositories earlier rules were tuned on, held-out = ones nobody looked at) a
+repositories earlier rules were tuned on, held-out = ones nobody looked at when
+they were added, held-out-2 = a fresh set of session 31, after earlier sessions
+had looked at held-out; `--set NAME` measures one set alone) a
 checkout is made in a temporary folder from its fetched mirror
 (/work/.mirror/OWNER+NAME/repo, or $ANCHORCHECK_MIRRORS), then:
 
@@ -65,7 +67,9 @@ DRIFTS = {
 def git(root: Path, *args: str, data: bytes | None = None) -> str:
     """Run git in `root` with a fixed identity and dates; its stdout."""
     env = {**os.environ, **GIT_ENV}
-    done = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True, env=env, check=True)
+    done = subprocess.run(["git", *args], cwd=root, input=data, capture_output=True, env=env)
+    if done.returncode:  # git's own words, which a bare CalledProcessError leaves out
+        raise RuntimeError(f"git {' '.join(args[:4])} failed in {root}: {done.stderr.decode('utf-8', 'replace').strip()[-400:]}")
     return done.stdout.decode("utf-8", "replace")
 
 
@@ -354,13 +358,24 @@ def mirror(repo: str) -> Path:
     return MIRRORS / repo.replace("/", "+") / "repo"
 
 
+def chosen_set(argv: list[str], names: list[str]) -> str:
+    """The set to measure: `--set NAME`, else a bare set name (`dev`, `held-out`, `held-out-2`, ...), else `all`."""
+    if "--set" in argv:
+        wanted = argv[argv.index("--set") + 1]
+        if wanted not in (*names, "all"):
+            raise SystemExit(f"no set {wanted!r} in corpora/drift/repos.json (sets: {', '.join(names)})")
+        return wanted
+    return next((a for a in argv if a in names), "all")
+
+
 def main(argv: list[str]) -> int:
-    """`--drift [dev|held-out|all] [--only OWNER/NAME] [--per-kind N]`: measure the sets and print their tables."""
-    wanted = next((a for a in argv if a in ("dev", "held-out", "all")), "all")
+    """`--drift [--set NAME | NAME | all] [--only OWNER/NAME] [--per-kind N]`: measure the sets and print their tables."""
+    sets = load_repos()
+    wanted = chosen_set(argv, list(sets))
     only = argv[argv.index("--only") + 1] if "--only" in argv else None
     per_kind = int(argv[argv.index("--per-kind") + 1]) if "--per-kind" in argv else TRIALS_PER_KIND
     labels = load_labels()
-    for name, entries in load_repos().items():
+    for name, entries in sets.items():
         if wanted not in ("all", name):
             continue
         runs = []
