@@ -1,0 +1,174 @@
+"""One walk of git history for the paths missing now: read as git writes it, stopped as soon as every path is answered.
+
+A history question must stay cheap on a repository of 100,000 commits and
+more, and bounded on any. So the walk is in two steps:
+
+1. `git log --sparse` limited to the asked paths by literal pathspecs (no
+   glob or magic can be injected): every commit walked is printed (one line
+   each: the reader counts how deep it looked), with the asked paths' own
+   changes and no rename detection (git compares tree entries, reads no
+   blob: a partial clone works too). Newest first, the first commit that
+   deletes an asked path (a rename out of the pathspec shows as a deletion),
+   or every file under an asked folder, answers it. The reader stops git as
+   soon as every path is answered, after `max_commits` commits, or when the
+   time given is up: then the walk says how far it read.
+2. The few commits found, shown whole (`--no-walk`) with rename detection:
+   whether the path was deleted or moved, and where to.
+
+`--full-history`: git's simplification follows, at a merge, a parent the
+asked paths are the same in, all of them together, so a batch of paths would
+hide a deletion that the same path asked alone shows. Paths are relative to
+the checkout's root (`--relative`: a root below the top of its git repository
+sees its own part of the history).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+from anchorcheck.repo.checkout import Repository
+
+_FORMAT = "%x01%H%x00%h%x00%cs%x00%s"  # the commits found: full id, short id, date, subject
+# Renames with edits need the blobs' bytes; a partial clone (or a mirror) may lack some, and git fails
+# rather than fetch them (no transport): then exact renames only, which compare object ids; then none.
+_RENAMES = ("-M", "-M100%", "--no-renames")
+
+Entry = tuple[str, str, str]  # status, old path, new path ("" but for a rename)
+
+
+class Change(NamedTuple):
+    """The commit that removed or moved a path."""
+
+    commit: str  # short id
+    date: str  # YYYY-MM-DD (committer date)
+    subject: str
+
+    def __str__(self) -> str:
+        return f"{self.commit} ({self.date} '{self.subject}')"
+
+
+class Found(NamedTuple):
+    """Where one walk saw a path go: the change, the new place (None: deleted), the commit's full id."""
+
+    change: Change
+    moved_to: str | None
+    commit: str
+
+
+class Walk(NamedTuple):
+    """What one walk saw: the paths it answered, the commits it read, why it stopped before the root ("" when
+    it read the whole history it was given), and whether that was the time given running out."""
+
+    found: dict[str, Found]
+    commits: int
+    cut: str = ""
+    timed: bool = False
+
+
+def walk(repo: Repository, head: str, paths: list[str], seconds: float, max_commits: int, since: str | None = None) -> Walk | None:
+    """Walk the history of `head` (down to `since`, excluded, when given) for `paths`; None when git failed."""
+    operands = [head] if since is None else [head, f"^{since}"]
+    stream = repo.git_stream(
+        "log", "-z", "--sparse", "--full-history", "--relative", "--name-status", "--no-renames", "--format=%x01%H",
+        operands=operands, paths=[f":(literal){p}" for p in paths], seconds=seconds,
+    )
+    if stream is None:
+        return None
+    removed: dict[str, str] = {}  # path -> full id of the commit that removed it
+    commits, cut = 0, ""
+    timed = False
+    with stream:
+        for commit, entries in _commits(stream):
+            commits += 1
+            for path in paths if entries else ():
+                if path not in removed and _removal(path, entries) is not None:
+                    removed[path] = commit[0]
+            if len(removed) == len(paths):
+                break
+            if commits >= max_commits:
+                cut = f"history cut at {commits:,} commits"
+                break
+        else:
+            if stream.failed:
+                return None
+            if stream.cut:
+                cut, timed = f"history cut at {commits:,} commits: out of time", True
+    return Walk(_where(repo, removed), commits, cut, timed)
+
+
+def _where(repo: Repository, removed: dict[str, str]) -> dict[str, Found]:
+    """For each path and the commit that removed it: that commit (short id, date, subject) and the path's new
+    place when it moved, from the commit's whole diff with rename detection."""
+    ids = list(dict.fromkeys(removed.values()))
+    if not ids:
+        return {}
+    shown: dict[str, tuple[Change, list[Entry]]] = {}
+    for renames in _RENAMES:
+        out = repo.git("log", "--no-walk=unsorted", "-z", "--relative", "--name-status", renames, "--diff-filter=DR", f"--format={_FORMAT}", operands=ids)
+        if out is not None:
+            shown = {header[0]: (Change(*header[1:]), entries) for header, entries in _commits([out], 4)}
+            break
+    found = {}
+    for path, commit in removed.items():
+        if commit in shown:
+            change, entries = shown[commit]
+            found[path] = Found(change, _removal(path, entries) or None, commit)
+    return found
+
+
+def _commits(chunks: Iterable[str], fields: int = 1) -> Iterator[tuple[list[str], list[Entry]]]:
+    """The commits of `git log -z --name-status` output (read in pieces), each with the `fields` of its header
+    (the format's, split at NUL) and its (status, old, new) entries."""
+    tokens = _tokens(chunks)
+    header: list[str] | None = None
+    entries: list[Entry] = []
+    for token in tokens:
+        token = token.lstrip("\n")
+        if token.startswith("\x01"):
+            if header is not None:
+                yield header, entries
+            header, entries = [token[1:]], []
+            header += [next(tokens, "") for _ in range(fields - 1)] if fields > 1 else ()
+        elif token[:1] in ("R", "C"):
+            entries.append((token[0], next(tokens, ""), next(tokens, "")))
+        elif token[:1] in ("D", "A", "M", "T"):
+            entries.append((token[0], next(tokens, ""), ""))
+    if header is not None:
+        yield header, entries
+
+
+def _tokens(chunks: Iterable[str]) -> Iterator[str]:
+    """NUL-separated tokens of output that arrives in pieces (a token may be split between two)."""
+    rest = ""
+    for chunk in chunks:
+        parts = (rest + chunk).split("\0")
+        rest = parts.pop()
+        yield from parts
+    if rest:
+        yield rest
+
+
+def _removal(path: str, entries: list[Entry]) -> str | None:
+    """Whether these entries remove `path` (a file, or every file under a folder): "" when deleted, the new place
+    when moved (a folder's new place is where most of its files went), None when they do not touch it."""
+    if any(status == "R" and old == path for status, old, _ in entries):
+        return next(new for status, old, new in entries if status == "R" and old == path)
+    if any(status == "D" and old == path for status, old, _ in entries):
+        return ""
+    prefix = path + "/"
+    under = [(status, old, new) for status, old, new in entries if status in ("D", "R") and old.startswith(prefix)]
+    if not under:
+        return None
+    places: Counter[str] = Counter()
+    for status, old, new in under:
+        rest = old[len(prefix):]
+        if status == "R" and new.endswith("/" + rest):
+            places[new[: -len(rest) - 1]] += 1
+    if places:
+        place, count = places.most_common(1)[0]
+        if count * 2 > len(under):
+            return posixpath.normpath(place)
+    return ""
