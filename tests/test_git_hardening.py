@@ -245,6 +245,19 @@ def test_a_git_run_past_its_timeout_is_killed_and_reaped(tmp_path) -> None:
     assert left.strip() == ""
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or shutil.which("pgrep") is None, reason="needs FIFOs and pgrep")
+def test_a_streamed_git_run_past_its_time_is_killed_and_reaped(tmp_path) -> None:
+    root = init_repo(write_tree(tmp_path / "repo", {"a.py": "x\n"}))
+    os.mkfifo(root / ".gitignore")  # git's listing of untracked files waits on it forever
+    view = Repository(root)._view()
+    assert view is not None
+    with gitcmd.Stream(root, ("ls-files", "-o", "--exclude-standard", "-z"), view=view, seconds=1) as stream:
+        assert "".join(stream) == ""
+    assert stream.cut and not stream.failed
+    left = subprocess.run(["pgrep", "-f", f"-C {root}"], capture_output=True, text=True, check=False).stdout
+    assert left.strip() == ""
+
+
 def test_worktrees_and_submodules_are_still_followed(tmp_path) -> None:
     main_repo = tmp_path / "main"
     main_repo.mkdir()

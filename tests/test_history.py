@@ -14,7 +14,9 @@ import pytest
 
 from anchorcheck import Memory, Verdict, Verifier
 from anchorcheck.cli import main
+from anchorcheck.evidence import history as history_module
 from anchorcheck.evidence.history import history_of
+from anchorcheck.repo import gitcmd
 from tests.conftest import git, init_repo, needs_git, write_tree
 
 pytestmark = needs_git
@@ -185,3 +187,79 @@ def test_a_long_lived_verifier_sees_a_new_commit(moved: Path) -> None:
     verifier.refresh()
     found = verifier.check("file:docs/index.md")
     assert found.state == "gone" and "'drop the docs index'" in found.reason
+
+
+def git_commands(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The git commands anchorcheck runs from now on in this process, by name (`log`, `rev-parse`, ...)."""
+    ran: list[str] = []
+    run, stream = gitcmd.run, gitcmd.Stream
+
+    def counted_run(root: Path, commands: list[tuple[str, ...]], *args: object, **kwargs: object) -> list[str | None]:
+        ran.extend(command[0] for command in commands)
+        return run(root, commands, *args, **kwargs)  # type: ignore[arg-type]
+
+    def counted_stream(root: Path, args: tuple[str, ...], *rest: object, **kwargs: object) -> gitcmd.Stream:
+        ran.append(args[0])
+        return stream(root, args, *rest, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gitcmd, "run", counted_run)
+    monkeypatch.setattr(gitcmd, "Stream", counted_stream)
+    return ran
+
+
+def test_a_second_check_at_the_same_head_answers_history_without_git_log(
+    moved: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANCHORCHECK_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    write_tree(moved, {"AGENTS.md": "Sources in `src/client/index.ts`, docs in `docs/old.md`; a page like `docs/guide/intro.md`.\n"})
+    ran = git_commands(monkeypatch)
+    first = check(moved)
+    assert "log" in ran
+    ran.clear()
+    assert check(moved) == first  # gone, moved and never-existed alike, from the cache
+    assert "log" not in ran and ran.count("rev-parse") <= 2  # HEAD named once; no walk
+
+
+def test_the_walk_stops_at_the_commit_that_answers_every_path(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"docs/old.md": "o\n", "a.txt": "0\n"})
+    init_repo(tmp_path)
+    for at in range(1, 20):
+        write_tree(tmp_path, {"a.txt": f"{at}\n"})
+        commit(tmp_path, f"edit {at}")
+    git(tmp_path, "rm", "-q", "docs/old.md")
+    commit(tmp_path, "drop the old doc")
+    history = history_of(Verifier(tmp_path, options={"cache": False}).context)
+    gone = history.fate("docs/old.md")
+    assert gone is not None and "'drop the old doc'" in gone.describe()
+    assert history.commits == 1  # the newest commit answered: the other twenty were never read
+    assert history.fate("docs/never.md").never_existed  # type: ignore[union-attr]
+    assert history.commits == 1 + 21  # a path never there: the whole history, to the root
+
+
+def test_a_walk_cut_short_says_how_far_it_read_and_concludes_nothing(moved: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(history_module, "MAX_COMMITS", 3)  # of 4
+    verifier = Verifier(moved, options={"cache": False})
+    never = verifier.check("file:docs/never.md")
+    assert never.verdict is Verdict.REFUTED and never.severity == "warning" and never.state != "never-existed"
+    assert "not in the history looked at (history cut at 3 commits)" in never.reason
+    assert "moved to `packages/core/src/helper.ts`" in verifier.check("file:src/util.ts").reason  # in the 3 newest: found
+
+
+class _OutOfTime(gitcmd.Stream):
+    """A streamed git run whose time ran out before it wrote anything (what the timer does to a long walk)."""
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        self.cut = True
+        return iter(())
+
+
+def test_a_walk_out_of_time_is_not_kept_for_the_next_run(moved: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path_factory.mktemp("cache")
+    monkeypatch.setattr(gitcmd, "Stream", _OutOfTime)
+    cut = Verifier(moved, options={"cache_dir": str(cache)}).check("file:docs/never.md")
+    assert cut.severity == "warning" and cut.state != "never-existed"
+    assert "not in the history looked at (history cut at 0 commits: out of time)" in cut.reason
+    monkeypatch.undo()
+    again = Verifier(moved, options={"cache_dir": str(cache)})
+    assert again.check("file:docs/never.md").state == "never-existed"  # looked again, with time
+    assert history_of(again.context).walks == 1
