@@ -263,3 +263,37 @@ def test_a_walk_out_of_time_is_not_kept_for_the_next_run(moved: Path, tmp_path_f
     again = Verifier(moved, options={"cache_dir": str(cache)})
     assert again.check("file:docs/never.md").state == "never-existed"  # looked again, with time
     assert history_of(again.context).walks == 1
+
+
+def test_the_walk_reads_the_same_however_git_output_arrives(tmp_path: Path) -> None:
+    # Odd names under the folder asked about (a newline, a 0x01 byte: what the reader splits on), commits
+    # that do not touch it (a header alone), and git's output handed over whole, byte by byte, or cut in two
+    # at every place.
+    from anchorcheck.evidence.historywalk import _Log
+
+    write_tree(tmp_path, {"odd/a\nb.md": "x\n", "odd/\x01c.md": "y\n", "odd/d.md": "z\n", "keep.md": "k\n"})
+    init_repo(tmp_path)
+    for at in range(3):
+        write_tree(tmp_path, {"keep.md": f"{at}\n"})
+        commit(tmp_path, f"edit {at}")
+    git(tmp_path, "rm", "-q", "-r", "odd")
+    commit(tmp_path, "drop odd")
+    out = subprocess.run(
+        ["git", "log", "-z", "--sparse", "--full-history", "--name-status", "--no-renames", "--format=%x01%H", "--", "odd"],
+        cwd=tmp_path, capture_output=True, text=True, check=True,
+    ).stdout
+
+    def read(pieces: list[str], limit: int | None = None) -> tuple[list[tuple[list[str], list[tuple[str, str, str]]]], int]:
+        log = _Log(limit=limit)
+        return list(log.read(pieces)), log.count
+
+    whole = read([out])
+    assert whole[1] == 5 and [sorted(e[:2] for e in entries) for _, entries in whole[0]] == [
+        [("D", "odd/\x01c.md"), ("D", "odd/a\nb.md"), ("D", "odd/d.md")],
+        [("A", "odd/\x01c.md"), ("A", "odd/a\nb.md"), ("A", "odd/d.md")],
+    ]
+    assert read(list(out)) == whole
+    for cut in range(len(out)):
+        assert read([out[:cut], out[cut:]]) == whole
+    assert read([out], limit=4) == (whole[0][:1], 4)  # the root commit, fifth, is not read
+    assert read(list(out), limit=4) == (whole[0][:1], 4)

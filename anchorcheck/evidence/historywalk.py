@@ -78,25 +78,21 @@ def walk(repo: Repository, head: str, paths: list[str], seconds: float, max_comm
     if stream is None:
         return None
     removed: dict[str, str] = {}  # path -> full id of the commit that removed it
-    commits, cut = 0, ""
-    timed = False
+    log = _Log(limit=max_commits)
     with stream:
-        for commit, entries in _commits(stream):
-            commits += 1
-            for path in paths if entries else ():
+        for commit, entries in log.read(stream):
+            for path in paths:
                 if path not in removed and _removal(path, entries) is not None:
                     removed[path] = commit[0]
             if len(removed) == len(paths):
-                break
-            if commits >= max_commits:
-                cut = f"history cut at {commits:,} commits"
-                break
-        else:
-            if stream.failed:
-                return None
-            if stream.cut:
-                cut, timed = f"history cut at {commits:,} commits: out of time", True
-    return Walk(_where(repo, removed), commits, cut, timed)
+                return Walk(_where(repo, removed), log.count)
+        if log.full:
+            return Walk(_where(repo, removed), log.count, f"history cut at {log.count:,} commits")
+        if stream.failed:
+            return None
+        if stream.cut:
+            return Walk(_where(repo, removed), log.count, f"history cut at {log.count:,} commits: out of time", True)
+    return Walk(_where(repo, removed), log.count)
 
 
 def _where(repo: Repository, removed: dict[str, str]) -> dict[str, Found]:
@@ -107,9 +103,9 @@ def _where(repo: Repository, removed: dict[str, str]) -> dict[str, Found]:
         return {}
     shown: dict[str, tuple[Change, list[Entry]]] = {}
     for renames in _RENAMES:
-        out = repo.git("log", "--no-walk=unsorted", "-z", "--relative", "--name-status", renames, "--diff-filter=DR", f"--format={_FORMAT}", operands=ids)
+        out = repo.git("log", "--no-walk=unsorted", "-z", "--relative", "--name-status", renames, f"--format={_FORMAT}", operands=ids)
         if out is not None:
-            shown = {header[0]: (Change(*header[1:]), entries) for header, entries in _commits([out], 4)}
+            shown = {header[0]: (Change(*header[1:]), entries) for header, entries in _Log(fields=4).read([out])}
             break
     found = {}
     for path, commit in removed.items():
@@ -119,36 +115,79 @@ def _where(repo: Repository, removed: dict[str, str]) -> dict[str, Found]:
     return found
 
 
-def _commits(chunks: Iterable[str], fields: int = 1) -> Iterator[tuple[list[str], list[Entry]]]:
-    """The commits of `git log -z --name-status` output (read in pieces), each with the `fields` of its header
-    (the format's, split at NUL) and its (status, old, new) entries."""
-    tokens = _tokens(chunks)
-    header: list[str] | None = None
-    entries: list[Entry] = []
-    for token in tokens:
-        token = token.lstrip("\n")
-        if token.startswith("\x01"):
-            if header is not None:
-                yield header, entries
-            header, entries = [token[1:]], []
-            header += [next(tokens, "") for _ in range(fields - 1)] if fields > 1 else ()
-        elif token[:1] in ("R", "C"):
-            entries.append((token[0], next(tokens, ""), next(tokens, "")))
-        elif token[:1] in ("D", "A", "M", "T"):
-            entries.append((token[0], next(tokens, ""), ""))
-    if header is not None:
-        yield header, entries
+class _Log:
+    """The commits of `git log -z --name-status` output, read in pieces as git writes it: each header counted,
+    and the commits handed over with their (status, old, new) entries: those with entries when a header is
+    one field (a walk: most commits change no asked path), every one when it is several (the commits found).
 
+    A long walk is mostly headers alone (a 0x01 byte and a commit id each); a piece holding nothing else is
+    counted in one pass, never split into tokens. A commit's first entry follows a newline, so a piece
+    without one, while no commit's entries are being read, holds headers only.
+    """
 
-def _tokens(chunks: Iterable[str]) -> Iterator[str]:
-    """NUL-separated tokens of output that arrives in pieces (a token may be split between two)."""
-    rest = ""
-    for chunk in chunks:
-        parts = (rest + chunk).split("\0")
-        rest = parts.pop()
-        yield from parts
-    if rest:
-        yield rest
+    def __init__(self, fields: int = 1, limit: int | None = None) -> None:
+        self.fields = fields  # NUL-separated fields of a header (the format's)
+        self.limit = limit  # commits read at most
+        self.count = 0  # headers read
+        self.full = False  # stopped at `limit`
+        self._header: list[str] = []  # the commit being read
+        self._entries: list[Entry] = []
+        self._open: list[str] = []  # the header or entry being read, and how many fields it still needs
+        self._need = 0
+
+    def read(self, pieces: Iterable[str]) -> Iterator[tuple[list[str], list[Entry]]]:
+        rest = ""
+        for piece in pieces:
+            text = rest + piece
+            end = text.rfind("\0")
+            if end < 0:
+                rest = text
+                continue
+            rest = text[end + 1 :]
+            yield from self._tokens(text[:end])
+            if self.full:
+                return
+        yield from self._tokens(rest)
+        if not self.full and self._header and (self._entries or self.fields > 1):
+            yield self._header, self._entries
+
+    def _tokens(self, body: str) -> Iterator[tuple[list[str], list[Entry]]]:
+        if self.fields == 1 and not self._entries and not self._need and "\n" not in body:
+            headers = body.count("\x01")
+            if self.limit is not None and self.count + headers > self.limit:
+                self.count, self.full = self.limit, True
+            elif headers:
+                self.count += headers
+                self._header = [body[body.rfind("\x01") + 1 :]]
+            return
+        for token in body.split("\0") if body else ():
+            if self._need:  # a field of the header or entry being read
+                self._open.append(token)
+                self._need -= 1
+            else:
+                token = token.lstrip("\n")
+                if token.startswith("\x01"):
+                    if self._header and (self._entries or self.fields > 1):
+                        yield self._header, self._entries
+                    self.count += 1
+                    if self.limit is not None and self.count > self.limit:
+                        self.count, self.full = self.limit, True
+                        return
+                    self._header, self._entries = [], []
+                    self._open, self._need = [token[1:]], self.fields - 1
+                elif token:  # a status: one path follows, two for a rename or copy
+                    self._open, self._need = [token[0]], 2 if token[0] in "RC" else 1
+            if not self._need and self._open:
+                self._close()
+
+    def _close(self) -> None:
+        """The header (the first thing of a commit) or entry being read has all its fields."""
+        if not self._header:
+            self._header = self._open
+        else:
+            status, old, *new = self._open
+            self._entries.append((status, old, new[0] if new else ""))
+        self._open = []
 
 
 def _removal(path: str, entries: list[Entry]) -> str | None:

@@ -79,6 +79,7 @@ def environment(view: Mapping[str, str]) -> dict[str, str]:
         GIT_NO_REPLACE_OBJECTS="1",  # blob ids name the bytes stored, not a replacement
         GIT_NO_LAZY_FETCH="1",  # git >= 2.44; older ones are stopped by protocol.allow=never
         LC_ALL="C",
+        GIT_FLUSH="0",  # whole blocks into the pipe, not one write per commit of a `git log`
     )
     return env
 
@@ -172,7 +173,7 @@ class Stream:
         if self._proc is None or self._proc.stdout is None:
             return
         decoder = codecs.getincrementaldecoder("utf-8")(errors="surrogateescape")
-        while chunk := self._proc.stdout.read(_PIECE):  # whole pieces: git writes one line at a time
+        while chunk := self._proc.stdout.read(_PIECE):
             yield decoder.decode(chunk)
         yield decoder.decode(b"", final=True)
         self.failed = self._proc.wait() != 0 and not self.cut
