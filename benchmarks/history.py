@@ -268,14 +268,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"built {args.commits:,} commits in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     commit_graph(root, not args.no_commit_graph)
     codes = [Code("this", None, work)] + ([Code("base", args.base, work)] if args.base else [])
-    rows = measure(codes, root, work, args.rounds)
-    print(
-        f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, Python {sys.version.split()[0]}, "
-        f"{args.commits:,} commits, commit-graph {'off' if args.no_commit_graph else 'on'}, medians of {args.rounds} interleaved rounds:\n"
-    )
-    print(table(rows))
-    if args.work is None:
-        shutil.rmtree(work, ignore_errors=True)
+    try:
+        rows = measure(codes, root, work, args.rounds)
+    finally:
+        if args.work is None:
+            shutil.rmtree(work, ignore_errors=True)
+    graph = "off" if args.no_commit_graph else "on"
+    load, version = os.getloadavg()[0], sys.version.split()[0]
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load {load:.1f}, Python {version}, {args.commits:,} commits, "
+          f"commit-graph {graph}, medians of {args.rounds} interleaved rounds:\n\n{table(rows)}")
     return 0
 
 

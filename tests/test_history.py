@@ -134,6 +134,14 @@ def test_one_walk_answers_every_missing_path_of_a_run_and_the_cache_the_next(mov
     assert history_of(again.context).walks == 0  # warm: answered from the cache, no git log
 
 
+def test_a_kept_answer_whose_new_place_is_gone_from_the_work_tree_is_looked_up_again(moved: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    cache = tmp_path_factory.mktemp("cache")
+    assert "moved to `packages/core/src/helper.ts`" in Verifier(moved, options={"cache_dir": str(cache)}).check("file:src/util.ts").reason
+    (moved / "packages/core/src/helper.ts").unlink()  # not committed: HEAD, and so the cache's key, is the same
+    again = Verifier(moved, options={"cache_dir": str(cache)}).check("file:src/util.ts")
+    assert again.state == "gone" and "moved to" not in again.reason and "fix" not in again.details
+
+
 def test_a_shallow_clone_says_how_far_it_looked(moved: Path, tmp_path: Path) -> None:
     clone = tmp_path / "shallow"
     subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{moved}", str(clone)], check=True, capture_output=True)

@@ -242,10 +242,13 @@ class History:
         return f"{_CACHE_KEY}:{self.head}:{clone}:{path}"
 
     def _from_cache(self, paths: list[str]) -> dict[str, Fate]:
+        """The answers kept for this HEAD; not one whose new place is gone from the work tree since (an edit
+        not committed yet: the walk says again where the trail ends)."""
         if self.cache is None:
             return {}
         rows = self.cache.get_many(self._key(p) for p in paths)
-        return {p: Fate.from_dict(rows[self._key(p)]) for p in paths if self._key(p) in rows}
+        fates = (Fate.from_dict(rows[self._key(p)]) for p in paths if self._key(p) in rows)
+        return {fate.path: fate for fate in fates if fate.moved_to is None or self._exists(fate.moved_to)}
 
     def _to_cache(self, paths: list[str]) -> None:
         if self.cache is None:
