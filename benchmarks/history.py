@@ -19,7 +19,8 @@ rounds interleaved, medians of wall and CPU (the process's and git's):
   cache folder / the folder a run before filled (a run that asked history is never replayed: warm is a
   full check that finds history's answers in the cache);
 - history cold / warm: the history question alone (`History.fate`) on a new Verifier in a new process,
-  no cache / the cache filled, the checkout's listing taken before the clock; with the commits read.
+  no cache / the cache filled (warm: the median of 15 questions, each on a new Verifier), the checkout's
+  listing taken before the clock; with the commits read.
 
 `--base TREE` measures another anchorcheck source tree (`git archive main | tar -x -C TREE`) in the same
 rounds, each question by each version in turn.
@@ -132,18 +133,22 @@ PROBE = """
 import json, resource, sys, time
 from anchorcheck import Verifier
 from anchorcheck.evidence.history import history_of
-root, path, cache = sys.argv[1:4]
-verifier = Verifier(root, options={"cache": False} if cache == "-" else {"cache_dir": cache})
-history = history_of(verifier.context)
-verifier.repo.listing_outputs(), verifier.repo.in_git
+root, path, cache, times = sys.argv[1:5]
 def cpu():
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
-start, start_cpu = time.perf_counter(), cpu()
-fate = history.fate(path)
-took, took_cpu = time.perf_counter() - start, cpu() - start_cpu
-print(json.dumps([took, took_cpu, history.walks, getattr(history, "commits", None), fate.describe() if fate else "no answer"]))
+took = []
+for _ in range(int(times)):
+    verifier = Verifier(root, options={"cache": False} if cache == "-" else {"cache_dir": cache})
+    history = history_of(verifier.context)
+    verifier.repo.listing_outputs(), verifier.repo.in_git
+    start, start_cpu = time.perf_counter(), cpu()
+    fate = history.fate(path)
+    took.append((time.perf_counter() - start, cpu() - start_cpu))
+took.sort()
+print(json.dumps([*took[len(took) // 2], history.walks, getattr(history, "commits", None), fate.describe() if fate else "no answer"]))
 """
+WARM_TIMES = 15  # warm questions asked in one process, each on a new Verifier: the median of them
 # Runs the code of another anchorcheck source tree (`--base`) in place of the installed one.
 LOADER = """
 import sys
@@ -187,9 +192,10 @@ def run_check(code: Code, root: Path, memory: Path, cache: Path) -> tuple[float,
 
 
 def probe(code: Code, root: Path, path: str, cache: Path | None) -> list[Any]:
-    """One history question alone, in a new process: [seconds, CPU seconds, walks, commits read, answer]."""
+    """One history question alone, in a new process (warm: the median of `WARM_TIMES`): [seconds, CPU
+    seconds, walks, commits read, answer]."""
     out = subprocess.run(
-        [sys.executable, "-c", code.prefix + PROBE, str(root), path, str(cache) if cache else "-"],
+        [sys.executable, "-c", code.prefix + PROBE, str(root), path, str(cache) if cache else "-", str(WARM_TIMES if cache else 1)],
         capture_output=True, text=True, env=process_env(), check=True,
     )
     return json.loads(out.stdout)
