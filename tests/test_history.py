@@ -261,10 +261,13 @@ class _OutOfTime(gitcmd.Stream):
         return iter(())
 
 
-def test_a_walk_out_of_time_is_not_kept_for_the_next_run(moved: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("deadline", [None, history_module.MIN_SECONDS + 5], ids=["its own bound", "a deadline"])
+def test_a_walk_cut_for_time_is_not_kept_for_the_next_run(
+    moved: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, deadline: float | None
+) -> None:
     cache = tmp_path_factory.mktemp("cache")
     monkeypatch.setattr(gitcmd, "Stream", _OutOfTime)
-    cut = Verifier(moved, options={"cache_dir": str(cache)}).check("file:docs/never.md")
+    cut = Verifier(moved, options={"cache_dir": str(cache)}).check("file:docs/never.md", deadline=deadline)
     assert cut.severity == "warning" and cut.state != "never-existed"
     assert "not in the history looked at (history cut at 0 commits: out of time)" in cut.reason
     monkeypatch.undo()

@@ -12,8 +12,8 @@ can. For the missing paths of a run, ONE `git log` walk answers:
 
 The walk (`anchorcheck.evidence.historywalk`) is limited to the asked paths by
 literal pathspecs, read as git writes it and stopped as soon as every path is
-answered; it is bounded by the deadline (it leaves the rest of the run
-`MIN_SECONDS`) and by `MAX_COMMITS`. Its answers are kept by HEAD (and
+answered; it is bounded by `WALK_SECONDS`, by the deadline (it leaves the rest
+of the run `MIN_SECONDS`) and by `MAX_COMMITS`. Its answers are kept by HEAD (and
 shallow or full clone) in the facts cache, so a warm run runs no `git log`:
 one `git rev-parse` names HEAD. A shallow clone, or a walk cut short, says how
 far it looked: nothing is concluded from history that is not there.
@@ -37,6 +37,7 @@ MAX_COMMITS = 1_000_000  # commits one walk reads, newest first; past it, what w
 MAX_PATHS = 1_000  # paths one walk asks about; past it (a table of 20,000 names) history stays silent
 MAX_HOPS = 4  # renames followed past the first (a -> b -> c ...), one small walk each
 MIN_SECONDS = 3.0  # of the deadline, what a walk leaves to the rest of the run; with less left, no walk starts
+WALK_SECONDS = GIT_TIMEOUT  # what a walk may take at most (a run with no deadline): any git run's bound
 _CACHE_KEY = "history-v1"
 
 UNCOMMITTED = Change("", "", "")  # the change of a path HEAD has and the work tree lacks
@@ -182,7 +183,8 @@ class History:
             if found is not None and found.moved_to is not None and not self._exists(found.moved_to):
                 fate = self._follow(fate, found.commit)
             self._known[path] = fate
-        self._to_cache([p for p in todo if not walked.timed or self._known[p].existed])  # the next run may have more time
+        # Not what a walk cut for time did not see: a run on a quieter machine, or with more time, sees more.
+        self._to_cache([p for p in todo if not walked.timed or self._known[p].existed])
 
     def _follow(self, fate: Fate, commit: str) -> Fate:
         """A path moved somewhere that is gone too: follow the renames (a -> b -> c) to where it is now, each
@@ -202,14 +204,19 @@ class History:
 
     def _walk(self, paths: list[str], since: str | None = None) -> historywalk.Walk | None:
         """One walk (`historywalk.walk`) in the time the deadline leaves it; None when there is none, or git failed."""
-        left = self.context.time_left() if self.context is not None else None
-        if self.head is None or (left is not None and left <= MIN_SECONDS):
+        seconds = self._budget()
+        if self.head is None or seconds <= 0:
             return None
-        seconds = GIT_TIMEOUT if left is None else min(GIT_TIMEOUT, left - MIN_SECONDS)
         self.walks += 1
         walked = historywalk.walk(self.repo, self.head, paths, seconds, MAX_COMMITS, since)
         self.commits += walked.commits if walked is not None else 0
         return walked
+
+    def _budget(self) -> float:
+        """The seconds a walk may take now: `WALK_SECONDS`, or less when the deadline leaves less past
+        `MIN_SECONDS` (0 and below: no walk)."""
+        left = self.context.time_left() if self.context is not None else None
+        return WALK_SECONDS if left is None else min(WALK_SECONDS, left - MIN_SECONDS)
 
     def _at_head(self, paths: list[str]) -> list[str]:
         """Those of the paths HEAD still has: deleted in the work tree, not committed yet. (`ls-tree` matches
