@@ -233,16 +233,34 @@ def test_a_fifo_where_git_reads_its_own_files_does_not_block(tmp_path, fifo) -> 
     assert Repository(root).files() == ["CLAUDE.md", "a.py"]
 
 
-@pytest.mark.skipif(not hasattr(os, "mkfifo") or shutil.which("pgrep") is None, reason="needs FIFOs and pgrep")
-def test_a_git_run_past_its_timeout_is_killed_and_reaped(tmp_path) -> None:
+def _git_waits_forever(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A checkout whose untracked files git's listing would wait on forever (a FIFO `.gitignore`), and its view."""
     root = init_repo(write_tree(tmp_path / "repo", {"a.py": "x\n"}))
-    os.mkfifo(root / ".gitignore")  # git's listing of untracked files waits on it forever
+    os.mkfifo(root / ".gitignore")
     view = Repository(root)._view()
     assert view is not None
+    return root, view
+
+
+def _no_git_left(root: Path) -> bool:
+    return subprocess.run(["pgrep", "-f", f"-C {root}"], capture_output=True, text=True, check=False).stdout.strip() == ""
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or shutil.which("pgrep") is None, reason="needs FIFOs and pgrep")
+def test_a_git_run_past_its_timeout_is_killed_and_reaped(tmp_path) -> None:
+    root, view = _git_waits_forever(tmp_path)
     with pytest.raises(gitcmd.GitStopped):
         gitcmd.run(root, [("rev-parse", "--is-inside-work-tree"), ("ls-files", "-o", "--exclude-standard", "-z")], view=view, timeout=1)
-    left = subprocess.run(["pgrep", "-f", f"-C {root}"], capture_output=True, text=True, check=False).stdout
-    assert left.strip() == ""
+    assert _no_git_left(root)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or shutil.which("pgrep") is None, reason="needs FIFOs and pgrep")
+def test_a_streamed_git_run_past_its_time_is_killed_and_reaped(tmp_path) -> None:
+    root, view = _git_waits_forever(tmp_path)
+    with gitcmd.Stream(root, ("ls-files", "-o", "--exclude-standard", "-z"), view=view, seconds=1) as stream:
+        assert "".join(stream) == ""
+    assert stream.cut and not stream.failed
+    assert _no_git_left(root)
 
 
 def test_worktrees_and_submodules_are_still_followed(tmp_path) -> None:

@@ -14,7 +14,9 @@ import pytest
 
 from anchorcheck import Memory, Verdict, Verifier
 from anchorcheck.cli import main
+from anchorcheck.evidence import history as history_module
 from anchorcheck.evidence.history import history_of
+from anchorcheck.repo import gitcmd
 from tests.conftest import git, init_repo, needs_git, write_tree
 
 pytestmark = needs_git
@@ -132,6 +134,14 @@ def test_one_walk_answers_every_missing_path_of_a_run_and_the_cache_the_next(mov
     assert history_of(again.context).walks == 0  # warm: answered from the cache, no git log
 
 
+def test_a_kept_answer_whose_new_place_is_gone_from_the_work_tree_is_looked_up_again(moved: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    cache = tmp_path_factory.mktemp("cache")
+    assert "moved to `packages/core/src/helper.ts`" in Verifier(moved, options={"cache_dir": str(cache)}).check("file:src/util.ts").reason
+    (moved / "packages/core/src/helper.ts").unlink()  # not committed: HEAD, and so the cache's key, is the same
+    again = Verifier(moved, options={"cache_dir": str(cache)}).check("file:src/util.ts")
+    assert again.state == "gone" and "moved to" not in again.reason and "fix" not in again.details
+
+
 def test_a_shallow_clone_says_how_far_it_looked(moved: Path, tmp_path: Path) -> None:
     clone = tmp_path / "shallow"
     subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{moved}", str(clone)], check=True, capture_output=True)
@@ -204,3 +214,116 @@ def test_paths_one_walk_leaves_out_are_looked_up_a_chunk_at_a_time_in_the_worker
     assert [r.results[0].state for r in reports] == ["never-existed"] * 40 + ["gone"]
     assert "never in this repository's history" in reports[0].results[0].reason
     assert len(walks) <= 1 + 2 * 4  # the caller's, and one per chunk (two workers, four chunks each)
+
+
+def git_commands(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The git commands anchorcheck runs from now on in this process, by name (`log`, `rev-parse`, ...)."""
+    ran: list[str] = []
+    run, stream = gitcmd.run, gitcmd.Stream
+
+    def counted_run(root: Path, commands: list[tuple[str, ...]], *args: object, **kwargs: object) -> list[str | None]:
+        ran.extend(command[0] for command in commands)
+        return run(root, commands, *args, **kwargs)  # type: ignore[arg-type]
+
+    def counted_stream(root: Path, args: tuple[str, ...], *rest: object, **kwargs: object) -> gitcmd.Stream:
+        ran.append(args[0])
+        return stream(root, args, *rest, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gitcmd, "run", counted_run)
+    monkeypatch.setattr(gitcmd, "Stream", counted_stream)
+    return ran
+
+
+def test_a_second_check_at_the_same_head_answers_history_without_git_log(
+    moved: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANCHORCHECK_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    write_tree(moved, {"AGENTS.md": "Sources in `src/client/index.ts`, docs in `docs/old.md`; a page like `docs/guide/intro.md`.\n"})
+    ran = git_commands(monkeypatch)
+    first = check(moved)
+    assert "log" in ran
+    ran.clear()
+    assert check(moved) == first  # gone, moved and never-existed alike, from the cache
+    assert "log" not in ran and ran.count("rev-parse") <= 2  # HEAD named once; no walk
+
+
+def test_the_walk_stops_at_the_commit_that_answers_every_path(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"docs/old.md": "o\n", "a.txt": "0\n"})
+    init_repo(tmp_path)
+    for at in range(1, 20):
+        write_tree(tmp_path, {"a.txt": f"{at}\n"})
+        commit(tmp_path, f"edit {at}")
+    git(tmp_path, "rm", "-q", "docs/old.md")
+    commit(tmp_path, "drop the old doc")
+    history = history_of(Verifier(tmp_path, options={"cache": False}).context)
+    gone = history.fate("docs/old.md")
+    assert gone is not None and "'drop the old doc'" in gone.describe()
+    assert history.commits == 1  # the newest commit answered: the other twenty were never read
+    assert history.fate("docs/never.md").never_existed  # type: ignore[union-attr]
+    assert history.commits == 1 + 21  # a path never there: the whole history, to the root
+
+
+def test_a_walk_cut_short_says_how_far_it_read_and_concludes_nothing(moved: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(history_module, "MAX_COMMITS", 3)  # of 4
+    verifier = Verifier(moved, options={"cache": False})
+    never = verifier.check("file:docs/never.md")
+    assert never.verdict is Verdict.REFUTED and never.severity == "warning" and never.state != "never-existed"
+    assert "not in the history looked at (history cut at 3 commits)" in never.reason
+    assert "moved to `packages/core/src/helper.ts`" in verifier.check("file:src/util.ts").reason  # in the 3 newest: found
+
+
+class _OutOfTime(gitcmd.Stream):
+    """A streamed git run whose time ran out before it wrote anything (what the timer does to a long walk)."""
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        self.cut = True
+        return iter(())
+
+
+@pytest.mark.parametrize("deadline", [None, history_module.MIN_SECONDS + 5], ids=["its own bound", "a deadline"])
+def test_a_walk_cut_for_time_is_not_kept_for_the_next_run(
+    moved: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, deadline: float | None
+) -> None:
+    cache = tmp_path_factory.mktemp("cache")
+    monkeypatch.setattr(gitcmd, "Stream", _OutOfTime)
+    cut = Verifier(moved, options={"cache_dir": str(cache)}).check("file:docs/never.md", deadline=deadline)
+    assert cut.severity == "warning" and cut.state != "never-existed"
+    assert "not in the history looked at (history cut at 0 commits: out of time)" in cut.reason
+    monkeypatch.undo()
+    again = Verifier(moved, options={"cache_dir": str(cache)})
+    assert again.check("file:docs/never.md").state == "never-existed"  # looked again, with time
+    assert history_of(again.context).walks == 1
+
+
+def test_the_walk_reads_the_same_however_git_output_arrives(tmp_path: Path) -> None:
+    # Odd names under the folder asked about (a newline, a 0x01 byte: what the reader splits on), commits
+    # that do not touch it (a header alone), and git's output handed over whole, byte by byte, or cut in two
+    # at every place.
+    from anchorcheck.evidence.historywalk import _Log
+
+    write_tree(tmp_path, {"odd/a\nb.md": "x\n", "odd/\x01c.md": "y\n", "odd/d.md": "z\n", "keep.md": "k\n"})
+    init_repo(tmp_path)
+    for at in range(3):
+        write_tree(tmp_path, {"keep.md": f"{at}\n"})
+        commit(tmp_path, f"edit {at}")
+    git(tmp_path, "rm", "-q", "-r", "odd")
+    commit(tmp_path, "drop odd")
+    out = subprocess.run(
+        ["git", "log", "-z", "--sparse", "--full-history", "--name-status", "--no-renames", "--format=%x01%H", "--", "odd"],
+        cwd=tmp_path, capture_output=True, text=True, check=True,
+    ).stdout
+
+    def read(pieces: list[str], limit: int | None = None) -> tuple[list[tuple[list[str], list[tuple[str, str, str]]]], int]:
+        log = _Log(limit=limit)
+        return list(log.read(pieces)), log.count
+
+    whole = read([out])
+    assert whole[1] == 5 and [sorted(e[:2] for e in entries) for _, entries in whole[0]] == [
+        [("D", "odd/\x01c.md"), ("D", "odd/a\nb.md"), ("D", "odd/d.md")],
+        [("A", "odd/\x01c.md"), ("A", "odd/a\nb.md"), ("A", "odd/d.md")],
+    ]
+    assert read(list(out)) == whole
+    for cut in range(len(out)):
+        assert read([out[:cut], out[cut:]]) == whole
+    assert read([out], limit=4) == (whole[0][:1], 4)  # the root commit, fifth, is not read
+    assert read(list(out), limit=4) == (whole[0][:1], 4)

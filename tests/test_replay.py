@@ -196,6 +196,35 @@ def test_a_run_whose_result_read_git_is_not_replayed(repo: Path) -> None:
     assert not check(repo, "-v").replayed
 
 
+def _amend(root: Path) -> None:
+    git(root, "commit", "-q", "--amend", "-m", "take the old page out")
+
+
+def _squash_to_a_root(root: Path) -> None:
+    top = git(root, "commit-tree", "HEAD^{tree}", "-m", "one commit for all").strip()
+    git(root, "reset", "-q", "--soft", top)
+
+
+@pytest.mark.parametrize("rewrite", [_amend, _squash_to_a_root], ids=["amended", "squashed to a new root"])
+def test_a_new_head_with_the_same_tree_is_no_replay_of_what_history_said(repo: Path, rewrite: Callable[[Path], None]) -> None:
+    # The tree, the index and every file are as they were: only HEAD, and so what history says, changed.
+    write_tree(repo, {"docs/old.md": "# Old\n", "CLAUDE.md": MEMORY + "- The old page: `file:docs/old.md`.\n"})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "an old page")
+    git(repo, "rm", "-q", "docs/old.md")
+    git(repo, "commit", "-qm", "drop the old page")
+    first = check(repo, "-v")
+    assert "'drop the old page'" in first.out and first.code == 1
+    listing = [git(repo, *command) for command in (["ls-files", "-s"], ["status", "--porcelain"])]
+    rewrite(repo)
+    assert [git(repo, *command) for command in (["ls-files", "-s"], ["status", "--porcelain"])] == listing
+    after = check(repo, "-v")
+    assert not after.replayed and after.shown == check(repo, "-v", "--no-cache").shown
+    assert "'drop the old page'" not in after.out
+    assert ("'take the old page out'" if rewrite is _amend else "never in this repository's history") in after.out
+    assert not check(repo, "-v").replayed  # a run that asked history is never stored
+
+
 def test_no_cache_neither_replays_nor_stores(repo: Path) -> None:
     check(repo, "--no-cache")
     assert not check(repo, "--no-cache").replayed

@@ -10,53 +10,35 @@ can. For the missing paths of a run, ONE `git log` walk answers:
 - it never appeared in the commits walked -> not stale: an example, a path of
   another project, a hallucination.
 
-The walk is limited to the asked paths by literal pathspecs (no glob or magic
-can be injected) and shows the whole diff of the commits it finds
-(`--full-diff`), so a rename out of the pathspec is still seen as a rename;
-paths are relative to the checkout's root (`--relative`: a root below the
-top of its git repository sees its own part of the history). `--full-history`:
-git's simplification follows, at a merge, a parent the asked paths are the same
-in, all of them together, so a batch of paths would hide a deletion that the
-same path asked alone shows (a changeset deleted on main, merged into next).
-Its answers are kept by HEAD in the facts cache, so a warm run runs no git. A
-shallow clone, or a walk cut short, says how far it looked: nothing is
-concluded from history that is not there.
+The walk (`anchorcheck.evidence.historywalk`) is limited to the asked paths by
+literal pathspecs, read as git writes it and stopped as soon as every path is
+answered; it is bounded by `WALK_SECONDS`, by the deadline (it leaves the rest
+of the run `MIN_SECONDS`) and by `MAX_COMMITS`. Its answers are kept by HEAD (and
+shallow or full clone) in the facts cache, so a warm run runs no `git log`:
+one `git rev-parse` names HEAD. A shallow clone, or a walk cut short, says how
+far it looked: nothing is concluded from history that is not there.
 """
 
 from __future__ import annotations
 
-import posixpath
-from collections import Counter
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from anchorcheck.base.gitnames import is_object_id
+from anchorcheck.evidence import historywalk
 from anchorcheck.evidence.cache import FactsCache, open_cache
+from anchorcheck.evidence.historywalk import Change, Found
 from anchorcheck.repo.checkout import Repository
+from anchorcheck.repo.gitcmd import GIT_TIMEOUT
 from anchorcheck.repo.paths import UnsafePathError
 from anchorcheck.repo.context import Context
 
-MAX_COMMITS = 20_000  # commits touching the asked paths that one walk reads, newest first
+MAX_COMMITS = 1_000_000  # commits one walk reads, newest first; past it, what was not seen says where history was cut
 MAX_PATHS = 1_000  # paths one walk asks about; past it (a table of 20,000 names) history stays silent
 MAX_HOPS = 4  # renames followed past the first (a -> b -> c ...), one small walk each
-MIN_SECONDS = 3.0  # left of the deadline below which no walk starts: silence, not a verdict
+MIN_SECONDS = 3.0  # of the deadline, what a walk leaves to the rest of the run; with less left, no walk starts
+WALK_SECONDS = GIT_TIMEOUT  # what a walk may take at most (a run with no deadline): any git run's bound
 _CACHE_KEY = "history-v1"
-_FORMAT = "%x01%h%x00%cs%x00%s"
-# Renames with edits need the blobs' bytes; a partial clone (or a mirror) may lack some, and git fails
-# rather than fetch them (no transport): then exact renames only, which compare object ids.
-_RENAMES = ("-M", "-M100%")
-
-
-class Change(NamedTuple):
-    """The commit that removed or moved a path."""
-
-    commit: str  # short id
-    date: str  # YYYY-MM-DD (committer date)
-    subject: str
-
-    def __str__(self) -> str:
-        return f"{self.commit} ({self.date} '{self.subject}')"
-
 
 UNCOMMITTED = Change("", "", "")  # the change of a path HEAD has and the work tree lacks
 
@@ -118,11 +100,11 @@ class History:
         self.repo = repo
         self.cache = cache
         self.context = context
-        self.walks = 0  # git log runs made (tests and benchmarks look)
-        self._known: dict[str, Fate] = {}  # for the HEAD in `_head`
+        self.walks = 0  # git log walks made (tests and benchmarks look)
+        self.commits = 0  # commits those walks read
+        self._known: dict[str, Fate] = {}  # for the HEAD in `_state`
         self._wanted: dict[str, None] = {}
-        self._head: str | None | object = _UNASKED
-        self._clone: str | None = None  # "shallow" or "full", for the HEAD in `_head`
+        self._state: tuple[str, bool] | None | object = _UNASKED  # HEAD and whether the clone is shallow
 
     @property
     def head(self) -> str | None:
@@ -130,21 +112,26 @@ class History:
         `check` that ran none can be replayed, `anchorcheck.serve.replay`). In a Verifier it is kept in the
         memo, marked as fed by git, so what asked it is dropped when git's state changes; the answers
         known for another HEAD are forgotten then."""
+        state = self._asked()
+        return None if state is None else state[0]
+
+    def _asked(self) -> tuple[str, bool] | None:
+        """HEAD and whether the clone is shallow (one `git rev-parse`), as `head` says."""
         if self.context is None:
-            if self._head is _UNASKED:
-                self._head = head_of(self.repo)
-            return self._head  # type: ignore[return-value]
+            if self._state is _UNASKED:
+                self._state = state_of(self.repo)
+            return self._state  # type: ignore[return-value]
         context, repo = self.context, self.repo
 
-        def ask() -> str | None:
+        def ask() -> tuple[str, bool] | None:
             context.shared.git()
-            return head_of(repo)
+            return state_of(repo)
 
-        head = context.memo(("anchorcheck.history.head", repo.root), ask)
-        if head != self._head:
+        state = context.memo(("anchorcheck.history.head", repo.root), ask)
+        if state != self._state:
             self._known.clear()
-            self._head, self._clone = head, None
-        return head
+            self._state = state
+        return state
 
     def want(self, paths: Iterable[str]) -> None:
         """Paths some reference of this run may need: those missing when a walk is due join it. (Judged
@@ -189,58 +176,53 @@ class History:
         for path in todo[MAX_PATHS:]:
             self._known[path] = Fate(path, limit=f"more than {MAX_PATHS:,} missing paths in one run")
         todo = todo[:MAX_PATHS]
-        if not todo or not self._time_for_a_walk():
+        walked = self._walk(todo) if todo else None
+        if walked is None:
             return
-        limit = self._limit()
-        seen = self._walk(todo)
-        if seen is None:
-            return
+        seen = dict(walked.found)
         for path in self._at_head([p for p in todo if p not in seen]):
-            seen[path] = (UNCOMMITTED, None)
+            seen[path] = Found(UNCOMMITTED, None, "")
+        limit = walked.cut or self._shallow(walked.commits)
         for path in todo:
-            change, to = seen.get(path, (None, None))
-            fate = Fate(path, change, to, "" if change else limit)
-            if to is not None and not self._exists(to):
-                fate = self._follow(fate, limit)
+            found = seen.get(path)
+            fate = Fate(path, limit=limit) if found is None else Fate(path, found.change, found.moved_to)
+            if found is not None and found.moved_to is not None and not self._exists(found.moved_to):
+                fate = self._follow(fate, found.commit)
             self._known[path] = fate
-        self._to_cache(todo)
+        # Not what a walk cut for time did not see: a run on a quieter machine, or with more time, sees more.
+        self._to_cache([p for p in todo if not walked.timed or self._known[p].existed])
 
-    def _follow(self, fate: Fate, limit: str) -> Fate:
-        """A path moved somewhere that is gone too: follow the renames (a -> b -> c) to where it is now."""
+    def _follow(self, fate: Fate, commit: str) -> Fate:
+        """A path moved somewhere that is gone too: follow the renames (a -> b -> c) to where it is now, each
+        walk reading only the commits after the last rename."""
         at = fate.moved_to
         for _ in range(MAX_HOPS):
-            if at is None or self._exists(at) or not self._time_for_a_walk():
+            if at is None or self._exists(at):
                 break
-            change, to = (self._walk([at]) or {}).get(at, (None, None))
-            if change is None:
+            found = (walked.found.get(at) if (walked := self._walk([at], since=commit)) else None)
+            if found is None:
                 break
-            fate = fate._replace(change=change, moved_to=to)
-            at = to
+            fate = fate._replace(change=found.change, moved_to=found.moved_to)
+            at, commit = found.moved_to, found.commit
         if fate.moved_to is not None and not self._exists(fate.moved_to):
             fate = fate._replace(moved_to=None)  # the trail ends in nothing that exists: gone
         return fate
 
-    def _walk(self, paths: list[str]) -> dict[str, tuple[Change, str | None]] | None:
-        """One `git log` over the paths: for each, the newest commit that deleted or moved it, and where to."""
-        self.walks += 1
-        out = None
-        for renames in _RENAMES:
-            out = self.repo.git(
-                "log", "-z", "--full-history", "--relative", "--name-status", renames, "--full-diff", "--diff-filter=DR", f"--format={_FORMAT}",
-                f"--max-count={MAX_COMMITS}", operands=[self.head or "HEAD"], paths=[f":(literal){p}" for p in paths],
-            )
-            if out is not None:
-                break
-        if out is None:
+    def _walk(self, paths: list[str], since: str | None = None) -> historywalk.Walk | None:
+        """One walk (`historywalk.walk`) in the time the deadline leaves it; None when there is none, or git failed."""
+        seconds = self._budget()
+        if self.head is None or seconds <= 0:
             return None
-        found: dict[str, tuple[Change, str | None]] = {}
-        for change, entries in _commits(out):
-            for path in paths:
-                if path not in found:
-                    hit = _removal(path, entries)
-                    if hit is not None:
-                        found[path] = (change, hit or None)
-        return found
+        self.walks += 1
+        walked = historywalk.walk(self.repo, self.head, paths, seconds, MAX_COMMITS, since)
+        self.commits += walked.commits if walked is not None else 0
+        return walked
+
+    def _budget(self) -> float:
+        """The seconds a walk may take now: `WALK_SECONDS`, or less when the deadline leaves less past
+        `MIN_SECONDS` (0 and below: no walk)."""
+        left = self.context.time_left() if self.context is not None else None
+        return WALK_SECONDS if left is None else min(WALK_SECONDS, left - MIN_SECONDS)
 
     def _at_head(self, paths: list[str]) -> list[str]:
         """Those of the paths HEAD still has: deleted in the work tree, not committed yet. (`ls-tree` matches
@@ -251,16 +233,12 @@ class History:
         there = set(out.split("\0"))
         return [p for p in paths if p in there]
 
-    def _limit(self) -> str:
-        """Why the history walked may not be all of it: "" for a full clone."""
-        if not self.repo.shallow:
+    def _shallow(self, commits: int) -> str:
+        """Why the history read whole may not be all of it: "" for a full clone."""
+        state = self._asked()
+        if state is None or not state[1]:
             return ""
-        depth = (self.repo.git("rev-list", "--count", operands=[self.head or "HEAD"]) or "?").strip()
-        return f"a shallow clone of {depth} commits; fetch the whole history (CI: fetch-depth: 0)"
-
-    def _time_for_a_walk(self) -> bool:
-        left = self.context.time_left() if self.context is not None else None
-        return left is None or left > MIN_SECONDS
+        return f"a shallow clone of {commits:,} commits; fetch the whole history (CI: fetch-depth: 0)"
 
     def _exists(self, path: str, unholdable: bool = False) -> bool:
         """Whether the path is there (a refused one is not); `unholdable`: what one that no file system could
@@ -278,15 +256,18 @@ class History:
 
     def _key(self, path: str) -> str:
         """A shallow clone of a commit sees less of its history than a full clone of it: not one answer."""
-        if self._clone is None:  # asked of git once per HEAD, not once per path
-            self._clone = "shallow" if self.repo.shallow else "full"
-        return f"{_CACHE_KEY}:{self.head}:{self._clone}:{path}"
+        state = self._asked()
+        clone = "shallow" if state is not None and state[1] else "full"
+        return f"{_CACHE_KEY}:{self.head}:{clone}:{path}"
 
     def _from_cache(self, paths: list[str]) -> dict[str, Fate]:
+        """The answers kept for this HEAD; not one whose new place is gone from the work tree since (an edit
+        not committed yet: the walk says again where the trail ends)."""
         if self.cache is None:
             return {}
         rows = self.cache.get_many(self._key(p) for p in paths)
-        return {p: Fate.from_dict(rows[self._key(p)]) for p in paths if self._key(p) in rows}
+        fates = (Fate.from_dict(rows[self._key(p)]) for p in paths if self._key(p) in rows)
+        return {fate.path: fate for fate in fates if fate.moved_to is None or self._exists(fate.moved_to)}
 
     def _to_cache(self, paths: list[str]) -> None:
         if self.cache is None:
@@ -308,6 +289,16 @@ def head_of(repo: Repository) -> str | None:
     return out if is_object_id(out) else None
 
 
+def state_of(repo: Repository) -> tuple[str, bool] | None:
+    """The commit checked out now and whether the clone is shallow, in one git run; None outside git."""
+    if not repo.in_git:
+        return None
+    out = (repo.git("rev-parse", "--is-shallow-repository", "--verify", "-q", operands=["HEAD"]) or "").split()
+    if len(out) != 2 or out[0] not in ("true", "false") or not is_object_id(out[1]):
+        return None
+    return out[1], out[0] == "true"
+
+
 def history_of(context: Context) -> History:
     """The History of the context's checkout, made once per Verifier and kept until git's state changes."""
     repo = context.repo
@@ -316,46 +307,3 @@ def history_of(context: Context) -> History:
         return History(repo, open_cache(context.options, repo.root, context.time_left), context)
 
     return context.memo(("anchorcheck.history", repo.root), make)
-
-
-def _commits(out: str) -> Iterable[tuple[Change, list[tuple[str, str, str]]]]:
-    """The commits of `git log -z --name-status --format=_FORMAT` output, each with its (status, old, new) entries."""
-    tokens = iter(out.split("\0"))
-    change: Change | None = None
-    entries: list[tuple[str, str, str]] = []
-    for token in tokens:
-        token = token.lstrip("\n")
-        if token.startswith("\x01"):
-            if change is not None:
-                yield change, entries
-            change, entries = Change(token[1:], next(tokens, ""), next(tokens, "")), []
-        elif token[:1] in ("R", "C"):
-            old, new = next(tokens, ""), next(tokens, "")
-            entries.append((token[0], old, new))
-        elif token[:1] == "D":
-            entries.append(("D", next(tokens, ""), ""))
-    if change is not None:
-        yield change, entries
-
-
-def _removal(path: str, entries: list[tuple[str, str, str]]) -> str | None:
-    """Whether these entries remove `path` (a file, or every file under a folder): "" when deleted, the new place
-    when moved (a folder's new place is where most of its files went), None when they do not touch it."""
-    if any(status == "R" and old == path for status, old, _ in entries):
-        return next(new for status, old, new in entries if status == "R" and old == path)
-    if any(status == "D" and old == path for status, old, _ in entries):
-        return ""
-    prefix = path + "/"
-    under = [(status, old, new) for status, old, new in entries if old.startswith(prefix)]
-    if not under:
-        return None
-    places: Counter[str] = Counter()
-    for status, old, new in under:
-        rest = old[len(prefix):]
-        if status == "R" and new.endswith("/" + rest):
-            places[new[: -len(rest) - 1]] += 1
-    if places:
-        place, count = places.most_common(1)[0]
-        if count * 2 > len(under):
-            return posixpath.normpath(place)
-    return ""

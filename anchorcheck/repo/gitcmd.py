@@ -31,15 +31,17 @@ many CI containers, still works). See docs/security.md.
 from __future__ import annotations
 
 import atexit
+import codecs
 import os
 import re
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 GIT_TIMEOUT = 60.0
+_PIECE = 1 << 16  # bytes of a streamed run's output handed to its reader at a time
 # Past this, a slow run is asked whether it is blocked on something it will never finish reading (a FIFO).
 STALL_CHECK_AFTER = 1.0
 
@@ -56,6 +58,7 @@ _SETTINGS = (
     "safe.bareRepository=explicit",  # a bare repository committed inside the tree is never picked up
     "gc.auto=0",
     "maintenance.auto=false",
+    "log.showSignature=false",  # `git log` would run gpg on every signed commit
 )
 HARDENING: tuple[str, ...] = tuple(arg for setting in _SETTINGS for arg in ("-c", setting))
 _DRIVER_KEYS = ("clean", "smudge", "process")
@@ -76,6 +79,7 @@ def environment(view: Mapping[str, str]) -> dict[str, str]:
         GIT_NO_REPLACE_OBJECTS="1",  # blob ids name the bytes stored, not a replacement
         GIT_NO_LAZY_FETCH="1",  # git >= 2.44; older ones are stopped by protocol.allow=never
         LC_ALL="C",
+        GIT_FLUSH="0",  # whole blocks into the pipe, not one write per commit of a `git log`
     )
     return env
 
@@ -143,6 +147,47 @@ def run(
         for proc in started:
             if proc is not None:
                 _stop(proc)
+
+
+class Stream:
+    """One git run read as git writes it: a walk of history that the reader stops as soon as it has its
+    answers. The run is stopped (killed and reaped) when the reader closes it, or `seconds` after it began;
+    then `cut` is True. `failed`: git did not run, or ended in an error (known once it was read whole)."""
+
+    def __init__(self, root: Path, args: Sequence[str], config: Sequence[str] = (), *, view: Mapping[str, str], seconds: float) -> None:
+        self.cut = False
+        self._proc = _spawn(["git", "--no-pager", *HARDENING, *config, "-C", str(root), *args], environment(view))
+        self.failed = self._proc is None
+        self._timer = threading.Timer(max(0.0, seconds), self._expire)
+        self._timer.daemon = True
+        if self._proc is not None:
+            self._timer.start()
+
+    def _expire(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            self.cut = True
+            self._proc.kill()  # the reader sees the end of the output; `close` reaps it
+
+    def __iter__(self) -> Iterator[str]:
+        """The output in pieces as git writes them (UTF-8, undecodable bytes kept as surrogates)."""
+        if self._proc is None or self._proc.stdout is None:
+            return
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="surrogateescape")
+        while chunk := self._proc.stdout.read(_PIECE):
+            yield decoder.decode(chunk)
+        yield decoder.decode(b"", final=True)
+        self.failed = self._proc.wait() != 0 and not self.cut
+
+    def close(self) -> None:
+        self._timer.cancel()
+        if self._proc is not None:
+            _stop(self._proc)
+
+    def __enter__(self) -> Stream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 class GitStopped(Exception):

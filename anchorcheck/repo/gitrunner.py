@@ -68,14 +68,17 @@ class GitRunner:
         return self._git(command, *options, operands=operands, paths=paths)
 
     def _git(self, command: str, *options: str, operands: Iterable[str] = (), paths: Iterable[str] | None = None) -> str | None:
-        for option in options:
-            if not option.startswith("-"):
-                raise ValueError(f"git {command}: {option!r} is not an option; pass it as an operand or path")
-        operands = tuple(operands)
-        args = (command, *options, "--end-of-options", *operands) if operands else (command, *options)
-        if paths is not None:
-            args = (*args, "--", *paths)
-        return self._git_parallel(args)[0]
+        return self._git_parallel(_arguments(command, options, operands, paths))[0]
+
+    def git_stream(
+        self, command: str, *options: str, operands: Iterable[str] = (), paths: Iterable[str] | None = None, seconds: float
+    ) -> gitcmd.Stream | None:
+        """Run read-only git plumbing as `git` does, its output read as it comes (`gitcmd.Stream`: a walk of
+        history stopped once it has its answers), stopped after `seconds`; None when git is not used here."""
+        self._memo.git()
+        args = _arguments(command, options, operands, paths)
+        hardened = self._hardened()
+        return None if hardened is None else gitcmd.Stream(self.root, args, hardened[0], view=hardened[1], seconds=seconds)
 
     def prefetch_listing(self) -> None:
         """Start git's listing of the checkout in the background: nearly every run needs it, and on a
@@ -207,16 +210,22 @@ class GitRunner:
         git is not asked again for this checkout: the listing walks the tree.
         """
         commands = list(commands)
-        overrides = self._driver_overrides if self._below_dotgit() and not self._git_stopped else None
-        view = self._view() if overrides is not None else None
-        if overrides is None or view is None:
+        hardened = self._hardened()
+        if hardened is None:
             return iter([None] * len(commands))
         try:
             each = None if arrived is None else lambda at, out: arrived(commands[at], out)
-            return iter(gitcmd.run(self.root, commands, overrides, view=view, stalled=self._blocking_file, each=each))
+            return iter(gitcmd.run(self.root, commands, hardened[0], view=hardened[1], stalled=self._blocking_file, each=each))
         except gitcmd.GitStopped:
             self._git_stopped = True
             return iter([None] * len(commands))
+
+    def _hardened(self) -> tuple[tuple[str, ...], dict[str, str]] | None:
+        """The filter drivers' overrides and the private git directory's variables a git run here needs; None
+        when git must not run (no `.git`, a refusal, a run that had to be stopped)."""
+        overrides = self._driver_overrides if self._below_dotgit() and not self._git_stopped else None
+        view = self._view() if overrides is not None else None
+        return None if overrides is None or view is None else (overrides, view)
 
     def _view(self) -> dict[str, str] | None:
         """The variables pointing git at this checkout's private git directory (`anchorcheck.repo.gitview`):
@@ -269,3 +278,13 @@ def index_version(path: Path) -> int:
     except OSError:
         return 0
     return int.from_bytes(head[4:8], "big") if head[:4] == b"DIRC" else 0
+
+
+def _arguments(command: str, options: Iterable[str], operands: Iterable[str], paths: Iterable[str] | None) -> tuple[str, ...]:
+    """A git command line whose values cannot become options: operands after `--end-of-options`, paths after `--`."""
+    for option in options:
+        if not option.startswith("-"):
+            raise ValueError(f"git {command}: {option!r} is not an option; pass it as an operand or path")
+    operands = tuple(operands)
+    args = (command, *options, "--end-of-options", *operands) if operands else (command, *options)
+    return (*args, "--", *paths) if paths is not None else args

@@ -1,0 +1,213 @@
+"""One walk of git history for the paths missing now: read as git writes it, stopped as soon as every path is answered.
+
+A history question must stay cheap on a repository of 100,000 commits and
+more, and bounded on any. So the walk is in two steps:
+
+1. `git log --sparse` limited to the asked paths by literal pathspecs (no
+   glob or magic can be injected): every commit walked is printed (one line
+   each: the reader counts how deep it looked), with the asked paths' own
+   changes and no rename detection (git compares tree entries, reads no
+   blob: a partial clone works too). Newest first, the first commit that
+   deletes an asked path (a rename out of the pathspec shows as a deletion),
+   or every file under an asked folder, answers it. The reader stops git as
+   soon as every path is answered, after `max_commits` commits, or when the
+   time given is up: then the walk says how far it read.
+2. The few commits found, shown whole (`--no-walk`) with rename detection:
+   whether the path was deleted or moved, and where to.
+
+`--full-history`: git's simplification follows, at a merge, a parent the
+asked paths are the same in, all of them together, so a batch of paths would
+hide a deletion that the same path asked alone shows. Paths are relative to
+the checkout's root (`--relative`: a root below the top of its git repository
+sees its own part of the history).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+from anchorcheck.repo.checkout import Repository
+
+_FORMAT = "%x01%H%x00%h%x00%cs%x00%s"  # the commits found: full id, short id, date, subject
+# Renames with edits need the blobs' bytes; a partial clone (or a mirror) may lack some, and git fails
+# rather than fetch them (no transport): then exact renames only, which compare object ids; then none.
+_RENAMES = ("-M", "-M100%", "--no-renames")
+
+Entry = tuple[str, str, str]  # status, old path, new path ("" but for a rename)
+
+
+class Change(NamedTuple):
+    """The commit that removed or moved a path."""
+
+    commit: str  # short id
+    date: str  # YYYY-MM-DD (committer date)
+    subject: str
+
+    def __str__(self) -> str:
+        return f"{self.commit} ({self.date} '{self.subject}')"
+
+
+class Found(NamedTuple):
+    """Where one walk saw a path go: the change, the new place (None: deleted), the commit's full id."""
+
+    change: Change
+    moved_to: str | None
+    commit: str
+
+
+class Walk(NamedTuple):
+    """What one walk saw: the paths it answered, the commits it read, why it stopped before the root ("" when
+    it read the whole history it was given), and whether that was the time given running out."""
+
+    found: dict[str, Found]
+    commits: int
+    cut: str = ""
+    timed: bool = False
+
+
+def walk(repo: Repository, head: str, paths: list[str], seconds: float, max_commits: int, since: str | None = None) -> Walk | None:
+    """Walk the history of `head` (down to `since`, excluded, when given) for `paths`; None when git failed."""
+    operands = [head] if since is None else [head, f"^{since}"]
+    stream = repo.git_stream(
+        "log", "-z", "--sparse", "--full-history", "--relative", "--name-status", "--no-renames", "--format=%x01%H",
+        operands=operands, paths=[f":(literal){p}" for p in paths], seconds=seconds,
+    )
+    if stream is None:
+        return None
+    removed: dict[str, str] = {}  # path -> full id of the commit that removed it
+    log = _Log(limit=max_commits)
+    with stream:
+        for commit, entries in log.read(stream):
+            for path in paths:
+                if path not in removed and _removal(path, entries) is not None:
+                    removed[path] = commit[0]
+            if len(removed) == len(paths):
+                return Walk(_where(repo, removed), log.count)
+        if log.full:
+            return Walk(_where(repo, removed), log.count, f"history cut at {log.count:,} commits")
+        if stream.failed:
+            return None
+        if stream.cut:
+            return Walk(_where(repo, removed), log.count, f"history cut at {log.count:,} commits: out of time", True)
+    return Walk(_where(repo, removed), log.count)
+
+
+def _where(repo: Repository, removed: dict[str, str]) -> dict[str, Found]:
+    """For each path and the commit that removed it: that commit (short id, date, subject) and the path's new
+    place when it moved, from the commit's whole diff with rename detection."""
+    ids = list(dict.fromkeys(removed.values()))
+    if not ids:
+        return {}
+    shown: dict[str, tuple[Change, list[Entry]]] = {}
+    for renames in _RENAMES:
+        out = repo.git("log", "--no-walk=unsorted", "-z", "--relative", "--name-status", renames, f"--format={_FORMAT}", operands=ids)
+        if out is not None:
+            shown = {header[0]: (Change(*header[1:]), entries) for header, entries in _Log(fields=4).read([out])}
+            break
+    found = {}
+    for path, commit in removed.items():
+        if commit in shown:
+            change, entries = shown[commit]
+            found[path] = Found(change, _removal(path, entries) or None, commit)
+    return found
+
+
+class _Log:
+    """The commits of `git log -z --name-status` output, read in pieces as git writes it: each header counted,
+    and the commits handed over with their (status, old, new) entries: those with entries when a header is
+    one field (a walk: most commits change no asked path), every one when it is several (the commits found).
+
+    A long walk is mostly headers alone (a 0x01 byte and a commit id each); a piece holding nothing else is
+    counted in one pass, never split into tokens. A commit's first entry follows a newline, so a piece
+    without one, while no commit's entries are being read, holds headers only.
+    """
+
+    def __init__(self, fields: int = 1, limit: int | None = None) -> None:
+        self.fields = fields  # NUL-separated fields of a header (the format's)
+        self.limit = limit  # commits read at most
+        self.count = 0  # headers read
+        self.full = False  # stopped at `limit`
+        self._header: list[str] = []  # the commit being read
+        self._entries: list[Entry] = []
+        self._open: list[str] = []  # the header or entry being read, and how many fields it still needs
+        self._need = 0
+
+    def read(self, pieces: Iterable[str]) -> Iterator[tuple[list[str], list[Entry]]]:
+        rest = ""
+        for piece in pieces:
+            text = rest + piece
+            end = text.rfind("\0")
+            if end < 0:
+                rest = text
+                continue
+            rest = text[end + 1 :]
+            yield from self._tokens(text[:end])
+            if self.full:
+                return
+        yield from self._tokens(rest)
+        if not self.full and self._header and (self._entries or self.fields > 1):
+            yield self._header, self._entries
+
+    def _tokens(self, body: str) -> Iterator[tuple[list[str], list[Entry]]]:
+        if self.fields == 1 and not self._entries and not self._need and "\n" not in body:
+            headers = body.count("\x01")
+            if self.limit is not None and self.count + headers > self.limit:
+                self.count, self.full = self.limit, True
+            elif headers:
+                self.count += headers
+                self._header = [body[body.rfind("\x01") + 1 :]]
+            return
+        for token in body.split("\0") if body else ():
+            if self._need:  # a field of the header or entry being read
+                self._open.append(token)
+                self._need -= 1
+            else:
+                token = token.lstrip("\n")
+                if token.startswith("\x01"):
+                    if self._header and (self._entries or self.fields > 1):
+                        yield self._header, self._entries
+                    self.count += 1
+                    if self.limit is not None and self.count > self.limit:
+                        self.count, self.full = self.limit, True
+                        return
+                    self._header, self._entries = [], []
+                    self._open, self._need = [token[1:]], self.fields - 1
+                elif token:  # a status: one path follows, two for a rename or copy
+                    self._open, self._need = [token[0]], 2 if token[0] in "RC" else 1
+            if not self._need and self._open:
+                self._close()
+
+    def _close(self) -> None:
+        """The header (the first thing of a commit) or entry being read has all its fields."""
+        if not self._header:
+            self._header = self._open
+        else:
+            status, old, *new = self._open
+            self._entries.append((status, old, new[0] if new else ""))
+        self._open = []
+
+
+def _removal(path: str, entries: list[Entry]) -> str | None:
+    """Whether these entries remove `path` (a file, or every file under a folder): "" when deleted, the new place
+    when moved (a folder's new place is where most of its files went), None when they do not touch it."""
+    if any(status == "R" and old == path for status, old, _ in entries):
+        return next(new for status, old, new in entries if status == "R" and old == path)
+    if any(status == "D" and old == path for status, old, _ in entries):
+        return ""
+    prefix = path + "/"
+    under = [(status, old, new) for status, old, new in entries if status in ("D", "R") and old.startswith(prefix)]
+    if not under:
+        return None
+    places: Counter[str] = Counter()
+    for status, old, new in under:
+        rest = old[len(prefix):]
+        if status == "R" and new.endswith("/" + rest):
+            places[new[: -len(rest) - 1]] += 1
+    if places:
+        place, count = places.most_common(1)[0]
+        if count * 2 > len(under):
+            return posixpath.normpath(place)
+    return ""
