@@ -83,7 +83,7 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     unreadable = list(search.unreadable)
     for path in configs:
         context.check_deadline()
-        defined = defined_names(context, path)
+        defined = defined_names(context, path, key)
         if defined is None or defined.unread:
             unreadable.append(path if defined is None else f"{path}:{defined.error} ({defined.unread})")
             continue

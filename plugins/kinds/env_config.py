@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from anchorcheck.plugin import Context, Parsed, first_error_line, parser_for, later, UnsafePathError
+from anchorcheck.plugin import Context, Parsed, first_error_line, later, parse_tree, UnsafePathError
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -67,20 +67,31 @@ class Defined:
         self.unread = unread
 
 
-def defined_names(context: Context, path: str) -> Defined | None:
-    """The variables the file defines; None when it cannot be read."""
+def defined_names(context: Context, path: str, key: str | None = None) -> Defined | None:
+    """The variables the file defines; None when it cannot be read.
+
+    With `key`, a YAML file whose bytes do not hold the key is not parsed: its names are read as
+    written (a quoted scalar's escapes are not decoded), so it cannot define the key, and only what
+    would make it unreadable (nesting too deep to parse) is told. A file that holds it is parsed once
+    for every key."""
     kind = config_kind(path)
     if kind is None:
         return Defined()
 
-    def read() -> Defined | None:
+    def read(parse: bool) -> Defined | None:
         try:
             data = context.repo.read_bytes(path)
         except (OSError, UnsafePathError):
             return None
+        if not parse:
+            return _unparsed_yaml(data) if key is not None and key.encode() not in data else None
         return _READERS[kind](data)
 
-    return context.memo(("anchorcheck.env-config", path), read)
+    if key is not None and kind in _YAML_KINDS:
+        unparsed = context.memo(("anchorcheck.env-config-without", path, key), lambda: read(parse=False))
+        if unparsed is not None:
+            return unparsed
+    return context.memo(("anchorcheck.env-config", path), lambda: read(parse=True))
 
 
 def _dotenv(data: bytes) -> Iterator[tuple[str, int, str]]:
@@ -127,13 +138,24 @@ def _yaml(section: str, what: str) -> Callable[[bytes], Defined]:
     """A reader of the names under every `section:` key of a YAML file."""
 
     def read(data: bytes) -> Defined:
-        too_deep = yaml_too_deep(data)
-        if too_deep is not None:
-            return Defined(error=too_deep, unread=f"nested more than {MAX_YAML_LEVELS} levels deep")
-        root = parser_for("yaml").parse(data).root_node
+        unparsed = _unparsed_yaml(data)
+        if unparsed.unread is not None:
+            return unparsed
+        tree = parse_tree("yaml", data)
+        if tree is None:
+            return Defined(error=1, unread="the YAML grammar did not finish parsing it within the parse budget")
+        root = tree.root_node
         return Defined(list(dict.fromkeys(_yaml_keys(root, section, what))), first_error_line(root))  # an anchor used twice names once
 
     return read
+
+
+def _unparsed_yaml(data: bytes) -> Defined:
+    """What a YAML file tells before it is parsed: unreadable when nested too deep to parse safely."""
+    too_deep = yaml_too_deep(data)
+    if too_deep is not None:
+        return Defined(error=too_deep, unread=f"nested more than {MAX_YAML_LEVELS} levels deep")
+    return Defined()
 
 
 def yaml_too_deep(data: bytes) -> int | None:
@@ -239,3 +261,4 @@ _READERS: dict[str, Callable[[bytes], Defined]] = {
     "compose": _yaml("environment", "docker-compose environment"),
     "workflow": _yaml("env", "GitHub Actions env"),
 }
+_YAML_KINDS = frozenset({"compose", "workflow"})
