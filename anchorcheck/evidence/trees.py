@@ -127,3 +127,9 @@ def _bounded_parse(parser: Parser, data: bytes, until: float) -> Tree:
         if time.monotonic() > until:
             raise BudgetExceeded() from None
         raise
+
+
+def forget() -> None:
+    """Drop every tree kept: a benchmark's cold run then starts with none, as a new process does."""
+    global _HELD
+    _HELD = _Held(_HELD_BYTES)

@@ -7,7 +7,7 @@ through the Repository (which refuses paths outside the root), and answer.
 from __future__ import annotations
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
-from anchorcheck.plugin import Anchor, AnchorSyntaxError, Context, Repository, decode_path, git_renames, is_object_id
+from anchorcheck.plugin import Anchor, AnchorSyntaxError, Context, Repository, decode_path, git_renames
 
 
 def parse_file(value: str) -> str:
@@ -41,53 +41,25 @@ def verify_file(anchor: Anchor, context: Context) -> AnchorResult:
     return AnchorResult(shown, Verdict.REFUTED, reason, state="missing")
 
 
-_MAX_RENAMES = 8  # a chain of renames followed; past it, the hint is left to the file name
-# Paths whose history one Verifier asks git about (two git runs each); past this, the hint is the file name's.
-# 3,000 stale paths asked one by one took a minute; the first few are the ones a person fixes first.
-MAX_HISTORY_LOOKUPS = 32
-
-
 def _renamed_by_git(context: Context, path: str) -> str | None:
-    """Where git says a missing path went: a staged rename, else history (within the lookups left)."""
+    """Where git says a missing path went: a staged rename, else the run's history walk (a chain of renames
+    followed to where the file is now). The walk is the one the staleness check reads for every missing
+    path of the run (`anchorcheck.evidence.history`): asking git here too walked the history twice."""
     if not context.repo.in_git:
         return None
     staged = context.memo(("file", "staged renames"), lambda: _staged_renames(context.repo))
     if path in staged:
         return staged[path]
-    left = context.memo(("file", "history lookups left"), lambda: [MAX_HISTORY_LOOKUPS])
-    if not left[0]:
-        return None
-    left[0] -= 1
-    return _renamed_in_history(context.repo, path)
+    from anchorcheck.plugin import history_of  # with the first missing path: a check with none never loads history
+
+    fate = history_of(context).fate(path)
+    return fate.moved_to if fate is not None else None
 
 
 def _staged_renames(repo: Repository) -> dict[str, str]:
     """Renames staged in the index (`git mv` not yet committed), old path -> new path."""
     out = repo.git("diff-index", "--cached", "-M", "--relative", "--name-status", "-z", "--no-textconv", "--no-ext-diff", operands=["HEAD"])
     return {old: new for status, old, new in git_renames(out) if status == "R"}
-
-
-def _renamed_in_history(repo: Repository, path: str) -> str | None:
-    """Where git's history says a missing file went: the rename in the last commit that touched the path,
-    followed while the new name is gone too. Git's rename detection knows a `git mv` that a guess by file
-    name gets wrong (`client/stdio.py` → `client/stdio_transport.py`, not `server/stdio.py`). Plumbing
-    only, the path a literal pathspec; None without a rename."""
-    current = path
-    for _ in range(_MAX_RENAMES):
-        last = (repo.git("rev-list", "--max-count=1", operands=["HEAD"], paths=[f":(literal){current}"]) or "").strip()
-        if not is_object_id(last):
-            return None
-        out = repo.git("diff-tree", "-r", "-M", "--relative", "--name-status", "-z", "--no-commit-id", "--root", "--no-textconv", "--no-ext-diff", operands=[last])
-        current = _renamed(out, current)
-        if current is None:
-            return None
-        if repo.is_file(current):
-            return current
-    return None
-
-
-def _renamed(name_status: str | None, path: str) -> str | None:
-    return next((new for status, old, new in git_renames(name_status) if status == "R" and old == path), None)
 
 
 # Names that many directories have by convention: another file of that name says nothing about where
