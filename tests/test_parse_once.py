@@ -92,3 +92,23 @@ def test_trees_kept_stay_within_their_byte_cap() -> None:
     assert held.size <= 1000 and len(held.trees) < 50
     held.put(("python", b"y" * 300), None)  # over a quarter of the cap: never kept
     assert ("python", b"y" * 300) not in held.trees
+
+
+@needs_git
+def test_a_compose_file_is_parsed_only_for_a_key_it_spells(tmp_path, counted) -> None:
+    _, parsed = counted
+    v = project(tmp_path)
+    absent = v.check("env:NEVER_SET_ANYWHERE")
+    assert absent.verdict is Verdict.REFUTED and "1 configuration file read" in absent.reason
+    assert FILES["compose.yaml"].encode() not in parsed  # it cannot define a name it does not spell
+    assert v.check("env:APP_MODE").verdict is Verdict.VERIFIED
+    assert parsed[FILES["compose.yaml"].encode()] == 1
+
+
+@needs_git
+def test_a_compose_file_too_deep_to_parse_leaves_any_key_unproven(tmp_path) -> None:
+    deep = "services:\n" + "".join("  " * (level + 1) + f"k{level}:\n" for level in range(100)) + "  " * 101 + "x: 1\n"
+    write(tmp_path, {"app.py": "import os\n", "compose.yaml": deep})
+    init_repo(tmp_path)
+    result = verifier(tmp_path).check("env:NEVER_SET_ANYWHERE")
+    assert result.verdict is Verdict.INCONCLUSIVE and "compose.yaml:" in result.reason and "levels deep" in result.reason

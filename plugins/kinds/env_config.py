@@ -67,31 +67,32 @@ class Defined:
         self.unread = unread
 
 
-def defined_names(context: Context, path: str, key: str | None = None) -> Defined | None:
-    """The variables the file defines; None when it cannot be read.
-
-    With `key`, a YAML file whose bytes do not hold the key is not parsed: its names are read as
-    written (a quoted scalar's escapes are not decoded), so it cannot define the key, and only what
-    would make it unreadable (nesting too deep to parse) is told. A file that holds it is parsed once
-    for every key."""
+def defined_names(context: Context, path: str) -> Defined | None:
+    """The variables the file defines; None when it cannot be read."""
     kind = config_kind(path)
     if kind is None:
         return Defined()
+    return context.memo(("anchorcheck.env-config", path), lambda: _read(context, path, _READERS[kind]))
 
-    def read(parse: bool) -> Defined | None:
-        try:
-            data = context.repo.read_bytes(path)
-        except (OSError, UnsafePathError):
-            return None
-        if not parse:
-            return _unparsed_yaml(data) if key is not None and key.encode() not in data else None
-        return _READERS[kind](data)
 
-    if key is not None and kind in _YAML_KINDS:
-        unparsed = context.memo(("anchorcheck.env-config-without", path, key), lambda: read(parse=False))
-        if unparsed is not None:
-            return unparsed
-    return context.memo(("anchorcheck.env-config", path), lambda: read(parse=True))
+def unparsed_names(context: Context, path: str) -> Defined | None:
+    """What a YAML file tells before it is parsed: nothing, or that it cannot be read (nested too deep
+    to parse safely). For a name the file's bytes do not hold: its names are read as written (a
+    quoted scalar's escapes are not decoded), so it cannot define that name, and is not parsed."""
+    return context.memo(("anchorcheck.env-config-unparsed", path), lambda: _read(context, path, _unparsed_yaml))
+
+
+def is_yaml(path: str) -> bool:
+    """Whether the file is read as YAML (compose, workflow): the readers that parse."""
+    return config_kind(path) in ("compose", "workflow")
+
+
+def _read(context: Context, path: str, reader: Callable[[bytes], Defined]) -> Defined | None:
+    try:
+        data = context.repo.read_bytes(path)
+    except (OSError, UnsafePathError):
+        return None
+    return reader(data)
 
 
 def _dotenv(data: bytes) -> Iterator[tuple[str, int, str]]:
@@ -261,4 +262,3 @@ _READERS: dict[str, Callable[[bytes], Defined]] = {
     "compose": _yaml("environment", "docker-compose environment"),
     "workflow": _yaml("env", "GitHub Actions env"),
 }
-_YAML_KINDS = frozenset({"compose", "workflow"})
