@@ -53,17 +53,19 @@ class _Held:
         self.trees: OrderedDict[tuple[Grammar, bytes], Tree | None] = OrderedDict()
 
     def get(self, key: tuple[Grammar, bytes]) -> tuple[bool, Tree | None]:
-        if key not in self.trees:
+        try:  # one lookup, then the move: another thread may drop the entry between two
+            tree = self.trees[key]
+            self.trees.move_to_end(key)
+        except KeyError:
             return False, None
-        self.trees.move_to_end(key)
-        return True, self.trees[key]
+        return True, tree
 
     def put(self, key: tuple[Grammar, bytes], tree: Tree | None) -> None:
         if len(key[1]) * 4 > self.limit or key in self.trees:
             return
         self.trees[key] = tree
         self.size += len(key[1])
-        while self.size > self.limit:
+        while self.size > self.limit and self.trees:
             (_, dropped), _ = self.trees.popitem(last=False)
             self.size -= len(dropped)
 
