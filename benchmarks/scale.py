@@ -134,6 +134,7 @@ def cold(root: Path, anchors: list[str], clock: Clock) -> None:
     from anchorcheck import Memory, Verifier
     from anchorcheck.evidence.index import SourceIndex
 
+    forget_trees()
     verifier = Verifier(root, options={"cache": False})
     memories = [Memory(id=str(i), anchors=[a]) for i, a in enumerate(anchors)]
     results = clock.time("cold", lambda: [r for m in memories for r in verifier.verify(m).results])
@@ -144,6 +145,16 @@ def cold(root: Path, anchors: list[str], clock: Clock) -> None:
     data = clock.time("cold read", lambda: {path: (root / path).read_bytes() for path, _ in candidates})
     clock.time("cold parse", lambda: [get_parser(language.grammar).parse(data[path]) for path, language in candidates if path in must])
     clock.time("cold manifests", lambda: _manifest_floor(root, manifests))
+
+
+def forget_trees() -> None:
+    """Trees a cold run parsed stay in the process (`anchorcheck.evidence.trees`): the next cold run starts
+    without them, as a new process would. Code older than that store keeps none."""
+    try:
+        from anchorcheck.evidence.trees import forget
+    except ImportError:
+        return
+    forget()
 
 
 def cited_source(root: Path, anchors: list[str]) -> str:

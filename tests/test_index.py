@@ -214,7 +214,7 @@ def test_extraction_reads_the_bytes_once_not_once_per_node(monkeypatch):
     """The parse goes through a read callback (so a deadline can stop it); the facts must then be
     taken from a tree that holds the bytes, or every node's text is fetched through the callback
     again (0.3 ms a node on a 100 KB file: extraction cost four times the parse)."""
-    from anchorcheck.evidence import extraction
+    from anchorcheck.evidence import extraction, trees
     from anchorcheck_plugins.languages.python import LANGUAGE
 
     reads = {"parse": 0, "after": 0}
@@ -229,7 +229,8 @@ def test_extraction_reads_the_bytes_once_not_once_per_node(monkeypatch):
         phase[0] = "after"
         return tree
 
-    monkeypatch.setattr(extraction, "_bounded_parse", counting)
+    monkeypatch.setattr(trees, "_bounded_parse", counting)
+    monkeypatch.setattr(trees, "_HELD", trees._Held(trees._HELD_BYTES))  # no tree of an earlier test
     source = "".join(f"import mod{i}\nclass C{i}:\n    def m(self):\n        self.x = os.environ['K{i}']\n" for i in range(500))
     facts = extraction.extract_facts(LANGUAGE, source.encode())
     assert len(facts.imports) == 500 and ("K7", 4 * 7 + 4) in facts.env

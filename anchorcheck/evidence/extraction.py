@@ -8,14 +8,12 @@ Per process and free of I/O on the repository: worker processes run `extract_chu
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from anchorcheck.base.entrypoints import installed
-from anchorcheck.evidence import grammars
+from anchorcheck.evidence import grammars, trees
 from anchorcheck.evidence.facts import Facts, Parsed, first_error_line, too_broken_to_query
 from anchorcheck.repo.context import BudgetExceeded
 
@@ -26,12 +24,6 @@ if TYPE_CHECKING:
 
 FACTS_VERSION = "1"
 _CHUNK_BYTES = 256 * 1024  # a worker's share per round trip: about 25 ms of parsing
-
-
-@lru_cache(maxsize=None)
-def parser_for(grammar: str):  # noqa: ANN201 - tree_sitter.Parser
-    """One parser per grammar per process: building a parser is not free."""
-    return grammars.parser(grammar)
 
 
 _FINGERPRINTS: dict[tuple[str, str], str] = {}
@@ -133,41 +125,22 @@ def extract_or_broken(language: Language, data: bytes, until: float | None = Non
 
 
 _QUERIES: dict[str, _Queries] = {}
-_READ_CHUNK = 1 << 16  # bytes handed to tree-sitter per read callback of a bounded parse
-PARSE_BUDGET = 5.0  # seconds one file may parse: 2 MB of real code parses in 0.3 s, a looping grammar never ends
 
 
 def extract_facts(language: Language, data: bytes, until: float | None = None) -> Facts:
     """Parse bytes with the language's grammar and run its extract function (per process, no I/O).
 
-    With `until` (a `time.monotonic()` deadline) the parse stops at that time,
-    through tree-sitter's progress callback, and raises BudgetExceeded. Queries
-    cannot be stopped from here (see `anchorcheck.evidence.parsepool`): the caller runs
+    With `until` (a `time.monotonic()` deadline) the parse stops at that time and
+    raises BudgetExceeded (`anchorcheck.evidence.trees`). Queries cannot be
+    stopped from here (see `anchorcheck.evidence.parsepool`): the caller runs
     this in a worker process it can kill. Without a deadline nothing may hang
-    either: a parse past PARSE_BUDGET, or a tree whose error recovery would make
-    queries quadratic, gives a file that does not parse cleanly (absence claims
-    about it are INCONCLUSIVE), not a stuck process.
+    either: a parse past the per-file budget, or a tree whose error recovery would
+    make queries quadratic, gives a file that does not parse cleanly (absence
+    claims about it are INCONCLUSIVE), not a stuck process.
     """
-    grammar = language.grammar
-    if isinstance(grammar, str):
-        parser = parser_for(grammar)
-    else:
-        from tree_sitter import Parser
-
-        parser = Parser(grammar())
-    budget = time.monotonic() + PARSE_BUDGET
-    try:
-        tree = _bounded_parse(parser, data, budget if until is None else min(until, budget))
-    except BudgetExceeded:
-        if until is not None and time.monotonic() > until:
-            raise  # the caller's deadline: nothing about this file is known
+    tree = trees.parse(language.grammar, data, until)
+    if tree is None:
         return Facts(error=1)  # the grammar itself loops (a 1 KB TSX input did): unparseable, not a hang
-    if not tree.root_node.has_error:
-        # A tree parsed through a read callback fetches each node's text through it again (0.3 ms a
-        # node on a 100 KB file: extraction took 4x the parse). Parsing the bytes with that tree as the
-        # old one reuses every node (0.3-2 ms) and keeps the bytes. A tree with errors may reuse
-        # little, which would be a second unbounded parse: it keeps the callback.
-        tree = parser.parse(data, old_tree=tree)
     if too_broken_to_query(tree.root_node):
         return Facts(error=first_error_line(tree.root_node))
     queries = _QUERIES.get(language.name)
@@ -176,19 +149,3 @@ def extract_facts(language: Language, data: bytes, until: float | None = None) -
     facts: Facts = language.extract(Parsed(tree.root_node, data, queries))  # type: ignore[misc]
     facts.error = first_error_line(tree.root_node)
     return facts
-
-
-def _bounded_parse(parser, data: bytes, until: float):  # noqa: ANN001, ANN202 - tree_sitter.Parser, Tree
-    """Parse through a read callback, which is what lets tree-sitter ask whether to go on."""
-    if time.monotonic() > until:
-        raise BudgetExceeded()
-    try:
-        return parser.parse(
-            lambda at, _point: data[at : at + _READ_CHUNK],
-            progress_callback=lambda _offset, _has_error: time.monotonic() > until,
-        )
-    except ValueError:  # "Parsing failed": the callback stopped it
-        parser.reset()  # else the next parse would resume this one
-        if time.monotonic() > until:
-            raise BudgetExceeded() from None
-        raise

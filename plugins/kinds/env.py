@@ -29,7 +29,7 @@ from anchorcheck_plugins.kinds._source import (
     settling,
     spells_word,
 )
-from anchorcheck_plugins.kinds.env_config import config_kind, defined_names
+from anchorcheck_plugins.kinds.env_config import config_kind, defined_names, is_yaml, unparsed_names
 
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 
@@ -83,7 +83,9 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     unreadable = list(search.unreadable)
     for path in configs:
         context.check_deadline()
-        defined = defined_names(context, path)
+        # A YAML file is parsed only if it spells the key (every name it defines is written in it).
+        unparsed = is_yaml(path) and index.contains(path, key.encode()) is False
+        defined = unparsed_names(context, path) if unparsed else defined_names(context, path)
         if defined is None or defined.unread:
             unreadable.append(path if defined is None else f"{path}:{defined.error} ({defined.unread})")
             continue

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from anchorcheck.plugin import Context, Parsed, first_error_line, parser_for, later, UnsafePathError
+from anchorcheck.plugin import Context, Parsed, first_error_line, later, parse_tree, UnsafePathError
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -72,15 +72,27 @@ def defined_names(context: Context, path: str) -> Defined | None:
     kind = config_kind(path)
     if kind is None:
         return Defined()
+    return context.memo(("anchorcheck.env-config", path), lambda: _read(context, path, _READERS[kind]))
 
-    def read() -> Defined | None:
-        try:
-            data = context.repo.read_bytes(path)
-        except (OSError, UnsafePathError):
-            return None
-        return _READERS[kind](data)
 
-    return context.memo(("anchorcheck.env-config", path), read)
+def unparsed_names(context: Context, path: str) -> Defined | None:
+    """What a YAML file tells before it is parsed: nothing, or that it cannot be read (nested too deep
+    to parse safely). For a name the file's bytes do not hold: its names are read as written (a
+    quoted scalar's escapes are not decoded), so it cannot define that name, and is not parsed."""
+    return context.memo(("anchorcheck.env-config-unparsed", path), lambda: _read(context, path, _unparsed_yaml))
+
+
+def is_yaml(path: str) -> bool:
+    """Whether the file is read as YAML (compose, workflow): the readers that parse."""
+    return config_kind(path) in ("compose", "workflow")
+
+
+def _read(context: Context, path: str, reader: Callable[[bytes], Defined]) -> Defined | None:
+    try:
+        data = context.repo.read_bytes(path)
+    except (OSError, UnsafePathError):
+        return None
+    return reader(data)
 
 
 def _dotenv(data: bytes) -> Iterator[tuple[str, int, str]]:
@@ -127,13 +139,24 @@ def _yaml(section: str, what: str) -> Callable[[bytes], Defined]:
     """A reader of the names under every `section:` key of a YAML file."""
 
     def read(data: bytes) -> Defined:
-        too_deep = yaml_too_deep(data)
-        if too_deep is not None:
-            return Defined(error=too_deep, unread=f"nested more than {MAX_YAML_LEVELS} levels deep")
-        root = parser_for("yaml").parse(data).root_node
+        unparsed = _unparsed_yaml(data)
+        if unparsed.unread is not None:
+            return unparsed
+        tree = parse_tree("yaml", data)
+        if tree is None:
+            return Defined(error=1, unread="the YAML grammar did not finish parsing it within the parse budget")
+        root = tree.root_node
         return Defined(list(dict.fromkeys(_yaml_keys(root, section, what))), first_error_line(root))  # an anchor used twice names once
 
     return read
+
+
+def _unparsed_yaml(data: bytes) -> Defined:
+    """What a YAML file tells before it is parsed: unreadable when nested too deep to parse safely."""
+    too_deep = yaml_too_deep(data)
+    if too_deep is not None:
+        return Defined(error=too_deep, unread=f"nested more than {MAX_YAML_LEVELS} levels deep")
+    return Defined()
 
 
 def yaml_too_deep(data: bytes) -> int | None:

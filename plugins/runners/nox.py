@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
-from anchorcheck.plugin import Context, first_error_line, string_value, parser_for
+from anchorcheck.plugin import Context, first_error_line, string_value, parse_tree
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     dynamic,
@@ -61,7 +61,10 @@ def read_noxfile(context: Context, path: str) -> Noxfile:
         if language is None or not isinstance(language.grammar, str):
             raise ConfigError(path, "no Python grammar is loaded to parse the noxfile")
         source = read_text(context, path).encode("utf-8")
-        root = parser_for(language.grammar).parse(source).root_node
+        tree = parse_tree(language.grammar, source)  # fact extraction's tree of the same bytes, if it made one
+        if tree is None:
+            raise ConfigError(path, "the noxfile did not parse within the parse budget")
+        root = tree.root_node
         error = first_error_line(root)
         if error is not None:
             raise ConfigError(path, "Python syntax error", error)
