@@ -1,0 +1,221 @@
+"""When a function, class or variable that nothing defines now was defined here: the commit that removed it.
+
+A memory that says "call `parse_config()`" after the helper was renamed to
+`load_config` names something no file defines; so does one that names a
+function of another project, or an example. Only history tells them apart,
+and only on evidence: the name must have been *defined* (a definition in the
+facts a language plugin extracts, or a read of the environment), not merely
+written somewhere, at the revision before the commit that removed it.
+
+For all the names of a run that nothing defines now, ONE bounded walk finds
+where they might have gone: `git log -G` with one alternation of the names
+(`-G` takes a regex, so one walk answers every name; `-S` takes one string),
+over the last MAX_COMMITS commits, showing only the changed lines of the files
+that matched. For each name, the newest commits whose removed lines write it
+are candidates; each is confirmed by extracting the facts of that file at the
+commit's parent (`git cat-file`, parsed by the language plugin, never
+executed): defined there and nowhere now is gone. When the same commit adds
+exactly one new definition in the same file, in the same class, that is its
+new name. A name the walk never saw removed from a definition is not read at
+all (silence): an example, another project's name, or older than the walk.
+Answers are kept by HEAD in the facts cache, as the path history's are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
+
+from anchorcheck.evidence.cache import open_cache
+from anchorcheck.evidence.extraction import extract_or_broken
+from anchorcheck.evidence.facts import Facts
+from anchorcheck.evidence.history import Change, head_of
+from anchorcheck.repo.context import BudgetExceeded, Context
+
+MAX_COMMITS = 5_000  # commits one walk looks at, newest first
+MAX_NAMES = 200  # names one walk asks about; past it, the rest are not read
+MAX_CANDIDATES = 3  # commits per name whose removed lines are confirmed against the parent's facts
+MAX_CONFIRMS = 40  # confirmations (two blobs parsed each) per run
+MIN_SECONDS = 3.0  # left of the deadline below which no walk starts
+_CACHE_KEY = "ident-history-v1"
+_FORMAT = "%x01%h%x00%cs%x00%s"
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class Gone(NamedTuple):
+    """A name defined at the parent of `change` in `path` (as `qualified`, at `line`) and by no file now;
+    `to` is the one definition the same commit added beside it (a rename), when it is defined now."""
+
+    name: str
+    path: str
+    qualified: str
+    line: int
+    change: Change
+    to: str | None = None
+    env: bool = False  # a read of the environment, not a definition
+
+    def describe(self) -> str:
+        what = "read" if self.env else "defined"
+        said = f"`{self.name}` was {what} in {self.path}:{self.line} until {self.change}"
+        return f"{said}; now `{self.to}`" if self.to else f"{said}, which removed it"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self._asdict(), "change": list(self.change)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Gone:
+        return cls(**{**data, "change": Change(*map(str, data["change"]))})
+
+
+def defines(facts: Facts, name: str, env: bool) -> list[tuple[str, int, bool]]:
+    """The (qualified name, line) of each definition of `name` in a file's facts: the name itself or a member
+    of that name (`Config.parse_config` for `parse_config`); with `env`, each read of the variable too (marked)."""
+    found = [(q, line, False) for q, line in facts.defs if q == name or q.endswith("." + name)]
+    return found + [(key, line, True) for key, line in facts.env if key == name] if env else found
+
+
+class IdentHistory:
+    """The fates of the names of one run that nothing defines now, at one HEAD: `fates(names)` walks once."""
+
+    def __init__(self, context: Context, defined_now: Callable[[str], bool]) -> None:
+        self.context = context
+        self.repo = context.repo
+        self.defined_now = defined_now  # whether a name (a rename's target) is defined now
+        self.cache = open_cache(context.options, self.repo.root, context.time_left)
+        self.known: dict[str, Gone | None] = {}
+        self.confirms = 0
+        self.walks = 0
+
+    def fates(self, names: Iterable[str], env: Callable[[str], bool]) -> dict[str, Gone | None]:
+        """For each name: how it went (Gone), or None when history shows no definition of it removed (or there
+        is no history, or the name is past MAX_NAMES). A name left out was not looked up in time."""
+        names = list(dict.fromkeys(names))
+        head = head_of(self.repo) if self.repo.in_git else None
+        if head is None:
+            return dict.fromkeys(names)  # no history: nothing is known to be gone
+        asked, names = names, [n for n in names if n not in self.known]
+        clone = "shallow" if self.repo.shallow else "full"
+        keys = {n: f"{_CACHE_KEY}:{head}:{clone}:{n}" for n in names}
+        rows = self.cache.get_many(keys.values()) if self.cache is not None else {}
+        for name in names:
+            if keys[name] in rows:
+                row = rows[keys[name]]
+                self.known[name] = Gone.from_dict(row) if row else None
+        todo = [n for n in names if n not in self.known]
+        for name in todo[MAX_NAMES:]:  # a table of names: the rest are not read
+            self.known[name] = None
+        todo = todo[:MAX_NAMES]
+        if todo and self._time():
+            found = self._walk(head, todo, env)
+            for name, fate in (found or dict.fromkeys(todo)).items():  # git failed: no history to show it gone
+                self.known[name] = fate
+                if self.cache is not None and found is not None:
+                    self.cache.put(keys[name], fate.to_dict() if fate else {})
+            if self.cache is not None:
+                self.cache.flush()
+        return {n: self.known[n] for n in asked if n in self.known}
+
+    def _walk(self, head: str, names: list[str], env: Callable[[str], bool]) -> dict[str, Gone | None] | None:
+        """One `git log -G` over the last MAX_COMMITS commits, then the confirmations; None when git failed."""
+        self.walks += 1
+        cut = (self.repo.git("rev-list", "--max-count=1", f"--skip={MAX_COMMITS}", operands=[head]) or "").strip()
+        revisions = [head, f"^{cut}"] if cut else [head]
+        words = sorted({n.rsplit(".", 1)[-1] for n in names})
+        out = self.repo.git(
+            "log", "-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "-E",
+            f"-G({'|'.join(words)})", f"--format={_FORMAT}", operands=revisions,
+        )
+        if out is None:
+            return None
+        candidates = _removals(out, names)
+        answers: dict[str, Gone | None] = {}
+        for name in names:
+            try:
+                fate = self._confirm(name, candidates.get(name, []), env(name))
+            except _OutOfTime:
+                continue  # not looked at: nothing is concluded
+            answers[name] = fate
+        return answers
+
+    def _confirm(self, name: str, candidates: list[tuple[Change, str]], env: bool) -> Gone | None:
+        """The newest candidate whose file defined the name at the commit's parent."""
+        for change, path in candidates[:MAX_CANDIDATES]:
+            if self.confirms >= MAX_CONFIRMS or not self._time():
+                raise _OutOfTime
+            self.confirms += 1
+            before = self._facts(f"{change.commit}^", path)
+            found = defines(before, name, env) if before is not None else []
+            if found:
+                qualified, line, read = found[0]
+                new = self._renamed(qualified, read, before, change.commit, path)
+                to = new.rsplit(".", 1)[-1] if new is not None and "." not in name else new
+                return Gone(name, path, qualified, line, change, to if to is not None and self.defined_now(to) else None, read)
+        return None
+
+    def _renamed(self, qualified: str, read: bool, before: Facts, commit: str, path: str) -> str | None:
+        """The one definition (or variable read) `commit` added to `path` beside `qualified` (in the same
+        class)."""
+        after = self._facts(commit, path)
+        if after is None:
+            return None
+        if read:
+            added = {k for k, _ in after.env} - {k for k, _ in before.env}
+        else:
+            owner = qualified.rpartition(".")[0]
+            had = {q for q, _ in before.defs}
+            added = {q for q, _ in after.defs if q not in had and q.rpartition(".")[0] == owner}
+        if len(added) != 1:
+            return None
+        [new] = added
+        return new
+
+    def _facts(self, revision: str, path: str) -> Facts | None:
+        """The facts of `path` at `revision` (None: no such file, or no language plugin parses it)."""
+        language = self.context.registry.language_for(path)
+        if language is None or language.extract is None:
+            return None
+        blob = self.repo.git("cat-file", operands=["blob", f"{revision}:{path}"])
+        if blob is None:
+            return None
+        try:
+            return extract_or_broken(language, blob.encode("utf-8", "surrogateescape"), self.context.deadline)
+        except BudgetExceeded:
+            raise _OutOfTime from None
+
+    def _time(self) -> bool:
+        left = self.context.time_left()
+        return left is None or left > MIN_SECONDS
+
+
+class _OutOfTime(Exception):
+    """The deadline or the confirmation budget stopped the look at one name."""
+
+
+def _removals(out: str, names: list[str]) -> dict[str, list[tuple[Change, str]]]:
+    """For each name, the (commit, file) pairs of `git log -p -U0` output whose removed lines write it as a
+    word, newest first, each pair once."""
+    by_word: dict[str, list[str]] = {}
+    for name in names:
+        by_word.setdefault(name.rsplit(".", 1)[-1], []).append(name)
+    found: dict[str, list[tuple[Change, str]]] = {}
+    change: Change | None = None
+    path: str | None = None
+    header = False  # between a file's `diff --git` line and its first hunk
+    for line in out.split("\n"):
+        if line.startswith("\x01"):
+            parts = line[1:].split("\0", 2)
+            change, path = (Change(*parts) if len(parts) == 3 else None), None
+        elif line.startswith("diff --git "):
+            header, path = True, None
+        elif header:
+            if line.startswith("--- a/"):
+                path = line[6:]  # a quoted path or a new file: nothing read as removed there
+            header = not line.startswith("@@")
+        elif line.startswith("-") and change is not None and path is not None:
+            for word in set(_WORD.findall(line)) & by_word.keys():
+                for name in by_word[word]:
+                    pairs = found.setdefault(name, [])
+                    if (change, path) not in pairs:
+                        pairs.append((change, path))
+    return found

@@ -1,0 +1,171 @@
+"""Identifiers named in prose, judged on evidence: defined now, defined once and gone, or not a claim at all.
+
+`anchorcheck.memory.identifiers` reads the code spans shaped like identifiers
+(`parse_config()`, `SourceIndex`, `CACHE_DIR`) and the variables a shell command
+sets (`FOO_BAR=1 pnpm test`). Before a run is checked, `settle` decides what
+each is, for every memory of the run at once:
+
+- a file of the repository defines it now (the facts a language plugin
+  extracts), or reads the variable (`env:`): the reference becomes that
+  anchor (`sym:src/cfg.py::load_config`, `env:CACHE_DIR`), checked as any
+  typed one, VERIFIED with the file and line;
+- nothing defines it now, and history shows a definition removed
+  (`anchorcheck.verify.identhistory`, one walk for the run): it becomes the
+  anchor of its last definition (`sym:src/cfg.py::parse_config`), REFUTED
+  now, and `on_result` adds the commit that removed it, and its new name when
+  that commit renamed it;
+- nothing defines it, now or in the history walked (an example, another
+  project's name, a word that looks like code), or the look at it was not
+  complete (a candidate that did not parse): it is dropped. Silence, never a
+  wrong verdict;
+- the deadline came first: it stays unresolved, and its result is
+  INCONCLUSIVE, saying so.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from anchorcheck.evidence.goals import Goal
+from anchorcheck.evidence.index import SourceIndex
+from anchorcheck.memory import identifiers
+from anchorcheck.model.anchors import encode_path
+from anchorcheck.model.reference import Reference
+from anchorcheck.model.results import AnchorResult, Memory, Verdict
+from anchorcheck.repo.context import BudgetExceeded, Context
+from anchorcheck.repo.paths import UnsafePathError
+from anchorcheck.verify.identhistory import Gone, IdentHistory, defines
+
+if TYPE_CHECKING:
+    from anchorcheck.verify.verifier import Verifier
+
+UNSURE = "unsure"  # the look at a name was not complete: not read
+LATE = "late"  # the deadline came before the look: INCONCLUSIVE
+_MEMO = "anchorcheck.identifier-history"
+
+
+def settle(memories: Iterable[Memory], verifier: Verifier, deadline: float | None = None) -> None:
+    """Resolve the identifier references of a run (see the module's docstring), within `deadline` seconds."""
+    memories = list(memories)
+    names = {
+        identifiers.name_of(a): a.kind
+        for m in memories for a in m.anchors if isinstance(a, Reference) and a.implicit and identifiers.unresolved(a)
+    }
+    if not names:
+        return
+    context = verifier.context
+    kept = context.deadline
+    context.deadline = time.monotonic() + deadline if deadline is not None else None
+    try:
+        now = {name: _now(name, kind, verifier) for name, kind in names.items()}
+        history = history_of(verifier)
+        missing = [name for name, found in now.items() if found is None]
+        fates = history.fates(missing, lambda name: names[name] == "env") if missing else {}
+    finally:
+        context.deadline = kept
+    for memory in memories:
+        anchors, positions = [], []
+        for index, anchor in enumerate(memory.anchors):
+            if isinstance(anchor, Reference) and anchor.implicit and identifiers.unresolved(anchor):
+                anchor = _resolved(anchor, now, fates)
+                if anchor is None:
+                    continue
+            anchors.append(anchor)
+            positions.append(memory.anchor_position(index))
+        memory.anchors, memory.anchor_positions = anchors, positions
+
+
+def _resolved(reference: Reference, now: dict[str, str | None], fates: dict[str, Gone | None]) -> Reference | None:
+    """The reference as the anchor it amounts to; None when it is no claim; itself when not looked at in time."""
+    name = identifiers.name_of(reference)
+    found = now[name]
+    if found == LATE or found is None and name not in fates:
+        return reference
+    if found is None:
+        gone = fates[name]
+        if gone is None:
+            return None
+        found = f"env:{name}" if gone.env else f"sym:{encode_path(gone.path)}::{gone.qualified}"
+    if found == UNSURE:
+        return None
+    return reference._replace(kind=found.split(":", 1)[0], anchor=found)
+
+
+def on_result(reference: Reference, result: AnchorResult, verifier: Verifier) -> AnchorResult:
+    """An identifier reference's result with what history says: a REFUTED one names the commit that removed
+    it (an error); one nothing defines that history does not show gone is no finding of its own (a warning,
+    when `settle` did not drop it); an unresolved one was not looked at in time."""
+    if reference.kind == "sym" and identifiers.unresolved(reference):
+        return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, "budget exceeded before it was looked up: defined here, or not?", state="budget")
+    if result.verdict is not Verdict.REFUTED:
+        return result
+    name = identifiers.name_of(reference)
+    fates = history_of(verifier).fates([name], lambda _: reference.kind == "env")
+    gone = fates.get(name)
+    if gone is None:
+        said = "history was not read in time" if name not in fates else "no removal of it in the history looked at"
+        result.verdict, result.severity, result.state = Verdict.INCONCLUSIVE, "warning", "unsure"
+        result.reason += f"; {said}: maybe not a name of this repository"
+        return result
+    result.reason += f"; {gone.describe()}"
+    result.state, result.severity = "gone", "error"
+    result.details = {**result.details, "history": gone.to_dict()}
+    if gone.to:
+        result.details["fix"] = {"from": name, "to": gone.to, "name": True}
+    return result
+
+
+def history_of(verifier: Verifier) -> IdentHistory:
+    """The identifier history of the verifier's checkout, made once."""
+    context = verifier.context
+    return context.memo((_MEMO, context.repo.root), lambda: IdentHistory(context, lambda name: _now(name, _kind(name), verifier) not in (None, UNSURE, LATE)))
+
+
+def _kind(name: str) -> str:
+    found = identifiers.identifier(name)
+    return found[0] if found is not None else "sym"
+
+
+def _now(name: str, kind: str, verifier: Verifier) -> str | None:
+    """The anchor a name amounts to now (`env:NAME`, `sym:PATH::Q`); None when nothing defines it, as far as
+    every candidate file shows; UNSURE when that cannot be told; LATE past the deadline."""
+    context = verifier.context
+    left = context.time_left()
+    if left is not None and left <= 0:
+        return LATE
+    complete = True
+    if kind == "env":
+        result = verifier.check(f"env:{name}")
+        if result.verdict is Verdict.VERIFIED:
+            return f"env:{name}"
+        if result.state == "budget":
+            return LATE
+        complete = result.verdict is Verdict.REFUTED  # a computed key or an unparsed file may read it
+    try:
+        found, searched = _definers(context, name)
+    except BudgetExceeded:
+        return LATE
+    if found:
+        path, qualified = found
+        return f"sym:{encode_path(path)}::{qualified}"
+    return None if complete and searched else UNSURE
+
+
+def _definers(context: Context, name: str) -> tuple[tuple[str, str] | None, bool]:
+    """The first file that defines `name` now and its qualified name there, and whether every candidate file
+    (whose bytes hold the name) was read and parsed cleanly."""
+    index = SourceIndex.of(context)
+    needle = max(name.split("."), key=len).encode()
+    goal = Goal(lambda path, facts: bool(defines(facts, name, False)), files=1, label=(_MEMO, name))
+    search = index.search(None, lambda language: [needle], goal=goal)
+    for path, facts in search.hits:
+        found = defines(facts, name, False)
+        if found:
+            return (path, found[0][0]), True
+    try:
+        clean = not search.unreadable and all(facts.error is None for _, facts in search.hits)
+    except (OSError, UnsafePathError):
+        clean = False
+    return None, clean and search.complete
