@@ -141,7 +141,7 @@ class Dispatch:
         else:
             result = self._check(reference.anchor)
             if reference.kind in ("sym", "env"):  # a name read from prose (anchorcheck.verify.identifiers)
-                result = identifiers.on_result(reference, result, self)  # type: ignore[arg-type]
+                result = identifiers.on_result(reference, result, self, self._check)  # type: ignore[arg-type]
         result.implicit = True
         result.details = {**result.details, "written": reference.written, "form": reference.form}
         return result

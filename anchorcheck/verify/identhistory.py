@@ -78,18 +78,22 @@ def defines(facts: Facts, name: str, env: bool) -> list[tuple[str, int, bool]]:
 class IdentHistory:
     """The fates of the names of one run that nothing defines now, at one HEAD: `fates(names)` walks once."""
 
-    def __init__(self, context: Context, defined_now: Callable[[str], bool]) -> None:
-        self.context = context
+    def __init__(self, context: Context) -> None:
+        self.context = context  # the deadline is the one of the context `fates` is given
         self.repo = context.repo
-        self.defined_now = defined_now  # whether a name (a rename's target) is defined now
+        self.defined_now: Callable[[str], bool] = lambda name: False  # whether a rename's target is defined now
         self.cache = open_cache(context.options, self.repo.root, context.time_left)
         self.known: dict[str, Gone | None] = {}
         self.confirms = 0
         self.walks = 0
 
-    def fates(self, names: Iterable[str], env: Callable[[str], bool]) -> dict[str, Gone | None]:
+    def fates(
+        self, names: Iterable[str], env: Callable[[str], bool], context: Context, defined_now: Callable[[str], bool]
+    ) -> dict[str, Gone | None]:
         """For each name: how it went (Gone), or None when history shows no definition of it removed (or there
-        is no history, or the name is past MAX_NAMES). A name left out was not looked up in time."""
+        is no history, or the name is past MAX_NAMES). A name left out was not looked up in time (the deadline
+        is `context`'s: a Verifier may have made a new one since this history was)."""
+        self.context, self.defined_now = context, defined_now
         names = list(dict.fromkeys(names))
         head = head_of(self.repo) if self.repo.in_git else None
         if head is None:

@@ -24,8 +24,8 @@ each is, for every memory of the run at once:
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
 from anchorcheck.evidence.goals import Goal
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 UNSURE = "unsure"  # the look at a name was not complete: not read
 LATE = "late"  # the deadline came before the look: INCONCLUSIVE
 _MEMO = "anchorcheck.identifier-history"
+Check = Callable[[str], AnchorResult]
 
 
 def settle(memories: Iterable[Memory], verifier: Verifier, deadline: float | None = None) -> None:
@@ -55,16 +56,10 @@ def settle(memories: Iterable[Memory], verifier: Verifier, deadline: float | Non
     }
     if not names:
         return
-    context = verifier.context
-    kept = context.deadline
-    context.deadline = time.monotonic() + deadline if deadline is not None else None
-    try:
-        now = {name: _now(name, kind, verifier) for name, kind in names.items()}
-        history = history_of(verifier)
+    with verifier.within(deadline) if deadline is not None else nullcontext():
+        now = {name: _now(name, kind, verifier, verifier.check) for name, kind in names.items()}
         missing = [name for name, found in now.items() if found is None]
-        fates = history.fates(missing, lambda name: names[name] == "env") if missing else {}
-    finally:
-        context.deadline = kept
+        fates = _fates(missing, lambda name: names[name] == "env", verifier, verifier.check) if missing else {}
     for memory in memories:
         anchors, positions = [], []
         for index, anchor in enumerate(memory.anchors):
@@ -93,16 +88,17 @@ def _resolved(reference: Reference, now: dict[str, str | None], fates: dict[str,
     return reference._replace(kind=found.split(":", 1)[0], anchor=found)
 
 
-def on_result(reference: Reference, result: AnchorResult, verifier: Verifier) -> AnchorResult:
+def on_result(reference: Reference, result: AnchorResult, verifier: Verifier, check: Check) -> AnchorResult:
     """An identifier reference's result with what history says: a REFUTED one names the commit that removed
     it (an error); one nothing defines that history does not show gone is no finding of its own (a warning,
-    when `settle` did not drop it); an unresolved one was not looked at in time."""
+    when `settle` did not drop it); an unresolved one was not looked at in time. `check` checks an anchor
+    inside the check under way (its deadline kept)."""
     if reference.kind == "sym" and identifiers.unresolved(reference):
         return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, "budget exceeded before it was looked up: defined here, or not?", state="budget")
     if result.verdict is not Verdict.REFUTED:
         return result
     name = identifiers.name_of(reference)
-    fates = history_of(verifier).fates([name], lambda _: reference.kind == "env")
+    fates = _fates([name], lambda _: reference.kind == "env", verifier, check)
     gone = fates.get(name)
     if gone is None:
         said = "history was not read in time" if name not in fates else "no removal of it in the history looked at"
@@ -117,10 +113,11 @@ def on_result(reference: Reference, result: AnchorResult, verifier: Verifier) ->
     return result
 
 
-def history_of(verifier: Verifier) -> IdentHistory:
-    """The identifier history of the verifier's checkout, made once."""
+def _fates(names: list[str], env: Callable[[str], bool], verifier: Verifier, check: Check) -> dict[str, Gone | None]:
+    """What history says of names nothing defines now, from the checkout's one IdentHistory (made once)."""
     context = verifier.context
-    return context.memo((_MEMO, context.repo.root), lambda: IdentHistory(context, lambda name: _now(name, _kind(name), verifier) not in (None, UNSURE, LATE)))
+    history = context.memo((_MEMO, context.repo.root), lambda: IdentHistory(context))
+    return history.fates(names, env, context, lambda name: _now(name, _kind(name), verifier, check) not in (None, UNSURE, LATE))
 
 
 def _kind(name: str) -> str:
@@ -128,7 +125,7 @@ def _kind(name: str) -> str:
     return found[0] if found is not None else "sym"
 
 
-def _now(name: str, kind: str, verifier: Verifier) -> str | None:
+def _now(name: str, kind: str, verifier: Verifier, check: Check) -> str | None:
     """The anchor a name amounts to now (`env:NAME`, `sym:PATH::Q`); None when nothing defines it, as far as
     every candidate file shows; UNSURE when that cannot be told; LATE past the deadline."""
     context = verifier.context
@@ -137,20 +134,20 @@ def _now(name: str, kind: str, verifier: Verifier) -> str | None:
         return LATE
     complete = True
     if kind == "env":
-        result = verifier.check(f"env:{name}")
+        result = check(f"env:{name}")
         if result.verdict is Verdict.VERIFIED:
             return f"env:{name}"
         if result.state == "budget":
             return LATE
         complete = result.verdict is Verdict.REFUTED  # a computed key or an unparsed file may read it
     try:
-        found, searched = _definers(context, name)
+        found, clean = _definers(verifier.context, name)  # (a check may have made a new context)
     except BudgetExceeded:
         return LATE
     if found:
         path, qualified = found
         return f"sym:{encode_path(path)}::{qualified}"
-    return None if complete and searched else UNSURE
+    return None if complete and clean else UNSURE
 
 
 def _definers(context: Context, name: str) -> tuple[tuple[str, str] | None, bool]:
