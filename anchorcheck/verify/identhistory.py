@@ -7,11 +7,13 @@ and only on evidence: the name must have been *defined* (a definition in the
 facts a language plugin extracts, or a read of the environment), not merely
 written somewhere, at the revision before the commit that removed it.
 
-For all the names of a run that nothing defines now, ONE bounded walk finds
+For all the names of a run that nothing defines now, one bounded walk finds
 where they might have gone: `git log -G` with one alternation of the names
 (`-G` takes a regex, so one walk answers every name; `-S` takes one string),
-over the last MAX_COMMITS commits, showing only the changed lines of the files
-that matched. For each name, the newest commits whose removed lines write it
+over windows of older and older commits (the last 250, then to 1,000, to 3,000,
+while names are unanswered and within WALK_SECONDS), limited to the files the
+registered languages parse, showing only the changed lines of the files that
+matched. For each name, the newest commits whose removed lines write it
 are candidates; each is confirmed by extracting the facts of that file at the
 commit's parent (`git cat-file`, parsed by the language plugin, never
 executed): defined there and nowhere now is gone. When the same commit adds
@@ -24,6 +26,7 @@ Answers are kept by HEAD in the facts cache, as the path history's are.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
@@ -33,7 +36,11 @@ from anchorcheck.evidence.facts import Facts
 from anchorcheck.evidence.history import Change, head_of
 from anchorcheck.repo.context import BudgetExceeded, Context
 
-MAX_COMMITS = 5_000  # commits one walk looks at, newest first
+# The walk reads windows of older and older commits (ending this many commits back), while names are unanswered,
+# within WALK_SECONDS; -G diffs every changed source file of every commit: on sentry-javascript (15,000 commits)
+# 1,000 commits took 3 s on a loaded machine, 2,000 of uv's 11 s (see docs/benchmarks.md).
+WINDOWS = (250, 1_000, 3_000)
+WALK_SECONDS = 5.0
 MAX_NAMES = 200  # names one walk asks about; past it, the rest are not read
 MAX_CANDIDATES = 3  # commits per name whose removed lines are confirmed against the parent's facts
 MAX_CONFIRMS = 40  # confirmations (two blobs parsed each) per run
@@ -112,7 +119,7 @@ class IdentHistory:
         todo = todo[:MAX_NAMES]
         if todo and self._time():
             found = self._walk(head, todo, env)
-            for name, fate in (found or dict.fromkeys(todo)).items():  # git failed: no history to show it gone
+            for name, fate in (found if found is not None else dict.fromkeys(todo)).items():  # git failed: no history
                 self.known[name] = fate
                 if self.cache is not None and found is not None:
                     self.cache.put(keys[name], fate.to_dict() if fate else {})
@@ -121,25 +128,41 @@ class IdentHistory:
         return {n: self.known[n] for n in asked if n in self.known}
 
     def _walk(self, head: str, names: list[str], env: Callable[[str], bool]) -> dict[str, Gone | None] | None:
-        """One `git log -G` over the last MAX_COMMITS commits, then the confirmations; None when git failed."""
-        self.walks += 1
-        cut = (self.repo.git("rev-list", "--max-count=1", f"--skip={MAX_COMMITS}", operands=[head]) or "").strip()
-        revisions = [head, f"^{cut}"] if cut else [head]
+        """`git log -G` over windows of older and older commits (WINDOWS), each followed by its confirmations,
+        until every name is answered, or the windows or WALK_SECONDS are spent; None when git failed. A name the
+        deadline stopped before it was answered is left out."""
         words = sorted({n.rsplit(".", 1)[-1] for n in names})
-        out = self.repo.git(
-            "log", "-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "-E",
-            f"-G({'|'.join(words)})", f"--format={_FORMAT}", operands=revisions,
-        )
-        if out is None:
-            return None
-        candidates = _removals(out, names)
+        sources = sorted({f"*{e}" for language in self.context.registry.languages.values() for e in language.extensions})
         answers: dict[str, Gone | None] = {}
-        for name in names:
-            try:
-                fate = self._confirm(name, candidates.get(name, []), env(name))
-            except _OutOfTime:
-                continue  # not looked at: nothing is concluded
-            answers[name] = fate
+        tried: dict[str, int] = {}
+        began, top = time.monotonic(), head
+        for depth in WINDOWS:
+            if len(answers) == len(names) or time.monotonic() - began > WALK_SECONDS or not self._time():
+                break
+            self.walks += 1
+            cut = (self.repo.git("rev-list", "--max-count=1", f"--skip={depth}", operands=[head]) or "").strip()
+            out = self.repo.git(
+                "log", "-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "-E",
+                f"-G({'|'.join(words)})", f"--format={_FORMAT}", operands=[top, f"^{cut}"] if cut else [top], paths=sources,
+            )
+            if out is None:
+                if top == head:
+                    return None
+                break
+            candidates = _removals(out, [n for n in names if n not in answers])
+            for name, found in candidates.items():
+                try:
+                    fate = self._confirm(name, found[: max(0, MAX_CANDIDATES - tried.get(name, 0))], env(name))
+                except _OutOfTime:
+                    return answers  # the rest are not looked at: nothing is concluded of them
+                tried[name] = tried.get(name, 0) + len(found)
+                if fate is not None or tried[name] >= MAX_CANDIDATES:
+                    answers[name] = fate
+            if not cut:
+                break  # the whole history was walked
+            top = cut
+        if self._time():  # walked as deep as the budget goes: what it did not show gone is not read
+            answers.update((n, None) for n in names if n not in answers)
         return answers
 
     def _confirm(self, name: str, candidates: list[tuple[Change, str]], env: bool) -> Gone | None:
