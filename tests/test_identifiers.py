@@ -109,3 +109,17 @@ def test_a_renamed_method_names_the_new_method_of_the_same_class(tmp_path: Path)
     write_tree(tmp_path, {"AGENTS.md": "Rows come from `Store.fetch_rows`.\n"})
     found = by_anchor(check(tmp_path)[1])["sym:lib/store.py::Store.fetch_rows"]
     assert found["verdict"] == "REFUTED" and "now `Store.read_rows`" in found["reason"]
+
+
+def test_a_later_commit_keeps_what_history_showed_and_adds_what_it_changed(renamed: Path) -> None:
+    # The second run starts from the first one's answers (cached with their HEAD) and reads the commit since.
+    write_tree(renamed, {"AGENTS.md": "Call `parse_config()`; `SourceIndex.keep_facts` keeps them.\n"})
+    commit(renamed, "notes")
+    first = by_anchor(check(renamed)[1])
+    assert first["sym:src/cfg.py::SourceIndex.keep_facts"]["verdict"] == "VERIFIED"
+    write_tree(renamed, {"src/cfg.py": AFTER.replace("keep_facts", "keep_rows")})
+    commit(renamed, "index: rows, not facts")
+    found = by_anchor(check(renamed)[1])
+    assert "'rename the parser'" in found["sym:src/cfg.py::parse_config"]["reason"]
+    kept = found["sym:src/cfg.py::SourceIndex.keep_facts"]
+    assert kept["verdict"] == "REFUTED" and "'index: rows, not facts'" in kept["reason"] and "now `SourceIndex.keep_rows`" in kept["reason"]

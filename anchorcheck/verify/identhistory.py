@@ -20,7 +20,8 @@ executed): defined there and nowhere now is gone. When the same commit adds
 exactly one new definition in the same file, in the same class, that is its
 new name. A name the walk never saw removed from a definition is not read at
 all (silence): an example, another project's name, or older than the walk.
-Answers are kept by HEAD in the facts cache, as the path history's are.
+Answers are kept in the facts cache with the HEAD they were worked out at; a
+later run at a descendant HEAD walks only the commits since.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ MAX_NAMES = 200  # names one walk asks about; past it, the rest are not read
 MAX_CANDIDATES = 3  # commits per name whose removed lines are confirmed against the parent's facts
 MAX_CONFIRMS = 40  # confirmations (two blobs parsed each) per run
 MIN_SECONDS = 3.0  # left of the deadline below which no walk starts
-_CACHE_KEY = "ident-history-v1"
+_CACHE_KEY = "ident-history-v2"
 _FORMAT = "%x01%h%x00%cs%x00%s"
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -90,7 +91,8 @@ class IdentHistory:
         self.repo = context.repo
         self.defined_now: Callable[[str], bool] = lambda name: False  # whether a rename's target is defined now
         self.cache = open_cache(context.options, self.repo.root, context.time_left)
-        self.known: dict[str, Gone | None] = {}
+        self.known: dict[str, Gone | None] = {}  # at `head`
+        self.head: str | None = None
         self.confirms = 0
         self.walks = 0
 
@@ -99,48 +101,64 @@ class IdentHistory:
     ) -> dict[str, Gone | None]:
         """For each name: how it went (Gone), or None when history shows no definition of it removed (or there
         is no history, or the name is past MAX_NAMES). A name left out was not looked up in time (the deadline
-        is `context`'s: a Verifier may have made a new one since this history was)."""
+        is `context`'s: a Verifier may have made a new one since this history was).
+
+        The cache keeps each name's answer with the HEAD it was worked out at: at that HEAD it is the answer;
+        at a later HEAD only the commits since are walked (a hook's next commit costs a walk of one commit)."""
         self.context, self.defined_now = context, defined_now
         names = list(dict.fromkeys(names))
         head = head_of(self.repo) if self.repo.in_git else None
         if head is None:
             return dict.fromkeys(names)  # no history: nothing is known to be gone
+        if head != self.head:
+            self.known, self.head = {}, head
         asked, names = names, [n for n in names if n not in self.known]
         clone = "shallow" if self.repo.shallow else "full"
-        keys = {n: f"{_CACHE_KEY}:{head}:{clone}:{n}" for n in names}
+        keys = {n: f"{_CACHE_KEY}:{clone}:{n}" for n in names}
         rows = self.cache.get_many(keys.values()) if self.cache is not None else {}
+        since: dict[str, list[str]] = {}  # an earlier HEAD -> the names answered there
         for name in names:
-            if keys[name] in rows:
-                row = rows[keys[name]]
-                self.known[name] = Gone.from_dict(row) if row else None
-        todo = [n for n in names if n not in self.known]
+            row = rows.get(keys[name])
+            if row is not None and row["head"] == head:
+                self.known[name] = Gone.from_dict(row["gone"]) if row["gone"] else None
+            elif row is not None and self._ancestor(row["head"], head):
+                since.setdefault(row["head"], []).append(name)
+        todo = [n for n in names if n not in self.known and not any(n in group for group in since.values())]
         for name in todo[MAX_NAMES:]:  # a table of names: the rest are not read
             self.known[name] = None
-        todo = todo[:MAX_NAMES]
-        if todo and self._time():
-            found = self._walk(head, todo, env)
-            for name, fate in (found if found is not None else dict.fromkeys(todo)).items():  # git failed: no history
+        walks = [(base, group, {n: rows[keys[n]]["gone"] for n in group}) for base, group in since.items()]
+        walks.append((None, todo[:MAX_NAMES], {}))
+        for base, group, before in walks:
+            if not group or not self._time():
+                continue
+            found = self._walk(head, group, env, base)
+            if found is None:  # git failed: no history to show them gone
+                self.known.update(dict.fromkeys(group))
+                continue
+            for name, fate in found.items():
+                if fate is None and before.get(name):
+                    fate = Gone.from_dict(before[name])  # removed before the earlier HEAD, not defined since
                 self.known[name] = fate
-                if self.cache is not None and found is not None:
-                    self.cache.put(keys[name], fate.to_dict() if fate else {})
-            if self.cache is not None:
-                self.cache.flush()
+                if self.cache is not None:
+                    self.cache.put(keys[name], {"head": head, "gone": fate.to_dict() if fate else None})
+        if self.cache is not None:
+            self.cache.flush()
         return {n: self.known[n] for n in asked if n in self.known}
 
-    def _walk(self, head: str, names: list[str], env: Callable[[str], bool]) -> dict[str, Gone | None] | None:
-        """`git log -G` over windows of older and older commits (WINDOWS), each followed by its confirmations,
-        until every name is answered, or the windows or WALK_SECONDS are spent; None when git failed. A name the
-        deadline stopped before it was answered is left out."""
+    def _walk(self, head: str, names: list[str], env: Callable[[str], bool], base: str | None = None) -> dict[str, Gone | None] | None:
+        """`git log -G` over windows of older and older commits (WINDOWS), or only the commits since `base`, each
+        window followed by its confirmations, until every name is answered, or the windows or WALK_SECONDS are
+        spent; None when git failed. A name the deadline stopped before it was answered is left out."""
         words = sorted({n.rsplit(".", 1)[-1] for n in names})
         sources = sorted({f"*{e}" for language in self.context.registry.languages.values() for e in language.extensions})
         answers: dict[str, Gone | None] = {}
         tried: dict[str, int] = {}
         began, top = time.monotonic(), head
-        for depth in WINDOWS:
+        for depth in WINDOWS if base is None else (0,):
             if len(answers) == len(names) or time.monotonic() - began > WALK_SECONDS or not self._time():
                 break
             self.walks += 1
-            cut = (self.repo.git("rev-list", "--max-count=1", f"--skip={depth}", operands=[head]) or "").strip()
+            cut = base or (self.repo.git("rev-list", "--max-count=1", f"--skip={depth}", operands=[head]) or "").strip()
             out = self.repo.git(
                 "log", "-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "-E",
                 f"-G({'|'.join(words)})", f"--format={_FORMAT}", operands=[top, f"^{cut}"] if cut else [top], paths=sources,
@@ -164,6 +182,10 @@ class IdentHistory:
         if self._time():  # walked as deep as the budget goes: what it did not show gone is not read
             answers.update((n, None) for n in names if n not in answers)
         return answers
+
+    def _ancestor(self, old: str, head: str) -> bool:
+        """Whether `old` is a commit HEAD descends from (git exits 0): then only the commits since are new."""
+        return old != head and self.repo.git("merge-base", "--is-ancestor", operands=[old, head]) is not None
 
     def _confirm(self, name: str, candidates: list[tuple[Change, str]], env: bool) -> Gone | None:
         """The newest candidate whose file defined the name at the commit's parent."""
