@@ -44,7 +44,7 @@ WINDOWS = (250, 1_000, 3_000)
 WALK_SECONDS = 5.0
 MAX_NAMES = 200  # names one walk asks about; past it, the rest are not read
 MAX_CANDIDATES = 3  # commits per name whose removed lines are confirmed against the parent's facts
-MAX_CONFIRMS = 40  # confirmations (two blobs parsed each) per run
+MAX_CONFIRMS = 40  # confirmations (two blobs parsed each) per run; past them, names are not shown gone (silence)
 MIN_SECONDS = 3.0  # left of the deadline below which no walk starts
 _CACHE_KEY = "ident-history-v2"
 _FORMAT = "%x01%h%x00%cs%x00%s"
@@ -190,8 +190,10 @@ class IdentHistory:
     def _confirm(self, name: str, candidates: list[tuple[Change, str]], env: bool) -> Gone | None:
         """The newest candidate whose file defined the name at the commit's parent."""
         for change, path in candidates[:MAX_CANDIDATES]:
-            if self.confirms >= MAX_CONFIRMS or not self._time():
+            if not self._time():
                 raise _OutOfTime
+            if self.confirms >= MAX_CONFIRMS:
+                return None  # the run's confirmations are spent: not shown gone, so not read
             self.confirms += 1
             before = self._facts(f"{change.commit}^", path)
             found = defines(before, name, env) if before is not None else []
@@ -238,7 +240,7 @@ class IdentHistory:
 
 
 class _OutOfTime(Exception):
-    """The deadline or the confirmation budget stopped the look at one name."""
+    """The deadline stopped the look at one name."""
 
 
 def _removals(out: str, names: list[str]) -> dict[str, list[tuple[Change, str]]]:

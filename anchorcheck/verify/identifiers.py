@@ -45,6 +45,8 @@ UNSURE = "unsure"  # the look at a name was not complete: not read
 LATE = "late"  # the deadline came before the look: INCONCLUSIVE
 _MEMO = "anchorcheck.identifier-history"
 Check = Callable[[str], AnchorResult]
+MAX_CANDIDATE_BYTES = 1024 * 1024  # bytes of the files that may define a name, past which it is not read
+_LIST_ONLY = Goal(lambda path, facts: False, files=0)  # met before any file is parsed: the candidates, listed
 
 
 def settle(memories: Iterable[Memory], verifier: Verifier, deadline: float | None = None) -> None:
@@ -152,17 +154,22 @@ def _now(name: str, kind: str, verifier: Verifier, check: Check) -> str | None:
 
 def _definers(context: Context, name: str) -> tuple[tuple[str, str] | None, bool]:
     """The first file that defines `name` now and its qualified name there, and whether every candidate file
-    (whose bytes hold the name) was read and parsed cleanly."""
+    (whose bytes hold the name) was read and parsed cleanly. Candidates of more than MAX_CANDIDATE_BYTES
+    together are not parsed at all (a word every file writes, `NaN`, `node_modules`): the look is not
+    complete, and the name is not read (by size, so a cold and a warm run read the same)."""
     index = SourceIndex.of(context)
     needle = max(name.split("."), key=len).encode()
+    listed = index.search(None, lambda language: [needle], goal=_LIST_ONLY)
+    try:
+        if sum(index.size(path) for path in listed.candidates) > MAX_CANDIDATE_BYTES:
+            return None, False
+    except (OSError, UnsafePathError):
+        return None, False
     goal = Goal(lambda path, facts: bool(defines(facts, name, False)), files=1, label=(_MEMO, name))
     search = index.search(None, lambda language: [needle], goal=goal)
     for path, facts in search.hits:
         found = defines(facts, name, False)
         if found:
             return (path, found[0][0]), True
-    try:
-        clean = not search.unreadable and all(facts.error is None for _, facts in search.hits)
-    except (OSError, UnsafePathError):
-        clean = False
+    clean = not search.unreadable and all(facts.error is None for _, facts in search.hits)
     return None, clean and search.complete
