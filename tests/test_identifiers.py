@@ -123,3 +123,13 @@ def test_a_later_commit_keeps_what_history_showed_and_adds_what_it_changed(renam
     assert "'rename the parser'" in found["sym:src/cfg.py::parse_config"]["reason"]
     kept = found["sym:src/cfg.py::SourceIndex.keep_facts"]
     assert kept["verdict"] == "REFUTED" and "'index: rows, not facts'" in kept["reason"] and "now `SourceIndex.keep_rows`" in kept["reason"]
+
+
+def test_a_class_whose_file_was_deleted_is_refuted_as_removed(renamed: Path) -> None:
+    (renamed / "src/cfg.py").unlink()
+    write_tree(renamed, {"src/other.py": "def unrelated_helper():\n    pass\n"})
+    commit(renamed, "drop the index")
+    write_tree(renamed, {"AGENTS.md": "`SourceIndex` keeps the facts.\n"})
+    found = by_anchor(check(renamed)[1])["sym:src/cfg.py::SourceIndex"]
+    assert found["verdict"] == "REFUTED" and found["state"] == "gone"
+    assert "'drop the index'" in found["reason"] and "which removed it" in found["reason"] and "fix" not in found["details"]

@@ -43,8 +43,9 @@ from anchorcheck.repo.context import BudgetExceeded, Context
 WINDOWS = (250, 1_000, 3_000)
 WALK_SECONDS = 5.0
 MAX_NAMES = 200  # names one walk asks about; past it, the rest are not read
-MAX_CANDIDATES = 3  # commits per name whose removed lines are confirmed against the parent's facts
-MAX_CONFIRMS = 40  # confirmations (two blobs parsed each) per run; past them, names are not shown gone (silence)
+MAX_CANDIDATES = 12  # files (of the newest commits first) per name whose parent's facts are read: a rename
+# across a package changes every file that uses the name, and the one that defined it may be any of them
+MAX_CONFIRMS = 60  # files whose parent's facts are read per run; past them, names are not shown gone (silence)
 MIN_SECONDS = 3.0  # left of the deadline below which no walk starts
 _CACHE_KEY = "ident-history-v2"
 _FORMAT = "%x01%h%x00%cs%x00%s"
@@ -245,11 +246,13 @@ class _OutOfTime(Exception):
 
 def _removals(out: str, names: list[str]) -> dict[str, list[tuple[Change, str]]]:
     """For each name, the (commit, file) pairs of `git log -p -U0` output whose removed lines write it as a
-    word, newest first, each pair once."""
+    word: newest commit first, and in a commit the file that wrote it most first (the file that defines a
+    name renamed across a package is most often the one that names it most)."""
     by_word: dict[str, list[str]] = {}
     for name in names:
         by_word.setdefault(name.rsplit(".", 1)[-1], []).append(name)
-    found: dict[str, list[tuple[Change, str]]] = {}
+    counts: dict[str, dict[tuple[Change, str], int]] = {}
+    order: dict[Change, int] = {}
     change: Change | None = None
     path: str | None = None
     header = False  # between a file's `diff --git` line and its first hunk
@@ -257,6 +260,8 @@ def _removals(out: str, names: list[str]) -> dict[str, list[tuple[Change, str]]]
         if line.startswith("\x01"):
             parts = line[1:].split("\0", 2)
             change, path = (Change(*parts) if len(parts) == 3 else None), None
+            if change is not None:
+                order.setdefault(change, len(order))
         elif line.startswith("diff --git "):
             header, path = True, None
         elif header:
@@ -266,7 +271,6 @@ def _removals(out: str, names: list[str]) -> dict[str, list[tuple[Change, str]]]
         elif line.startswith("-") and change is not None and path is not None:
             for word in set(_WORD.findall(line)) & by_word.keys():
                 for name in by_word[word]:
-                    pairs = found.setdefault(name, [])
-                    if (change, path) not in pairs:
-                        pairs.append((change, path))
-    return found
+                    pairs = counts.setdefault(name, {})
+                    pairs[change, path] = pairs.get((change, path), 0) + 1
+    return {name: sorted(pairs, key=lambda pair: (order[pair[0]], -pairs[pair])) for name, pairs in counts.items()}

@@ -24,11 +24,12 @@ each is, for every memory of the run at once:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
-from anchorcheck.evidence.goals import Goal
+from anchorcheck.evidence.goals import Goal, classify
 from anchorcheck.evidence.index import SourceIndex
 from anchorcheck.memory import identifiers
 from anchorcheck.model.anchors import encode_path
@@ -96,7 +97,8 @@ def on_result(reference: Reference, result: AnchorResult, verifier: Verifier, ch
     when `settle` did not drop it); an unresolved one was not looked at in time. `check` checks an anchor
     inside the check under way (its deadline kept)."""
     if reference.kind == "sym" and identifiers.unresolved(reference):
-        return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, "budget exceeded before it was looked up: defined here, or not?", state="budget")
+        said = f"budget exceeded before `{identifiers.name_of(reference)}` was looked up: whether this repository defines it, or did, is not known"
+        return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, said, state="budget")
     if result.verdict is not Verdict.REFUTED:
         return result
     name = identifiers.name_of(reference)
@@ -154,22 +156,26 @@ def _now(name: str, kind: str, verifier: Verifier, check: Check) -> str | None:
 
 def _definers(context: Context, name: str) -> tuple[tuple[str, str] | None, bool]:
     """The first file that defines `name` now and its qualified name there, and whether every candidate file
-    (whose bytes hold the name) was read and parsed cleanly. Candidates of more than MAX_CANDIDATE_BYTES
-    together are not parsed at all (a word every file writes, `NaN`, `node_modules`): the look is not
-    complete, and the name is not read (by size, so a cold and a warm run read the same)."""
+    (whose bytes write the name as a word) was read and parsed cleanly. Production files are parsed first.
+    Candidates of more than MAX_CANDIDATE_BYTES together are not parsed at all (a word every file writes,
+    `NaN`, `node_modules`): the look is not complete, and the name is not read (by size, so a cold and a
+    warm run read the same)."""
     index = SourceIndex.of(context)
     needle = max(name.split("."), key=len).encode()
+    word = re.compile(rb"(?<![\w$])" + re.escape(needle) + rb"(?![\w$])")
     listed = index.search(None, lambda language: [needle], goal=_LIST_ONLY)
     try:
-        if sum(index.size(path) for path in listed.candidates) > MAX_CANDIDATE_BYTES:
+        holding = [path for path in listed.candidates if word.search(index.read(path))]
+        if sum(index.size(path) for path in holding) > MAX_CANDIDATE_BYTES:
             return None, False
+        clean = True
+        for path in sorted(holding, key=lambda path: classify(path) != "production"):
+            context.check_deadline()
+            facts = index.facts(path)
+            found = defines(facts, name, False) if facts is not None else []
+            if found:
+                return (path, found[0][0]), True
+            clean = clean and (facts is None or facts.error is None)
     except (OSError, UnsafePathError):
         return None, False
-    goal = Goal(lambda path, facts: bool(defines(facts, name, False)), files=1, label=(_MEMO, name))
-    search = index.search(None, lambda language: [needle], goal=goal)
-    for path, facts in search.hits:
-        found = defines(facts, name, False)
-        if found:
-            return (path, found[0][0]), True
-    clean = not search.unreadable and all(facts.error is None for _, facts in search.hits)
-    return None, clean and search.complete
+    return None, clean
