@@ -46,7 +46,7 @@ UNSURE = "unsure"  # the look at a name was not complete: not read
 LATE = "late"  # the deadline came before the look: INCONCLUSIVE
 _MEMO = "anchorcheck.identifier-history"
 Check = Callable[[str], AnchorResult]
-Holding = "list[str] | None | str"  # the files that write a name (None: too many to read), or "ask"
+Holding = list[str] | None | str  # the files that write a name (None: too many to read), or "ask"
 MAX_CANDIDATE_BYTES = 1024 * 1024  # bytes of the files that may define a name, past which it is not read
 _WORDS = re.compile(rb"[\w$]+")
 _LIST_ONLY = Goal(lambda path, facts: False, files=0)  # met before any file is parsed: the candidates, listed
