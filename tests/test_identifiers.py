@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from anchorcheck.memory.references import read_references
 from tests.conftest import init_repo, needs_git, write_tree
 from tests.test_history import by_anchor, check, commit
 
@@ -133,3 +134,17 @@ def test_a_class_whose_file_was_deleted_is_refuted_as_removed(renamed: Path) -> 
     found = by_anchor(check(renamed)[1])["sym:src/cfg.py::SourceIndex"]
     assert found["verdict"] == "REFUTED" and found["state"] == "gone"
     assert "'drop the index'" in found["reason"] and "which removed it" in found["reason"] and "fix" not in found["details"]
+
+
+@pytest.mark.parametrize(
+    ("written", "anchor"),
+    [
+        ("parse_config", "sym:parse_config"), ("parse_config()", "sym:parse_config"), ("loadConfig", "sym:loadConfig"),
+        ("SourceIndex", "sym:SourceIndex"), ("HTTPServer", "sym:HTTPServer"), ("Store.fetch_rows", "sym:Store.fetch_rows"),
+        ("run()", "sym:run"), ("CACHE_DIR", "env:CACHE_DIR"), ("$CACHE_DIR", "env:CACHE_DIR"), ("${CACHE_DIR}", "env:CACHE_DIR"),
+        ("test", None), ("main", None), ("Redis", None), ("README", None), ("__init__", None), ("os.path", None), ("f(x)", None),
+    ],
+)
+def test_only_names_shaped_like_identifiers_are_read(written: str, anchor: str | None) -> None:
+    found = [r.anchor for r in read_references(f"See `{written}`.\n", kinds=("file", "sym", "env"))]
+    assert found == ([anchor] if anchor else [])
