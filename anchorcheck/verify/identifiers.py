@@ -48,6 +48,7 @@ _MEMO = "anchorcheck.identifier-history"
 Check = Callable[[str], AnchorResult]
 Holding = list[str] | None | str  # the files that write a name (None: too many to read), or "ask"
 MAX_CANDIDATE_BYTES = 1024 * 1024  # bytes of the files that may define a name, past which it is not read
+MAX_RUN_BYTES = 8 * 1024 * 1024  # bytes of such files one run parses; the names past it are not read
 _WORDS = re.compile(rb"[\w$]+")
 _LIST_ONLY = Goal(lambda path, facts: False, files=0)  # met before any file is parsed: the candidates, listed
 
@@ -166,8 +167,8 @@ def holders(context: Context, names: Iterable[str]) -> dict[str, list[str] | Non
     """For each name, the source files that write it as a word (`ToolRenderer`, not `ToolRendererRenamed`), from
     one look at the bytes of the files that hold any of them (one pattern, each file read once); None for a
     name whose files hold more than MAX_CANDIDATE_BYTES together (a word every file writes, `NaN`,
-    `node_modules`: the look would not be complete, and it is not read; by size, so a cold and a warm run
-    read the same)."""
+    `node_modules`: the look would not be complete, and it is not read), and for the names, in reading
+    order, past MAX_RUN_BYTES of such files in all (by size, so a cold and a warm run read the same)."""
     index = SourceIndex.of(context)
     needles = {name: max(name.split("."), key=len).encode() for name in names}
     wanted = sorted(set(needles.values()))
@@ -181,8 +182,19 @@ def holders(context: Context, names: Iterable[str]) -> dict[str, list[str] | Non
         sizes = {path: index.size(path) for paths in found.values() for path in paths}
     except (OSError, UnsafePathError):
         return dict.fromkeys(needles)
-    heavy = {word for word, paths in found.items() if sum(sizes[p] for p in paths) > MAX_CANDIDATE_BYTES}
-    return {name: None if needle in heavy else found.get(needle, []) for name, needle in needles.items()}
+    answer: dict[str, list[str] | None] = {}
+    counted: set[str] = set()
+    total = 0
+    for name, needle in needles.items():  # in reading order: the run's parsing stops at MAX_RUN_BYTES
+        paths = found.get(needle, [])
+        more = sum(sizes[p] for p in paths if p not in counted)
+        if sum(sizes[p] for p in paths) > MAX_CANDIDATE_BYTES or total + more > MAX_RUN_BYTES:
+            answer[name] = None
+            continue
+        counted.update(paths)
+        total += more
+        answer[name] = paths
+    return answer
 
 
 def _definers(context: Context, name: str, holding: Holding) -> tuple[tuple[str, str] | None, bool]:
