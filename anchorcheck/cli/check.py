@@ -28,6 +28,7 @@ from anchorcheck.serve.replay import Recording
 from anchorcheck.report import Run
 from anchorcheck.repo.gitdir import top_of
 from anchorcheck.memory.unreadable import UNREADABLE, unreadable_report
+from anchorcheck.verify import identifiers
 from anchorcheck.verify.prose import drop_runner_names, soften
 from anchorcheck.verify.verifier import Verifier
 
@@ -146,7 +147,10 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
             attach(memories, lock, verifier.registry.kinds)
             batch.extend(memories)
         drop_runner_names(batch, verifier)
-        reports = _verify(verifier, batch, args.deadline)
+        started = time.monotonic()
+        identifiers.settle(batch, verifier, args.deadline)  # before the checks: drops the names that are no claim
+        left = None if args.deadline is None else max(0.0, args.deadline - (time.monotonic() - started))
+        reports = _verify(verifier, batch, left)
         if not getattr(args, "strict", False):
             soften(reports, verifier.registry)
     if args.receipts:  # HEAD is read for the receipts alone: a run that appends none printed nothing of it

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
-from anchorcheck.memory import implicit
+from anchorcheck.memory import identifiers, implicit
 from anchorcheck.model.anchors import AnchorSyntaxError, anchor_text, parse_anchor
 from anchorcheck.memory.codespans import CodeSpan, code_spans
 from anchorcheck.memory.commonmark import read_document
@@ -178,7 +178,7 @@ def _usable(
             if not implicit.keep(reference, reading.repo, roots, probes):
                 if reading.unsure is None or not implicit.unplaced(reference) or not reading.unsure.hold(reference):
                     continue
-        else:
+        elif not identifiers.unresolved(reference):  # a name: looked up when checked (anchorcheck.verify.identifiers)
             try:
                 parse_anchor(reference.anchor, registry.kinds)
             except AnchorSyntaxError:

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from anchorcheck.memory.commonmark import Block, Line, frontmatter_end, read_document
 from anchorcheck.memory.trees import TreeEntry, is_tree, tree_entries
 from anchorcheck.base.lazyregex import later
+from anchorcheck.memory import identifiers
 from anchorcheck.memory.installs import ENV_ASSIGNMENT, install
 from anchorcheck.memory.pathtokens import PLACEHOLDER_ARGUMENT, clean_path, folderish, loose_path, placeholder_word
 from anchorcheck.model.reference import Reference
@@ -235,7 +236,7 @@ class _Reader:
             if form == "code":
                 before = len(self.found)
                 self._code(token, number, column0, generated)
-                if len(self.found) == before + 1:
+                if len(self.found) > before:  # (a command's `VAR=value` prefixes come before it)
                     self._runs_in(line)
                     self._runs_in_prose(line)
             elif form == "link":
@@ -255,7 +256,12 @@ class _Reader:
         if " " in token or "\t" in token:
             self._command(token, number, column0, "code")
             return
+        before = len(self.found)
         self._path(token, number, column0, "code", generated=generated)
+        if len(self.found) == before:  # no path: maybe a function, class or variable (`parse_config()`, `CACHE_DIR`)
+            found = identifiers.reference(token, number, column0 + 1)
+            if found is not None and found.kind in self.kinds:
+                self.found.append(found)
 
     def _path(self, token: str, number: int, column0: int, form: str, written: str | None = None, generated: bool = False) -> None:
         if "file" not in self.kinds:
@@ -318,6 +324,8 @@ class _Reader:
             return  # a chain of commands is not one claim (only `cd dir && ...` is)
         tail = argv[3:] if argv[0] == "cd" else argv
         end = column0 + 1 + len(command)
+        if "env" in self.kinds:  # `FOO_BAR=1 pnpm test`: the program reads FOO_BAR, whatever runs it
+            self.found += identifiers.assignments(command, tail, number, column0 + 1 + (len(command) - len(command.lstrip())), form)
         packages = install(tail)
         if packages is not None:
             if "pkg" in self.kinds:

@@ -21,7 +21,7 @@ from anchorcheck.repo.safe_read import CONFIG_CAP, read_in_root
 
 FAIL_ON = ("error", "warning", "refuted", "inconclusive")  # what fails a run: see anchorcheck.cli.common.exit_code
 _TOML_AT = later(r"at line (\d+)")
-IMPLICIT_KINDS = ("file", "cmd", "pkg")
+IMPLICIT_KINDS = ("file", "cmd", "pkg", "sym", "env")
 CONFIG_FILES = (".anchorcheck.toml", "pyproject.toml")  # where `load_config` looks, the first found wins
 
 
@@ -50,7 +50,7 @@ class Config:
 
 
 def _implicit(value: Any) -> list[str] | None:
-    """`implicit = true | false | ["file", "cmd", "pkg"]`: which kinds of implicit references are read."""
+    """`implicit = true | false | ["file", "cmd", "pkg", "sym", "env"]`: which kinds of implicit references are read."""
     if isinstance(value, bool):
         return list(IMPLICIT_KINDS) if value else []
     kinds = _str_list(value)
@@ -77,7 +77,7 @@ _KEYS: dict[str, tuple[str, Any, str]] = {
     "fail-on": ("fail_on", lambda v: str(v) if v in FAIL_ON else None, "'error', 'warning', 'refuted' or 'inconclusive'"),
     "plugins": ("plugins", _str_list, "a list of plugin names"),
     "memory-files": ("memory_files", _str_list, "a list of paths or globs"),
-    "implicit": ("implicit", _implicit, "true, false, or a list of the kinds 'file', 'cmd', 'pkg'"),
+    "implicit": ("implicit", _implicit, "true, false, or a list of the kinds 'file', 'cmd', 'pkg', 'sym', 'env'"),
 }
 
 

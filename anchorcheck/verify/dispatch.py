@@ -20,7 +20,7 @@ from anchorcheck.model.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_rea
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Memory, Verdict, default_severity
 from anchorcheck.repo.context import BudgetExceeded, Context
-from anchorcheck.verify import namehistory, staleness
+from anchorcheck.verify import identifiers, namehistory, staleness
 from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify.elsewhere import defined_elsewhere
 
@@ -140,6 +140,8 @@ class Dispatch:
                 result = defined_elsewhere(reference, result, readings, self._check, self.registry, self.context.repo)
         else:
             result = self._check(reference.anchor)
+            if reference.kind in ("sym", "env"):  # a name read from prose (anchorcheck.verify.identifiers)
+                result = identifiers.on_result(reference, result, self, self._check)  # type: ignore[arg-type]
         result.implicit = True
         result.details = {**result.details, "written": reference.written, "form": reference.form}
         return result

@@ -1,0 +1,276 @@
+"""When a function, class or variable that nothing defines now was defined here: the commit that removed it.
+
+A memory that says "call `parse_config()`" after the helper was renamed to
+`load_config` names something no file defines; so does one that names a
+function of another project, or an example. Only history tells them apart,
+and only on evidence: the name must have been *defined* (a definition in the
+facts a language plugin extracts, or a read of the environment), not merely
+written somewhere, at the revision before the commit that removed it.
+
+For all the names of a run that nothing defines now, one bounded walk finds
+where they might have gone: `git log -G` with one alternation of the names
+(`-G` takes a regex, so one walk answers every name; `-S` takes one string),
+over windows of older and older commits (the last 250, then to 1,000, to 3,000,
+while names are unanswered and within WALK_SECONDS), limited to the files the
+registered languages parse, showing only the changed lines of the files that
+matched. For each name, the newest commits whose removed lines write it
+are candidates; each is confirmed by extracting the facts of that file at the
+commit's parent (`git cat-file`, parsed by the language plugin, never
+executed): defined there and nowhere now is gone. When the same commit adds
+exactly one new definition in the same file, in the same class, that is its
+new name. A name the walk never saw removed from a definition is not read at
+all (silence): an example, another project's name, or older than the walk.
+Answers are kept in the facts cache with the HEAD they were worked out at; a
+later run at a descendant HEAD walks only the commits since.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
+
+from anchorcheck.evidence.cache import open_cache
+from anchorcheck.evidence.extraction import extract_or_broken
+from anchorcheck.evidence.facts import Facts
+from anchorcheck.evidence.history import Change, head_of
+from anchorcheck.repo.context import BudgetExceeded, Context
+
+# The walk reads windows of older and older commits (ending this many commits back), while names are unanswered,
+# within WALK_SECONDS; -G diffs every changed source file of every commit: on sentry-javascript (15,000 commits)
+# 1,000 commits took 3 s on a loaded machine, 2,000 of uv's 11 s (see docs/benchmarks.md).
+WINDOWS = (250, 1_000, 3_000)
+WALK_SECONDS = 5.0
+MAX_NAMES = 200  # names one walk asks about; past it, the rest are not read
+MAX_CANDIDATES = 12  # files (of the newest commits first) per name whose parent's facts are read: a rename
+# across a package changes every file that uses the name, and the one that defined it may be any of them
+MAX_CONFIRMS = 60  # files whose parent's facts are read per run; past them, names are not shown gone (silence)
+MIN_SECONDS = 3.0  # left of the deadline below which no walk starts
+_CACHE_KEY = "ident-history-v2"
+_FORMAT = "%x01%h%x00%cs%x00%s"
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class Gone(NamedTuple):
+    """A name defined at the parent of `change` in `path` (as `qualified`, at `line`) and by no file now;
+    `to` is the one definition the same commit added beside it (a rename), when it is defined now."""
+
+    name: str
+    path: str
+    qualified: str
+    line: int
+    change: Change
+    to: str | None = None
+    env: bool = False  # a read of the environment, not a definition
+
+    def describe(self) -> str:
+        what = "read" if self.env else "defined"
+        said = f"`{self.name}` was {what} in {self.path}:{self.line} until {self.change}"
+        return f"{said}; now `{self.to}`" if self.to else f"{said}, which removed it"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self._asdict(), "change": list(self.change)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Gone:
+        return cls(**{**data, "change": Change(*map(str, data["change"]))})
+
+
+def defines(facts: Facts, name: str, env: bool) -> list[tuple[str, int, bool]]:
+    """The (qualified name, line) of each definition of `name` in a file's facts: the name itself or a member
+    of that name (`Config.parse_config` for `parse_config`); with `env`, each read of the variable too (marked)."""
+    found = [(q, line, False) for q, line in facts.defs if q == name or q.endswith("." + name)]
+    return found + [(key, line, True) for key, line in facts.env if key == name] if env else found
+
+
+class IdentHistory:
+    """The fates of the names of one run that nothing defines now, at one HEAD: `fates(names)` walks once."""
+
+    def __init__(self, context: Context) -> None:
+        self.context = context  # the deadline is the one of the context `fates` is given
+        self.repo = context.repo
+        self.defined_now: Callable[[str], bool] = lambda name: False  # whether a rename's target is defined now
+        self.cache = open_cache(context.options, self.repo.root, context.time_left)
+        self.known: dict[str, Gone | None] = {}  # at `head`
+        self.head: str | None = None
+        self.confirms = 0
+        self.walks = 0
+
+    def fates(
+        self, names: Iterable[str], env: Callable[[str], bool], context: Context, defined_now: Callable[[str], bool]
+    ) -> dict[str, Gone | None]:
+        """For each name: how it went (Gone), or None when history shows no definition of it removed (or there
+        is no history, or the name is past MAX_NAMES). A name left out was not looked up in time (the deadline
+        is `context`'s: a Verifier may have made a new one since this history was).
+
+        The cache keeps each name's answer with the HEAD it was worked out at: at that HEAD it is the answer;
+        at a later HEAD only the commits since are walked (a hook's next commit costs a walk of one commit)."""
+        self.context, self.defined_now = context, defined_now
+        names = list(dict.fromkeys(names))
+        head = head_of(self.repo) if self.repo.in_git else None
+        if head is None:
+            return dict.fromkeys(names)  # no history: nothing is known to be gone
+        if head != self.head:
+            self.known, self.head = {}, head
+        asked, names = names, [n for n in names if n not in self.known]
+        clone = "shallow" if self.repo.shallow else "full"
+        keys = {n: f"{_CACHE_KEY}:{clone}:{n}" for n in names}
+        rows = self.cache.get_many(keys.values()) if self.cache is not None else {}
+        since: dict[str, list[str]] = {}  # an earlier HEAD -> the names answered there
+        for name in names:
+            row = rows.get(keys[name])
+            if row is not None and row["head"] == head:
+                self.known[name] = Gone.from_dict(row["gone"]) if row["gone"] else None
+            elif row is not None and self._ancestor(row["head"], head):
+                since.setdefault(row["head"], []).append(name)
+        todo = [n for n in names if n not in self.known and not any(n in group for group in since.values())]
+        for name in todo[MAX_NAMES:]:  # a table of names: the rest are not read
+            self.known[name] = None
+        walks = [(base, group, {n: rows[keys[n]]["gone"] for n in group}) for base, group in since.items()]
+        walks.append((None, todo[:MAX_NAMES], {}))
+        for base, group, before in walks:
+            if not group or not self._time():
+                continue
+            found = self._walk(head, group, env, base)
+            if found is None:  # git failed: no history to show them gone
+                self.known.update(dict.fromkeys(group))
+                continue
+            for name, fate in found.items():
+                if fate is None and before.get(name):
+                    fate = Gone.from_dict(before[name])  # removed before the earlier HEAD, not defined since
+                self.known[name] = fate
+                if self.cache is not None:
+                    self.cache.put(keys[name], {"head": head, "gone": fate.to_dict() if fate else None})
+        if self.cache is not None:
+            self.cache.flush()
+        return {n: self.known[n] for n in asked if n in self.known}
+
+    def _walk(self, head: str, names: list[str], env: Callable[[str], bool], base: str | None = None) -> dict[str, Gone | None] | None:
+        """`git log -G` over windows of older and older commits (WINDOWS), or only the commits since `base`, each
+        window followed by its confirmations, until every name is answered, or the windows or WALK_SECONDS are
+        spent; None when git failed. A name the deadline stopped before it was answered is left out."""
+        words = sorted({n.rsplit(".", 1)[-1] for n in names})
+        sources = sorted({f"*{e}" for language in self.context.registry.languages.values() for e in language.extensions})
+        answers: dict[str, Gone | None] = {}
+        tried: dict[str, int] = {}
+        began, top = time.monotonic(), head
+        for depth in WINDOWS if base is None else (0,):
+            if len(answers) == len(names) or time.monotonic() - began > WALK_SECONDS or not self._time():
+                break
+            self.walks += 1
+            cut = base or (self.repo.git("rev-list", "--max-count=1", f"--skip={depth}", operands=[head]) or "").strip()
+            out = self.repo.git(
+                "log", "-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "-E",
+                f"-G({'|'.join(words)})", f"--format={_FORMAT}", operands=[top, f"^{cut}"] if cut else [top], paths=sources,
+            )
+            if out is None:
+                if top == head:
+                    return None
+                break
+            candidates = _removals(out, [n for n in names if n not in answers])
+            for name, found in candidates.items():
+                try:
+                    fate = self._confirm(name, found[: max(0, MAX_CANDIDATES - tried.get(name, 0))], env(name))
+                except _OutOfTime:
+                    return answers  # the rest are not looked at: nothing is concluded of them
+                tried[name] = tried.get(name, 0) + len(found)
+                if fate is not None or tried[name] >= MAX_CANDIDATES:
+                    answers[name] = fate
+            if not cut:
+                break  # the whole history was walked
+            top = cut
+        if self._time():  # walked as deep as the budget goes: what it did not show gone is not read
+            answers.update((n, None) for n in names if n not in answers)
+        return answers
+
+    def _ancestor(self, old: str, head: str) -> bool:
+        """Whether `old` is a commit HEAD descends from (git exits 0): then only the commits since are new."""
+        return old != head and self.repo.git("merge-base", "--is-ancestor", operands=[old, head]) is not None
+
+    def _confirm(self, name: str, candidates: list[tuple[Change, str]], env: bool) -> Gone | None:
+        """The newest candidate whose file defined the name at the commit's parent."""
+        for change, path in candidates[:MAX_CANDIDATES]:
+            if not self._time():
+                raise _OutOfTime
+            if self.confirms >= MAX_CONFIRMS:
+                return None  # the run's confirmations are spent: not shown gone, so not read
+            self.confirms += 1
+            before = self._facts(f"{change.commit}^", path)
+            found = defines(before, name, env) if before is not None else []
+            if found:
+                qualified, line, read = found[0]
+                new = self._renamed(qualified, read, before, change.commit, path)
+                to = new.rsplit(".", 1)[-1] if new is not None and "." not in name else new
+                return Gone(name, path, qualified, line, change, to if to is not None and self.defined_now(to) else None, read)
+        return None
+
+    def _renamed(self, qualified: str, read: bool, before: Facts, commit: str, path: str) -> str | None:
+        """The one definition (or variable read) `commit` added to `path` beside `qualified` (in the same
+        class)."""
+        after = self._facts(commit, path)
+        if after is None:
+            return None
+        if read:
+            added = {k for k, _ in after.env} - {k for k, _ in before.env}
+        else:
+            owner = qualified.rpartition(".")[0]
+            had = {q for q, _ in before.defs}
+            added = {q for q, _ in after.defs if q not in had and q.rpartition(".")[0] == owner}
+        if len(added) != 1:
+            return None
+        [new] = added
+        return new
+
+    def _facts(self, revision: str, path: str) -> Facts | None:
+        """The facts of `path` at `revision` (None: no such file, or no language plugin parses it)."""
+        language = self.context.registry.language_for(path)
+        if language is None or language.extract is None:
+            return None
+        blob = self.repo.git("cat-file", operands=["blob", f"{revision}:{path}"])
+        if blob is None:
+            return None
+        try:
+            return extract_or_broken(language, blob.encode("utf-8", "surrogateescape"), self.context.deadline)
+        except BudgetExceeded:
+            raise _OutOfTime from None
+
+    def _time(self) -> bool:
+        left = self.context.time_left()
+        return left is None or left > MIN_SECONDS
+
+
+class _OutOfTime(Exception):
+    """The deadline stopped the look at one name."""
+
+
+def _removals(out: str, names: list[str]) -> dict[str, list[tuple[Change, str]]]:
+    """For each name, the (commit, file) pairs of `git log -p -U0` output whose removed lines write it as a
+    word: newest commit first, and in a commit the file that wrote it most first (the file that defines a
+    name renamed across a package is most often the one that names it most)."""
+    by_word: dict[str, list[str]] = {}
+    for name in names:
+        by_word.setdefault(name.rsplit(".", 1)[-1], []).append(name)
+    counts: dict[str, dict[tuple[Change, str], int]] = {}
+    order: dict[Change, int] = {}
+    change: Change | None = None
+    path: str | None = None
+    header = False  # between a file's `diff --git` line and its first hunk
+    for line in out.split("\n"):
+        if line.startswith("\x01"):
+            parts = line[1:].split("\0", 2)
+            change, path = (Change(*parts) if len(parts) == 3 else None), None
+            if change is not None:
+                order.setdefault(change, len(order))
+        elif line.startswith("diff --git "):
+            header, path = True, None
+        elif header:
+            if line.startswith("--- a/"):
+                path = line[6:]  # a quoted path or a new file: nothing read as removed there
+            header = not line.startswith("@@")
+        elif line.startswith("-") and change is not None and path is not None:
+            for word in set(_WORD.findall(line)) & by_word.keys():
+                for name in by_word[word]:
+                    pairs = counts.setdefault(name, {})
+                    pairs[change, path] = pairs.get((change, path), 0) + 1
+    return {name: sorted(pairs, key=lambda pair: (order[pair[0]], -pairs[pair])) for name, pairs in counts.items()}

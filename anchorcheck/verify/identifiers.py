@@ -1,0 +1,217 @@
+"""Identifiers named in prose, judged on evidence: defined now, defined once and gone, or not a claim at all.
+
+`anchorcheck.memory.identifiers` reads the code spans shaped like identifiers
+(`parse_config()`, `SourceIndex`, `CACHE_DIR`) and the variables a shell command
+sets (`FOO_BAR=1 pnpm test`). Before a run is checked, `settle` decides what
+each is, for every memory of the run at once:
+
+- a file of the repository defines it now (the facts a language plugin
+  extracts), or reads the variable (`env:`): the reference becomes that
+  anchor (`sym:src/cfg.py::load_config`, `env:CACHE_DIR`), checked as any
+  typed one, VERIFIED with the file and line;
+- nothing defines it now, and history shows a definition removed
+  (`anchorcheck.verify.identhistory`, one walk for the run): it becomes the
+  anchor of its last definition (`sym:src/cfg.py::parse_config`), REFUTED
+  now, and `on_result` adds the commit that removed it, and its new name when
+  that commit renamed it;
+- nothing defines it, now or in the history walked (an example, another
+  project's name, a word that looks like code), or the look at it was not
+  complete (a candidate that did not parse): it is dropped. Silence, never a
+  wrong verdict;
+- the deadline came first: it stays unresolved, and its result is
+  INCONCLUSIVE, saying so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from contextlib import nullcontext
+from typing import TYPE_CHECKING
+
+from anchorcheck.evidence.goals import Goal, classify
+from anchorcheck.evidence.index import SourceIndex
+from anchorcheck.memory import identifiers
+from anchorcheck.model.anchors import encode_path
+from anchorcheck.model.reference import Reference
+from anchorcheck.model.results import AnchorResult, Memory, Verdict
+from anchorcheck.repo.context import BudgetExceeded, Context
+from anchorcheck.repo.paths import UnsafePathError
+from anchorcheck.verify.identhistory import Gone, IdentHistory, defines
+
+if TYPE_CHECKING:
+    from anchorcheck.verify.verifier import Verifier
+
+UNSURE = "unsure"  # the look at a name was not complete: not read
+LATE = "late"  # the deadline came before the look: INCONCLUSIVE
+_MEMO = "anchorcheck.identifier-history"
+Check = Callable[[str], AnchorResult]
+Holding = list[str] | None | str  # the files that write a name (None: too many to read), or "ask"
+MAX_CANDIDATE_BYTES = 1024 * 1024  # bytes of the files that may define a name, past which it is not read
+MAX_RUN_BYTES = 8 * 1024 * 1024  # bytes of such files one run parses; the names past it are not read
+_WORDS = re.compile(rb"[\w$]+")
+_LIST_ONLY = Goal(lambda path, facts: False, files=0)  # met before any file is parsed: the candidates, listed
+
+
+def settle(memories: Iterable[Memory], verifier: Verifier, deadline: float | None = None) -> None:
+    """Resolve the identifier references of a run (see the module's docstring), within `deadline` seconds."""
+    memories = list(memories)
+    names = {
+        identifiers.name_of(a): a.kind
+        for m in memories for a in m.anchors if isinstance(a, Reference) and a.implicit and identifiers.unresolved(a)
+    }
+    if not names:
+        return
+    with verifier.within(deadline) if deadline is not None else nullcontext():
+        try:
+            holding = holders(verifier.context, names)
+        except BudgetExceeded:
+            holding = {}
+        now = {name: _now(name, kind, verifier, verifier.check, holding[name]) if name in holding else LATE for name, kind in names.items()}
+        missing = [name for name, found in now.items() if found is None]
+        fates = _fates(missing, lambda name: names[name] == "env", verifier, verifier.check) if missing else {}
+    for memory in memories:
+        anchors, positions = [], []
+        for index, anchor in enumerate(memory.anchors):
+            if isinstance(anchor, Reference) and anchor.implicit and identifiers.unresolved(anchor):
+                anchor = _resolved(anchor, now, fates)
+                if anchor is None:
+                    continue
+            anchors.append(anchor)
+            positions.append(memory.anchor_position(index))
+        memory.anchors, memory.anchor_positions = anchors, positions
+
+
+def _resolved(reference: Reference, now: dict[str, str | None], fates: dict[str, Gone | None]) -> Reference | None:
+    """The reference as the anchor it amounts to; None when it is no claim; itself when not looked at in time."""
+    name = identifiers.name_of(reference)
+    found = now[name]
+    if found == LATE or found is None and name not in fates:
+        return reference
+    if found is None:
+        gone = fates[name]
+        if gone is None:
+            return None
+        found = f"env:{name}" if gone.env else f"sym:{encode_path(gone.path)}::{gone.qualified}"
+    if found == UNSURE:
+        return None
+    return reference._replace(kind=found.split(":", 1)[0], anchor=found)
+
+
+def on_result(reference: Reference, result: AnchorResult, verifier: Verifier, check: Check) -> AnchorResult:
+    """An identifier reference's result with what history says: a REFUTED one names the commit that removed
+    it (an error); one nothing defines that history does not show gone is no finding of its own (a warning,
+    when `settle` did not drop it); an unresolved one was not looked at in time. `check` checks an anchor
+    inside the check under way (its deadline kept)."""
+    if reference.kind == "sym" and identifiers.unresolved(reference):
+        said = f"budget exceeded before `{identifiers.name_of(reference)}` was looked up: whether this repository defines it, or did, is not known"
+        return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, said, state="budget")
+    if result.verdict is not Verdict.REFUTED:
+        return result
+    name = identifiers.name_of(reference)
+    fates = _fates([name], lambda _: reference.kind == "env", verifier, check)
+    gone = fates.get(name)
+    if gone is None:
+        said = "history was not read in time" if name not in fates else "no removal of it in the history looked at"
+        result.verdict, result.severity, result.state = Verdict.INCONCLUSIVE, "warning", "unsure"
+        result.reason += f"; {said}: maybe not a name of this repository"
+        return result
+    result.reason += f"; {gone.describe()}"
+    result.state, result.severity = "gone", "error"
+    result.details = {**result.details, "history": gone.to_dict()}
+    if gone.to:
+        result.details["fix"] = {"from": name, "to": gone.to, "name": True}
+    return result
+
+
+def _fates(names: list[str], env: Callable[[str], bool], verifier: Verifier, check: Check) -> dict[str, Gone | None]:
+    """What history says of names nothing defines now, from the checkout's one IdentHistory (made once)."""
+    context = verifier.context
+    history = context.memo((_MEMO, context.repo.root), lambda: IdentHistory(context))
+    return history.fates(names, env, context, lambda name: _now(name, _kind(name), verifier, check) not in (None, UNSURE, LATE))
+
+
+def _kind(name: str) -> str:
+    found = identifiers.identifier(name)
+    return found[0] if found is not None else "sym"
+
+
+def _now(name: str, kind: str, verifier: Verifier, check: Check, holding: Holding = "ask") -> str | None:
+    """The anchor a name amounts to now (`env:NAME`, `sym:PATH::Q`); None when nothing defines it, as far as
+    every candidate file shows; UNSURE when that cannot be told; LATE past the deadline. `holding`: what
+    `holders` found for it, or "ask" to look now."""
+    context = verifier.context
+    left = context.time_left()
+    if left is not None and left <= 0:
+        return LATE
+    complete = True
+    if kind == "env":
+        result = check(f"env:{name}")
+        if result.verdict is Verdict.VERIFIED:
+            return f"env:{name}"
+        if result.state == "budget":
+            return LATE
+        complete = result.verdict is Verdict.REFUTED  # a computed key or an unparsed file may read it
+    try:
+        context = verifier.context  # (a check may have made a new one)
+        found, clean = _definers(context, name, holders(context, [name])[name] if holding == "ask" else holding)
+    except BudgetExceeded:
+        return LATE
+    if found:
+        path, qualified = found
+        return f"sym:{encode_path(path)}::{qualified}"
+    return None if complete and clean else UNSURE
+
+
+def holders(context: Context, names: Iterable[str]) -> dict[str, list[str] | None]:
+    """For each name, the source files that write it as a word (`ToolRenderer`, not `ToolRendererRenamed`), from
+    one look at the bytes of the files that hold any of them (one pattern, each file read once); None for a
+    name whose files hold more than MAX_CANDIDATE_BYTES together (a word every file writes, `NaN`,
+    `node_modules`: the look would not be complete, and it is not read), and for the names, in reading
+    order, past MAX_RUN_BYTES of such files in all (by size, so a cold and a warm run read the same)."""
+    index = SourceIndex.of(context)
+    needles = {name: max(name.split("."), key=len).encode() for name in names}
+    wanted = sorted(set(needles.values()))
+    listed = index.search(None, lambda language: wanted, goal=_LIST_ONLY)
+    found: dict[bytes, list[str]] = {}
+    try:
+        for path in listed.candidates:  # the words of each file, intersected: an alternation of 300 names took 6x longer
+            context.check_deadline()
+            for word in set(_WORDS.findall(index.read(path))).intersection(wanted):
+                found.setdefault(word, []).append(path)
+        sizes = {path: index.size(path) for paths in found.values() for path in paths}
+    except (OSError, UnsafePathError):
+        return dict.fromkeys(needles)
+    answer: dict[str, list[str] | None] = {}
+    counted: set[str] = set()
+    total = 0
+    for name, needle in needles.items():  # in reading order: the run's parsing stops at MAX_RUN_BYTES
+        paths = found.get(needle, [])
+        more = sum(sizes[p] for p in paths if p not in counted)
+        if sum(sizes[p] for p in paths) > MAX_CANDIDATE_BYTES or total + more > MAX_RUN_BYTES:
+            answer[name] = None
+            continue
+        counted.update(paths)
+        total += more
+        answer[name] = paths
+    return answer
+
+
+def _definers(context: Context, name: str, holding: Holding) -> tuple[tuple[str, str] | None, bool]:
+    """The first of the `holding` files that defines `name` now (production first) and its qualified name there,
+    and whether every one was read and parsed cleanly (None: too many to look at)."""
+    if not isinstance(holding, list):
+        return None, False
+    index = SourceIndex.of(context)
+    clean = True
+    try:
+        for path in sorted(holding, key=lambda path: classify(path) != "production"):
+            context.check_deadline()
+            facts = index.facts(path)
+            found = defines(facts, name, False) if facts is not None else []
+            if found:
+                return (path, found[0][0]), True
+            clean = clean and (facts is None or facts.error is None)
+    except (OSError, UnsafePathError):
+        return None, False
+    return None, clean

@@ -1,0 +1,150 @@
+"""Identifiers named in prose (`parse_config()`, `SourceIndex`, `CACHE_DIR`, `FOO=1 make test`): VERIFIED where a
+file defines them now, REFUTED with the commit when history shows the definition gone, silent otherwise.
+Real git repositories, checked through the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from anchorcheck.memory.references import read_references
+from tests.conftest import init_repo, needs_git, write_tree
+from tests.test_history import by_anchor, check, commit
+
+pytestmark = needs_git
+
+BEFORE = """import os
+
+
+def parse_config(path):
+    return os.environ.get("OLD_CACHE_DIR")
+
+
+class SourceIndex:
+    def keep_facts(self):
+        return 1
+"""
+AFTER = BEFORE.replace("parse_config", "load_config").replace("OLD_CACHE_DIR", "NEW_CACHE_DIR")
+
+
+@pytest.fixture
+def renamed(tmp_path: Path) -> Path:
+    """src/cfg.py's parse_config renamed to load_config, and the variable it reads renamed, in one commit; a
+    README that once named `fancy_helper` (never defined: prose only) lost that line."""
+    write_tree(tmp_path, {"src/cfg.py": BEFORE, "README.md": "Try `fancy_helper`.\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"src/cfg.py": AFTER, "README.md": "Read me.\n"})
+    commit(tmp_path, "rename the parser")
+    return tmp_path
+
+
+def test_a_renamed_function_is_refuted_with_the_commit_and_its_new_name(renamed: Path) -> None:
+    write_tree(renamed, {"AGENTS.md": "Call `parse_config()` to read the settings.\n"})
+    code, results = check(renamed)
+    found = by_anchor(results)["sym:src/cfg.py::parse_config"]
+    assert code == 1 and found["verdict"] == "REFUTED" and found["severity"] == "error" and found["state"] == "gone"
+    assert "until" in found["reason"] and "'rename the parser'" in found["reason"] and "now `load_config`" in found["reason"]
+    assert found["details"]["fix"] == {"from": "parse_config", "to": "load_config", "name": True}
+
+
+def test_fix_writes_the_new_name_where_the_old_one_was_written(renamed: Path) -> None:
+    write_tree(renamed, {"AGENTS.md": "Call `parse_config()` to read the settings.\n"})
+    check(renamed, "--fix")
+    assert (renamed / "AGENTS.md").read_text() == "Call `load_config()` to read the settings.\n"
+
+
+def test_a_defined_class_and_method_are_verified_with_file_and_line(renamed: Path) -> None:
+    write_tree(renamed, {"AGENTS.md": "`SourceIndex` keeps the facts (`keep_facts`); `load_config()` reads them.\n"})
+    code, results = check(renamed)
+    found = by_anchor(results)
+    assert code == 0
+    assert found["sym:src/cfg.py::SourceIndex"]["verdict"] == "VERIFIED" and "src/cfg.py:8" in found["sym:src/cfg.py::SourceIndex"]["reason"]
+    assert found["sym:src/cfg.py::SourceIndex.keep_facts"]["verdict"] == "VERIFIED"
+    assert "src/cfg.py:4" in found["sym:src/cfg.py::load_config"]["reason"]
+
+
+def test_a_name_never_defined_here_and_plain_words_give_no_finding(renamed: Path) -> None:
+    # `fancy_helper` was written in a README and removed: written, never defined. The rest were never here.
+    text = "Use `fancy_helper`, `OtherProject` or `never_defined_here()`; run the `test`, `main` and `Redis`.\n"
+    write_tree(renamed, {"AGENTS.md": text})
+    code, results = check(renamed)
+    assert code == 0 and [r["anchor"] for r in results if r.get("implicit")] == []
+
+
+def test_a_removed_environment_variable_is_refuted_in_prose_and_as_a_command_prefix(renamed: Path) -> None:
+    write_tree(renamed, {"AGENTS.md": "Set `OLD_CACHE_DIR`; `NEW_CACHE_DIR` works too.\n\n```sh\nOLD_CACHE_DIR=/tmp python -m src.cfg\n```\n"})
+    code, results = check(renamed)
+    gone = [r for r in results if r["anchor"] == "env:OLD_CACHE_DIR"]
+    assert code == 1 and [r["line"] for r in gone] == [1, 4]
+    assert all(r["verdict"] == "REFUTED" and r["state"] == "gone" and "now `NEW_CACHE_DIR`" in r["reason"] for r in gone)
+    assert by_anchor(results)["env:NEW_CACHE_DIR"]["verdict"] == "VERIFIED"
+
+
+def test_a_variable_no_code_ever_read_gives_no_finding(renamed: Path) -> None:
+    write_tree(renamed, {"AGENTS.md": "```sh\nCI_NEVER_READ=1 python -m src.cfg\n```\n"})
+    assert [r["anchor"] for r in check(renamed)[1] if r["anchor"].startswith("env:")] == []
+
+
+def test_past_the_deadline_a_gone_name_is_inconclusive_never_refuted(renamed: Path) -> None:
+    # Two seconds leave no time for history (a walk needs three), and no cache holds its answer: what nothing
+    # defines now is not judged.
+    write_tree(renamed, {"AGENTS.md": "Call `parse_config()`; set `OLD_CACHE_DIR`.\n"})
+    code, results = check(renamed, "--no-cache", "--deadline", "2")
+    names = [r for r in results if r.get("implicit")]
+    assert names and all(r["verdict"] == "INCONCLUSIVE" for r in names)
+    assert code == 0
+
+
+def test_outside_git_a_name_nothing_defines_is_not_read(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"src/cfg.py": AFTER, "AGENTS.md": "Call `parse_config()` or `load_config()`.\n"})
+    results = check(tmp_path)[1]
+    assert [r["anchor"] for r in results if r.get("implicit")] == ["sym:src/cfg.py::load_config"]
+
+
+def test_a_renamed_method_names_the_new_method_of_the_same_class(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"lib/store.py": "class Store:\n    def fetch_rows(self):\n        return []\n\n    def other(self):\n        pass\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"lib/store.py": "class Store:\n    def read_rows(self):\n        return []\n\n    def other(self):\n        pass\n"})
+    commit(tmp_path, "store: read, not fetch")
+    write_tree(tmp_path, {"AGENTS.md": "Rows come from `Store.fetch_rows`.\n"})
+    found = by_anchor(check(tmp_path)[1])["sym:lib/store.py::Store.fetch_rows"]
+    assert found["verdict"] == "REFUTED" and "now `Store.read_rows`" in found["reason"]
+
+
+def test_a_later_commit_keeps_what_history_showed_and_adds_what_it_changed(renamed: Path) -> None:
+    # The second run starts from the first one's answers (cached with their HEAD) and reads the commit since.
+    write_tree(renamed, {"AGENTS.md": "Call `parse_config()`; `SourceIndex.keep_facts` keeps them.\n"})
+    commit(renamed, "notes")
+    first = by_anchor(check(renamed)[1])
+    assert first["sym:src/cfg.py::SourceIndex.keep_facts"]["verdict"] == "VERIFIED"
+    write_tree(renamed, {"src/cfg.py": AFTER.replace("keep_facts", "keep_rows")})
+    commit(renamed, "index: rows, not facts")
+    found = by_anchor(check(renamed)[1])
+    assert "'rename the parser'" in found["sym:src/cfg.py::parse_config"]["reason"]
+    kept = found["sym:src/cfg.py::SourceIndex.keep_facts"]
+    assert kept["verdict"] == "REFUTED" and "'index: rows, not facts'" in kept["reason"] and "now `SourceIndex.keep_rows`" in kept["reason"]
+
+
+def test_a_class_whose_file_was_deleted_is_refuted_as_removed(renamed: Path) -> None:
+    (renamed / "src/cfg.py").unlink()
+    write_tree(renamed, {"src/other.py": "def unrelated_helper():\n    pass\n"})
+    commit(renamed, "drop the index")
+    write_tree(renamed, {"AGENTS.md": "`SourceIndex` keeps the facts.\n"})
+    found = by_anchor(check(renamed)[1])["sym:src/cfg.py::SourceIndex"]
+    assert found["verdict"] == "REFUTED" and found["state"] == "gone"
+    assert "'drop the index'" in found["reason"] and "which removed it" in found["reason"] and "fix" not in found["details"]
+
+
+@pytest.mark.parametrize(
+    ("written", "anchor"),
+    [
+        ("parse_config", "sym:parse_config"), ("parse_config()", "sym:parse_config"), ("loadConfig", "sym:loadConfig"),
+        ("SourceIndex", "sym:SourceIndex"), ("HTTPServer", "sym:HTTPServer"), ("Store.fetch_rows", "sym:Store.fetch_rows"),
+        ("run()", "sym:run"), ("CACHE_DIR", "env:CACHE_DIR"), ("$CACHE_DIR", "env:CACHE_DIR"), ("${CACHE_DIR}", "env:CACHE_DIR"),
+        ("test", None), ("main", None), ("Redis", None), ("README", None), ("__init__", None), ("os.path", None), ("f(x)", None),
+    ],
+)
+def test_only_names_shaped_like_identifiers_are_read(written: str, anchor: str | None) -> None:
+    found = [r.anchor for r in read_references(f"See `{written}`.\n", kinds=("file", "sym", "env"))]
+    assert found == ([anchor] if anchor else [])
