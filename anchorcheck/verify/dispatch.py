@@ -20,7 +20,6 @@ from anchorcheck.model.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_rea
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Memory, Verdict, default_severity
 from anchorcheck.repo.context import BudgetExceeded, Context
-from anchorcheck.verify import namehistory, staleness
 from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify.elsewhere import defined_elsewhere
 
@@ -93,7 +92,9 @@ class Dispatch:
         if refused is not None:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, refused, state="unverifiable")
         result = self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None)
-        if not anchor.negated:  # what history says of a claim that does not hold: gone, or never there
+        if not anchor.negated and result.verdict is Verdict.REFUTED:  # what history says of a claim that does not hold
+            from anchorcheck.verify import namehistory, staleness  # (imported here: a check where all holds never asks)
+
             result = staleness.on_missing_file(anchor, result, self.context)
             result = namehistory.on_undefined_command(anchor, result, self.context, self._verdict_at)
         result.anchor = shown
