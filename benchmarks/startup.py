@@ -26,6 +26,8 @@ machine disturbs least):
 - `anchorcheck check` answered by a server (`anchorcheck serve --detach`, started on
   another copy before the rounds): after an edit, and with nothing changed; the server's own
   CPU time per answer is printed apart (from /proc), as it is not the timed process's;
+- `anchorcheck mcp` from start to its answer of `initialize` and `tools/list`, ended by the
+  end of its input (when the `mcp` extra is installed);
 - two floors of a check after an edit: importing the stdlib and third-party modules
   it imports, and importing every module it imports, anchorcheck's too (no check);
 - `ruff check` and `deptry .` on the same repository, when they are on PATH;
@@ -46,7 +48,7 @@ the children), so every figure is a start from compiled modules, as after
 executable of another installation (a second venv with an older checkout
 installed, on the same interpreter); each anchorcheck command gets a twin run
 with it right after it in each round (its own cache directory, its own copy of
-the edited repository), in rows marked `[against]`.
+the edited repository, its own server for the served rows), in rows marked `[against]`.
 """
 
 from __future__ import annotations
@@ -85,6 +87,13 @@ FILES = {
 }
 
 
+# What an agent's client sends an MCP server it starts: the handshake and the list of tools, then the end of input.
+MCP_SESSION = (
+    b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},'
+    b'"clientInfo":{"name":"startup","version":"1"}}}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+    b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n'
+)
+
 # The same repository with a memory file that names files only: what a check costs when no
 # grammar, manifest reader or command runner is needed.
 FILES_ONLY = {**FILES, "CLAUDE.md": "# Notes\n\n- The entry point is `src/app/main.py`.\n- Docs: `file:docs/index.md`, [changelog](CHANGELOG.md).\n"}
@@ -122,13 +131,22 @@ def rounds(
     env: dict[str, str],
     prepare: dict[str, Callable[[], None]] | None = None,
     envs: dict[str, dict[str, str]] | None = None,
+    inputs: dict[str, bytes] | None = None,
 ) -> dict[str, list[tuple[float, float]]]:
     """(wall, CPU) seconds of each command per round, each after its `prepare` step if it has one (not timed),
-    in `envs[name]` if given, else in `env`. CPU time (user + system of the child) is what load on a shared
-    machine disturbs least: the wall clock also counts the time the child waited for a core."""
-    prepare, envs = prepare or {}, envs or {}
+    in `envs[name]` if given, else in `env`; one with `inputs[name]` is a conversation (`converse`), the others
+    read no input. CPU time (user + system of the child) is what load on a shared machine disturbs least: the
+    wall clock also counts the time the child waited for a core."""
+    prepare, envs, inputs = prepare or {}, envs or {}, inputs or {}
+
+    def run(name: str, args: list[str], cwd: Path) -> None:
+        if name in inputs:
+            converse(args, cwd, envs.get(name, env), inputs[name])
+        else:
+            subprocess.run(args, cwd=cwd, env=envs.get(name, env), stdin=subprocess.DEVNULL, capture_output=True, check=False)
+
     for name, (args, cwd) in commands.items():  # warm-up: bytecode, the disk cache, the OS's file cache
-        subprocess.run(args, cwd=cwd, env=envs.get(name, env), capture_output=True, check=False)
+        run(name, args, cwd)
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for _ in range(count):
         for name, (args, cwd) in commands.items():
@@ -136,7 +154,7 @@ def rounds(
                 prepare[name]()
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            subprocess.run(args, cwd=cwd, env=envs.get(name, env), capture_output=True, check=False)
+            run(name, args, cwd)
             wall = time.perf_counter() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             times[name].append((wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime))
@@ -176,8 +194,8 @@ def measure(work: Path, count: int = 15, against: str | None = None) -> None:
 
     prepare = {"anchorcheck check after an edit (no replay)": edit}
     envs: dict[str, dict[str, str]] = {}
+    other = {**env, "ANCHORCHECK_CACHE_DIR": str(work / "cache-against")}  # the other installation's environment
     if against is not None:  # each anchorcheck command twice per round: this installation, then the other
-        other = {**env, "ANCHORCHECK_CACHE_DIR": str(work / "cache-against")}
         paired: dict[str, tuple[list[str], Path]] = {}
         for name, (args, cwd) in commands.items():
             paired[name] = (args, cwd)
@@ -186,18 +204,30 @@ def measure(work: Path, count: int = 15, against: str | None = None) -> None:
                 paired[twin], envs[twin] = ([against, *args[1:]], edited_against if cwd == edited else cwd), other
         commands = paired
         prepare["anchorcheck check after an edit (no replay) [against]"] = lambda: edit(edited_against)
-    served = work / "served"
-    if not served.exists():
-        served.mkdir(parents=True)
-        small_repository(served, FILES)
-    started = subprocess.run([exe, "serve", "--detach", "--idle", "600"], cwd=served, env=env, capture_output=True, text=True)
-    server = _server_pid(exe, served, env) if started.returncode == 0 else None
-    if server is None:
-        print(f"(no server could start: {started.stderr.strip() or started.stdout.strip()}; its rows left out)")
-    else:
-        commands["anchorcheck check after an edit, answered by a server"] = ([exe, "check"], served)
-        commands["anchorcheck check, nothing changed, answered by a server"] = ([exe, "check"], served)
-        prepare["anchorcheck check after an edit, answered by a server"] = lambda: edit(served)
+    servers = {"": (exe, work / "served", env)}
+    if against is not None:
+        servers[" [against]"] = (against, work / "served-against", other)
+    running: dict[str, tuple[str, Path, dict[str, str], int]] = {}
+    for tag, (server_exe, served, server_env) in servers.items():
+        if not served.exists():
+            served.mkdir(parents=True)
+            small_repository(served, FILES)
+        started = subprocess.run([server_exe, "serve", "--detach", "--idle", "600"], cwd=served, env=server_env, capture_output=True, text=True)
+        server = _server_pid(server_exe, served, server_env) if started.returncode == 0 else None
+        if server is None:
+            print(f"(no server{tag} could start: {started.stderr.strip() or started.stdout.strip()}; its rows left out)")
+            continue
+        running[tag] = (server_exe, served, server_env, server)
+        for row in ("anchorcheck check after an edit, answered by a server", "anchorcheck check, nothing changed, answered by a server"):
+            commands[row + tag], envs[row + tag] = ([server_exe, "check"], served), server_env
+        prepare["anchorcheck check after an edit, answered by a server" + tag] = lambda where=served: edit(where)
+    inputs: dict[str, bytes] = {}
+    for tag, (mcp_exe, mcp_env) in {"": (exe, env), **({" [against]": (against, other)} if against else {})}.items():
+        if converse([mcp_exe, "mcp"], root, mcp_env, MCP_SESSION):
+            row = "anchorcheck mcp: initialize, tools/list, end of input" + tag
+            commands[row], envs[row], inputs[row] = ([mcp_exe, "mcp"], root), mcp_env, MCP_SESSION
+        else:
+            print(f"(anchorcheck mcp{tag} did not answer (no `mcp` extra?): its row left out)")
     for tool, tool_args in (("ruff", ["check", "--no-cache", "."]), ("deptry", ["."])):
         beside = Path(sys.executable).with_name(tool)
         found = shutil.which(tool) or (str(beside) if beside.exists() else None)
@@ -217,13 +247,13 @@ def measure(work: Path, count: int = 15, against: str | None = None) -> None:
         print("WARNING: an editable install: `python -c pass` imports its finder, and the ratios below flatter (see the docstring)")
     check = subprocess.run([exe, "check"], cwd=root, env=env, capture_output=True, text=True)
     print(f"repository: {root}\n  {check.stdout.strip().splitlines()[-1] if check.stdout.strip() else check.stderr.strip()}")
-    server_cpu = _cpu_of(server)
+    server_cpu = {tag: _cpu_of(pid) for tag, (_, _, _, pid) in running.items()}
     try:
-        times = rounds(commands, count, env, prepare, envs)
+        times = rounds(commands, count, env, prepare, envs, inputs)
     finally:
-        server_cpu = _cpu_of(server) - server_cpu
-        if server is not None:
-            subprocess.run([exe, "serve", "--stop"], cwd=served, env=env, capture_output=True, check=False)
+        for tag, (server_exe, served, server_env, pid) in running.items():
+            server_cpu[tag] = _cpu_of(pid) - server_cpu[tag]
+            subprocess.run([server_exe, "serve", "--stop"], cwd=served, env=server_env, capture_output=True, check=False)
     wall = {name: statistics.median(w for w, _ in values) for name, values in times.items()}
     cpu = {name: statistics.median(c for _, c in values) for name, values in times.items()}
     base, base_cpu = wall["python -c pass"], cpu["python -c pass"]
@@ -233,10 +263,25 @@ def measure(work: Path, count: int = 15, against: str | None = None) -> None:
     if copies:
         hook = wall["pre-commit run (anchorcheck hook)"] - wall["pre-commit run (no hook)"]
         print(f"  the hook's own share of a pre-commit run: {hook * 1000:.1f} ms ({hook / base:.2f}x python -c pass)")
-    if server is not None:  # the two served rows ran once more each in the warm-up
+    for tag, cpu_used in server_cpu.items():  # the two served rows ran once more each in the warm-up
         answers = 2 * (count + 1)
-        print(f"  the server's own CPU time per answer: {server_cpu / answers * 1000:.1f} ms over {answers} answers (not in the rows above)")
+        print(f"  the server's{tag} own CPU time per answer: {cpu_used / answers * 1000:.1f} ms over {answers} answers (not in the rows above)")
     print("  targets: --version <= 2x, check on a small repository <= 4x")
+
+
+def converse(args: list[str], cwd: Path, env: dict[str, str], session: bytes) -> bool:
+    """Send `session` to the command's stdin, read its answers until the last request's (`"id":2`), then end
+    its input and wait for it to exit: an input closed at once may end a server before it answered. Whether
+    it answered."""
+    child = subprocess.Popen(args, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write(session)
+    child.stdin.flush()
+    answered = any(b'"id":2' in line for line in iter(child.stdout.readline, b""))  # stops at the answer
+    child.stdin.close()
+    child.stdout.read()
+    child.wait()
+    return answered
 
 
 def imported_by_check(root: Path, env: dict[str, str]) -> list[str]:

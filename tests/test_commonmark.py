@@ -5,6 +5,7 @@ from __future__ import annotations
 from anchorcheck.memory.references import program_of, read_references
 from anchorcheck_plugins.formats.markdown import read_markdown
 from anchorcheck_plugins.formats.markdown_edit import rename_markdown
+from tests._hostile_support import run_cli
 
 
 def anchors(text: str) -> list[str]:
@@ -69,3 +70,19 @@ def test_reference_links_are_read_where_they_are_defined() -> None:
     text = "See [the ADR][adr].\n\n[adr]: docs/adr/0003.md \"ADR\"\n\n    [code]: not/a/definition.md\n"
     found = read_references(text)
     assert [(r.anchor, r.line, r.column, r.form) for r in found] == [("file:docs/adr/0003.md", 3, 8, "link")]
+
+
+def test_a_markdown_file_past_the_parse_budget_is_one_finding_naming_it(make_repo) -> None:  # noqa: ANN001
+    """A 16 MB instruction file (under the 16 MiB memory-file cap) is not parsed: seconds of work for a file
+    no agent reads whole. It is one INCONCLUSIVE finding naming the file and why; the other files are checked."""
+    line = "- Item mentions `src/app.py` and [a link](docs/x.md) with *emphasis* here.\n"
+    big = "# Notes\n\n" + line * (16_000_000 // len(line))
+    root = make_repo({"CLAUDE.md": big, "AGENTS.md": "- The app is `file:src/app.py`; gone: `file:src/old.py`.\n", "src/app.py": "x = 1\n"})
+    run = run_cli(root, "check", "--no-cache", "CLAUDE.md", "AGENTS.md")
+    assert "Traceback" not in run.stderr and not run.timed_out, run.stderr[-2000:]
+    assert (
+        f"CLAUDE.md:1:1: INCONCLUSIVE CLAUDE.md — the memory file could not be read, so none of its memories were checked: "
+        f"Markdown of {len(big):,} characters, more than 1 MiB; not parsed (an instruction file is a few KB)"
+    ) in run.stdout, run.stdout[:2000]
+    assert "AGENTS.md:1: REFUTED memory: The app is `file:src/app.py`; gone: `file:src/old.py`." in run.stdout  # still checked
+    assert run.returncode == 0  # INCONCLUSIVE, as any unreadable file: it fails the run only under --fail-on inconclusive

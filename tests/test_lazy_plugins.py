@@ -319,3 +319,18 @@ def test_a_check_after_an_edit_whose_sources_are_cached_imports_no_tree_sitter(m
     assert not {m for m in mods if m.startswith("tree_sitter")}, mods
     strip = lambda out: re.sub(r'"elapsed_seconds": [0-9.e-]+', "", out)  # noqa: E731
     assert strip(again) == strip(first) and '"verdict": "VERIFIED"' in first
+
+
+def test_markdown_it_is_imported_only_when_markdown_is_parsed(make_repo) -> None:  # noqa: ANN001
+    """markdown-it (sixty modules) loads on the first Markdown parse, not with the readers that may need it: a
+    check of a memory store in another format without implicit references (nothing read as Markdown) does not
+    import it; a check of a CLAUDE.md does. Both answer as before."""
+    store = 'version = 1\n\n[[memory]]\nid = "app"\ntext = "The app is in src/app.py."\nanchors = ["file:src/app.py"]\n'
+    root = make_repo({"agent.memories.toml": store, "src/app.py": "x = 1\n"})
+    mods, out = _modules_after(root, "from anchorcheck.cli import main\nprint('EXIT', main(['check', '--no-cache', '--no-implicit']))")
+    assert "EXIT 0" in out and "Checked 1 anchor in 1 file: 1 verified in " in out, out
+    assert "anchorcheck.memory.commonmark" in mods and not {m for m in mods if m.split(".")[0] == "markdown_it"}, mods
+    (root / "CLAUDE.md").write_text("- The app is `file:src/app.py`.\n")
+    mods, out = _modules_after(root, "from anchorcheck.cli import main\nprint('EXIT', main(['check', '--no-cache']))")
+    assert "EXIT 0" in out and "Checked 2 anchors in 2 files: 2 verified in " in out, out
+    assert "markdown_it" in mods

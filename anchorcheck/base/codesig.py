@@ -56,7 +56,8 @@ def signature_now(plugins: Sequence[tuple[str, ...]], places: Sequence[str]) -> 
         if place.endswith(".py"):
             files.add(place)
             continue
-        for folder, _, names in os.walk(place):
+        for folder, subfolders, names in os.walk(place):
+            subfolders[:] = [name for name in subfolders if name != "__pycache__"]  # bytecode only: no source to sign
             files.update(os.path.join(folder, name) for name in names if name.endswith(".py"))
     digest = hashlib.sha1(repr(list(plugins)).encode())  # noqa: S324 - a content id, not security
     for source in sorted(files):

@@ -13,6 +13,12 @@ and a code span's column comes from the raw line (`code_spans`), kept only
 when the parser also read a code span with that content there (an escaped
 backtick, or backticks inside an HTML comment or an autolink, make none).
 Front matter is blanked before parsing, so line numbers hold.
+
+markdown-it is imported on the first parse, not with this module: a check answered
+by a stored report, or one whose memory files are all of other formats, never loads
+its sixty modules. A text past MARKDOWN_CAP is not parsed at all (`MarkdownTooLarge`):
+the parse costs about a second per MiB, and the largest instruction file of the
+corpora is 81 KB, so a larger one is data, not instructions, and its reader says so.
 """
 
 from __future__ import annotations
@@ -21,17 +27,17 @@ import bisect
 import functools
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
-
-from markdown_it import MarkdownIt
-from markdown_it.common.utils import normalizeReference
-from markdown_it.token import Token
+from typing import TYPE_CHECKING, NamedTuple
 
 from anchorcheck.memory.codespans import CodeSpan, code_spans
 
-# Emphasis says nothing a checker reads, and is the slowest inline rule on hostile input (`*a ` x 50,000).
-# Inline content is parsed only where a line holds backticks (`_code_contents`): a third of the time saved.
-_PARSER = MarkdownIt("commonmark").enable("table").disable(["emphasis", "inline"])
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
+# Past this many characters a text is not parsed: about a second of work per MiB (16 MB took 6 s), where
+# the largest real instruction file read so far is 81 KB and hostile tables of 440 KB still parse.
+MARKDOWN_CAP = 1024 * 1024
 _PROSE = frozenset({"paragraph", "table"})
 _DEFINITION = re.compile(r"^ {0,3}\[((?:[^\[\]\\]|\\.){1,999})\]:[ \t]*<?([^\s<>]+)")
 
@@ -92,14 +98,32 @@ def frontmatter_end(lines: Sequence[str]) -> int:
     return 0
 
 
+class MarkdownTooLarge(ValueError):
+    """A text past MARKDOWN_CAP: left unparsed, so none of it is read (the message says why)."""
+
+
+@functools.cache
+def _parser() -> MarkdownIt:
+    """The one CommonMark parser, made (and markdown-it imported) on the first parse.
+
+    Emphasis says nothing a checker reads, and is the slowest inline rule on hostile input (`*a ` x 50,000).
+    Inline content is parsed only where a line holds backticks (`_code_contents`): a third of the time saved.
+    """
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table").disable(["emphasis", "inline"])
+
+
 @functools.lru_cache(maxsize=4)
 def read_document(text: str) -> Document:
     """The structure of a Markdown text (parsed once: the format reader, the reference reader and
-    write-back ask for the same text in one run)."""
+    write-back ask for the same text in one run). MarkdownTooLarge past MARKDOWN_CAP characters."""
+    if len(text) > MARKDOWN_CAP:
+        raise MarkdownTooLarge(f"Markdown of {len(text):,} characters, more than {MARKDOWN_CAP // 2**20} MiB; not parsed (an instruction file is a few KB)")
     lines = text.splitlines()
     body = frontmatter_end(lines)
     env: dict[str, object] = {}
-    tokens = _PARSER.parse("\n" * body + "\n".join(lines[body:]), env)
+    tokens = _parser().parse("\n" * body + "\n".join(lines[body:]), env)
     blocks: list[Block] = []
     memories: list[tuple[Line, ...]] = []
     unit: list[Line] = []
@@ -143,6 +167,8 @@ def _definitions(lines: list[str], body: int, blocks: list[Block], env: dict[str
     labels = env.get("references")
     if not isinstance(labels, dict) or not labels:
         return ()
+    from markdown_it.common.utils import normalizeReference  # loaded by the parse that made `labels`
+
     covered = bytearray(len(lines) + 1)
     for block in blocks:
         covered[block.start - 1 : block.end] = b"\1" * (block.end - block.start + 1)
@@ -205,7 +231,7 @@ def _code_contents(inner: list[Token], env: dict[str, object]) -> list[str]:
     for token in inner:
         if token.type == "inline":
             children: list[Token] = []
-            _PARSER.inline.parse(token.content, _PARSER, env, children)
+            _parser().inline.parse(token.content, _parser(), env, children)
             contents += [child.content for child in children if child.type == "code_inline"]
     return contents
 

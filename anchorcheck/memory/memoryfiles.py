@@ -19,7 +19,7 @@ from typing import NamedTuple
 from anchorcheck.memory import identifiers, implicit
 from anchorcheck.model.anchors import AnchorSyntaxError, anchor_text, parse_anchor
 from anchorcheck.memory.codespans import CodeSpan, code_spans
-from anchorcheck.memory.commonmark import read_document
+from anchorcheck.memory.commonmark import MarkdownTooLarge, read_document
 from anchorcheck.base.globs import fnmatch_any
 from anchorcheck.base.lazyregex import later
 from anchorcheck.model.mistakes import KIND_PREFIX, typo_kind
@@ -87,12 +87,15 @@ def read_memory_file(
         known = ", ".join(sorted(discovery_globs(registry))) or "none"
         raise MemoryFileError(shown, None, f"unknown memory file format (known: {known})")
     text = read_text(path, shown, root)
-    memories = fmt.read(shown, text)
-    for memory in memories:
-        memory.source = memory.source or shown
-        _keep_known_kinds(memory, registry)
-    if reading is not None and reading.kinds & set(registry.kinds):
-        memories = _with_references(memories, text, fmt, shown, _folder_of(path, reading.repo), reading, registry)
+    try:
+        memories = fmt.read(shown, text)
+        for memory in memories:
+            memory.source = memory.source or shown
+            _keep_known_kinds(memory, registry)
+        if reading is not None and reading.kinds & set(registry.kinds):
+            memories = _with_references(memories, text, fmt, shown, _folder_of(path, reading.repo), reading, registry)
+    except MarkdownTooLarge as exc:  # seconds of parsing for a file no agent reads whole: one finding instead
+        raise MemoryFileError(shown, None, str(exc)) from None
     drop_ignored_lines(memories, text)
     return memories
 

