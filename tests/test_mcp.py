@@ -193,3 +193,19 @@ def test_a_call_past_its_deadline_lets_go_of_the_session(make_repo) -> None:  # 
     for answer in (suggested, remembered):  # an answer, or an error naming the deadline: never a hang
         assert answer.structured_content is not None or "deadline" in str(answer.content)
     assert after.structured_content["results"][0]["verdict"] == "VERIFIED"
+
+
+def test_a_text_too_large_to_read_is_an_error_naming_why_and_the_session_goes_on(make_repo) -> None:  # noqa: ANN001
+    root = make_repo({"src/app/cache.py": CODE})
+    huge = "Reads go through `src/app/cache.py`.\n" * 40_000  # 1.4 MB: past what the Markdown reader parses
+    _, (suggested, remembered, after) = _call(
+        root,
+        [
+            ("suggest_anchors", {"text": huge}),
+            ("remember", {"text": huge}),
+            ("suggest_anchors", {"text": "Reads go through src/app/cache.py."}),
+        ],
+    )
+    for result in (suggested, remembered):
+        assert result.is_error and "not parsed" in result.content[0].text, result.content[0].text
+    assert [p["anchor"] for p in after.structured_content["suggestions"]] == ["file:src/app/cache.py"]

@@ -59,6 +59,7 @@ from anchorcheck.spans.citation import BankError, bank
 from anchorcheck.repo.config import ConfigError
 from anchorcheck.repo.context import BudgetExceeded
 from anchorcheck.memory.lockfile import attach, load_lock
+from anchorcheck.memory.commonmark import MarkdownTooLarge
 from anchorcheck.memory.memoryfiles import MemoryFileError
 from anchorcheck.model.results import Memory, MemoryReport, Verdict
 from anchorcheck.serve import mcp_schema as schema
@@ -277,6 +278,8 @@ class _Resident:
                 yield verifier
         except BudgetExceeded as exc:
             raise ToolError(f"the call ran past its deadline of {self.seconds:g} s{' ' + str(exc) if str(exc) else ''}") from None
+        except MarkdownTooLarge as exc:  # a memory's text is a sentence or two: this one is refused, not read
+            raise ToolError(f"the text was not read: {exc}") from None
         finally:
             self.lock.release()
 
