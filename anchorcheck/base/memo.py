@@ -17,7 +17,7 @@ only, since nothing would say when it changed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 
 TYPE_CHECKING = False  # not `typing`'s: importing it costs a replayed `check` 4-7 ms (anchorcheck.serve.replay)
@@ -31,7 +31,7 @@ class Reads:
     """What one computation looked at. (A plain class: `dataclasses` would cost a replayed `check`,
     which imports this module through `Repository`, a tenth of its time.)"""
 
-    __slots__ = ("paths", "probed", "listing", "git", "watches")
+    __slots__ = ("paths", "probed", "listing", "git", "watches", "held")
 
     def __init__(self) -> None:
         self.paths: set[str] = set()  # repo-relative paths read, resolved or stat-ed
@@ -41,6 +41,9 @@ class Reads:
         self.listing = False  # which files exist, or git's state (index, HEAD), fed it
         self.git = False  # git's history or HEAD fed it (a span followed through history, the commit checked out)
         self.watches: list[Callable[[str], bool]] = []  # changed path -> whether it now matters
+        # Sets of listed paths read, held by reference (`Memo.read_held`): a search's thousands of
+        # candidates are not copied into each entry that uses it, nor indexed path by path.
+        self.held: list[Collection[str]] = []
 
     def add(self, other: Reads) -> None:
         self.paths |= other.paths
@@ -48,6 +51,7 @@ class Reads:
         self.listing = self.listing or other.listing
         self.git = self.git or other.git
         self.watches.extend(w for w in other.watches if w not in self.watches)
+        self.held.extend(h for h in other.held if not any(h is mine for mine in self.held))
 
 
 class Memo:
@@ -62,6 +66,7 @@ class Memo:
         # never told of a change, does not pay for it.
         self._by_path: dict[str, set[Any]] = {}
         self._by_watch: dict[Callable[[str], bool], set[Any]] = {}
+        self._by_held: dict[int, tuple[Collection[str], set[Any]]] = {}  # id of a held set -> it, the keys
         self._unindexed: set[Any] = set()
         self._open: list[Reads] = []  # the computations running now, innermost last
         self._volatile: set[Any] = set()  # keys to drop at the next call, whatever changed
@@ -115,6 +120,16 @@ class Memo:
     def read_all(self, paths: set[str] | list[str]) -> None:
         if self._open:
             self._open[-1].paths.update(paths)
+
+    def read_held(self, paths: Collection[str]) -> None:
+        """Every path of `paths` read, the collection held by reference, not copied: what a kept goal
+        search's candidates cost an edit then does not grow with them. The caller vouches that every
+        path is a listed file of the checkout (a change of which a snapshot sees) and that it changes
+        the collection only for paths a `forget` was told of first (which drops every entry holding it)."""
+        if self._open:
+            held = self._open[-1].held
+            if not any(paths is mine for mine in held):
+                held.append(paths)
 
     def listed(self) -> None:
         if self._open:
@@ -173,6 +188,9 @@ class Memo:
         for watch, keys in self._by_watch.items():
             if not keys <= doomed and any(watch(path) for path in stale):
                 doomed |= keys
+        for held, keys in self._by_held.values():
+            if not keys <= doomed and any(path in held for path in stale):
+                doomed |= keys
         for key in doomed:
             self._drop(key)
         return len(doomed)
@@ -186,6 +204,8 @@ class Memo:
                     self._by_path.setdefault(path, set()).add(key)
                 for watch in reads.watches:
                     self._by_watch.setdefault(watch, set()).add(key)
+                for held in reads.held:
+                    self._by_held.setdefault(id(held), (held, set()))[1].add(key)
         self._unindexed.clear()
 
     def _drop(self, key: Any) -> None:
@@ -197,6 +217,11 @@ class Memo:
             return
         _unindex(self._by_path, reads.paths, key)
         _unindex(self._by_watch, reads.watches, key)
+        for held in reads.held:
+            keys = self._by_held[id(held)][1]
+            keys.discard(key)
+            if not keys:
+                del self._by_held[id(held)]
 
 
 def _unindex(index: dict[Any, set[Any]], parts: Iterable[Any], key: Any) -> None:

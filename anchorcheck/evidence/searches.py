@@ -79,7 +79,11 @@ class Searches:
         out all the same is searched again too: rarely, and never wrongly)."""
         memo = self.context.shared
         memo.listed()
-        memo.read_all(result.found)  # a lazy search declares what it scans later as it scans it
+        if result.answer is not None and result.walk is None:
+            # A goal search's candidates: its answer's set, patched only for files a `forget` named first.
+            memo.read_held(result.answer.chosen)
+        else:
+            memo.read_all(result.found)  # a lazy search declares what it scans later as it scans it
         memo.read_all(result.unreadable)
         # Skipped (binary, oversized) as read now, or as the prefilter recorded on disk for the same bytes.
         memo.read_all([path for path in self.bytes.skipped | skipped if path in listing.language])
