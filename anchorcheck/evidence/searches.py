@@ -135,7 +135,7 @@ class Searches:
                 self.answers[signature] = answer
             result.ruled_out = len(files) - skipped - len(found.unreadable) - len(answer.candidates)
             result.found = list(answer.candidates)
-            result.hits = [(path, self.store.facts[path]) for path in answer.candidates if path in answer.known]
+            result.hits = [(path, self.store.facts[path]) for path in sorted(answer.known)]  # in listing order, as candidates
             answer.version += 1
             result.answer, result.version = answer, answer.version
             return result
@@ -274,7 +274,8 @@ class Searches:
             if answer.order is None:
                 answer.order = sorted(map(key, search.found))
                 answer.placed = {place[2]: place for place in answer.order}
-            yield from [path for _, _, path in answer.order]
+            for _, _, path in list(answer.order):  # a copy: read lazily, patched by a later search
+                yield path
             return
         if search.walk is None:
             yield from sorted(search.found, key=key)
