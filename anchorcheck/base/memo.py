@@ -31,14 +31,17 @@ class Reads:
     """What one computation looked at. (A plain class: `dataclasses` would cost a replayed `check`,
     which imports this module through `Repository`, a tenth of its time.)"""
 
-    __slots__ = ("paths", "probed", "listing", "git", "watches", "held")
+    __slots__ = ("paths", "probed", "listing", "lists", "git", "watches", "held")
 
     def __init__(self) -> None:
         self.paths: set[str] = set()  # repo-relative paths read, resolved or stat-ed
         # Paths only asked whether they exist and as what (file, directory): a new listing alone changes
         # those answers (adding, removing or retyping a path relists), not an edit of their bytes.
         self.probed: set[str] = set()
-        self.listing = False  # which files exist, or git's state (index, HEAD), fed it
+        self.listing = False  # which files exist, or git's state (index, HEAD), fed it, however they change
+        # Which files exist fed it through these tests of a path (a listing of a scope, of some names, of
+        # the files a test of their path accepts): a file that comes or goes matters where one accepts it.
+        self.lists: list[Callable[[str], bool]] = []
         self.git = False  # git's history or HEAD fed it (a span followed through history, the commit checked out)
         self.watches: list[Callable[[str], bool]] = []  # changed path -> whether it now matters
         # Sets of listed paths read, held by reference (`Memo.read_held`): a search's thousands of
@@ -49,6 +52,7 @@ class Reads:
         self.paths |= other.paths
         self.probed |= other.probed
         self.listing = self.listing or other.listing
+        self.lists.extend(test for test in other.lists if test not in self.lists)
         self.git = self.git or other.git
         self.watches.extend(w for w in other.watches if w not in self.watches)
         self.held.extend(h for h in other.held if not any(h is mine for mine in self.held))
@@ -115,7 +119,6 @@ class Memo:
     def probe(self, path: str) -> None:
         if self._open:
             self._open[-1].probed.add(path)
-            self._open[-1].listing = True
 
     def read_all(self, paths: set[str] | list[str]) -> None:
         if self._open:
@@ -134,6 +137,12 @@ class Memo:
     def listed(self) -> None:
         if self._open:
             self._open[-1].listing = True
+
+    def listed_where(self, accepts: Callable[[str], bool]) -> None:
+        """Which files exist fed the running computation, as far as `accepts` (a test of a path alone)
+        says: a file that came or went matters to it only where `accepts` takes it."""
+        if self._open:
+            self._open[-1].lists.append(accepts)
 
     def git(self) -> None:
         if self._open:
@@ -175,14 +184,17 @@ class Memo:
         unwatched, self._volatile, self._unwatched = self._unwatched, set(), set()
         return unwatched
 
-    def forget(self, stale: set[str], relisted: bool, unlisted: Callable[[str], bool]) -> int:
+    def forget(self, stale: set[str], relisted: bool, unlisted: Callable[[str], bool], came: set[str] | None = None) -> int:
         """Drop the entries that `stale` paths (changed, added or removed) fed, and with `relisted`
         those that depended on the listing or read a path that was no listed file (`unlisted`: a
-        directory, or a file that did not exist). How many were dropped."""
+        directory, or a file that did not exist); with `came` as well, the listing changed by these
+        paths alone (files that came or went), and of the entries that depended on it only those it
+        could change go: by git's state or any change of it, by a probe or a listing test of one of
+        them. How many were dropped."""
         self._index()
         doomed: set[Any] = set()
         if relisted:
-            doomed.update(key for key, reads in self._reads.items() if reads.listing or any(map(unlisted, reads.paths)))
+            doomed.update(key for key, reads in self._reads.items() if _relisted(reads, unlisted, came))
         for path in stale:
             doomed |= self._by_path.get(path, set())
         for watch, keys in self._by_watch.items():
@@ -222,6 +234,15 @@ class Memo:
             keys.discard(key)
             if not keys:
                 del self._by_held[id(held)]
+
+
+def _relisted(reads: Reads, unlisted: Callable[[str], bool], came: set[str] | None) -> bool:
+    """Whether a new listing (or, with `came`, these paths come or gone) can change what these reads fed."""
+    if reads.listing or any(map(unlisted, reads.paths)):
+        return True
+    if came is None:
+        return bool(reads.probed or reads.lists)
+    return not reads.probed.isdisjoint(came) or any(accepts(path) for accepts in reads.lists for path in came)
 
 
 def _unindex(index: dict[Any, set[Any]], parts: Iterable[Any], key: Any) -> None:

@@ -135,7 +135,7 @@ class Kept:
             self.listing = listing
             return [(path, language) for path, language in listing.files if path not in self.verdicts]
         todo = [path for path in self.unjudged if path in listing.language]
-        return [(path, listing.language[path]) for path in sorted(todo, key=listing.position)]
+        return [(path, listing.language[path]) for path in sorted(todo)]  # a listing is in path order
 
     def note(self, verdicts: Mapping[str, str]) -> None:
         # In comprehensions: a lazy search notes every file of the tree, a block at a time.

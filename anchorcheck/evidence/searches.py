@@ -199,11 +199,11 @@ class Searches:
         """A kept goal search brought up to date: the files changed since are judged again and moved
         in it, the facts learned since are counted, and parsing goes on where the goal now needs it."""
         listing = answer.listing
-        dirty = sorted(path for path in answer.dirty if path in listing.language)
+        dirty = sorted(answer.dirty)
         answer.dirty = set()
         for path in dirty:
-            answer.drop(path)
-        for path in self._chosen(listing, found, answer.forced, clauses, met, dirty):
+            answer.drop(path)  # also a file the listing no longer holds
+        for path in self._chosen(listing, found, answer.forced, clauses, met, [path for path in dirty if path in listing.language]):
             answer.add(path)
             if answer.order is not None:
                 answer.placed[path] = place = (CITED.index(classify(path)), self.bytes.size(path), path)

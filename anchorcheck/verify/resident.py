@@ -67,7 +67,7 @@ class Resident:
         if not changes:
             return False
         self._results = False  # from now on this Verifier's own records say what is still true
-        stale = set(changes.modified)
+        stale = changes.modified | changes.came
         relist = changes.relist
         if self._own_config and (relist or stale & _CONFIG_FILES):
             try:
@@ -78,9 +78,11 @@ class Resident:
             if config != self.config:  # skipped directories, excluded files, size cap: judged anew throughout
                 self._rebuild(config, stale, self._snapshot)
                 return True
-        if not relist:
+        if not relist and not changes.came:
             self._forget(stale)
             self.context.shared.forget(stale, False, self._snapshot.listed.__contains__)
+            return True
+        if not relist and self._moved(stale, changes.came):
             return True
         old = self._snapshot
         listed = set(self.repo.paths())
@@ -130,12 +132,26 @@ class Resident:
             self._looked_yet = True
             self._lookout = None
 
-    def _forget(self, stale: set[str], relisted: bool = False) -> None:
+    def _moved(self, stale: set[str], came: set[str]) -> bool:
+        """Files came or went (created, deleted or renamed in watched folders): the listing, the snapshot
+        and the source index's listings take them in one by one, instead of git listing the whole checkout
+        again. What depended on which files exist is worked out again, as after a new listing. False
+        where only a new listing can say (`Listing.patch`, `Snapshot.patch`): nothing was changed."""
+        moved = self.repo.patch(came)
+        if moved is None or not self._snapshot.patch(*moved):
+            return False
+        added, removed = moved
+        listed = self._snapshot.listed
+        self._forget(stale, moved=moved)
+        self.context.shared.forget(stale, True, lambda path: path in added or (path not in listed and path not in removed), came)
+        return True
+
+    def _forget(self, stale: set[str], relisted: bool = False, moved: tuple[set[str], set[str]] | None = None) -> None:
         """What the checkout and the source index knew of these files goes: they are read again."""
         self.repo.forget(stale)
         index = self.context.peek("anchorcheck.evidence.index")
         if index is not None:
-            index.forget(stale, relisted=relisted)
+            index.forget(stale, relisted=relisted, moved=moved)
 
     def _watch(self, snapshot: Snapshot) -> None:
         self._snapshot = snapshot
