@@ -52,6 +52,37 @@ def test_edits_additions_and_deletions_are_seen(tmp_path, in_git):
 
 
 @needs_git
+def test_files_that_come_and_go_are_taken_in_without_listing_the_checkout_again(tmp_path, monkeypatch):
+    """A file added, deleted or renamed in a folder the snapshot watches is taken in by itself where
+    inotify names it (git is asked only whether an untracked one is ignored): the checkout is not
+    listed again, and every answer, an ignored file's among them, equals a new Verifier's."""
+    write(tmp_path, {"src/a.py": "import json\n", "src/b.py": "class B:\n    pass\n", ".gitignore": "*.log\nsrc/gen.py\n"})
+    init_repo(tmp_path)
+    anchors = ["import:yaml", "import:json", "import:toml", "file:src/c.py", "sym:src/c.py::C", "file:notes.log", "file:src/b.py", "sym:src/b.py::B"]
+
+    def answers(v: Verifier) -> list[dict]:
+        return [v.verify(Memory(id=anchor, anchors=[anchor])).to_dict() for anchor in anchors]
+
+    v = verifier(tmp_path)
+    assert answers(v) == answers(verifier(tmp_path))
+    relisted: list[bool] = []
+    relist = v.repo.relist
+    monkeypatch.setattr(v.repo, "relist", lambda: relisted.append(True) or relist())
+    changes = [
+        lambda: write(tmp_path, {"src/c.py": "import yaml\nclass C:\n    pass\n"}),  # added, untracked
+        lambda: write(tmp_path, {"notes.log": "x\n", "src/gen.py": "import toml\n"}),  # added, ignored: not listed, but there
+        lambda: (tmp_path / "src/b.py").unlink(),  # a tracked file deleted
+        lambda: (tmp_path / "src/c.py").rename(tmp_path / "src/b.py"),  # renamed over the deleted one's name
+        lambda: (tmp_path / "src/a.py").unlink(),  # the only importer of json goes
+        lambda: write(tmp_path, {"src/a.py": "import json\n"}),  # and comes back
+    ]
+    for change in changes:
+        change()
+        assert answers(v) == answers(verifier(tmp_path))
+    assert not relisted or v._snapshot._events is None  # the stat pass sees a folder changed: it lists again
+
+
+@needs_git
 def test_only_the_changed_file_is_parsed_again(tmp_path):
     files = {f"m{i}.py": f'import os\nA{i} = os.environ.get("A{i}")\n' for i in range(20)}
     init_repo(write(tmp_path, files))
