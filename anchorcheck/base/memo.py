@@ -31,7 +31,7 @@ class Reads:
     """What one computation looked at. (A plain class: `dataclasses` would cost a replayed `check`,
     which imports this module through `Repository`, a tenth of its time.)"""
 
-    __slots__ = ("paths", "probed", "listing", "lists", "git", "watches", "held")
+    __slots__ = ("paths", "probed", "listing", "lists", "git", "gitstate", "watches", "held")
 
     def __init__(self) -> None:
         self.paths: set[str] = set()  # repo-relative paths read, resolved or stat-ed
@@ -43,6 +43,9 @@ class Reads:
         # the files a test of their path accepts): a file that comes or goes matters where one accepts it.
         self.lists: list[Callable[[str], bool]] = []
         self.git = False  # git's history or HEAD fed it (a span followed through history, the commit checked out)
+        # git's own state fed it (HEAD, the index, refs, objects, its configuration), not the work tree's files:
+        # what changes it changes git's directory, which lists the checkout again.
+        self.gitstate = False
         self.watches: list[Callable[[str], bool]] = []  # changed path -> whether it now matters
         # Sets of listed paths read, held by reference (`Memo.read_held`): a search's thousands of
         # candidates are not copied into each entry that uses it, nor indexed path by path.
@@ -54,6 +57,7 @@ class Reads:
         self.listing = self.listing or other.listing
         self.lists.extend(test for test in other.lists if test not in self.lists)
         self.git = self.git or other.git
+        self.gitstate = self.gitstate or other.gitstate
         self.watches.extend(w for w in other.watches if w not in self.watches)
         self.held.extend(h for h in other.held if not any(h is mine for mine in self.held))
 
@@ -146,7 +150,12 @@ class Memo:
 
     def git(self) -> None:
         if self._open:
-            self._open[-1].listing = self._open[-1].git = True
+            self._open[-1].git = self._open[-1].gitstate = True
+
+    def git_state(self) -> None:
+        """git's own state fed the running computation (a command that does not look at the work tree)."""
+        if self._open:
+            self._open[-1].gitstate = True
 
     def current(self) -> Reads | None:
         """What the innermost computation running now has read so far (None outside any)."""
@@ -237,11 +246,13 @@ class Memo:
 
 
 def _relisted(reads: Reads, unlisted: Callable[[str], bool], came: set[str] | None) -> bool:
-    """Whether a new listing (or, with `came`, these paths come or gone) can change what these reads fed."""
-    if reads.listing or any(map(unlisted, reads.paths)):
+    """Whether a new listing (or, with `came`, these paths come or gone) can change what these reads fed.
+    Only the paths that came or went changed what exists (a folder that comes or goes lists the checkout
+    again): a path read that was no listed file matters then only if it is one of them (it is stale too)."""
+    if reads.listing:
         return True
     if came is None:
-        return bool(reads.probed or reads.lists)
+        return bool(reads.probed or reads.lists or reads.gitstate) or any(map(unlisted, reads.paths))
     return not reads.probed.isdisjoint(came) or any(accepts(path) for accepts in reads.lists for path in came)
 
 

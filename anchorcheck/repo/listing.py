@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 REGULAR_MODES = frozenset({"100644", "100755"})
 _GLOB_CHARS = frozenset("*?[")
-_GIT_FILES = frozenset({".git", ".gitignore", ".gitattributes", ".gitmodules"})  # a new or gone one: git's view moves
+_GIT_FILES = frozenset({".git", ".gitignore", ".gitattributes", ".gitmodules", ".mailmap"})  # a new or gone one: git's view moves
 _PACE = 4096  # paths judged between two looks at the caller's deadline
 
 

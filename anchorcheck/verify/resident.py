@@ -140,10 +140,8 @@ class Resident:
         moved = self.repo.patch(came)
         if moved is None or not self._snapshot.patch(*moved):
             return False
-        added, removed = moved
-        listed = self._snapshot.listed
         self._forget(stale, moved=moved)
-        self.context.shared.forget(stale, True, lambda path: path in added or (path not in listed and path not in removed), came)
+        self.context.shared.forget(stale, True, _nothing_else, came)  # what exists changed at `came` alone
         return True
 
     def _forget(self, stale: set[str], relisted: bool = False, moved: tuple[set[str], set[str]] | None = None) -> None:
@@ -179,6 +177,10 @@ class Resident:
         stale |= self._snapshot.changed_since(old)  # between the look that found the change and the new watches
         if known is not None:
             SourceIndex.succeeding(known, self.context, stale)
+
+
+def _nothing_else(path: str) -> bool:
+    return False
 
 
 def lookout(repo: Repository) -> Lookout:
