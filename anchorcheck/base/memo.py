@@ -3,8 +3,11 @@
 A long-lived Verifier answers a recall from what it already worked out, and
 after an edit recomputes only what the edited files fed. So every entry
 records what its computation looked at, as it ran: the files it read (each
-read through `Repository` is noted), whether it depended on which files
-exist or on git's state (a listing, a git command), and, for a prefiltered
+read through `Repository` is noted; a search's thousands of candidates held
+as one set, not copied), whether it depended on which files exist (a listing
+of a scope or of some names, a probe of one path: a file that comes or goes
+matters only where they take it in) or on git's state (a git command, apart
+from those that look at the work tree), and, for a prefiltered
 search, a *watch*: a test that says whether a changed file now matters to it
 (a file the search ruled out by its bytes matters again only if its new bytes
 hold a needle). An entry computed while another one was in use inherits that

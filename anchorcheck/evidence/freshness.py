@@ -16,7 +16,10 @@ inotify instead: the kernel queues an event with each write, rename or
 deletion as it happens, so "nothing changed" is one non-blocking read of that
 queue. The signatures are then not taken at all (only the listed files that
 may be symlinks are looked at, to know what a write through a link changes):
-should the queue overflow, every file counts as changed. Where inotify is not
+should the queue overflow, every file counts as changed. A file created,
+deleted or renamed in a watched directory is named as such (`Changes.came`):
+the listing takes it in by itself (`Snapshot.patch`) instead of being redone,
+unless a directory, git's state or an ignore file changed. Where inotify is not
 available or out of watches, the stat pass runs at every look, and only then
 are racy files hashed.
 

@@ -49,9 +49,12 @@ class Resident:
         events, or one stat per listed file and directory where there is none
         (`anchorcheck.evidence.freshness`). Exact when something did: a file whose bytes
         changed loses its facts and is read again when an anchor needs it, an
-        added or removed file makes git list the checkout again, and of what
-        the Verifier worked out (search results, parsed manifests, verdicts)
-        only what the changed files fed is computed again (`anchorcheck.base.memo`).
+        added, removed or renamed file is taken into the listing by itself where
+        the kernel's events name it (git lists the checkout again where they do
+        not, or where git's own state, a folder or an ignore file changed), and
+        of what the Verifier worked out (search results, parsed manifests,
+        verdicts) only what the changed files fed is computed again
+        (`anchorcheck.base.memo`).
         Whether anything changed since the last call.
         """
         if not self._resident:
