@@ -2,7 +2,7 @@
 generated trees of 1,000 and 16,000 files (issue 29: the work after a change must follow the change,
 not the tree).
 
-    python benchmarks/resident_edits.py [--sizes 1000,16000] [--rounds N] [--processes N] [--against CHECKOUT] [--work DIR]
+    python benchmarks/resident_edits.py [--sizes 1000,16000] [--repo PATH ...] [--rounds N] [--processes N] [--against CHECKOUT] [--work DIR]
 
 Each tree is a git repository of Python files of 14 lines, 100 to a folder (`src/d<k>/m<i>.py`), each
 importing `json` and `os` and defining a class with a method. One Verifier per process is warmed with
@@ -11,10 +11,13 @@ the anchors, then each round:
 - edit: a comment line appended to `src/d0/m0.py`, then one anchor recalled (each of the four in
   turn: `import:json in:src/`, the `sym:` of that file, a `file:`, an absent `import:zlib`), then all
   four after one more edit;
-- add: a new file `src/d0/new.py` (`import json`) written, then all four recalled;
+- add: a new file beside it, `anchorcheck_new.py` (`import json`), written, then all four recalled;
 - delete: that file deleted, then all four recalled;
 - floors: reading the edited file and tree-sitter's parse of it; reading it and extracting its facts
   (the parse and the language's queries: what any recall that needs the file's facts does).
+
+A checkout given with `--repo` gets `scale.py`'s anchors drawn from its own facts, recalled together
+after each change (the edited file is the one the first `sym:` names; the added one sits beside it).
 
 CPU seconds of the process and of the children it waited for (git), medians over every round of every
 process. With `--against`, a checkout of another revision (a `git archive` of main, say) runs the same
@@ -39,7 +42,6 @@ from speed import commit  # noqa: E402
 
 ANCHORS = ["import:json in:src/", "sym:src/d0/m0.py::C0.m", "file:src/d0/m1.py", "import:zlib"]
 EDITED = "src/d0/m0.py"
-ADDED = "src/d0/new.py"
 EVERY = ["edit: every anchor", "add: every anchor", "delete: every anchor"]
 FLOORS = ["floor: read and parse the file", "floor: read it and extract its facts"]
 ROWS = [*(f"edit: {a}" for a in ANCHORS), *EVERY, *FLOORS]
