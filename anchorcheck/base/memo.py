@@ -58,7 +58,9 @@ class Reads:
         self.paths |= other.paths
         self.probed |= other.probed
         self.listing = self.listing or other.listing
-        self.lists.extend(test for test in other.lists if test not in self.lists)
+        if other.lists:  # by identity: an entry that listed many folders holds as many tests
+            mine = set(map(id, self.lists))
+            self.lists.extend(test for test in other.lists if id(test) not in mine)
         self.git = self.git or other.git
         self.gitstate = self.gitstate or other.gitstate
         self.watches.extend(w for w in other.watches if w not in self.watches)

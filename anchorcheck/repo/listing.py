@@ -42,6 +42,7 @@ class Listing:
     before_looking: Callable[[Iterable[str], Iterable[str]], None] | None
     _root_str: str
     _vetted: set[str]
+    _accepting: dict[tuple[str | None, frozenset[str] | None], Callable[[str], bool]]
 
     def files(
         self, scope: str | None = None, where: Callable[[str], bool] | None = None, named: Iterable[str] | None = None
@@ -76,7 +77,11 @@ class Listing:
         return listed if scope is None else self._in_scope(listed, scope)
 
     def _accepts(self, scope: str | None, named: frozenset[str] | None, where: Callable[[str], bool] | None) -> Callable[[str], bool]:
-        """Whether a file coming or going changes what `files(scope, where, named)` lists (`Memo.listed_where`)."""
+        """Whether a file coming or going changes what `files(scope, where, named)` lists (`Memo.listed_where`);
+        one test per scope and names (without `where`), however often they are listed."""
+        kept = self._accepting.get((scope, named)) if where is None else None
+        if kept is not None:
+            return kept
 
         def accepts(path: str) -> bool:
             return (
@@ -85,6 +90,8 @@ class Listing:
                 and (where is None or where(path))
             )
 
+        if where is None:
+            self._accepting[scope, named] = accepts
         return accepts
 
     @cached_property
