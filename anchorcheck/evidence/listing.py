@@ -58,9 +58,7 @@ class Listing:
         self._named: str | None = None
         self.unclean = [(path, language) for path, language in files if path not in clean]
         self.language = dict(files)
-        self._counts: dict[str, int] = {}  # files per language name: a language goes when its last file does
-        for _, language in files:
-            self._counts[language.name] = self._counts.get(language.name, 0) + 1
+        self._counts: dict[str, int] | None = None  # files per language name, once files come or go
         self.languages = {language.name: language for _, language in files}
         self._under: dict[str, set[str]] | None = None
         # What a lazy prefilter walks (`Walks.order`), worked out on first use; dropped
@@ -84,9 +82,10 @@ class Listing:
         if language is None:
             self.others += 1
             return
+        counts = self._counted()  # before the file is in
         bisect.insort(self.files, (path, language), key=_path_of)
         self.language[path] = language
-        self._counts[language.name] = self._counts.get(language.name, 0) + 1
+        counts[language.name] = counts.get(language.name, 0) + 1
         self.languages.setdefault(language.name, language)
         if path not in self.clean:
             bisect.insort(self.unclean, (path, language), key=_path_of)
@@ -97,6 +96,7 @@ class Listing:
 
     def went(self, path: str) -> None:
         """A file the checkout's listing no longer holds (`Scopes.patch`)."""
+        counts = self._counted()  # before the file is out
         language = self.language.pop(path, None)
         if language is None:
             self.others -= 1
@@ -105,13 +105,20 @@ class Listing:
         at = bisect.bisect_left(self.unclean, path, key=_path_of)
         if at < len(self.unclean) and self.unclean[at][0] == path:
             del self.unclean[at]
-        self._counts[language.name] -= 1
-        if not self._counts[language.name]:
-            del self._counts[language.name], self.languages[language.name]
+        counts[language.name] -= 1
+        if not counts[language.name]:  # its last file went: searches no longer ask for its needles
+            del counts[language.name], self.languages[language.name]
         if self._under is not None:
             for part in path.split("/")[:-1]:
                 self._under[part].discard(path)
         self._changed()
+
+    def _counted(self) -> dict[str, int]:
+        if self._counts is None:
+            self._counts = {}
+            for _, language in self.files:
+                self._counts[language.name] = self._counts.get(language.name, 0) + 1
+        return self._counts
 
     def _changed(self) -> None:
         self._named = None
