@@ -3,8 +3,11 @@
 A long-lived Verifier answers a recall from what it already worked out, and
 after an edit recomputes only what the edited files fed. So every entry
 records what its computation looked at, as it ran: the files it read (each
-read through `Repository` is noted), whether it depended on which files
-exist or on git's state (a listing, a git command), and, for a prefiltered
+read through `Repository` is noted; a search's thousands of candidates held
+as one set, not copied), whether it depended on which files exist (a listing
+of a scope or of some names, a probe of one path: a file that comes or goes
+matters only where they take it in) or on git's state (a git command, apart
+from those that look at the work tree), and, for a prefiltered
 search, a *watch*: a test that says whether a changed file now matters to it
 (a file the search ruled out by its bytes matters again only if its new bytes
 hold a needle). An entry computed while another one was in use inherits that
@@ -17,7 +20,7 @@ only, since nothing would say when it changed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 
 TYPE_CHECKING = False  # not `typing`'s: importing it costs a replayed `check` 4-7 ms (anchorcheck.serve.replay)
@@ -31,23 +34,37 @@ class Reads:
     """What one computation looked at. (A plain class: `dataclasses` would cost a replayed `check`,
     which imports this module through `Repository`, a tenth of its time.)"""
 
-    __slots__ = ("paths", "probed", "listing", "git", "watches")
+    __slots__ = ("paths", "probed", "listing", "lists", "git", "gitstate", "watches", "held")
 
     def __init__(self) -> None:
         self.paths: set[str] = set()  # repo-relative paths read, resolved or stat-ed
         # Paths only asked whether they exist and as what (file, directory): a new listing alone changes
         # those answers (adding, removing or retyping a path relists), not an edit of their bytes.
         self.probed: set[str] = set()
-        self.listing = False  # which files exist, or git's state (index, HEAD), fed it
+        self.listing = False  # which files exist, or git's state (index, HEAD), fed it, however they change
+        # Which files exist fed it through these tests of a path (a listing of a scope, of some names, of
+        # the files a test of their path accepts): a file that comes or goes matters where one accepts it.
+        self.lists: list[Callable[[str], bool]] = []
         self.git = False  # git's history or HEAD fed it (a span followed through history, the commit checked out)
+        # git's own state fed it (HEAD, the index, refs, objects, its configuration), not the work tree's files:
+        # what changes it changes git's directory, which lists the checkout again.
+        self.gitstate = False
         self.watches: list[Callable[[str], bool]] = []  # changed path -> whether it now matters
+        # Sets of listed paths read, held by reference (`Memo.read_held`): a search's thousands of
+        # candidates are not copied into each entry that uses it, nor indexed path by path.
+        self.held: list[Collection[str]] = []
 
     def add(self, other: Reads) -> None:
         self.paths |= other.paths
         self.probed |= other.probed
         self.listing = self.listing or other.listing
+        if other.lists:  # by identity: an entry that listed many folders holds as many tests
+            mine = set(map(id, self.lists))
+            self.lists.extend(test for test in other.lists if id(test) not in mine)
         self.git = self.git or other.git
+        self.gitstate = self.gitstate or other.gitstate
         self.watches.extend(w for w in other.watches if w not in self.watches)
+        self.held.extend(h for h in other.held if not any(h is mine for mine in self.held))
 
 
 class Memo:
@@ -62,6 +79,7 @@ class Memo:
         # never told of a change, does not pay for it.
         self._by_path: dict[str, set[Any]] = {}
         self._by_watch: dict[Callable[[str], bool], set[Any]] = {}
+        self._by_held: dict[int, tuple[Collection[str], set[Any]]] = {}  # id of a held set -> it, the keys
         self._unindexed: set[Any] = set()
         self._open: list[Reads] = []  # the computations running now, innermost last
         self._volatile: set[Any] = set()  # keys to drop at the next call, whatever changed
@@ -110,19 +128,39 @@ class Memo:
     def probe(self, path: str) -> None:
         if self._open:
             self._open[-1].probed.add(path)
-            self._open[-1].listing = True
 
     def read_all(self, paths: set[str] | list[str]) -> None:
         if self._open:
             self._open[-1].paths.update(paths)
 
+    def read_held(self, paths: Collection[str]) -> None:
+        """Every path of `paths` read, the collection held by reference, not copied: what a kept goal
+        search's candidates cost an edit then does not grow with them. The caller vouches that every
+        path is a listed file of the checkout (a change of which a snapshot sees) and that it changes
+        the collection only for paths a `forget` was told of first (which drops every entry holding it)."""
+        if self._open:
+            held = self._open[-1].held
+            if not any(paths is mine for mine in held):
+                held.append(paths)
+
     def listed(self) -> None:
         if self._open:
             self._open[-1].listing = True
 
+    def listed_where(self, accepts: Callable[[str], bool]) -> None:
+        """Which files exist fed the running computation, as far as `accepts` (a test of a path alone)
+        says: a file that came or went matters to it only where `accepts` takes it."""
+        if self._open:
+            self._open[-1].lists.append(accepts)
+
     def git(self) -> None:
         if self._open:
-            self._open[-1].listing = self._open[-1].git = True
+            self._open[-1].git = self._open[-1].gitstate = True
+
+    def git_state(self) -> None:
+        """git's own state fed the running computation (a command that does not look at the work tree)."""
+        if self._open:
+            self._open[-1].gitstate = True
 
     def current(self) -> Reads | None:
         """What the innermost computation running now has read so far (None outside any)."""
@@ -160,18 +198,24 @@ class Memo:
         unwatched, self._volatile, self._unwatched = self._unwatched, set(), set()
         return unwatched
 
-    def forget(self, stale: set[str], relisted: bool, unlisted: Callable[[str], bool]) -> int:
+    def forget(self, stale: set[str], relisted: bool, unlisted: Callable[[str], bool], came: set[str] | None = None) -> int:
         """Drop the entries that `stale` paths (changed, added or removed) fed, and with `relisted`
         those that depended on the listing or read a path that was no listed file (`unlisted`: a
-        directory, or a file that did not exist). How many were dropped."""
+        directory, or a file that did not exist); with `came` as well, the listing changed by these
+        paths alone (files that came or went), and of the entries that depended on it only those it
+        could change go: by git's state or any change of it, by a probe or a listing test of one of
+        them. How many were dropped."""
         self._index()
         doomed: set[Any] = set()
         if relisted:
-            doomed.update(key for key, reads in self._reads.items() if reads.listing or any(map(unlisted, reads.paths)))
+            doomed.update(key for key, reads in self._reads.items() if _relisted(reads, unlisted, came))
         for path in stale:
             doomed |= self._by_path.get(path, set())
         for watch, keys in self._by_watch.items():
             if not keys <= doomed and any(watch(path) for path in stale):
+                doomed |= keys
+        for held, keys in self._by_held.values():
+            if not keys <= doomed and any(path in held for path in stale):
                 doomed |= keys
         for key in doomed:
             self._drop(key)
@@ -186,6 +230,8 @@ class Memo:
                     self._by_path.setdefault(path, set()).add(key)
                 for watch in reads.watches:
                     self._by_watch.setdefault(watch, set()).add(key)
+                for held in reads.held:
+                    self._by_held.setdefault(id(held), (held, set()))[1].add(key)
         self._unindexed.clear()
 
     def _drop(self, key: Any) -> None:
@@ -197,6 +243,22 @@ class Memo:
             return
         _unindex(self._by_path, reads.paths, key)
         _unindex(self._by_watch, reads.watches, key)
+        for held in reads.held:
+            keys = self._by_held[id(held)][1]
+            keys.discard(key)
+            if not keys:
+                del self._by_held[id(held)]
+
+
+def _relisted(reads: Reads, unlisted: Callable[[str], bool], came: set[str] | None) -> bool:
+    """Whether a new listing (or, with `came`, these paths come or gone) can change what these reads fed.
+    Only the paths that came or went changed what exists (a folder that comes or goes lists the checkout
+    again): a path read that was no listed file matters then only if it is one of them (it is stale too)."""
+    if reads.listing:
+        return True
+    if came is None:
+        return bool(reads.probed or reads.lists or reads.gitstate) or any(map(unlisted, reads.paths))
+    return not reads.probed.isdisjoint(came) or any(accepts(path) for accepts in reads.lists for path in came)
 
 
 def _unindex(index: dict[Any, set[Any]], parts: Iterable[Any], key: Any) -> None:

@@ -16,7 +16,10 @@ inotify instead: the kernel queues an event with each write, rename or
 deletion as it happens, so "nothing changed" is one non-blocking read of that
 queue. The signatures are then not taken at all (only the listed files that
 may be symlinks are looked at, to know what a write through a link changes):
-should the queue overflow, every file counts as changed. Where inotify is not
+should the queue overflow, every file counts as changed. A file created,
+deleted or renamed in a watched directory is named as such (`Changes.came`):
+the listing takes it in by itself (`Snapshot.patch`) instead of being redone,
+unless a directory, git's state or an ignore file changed. Where inotify is not
 available or out of watches, the stat pass runs at every look, and only then
 are racy files hashed.
 
@@ -62,17 +65,20 @@ def signature(path: str) -> Signature:
 
 
 class Changes:
-    """What changed: files whose bytes may differ, and whether the listing itself must be redone.
-    A plain class, not a dataclass: nothing compares or copies it, and a dataclass's generated methods cost every check ~0.5 ms at import."""
+    """What changed: files whose bytes may differ, paths that may have come or gone (files created,
+    deleted or renamed in a watched folder: the listing can take them in one by one), and whether the
+    listing itself must be redone. A plain class, not a dataclass: nothing compares or copies it, and a
+    dataclass's generated methods cost every check ~0.5 ms at import."""
 
-    __slots__ = ("modified", "relist")
+    __slots__ = ("modified", "came", "relist")
 
     def __init__(self, modified: set[str] | None = None, relist: bool = False) -> None:
         self.modified = set() if modified is None else modified
+        self.came: set[str] = set()
         self.relist = relist
 
     def __bool__(self) -> bool:
-        return self.relist or bool(self.modified)
+        return self.relist or bool(self.modified) or bool(self.came)
 
 
 class Lookout:
@@ -118,7 +124,7 @@ class Snapshot:
             repo.before_looking = None
         since = repo.listed_at if repo.listed_at is not None else lookout.started
         watched_all = since >= lookout.started and not lookout.lost  # else the listing began before the lookout
-        self.listed = frozenset(listed)
+        self.listed = set(listed)  # patched as files come and go (`patch`)
         directories = directories_of(listed)
         directories |= repo.unlisted_directories(directories)  # empty ones too: a file may be created there
         self.directories = frozenset(directories)
@@ -225,14 +231,15 @@ class Snapshot:
             happened = self._events.happened()
             if happened is None:  # the queue overflowed: no signature to compare with, so everything
                 return Changes(set(self.listed), relist=True)
-            touched, relist = happened
+            touched, came, relist = happened
             found.relist |= relist
+            found.came |= came
             touched |= {link for link, hops in self.links.items() if not hops.isdisjoint(touched)}
             swapped = touched & self.directories  # a directory replaced or renamed: each file listed below it
             if swapped:
                 touched |= {path for path in self.listed if any(path.startswith(f"{d}/") for d in swapped)}
             found.modified |= touched & self.listed
-            found.relist |= any(signature(self._full(path)) is None for path in found.modified) or _ignores(touched)
+            found.relist |= any(signature(self._full(path)) is None for path in found.modified - found.came) or _ignores(touched)
             return found
         if any(signature(path) != sig for path, sig in self.git.items()) or any(
             signature(self._full(d)) != sig for d, sig in self._directories.items()
@@ -257,7 +264,20 @@ class Snapshot:
     def keep(self, changes: Changes) -> None:
         """Report these changes again at the next `changes()`: the caller could not take them in yet."""
         self._pending.modified |= changes.modified
+        self._pending.came |= changes.came
         self._pending.relist |= changes.relist
+
+    def patch(self, added: set[str], removed: set[str]) -> bool:
+        """Files the listing took in one by one (`Listing.patch`): listed, or no longer. Only where events
+        say what changes (the stat pass compares each folder's signature, which these changed) and each
+        added file is a regular one in a watched folder; False where a new snapshot must be taken."""
+        if self._events is None or any(path.rpartition("/")[0] not in self._events.watched for path in added):
+            return False
+        self.listed |= added
+        self.listed -= removed
+        for path in removed:
+            self.links.pop(path, None)
+        return True
 
     def changed_since(self, old: Snapshot) -> set[str]:
         """The files of both snapshots that changed between `old`'s last look and this one's watch:
@@ -272,8 +292,10 @@ class _Inotify:
     whether any was created, removed or renamed (then the listing must be redone)."""
 
     _WRITES = 0x2 | 0x4 | 0x8  # modify, attrib, close-write
-    _MOVES = 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800  # moved from/to, create, delete, delete-self, move-self
-    _OVERFLOW, _IGNORED = 0x4000, 0x8000
+    _ENTRIES = 0x40 | 0x80 | 0x100 | 0x200  # moved from/to, create, delete: an entry of the folder came or went
+    _SELF = 0x400 | 0x800  # delete-self, move-self: the folder itself went
+    _MOVES = _ENTRIES | _SELF
+    _OVERFLOW, _IGNORED, _ISDIR = 0x4000, 0x8000, 0x40000000
 
     def __init__(self, fd: int, root: str, libc: object, errno_now: Callable[[], int]) -> None:
         self.fd = fd
@@ -321,16 +343,19 @@ class _Inotify:
             watched.add(directory)
         return True
 
-    def happened(self) -> tuple[set[str], bool] | None:
-        """The repo-relative paths written since the last call, and whether the listing must be redone;
-        None when the queue overflowed or cannot be read (then stat everything)."""
+    def happened(self) -> tuple[set[str], set[str], bool] | None:
+        """The repo-relative paths written since the last call, those of them that came or went (a file
+        created, deleted or renamed), and whether the listing must be redone (git's state moved, a
+        folder came, went or was renamed); None when the queue overflowed or cannot be read (then stat
+        everything)."""
         touched: set[str] = set()
+        came: set[str] = set()
         relist = False
         while True:
             try:
                 chunk = os.read(self.fd, 65536)
             except BlockingIOError:
-                return touched, relist
+                return touched, came, relist
             except OSError:
                 return None
             at = 0
@@ -341,12 +366,16 @@ class _Inotify:
                 if mask & self._OVERFLOW:
                     return None
                 directory = self.directories.get(wd)
-                if directory is None or os.path.isabs(directory) or mask & (self._MOVES | self._IGNORED):
-                    relist = True  # git's state moved, or an entry came, went or was renamed
-                if name and directory is not None and not os.path.isabs(directory):
+                outside = directory is None or os.path.isabs(directory)
+                if outside or mask & (self._SELF | self._IGNORED) or (mask & self._ENTRIES and (mask & self._ISDIR or not name)):
+                    relist = True  # git's state moved, or a folder came, went or was renamed
+                if name and not outside:
                     # Written, or replaced under the same name (an atomic save renames a new file over it,
                     # a checkout deletes and writes it): listed again as before, its bytes are new all the same.
-                    touched.add(f"{directory}/{name}" if directory else name)
+                    path = f"{directory}/{name}" if directory else name
+                    touched.add(path)
+                    if mask & self._ENTRIES:
+                        came.add(path)
 
 
 def _ignores(paths: Iterable[str]) -> bool:

@@ -78,15 +78,19 @@ class SourceIndex:
         index.prefilter.succeed(old.prefilter, stale)
         return context.memo("anchorcheck.evidence.index", lambda: index)
 
-    def forget(self, stale: Iterable[str], relisted: bool) -> None:
+    def forget(self, stale: Iterable[str], relisted: bool, moved: tuple[set[str], set[str]] | None = None) -> None:
         """Files changed, added or removed since this index looked (a long-lived Verifier's refresh):
         what it knew of them goes, they are read and parsed again when asked for. Unless the checkout
-        was `relisted`, its scopes' listings are kept, with git no longer vouching for the changed files."""
+        was `relisted`, its scopes' listings are kept, with git no longer vouching for the changed files;
+        `moved`: the files the checkout's listing took in and let go one by one, which they follow
+        (what was derived from a file's facts and the listing is worked out again)."""
         stale = set(stale)
         self.bytes.forget(stale)
-        self.store.forget(stale, relisted)
+        self.store.forget(stale, relisted or moved is not None)
         self.prefilter.forget(stale)
         self.searches.forget(stale, relisted)
+        if moved is not None:
+            self.scopes.patch(*moved)
         self.scopes.forget(stale, relisted)
 
     def language(self, path: str) -> Language | None:

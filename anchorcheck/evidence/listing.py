@@ -3,6 +3,7 @@ search of it needs worked out once; and which kind of code a file is, by its pat
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -53,14 +54,13 @@ class Listing:
         self.files = files
         self.others = others
         self.clean = clean
-        tracked = [f"{path}\0{staged[path]}" for path, _ in files if path in staged]
-        # Names the tree state of the scope's tracked files (as staged); None outside git.
-        self.staged = hashlib.sha1("\0".join(tracked).encode("utf-8", "surrogateescape")).hexdigest() if staged else None  # noqa: S324
+        self._staged = staged
+        self._named: str | None = None
         self.unclean = [(path, language) for path, language in files if path not in clean]
         self.language = dict(files)
+        self._counts: dict[str, int] | None = None  # files per language name, once files come or go
         self.languages = {language.name: language for _, language in files}
         self._under: dict[str, set[str]] | None = None
-        self._positions: dict[str, int] | None = None
         # What a lazy prefilter walks (`Walks.order`), worked out on first use; dropped
         # when a file changes, and worked out anew while a file is unreadable.
         self.walk_order: list[Block] | None = None
@@ -69,11 +69,60 @@ class Listing:
         self.walk_whole = False  # its bytes do not fit in memory: searches judge every file at one read
         self.read = False  # a search judged every file (and kept their bytes, as far as they fit)
 
-    def position(self, path: str) -> int:
-        """Where a file of this listing stands in it."""
-        if self._positions is None:
-            self._positions = {path: at for at, (path, _) in enumerate(self.files)}
-        return self._positions[path]
+    @property
+    def staged(self) -> str | None:
+        """Names the tree state of the scope's tracked files (as staged); None outside git."""
+        if self._named is None and self._staged:
+            tracked = [f"{path}\0{self._staged[path]}" for path, _ in self.files if path in self._staged]
+            self._named = hashlib.sha1("\0".join(tracked).encode("utf-8", "surrogateescape")).hexdigest()  # noqa: S324
+        return self._named
+
+    def came(self, path: str, language: Language | None) -> None:
+        """A file the checkout's listing took in since (`Scopes.patch`); `language` None: none parses it."""
+        if language is None:
+            self.others += 1
+            return
+        counts = self._counted()  # before the file is in
+        bisect.insort(self.files, (path, language), key=_path_of)
+        self.language[path] = language
+        counts[language.name] = counts.get(language.name, 0) + 1
+        self.languages.setdefault(language.name, language)
+        if path not in self.clean:
+            bisect.insort(self.unclean, (path, language), key=_path_of)
+        if self._under is not None:
+            for part in path.split("/")[:-1]:
+                self._under.setdefault(part, set()).add(path)
+        self._changed()
+
+    def went(self, path: str) -> None:
+        """A file the checkout's listing no longer holds (`Scopes.patch`)."""
+        counts = self._counted()  # before the file is out
+        language = self.language.pop(path, None)
+        if language is None:
+            self.others -= 1
+            return
+        del self.files[bisect.bisect_left(self.files, path, key=_path_of)]
+        at = bisect.bisect_left(self.unclean, path, key=_path_of)
+        if at < len(self.unclean) and self.unclean[at][0] == path:
+            del self.unclean[at]
+        counts[language.name] -= 1
+        if not counts[language.name]:  # its last file went: searches no longer ask for its needles
+            del counts[language.name], self.languages[language.name]
+        if self._under is not None:
+            for part in path.split("/")[:-1]:
+                self._under[part].discard(path)
+        self._changed()
+
+    def _counted(self) -> dict[str, int]:
+        if self._counts is None:
+            self._counts = {}
+            for _, language in self.files:
+                self._counts[language.name] = self._counts.get(language.name, 0) + 1
+        return self._counts
+
+    def _changed(self) -> None:
+        self._named = None
+        self.walk_order = None
 
     def forget(self, paths: Iterable[str]) -> None:
         """Files edited since git listed them: git no longer vouches for them (`Repository.forget`)."""
@@ -125,6 +174,10 @@ class Listing:
         return sorted([*self.unclean, *stale]) if stale else self.unclean
 
 
+def _path_of(entry: tuple[str, Language]) -> str:
+    return entry[0]
+
+
 class Scopes:
     """The listings of a checkout's scopes, each worked out once, and which language parses a path."""
 
@@ -145,6 +198,18 @@ class Scopes:
         else:
             for listing in self.listings.values():
                 listing.forget(stale)
+
+    def patch(self, added: set[str], removed: set[str]) -> None:
+        """Files the checkout's listing took in or let go one by one (`Listing.patch` of the checkout):
+        each listing of a scope that holds them follows."""
+        repo = self.context.repo
+        for scope, listing in self.listings.items():
+            for path in sorted(added):
+                if scope is None or repo.in_scope(path, scope):
+                    listing.came(path, self.language(path))
+            for path in removed:
+                if scope is None or repo.in_scope(path, scope):
+                    listing.went(path)
 
     def language(self, path: str) -> Language | None:
         language = self.context.registry.language_for(path)

@@ -108,7 +108,7 @@ class Kept:
     bytes and the needles alone, so after an edit only the changed files are judged again
     (`Prefilter.forget` takes them out). Unreadable files are never kept: judged at every search."""
 
-    __slots__ = ("listing", "verdicts", "hits", "skipped", "unjudged")
+    __slots__ = ("listing", "verdicts", "hits", "skipped", "unjudged", "trimmed")
 
     def __init__(
         self, listing: Listing, verdicts: dict[str, str] | None = None, hits: set[str] | None = None, skipped: set[str] | None = None, unjudged: set[str] | None = None
@@ -118,6 +118,9 @@ class Kept:
         self.hits = set() if hits is None else hits
         self.skipped = set() if skipped is None else skipped
         self.unjudged = set() if unjudged is None else unjudged  # changed since, or unreadable
+        # The listing `hits` and `skipped` were last cut down to: while it stands, what `note` adds is
+        # of its files and what leaves it is `forget`-ed, so they need no cutting again per search.
+        self.trimmed: Listing | None = None
 
     @classmethod
     def of(cls, listing: Listing, found: Verdicts) -> Kept:
@@ -132,7 +135,7 @@ class Kept:
             self.listing = listing
             return [(path, language) for path, language in listing.files if path not in self.verdicts]
         todo = [path for path in self.unjudged if path in listing.language]
-        return [(path, listing.language[path]) for path in sorted(todo, key=listing.position)]
+        return [(path, listing.language[path]) for path in sorted(todo)]  # a listing is in path order
 
     def note(self, verdicts: Mapping[str, str]) -> None:
         # In comprehensions: a lazy search notes every file of the tree, a block at a time.
@@ -145,12 +148,13 @@ class Kept:
         self.skipped.update([path for path, verdict in judged.items() if verdict == SKIPPED])
 
     def found(self, listing: Listing, judged: Mapping[str, str]) -> Verdicts:
-        """The verdicts of this listing's files (`judged`: those just judged, unreadable ones among them)."""
-        return Verdicts(
-            self.hits & listing.language.keys(),
-            self.skipped & listing.language.keys(),
-            {path for path, verdict in judged.items() if verdict == UNREADABLE},
-        )
+        """The verdicts of this listing's files (`judged`: those just judged, unreadable ones among them);
+        the hits and skipped files are the kept sets themselves, for the caller to read at once."""
+        if listing is not self.trimmed:
+            self.hits &= listing.language.keys()
+            self.skipped &= listing.language.keys()
+            self.trimmed = listing
+        return Verdicts(self.hits, self.skipped, {path for path, verdict in judged.items() if verdict == UNREADABLE})
 
     def forget(self, stale: set[str]) -> None:
         for path in stale & self.verdicts.keys():

@@ -79,7 +79,11 @@ class Searches:
         out all the same is searched again too: rarely, and never wrongly)."""
         memo = self.context.shared
         memo.listed()
-        memo.read_all(result.found)  # a lazy search declares what it scans later as it scans it
+        if result.answer is not None and result.walk is None:
+            # A goal search's candidates: its answer's set, patched only for files a `forget` named first.
+            memo.read_held(result.answer.chosen)
+        else:
+            memo.read_all(result.found)  # a lazy search declares what it scans later as it scans it
         memo.read_all(result.unreadable)
         # Skipped (binary, oversized) as read now, or as the prefilter recorded on disk for the same bytes.
         memo.read_all([path for path in self.bytes.skipped | skipped if path in listing.language])
@@ -131,7 +135,7 @@ class Searches:
                 self.answers[signature] = answer
             result.ruled_out = len(files) - skipped - len(found.unreadable) - len(answer.candidates)
             result.found = list(answer.candidates)
-            result.hits = [(path, self.store.facts[path]) for path in answer.candidates if path in answer.known]
+            result.hits = [(path, self.store.facts[path]) for path in sorted(answer.known)]  # in listing order, as candidates
             answer.version += 1
             result.answer, result.version = answer, answer.version
             return result
@@ -195,11 +199,11 @@ class Searches:
         """A kept goal search brought up to date: the files changed since are judged again and moved
         in it, the facts learned since are counted, and parsing goes on where the goal now needs it."""
         listing = answer.listing
-        dirty = sorted(path for path in answer.dirty if path in listing.language)
+        dirty = sorted(answer.dirty)
         answer.dirty = set()
         for path in dirty:
-            answer.drop(path)
-        for path in self._chosen(listing, found, answer.forced, clauses, met, dirty):
+            answer.drop(path)  # also a file the listing no longer holds
+        for path in self._chosen(listing, found, answer.forced, clauses, met, [path for path in dirty if path in listing.language]):
             answer.add(path)
             if answer.order is not None:
                 answer.placed[path] = place = (CITED.index(classify(path)), self.bytes.size(path), path)
@@ -270,7 +274,8 @@ class Searches:
             if answer.order is None:
                 answer.order = sorted(map(key, search.found))
                 answer.placed = {place[2]: place for place in answer.order}
-            yield from [path for _, _, path in answer.order]
+            for _, _, path in list(answer.order):  # a copy: read lazily, patched by a later search
+                yield path
             return
         if search.walk is None:
             yield from sorted(search.found, key=key)

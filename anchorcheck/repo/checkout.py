@@ -71,6 +71,7 @@ class Repository(Paths, Listing, GitRunner, GitState):
         self._text: dict[str, bool] = {}
         self._vetted: set[str] = set()
         self._ignores = {}  # the ignore files' compiled patterns, by the status they had (`Paths.ignored_because`)
+        self._accepting: dict[tuple[str | None, frozenset[str] | None], Callable[[str], bool]] = {}  # `Listing._accepts`
         # Vetted files edited since (`forget`): their folders stand as vetted (a folder that changes
         # lists the checkout again), the last component may have become a link: read without following one.
         self._edited: set[str] = set()
@@ -112,9 +113,9 @@ class Repository(Paths, Listing, GitRunner, GitState):
     def __getstate__(self) -> dict[str, object]:
         """A thread cannot be pickled: a copy takes the prefetch's results, or lists again. Nor does a
         copy record into this one's memo, keep its caller's deadline or tell its snapshot's watches (they
-        hold closures)."""
+        hold closures, as do its listing tests)."""
         self.join_prefetch()
-        return {**self.__dict__, "_memo": Memo(), "pace": _unpaced, "before_looking": None, "_arrived": None}
+        return {**self.__dict__, "_memo": Memo(), "pace": _unpaced, "before_looking": None, "_arrived": None, "_accepting": {}}
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)

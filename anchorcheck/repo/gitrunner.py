@@ -34,6 +34,9 @@ LS_MODIFIED = ("diff-files", "--name-only", "-z")
 LS_UNTRACKED = ("ls-files", "-z", "--others", "--exclude-standard")
 LISTING = (LS_STAGED, LS_MODIFIED, LS_UNTRACKED)
 LS_TAGGED = ("ls-files", "-z", "-t")  # each path after a tag: `S ` for an entry marked skip-worktree
+# Commands that read git's own state (objects, refs, HEAD, configuration) and never the work tree's files:
+# a file that comes or goes leaves their answers as they were (`Memo.git_state`).
+_TREE_BLIND = frozenset({"log", "rev-list", "rev-parse", "cat-file", "ls-tree", "diff-tree", "show", "merge-base", "for-each-ref", "show-ref", "name-rev", "describe", "config"})
 _LS_CONFIG = ("config", "--null", "--name-only", "--list")
 
 # Files git opens while listing or hashing: one that is a FIFO blocks it forever.
@@ -147,7 +150,10 @@ class GitRunner:
     def _git_parallel(self, *commands: tuple[str, ...]) -> list[str | None]:
         """Run several read-only git commands at once (each waits on its own I/O); None for each that fails.
         A command the prefetch ran is answered from it, once."""
-        self._memo.listed()  # git's answers move with its index and HEAD
+        if all(command[0] in _TREE_BLIND or (command[0] == "diff-index" and "--cached" in command) for command in commands):
+            self._memo.git_state()  # their answers move with git's own state alone
+        else:
+            self._memo.listed()  # git's answers move with its index, HEAD and the work tree's files
         if any(c in LISTING for c in commands):
             self.join_prefetch()
         results = {command: self._prefetched.pop(command) for command in commands if command in self._prefetched}

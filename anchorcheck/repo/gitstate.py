@@ -68,7 +68,7 @@ class GitState:
     @property
     def in_git(self) -> bool:
         """Whether the root is inside a git work tree and git is installed."""
-        self._memo.listed()
+        self._memo.git_state()  # a `.git` that comes or goes lists the checkout again
         return self._in_git
 
     @cached_property

@@ -10,6 +10,7 @@ the part of `Repository` that does this.
 
 from __future__ import annotations
 
+import bisect
 import os
 import stat
 from collections.abc import Callable, Iterable
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
 REGULAR_MODES = frozenset({"100644", "100755"})
 _GLOB_CHARS = frozenset("*?[")
+_GIT_FILES = frozenset({".git", ".gitignore", ".gitattributes", ".gitmodules", ".mailmap"})  # a new or gone one: git's view moves
 _PACE = 4096  # paths judged between two looks at the caller's deadline
 
 
@@ -40,6 +42,7 @@ class Listing:
     before_looking: Callable[[Iterable[str], Iterable[str]], None] | None
     _root_str: str
     _vetted: set[str]
+    _accepting: dict[tuple[str | None, frozenset[str] | None], Callable[[str], bool]]
 
     def files(
         self, scope: str | None = None, where: Callable[[str], bool] | None = None, named: Iterable[str] | None = None
@@ -53,7 +56,9 @@ class Listing:
         is answered from an index and `where` is asked next, so a caller after
         a few names never pays for judging every other file's content.
         """
-        listed = self.paths(scope, named)
+        named = None if named is None else frozenset(named)
+        self._memo.listed_where(self._accepts(scope, named, where))
+        listed = self._listed(scope, named)
         found: list[str] = []
         for start in range(0, len(listed), _PACE):  # a call under a deadline stops between slices
             self.pace()
@@ -63,9 +68,31 @@ class Listing:
     def paths(self, scope: str | None = None, named: Iterable[str] | None = None) -> list[str]:
         """What `files` lists before the size cap and the binary check: for a caller that reads each
         file anyway and can judge it from those bytes (`looks_binary`, `FileTooLargeError`)."""
-        self._memo.listed()
-        listed = self._all_files if named is None else sorted(p for name in set(named) for p in self._by_name.get(name, ()))
+        named = None if named is None else frozenset(named)
+        self._memo.listed_where(self._accepts(scope, named, None))
+        return self._listed(scope, named)
+
+    def _listed(self, scope: str | None, named: frozenset[str] | None) -> list[str]:
+        listed = self._all_files if named is None else sorted(p for name in named for p in self._by_name.get(name, ()))
         return listed if scope is None else self._in_scope(listed, scope)
+
+    def _accepts(self, scope: str | None, named: frozenset[str] | None, where: Callable[[str], bool] | None) -> Callable[[str], bool]:
+        """Whether a file coming or going changes what `files(scope, where, named)` lists (`Memo.listed_where`);
+        one test per scope and names (without `where`), however often they are listed."""
+        kept = self._accepting.get((scope, named)) if where is None else None
+        if kept is not None:
+            return kept
+
+        def accepts(path: str) -> bool:
+            return (
+                (named is None or path.rsplit("/", 1)[-1] in named)
+                and (scope is None or self.in_scope(path, scope))
+                and (where is None or where(path))
+            )
+
+        if where is None:
+            self._accepting[scope, named] = accepts
+        return accepts
 
     @cached_property
     def _by_name(self) -> dict[str, list[str]]:
@@ -74,6 +101,10 @@ class Listing:
         for path in self._all_files:
             index.setdefault(path.rsplit("/", 1)[-1], []).append(path)
         return index
+
+    def in_scope(self, path: str, scope: str) -> bool:
+        """Whether `paths(scope)` would hold this listed path."""
+        return bool(self._in_scope([path], scope))
 
     def _in_scope(self, listed: list[str], scope: str) -> list[str]:
         if _GLOB_CHARS & set(scope):
@@ -226,6 +257,55 @@ class Listing:
                 todo.append(rel)
         return found
 
+    def patch(self, paths: set[str]) -> tuple[set[str], set[str]] | None:
+        """Take in paths that may have come or gone (a watch saw entries of listed folders created,
+        deleted or renamed) without listing the checkout again: which of them the listing now holds
+        that it did not, and which it no longer holds. Judged as `_all_files` judges them: a file the
+        index tracks is kept while it is a regular file, an untracked one while git does not ignore it
+        (one `git ls-files --others` for those). None where only a new listing can say (outside git,
+        not listed yet, a link or a folder among them, git failing): the caller lists again."""
+        if "_all_files" not in vars(self) or "_index_listing" not in vars(self) or not self.in_git:
+            return None
+        staged = self._index_listing[0]
+        if staged is None or any(rel.rsplit("/", 1)[-1] in _GIT_FILES for rel in paths):
+            return None
+        kept, untracked = set(), []
+        for rel in paths:
+            try:
+                mode = os.lstat(os.path.join(self._root_str, rel)).st_mode
+            except OSError:
+                continue  # gone: not kept
+            if not stat.S_ISREG(mode):
+                return None  # a link (resolved and confined by the listing) or a folder: listed anew
+            if self._skipped(rel.rpartition("/")[0]) or (self.exclude.patterns and self.exclude.match_file(rel)):
+                continue
+            if rel in staged:
+                kept.add(rel)
+            else:
+                untracked.append(rel)
+        if untracked:
+            out = self._git(*LS_UNTRACKED, paths=[f":(literal){rel}" for rel in untracked])
+            if out is None:
+                return None
+            kept |= set(out.split("\0")) & set(untracked)  # a nested repository shows as its folder: not kept
+        listed = self._all_files
+        added = {rel for rel in kept if not _holds(listed, rel)}
+        removed = {rel for rel in paths - kept if _holds(listed, rel)}
+        for rel in sorted(added):
+            bisect.insort(listed, rel)
+            if "_by_name" in vars(self):
+                bisect.insort(self._by_name.setdefault(rel.rsplit("/", 1)[-1], []), rel)
+        for rel in removed:
+            del listed[bisect.bisect_left(listed, rel)]
+            if "_by_name" in vars(self):
+                self._by_name[rel.rsplit("/", 1)[-1]].remove(rel)
+        self._vetted |= added
+        self.plain |= added
+        self._vetted -= removed
+        self.plain -= removed
+        self._raw.clear()  # git's outputs no longer name this listing: asked again if wanted
+        return added, removed
+
     def keeps(self, rel: str) -> bool:
         """Whether the listing keeps a path git does not vouch for (untracked, modified or no regular file
         in the index): not under a skipped folder, not excluded, a regular file (or a link to one inside)."""
@@ -250,6 +330,12 @@ def index_entries(staged_out: str | None, modified_out: str | None) -> tuple[dic
                 if fields[0] not in REGULAR_MODES:
                     modified.add(path)
     return staged, modified
+
+
+def _holds(listed: list[str], rel: str) -> bool:
+    """Whether a sorted listing holds this path."""
+    at = bisect.bisect_left(listed, rel)
+    return at < len(listed) and listed[at] == rel
 
 
 def _ignored(specs: list[tuple[str, GitIgnoreSpec]], rel: str) -> bool:

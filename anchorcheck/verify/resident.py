@@ -49,9 +49,12 @@ class Resident:
         events, or one stat per listed file and directory where there is none
         (`anchorcheck.evidence.freshness`). Exact when something did: a file whose bytes
         changed loses its facts and is read again when an anchor needs it, an
-        added or removed file makes git list the checkout again, and of what
-        the Verifier worked out (search results, parsed manifests, verdicts)
-        only what the changed files fed is computed again (`anchorcheck.base.memo`).
+        added, removed or renamed file is taken into the listing by itself where
+        the kernel's events name it (git lists the checkout again where they do
+        not, or where git's own state, a folder or an ignore file changed), and
+        of what the Verifier worked out (search results, parsed manifests,
+        verdicts) only what the changed files fed is computed again
+        (`anchorcheck.base.memo`).
         Whether anything changed since the last call.
         """
         if not self._resident:
@@ -67,7 +70,7 @@ class Resident:
         if not changes:
             return False
         self._results = False  # from now on this Verifier's own records say what is still true
-        stale = set(changes.modified)
+        stale = changes.modified | changes.came
         relist = changes.relist
         if self._own_config and (relist or stale & _CONFIG_FILES):
             try:
@@ -78,9 +81,11 @@ class Resident:
             if config != self.config:  # skipped directories, excluded files, size cap: judged anew throughout
                 self._rebuild(config, stale, self._snapshot)
                 return True
-        if not relist:
+        if not relist and not changes.came:
             self._forget(stale)
             self.context.shared.forget(stale, False, self._snapshot.listed.__contains__)
+            return True
+        if not relist and self._moved(stale, changes.came):
             return True
         old = self._snapshot
         listed = set(self.repo.paths())
@@ -130,12 +135,24 @@ class Resident:
             self._looked_yet = True
             self._lookout = None
 
-    def _forget(self, stale: set[str], relisted: bool = False) -> None:
+    def _moved(self, stale: set[str], came: set[str]) -> bool:
+        """Files came or went (created, deleted or renamed in watched folders): the listing, the snapshot
+        and the source index's listings take them in one by one, instead of git listing the whole checkout
+        again. What depended on which files exist is worked out again, as after a new listing. False
+        where only a new listing can say (`Listing.patch`, `Snapshot.patch`): nothing was changed."""
+        moved = self.repo.patch(came)
+        if moved is None or not self._snapshot.patch(*moved):
+            return False
+        self._forget(stale, moved=moved)
+        self.context.shared.forget(stale, True, _nothing_else, came)  # what exists changed at `came` alone
+        return True
+
+    def _forget(self, stale: set[str], relisted: bool = False, moved: tuple[set[str], set[str]] | None = None) -> None:
         """What the checkout and the source index knew of these files goes: they are read again."""
         self.repo.forget(stale)
         index = self.context.peek("anchorcheck.evidence.index")
         if index is not None:
-            index.forget(stale, relisted=relisted)
+            index.forget(stale, relisted=relisted, moved=moved)
 
     def _watch(self, snapshot: Snapshot) -> None:
         self._snapshot = snapshot
@@ -163,6 +180,10 @@ class Resident:
         stale |= self._snapshot.changed_since(old)  # between the look that found the change and the new watches
         if known is not None:
             SourceIndex.succeeding(known, self.context, stale)
+
+
+def _nothing_else(path: str) -> bool:
+    return False
 
 
 def lookout(repo: Repository) -> Lookout:
