@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     )
     from anchorcheck.evidence.grammars import parser as grammar_parser
     from anchorcheck.evidence.goals import Goal, Search
-    from anchorcheck.evidence.history import history_of
+    from anchorcheck.evidence.history import at_head, history_of
     from anchorcheck.evidence.index import SourceIndex
     from anchorcheck.evidence.listing import classify
     from anchorcheck.evidence.trees import parse as parse_tree
@@ -121,7 +121,7 @@ _HOMES: dict[str, tuple[str, str]] = {
     # source evidence: the shared index, its searches and the facts a language extracts
     **_home("anchorcheck.evidence.index", "SourceIndex"),
     **_home("anchorcheck.evidence.goals", "Goal", "Search"),
-    **_home("anchorcheck.evidence.history", "history_of"),
+    **_home("anchorcheck.evidence.history", "at_head", "history_of"),
     **_home("anchorcheck.evidence.listing", "classify"),
     **_home("anchorcheck.evidence.trees", "parser_for"),
     "parse_tree": ("anchorcheck.evidence.trees", "parse"),

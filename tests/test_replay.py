@@ -131,12 +131,13 @@ def _write(path: str, text: str) -> Callable[[Path], None]:
 
 # What changes, what the full run then shows, and whether that run is replayed in turn (None: it may be
 # or not; an ignored file a result reads is named by its bytes once it is older than the run by a margin).
-# A tracked path gone from the checkout asks git's history where it was renamed to: that run is not stored (False).
+# A tracked path gone from the checkout asks git's history where it was renamed to: that run is stored too,
+# named by the commit checked out.
 CHANGES = {
-    "a memory file edited": (_edit("CLAUDE.md", "`file:docs/index.md`", "`file:docs/gone.md`"), "file:docs/gone.md", False),
+    "a memory file edited": (_edit("CLAUDE.md", "`file:docs/index.md`", "`file:docs/gone.md`"), "file:docs/gone.md", True),
     "code an anchor reads edited": (_edit("src/app/main.py", "APP_MODE", "APP_STAGE"), "REFUTED env:APP_MODE", True),
     "an untracked file added": (_write("src/app/cache.py", "import redis\n"), "VERIFIED import:redis", True),
-    "a file deleted": (lambda root: (root / "docs" / "index.md").unlink(), "REFUTED file:docs/index.md", False),
+    "a file deleted": (lambda root: (root / "docs" / "index.md").unlink(), "REFUTED file:docs/index.md", True),
     "an ignored file made where a result found none": (_write("docs/faq.md", "# FAQ\n"), None, None),
     "a configuration git does not list": (_write(".anchorcheck.toml", "implicit = false\n"), None, True),
 }
@@ -222,7 +223,26 @@ def test_a_new_head_with_the_same_tree_is_no_replay_of_what_history_said(repo: P
     assert not after.replayed and after.shown == check(repo, "-v", "--no-cache").shown
     assert "'drop the old page'" not in after.out
     assert ("'take the old page out'" if rewrite is _amend else "never in this repository's history") in after.out
-    assert not check(repo, "-v").replayed  # a run that asked history is never stored
+    again = check(repo, "-v")  # what history said is named by the commit checked out: the same one, replayed
+    assert again.replayed and again.shown == after.shown
+
+
+@pytest.mark.parametrize("how", ["loose ref", "packed refs", "detached"])
+def test_what_history_said_is_replayed_while_the_same_commit_is_checked_out(repo: Path, how: str) -> None:
+    write_tree(repo, {"docs/old.md": "# Old\n", "CLAUDE.md": MEMORY + "- The old page: `file:docs/old.md`, never `docs/nope.md`.\n"})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "an old page")
+    git(repo, "rm", "-q", "docs/old.md")
+    git(repo, "commit", "-qm", "drop the old page")
+    if how == "packed refs":
+        git(repo, "pack-refs", "--all")
+    elif how == "detached":
+        git(repo, "checkout", "-q", "--detach")
+    first = warm(repo, "-v")  # read from git's files, HEAD is the commit the walk was made at
+    assert "'drop the old page'" in first.out
+    git(repo, "commit", "-q", "--allow-empty", "-m", "a later commit")  # the same tree, another HEAD
+    after = check(repo, "-v")
+    assert not after.replayed and after.shown == first.shown
 
 
 def test_no_cache_neither_replays_nor_stores(repo: Path) -> None:

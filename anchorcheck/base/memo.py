@@ -34,7 +34,7 @@ class Reads:
     """What one computation looked at. (A plain class: `dataclasses` would cost a replayed `check`,
     which imports this module through `Repository`, a tenth of its time.)"""
 
-    __slots__ = ("paths", "probed", "listing", "lists", "git", "gitstate", "watches", "held")
+    __slots__ = ("paths", "probed", "listing", "lists", "git", "gitstate", "heads", "headbound", "watches", "held")
 
     def __init__(self) -> None:
         self.paths: set[str] = set()  # repo-relative paths read, resolved or stat-ed
@@ -49,6 +49,10 @@ class Reads:
         # git's own state fed it (HEAD, the index, refs, objects, its configuration), not the work tree's files:
         # what changes it changes git's directory, which lists the checkout again.
         self.gitstate = False
+        # git answered from the commit checked out alone (its history, its tree: `Memo.keyed_by_head`), at
+        # these commits: a stored report may be replayed while the same one is checked out.
+        self.headbound = False
+        self.heads: set[str] = set()
         self.watches: list[Callable[[str], bool]] = []  # changed path -> whether it now matters
         # Sets of listed paths read, held by reference (`Memo.read_held`): a search's thousands of
         # candidates are not copied into each entry that uses it, nor indexed path by path.
@@ -63,6 +67,8 @@ class Reads:
             self.lists.extend(test for test in other.lists if id(test) not in mine)
         self.git = self.git or other.git
         self.gitstate = self.gitstate or other.gitstate
+        self.headbound = self.headbound or other.headbound
+        self.heads |= other.heads
         self.watches.extend(w for w in other.watches if w not in self.watches)
         self.held.extend(h for h in other.held if not any(h is mine for mine in self.held))
 
@@ -82,6 +88,7 @@ class Memo:
         self._by_held: dict[int, tuple[Collection[str], set[Any]]] = {}  # id of a held set -> it, the keys
         self._unindexed: set[Any] = set()
         self._open: list[Reads] = []  # the computations running now, innermost last
+        self._at_head = 0  # inside `keyed_by_head` blocks
         self._volatile: set[Any] = set()  # keys to drop at the next call, whatever changed
         self._unwatched: set[str] = set()  # the paths they read that no change would be seen in
         # Of these paths, those a change of which would not be seen (`Snapshot.uncovered`); None for a
@@ -155,7 +162,30 @@ class Memo:
 
     def git(self) -> None:
         if self._open:
-            self._open[-1].git = self._open[-1].gitstate = True
+            top = self._open[-1]
+            top.gitstate = True
+            if self._at_head:
+                top.headbound = True  # named by the commit `head` notes (none noted: treated as fed by git)
+            else:
+                top.git = True
+
+    @contextmanager
+    def keyed_by_head(self) -> Iterator[None]:
+        """git run in this block reads only what the commit checked out holds (its history, its tree), so what
+        it feeds is named by that commit, which the block notes with `head`, not marked as fed by git's
+        whole state: a check whose missing paths history answered can still be replayed at the same HEAD."""
+        self._at_head += 1
+        try:
+            yield
+        finally:
+            self._at_head -= 1
+
+    def head(self, state: str) -> None:
+        """The commit (and clone depth) the git answers of the running computation were read at."""
+        if self._open:
+            top = self._open[-1]
+            top.gitstate = top.headbound = True
+            top.heads.add(state)
 
     def git_state(self) -> None:
         """git's own state fed the running computation (a command that does not look at the work tree)."""

@@ -21,7 +21,8 @@ far it looked: nothing is concluded from history that is not there.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from anchorcheck.base.gitnames import is_object_id
@@ -32,6 +33,7 @@ from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.gitcmd import GIT_TIMEOUT
 from anchorcheck.repo.paths import UnsafePathError
 from anchorcheck.repo.context import Context
+from anchorcheck.repo.gitdir import head_key
 
 MAX_COMMITS = 1_000_000  # commits one walk reads, newest first; past it, what was not seen says where history was cut
 MAX_PATHS = 1_000  # paths one walk asks about; past it (a table of 20,000 names) history stays silent
@@ -119,13 +121,14 @@ class History:
         """HEAD and whether the clone is shallow (one `git rev-parse`), as `head` says."""
         if self.context is None:
             if self._state is _UNASKED:
-                self._state = state_of(self.repo)
+                self._state = _noted_state(self.repo)
+            elif self._state is not None:
+                self.repo.note_head(head_key(*self._state))  # type: ignore[misc]
             return self._state  # type: ignore[return-value]
         context, repo = self.context, self.repo
 
-        def ask() -> tuple[str, bool] | None:
-            context.shared.git()
-            return state_of(repo)
+        def ask() -> tuple[str, bool] | None:  # its reads, the commit noted, go to every caller of `head`
+            return _noted_state(repo)
 
         state = context.memo(("anchorcheck.history.head", repo.root), ask)
         if state != self._state:
@@ -170,6 +173,10 @@ class History:
     # -- the walk ------------------------------------------------------------
 
     def _answer(self, paths: list[str]) -> None:
+        with self.repo.keyed_by_head():  # a walk of HEAD's history: named by HEAD (`_asked` notes it)
+            self._answer_at_head(paths)
+
+    def _answer_at_head(self, paths: list[str]) -> None:
         cached = self._from_cache(paths)
         self._known.update(cached)
         todo = [p for p in paths if p not in cached]
@@ -281,12 +288,22 @@ class History:
 _UNASKED = object()
 
 
-def head_of(repo: Repository) -> str | None:
-    """The commit checked out now, None outside git (asked of git each time: `Repository.head` is read once)."""
-    if not repo.in_git:
-        return None
-    out = (repo.git("rev-parse", "--verify", "-q", operands=["HEAD"]) or "").strip()
-    return out if is_object_id(out) else None
+def _noted_state(repo: Repository) -> tuple[str, bool] | None:
+    """`state_of`, noted as the commit what git answers next depends on (`Memo.keyed_by_head`)."""
+    with repo.keyed_by_head():
+        state = state_of(repo)
+    if state is not None:
+        repo.note_head(head_key(*state))
+    return state
+
+
+@contextmanager
+def at_head(repo: Repository) -> Iterator[str | None]:
+    """The commit checked out (None outside git), for a block whose git runs read only its history: what
+    they feed is named by that commit, so a report made of it can be replayed while it stays checked out."""
+    with repo.keyed_by_head():
+        state = _noted_state(repo)
+        yield None if state is None else state[0]
 
 
 def state_of(repo: Repository) -> tuple[str, bool] | None:

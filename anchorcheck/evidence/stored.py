@@ -79,7 +79,7 @@ class ResultStore:
     def put(self, anchor: Anchor, result: AnchorResult, reads: Reads) -> None:
         """Keep a result whose every read the state names: listed files and their directories, and
         paths that do not exist (checked again when it is read back)."""
-        if reads.git:
+        if reads.git or reads.headbound:  # git's history fed it: the tree state does not name that
             return
         absent = self.tree.absent(reads.paths | reads.probed)
         if absent is not None:  # else one is there, but no listing holds it: its content is not in the key

@@ -255,3 +255,55 @@ def read_head(found: GitDir) -> str | None:
 def _small(path: Path) -> str:
     with open_regular(path) as handle:
         return handle.read(_GITFILE_CAP).decode("utf-8", errors="replace")
+
+
+_PACKED_REFS_CAP = 64 << 20  # a packed-refs file past this is not read for a replay's HEAD (git is asked instead)
+
+
+def head_key(commit: str, shallow: bool) -> str:
+    """How a commit checked out, and whether the clone is shallow, names what history answers depend on."""
+    return f"{commit} {'shallow' if shallow else 'full'}"
+
+
+def head_now(found: GitDir) -> str | None:
+    """`head_key` of the checkout now, read from git's files without running git (a replayed report compares
+    it with the one its answers were read at); None where the files say no plain commit (a reftable, a
+    ref that leads nowhere, an unreadable file): then nothing is replayed."""
+    head = read_head(found)
+    for _ in range(5):  # a symbolic ref may name another
+        if head is None or not head.startswith("ref: "):
+            break
+        head = _ref_target(found, head[len("ref: "):].strip())
+    if head is None or not _HEAD.fullmatch(head) or head.startswith("ref: "):
+        return None
+    try:
+        shallow = found.shared("shallow").stat().st_size > 0
+    except FileNotFoundError:
+        shallow = False
+    except OSError:
+        return None
+    return head_key(head.strip(), shallow)
+
+
+def _ref_target(found: GitDir, ref: str) -> str | None:
+    """What a ref holds (a commit id, or `ref: ...`): its loose file, else its line in packed-refs."""
+    if found.shared("reftable").exists() or ".." in ref.split("/"):
+        return None
+    try:
+        return _small(found.shared(ref))
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    try:
+        with open_regular(found.shared("packed-refs")) as handle:
+            packed = handle.read(_PACKED_REFS_CAP + 1).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    if len(packed) > _PACKED_REFS_CAP:
+        return None
+    suffix = f" {ref}"
+    for line in packed.splitlines():
+        if line.endswith(suffix) and not line.startswith(("#", "^")):
+            return line[: -len(suffix)]
+    return None

@@ -15,6 +15,7 @@ import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager
 from functools import cached_property
 from pathlib import Path
 
@@ -72,6 +73,14 @@ class GitRunner:
 
     def _git(self, command: str, *options: str, operands: Iterable[str] = (), paths: Iterable[str] | None = None) -> str | None:
         return self._git_parallel(_arguments(command, options, operands, paths))[0]
+
+    def keyed_by_head(self) -> AbstractContextManager[None]:
+        """git run in this block answers from the commit checked out alone (`Memo.keyed_by_head`)."""
+        return self._memo.keyed_by_head()
+
+    def note_head(self, state: str) -> None:
+        """Name the commit the git answers of the running computation were read at (`Memo.head`)."""
+        self._memo.head(state)
 
     def git_stream(
         self, command: str, *options: str, operands: Iterable[str] = (), paths: Iterable[str] | None = None, seconds: float

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from anchorcheck.report import Run
     from anchorcheck.verify.verifier import Verifier
 
-VERSION = "2"
+VERSION = "3"
 ENVIRONMENT = ("NO_COLOR", "ANCHORCHECK_PLUGINS")  # every variable a check's output reads
 _FOLDER = "replay"
 _KEEP = 256  # entries kept in a cache directory, the least recently written go first
@@ -197,6 +197,8 @@ def _holds(entry: dict[str, Any], found: str) -> bool:
         return False
     if any(file_id(path) != held for path, held in entry["files"].items()):
         return False
+    if entry["head"] is not None and not _at_head(entry["root"], entry["head"]):
+        return False  # history fed it, at another commit than the one checked out now
     global _listed
     held = entry["listing"]
     if _listed is not None and _listed.root == Path(entry["root"]):
@@ -212,6 +214,14 @@ def _holds(entry: dict[str, Any], found: str) -> bool:
     if any(out is None or output_id(out) != held[which] for which, out in enumerate(outputs) if which not in _EARLY):
         return False
     return unvouched_id(repo, outputs) == held[-1] and still_absent(entry["root"], entry["absent"])
+
+
+def _at_head(root: str, head: str) -> bool:
+    """Whether the commit checked out is still `head` (read from git's files: no git runs)."""
+    from anchorcheck.repo.gitdir import GitDir, head_now, locate
+
+    found = locate(root)
+    return isinstance(found, GitDir) and head_now(found) == head
 
 
 _listed: Repository | None = None  # the checkout a lookup listed, for the full check that follows a miss
@@ -331,6 +341,9 @@ class Recording:
         tree = verifier.tree()
         if tree is None or reads.git or _unsure(run.reports, memories, PARALLEL_THRESHOLD):
             return None
+        head = _head_read(verifier, reads)
+        if head == "":
+            return None  # git answered at no one commit that its files name (see `_head_read`)
         key = listing_key(verifier.repo, tree)
         if key is None:
             return None
@@ -360,9 +373,25 @@ class Recording:
             "files": {**ignored, **self.files},
             "listing": key,
             "absent": absent,
+            "head": head,
             "out": events,
             "elapsed": style,
         }
+
+
+def _head_read(verifier: Verifier, reads: Reads) -> str | None:
+    """The commit (`head_key`) the run's git answers were read at, when history fed it: None when it asked
+    git nothing; "" when it cannot be named by one commit that git's files say is checked out now (two
+    commits, none noted, a reftable): then the report is not kept."""
+    from anchorcheck.repo.gitdir import GitDir, head_now, locate
+
+    if not reads.headbound:
+        return None
+    found = locate(verifier.root)
+    if len(reads.heads) != 1 or not isinstance(found, GitDir):
+        return ""
+    (head,) = reads.heads
+    return head if head_now(found) == head else ""
 
 
 def _ignored_files(root: str, paths: list[str], began: int) -> dict[str, str | None] | None:

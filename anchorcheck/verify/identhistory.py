@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 from anchorcheck.evidence.cache import open_cache
 from anchorcheck.evidence.extraction import extract_or_broken
 from anchorcheck.evidence.facts import Facts
-from anchorcheck.evidence.history import Change, head_of
+from anchorcheck.evidence.history import Change, at_head
 from anchorcheck.repo.context import BudgetExceeded, Context
 
 # The walk reads windows of older and older commits (ending this many commits back), while names are unanswered,
@@ -106,9 +106,14 @@ class IdentHistory:
 
         The cache keeps each name's answer with the HEAD it was worked out at: at that HEAD it is the answer;
         at a later HEAD only the commits since are walked (a hook's next commit costs a walk of one commit)."""
+        with at_head(self.repo) as head:  # git runs below read HEAD's history alone: a report stays replayable
+            return self._fates(head, names, env, context, defined_now)
+
+    def _fates(
+        self, head: str | None, names: Iterable[str], env: Callable[[str], bool], context: Context, defined_now: Callable[[str], bool]
+    ) -> dict[str, Gone | None]:
         self.context, self.defined_now = context, defined_now
         names = list(dict.fromkeys(names))
-        head = head_of(self.repo) if self.repo.in_git else None
         if head is None:
             return dict.fromkeys(names)  # no history: nothing is known to be gone
         if head != self.head:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from anchorcheck.evidence.cache import open_cache
-from anchorcheck.evidence.history import Change, head_of
+from anchorcheck.evidence.history import Change, at_head
 from anchorcheck.model.anchors import Anchor
 from anchorcheck.model.results import AnchorResult, Verdict
 from anchorcheck.repo.context import Context
@@ -35,9 +35,11 @@ def on_undefined_command(anchor: Anchor, result: AnchorResult, context: Context,
     """A REFUTED `cmd:` result with what the history of its configuration says; others as they are."""
     if anchor.kind != "cmd" or result.verdict is not Verdict.REFUTED or result.state != "undefined" or not result.evidence:
         return result
-    config, head = result.evidence[0].path, head_of(context.repo)
-    if head is None:
-        return result
+    with at_head(context.repo) as head:  # the configuration's past revisions: named by HEAD, a report stays replayable
+        return result if head is None else _with_history(anchor, result, result.evidence[0].path, head, context, check_at)
+
+
+def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, context: Context, check_at: CheckAt) -> AnchorResult:
     text = str(anchor.positive())
     cache = open_cache(context.options, context.repo.root, context.time_left)
     key = f"{_CACHE_KEY}:{head}:{config}:{text}"

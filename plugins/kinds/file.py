@@ -7,7 +7,7 @@ through the Repository (which refuses paths outside the root), and answer.
 from __future__ import annotations
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
-from anchorcheck.plugin import Anchor, AnchorSyntaxError, Context, Repository, decode_path, git_renames
+from anchorcheck.plugin import Anchor, AnchorSyntaxError, Context, Repository, at_head, decode_path, git_renames
 
 
 def parse_file(value: str) -> str:
@@ -55,8 +55,12 @@ def _staged_rename(context: Context, path: str) -> str | None:
 
 
 def _staged_renames(repo: Repository) -> dict[str, str]:
-    """Renames staged in the index (`git mv` not yet committed), old path -> new path."""
-    out = repo.git("diff-index", "--cached", "-M", "--relative", "--name-status", "-z", "--no-textconv", "--no-ext-diff", operands=["HEAD"])
+    """Renames staged in the index (`git mv` not yet committed), old path -> new path. The index against the
+    commit checked out: what the tree state and that commit name, so a report stays replayable."""
+    with at_head(repo) as head:
+        if head is None:
+            return {}
+        out = repo.git("diff-index", "--cached", "-M", "--relative", "--name-status", "-z", "--no-textconv", "--no-ext-diff", operands=[head])
     return {old: new for status, old, new in git_renames(out) if status == "R"}
 
 
