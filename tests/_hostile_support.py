@@ -29,6 +29,7 @@ class Run:
     stderr: str
     peak_mib: float
     timed_out: bool
+    cpu_seconds: float  # the child's user and system time: what a loaded machine's clock does not inflate
 
     def assert_clean(self) -> None:
         """No signal, no timeout, no traceback, output of bounded size, memory under the ceiling."""
@@ -63,6 +64,7 @@ def run_cli(root: Path, *args: str, timeout: float = TIMEOUT) -> Run:
             err.read().decode("utf-8", "replace"),
             usage.ru_maxrss / 1024,  # KiB on Linux
             fired.is_set(),
+            usage.ru_utime + usage.ru_stime,
         )
 
 

@@ -92,12 +92,11 @@ CASES = {
 def test_small_hostile_input_answers_within_the_deadline(make_repo, name: str) -> None:  # noqa: ANN001
     files, (command, *args), (verdict, reason) = CASES[name]
     root = make_repo(files)
-    started = time.monotonic()
     run = run_cli(root, command, "--root", str(root), "--no-cache", "--deadline", str(DEADLINE), *args)
-    elapsed = time.monotonic() - started
     assert not run.timed_out and run.returncode >= 0 and "Traceback" not in run.stderr, run.stderr[-2000:]
     assert run.peak_mib < 256, f"peak memory {run.peak_mib:.0f} MiB"
-    assert elapsed < DEADLINE + SLACK, f"{elapsed:.1f} s"
+    # CPU, not the wall clock: a machine shared with other work stretches the latter, never the work done.
+    assert run.cpu_seconds < DEADLINE + SLACK, f"{run.cpu_seconds:.1f} s of CPU"
     assert verdict in run.stdout and reason in run.stdout, run.stdout[:2000]
 
 
