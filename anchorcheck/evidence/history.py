@@ -8,7 +8,10 @@ can. For the missing paths of a run, ONE `git log` walk answers:
 - it was deleted, or renamed (a chain a -> b -> c followed to where it is
   now), by which commit (short id, date, subject) -> a stale reference;
 - it never appeared in the commits walked -> not stale: an example, a path of
-  another project, a hallucination.
+  another project, a hallucination;
+- it was deleted more than once (so made again in between: `.changeset/pre.json`
+  that each pre-release adds and each release deletes) -> a file the project's
+  workflow makes and removes, whose absence now is one phase of it, not staleness.
 
 The walk is limited to the asked paths by literal pathspecs (no glob or magic
 can be injected) and shows the whole diff of the commits it finds
@@ -40,7 +43,7 @@ MAX_COMMITS = 20_000  # commits touching the asked paths that one walk reads, ne
 MAX_PATHS = 1_000  # paths one walk asks about; past it (a table of 20,000 names) history stays silent
 MAX_HOPS = 4  # renames followed past the first (a -> b -> c ...), one small walk each
 MIN_SECONDS = 3.0  # left of the deadline below which no walk starts: silence, not a verdict
-_CACHE_KEY = "history-v1"
+_CACHE_KEY = "history-v2"
 _FORMAT = "%x01%h%x00%cs%x00%s"
 # Renames with edits need the blobs' bytes; a partial clone (or a mirror) may lack some, and git fails
 # rather than fetch them (no transport): then exact renames only, which compare object ids.
@@ -74,10 +77,17 @@ class Fate(NamedTuple):
     change: Change | None = None
     moved_to: str | None = None
     limit: str = ""
+    removals: int = 0  # commits walked that deleted or moved this very path (counted up to 2)
 
     @property
     def existed(self) -> bool:
         return self.change is not None
+
+    @property
+    def recurring(self) -> bool:
+        """Removed more than once, so made again in between: a file that comes and goes with a workflow
+        (a pre-release's `.changeset/pre.json`), whose absence now is no proof that a text naming it is stale."""
+        return self.removals > 1
 
     @property
     def never_existed(self) -> bool:
@@ -94,16 +104,19 @@ class Fate(NamedTuple):
             return "never in this repository's history"
         if self.moved_to is not None:
             return f"moved to `{self.moved_to}` in {self.change}"
+        if self.recurring:
+            return f"deleted in {self.change}, and made and deleted again before that: a file that comes and goes"
         return f"deleted in {self.change}"
 
     def to_dict(self) -> dict[str, Any]:
         change = list(self.change) if self.change is not None else None
-        return {"path": self.path, "change": change, "moved_to": self.moved_to, "limit": self.limit}
+        return {"path": self.path, "change": change, "moved_to": self.moved_to, "limit": self.limit, "removals": self.removals}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Fate:
         change = data.get("change")
-        return cls(str(data["path"]), Change(*map(str, change)) if change else None, data.get("moved_to"), str(data.get("limit", "")))
+        return cls(str(data["path"]), Change(*map(str, change)) if change else None, data.get("moved_to"), str(data.get("limit", "")),
+                   int(data.get("removals", 1 if change else 0)))
 
 
 class History:
@@ -190,10 +203,10 @@ class History:
         if seen is None:
             return
         for path in self._at_head([p for p in todo if p not in seen]):
-            seen[path] = (UNCOMMITTED, None)
+            seen[path] = (UNCOMMITTED, None, 1)
         for path in todo:
-            change, to = seen.get(path, (None, None))
-            fate = Fate(path, change, to, "" if change else limit)
+            change, to, removals = seen.get(path, (None, None, 0))
+            fate = Fate(path, change, to, "" if change else limit, removals)
             if to is not None and not self._exists(to):
                 fate = self._follow(fate, limit)
             self._known[path] = fate
@@ -205,7 +218,7 @@ class History:
         for _ in range(MAX_HOPS):
             if at is None or self._exists(at) or not self._time_for_a_walk():
                 break
-            change, to = (self._walk([at]) or {}).get(at, (None, None))
+            change, to, _ = (self._walk([at]) or {}).get(at, (None, None, 0))
             if change is None:
                 break
             fate = fate._replace(change=change, moved_to=to)
@@ -214,8 +227,9 @@ class History:
             fate = fate._replace(moved_to=None)  # the trail ends in nothing that exists: gone
         return fate
 
-    def _walk(self, paths: list[str]) -> dict[str, tuple[Change, str | None]] | None:
-        """One `git log` over the paths: for each, the newest commit that deleted or moved it, and where to."""
+    def _walk(self, paths: list[str]) -> dict[str, tuple[Change, str | None, int]] | None:
+        """One `git log` over the paths: for each, the newest commit that deleted or moved it, where to, and how
+        many commits removed the path itself (up to 2: one more after the newest says it was made again)."""
         self.walks += 1
         out = None
         for renames in _RENAMES:
@@ -227,13 +241,15 @@ class History:
                 break
         if out is None:
             return None
-        found: dict[str, tuple[Change, str | None]] = {}
+        found: dict[str, tuple[Change, str | None, int]] = {}
         for change, entries in _commits(out):
             for path in paths:
                 if path not in found:
                     hit = _removal(path, entries)
                     if hit is not None:
-                        found[path] = (change, hit or None)
+                        found[path] = (change, hit or None, 1 if _itself(path, entries) else 0)
+                elif found[path][2] == 1 and _itself(path, entries):
+                    found[path] = (*found[path][:2], 2)
         return found
 
     def _at_head(self, paths: list[str]) -> list[str]:
@@ -324,6 +340,11 @@ def _commits(out: str) -> Iterable[tuple[Change, list[tuple[str, str, str]]]]:
             entries.append(("D", next(tokens, ""), ""))
     if change is not None:
         yield change, entries
+
+
+def _itself(path: str, entries: list[tuple[str, str, str]]) -> bool:
+    """Whether these entries delete or move the path itself (a file), not only files under it."""
+    return any(status in ("D", "R") and old == path for status, old, _ in entries)
 
 
 def _removal(path: str, entries: list[tuple[str, str, str]]) -> str | None:

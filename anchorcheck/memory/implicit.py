@@ -43,6 +43,7 @@ from anchorcheck.repo.paths import UnsafePathError
 MAX_SHOWN = 3
 NEVER_EXISTED = "never-existed"  # missing now and never in the history: an example, not a stale path
 AMBIGUOUS = "ambiguous"  # several tracked paths end with what was written
+RECURRING = "recurring"  # deleted more than once in history: a file a workflow makes and removes
 MAX_HELD = 500  # bare names one run may hold for history to decide on
 
 
@@ -52,7 +53,7 @@ class Resolution(NamedTuple):
     `path` is set when the reference is checked as `file:PATH` (found, or the
     reading a person would call stale); `unsure` holds the reason when it is
     INCONCLUSIVE without a check (ambiguous, ignored, not this repository's).
-    `state` names an INCONCLUSIVE one (`never-existed`, `ambiguous`, `unsure`); `note` says how the path
+    `state` names an INCONCLUSIVE one (`never-existed`, `ambiguous`, `recurring`, `unsure`); `note` says how the path
     was read, for the result's reason.
     """
 
@@ -170,6 +171,8 @@ def resolve(reference: Reference, context: Context) -> Resolution:
             return Resolution(candidate + slash, note=how)
     fates = _fates(reference, context)
     gone = next((f for f in fates if f.existed), None)
+    if gone is not None and gone.recurring:  # made and deleted over and over: absent now is one phase of a workflow
+        return Resolution(None, f"{gone.path} does not exist now, {gone.describe()}: not a stale path", RECURRING)
     if gone is not None:  # it was here as written and went: stale, whatever a tail or the wording suggests
         tried = [c for c in readings(reference) if c != gone.path]
         return Resolution(gone.path + slash, note=f" (nor {', '.join(tried[:MAX_SHOWN])})" if tried else "")

@@ -83,6 +83,12 @@ _NOT_CREATED = re.compile(
 )
 _OUTPUT_OPTIONS = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document")}  # where a download is written
 _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
+# A code block that says which file it shows: a first line `# app.py`, `// src/x.ts`, `<!-- page.html -->`, or an
+# info string `python title="app.py"`. A later command running that file runs the document's file (a user's app
+# the text has them write), not one of the repository's.
+_SHOWN_FIRST_LINE = re.compile(r"^(?:#|//|--|;|<!--|/\*)\s*(?:file(?:name)?\s*:\s*)?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)\s*(?:-->|\*/)?$")
+_SHOWN_INFO = re.compile(r"\b(?:title|file|filename)=[\"']?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)")
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1")  # `cat > x.py <<'EOF'`: the lines up to EOF are the file's
 _IF_THERE = re.compile(r"[\s`'\")]*,?\s*\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
 _IF = re.compile(r"\b(?:if|when|unless)\s+(?:the\s+|a\s+|an\s+)?(?:file\s+|folder\s+|directory\s+)?$", re.I)
 _EXISTS = re.compile(r"[`'\")]*\s+(?:exists?|is\s+present|is\s+there|does(?:n't|\s+not)\s+exist)\b", re.I)
@@ -162,6 +168,8 @@ class _Reader:
         self.cwd: str | None = None  # the folder a `cd DIR` line of the current shell block moved to
         self.sections: list[tuple[int, list[str]]] = []  # (level, words) of each open heading
         self.made: set[str] = set()  # what earlier lines of the current shell block downloaded or wrote
+        self.shown: set[str] = set()  # files earlier code blocks of the document said they show (`# app.py`)
+        self.heredoc: str | None = None  # the word that ends the here-document the current shell line opened
 
     def _end_sentence(self) -> None:
         self.sentence = []
@@ -286,7 +294,7 @@ class _Reader:
         `mkdir`, `git clone URL dir`); True when it uses something an earlier line of its block made (`python x.py`
         after `curl -o x.py`): that file is the block's, not the repository's, and the line claims nothing."""
         words = [w.removeprefix("./").rstrip("/") for w in argv]
-        if set(words[1:]) & self.made:
+        if set(words[1:]) & (self.made | self.shown):
             return True
         made = [words[i + 1] for i, w in enumerate(words[:-1]) if w in (">", ">>") or w in _OUTPUT_OPTIONS.get(words[0], ())]
         if words[0] in ("touch", "mkdir"):
@@ -360,6 +368,7 @@ class _Reader:
         paths of a drawn directory tree."""
         body = _fence_body(lines, block)
         shell = block.info in SHELL_LANGUAGES
+        self.shown.update(_shown_file(lines[block.start - 1], body))
         if not shell and is_tree(body):
             self._tree(tree_entries(body, block.start + 1))
             return
@@ -367,7 +376,7 @@ class _Reader:
             return
         only_prompts = block.info in ("console", "shell-session", "shellsession") or not block.info
         pending: tuple[str, int, int] | None = None  # a command continued with a trailing backslash
-        self.cwd, self.made = None, set()
+        self.cwd, self.made, self.heredoc = None, set(), None
         for offset, line in enumerate(body):
             self.left -= 1
             pending = self._shell_line(line, block.start + 1 + offset, only_prompts, pending)
@@ -389,6 +398,12 @@ class _Reader:
     def _shell_line(self, line: str, number: int, only_prompts: bool, pending: tuple[str, int, int] | None) -> tuple[str, int, int] | None:
         body = line.strip()
         column0 = len(line) - len(line.lstrip())
+        if self.heredoc is not None:  # a line of the file a here-document writes, not a command
+            if body == self.heredoc:
+                self.heredoc = None
+            return None
+        opened = _HEREDOC.search(_strip_comment(body)) if "<<" in body else None
+        self.heredoc = opened.group(2) if opened else None
         if pending is not None:
             command, start_line, start_col = pending
             command = f"{command} {body.rstrip(chr(92)).strip()}".strip()
@@ -449,6 +464,14 @@ def _fence_body(lines: list[str], block: Block) -> list[str]:
     last = lines[block.end - 1].strip() if block.end > block.start else ""
     end = block.end - 1 if last and set(last) == {marker[0]} and len(last) >= len(marker) else block.end
     return lines[block.start : min(end, len(lines))]
+
+
+def _shown_file(opener: str, body: list[str]) -> list[str]:
+    """The file a code block says it shows, by its info string (`title="app.py"`) or a first-line comment (`# app.py`)."""
+    named = _SHOWN_INFO.search(opener)
+    first = next((line.strip() for line in body if line.strip()), "")
+    named = named or _SHOWN_FIRST_LINE.match(first)
+    return [named.group(1).removeprefix("./")] if named else []
 
 
 def _strip_comment(body: str) -> str:

@@ -126,7 +126,7 @@ class Dispatch:
         elif reference.kind == "file":
             where = implicit.resolve(reference, self.context)
             if where.path is None:
-                likely = where.state in (implicit.NEVER_EXISTED, implicit.AMBIGUOUS)
+                likely = where.state in (implicit.NEVER_EXISTED, implicit.AMBIGUOUS, implicit.RECURRING)
                 result = AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, where.unsure or "", state=where.state, severity="warning" if likely else None)
             else:
                 result = self._check(f"file:{encode_path(where.path)}")

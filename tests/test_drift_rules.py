@@ -1,0 +1,65 @@
+"""Rules from the drift benchmark's held-out misses and false alarms (issue 27): each is evidence — history,
+the document's structure, configuration — checked through the CLI on a real git repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import git, init_repo, needs_git, write_tree
+from tests.test_history import by_anchor, check, commit
+
+pytestmark = needs_git
+
+
+def test_a_file_that_comes_and_goes_is_not_stale_but_one_deleted_once_is(tmp_path: Path) -> None:
+    # `.changeset/pre.json`: each pre-release adds it and each release deletes it; absent now is one phase.
+    write_tree(tmp_path, {"README.md": "r\n", "src/old.py": "x\n"})
+    init_repo(tmp_path)
+    for phase in ("enter pre mode", "release", "enter pre mode again", "release again"):
+        if (tmp_path / ".changeset/pre.json").exists():
+            git(tmp_path, "rm", "-q", ".changeset/pre.json")
+        else:
+            write_tree(tmp_path, {".changeset/pre.json": "{}\n"})
+        commit(tmp_path, phase)
+    git(tmp_path, "rm", "-q", "src/old.py")
+    commit(tmp_path, "drop old")
+    write_tree(tmp_path, {"AGENTS.md": "Do not remove `.changeset/pre.json`.\nThe entry point is `src/old.py`.\n"})
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    pre = found["file:.changeset/pre.json"]
+    assert pre["verdict"] == "INCONCLUSIVE" and pre["severity"] == "warning" and pre["state"] == "recurring"
+    assert "comes and goes" in pre["reason"]
+    old = found["file:src/old.py"]
+    assert code == 1 and old["verdict"] == "REFUTED" and old["state"] == "gone" and "'drop old'" in old["reason"]
+
+
+SHOWN = '''\
+# Rules
+
+Write the app:
+
+```python
+# app.py
+print("hello")
+```
+
+Run it, and the tool's script, with:
+
+```bash
+python app.py
+python tools/gone.py
+cat > conf.py <<'EOF'
+python tools/inside_heredoc.py
+EOF
+python conf.py
+```
+'''
+
+
+def test_a_file_the_document_shows_or_a_here_document_writes_is_the_documents(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"AGENTS.md": SHOWN, "tools/lint.py": "x\n"})
+    init_repo(tmp_path)
+    read = {r["details"]["written"]: r for r in check(tmp_path)[1] if r.get("implicit")}
+    assert "python app.py" not in read and "python conf.py" not in read  # the block's files, not the repository's
+    assert "python tools/inside_heredoc.py" not in read  # a line of the file the here-document writes
+    assert read["python tools/gone.py"]["verdict"] == "REFUTED"  # the rest of the block is still read
