@@ -52,6 +52,8 @@ cat > conf.py <<'EOF'
 python tools/inside_heredoc.py
 EOF
 python conf.py
+cmake -S native -B native/build
+make -f native/build/Makefile tests
 ```
 '''
 
@@ -61,5 +63,20 @@ def test_a_file_the_document_shows_or_a_here_document_writes_is_the_documents(tm
     init_repo(tmp_path)
     read = {r["details"]["written"]: r for r in check(tmp_path)[1] if r.get("implicit")}
     assert "python app.py" not in read and "python conf.py" not in read  # the block's files, not the repository's
+    assert "make -f native/build/Makefile tests" not in read  # in the build tree `cmake -B` made
     assert "python tools/inside_heredoc.py" not in read  # a line of the file the here-document writes
     assert read["python tools/gone.py"]["verdict"] == "REFUTED"  # the rest of the block is still read
+
+
+def test_a_bare_name_deleted_as_written_while_a_package_has_one_is_not_certain(tmp_path: Path) -> None:
+    # `runtime/` at the root went long ago; `packages/app/src/runtime/` is what "`runtime/` code" means now.
+    write_tree(tmp_path, {"runtime/old.ts": "x\n", "packages/app/src/runtime/index.ts": "y\n", "src/gone.ts": "z\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "-r", "runtime", "src/gone.ts")
+    commit(tmp_path, "drop the old runtime")
+    write_tree(tmp_path, {"AGENTS.md": "Never use Node APIs in `runtime/` code.\nSee `src/gone.ts`.\n"})
+    found = by_anchor(check(tmp_path)[1])
+    runtime = found["file:runtime/"]
+    assert runtime["verdict"] == "INCONCLUSIVE" and runtime["severity"] == "warning"
+    assert "packages/app/src/runtime" in runtime["reason"] and "'drop the old runtime'" in runtime["reason"]
+    assert found["file:src/gone.ts"]["verdict"] == "REFUTED"  # a path with a folder, deleted: stale as before

@@ -173,6 +173,13 @@ def resolve(reference: Reference, context: Context) -> Resolution:
     gone = next((f for f in fates if f.existed), None)
     if gone is not None and gone.recurring:  # made and deleted over and over: absent now is one phase of a workflow
         return Resolution(None, f"{gone.path} does not exist now, {gone.describe()}: not a stale path", RECURRING)
+    if gone is not None and gone.moved_to is None and "/" not in bare and not written.startswith("../"):
+        # A bare name (`runtime/`) deleted as written, while other paths end with it now: the text may mean one of
+        # those (a folder of that name in a package), and no move says it meant the deleted one.
+        tails = _ending_with(repo, bare)
+        if tails:
+            return Resolution(None, f"{gone.path}{slash} was {gone.describe()}, but {_listed(tails)} end with `{reference.written}` now: "
+                              "which one the text means cannot be told", AMBIGUOUS)
     if gone is not None:  # it was here as written and went: stale, whatever a tail or the wording suggests
         tried = [c for c in readings(reference) if c != gone.path]
         return Resolution(gone.path + slash, note=f" (nor {', '.join(tried[:MAX_SHOWN])})" if tried else "")
@@ -181,8 +188,7 @@ def resolve(reference: Reference, context: Context) -> Resolution:
         if len(tails) == 1:
             return Resolution(tails[0] + slash, note=f" (written `{reference.written}`: the one path ending so)")
         if tails:
-            shown = ", ".join(tails[:MAX_SHOWN]) + (f" and {len(tails) - MAX_SHOWN} more" if len(tails) > MAX_SHOWN else "")
-            return Resolution(None, f"`{reference.written}` is no path from here, and {len(tails)} paths end with it: {shown}", AMBIGUOUS)
+            return Resolution(None, f"`{reference.written}` is no path from here, and {len(tails)} paths end with it: {_listed(tails)}", AMBIGUOUS)
     for candidate in candidates:
         elsewhere = repo.not_checked_out(candidate)
         if elsewhere is not None:
@@ -238,6 +244,10 @@ class Unsure:
                 memory.anchors = [memory.anchors[i] for i in kept]
                 memory.anchor_positions = positions
         self.held -= gone
+
+
+def _listed(paths: list[str]) -> str:
+    return ", ".join(paths[:MAX_SHOWN]) + (f" and {len(paths) - MAX_SHOWN} more" if len(paths) > MAX_SHOWN else "")
 
 
 def history_paths(reference: Reference) -> list[str]:

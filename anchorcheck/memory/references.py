@@ -81,7 +81,8 @@ _NOT_CREATED = re.compile(
     r"(?:(?!\b(?:when|if|where|unless|because|but|than|instead)\b)[^.;:!?]){0,60}$",
     re.I,
 )
-_OUTPUT_OPTIONS = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document")}  # where a download is written
+# Where a download is written; where `cmake` configures a build tree (its Makefiles are made there).
+_OUTPUT_OPTIONS = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document"), "cmake": ("-B",)}
 _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
 # A code block that says which file it shows: a first line `# app.py`, `// src/x.ts`, `<!-- page.html -->`, or an
 # info string `python title="app.py"`. A later command running that file runs the document's file (a user's app
@@ -291,12 +292,14 @@ class _Reader:
 
     def _made(self, argv: list[str]) -> bool:
         """Remember what a shell line downloads or writes (`curl -o x.py URL`, `wget URL`, `> out.txt`, `touch`,
-        `mkdir`, `git clone URL dir`); True when it uses something an earlier line of its block made (`python x.py`
+        `mkdir`, `git clone URL dir`, `cmake -B dir`); True when it uses something an earlier line of its block made (`python x.py`
         after `curl -o x.py`): that file is the block's, not the repository's, and the line claims nothing."""
         words = [w.removeprefix("./").rstrip("/") for w in argv]
-        if set(words[1:]) & (self.made | self.shown):
-            return True
+        ours = self.made | self.shown
+        if any(w in ours or "/" in w and any(w.startswith(m + "/") for m in ours) for w in words[1:]):
+            return True  # a file the block made, or one under a folder it made (`cmake -B build`, then `build/Makefile`)
         made = [words[i + 1] for i, w in enumerate(words[:-1]) if w in (">", ">>") or w in _OUTPUT_OPTIONS.get(words[0], ())]
+        made += [w[2:] for w in words[1:] if words[0] == "cmake" and w.startswith("-B") and len(w) > 2]  # `-Bbuild`
         if words[0] in ("touch", "mkdir"):
             made += [w for w in words[1:] if not w.startswith("-")]
         elif words[0] in ("curl", "wget") and not made or words[:2] == ["git", "clone"]:
