@@ -80,3 +80,23 @@ def test_a_bare_name_deleted_as_written_while_a_package_has_one_is_not_certain(t
     assert runtime["verdict"] == "INCONCLUSIVE" and runtime["severity"] == "warning"
     assert "packages/app/src/runtime" in runtime["reason"] and "'drop the old runtime'" in runtime["reason"]
     assert found["file:src/gone.ts"]["verdict"] == "REFUTED"  # a path with a folder, deleted: stale as before
+
+
+def test_a_folder_in_a_list_of_rooted_folders_that_moved_is_stale(tmp_path: Path) -> None:
+    files = {"common/namespace/ns.go": "x\n", "common/metrics/m.go": "y\n", "service/worker/w.go": "z\n", "docs/zh/a.md": "a\n", "docs/en/a.md": "b\n"}
+    write_tree(tmp_path, files)
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "common/namespace", "common/ns")
+    (tmp_path / "moved/service").mkdir(parents=True)
+    git(tmp_path, "mv", "service/worker", "moved/service/worker")  # the old path is the tail of the new one
+    git(tmp_path, "mv", "docs/zh", "docs/cn")
+    commit(tmp_path, "reorganise")
+    agents = ("- `/common/metrics`: metrics\n- `/common/namespace`: namespace cache\n- `/service/worker`: the worker\n"
+              "- `/api/users`: a route, no folder\n\nEvery page under `docs/` (excluding `docs/en` and `docs/zh`).\n")
+    write_tree(tmp_path, {"AGENTS.md": agents})
+    found = by_anchor(check(tmp_path)[1])
+    assert found["file:common/metrics"]["verdict"] == "VERIFIED" and found["file:docs/en"]["verdict"] == "VERIFIED"
+    assert "moved to `common/ns`" in found["file:common/namespace"]["reason"] and found["file:common/namespace"]["verdict"] == "REFUTED"
+    assert "moved to `moved/service/worker`" in found["file:service/worker"]["reason"] and found["file:service/worker"]["verdict"] == "REFUTED"
+    assert found["file:docs/zh"]["verdict"] == "REFUTED" and "moved to `docs/cn`" in found["file:docs/zh"]["reason"]
+    assert not any("api/users" in anchor for anchor in found)  # never a folder here: not read

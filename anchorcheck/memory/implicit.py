@@ -121,7 +121,7 @@ class Probes:
 def unplaced(reference: Reference) -> bool:
     """A bare name or two plain words with a slash: what `keep` drops when it names nothing here now, and
     history may still show as a path that was here (`Unsure`)."""
-    return not reference.rooted and not reference.after and not reference.value.startswith("../") and (
+    return (not reference.rooted or reference.loose) and not reference.after and not reference.value.startswith("../") and (
         reference.loose or "/" not in reference.value.rstrip("/")
     )
 
@@ -136,8 +136,8 @@ def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: P
     root names (`root_names`).
     """
     written = reference.value
-    if reference.rooted:
-        return _is_dir(repo, written.strip("/").split("/", 1)[0])
+    if reference.rooted:  # `/common/namespace` in a list of folders: two plain words only when they are here now
+        return _is_dir(repo, written.strip("/").split("/", 1)[0]) and (not reference.loose or _exists(repo, written))
     if reference.after and not _places(reference.after, reference, repo):
         return False  # the sentence is about another repository (`owner/repo` named before)
     if reference.loose and not _places(written, reference, repo):
@@ -232,11 +232,7 @@ class Unsure:
         for memory in memories:
             self.history.want(p for a in memory.anchors if isinstance(a, Reference) and a.kind == "file" for p in history_paths(a) if not _exists(repo, p))
         self.history.settle()
-        gone = {
-            r for r in self.held
-            if _ending_with(repo, r.value.rstrip("/"))  # several places end with it now: a package's, not the old one
-            or not any((f := self.history.known(p)) is not None and f.existed for p in history_paths(r))
-        }
+        gone = {r for r in self.held if not self._was_here(r, repo)}
         for memory in memories:
             if any(a in gone for a in memory.anchors):
                 kept = [i for i, a in enumerate(memory.anchors) if a not in gone]
@@ -244,6 +240,13 @@ class Unsure:
                 memory.anchors = [memory.anchors[i] for i in kept]
                 memory.anchor_positions = positions
         self.held -= gone
+
+    def _was_here(self, reference: Reference, repo: Repository) -> bool:
+        """Whether history shows a reading of the name as written was here, and no other path ends with it now,
+        unless that path is where it moved (`common/namespace` moved into `moved/common/namespace`)."""
+        fates = [f for p in history_paths(reference) if (f := self.history.known(p)) is not None and f.existed]
+        tails = _ending_with(repo, reference.value.rstrip("/"))
+        return bool(fates) and (not tails or any(f.moved_to in tails for f in fates))
 
 
 def _listed(paths: list[str]) -> str:

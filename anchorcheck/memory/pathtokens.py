@@ -135,11 +135,13 @@ def _plausible_multi(segments: list[str], body: str) -> bool:
 
 
 def loose_path(token: str) -> bool:
-    """Two plain words with a slash that are no prose pair and no placeholder: a folder here, or a repository."""
+    """Two plain words with a slash that are no placeholder and do not end in a prose word: a folder here, or a
+    repository. The first word may be any: such a token is read only where that word is a folder here (`docs/zh`
+    in a repository with docs/), which a prose pair (`and/or`) is not."""
     if not _SLUG.match(token) or _placeholder_text(token):
         return False
     segments = token.split("/")
-    return segments[0].lower() not in _PROSE_PAIRS and segments[1].lower() not in _PROSE_PAIRS and not _placeholder_path(segments)
+    return segments[1].lower() not in _PROSE_PAIRS and not _placeholder_path(segments)
 
 
 def _placeholder_text(text: str) -> bool:

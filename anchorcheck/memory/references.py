@@ -271,8 +271,10 @@ class _Reader:
             return
         path, rooted = clean_path(token, link=form == "link")
         loose = False
-        if path is None and form == "code" and loose_path(token):
-            path, loose = token, True  # `src/components` or `owner/repo`: read only if the first folder is one here
+        plain = token[1:] if token.startswith("/") and not token.startswith("//") else token
+        if path is None and form == "code" and loose_path(plain):
+            # `src/components`, `/common/namespace` or `owner/repo`: read only if the first folder is one here
+            path, loose, rooted = plain, True, plain != token
         if path is None:
             return
         hints = self._hints()
