@@ -100,3 +100,19 @@ def test_a_folder_in_a_list_of_rooted_folders_that_moved_is_stale(tmp_path: Path
     assert "moved to `moved/service/worker`" in found["file:service/worker"]["reason"] and found["file:service/worker"]["verdict"] == "REFUTED"
     assert found["file:docs/zh"]["verdict"] == "REFUTED" and "moved to `docs/cn`" in found["file:docs/zh"]["reason"]
     assert not any("api/users" in anchor for anchor in found)  # never a folder here: not read
+
+
+def test_a_dependency_named_in_prose_after_its_manifest_dropped_it_is_stale(tmp_path: Path) -> None:
+    pyproject = '[project]\nname = "app"\ndependencies = [\n  "wrapt>=1.14",\n  "riot",\n]\n'
+    write_tree(tmp_path, {"pyproject.toml": pyproject, "web/package.json": '{"name": "web", "dependencies": {"zod": "3"}}\n'})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"pyproject.toml": pyproject.replace('  "wrapt>=1.14",\n', ""), "web/package.json": '{"name": "web"}\n'})
+    commit(tmp_path, "drop wrapt and zod")
+    agents = "Wrap calls with `wrapt`; test with `riot`; set `config` first.\n"
+    write_tree(tmp_path, {"AGENTS.md": agents, "web/AGENTS.md": "Validate with `zod`.\n", "api/package.json": '{"dependencies": {"zod": "3"}}\n'})
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    wrapt = found["pkg:pypi/wrapt"]
+    assert code == 1 and wrapt["verdict"] == "REFUTED" and wrapt["severity"] == "error" and "'drop wrapt and zod'" in wrapt["reason"]
+    assert not any("riot" in a or "config" in a for a in found)  # declared now, or never a dependency: not read
+    assert not any("zod" in a for a in found)  # another manifest of the repository declares it now: not certain

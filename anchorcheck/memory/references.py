@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from anchorcheck.memory.commonmark import Block, Line, frontmatter_end, read_document
+from anchorcheck.memory.dependencies import package_word
 from anchorcheck.memory.trees import TreeEntry, is_tree, tree_entries
 from anchorcheck.base.lazyregex import later
 from anchorcheck.memory.installs import ENV_ASSIGNMENT, install
@@ -43,7 +44,9 @@ from anchorcheck.model.reference import Reference
 if TYPE_CHECKING:
     from anchorcheck.model.registry import Registry
 
-__all__ = ["Reference", "read_references", "runner_claims", "apply_to", "program_of"]
+__all__ = ["Reference", "read_references", "runner_claims", "apply_to", "program_of", "MENTION"]
+
+MENTION = "mention"  # the form of a word in inline code read as a package name (`wrapt`), kept only on history's word
 
 SHELL_LANGUAGES = frozenset({"sh", "bash", "shell", "console", "zsh", "shell-session", "shellsession"})
 
@@ -130,6 +133,7 @@ def read_references(
     *,
     claims: Claims | None = None,
     kinds: Iterable[str] = ("file", "cmd", "pkg"),
+    mentions: bool = False,
 ) -> list[Reference]:
     """The implicit references in Markdown `text`, in reading order.
 
@@ -140,9 +144,12 @@ def read_references(
     what is read (`file`, `cmd`, `pkg`). Headings, front matter, HTML
     comments and fenced code that is not a shell block are not read; in a
     `console` block only `$ ` lines are commands, as in an untagged block.
+    With `mentions`, a word in inline code that could be a package name is
+    returned too (form MENTION, as `pkg:NAME`), for a caller that knows which
+    names the repository's manifests dropped (`anchorcheck.memory.dependencies`).
     """
     wanted = frozenset(kinds)
-    reader = _Reader(claims or (lambda argv: False), wanted)
+    reader = _Reader(claims or (lambda argv: False), wanted, mentions and "pkg" in wanted)
     reader.read(text)
     return reader.found
 
@@ -157,8 +164,9 @@ class _Reader:
     seconds to read. What lies past the budget is left unread, which is silence, never a wrong verdict.
     """
 
-    def __init__(self, claims: Claims, kinds: frozenset[str]) -> None:
+    def __init__(self, claims: Claims, kinds: frozenset[str], mentions: bool = False) -> None:
         self.left = MAX_TOKENS
+        self.mentions = mentions
         self.claims = claims
         self.kinds = kinds
         self.found: list[Reference] = []
@@ -264,7 +272,10 @@ class _Reader:
         if " " in token or "\t" in token:
             self._command(token, number, column0, "code")
             return
+        before = len(self.found)
         self._path(token, number, column0, "code", generated=generated)
+        if self.mentions and len(self.found) == before and package_word(token):
+            self.found.append(Reference("pkg", f"pkg:{_purl_name(token)}", token, number, column0 + 1, column0 + 1 + len(token), MENTION))
 
     def _path(self, token: str, number: int, column0: int, form: str, written: str | None = None, generated: bool = False) -> None:
         if "file" not in self.kinds:

@@ -23,6 +23,8 @@ from anchorcheck.repo.context import BudgetExceeded, Context
 from anchorcheck.verify import namehistory, staleness
 from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify.elsewhere import defined_elsewhere
+from anchorcheck.verify.staleness import dropped_dependency
+from anchorcheck.memory.references import MENTION
 
 if TYPE_CHECKING:
     from anchorcheck.evidence.stored import ResultStore
@@ -138,6 +140,8 @@ class Dispatch:
             result = self._first_reading(readings)
             if result.verdict is Verdict.REFUTED:
                 result = defined_elsewhere(reference, result, readings, self._check, self.registry, self.context.repo)
+        elif reference.form == MENTION:
+            result = dropped_dependency(reference, self.context)
         else:
             result = self._check(reference.anchor)
         result.implicit = True
