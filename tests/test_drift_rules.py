@@ -116,3 +116,28 @@ def test_a_dependency_named_in_prose_after_its_manifest_dropped_it_is_stale(tmp_
     assert code == 1 and wrapt["verdict"] == "REFUTED" and wrapt["severity"] == "error" and "'drop wrapt and zod'" in wrapt["reason"]
     assert not any("riot" in a or "config" in a for a in found)  # declared now, or never a dependency: not read
     assert not any("zod" in a for a in found)  # another manifest of the repository declares it now: not certain
+
+
+def test_a_value_to_fill_in_for_a_variable_leaves_the_target_a_claim(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"Makefile": "release-contract:\n\techo $(VERSION)\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"Makefile": "api-contract:\n\techo $(VERSION)\n"})
+    commit(tmp_path, "rename the contract target")
+    write_tree(tmp_path, {"AGENTS.md": "Run `make release-contract VERSION=<version>`, then `make api-contract VERSION=<version>`.\n"})
+    found = by_anchor(check(tmp_path)[1])
+    assert found["cmd:make release-contract VERSION=<version>"]["verdict"] == "REFUTED"
+    assert "'rename the contract target'" in found["cmd:make release-contract VERSION=<version>"]["reason"]
+    assert found["cmd:make api-contract VERSION=<version>"]["verdict"] == "VERIFIED"
+
+
+def test_a_condition_on_the_next_line_or_in_the_lead_in_of_a_list_makes_no_claim(tmp_path: Path) -> None:
+    write_tree(tmp_path, {".changeset/pre.json": "{}\n", "config/local.toml": "x\n", "src/b.py": "x\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", ".changeset/pre.json", "config/local.toml", "src/b.py")
+    commit(tmp_path, "leave pre mode")
+    text = ("Read `.changeset/pre.json`\nif it exists, then the rest.\n\nLoad these files when present:\n\n"
+            "- `config/local.toml`\n\nThen:\n\n- `src/b.py`\n")
+    write_tree(tmp_path, {"AGENTS.md": text})
+    found = by_anchor(check(tmp_path)[1])
+    assert "file:.changeset/pre.json" not in found and "file:config/local.toml" not in found
+    assert found["file:src/b.py"]["verdict"] == "REFUTED"  # a list with a plain lead-in still claims its items

@@ -93,6 +93,9 @@ _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
 _SHOWN_FIRST_LINE = re.compile(r"^(?:#|//|--|;|<!--|/\*)\s*(?:file(?:name)?\s*:\s*)?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)\s*(?:-->|\*/)?$")
 _SHOWN_INFO = re.compile(r"\b(?:title|file|filename)=[\"']?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)")
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1")  # `cat > x.py <<'EOF'`: the lines up to EOF are the file's
+# A lead-in that says what its list names may be absent: "Read these files if they exist:", "(when present):".
+_CONDITIONAL_LEAD = re.compile(r"\b(?:if|when(?:ever)?)\s+(?:(?:it|they|one|any|these|those|present)\s+)?(?:exists?|(?:is|are)\s+present|present)\b", re.I)
+_ASSIGNED_VALUE = re.compile(r"(?<!\S)([A-Za-z_]\w*=)\S+")
 _IF_THERE = re.compile(r"[\s`'\")]*,?\s*\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
 _IF = re.compile(r"\b(?:if|when|unless)\s+(?:the\s+|a\s+|an\s+)?(?:file\s+|folder\s+|directory\s+)?$", re.I)
 _EXISTS = re.compile(r"[`'\")]*\s+(?:exists?|is\s+present|is\s+there|does(?:n't|\s+not)\s+exist)\b", re.I)
@@ -177,6 +180,7 @@ class _Reader:
         self.cwd: str | None = None  # the folder a `cd DIR` line of the current shell block moved to
         self.sections: list[tuple[int, list[str]]] = []  # (level, words) of each open heading
         self.made: set[str] = set()  # what earlier lines of the current shell block downloaded or wrote
+        self.conditional = False  # the list below was introduced as what may not be there ("Read these if present:")
         self.shown: set[str] = set()  # files earlier code blocks of the document said they show (`# app.py`)
         self.heredoc: str | None = None  # the word that ends the here-document the current shell line opened
 
@@ -194,7 +198,7 @@ class _Reader:
             if block.kind in ("paragraph", "table"):
                 self._prose_block(block)
             elif block.kind == "heading":
-                self.lists, self.lead = [], []
+                self.lists, self.lead, self.conditional = [], [], False
                 self._section(block)
             elif block.kind == "fence":
                 self._fenced(lines, block)
@@ -219,20 +223,24 @@ class _Reader:
             self.lists = [(d, f) for d, f in self.lists if d < block.depth]
             self.lists.append((block.depth, []))
         elif block.depth == 0 and block.kind == "paragraph":
-            self.lists, self.lead = [], []  # a paragraph at the margin ends the list and what introduced it
-        for line in block.lines:
-            self._prose(line)
+            self.lists, self.lead, self.conditional = [], [], False  # a paragraph at the margin ends the list and its lead-in
+        for index, line in enumerate(block.lines):
+            following = block.lines[index + 1].text if index + 1 < len(block.lines) else ""
+            self._prose(line, following, conditional=block.item and self.conditional)
             if block.depth == 0 and block.kind == "paragraph" and line.text.rstrip().endswith(":"):
                 self.lead = self._folders_here(line.number)
+                self.conditional = bool(_CONDITIONAL_LEAD.search(line.text))
 
-    def _prose(self, source: Line) -> None:
+    def _prose(self, source: Line, following: str = "", conditional: bool = False) -> None:
+        """One line of prose; `following` is the next line of its paragraph ("`x`" then "if it exists"), and
+        `conditional` says the list it is an item of was introduced as what may not be there."""
         line, number = source.text, source.number
         spans = [(span.start(), span.end(), span.group(2), span.start(2)) for span in source.spans]
         events: list[tuple[int, str, str, int, int]] = []  # (offset, form, token, column0, end)
         for start, end, content, content_start in spans:
             stripped = content.strip()
             events.append((start, "code", stripped, content_start + content.index(stripped[0]) if stripped else content_start, end))
-        prose = _Prose(line, [(s, e) for s, e, _, _ in spans])
+        prose = _Prose(line, [(s, e) for s, e, _, _ in spans], following)
         for match in _LINK.finditer(line):
             if not prose.in_code(match.start()):
                 events.append((match.start(1), "link", match.group(1), match.start(1), match.end()))
@@ -247,7 +255,7 @@ class _Reader:
                 self._end_sentence()
             cursor = offset
             gone, generated = prose.sentence_at(offset)
-            if gone or prose.unclaimed(offset, end):
+            if gone or conditional or prose.unclaimed(offset, end):
                 continue  # names what is gone, forbidden or conditional: not a claim about the checkout now
             if form == "code":
                 before = len(self.found)
@@ -324,6 +332,8 @@ class _Reader:
 
     def _command(self, command: str, number: int, column0: int, form: str) -> None:
         unmarked = _FILTER_GRAPH.sub(r"\1\3", command)  # `-F pkg...` is pnpm's graph syntax, not a placeholder
+        # `make release VERSION=<version>`: a value to fill in for a variable leaves the target a claim
+        unmarked = _ASSIGNED_VALUE.sub("", unmarked)
         if PLACEHOLDER_ARGUMENT.search(unmarked):
             return
         try:
@@ -501,7 +511,8 @@ class _Prose:
     where its sentences end, worked out once per line. Blanking and searching again for every token
     made a line of 4,000 code spans take 13 s (quadratic); here each question is a bisection."""
 
-    def __init__(self, line: str, spans: list[tuple[int, int]]) -> None:
+    def __init__(self, line: str, spans: list[tuple[int, int]], following: str = "") -> None:
+        self.following = following  # the next line of the paragraph: "if it exists" may be written there
         parts, at = [], 0
         for start, end in spans:  # in order and disjoint, as code_spans returns them
             parts += [line[at:start], " " * (end - start)]
@@ -527,6 +538,8 @@ class _Prose:
         """Whether the words around a token say it need not be there: "do not create `x`", "`x`, if it exists",
         "if `x` exists" (the 80 characters each side, in its line)."""
         before, after = self.text[max(0, start - 80) : start], self.text[end : end + 80]
+        if not after.strip(" `'\")"):  # the sentence goes on on the next line of its paragraph
+            after = f"{after} {self.following.lstrip()[:80]}"
         return bool(_NOT_CREATED.search(before) or _IF_THERE.match(after) or _IF.search(before) and _EXISTS.match(after))
 
     def sentence_at(self, offset: int) -> tuple[bool, bool]:
