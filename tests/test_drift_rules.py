@@ -141,3 +141,21 @@ def test_a_condition_on_the_next_line_or_in_the_lead_in_of_a_list_makes_no_claim
     found = by_anchor(check(tmp_path)[1])
     assert "file:.changeset/pre.json" not in found and "file:config/local.toml" not in found
     assert found["file:src/b.py"]["verdict"] == "REFUTED"  # a list with a plain lead-in still claims its items
+
+
+def test_a_quoted_value_with_spaces_is_still_read_whole(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"Makefile": "lint:\n\techo\n", "AGENTS.md": '```sh\nARGS="a b" make lint\nmake nolint V=<v>\n```\n'})
+    init_repo(tmp_path)
+    found = by_anchor(check(tmp_path)[1])
+    assert found['cmd:ARGS="a b" make lint']["verdict"] == "VERIFIED" and found["cmd:make nolint V=<v>"]["verdict"] == "REFUTED"
+
+
+def test_package_words_in_prose_do_not_keep_a_checkout_from_replaying(tmp_path: Path) -> None:
+    from tests.test_replay import check as run  # the replay harness: a run in its own process, and whether it replayed
+
+    root = write_tree(tmp_path / "repo", {"pyproject.toml": '[project]\nname = "a"\ndependencies = ["requests"]\n', "src/app/main.py": "x\n",
+                                          "CLAUDE.md": "We wrap calls with `wrapt` and `zorblify`; see `src/app/main.py`.\n"})
+    init_repo(root)
+    run(root, "-v")  # may ask git for the manifest's history; what it drops is kept by the manifest's bytes
+    run(root, "-v")
+    assert run(root, "-v").replayed

@@ -16,18 +16,21 @@ lock what dependencies depend on, which says nothing of what the project uses.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from anchorcheck.evidence.cache import FactsCache
 from anchorcheck.evidence.history import Change, head_of
 from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.paths import UnsafePathError
 
 MAX_REVISIONS = 10  # revisions of one manifest read, newest first
 MAX_MANIFESTS = 2_000  # manifests of a kind read to know a name is declared nowhere now
+_CACHE_KEY = "dependency-history-v1"
 ECOSYSTEMS = {"package.json": "npm", "pyproject.toml": "pypi", "Cargo.toml": "cargo", "go.mod": "golang"}
 _PACKAGE_WORD = re.compile(r"@[a-z0-9][\w.-]*/[\w.-]+|[A-Za-z][\w.-]*[A-Za-z0-9](?:/[\w.-]+)*")
 _REQUIREMENT = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -94,10 +97,16 @@ def _pyproject(data: dict[str, Any]) -> set[str]:
 
 
 class Dependencies:
-    """The direct dependencies the manifests of one checkout removed in their last revisions, asked per folder."""
+    """The direct dependencies the manifests of one checkout removed in their last revisions, asked per folder.
 
-    def __init__(self, repo: Repository) -> None:
+    What a manifest's history dropped is kept in the facts cache by the manifest's path and bytes, and git is asked
+    only on a miss: a run whose manifests did not change runs no git for this (and can be stored for replay), since a
+    commit that does not touch a manifest leaves its history's names as they were."""
+
+    def __init__(self, repo: Repository, cache: Callable[[], FactsCache | None] = lambda: None) -> None:
         self.repo = repo
+        self._open = cache  # opened on the first manifest asked about: most runs name no word that needs it
+        self._cache: FactsCache | None | bool = False
         self._head: str | None | bool = False
         self._removed: dict[str, dict[str, Change]] = {}  # manifest -> normal name -> the commit that removed it
         self._now: dict[str, set[str]] = {}  # manifest kind -> names any manifest of that kind declares now
@@ -105,7 +114,7 @@ class Dependencies:
     def removal(self, word: str, folder: str) -> Removal | None:
         """The removal of `word` as a direct dependency of the manifests nearest `folder`; None when none removed it
         or some manifest still declares it."""
-        if not package_word(word) or self.head is None:
+        if not package_word(word) or not self.repo.in_git:
             return None
         name = normal(word)
         for kind, ecosystem in ECOSYSTEMS.items():
@@ -114,6 +123,12 @@ class Dependencies:
                 if change is not None and name not in self._declared_now(kind):
                     return Removal(word, manifest, ecosystem, change)
         return None
+
+    @property
+    def cache(self) -> FactsCache | None:
+        if self._cache is False:
+            self._cache = self._open()
+        return self._cache  # type: ignore[return-value]
 
     @property
     def head(self) -> str | None:
@@ -137,14 +152,26 @@ class Dependencies:
             at = posixpath.dirname(at)
 
     def _removed_by(self, manifest: str) -> dict[str, Change]:
-        if manifest not in self._removed:
-            self._removed[manifest] = self._walk(manifest)
-        return self._removed[manifest]
+        if manifest in self._removed:
+            return self._removed[manifest]
+        text = self._text(manifest)
+        key = f"{_CACHE_KEY}:{manifest}:{hashlib.sha256(text.encode('utf-8', 'surrogateescape')).hexdigest()}"
+        cache = self.cache
+        kept = cache.get_many([key]).get(key) if cache is not None else None
+        if kept is not None:
+            removed = {name: Change(*map(str, change)) for name, change in kept.items()}
+        else:
+            removed = self._walk(manifest, text) if self.head is not None else {}
+            if cache is not None and self.head is not None:
+                cache.put(key, {name: list(change) for name, change in removed.items()})
+                cache.flush()
+        self._removed[manifest] = removed
+        return removed
 
-    def _walk(self, manifest: str) -> dict[str, Change]:
-        """Names the last revisions of `manifest` declared and its text now does not, each with the commit after the
+    def _walk(self, manifest: str, text: str) -> dict[str, Change]:
+        """Names the last revisions of `manifest` declared and its `text` now does not, each with the commit after the
         last revision that had it."""
-        now = declared(manifest, self._text(manifest))
+        now = declared(manifest, text)
         out = self.repo.git("log", f"--max-count={MAX_REVISIONS}", "--format=%h%x00%cs%x00%s", operands=[str(self.head)],
                             paths=[f":(literal){manifest}"]) or ""
         revisions = [Change(*line.split("\0", 2)) for line in out.splitlines() if line.count("\0") == 2]
@@ -176,8 +203,3 @@ class Dependencies:
         except UnsafePathError:
             return False
 
-
-def removals(words: Iterable[tuple[str, str]], repo: Repository) -> dict[tuple[str, str], Removal]:
-    """For (word, folder) pairs, the removals history shows; the others are absent."""
-    deps = Dependencies(repo)
-    return {(w, f): r for w, f in words if (r := deps.removal(w, f)) is not None}

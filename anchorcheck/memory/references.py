@@ -95,7 +95,7 @@ _SHOWN_INFO = re.compile(r"\b(?:title|file|filename)=[\"']?([\w.-]+(?:/[\w.-]+)*
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1")  # `cat > x.py <<'EOF'`: the lines up to EOF are the file's
 # A lead-in that says what its list names may be absent: "Read these files if they exist:", "(when present):".
 _CONDITIONAL_LEAD = re.compile(r"\b(?:if|when(?:ever)?)\s+(?:(?:it|they|one|any|these|those|present)\s+)?(?:exists?|(?:is|are)\s+present|present)\b", re.I)
-_ASSIGNED_VALUE = re.compile(r"(?<!\S)([A-Za-z_]\w*=)\S+")
+_ASSIGNED_VALUE = re.compile(r"(?<!\S)([A-Za-z_]\w*=)[^\s'\"]+(?=\s|$)")  # an unquoted value: quotes stay balanced
 _IF_THERE = re.compile(r"[\s`'\")]*,?\s*\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
 _IF = re.compile(r"\b(?:if|when|unless)\s+(?:the\s+|a\s+|an\s+)?(?:file\s+|folder\s+|directory\s+)?$", re.I)
 _EXISTS = re.compile(r"[`'\")]*\s+(?:exists?|is\s+present|is\s+there|does(?:n't|\s+not)\s+exist)\b", re.I)

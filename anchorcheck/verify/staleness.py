@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from anchorcheck.evidence.cache import open_cache
 from anchorcheck.evidence.history import history_of
 from anchorcheck.memory import implicit
 from anchorcheck.memory.dependencies import Dependencies
@@ -70,7 +71,10 @@ def dropped_dependency(reference: Reference, context: Context) -> AnchorResult:
     """A package name in inline code that a manifest's history dropped (it was read for that alone): REFUTED with
     the commit; INCONCLUSIVE when the history read now says otherwise (a manifest declares it again)."""
     repo = context.repo
-    removal = context.memo(("anchorcheck.dependencies", repo.root), lambda: Dependencies(repo)).removal(reference.written, reference.folder)
+    def make() -> Dependencies:
+        return Dependencies(repo, lambda: open_cache(context.options, repo.root, context.time_left))
+
+    removal = context.memo(("anchorcheck.dependencies", repo.root), make).removal(reference.written, reference.folder)
     if removal is None:
         return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, f"{reference.written} is declared by a manifest, or no longer known to be dropped")
     anchor = f"pkg:{removal.ecosystem}/{reference.anchor.removeprefix('pkg:')}"
