@@ -332,8 +332,11 @@ class _Reader:
 
     def _command(self, command: str, number: int, column0: int, form: str) -> None:
         unmarked = _FILTER_GRAPH.sub(r"\1\3", command)  # `-F pkg...` is pnpm's graph syntax, not a placeholder
-        # `make release VERSION=<version>`: a value to fill in for a variable leaves the target a claim
-        unmarked = _ASSIGNED_VALUE.sub("", unmarked)
+        # `make release VERSION=<version>`: a value to fill in for a variable the program is given leaves the target
+        # a claim (a `VAR=<x>` prefix stays a placeholder: it sets the command's environment)
+        program = re.match(r"\s*(?:[A-Za-z_]\w*=\S*\s+)*\S+", unmarked)
+        if program is not None:
+            unmarked = unmarked[: program.end()] + _ASSIGNED_VALUE.sub("", unmarked[program.end() :])
         if PLACEHOLDER_ARGUMENT.search(unmarked):
             return
         try:
