@@ -159,3 +159,14 @@ def test_package_words_in_prose_do_not_keep_a_checkout_from_replaying(tmp_path: 
     run(root, "-v")  # may ask git for the manifest's history; what it drops is kept by the manifest's bytes
     run(root, "-v")
     assert run(root, "-v").replayed
+
+
+def test_a_single_folder_name_that_moved_into_a_package_means_every_package_s(tmp_path: Path) -> None:
+    # A root src/ moved into packages/replay/src/ years before the text said "cover `src/` and `test/`".
+    write_tree(tmp_path, {"src/a.ts": "a\n", "src/b.ts": "b\n", "packages/core/src/c.ts": "c\n"})
+    init_repo(tmp_path)
+    (tmp_path / "packages/replay").mkdir(parents=True)
+    git(tmp_path, "mv", "src", "packages/replay/src")
+    commit(tmp_path, "move replay into packages")
+    write_tree(tmp_path, {"AGENTS.md": "When modifying files, cover all occurrences (including `src/`).\n"})
+    assert "file:src/" not in by_anchor(check(tmp_path)[1])

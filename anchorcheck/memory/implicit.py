@@ -243,10 +243,12 @@ class Unsure:
 
     def _was_here(self, reference: Reference, repo: Repository) -> bool:
         """Whether history shows a reading of the name as written was here, and no other path ends with it now,
-        unless that path is where it moved (`common/namespace` moved into `moved/common/namespace`)."""
+        unless, for two words, that path is where it moved (`common/namespace` into `moved/common/namespace`); a
+        single name (`src/`) that packages end with now means theirs, wherever the old one went."""
         fates = [f for p in history_paths(reference) if (f := self.history.known(p)) is not None and f.existed]
         tails = _ending_with(repo, reference.value.rstrip("/"))
-        return bool(fates) and (not tails or any(f.moved_to in tails for f in fates))
+        pair = "/" in reference.value.rstrip("/")
+        return bool(fates) and (not tails or pair and any(f.moved_to in tails for f in fates))
 
 
 def _listed(paths: list[str]) -> str:
