@@ -170,3 +170,15 @@ def test_a_single_folder_name_that_moved_into_a_package_means_every_package_s(tm
     commit(tmp_path, "move replay into packages")
     write_tree(tmp_path, {"AGENTS.md": "When modifying files, cover all occurrences (including `src/`).\n"})
     assert "file:src/" not in by_anchor(check(tmp_path)[1])
+
+
+def test_a_crate_of_the_workspace_dropped_from_its_table_is_still_a_package_here(tmp_path: Path) -> None:
+    root = '[workspace]\nmembers = ["crates/*"]\n\n[workspace.dependencies]\nstd_utils = { path = "crates/std_utils" }\nserde = "1"\n'
+    write_tree(tmp_path, {"Cargo.toml": root, "crates/std_utils/Cargo.toml": '[package]\nname = "std_utils"\n'})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"Cargo.toml": root.replace('std_utils = { path = "crates/std_utils" }\n', "").replace('serde = "1"\n', "")})
+    commit(tmp_path, "trim the table")
+    write_tree(tmp_path, {"AGENTS.md": "Paths go through `std_utils`; JSON through `serde`.\n"})
+    found = by_anchor(check(tmp_path)[1])
+    assert not any("std_utils" in a for a in found)  # the crate is there: a package of this repository
+    assert found["pkg:cargo/serde"]["verdict"] == "REFUTED"

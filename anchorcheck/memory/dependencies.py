@@ -79,6 +79,25 @@ def declared(manifest: str, text: str) -> set[str]:
     return _cargo(data) if kind == "Cargo.toml" else _pyproject(data)
 
 
+def own_name(manifest: str, text: str) -> set[str]:
+    """The name of the package a manifest makes (`[package] name`, `"name"`, `[project] name`, `module`), normal."""
+    kind = posixpath.basename(manifest)
+    try:
+        if kind == "package.json":
+            name = json.loads(text).get("name")
+        elif kind == "go.mod":
+            found = re.search(r"^module\s+(\S+)", text, re.M)
+            name = found.group(1) if found else None
+        else:
+            import tomllib
+
+            data = tomllib.loads(text)
+            name = (data.get("package") or data.get("project") or {}).get("name")
+    except (ValueError, AttributeError):
+        return set()
+    return {normal(name)} if isinstance(name, str) else set()
+
+
 def _cargo(data: dict[str, Any]) -> set[str]:
     tables = [data, data.get("workspace") or {}, *((data.get("target") or {}).values())]
     return {normal(n) for t in tables if isinstance(t, dict) for s in _CARGO_SECTIONS if isinstance(t.get(s), dict) for n in t[s]}
@@ -186,9 +205,12 @@ class Dependencies:
         return removed
 
     def _declared_now(self, kind: str) -> set[str]:
+        """What the manifests of that kind declare now, and the packages they are (a crate of the workspace is no
+        dropped dependency, whatever the workspace's table says)."""
         if kind not in self._now:
             paths = list(self.repo.files(named=[kind]))[:MAX_MANIFESTS]
-            self._now[kind] = {n for path in paths for n in declared(path, self._text(path))}
+            texts = [(path, self._text(path)) for path in paths]
+            self._now[kind] = {n for path, text in texts for n in declared(path, text) | own_name(path, text)}
         return self._now[kind]
 
     def _text(self, path: str) -> str:
