@@ -254,14 +254,16 @@ class RepoRun:
     excluded: int = 0  # references already REFUTED at HEAD: a drift there proves nothing
 
 
-def measure(repo: str, root: Path, per_kind: int = TRIALS_PER_KIND) -> RepoRun:
-    """REFUTED at HEAD and the drift trials of one checkout."""
+def measure(repo: str, root: Path, per_kind: int = TRIALS_PER_KIND, drifts: frozenset[str] = frozenset()) -> RepoRun:
+    """REFUTED at HEAD and the drift trials of one checkout (of the drift kinds `drifts` only, when given)."""
     run = RepoRun(repo)
     base = git(root, "rev-parse", "HEAD").strip()
     results = run_check(root)
     run.refuted = [r for r in results if r["verdict"] == "REFUTED"]
     memories = sorted({r["memory_file"] for r in results if r.get("memory_file")})
     for drift, ref in sample(repo, references(Tree(root), memories), per_kind):
+        if drifts and drift not in drifts:
+            continue
         if any(r["verdict"] == "REFUTED" for r in _spoken(results, ref)):
             run.excluded += 1
             continue
@@ -369,11 +371,13 @@ def chosen_set(argv: list[str], names: list[str]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """`--drift [--set NAME | NAME | all] [--only OWNER/NAME] [--per-kind N]`: measure the sets and print their tables."""
+    """`--drift [--set NAME | NAME | all] [--only OWNER/NAME] [--per-kind N] [--drifts KIND,KIND]`: measure the sets
+    (the drift kinds named, e.g. "dependency removed,folder moved", or all) and print their tables."""
     sets = load_repos()
     wanted = chosen_set(argv, list(sets))
     only = argv[argv.index("--only") + 1] if "--only" in argv else None
     per_kind = int(argv[argv.index("--per-kind") + 1]) if "--per-kind" in argv else TRIALS_PER_KIND
+    drifts = frozenset(argv[argv.index("--drifts") + 1].split(",")) if "--drifts" in argv else frozenset()
     labels = load_labels()
     for name, entries in sets.items():
         if wanted not in ("all", name):
@@ -389,6 +393,6 @@ def main(argv: list[str]) -> int:
             with tempfile.TemporaryDirectory(prefix="drift-") as tmp:
                 root = Path(tmp) / "repo"
                 checkout(source, entry["commit"], root)
-                runs.append(measure(entry["repo"], root, per_kind))
+                runs.append(measure(entry["repo"], root, per_kind, drifts))
         report(name, runs, labels)
     return 0

@@ -17,8 +17,10 @@ import time
 
 from anchorcheck.cli.common import UsageError, add_memory_files, add_format, add_output, add_root, add_verification, emit, exit_code, make_verifier
 from anchorcheck.cli.watch import add_watch, watch
+from anchorcheck.evidence.cache import open_cache
 from anchorcheck.evidence.history import history_of
 from anchorcheck.memory.implicit import Unsure
+from anchorcheck.memory.dependencies import Dependencies
 from anchorcheck.memory.lockfile import attach, load_lock
 from anchorcheck.base.memo import Reads
 from anchorcheck.memory.selection import select_kinds
@@ -132,7 +134,9 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
         lock = load_lock(verifier.root)
         kinds = frozenset() if args.no_implicit else frozenset(verifier.config.implicit)
         unsure = Unsure(history_of(verifier.context)) if "file" in kinds else None
-        reading = ReferenceReading(verifier.repo, kinds, unsure=unsure) if kinds else None
+        context = verifier.context
+        dependencies = Dependencies(verifier.repo, lambda: open_cache(context.options, verifier.repo.root, context.time_left)) if "pkg" in kinds else None
+        reading = ReferenceReading(verifier.repo, kinds, unsure=unsure, dependencies=dependencies) if kinds else None
         unreadable: list[MemoryFileError] = []  # one bad file is one finding; the others are still checked
         loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files, reading, unreadable)
         if args.claude_memory:

@@ -8,7 +8,10 @@ can. For the missing paths of a run, ONE `git log` walk answers:
 - it was deleted, or renamed (a chain a -> b -> c followed to where it is
   now), by which commit (short id, date, subject) -> a stale reference;
 - it never appeared in the commits walked -> not stale: an example, a path of
-  another project, a hallucination.
+  another project, a hallucination;
+- it was deleted more than once (so made again in between: `.changeset/pre.json`
+  that each pre-release adds and each release deletes) -> a file the project's
+  workflow makes and removes, whose absence now is one phase of it, not staleness.
 
 The walk (`anchorcheck.evidence.historywalk`) is limited to the asked paths by
 literal pathspecs, read as git writes it and stopped as soon as every path is
@@ -38,9 +41,10 @@ from anchorcheck.repo.gitdir import head_key
 MAX_COMMITS = 1_000_000  # commits one walk reads, newest first; past it, what was not seen says where history was cut
 MAX_PATHS = 1_000  # paths one walk asks about; past it (a table of 20,000 names) history stays silent
 MAX_HOPS = 4  # renames followed past the first (a -> b -> c ...), one small walk each
+MAX_RECURRING = 8  # commits whose deletions are looked up again further back (was the path deleted before?)
 MIN_SECONDS = 3.0  # of the deadline, what a walk leaves to the rest of the run; with less left, no walk starts
 WALK_SECONDS = GIT_TIMEOUT  # what a walk may take at most (a run with no deadline): any git run's bound
-_CACHE_KEY = "history-v1"
+_CACHE_KEY = "history-v2"
 
 UNCOMMITTED = Change("", "", "")  # the change of a path HEAD has and the work tree lacks
 
@@ -58,10 +62,17 @@ class Fate(NamedTuple):
     change: Change | None = None
     moved_to: str | None = None
     limit: str = ""
+    removals: int = 0  # commits walked that deleted or moved this very path (counted up to 2)
 
     @property
     def existed(self) -> bool:
         return self.change is not None
+
+    @property
+    def recurring(self) -> bool:
+        """Removed more than once, so made again in between: a file that comes and goes with a workflow
+        (a pre-release's `.changeset/pre.json`), whose absence now is no proof that a text naming it is stale."""
+        return self.removals > 1
 
     @property
     def never_existed(self) -> bool:
@@ -78,16 +89,19 @@ class Fate(NamedTuple):
             return "never in this repository's history"
         if self.moved_to is not None:
             return f"moved to `{self.moved_to}` in {self.change}"
+        if self.recurring:
+            return f"deleted in {self.change}, and made and deleted again before that: a file that comes and goes"
         return f"deleted in {self.change}"
 
     def to_dict(self) -> dict[str, Any]:
         change = list(self.change) if self.change is not None else None
-        return {"path": self.path, "change": change, "moved_to": self.moved_to, "limit": self.limit}
+        return {"path": self.path, "change": change, "moved_to": self.moved_to, "limit": self.limit, "removals": self.removals}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Fate:
         change = data.get("change")
-        return cls(str(data["path"]), Change(*map(str, change)) if change else None, data.get("moved_to"), str(data.get("limit", "")))
+        return cls(str(data["path"]), Change(*map(str, change)) if change else None, data.get("moved_to"), str(data.get("limit", "")),
+                   int(data.get("removals", 1 if change else 0)))
 
 
 class History:
@@ -190,14 +204,29 @@ class History:
         for path in self._at_head([p for p in todo if p not in seen]):
             seen[path] = Found(UNCOMMITTED, None, "")
         limit = walked.cut or self._shallow(walked.commits)
+        again = self._deleted_before({path: found.commit for path, found in seen.items() if found.moved_to is None and found.commit})
         for path in todo:
             found = seen.get(path)
-            fate = Fate(path, limit=limit) if found is None else Fate(path, found.change, found.moved_to)
+            removals = 2 if path in again else 1
+            fate = Fate(path, limit=limit) if found is None else Fate(path, found.change, found.moved_to, removals=removals)
             if found is not None and found.moved_to is not None and not self._exists(found.moved_to):
                 fate = self._follow(fate, found.commit)
             self._known[path] = fate
         # Not what a walk cut for time did not see: a run on a quieter machine, or with more time, sees more.
         self._to_cache([p for p in todo if not walked.timed or self._known[p].existed])
+
+    def _deleted_before(self, deleted: dict[str, str]) -> set[str]:
+        """Of the deleted paths, those an older commit removed too (so one made them again in between: a file
+        that comes and goes with a workflow), each batch walked from the parent of the commit that deleted
+        it last; the first `MAX_RECURRING` such commits only (a table of deletions: the rest count once)."""
+        by_commit: dict[str, list[str]] = {}
+        for path, commit in deleted.items():
+            by_commit.setdefault(commit, []).append(path)
+        again: set[str] = set()
+        for commit, paths in list(by_commit.items())[:MAX_RECURRING]:
+            walked = self._walk(paths, start=f"{commit}^")  # none for a root commit: git fails, nothing before it
+            again.update(walked.found if walked is not None else ())
+        return again
 
     def _follow(self, fate: Fate, commit: str) -> Fate:
         """A path moved somewhere that is gone too: follow the renames (a -> b -> c) to where it is now, each
@@ -215,13 +244,14 @@ class History:
             fate = fate._replace(moved_to=None)  # the trail ends in nothing that exists: gone
         return fate
 
-    def _walk(self, paths: list[str], since: str | None = None) -> historywalk.Walk | None:
-        """One walk (`historywalk.walk`) in the time the deadline leaves it; None when there is none, or git failed."""
+    def _walk(self, paths: list[str], since: str | None = None, start: str | None = None) -> historywalk.Walk | None:
+        """One walk (`historywalk.walk`) from HEAD (or `start`) in the time the deadline leaves it; None when there
+        is none, or git failed."""
         seconds = self._budget()
         if self.head is None or seconds <= 0:
             return None
         self.walks += 1
-        walked = historywalk.walk(self.repo, self.head, paths, seconds, MAX_COMMITS, since)
+        walked = historywalk.walk(self.repo, start or self.head, paths, seconds, MAX_COMMITS, since)
         self.commits += walked.commits if walked is not None else 0
         return walked
 

@@ -43,6 +43,7 @@ from anchorcheck.repo.paths import UnsafePathError
 MAX_SHOWN = 3
 NEVER_EXISTED = "never-existed"  # missing now and never in the history: an example, not a stale path
 AMBIGUOUS = "ambiguous"  # several tracked paths end with what was written
+RECURRING = "recurring"  # deleted more than once in history: a file a workflow makes and removes
 MAX_HELD = 500  # bare names one run may hold for history to decide on
 
 
@@ -52,7 +53,7 @@ class Resolution(NamedTuple):
     `path` is set when the reference is checked as `file:PATH` (found, or the
     reading a person would call stale); `unsure` holds the reason when it is
     INCONCLUSIVE without a check (ambiguous, ignored, not this repository's).
-    `state` names an INCONCLUSIVE one (`never-existed`, `ambiguous`, `unsure`); `note` says how the path
+    `state` names an INCONCLUSIVE one (`never-existed`, `ambiguous`, `recurring`, `unsure`); `note` says how the path
     was read, for the result's reason.
     """
 
@@ -120,7 +121,7 @@ class Probes:
 def unplaced(reference: Reference) -> bool:
     """A bare name or two plain words with a slash: what `keep` drops when it names nothing here now, and
     history may still show as a path that was here (`Unsure`)."""
-    return not reference.rooted and not reference.after and not reference.value.startswith("../") and (
+    return (not reference.rooted or reference.loose) and not reference.after and not reference.value.startswith("../") and (
         reference.loose or "/" not in reference.value.rstrip("/")
     )
 
@@ -135,8 +136,8 @@ def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: P
     root names (`root_names`).
     """
     written = reference.value
-    if reference.rooted:
-        return _is_dir(repo, written.strip("/").split("/", 1)[0])
+    if reference.rooted:  # `/common/namespace` in a list of folders: two plain words only when they are here now
+        return _is_dir(repo, written.strip("/").split("/", 1)[0]) and (not reference.loose or _exists(repo, written))
     if reference.after and not _places(reference.after, reference, repo):
         return False  # the sentence is about another repository (`owner/repo` named before)
     if reference.loose and not _places(written, reference, repo):
@@ -170,6 +171,15 @@ def resolve(reference: Reference, context: Context) -> Resolution:
             return Resolution(candidate + slash, note=how)
     fates = _fates(reference, context)
     gone = next((f for f in fates if f.existed), None)
+    if gone is not None and gone.recurring:  # made and deleted over and over: absent now is one phase of a workflow
+        return Resolution(None, f"{gone.path} does not exist now, {gone.describe()}: not a stale path", RECURRING)
+    if gone is not None and gone.moved_to is None and "/" not in bare and not written.startswith("../"):
+        # A bare name (`runtime/`) deleted as written, while other paths end with it now: the text may mean one of
+        # those (a folder of that name in a package), and no move says it meant the deleted one.
+        tails = _ending_with(repo, bare)
+        if tails:
+            return Resolution(None, f"{gone.path}{slash} was {gone.describe()}, but {_listed(tails)} end with `{reference.written}` now: "
+                              "which one the text means cannot be told", AMBIGUOUS)
     if gone is not None:  # it was here as written and went: stale, whatever a tail or the wording suggests
         tried = [c for c in readings(reference) if c != gone.path]
         return Resolution(gone.path + slash, note=f" (nor {', '.join(tried[:MAX_SHOWN])})" if tried else "")
@@ -178,8 +188,7 @@ def resolve(reference: Reference, context: Context) -> Resolution:
         if len(tails) == 1:
             return Resolution(tails[0] + slash, note=f" (written `{reference.written}`: the one path ending so)")
         if tails:
-            shown = ", ".join(tails[:MAX_SHOWN]) + (f" and {len(tails) - MAX_SHOWN} more" if len(tails) > MAX_SHOWN else "")
-            return Resolution(None, f"`{reference.written}` is no path from here, and {len(tails)} paths end with it: {shown}", AMBIGUOUS)
+            return Resolution(None, f"`{reference.written}` is no path from here, and {len(tails)} paths end with it: {_listed(tails)}", AMBIGUOUS)
     for candidate in candidates:
         elsewhere = repo.not_checked_out(candidate)
         if elsewhere is not None:
@@ -223,11 +232,7 @@ class Unsure:
         for memory in memories:
             self.history.want(p for a in memory.anchors if isinstance(a, Reference) and a.kind == "file" for p in history_paths(a) if not _exists(repo, p))
         self.history.settle()
-        gone = {
-            r for r in self.held
-            if _ending_with(repo, r.value.rstrip("/"))  # several places end with it now: a package's, not the old one
-            or not any((f := self.history.known(p)) is not None and f.existed for p in history_paths(r))
-        }
+        gone = {r for r in self.held if not self._was_here(r, repo)}
         for memory in memories:
             if any(a in gone for a in memory.anchors):
                 kept = [i for i, a in enumerate(memory.anchors) if a not in gone]
@@ -235,6 +240,19 @@ class Unsure:
                 memory.anchors = [memory.anchors[i] for i in kept]
                 memory.anchor_positions = positions
         self.held -= gone
+
+    def _was_here(self, reference: Reference, repo: Repository) -> bool:
+        """Whether history shows a reading of the name as written was here, and no other path ends with it now,
+        unless, for two words, that path is where it moved (`common/namespace` into `moved/common/namespace`); a
+        single name (`src/`) that packages end with now means theirs, wherever the old one went."""
+        fates = [f for p in history_paths(reference) if (f := self.history.known(p)) is not None and f.existed]
+        tails = _ending_with(repo, reference.value.rstrip("/"))
+        pair = "/" in reference.value.rstrip("/")
+        return bool(fates) and (not tails or pair and any(f.moved_to in tails for f in fates))
+
+
+def _listed(paths: list[str]) -> str:
+    return ", ".join(paths[:MAX_SHOWN]) + (f" and {len(paths) - MAX_SHOWN} more" if len(paths) > MAX_SHOWN else "")
 
 
 def history_paths(reference: Reference) -> list[str]:

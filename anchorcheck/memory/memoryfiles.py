@@ -26,7 +26,8 @@ from anchorcheck.model.mistakes import KIND_PREFIX, typo_kind
 from anchorcheck.model.results import Memory, Position
 from anchorcheck.model.reference import Reference
 from anchorcheck.memory.selection import drop_ignored_lines
-from anchorcheck.memory.references import Claims, apply_to, read_references, runner_claims
+from anchorcheck.memory.dependencies import Dependencies
+from anchorcheck.memory.references import MENTION, Claims, apply_to, read_references, runner_claims
 from anchorcheck.model.registry import MemoryFormat, Registry
 from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.safe_read import MEMORY_CAP, FileTooLargeError, read_capped, read_in_root
@@ -66,6 +67,7 @@ class ReferenceReading(NamedTuple):
     kinds: frozenset[str]
     claims: Claims | None = None
     unsure: implicit.Unsure | None = None  # bare names held until history says whether they were here
+    dependencies: Dependencies | None = None  # package names in code read when a manifest's history dropped them
 
 
 def read_memory_file(
@@ -139,10 +141,10 @@ def _with_references(
     if not fmt.markdown:
         for memory in memories:
             base = memory.position or Position(1)
-            found = [r.at(base.line, base.column - 1) for r in read_references(memory.text, claims=reading.claims, kinds=kinds)]
+            found = [r.at(base.line, base.column - 1) for r in read_references(memory.text, claims=reading.claims, kinds=kinds, mentions=reading.dependencies is not None)]
             _add(memory, _usable(found, folder, scopes, reading, registry))
         return memories
-    found = _usable(read_references(text, claims=reading.claims, kinds=kinds), folder, scopes, reading, registry)
+    found = _usable(read_references(text, claims=reading.claims, kinds=kinds, mentions=reading.dependencies is not None), folder, scopes, reading, registry)
     owners = _line_owners(text, memories)
     orphans: dict[int, Memory] = {}
     lines = text.splitlines()
@@ -181,6 +183,9 @@ def _usable(
             if not implicit.keep(reference, reading.repo, roots, probes):
                 if reading.unsure is None or not implicit.unplaced(reference) or not reading.unsure.hold(reference):
                     continue
+        elif reference.form == MENTION:  # a word in code: read only when history says a manifest dropped it
+            if reading.dependencies is None or reading.dependencies.removal(reference.written, folder) is None:
+                continue
         elif not identifiers.unresolved(reference):  # a name: looked up when checked (anchorcheck.verify.identifiers)
             try:
                 parse_anchor(reference.anchor, registry.kinds)

@@ -60,6 +60,7 @@ _GENERIC_SEGMENTS = frozenset({"path", "dir", "directory", "folder", "file", "pk
 _GIT_REF_KINDS = frozenset({"heads", "tags", "remotes", "pull", "notes"})
 # `3.x`, `v1.2`, `2.0.1`: a version, as in a branch (`release/3.x`); its dots are no sign of a file name.
 _VERSION = later(r"^v?\d+(?:\.(?:\d+|x|X))+$")
+_COMMIT_TYPES = frozenset({"feat", "fix", "chore", "refactor", "docs"})  # of _PROSE_PAIRS: branch prefixes, and folders
 _PROSE_PAIRS = frozenset(
     {"and", "or", "not", "yes", "no", "true", "false", "on", "off", "in", "out", "input", "output", "read", "write",
      "get", "set", "text", "application", "image", "audio", "video", "multipart", "origin", "upstream", "main",
@@ -135,11 +136,14 @@ def _plausible_multi(segments: list[str], body: str) -> bool:
 
 
 def loose_path(token: str) -> bool:
-    """Two plain words with a slash that are no prose pair and no placeholder: a folder here, or a repository."""
+    """Two plain words with a slash that are no prose pair and no placeholder: a folder here, or a repository.
+    A first word that is a folder as often as a commit type (`docs/zh`, `fix/x`) is no bar: such a token is read
+    only where that folder is here, and checked against the tree and its history."""
     if not _SLUG.match(token) or _placeholder_text(token):
         return False
     segments = token.split("/")
-    return segments[0].lower() not in _PROSE_PAIRS and segments[1].lower() not in _PROSE_PAIRS and not _placeholder_path(segments)
+    first = segments[0].lower()
+    return (first not in _PROSE_PAIRS or first in _COMMIT_TYPES) and segments[1].lower() not in _PROSE_PAIRS and not _placeholder_path(segments)
 
 
 def _placeholder_text(text: str) -> bool:

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from anchorcheck.memory.commonmark import Block, Line, frontmatter_end, read_document
+from anchorcheck.memory.dependencies import package_word
 from anchorcheck.memory.trees import TreeEntry, is_tree, tree_entries
 from anchorcheck.base.lazyregex import later
 from anchorcheck.memory import identifiers
@@ -44,7 +45,9 @@ from anchorcheck.model.reference import Reference
 if TYPE_CHECKING:
     from anchorcheck.model.registry import Registry
 
-__all__ = ["Reference", "read_references", "runner_claims", "apply_to", "program_of"]
+__all__ = ["Reference", "read_references", "runner_claims", "apply_to", "program_of", "MENTION"]
+
+MENTION = "mention"  # the form of a word in inline code read as a package name (`wrapt`), kept only on history's word
 
 SHELL_LANGUAGES = frozenset({"sh", "bash", "shell", "console", "zsh", "shell-session", "shellsession"})
 
@@ -82,8 +85,18 @@ _NOT_CREATED = re.compile(
     r"(?:(?!\b(?:when|if|where|unless|because|but|than|instead)\b)[^.;:!?]){0,60}$",
     re.I,
 )
-_OUTPUT_OPTIONS = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document")}  # where a download is written
+# Where a download is written; where `cmake` configures a build tree (its Makefiles are made there).
+_OUTPUT_OPTIONS = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document"), "cmake": ("-B",)}
 _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
+# A code block that says which file it shows: a first line `# app.py`, `// src/x.ts`, `<!-- page.html -->`, or an
+# info string `python title="app.py"`. A later command running that file runs the document's file (a user's app
+# the text has them write), not one of the repository's.
+_SHOWN_FIRST_LINE = re.compile(r"^(?:#|//|--|;|<!--|/\*)\s*(?:file(?:name)?\s*:\s*)?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)\s*(?:-->|\*/)?$")
+_SHOWN_INFO = re.compile(r"\b(?:title|file|filename)=[\"']?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)")
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1")  # `cat > x.py <<'EOF'`: the lines up to EOF are the file's
+# A lead-in that says what its list names may be absent: "Read these files if they exist:", "(when present):".
+_CONDITIONAL_LEAD = re.compile(r"\b(?:if|when(?:ever)?)\s+(?:(?:it|they|one|any|these|those|present)\s+)?(?:exists?|(?:is|are)\s+present|present)\b", re.I)
+_ASSIGNED_VALUE = re.compile(r"(?<!\S)([A-Za-z_]\w*=)[^\s'\"]+(?=\s|$)")  # an unquoted value: quotes stay balanced
 _IF_THERE = re.compile(r"[\s`'\")]*,?\s*\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
 _IF = re.compile(r"\b(?:if|when|unless)\s+(?:the\s+|a\s+|an\s+)?(?:file\s+|folder\s+|directory\s+)?$", re.I)
 _EXISTS = re.compile(r"[`'\")]*\s+(?:exists?|is\s+present|is\s+there|does(?:n't|\s+not)\s+exist)\b", re.I)
@@ -124,6 +137,7 @@ def read_references(
     *,
     claims: Claims | None = None,
     kinds: Iterable[str] = ("file", "cmd", "pkg"),
+    mentions: bool = False,
 ) -> list[Reference]:
     """The implicit references in Markdown `text`, in reading order.
 
@@ -134,9 +148,12 @@ def read_references(
     what is read (`file`, `cmd`, `pkg`). Headings, front matter, HTML
     comments and fenced code that is not a shell block are not read; in a
     `console` block only `$ ` lines are commands, as in an untagged block.
+    With `mentions`, a word in inline code that could be a package name is
+    returned too (form MENTION, as `pkg:NAME`), for a caller that knows which
+    names the repository's manifests dropped (`anchorcheck.memory.dependencies`).
     """
     wanted = frozenset(kinds)
-    reader = _Reader(claims or (lambda argv: False), wanted)
+    reader = _Reader(claims or (lambda argv: False), wanted, mentions and "pkg" in wanted)
     reader.read(text)
     return reader.found
 
@@ -151,8 +168,9 @@ class _Reader:
     seconds to read. What lies past the budget is left unread, which is silence, never a wrong verdict.
     """
 
-    def __init__(self, claims: Claims, kinds: frozenset[str]) -> None:
+    def __init__(self, claims: Claims, kinds: frozenset[str], mentions: bool = False) -> None:
         self.left = MAX_TOKENS
+        self.mentions = mentions
         self.claims = claims
         self.kinds = kinds
         self.found: list[Reference] = []
@@ -163,6 +181,9 @@ class _Reader:
         self.cwd: str | None = None  # the folder a `cd DIR` line of the current shell block moved to
         self.sections: list[tuple[int, list[str]]] = []  # (level, words) of each open heading
         self.made: set[str] = set()  # what earlier lines of the current shell block downloaded or wrote
+        self.conditional = False  # the list below was introduced as what may not be there ("Read these if present:")
+        self.shown: set[str] = set()  # files earlier code blocks of the document said they show (`# app.py`)
+        self.heredoc: str | None = None  # the word that ends the here-document the current shell line opened
 
     def _end_sentence(self) -> None:
         self.sentence = []
@@ -178,7 +199,7 @@ class _Reader:
             if block.kind in ("paragraph", "table"):
                 self._prose_block(block)
             elif block.kind == "heading":
-                self.lists, self.lead = [], []
+                self.lists, self.lead, self.conditional = [], [], False
                 self._section(block)
             elif block.kind == "fence":
                 self._fenced(lines, block)
@@ -203,20 +224,24 @@ class _Reader:
             self.lists = [(d, f) for d, f in self.lists if d < block.depth]
             self.lists.append((block.depth, []))
         elif block.depth == 0 and block.kind == "paragraph":
-            self.lists, self.lead = [], []  # a paragraph at the margin ends the list and what introduced it
-        for line in block.lines:
-            self._prose(line)
+            self.lists, self.lead, self.conditional = [], [], False  # a paragraph at the margin ends the list and its lead-in
+        for index, line in enumerate(block.lines):
+            following = block.lines[index + 1].text if index + 1 < len(block.lines) else ""
+            self._prose(line, following, conditional=block.item and self.conditional)
             if block.depth == 0 and block.kind == "paragraph" and line.text.rstrip().endswith(":"):
                 self.lead = self._folders_here(line.number)
+                self.conditional = bool(_CONDITIONAL_LEAD.search(line.text))
 
-    def _prose(self, source: Line) -> None:
+    def _prose(self, source: Line, following: str = "", conditional: bool = False) -> None:
+        """One line of prose; `following` is the next line of its paragraph ("`x`" then "if it exists"), and
+        `conditional` says the list it is an item of was introduced as what may not be there."""
         line, number = source.text, source.number
         spans = [(span.start(), span.end(), span.group(2), span.start(2)) for span in source.spans]
         events: list[tuple[int, str, str, int, int]] = []  # (offset, form, token, column0, end)
         for start, end, content, content_start in spans:
             stripped = content.strip()
             events.append((start, "code", stripped, content_start + content.index(stripped[0]) if stripped else content_start, end))
-        prose = _Prose(line, [(s, e) for s, e, _, _ in spans])
+        prose = _Prose(line, [(s, e) for s, e, _, _ in spans], following)
         for match in _LINK.finditer(line):
             if not prose.in_code(match.start()):
                 events.append((match.start(1), "link", match.group(1), match.start(1), match.end()))
@@ -231,7 +256,7 @@ class _Reader:
                 self._end_sentence()
             cursor = offset
             gone, generated = prose.sentence_at(offset)
-            if gone or prose.unclaimed(offset, end):
+            if gone or conditional or prose.unclaimed(offset, end):
                 continue  # names what is gone, forbidden or conditional: not a claim about the checkout now
             if form == "code":
                 before = len(self.found)
@@ -262,14 +287,18 @@ class _Reader:
             found = identifiers.reference(token, number, column0 + 1)
             if found is not None and found.kind in self.kinds:
                 self.found.append(found)
+        if self.mentions and len(self.found) == before and package_word(token):  # else maybe a package a manifest dropped
+            self.found.append(Reference("pkg", f"pkg:{_purl_name(token)}", token, number, column0 + 1, column0 + 1 + len(token), MENTION))
 
     def _path(self, token: str, number: int, column0: int, form: str, written: str | None = None, generated: bool = False) -> None:
         if "file" not in self.kinds:
             return
         path, rooted = clean_path(token, link=form == "link")
         loose = False
-        if path is None and form == "code" and loose_path(token):
-            path, loose = token, True  # `src/components` or `owner/repo`: read only if the first folder is one here
+        plain = token[1:] if token.startswith("/") and not token.startswith("//") else token
+        if path is None and form == "code" and loose_path(plain):
+            # `src/components`, `/common/namespace` or `owner/repo`: read only if the first folder is one here
+            path, loose, rooted = plain, True, plain != token
         if path is None:
             return
         hints = self._hints()
@@ -289,12 +318,14 @@ class _Reader:
 
     def _made(self, argv: list[str]) -> bool:
         """Remember what a shell line downloads or writes (`curl -o x.py URL`, `wget URL`, `> out.txt`, `touch`,
-        `mkdir`, `git clone URL dir`); True when it uses something an earlier line of its block made (`python x.py`
+        `mkdir`, `git clone URL dir`, `cmake -B dir`); True when it uses something an earlier line of its block made (`python x.py`
         after `curl -o x.py`): that file is the block's, not the repository's, and the line claims nothing."""
         words = [w.removeprefix("./").rstrip("/") for w in argv]
-        if set(words[1:]) & self.made:
-            return True
+        ours = self.made | self.shown
+        if any(w in ours or "/" in w and any(w.startswith(m + "/") for m in ours) for w in words[1:]):
+            return True  # a file the block made, or one under a folder it made (`cmake -B build`, then `build/Makefile`)
         made = [words[i + 1] for i, w in enumerate(words[:-1]) if w in (">", ">>") or w in _OUTPUT_OPTIONS.get(words[0], ())]
+        made += [w[2:] for w in words[1:] if words[0] == "cmake" and w.startswith("-B") and len(w) > 2]  # `-Bbuild`
         if words[0] in ("touch", "mkdir"):
             made += [w for w in words[1:] if not w.startswith("-")]
         elif words[0] in ("curl", "wget") and not made or words[:2] == ["git", "clone"]:
@@ -306,6 +337,11 @@ class _Reader:
 
     def _command(self, command: str, number: int, column0: int, form: str) -> None:
         unmarked = _FILTER_GRAPH.sub(r"\1\3", command)  # `-F pkg...` is pnpm's graph syntax, not a placeholder
+        # `make release VERSION=<version>`: a value to fill in for a variable the program is given leaves the target
+        # a claim (a `VAR=<x>` prefix stays a placeholder: it sets the command's environment)
+        program = re.match(r"\s*(?:[A-Za-z_]\w*=\S*\s+)*\S+", unmarked)
+        if program is not None:
+            unmarked = unmarked[: program.end()] + _ASSIGNED_VALUE.sub("", unmarked[program.end() :])
         if PLACEHOLDER_ARGUMENT.search(unmarked):
             return
         try:
@@ -368,6 +404,7 @@ class _Reader:
         paths of a drawn directory tree."""
         body = _fence_body(lines, block)
         shell = block.info in SHELL_LANGUAGES
+        self.shown.update(_shown_file(lines[block.start - 1], body))
         if not shell and is_tree(body):
             self._tree(tree_entries(body, block.start + 1))
             return
@@ -375,7 +412,7 @@ class _Reader:
             return
         only_prompts = block.info in ("console", "shell-session", "shellsession") or not block.info
         pending: tuple[str, int, int] | None = None  # a command continued with a trailing backslash
-        self.cwd, self.made = None, set()
+        self.cwd, self.made, self.heredoc = None, set(), None
         for offset, line in enumerate(body):
             self.left -= 1
             pending = self._shell_line(line, block.start + 1 + offset, only_prompts, pending)
@@ -397,6 +434,12 @@ class _Reader:
     def _shell_line(self, line: str, number: int, only_prompts: bool, pending: tuple[str, int, int] | None) -> tuple[str, int, int] | None:
         body = line.strip()
         column0 = len(line) - len(line.lstrip())
+        if self.heredoc is not None:  # a line of the file a here-document writes, not a command
+            if body == self.heredoc:
+                self.heredoc = None
+            return None
+        opened = _HEREDOC.search(_strip_comment(body)) if "<<" in body else None
+        self.heredoc = opened.group(2) if opened else None
         if pending is not None:
             command, start_line, start_col = pending
             command = f"{command} {body.rstrip(chr(92)).strip()}".strip()
@@ -459,6 +502,14 @@ def _fence_body(lines: list[str], block: Block) -> list[str]:
     return lines[block.start : min(end, len(lines))]
 
 
+def _shown_file(opener: str, body: list[str]) -> list[str]:
+    """The file a code block says it shows, by its info string (`title="app.py"`) or a first-line comment (`# app.py`)."""
+    named = _SHOWN_INFO.search(opener)
+    first = next((line.strip() for line in body if line.strip()), "")
+    named = named or _SHOWN_FIRST_LINE.match(first)
+    return [named.group(1).removeprefix("./")] if named else []
+
+
 def _strip_comment(body: str) -> str:
     """A shell line without its trailing ` # comment` (a `#` inside quotes or a word is kept)."""
     match = re.search(r"\s#(?![^'\"]*['\"])", body)
@@ -470,7 +521,8 @@ class _Prose:
     where its sentences end, worked out once per line. Blanking and searching again for every token
     made a line of 4,000 code spans take 13 s (quadratic); here each question is a bisection."""
 
-    def __init__(self, line: str, spans: list[tuple[int, int]]) -> None:
+    def __init__(self, line: str, spans: list[tuple[int, int]], following: str = "") -> None:
+        self.following = following  # the next line of the paragraph: "if it exists" may be written there
         parts, at = [], 0
         for start, end in spans:  # in order and disjoint, as code_spans returns them
             parts += [line[at:start], " " * (end - start)]
@@ -496,6 +548,8 @@ class _Prose:
         """Whether the words around a token say it need not be there: "do not create `x`", "`x`, if it exists",
         "if `x` exists" (the 80 characters each side, in its line)."""
         before, after = self.text[max(0, start - 80) : start], self.text[end : end + 80]
+        if not after.strip(" `'\")"):  # the sentence goes on on the next line of its paragraph
+            after = f"{after} {self.following.lstrip()[:80]}"
         return bool(_NOT_CREATED.search(before) or _IF_THERE.match(after) or _IF.search(before) and _EXISTS.match(after))
 
     def sentence_at(self, offset: int) -> tuple[bool, bool]:

@@ -22,6 +22,8 @@ from anchorcheck.model.results import AnchorResult, Memory, Verdict, default_sev
 from anchorcheck.repo.context import BudgetExceeded, Context
 from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify.elsewhere import defined_elsewhere
+from anchorcheck.verify.staleness import dropped_dependency
+from anchorcheck.memory.references import MENTION
 
 if TYPE_CHECKING:
     from anchorcheck.evidence.stored import ResultStore
@@ -127,7 +129,7 @@ class Dispatch:
         elif reference.kind == "file":
             where = implicit.resolve(reference, self.context)
             if where.path is None:
-                likely = where.state in (implicit.NEVER_EXISTED, implicit.AMBIGUOUS)
+                likely = where.state in (implicit.NEVER_EXISTED, implicit.AMBIGUOUS, implicit.RECURRING)
                 result = AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, where.unsure or "", state=where.state, severity="warning" if likely else None)
             else:
                 result = self._check(f"file:{encode_path(where.path)}")
@@ -139,6 +141,8 @@ class Dispatch:
             result = self._first_reading(readings)
             if result.verdict is Verdict.REFUTED:
                 result = defined_elsewhere(reference, result, readings, self._check, self.registry, self.context.repo)
+        elif reference.form == MENTION:
+            result = dropped_dependency(reference, self.context)
         else:
             result = self._check(reference.anchor)
             if reference.kind in ("sym", "env"):  # a name read from prose

@@ -15,8 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from anchorcheck.evidence.cache import open_cache
 from anchorcheck.evidence.history import history_of
 from anchorcheck.memory import implicit
+from anchorcheck.memory.dependencies import Dependencies
+from anchorcheck.model.results import Evidence
 from anchorcheck.model.anchors import Anchor, decode_path
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Memory, Verdict
@@ -68,6 +71,21 @@ def on_missing_file(anchor: Anchor, result: AnchorResult, context: Context) -> A
     else:
         result.severity = "warning"  # the history looked at is cut short: it may have been there before
     return result
+
+
+def dropped_dependency(reference: Reference, context: Context) -> AnchorResult:
+    """A package name in inline code that a manifest's history dropped (it was read for that alone): REFUTED with
+    the commit; INCONCLUSIVE when the history read now says otherwise (a manifest declares it again)."""
+    repo = context.repo
+    def make() -> Dependencies:
+        return Dependencies(repo, lambda: open_cache(context.options, repo.root, context.time_left))
+
+    removal = context.memo(("anchorcheck.dependencies", repo.root), make).removal(reference.written, reference.folder)
+    if removal is None:
+        return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, f"{reference.written} is declared by a manifest, or no longer known to be dropped")
+    anchor = f"pkg:{removal.ecosystem}/{reference.anchor.removeprefix('pkg:')}"
+    return AnchorResult(anchor, Verdict.REFUTED, removal.reason(), [Evidence(removal.manifest, None, "direct dependencies")], state=GONE,
+                        severity="error", details={"history": {"manifest": removal.manifest, "change": list(removal.change)}})
 
 
 def _ignored(context: Context, path: str) -> bool:

@@ -1,0 +1,184 @@
+"""Rules from the drift benchmark's held-out misses and false alarms (issue 27): each is evidence — history,
+the document's structure, configuration — checked through the CLI on a real git repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import git, init_repo, needs_git, write_tree
+from tests.test_history import by_anchor, check, commit
+
+pytestmark = needs_git
+
+
+def test_a_file_that_comes_and_goes_is_not_stale_but_one_deleted_once_is(tmp_path: Path) -> None:
+    # `.changeset/pre.json`: each pre-release adds it and each release deletes it; absent now is one phase.
+    write_tree(tmp_path, {"README.md": "r\n", "src/old.py": "x\n"})
+    init_repo(tmp_path)
+    for phase in ("enter pre mode", "release", "enter pre mode again", "release again"):
+        if (tmp_path / ".changeset/pre.json").exists():
+            git(tmp_path, "rm", "-q", ".changeset/pre.json")
+        else:
+            write_tree(tmp_path, {".changeset/pre.json": "{}\n"})
+        commit(tmp_path, phase)
+    git(tmp_path, "rm", "-q", "src/old.py")
+    commit(tmp_path, "drop old")
+    write_tree(tmp_path, {"AGENTS.md": "Do not remove `.changeset/pre.json`.\nThe entry point is `src/old.py`.\n"})
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    pre = found["file:.changeset/pre.json"]
+    assert pre["verdict"] == "INCONCLUSIVE" and pre["severity"] == "warning" and pre["state"] == "recurring"
+    assert "comes and goes" in pre["reason"]
+    old = found["file:src/old.py"]
+    assert code == 1 and old["verdict"] == "REFUTED" and old["state"] == "gone" and "'drop old'" in old["reason"]
+
+
+SHOWN = '''\
+# Rules
+
+Write the app:
+
+```python
+# app.py
+print("hello")
+```
+
+Run it, and the tool's script, with:
+
+```bash
+python app.py
+python tools/gone.py
+cat > conf.py <<'EOF'
+python tools/inside_heredoc.py
+EOF
+python conf.py
+cmake -S native -B native/build
+make -f native/build/Makefile tests
+```
+'''
+
+
+def test_a_file_the_document_shows_or_a_here_document_writes_is_the_documents(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"AGENTS.md": SHOWN, "tools/lint.py": "x\n"})
+    init_repo(tmp_path)
+    read = {r["details"]["written"]: r for r in check(tmp_path)[1] if r.get("implicit")}
+    assert "python app.py" not in read and "python conf.py" not in read  # the block's files, not the repository's
+    assert "make -f native/build/Makefile tests" not in read  # in the build tree `cmake -B` made
+    assert "python tools/inside_heredoc.py" not in read  # a line of the file the here-document writes
+    assert read["python tools/gone.py"]["verdict"] == "REFUTED"  # the rest of the block is still read
+
+
+def test_a_bare_name_deleted_as_written_while_a_package_has_one_is_not_certain(tmp_path: Path) -> None:
+    # `runtime/` at the root went long ago; `packages/app/src/runtime/` is what "`runtime/` code" means now.
+    write_tree(tmp_path, {"runtime/old.ts": "x\n", "packages/app/src/runtime/index.ts": "y\n", "src/gone.ts": "z\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "-r", "runtime", "src/gone.ts")
+    commit(tmp_path, "drop the old runtime")
+    write_tree(tmp_path, {"AGENTS.md": "Never use Node APIs in `runtime/` code.\nSee `src/gone.ts`.\n"})
+    found = by_anchor(check(tmp_path)[1])
+    runtime = found["file:runtime/"]
+    assert runtime["verdict"] == "INCONCLUSIVE" and runtime["severity"] == "warning"
+    assert "packages/app/src/runtime" in runtime["reason"] and "'drop the old runtime'" in runtime["reason"]
+    assert found["file:src/gone.ts"]["verdict"] == "REFUTED"  # a path with a folder, deleted: stale as before
+
+
+def test_a_folder_in_a_list_of_rooted_folders_that_moved_is_stale(tmp_path: Path) -> None:
+    files = {"common/namespace/ns.go": "x\n", "common/metrics/m.go": "y\n", "service/worker/w.go": "z\n", "docs/zh/a.md": "a\n", "docs/en/a.md": "b\n"}
+    write_tree(tmp_path, files)
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "common/namespace", "common/ns")
+    (tmp_path / "moved/service").mkdir(parents=True)
+    git(tmp_path, "mv", "service/worker", "moved/service/worker")  # the old path is the tail of the new one
+    git(tmp_path, "mv", "docs/zh", "docs/cn")
+    commit(tmp_path, "reorganise")
+    agents = ("- `/common/metrics`: metrics\n- `/common/namespace`: namespace cache\n- `/service/worker`: the worker\n"
+              "- `/api/users`: a route, no folder\n\nEvery page under `docs/` (excluding `docs/en` and `docs/zh`).\n")
+    write_tree(tmp_path, {"AGENTS.md": agents})
+    found = by_anchor(check(tmp_path)[1])
+    assert found["file:common/metrics"]["verdict"] == "VERIFIED" and found["file:docs/en"]["verdict"] == "VERIFIED"
+    assert "moved to `common/ns`" in found["file:common/namespace"]["reason"] and found["file:common/namespace"]["verdict"] == "REFUTED"
+    assert "moved to `moved/service/worker`" in found["file:service/worker"]["reason"] and found["file:service/worker"]["verdict"] == "REFUTED"
+    assert found["file:docs/zh"]["verdict"] == "REFUTED" and "moved to `docs/cn`" in found["file:docs/zh"]["reason"]
+    assert not any("api/users" in anchor for anchor in found)  # never a folder here: not read
+
+
+def test_a_dependency_named_in_prose_after_its_manifest_dropped_it_is_stale(tmp_path: Path) -> None:
+    pyproject = '[project]\nname = "app"\ndependencies = [\n  "wrapt>=1.14",\n  "riot",\n]\n'
+    write_tree(tmp_path, {"pyproject.toml": pyproject, "web/package.json": '{"name": "web", "dependencies": {"zod": "3"}}\n'})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"pyproject.toml": pyproject.replace('  "wrapt>=1.14",\n', ""), "web/package.json": '{"name": "web"}\n'})
+    commit(tmp_path, "drop wrapt and zod")
+    agents = "Wrap calls with `wrapt`; test with `riot`; set `config` first.\n"
+    write_tree(tmp_path, {"AGENTS.md": agents, "web/AGENTS.md": "Validate with `zod`.\n", "api/package.json": '{"dependencies": {"zod": "3"}}\n'})
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    wrapt = found["pkg:pypi/wrapt"]
+    assert code == 1 and wrapt["verdict"] == "REFUTED" and wrapt["severity"] == "error" and "'drop wrapt and zod'" in wrapt["reason"]
+    assert not any("riot" in a or "config" in a for a in found)  # declared now, or never a dependency: not read
+    assert not any("zod" in a for a in found)  # another manifest of the repository declares it now: not certain
+
+
+def test_a_value_to_fill_in_for_a_variable_leaves_the_target_a_claim(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"Makefile": "release-contract:\n\techo $(VERSION)\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"Makefile": "api-contract:\n\techo $(VERSION)\n"})
+    commit(tmp_path, "rename the contract target")
+    write_tree(tmp_path, {"AGENTS.md": "Run `make release-contract VERSION=<version>`, then `make api-contract VERSION=<version>`.\n"})
+    found = by_anchor(check(tmp_path)[1])
+    assert found["cmd:make release-contract VERSION=<version>"]["verdict"] == "REFUTED"
+    assert "'rename the contract target'" in found["cmd:make release-contract VERSION=<version>"]["reason"]
+    assert found["cmd:make api-contract VERSION=<version>"]["verdict"] == "VERIFIED"
+
+
+def test_a_condition_on_the_next_line_or_in_the_lead_in_of_a_list_makes_no_claim(tmp_path: Path) -> None:
+    write_tree(tmp_path, {".changeset/pre.json": "{}\n", "config/local.toml": "x\n", "src/b.py": "x\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", ".changeset/pre.json", "config/local.toml", "src/b.py")
+    commit(tmp_path, "leave pre mode")
+    text = ("Read `.changeset/pre.json`\nif it exists, then the rest.\n\nLoad these files when present:\n\n"
+            "- `config/local.toml`\n\nThen:\n\n- `src/b.py`\n")
+    write_tree(tmp_path, {"AGENTS.md": text})
+    found = by_anchor(check(tmp_path)[1])
+    assert "file:.changeset/pre.json" not in found and "file:config/local.toml" not in found
+    assert found["file:src/b.py"]["verdict"] == "REFUTED"  # a list with a plain lead-in still claims its items
+
+
+def test_a_quoted_value_with_spaces_is_still_read_whole(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"Makefile": "lint:\n\techo\n", "AGENTS.md": '```sh\nARGS="a b" make lint\nmake nolint V=<v>\n```\n'})
+    init_repo(tmp_path)
+    found = by_anchor(check(tmp_path)[1])
+    assert found['cmd:ARGS="a b" make lint']["verdict"] == "VERIFIED" and found["cmd:make nolint V=<v>"]["verdict"] == "REFUTED"
+
+
+def test_package_words_in_prose_do_not_keep_a_checkout_from_replaying(tmp_path: Path) -> None:
+    from tests.test_replay import check as run  # the replay harness: a run in its own process, and whether it replayed
+
+    root = write_tree(tmp_path / "repo", {"pyproject.toml": '[project]\nname = "a"\ndependencies = ["requests"]\n', "src/app/main.py": "x\n",
+                                          "CLAUDE.md": "We wrap calls with `wrapt` and `zorblify`; see `src/app/main.py`.\n"})
+    init_repo(root)
+    run(root, "-v")  # may ask git for the manifest's history; what it drops is kept by the manifest's bytes
+    run(root, "-v")
+    assert run(root, "-v").replayed
+
+
+def test_a_single_folder_name_that_moved_into_a_package_means_every_package_s(tmp_path: Path) -> None:
+    # A root src/ moved into packages/replay/src/ years before the text said "cover `src/` and `test/`".
+    write_tree(tmp_path, {"src/a.ts": "a\n", "src/b.ts": "b\n", "packages/core/src/c.ts": "c\n"})
+    init_repo(tmp_path)
+    (tmp_path / "packages/replay").mkdir(parents=True)
+    git(tmp_path, "mv", "src", "packages/replay/src")
+    commit(tmp_path, "move replay into packages")
+    write_tree(tmp_path, {"AGENTS.md": "When modifying files, cover all occurrences (including `src/`).\n"})
+    assert "file:src/" not in by_anchor(check(tmp_path)[1])
+
+
+def test_a_crate_of_the_workspace_dropped_from_its_table_is_still_a_package_here(tmp_path: Path) -> None:
+    root = '[workspace]\nmembers = ["crates/*"]\n\n[workspace.dependencies]\nstd_utils = { path = "crates/std_utils" }\nserde = "1"\n'
+    write_tree(tmp_path, {"Cargo.toml": root, "crates/std_utils/Cargo.toml": '[package]\nname = "std_utils"\n'})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"Cargo.toml": root.replace('std_utils = { path = "crates/std_utils" }\n', "").replace('serde = "1"\n', "")})
+    commit(tmp_path, "trim the table")
+    write_tree(tmp_path, {"AGENTS.md": "Paths go through `std_utils`; JSON through `serde`.\n"})
+    found = by_anchor(check(tmp_path)[1])
+    assert not any("std_utils" in a for a in found)  # the crate is there: a package of this repository
+    assert found["pkg:cargo/serde"]["verdict"] == "REFUTED"
