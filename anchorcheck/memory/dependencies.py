@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from anchorcheck.evidence.cache import FactsCache
-from anchorcheck.evidence.history import Change, head_of
+from anchorcheck.evidence.history import Change, at_head
 from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.paths import UnsafePathError
 
@@ -126,7 +126,6 @@ class Dependencies:
         self.repo = repo
         self._open = cache  # opened on the first manifest asked about: most runs name no word that needs it
         self._cache: FactsCache | None | bool = False
-        self._head: str | None | bool = False
         self._removed: dict[str, dict[str, Change]] = {}  # manifest -> normal name -> the commit that removed it
         self._now: dict[str, set[str]] = {}  # manifest kind -> names any manifest of that kind declares now
 
@@ -148,12 +147,6 @@ class Dependencies:
         if self._cache is False:
             self._cache = self._open()
         return self._cache  # type: ignore[return-value]
-
-    @property
-    def head(self) -> str | None:
-        if self._head is False:
-            self._head = head_of(self.repo)
-        return self._head  # type: ignore[return-value]
 
     def _nearest(self, folder: str, kind: str) -> list[str]:
         """The manifest of that kind nearest the folder (upwards), and the root's."""
@@ -180,18 +173,19 @@ class Dependencies:
         if kept is not None:
             removed = {name: Change(*map(str, change)) for name, change in kept.items()}
         else:
-            removed = self._walk(manifest, text) if self.head is not None else {}
-            if cache is not None and self.head is not None:
+            with at_head(self.repo) as head:  # the manifest's past revisions: named by HEAD, a report stays replayable
+                removed = self._walk(manifest, text, head) if head is not None else {}
+            if cache is not None and head is not None:
                 cache.put(key, {name: list(change) for name, change in removed.items()})
                 cache.flush()
         self._removed[manifest] = removed
         return removed
 
-    def _walk(self, manifest: str, text: str) -> dict[str, Change]:
+    def _walk(self, manifest: str, text: str, head: str) -> dict[str, Change]:
         """Names the last revisions of `manifest` declared and its `text` now does not, each with the commit after the
         last revision that had it."""
         now = declared(manifest, text)
-        out = self.repo.git("log", f"--max-count={MAX_REVISIONS}", "--format=%h%x00%cs%x00%s", operands=[str(self.head)],
+        out = self.repo.git("log", f"--max-count={MAX_REVISIONS}", "--format=%h%x00%cs%x00%s", operands=[head],
                             paths=[f":(literal){manifest}"]) or ""
         revisions = [Change(*line.split("\0", 2)) for line in out.splitlines() if line.count("\0") == 2]
         removed: dict[str, Change] = {}
