@@ -65,7 +65,8 @@ def test_a_file_the_document_shows_or_a_here_document_writes_is_the_documents(tm
     assert "python app.py" not in read and "python conf.py" not in read  # the block's files, not the repository's
     assert "make -f native/build/Makefile tests" not in read  # in the build tree `cmake -B` made
     assert "python tools/inside_heredoc.py" not in read  # a line of the file the here-document writes
-    assert read["python tools/gone.py"]["verdict"] == "REFUTED"  # the rest of the block is still read
+    gone = read["python tools/gone.py"]  # the rest of the block is still read (a file never in history: not stale)
+    assert gone["verdict"] == "INCONCLUSIVE" and "never in this repository's history" in gone["reason"]
 
 
 def test_a_bare_name_deleted_as_written_while_a_package_has_one_is_not_certain(tmp_path: Path) -> None:

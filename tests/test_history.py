@@ -331,3 +331,18 @@ def test_the_walk_reads_the_same_however_git_output_arrives(tmp_path: Path) -> N
         assert read([out[:cut], out[cut:]]) == whole
     assert read([out], limit=4) == (whole[0][:1], 4)  # the root commit, fifth, is not read
     assert read(list(out), limit=4) == (whole[0][:1], 4)
+
+
+def test_a_program_file_a_command_runs_is_judged_by_history_too(tmp_path: Path) -> None:
+    """`python scripts/gen.py` after the script was deleted is stale (an error, with the commit); `python
+    datagen.py` for a file this repository never had (one the text tells the reader to write) is not."""
+    write_tree(tmp_path, {"scripts/gen.py": "print(1)\n", "a.txt": "a\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "scripts/gen.py")
+    commit(tmp_path, "drop the generator")
+    write_tree(tmp_path, {"AGENTS.md": "```sh\npython scripts/gen.py\npython datagen.py\n```\n"})
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    gone, never = found["cmd:python scripts/gen.py"], found["cmd:python datagen.py"]
+    assert code == 1 and gone["verdict"] == "REFUTED" and gone["severity"] == "error" and "'drop the generator'" in gone["reason"]
+    assert never["verdict"] == "INCONCLUSIVE" and never["severity"] == "warning" and "never in this repository's history" in never["reason"]

@@ -48,6 +48,18 @@ def test_a_renamed_function_is_refuted_with_the_commit_and_its_new_name(renamed:
     assert found["details"]["fix"] == {"from": "parse_config", "to": "load_config", "name": True}
 
 
+def test_a_removed_definition_the_code_still_uses_is_not_stale(renamed: Path) -> None:
+    """rsbuild's shape: a helper's definition deleted because it comes from a package now, the text (updated in
+    the same commit) saying so. The code still writes the name: it is defined elsewhere, not gone."""
+    write_tree(renamed, {"src/app.py": "from shared_utils import parse_config\n\nparse_config('x')\n"})
+    commit(renamed, "import the parser from the shared package")
+    write_tree(renamed, {"AGENTS.md": "Import `parse_config()` from the shared package.\n"})
+    code, results = check(renamed)
+    found = by_anchor(results)["sym:src/cfg.py::parse_config"]
+    assert code == 0 and found["verdict"] == "INCONCLUSIVE" and found["severity"] == "warning"
+    assert "src/app.py still writes `parse_config`" in found["reason"], found["reason"]
+
+
 def test_fix_writes_the_new_name_where_the_old_one_was_written(renamed: Path) -> None:
     write_tree(renamed, {"AGENTS.md": "Call `parse_config()` to read the settings.\n"})
     check(renamed, "--fix")

@@ -141,6 +141,8 @@ class Dispatch:
             result = self._first_reading(readings)
             if result.verdict is Verdict.REFUTED:
                 result = defined_elsewhere(reference, result, readings, self._check, self.registry, self.context.repo)
+            if result.state == implicit.NEVER_EXISTED:  # a program file never in history: an example, not stale
+                result.verdict = Verdict.INCONCLUSIVE
         elif reference.form == MENTION:
             result = dropped_dependency(reference, self.context)
         else:

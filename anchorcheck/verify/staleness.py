@@ -47,11 +47,16 @@ def want(memories: Iterable[Memory], context: Context, now: bool = False) -> Non
 
 
 def on_missing_file(anchor: Anchor, result: AnchorResult, context: Context) -> AnchorResult:
-    """A REFUTED `file:` anchor with what history says: gone (error, with the commit and new place) or never
+    """A REFUTED `file:` anchor (or a command whose program file is missing) with what history says: gone (error, with the commit and new place) or never
     there (warning). Other results are returned as they are."""
-    if anchor.kind != "file" or result.verdict is not Verdict.REFUTED or result.state != "missing":
+    if result.verdict is not Verdict.REFUTED or result.state != "missing":
         return result
-    path = anchor.detail if isinstance(anchor.detail, str) else decode_path(anchor.value)
+    if anchor.kind == "file":
+        path = anchor.detail if isinstance(anchor.detail, str) else decode_path(anchor.value)
+    elif isinstance(result.details.get("missing_path"), str):  # a command's program file (`python x.py`)
+        path = result.details["missing_path"]
+    else:
+        return result
     if _ignored(context, path):  # a local file (`.gitignore`): history is no place to look for it
         return result
     fate = history_of(context).fate(path)

@@ -412,7 +412,10 @@ def _file(invocation: Invocation, context: Context, written: str, cwd: str) -> A
         return unknown(invocation, f"{written} is outside the repository")
     if is_file(context, path):
         return verified(invocation, f"{path} exists", [Evidence(path, None, "file")])
-    return refuted(invocation, f"{path} does not exist in the repository")
+    # The program file is missing: the core asks git's history whether it was there once (`missing_path`).
+    missing = refuted(invocation, f"{path} does not exist in the repository")
+    missing.state, missing.details = "missing", {**missing.details, "missing_path": path}
+    return missing
 
 
 def _module(invocation: Invocation, context: Context, name: str, cwd: str) -> AnchorResult:
