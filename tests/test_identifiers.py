@@ -60,6 +60,15 @@ def test_a_removed_definition_the_code_still_uses_is_not_stale(renamed: Path) ->
     assert "src/app.py still writes `parse_config`" in found["reason"], found["reason"]
 
 
+def test_a_new_name_that_starts_with_the_old_one_is_no_use_of_it(renamed: Path) -> None:
+    write_tree(renamed, {"src/cfg.py": AFTER.replace("load_config", "parse_config_v2")})
+    commit(renamed, "the parser, second version")
+    write_tree(renamed, {"AGENTS.md": "Call `parse_config()` to read the settings.\n"})
+    code, results = check(renamed)
+    found = by_anchor(results)["sym:src/cfg.py::parse_config"]
+    assert code == 1 and found["verdict"] == "REFUTED" and found["state"] == "gone", found["reason"]
+
+
 def test_fix_writes_the_new_name_where_the_old_one_was_written(renamed: Path) -> None:
     write_tree(renamed, {"AGENTS.md": "Call `parse_config()` to read the settings.\n"})
     check(renamed, "--fix")

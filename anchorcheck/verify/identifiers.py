@@ -133,17 +133,25 @@ def on_result(reference: Reference, result: AnchorResult, verifier: Verifier, ch
 def _written_in_source(name: str, verifier: Verifier) -> str | None:
     """A source file that still writes the name a commit removed the definition of ("" when none does; None
     when the deadline came first): code that uses a name no file here defines gets it from elsewhere (a
-    package it imports), so the name is not gone, whatever its old definition. (A substring: a longer name
-    that contains it counts too, which only ever spares a finding.)"""
+    package it imports), so the name is not gone, whatever its old definition. The name whole: the new name
+    of a rename that kept the old one as its start (`parse` -> `parse_v2`) is no use of it."""
     context, needle = verifier.context, name.encode("utf-8", "surrogateescape")
+    whole = re.compile(rb"(?<![\w$])" + re.escape(needle) + rb"(?![\w$])")
     index = SourceIndex.of(context)
     for path, _ in index.sources(None)[0]:
         left = context.time_left()
         if left is not None and left <= 0:
             return None
-        if index.contains(path, needle):
+        if index.contains(path, needle) and _writes(index, path, whole):
             return path
     return ""
+
+
+def _writes(index: SourceIndex, path: str, whole: re.Pattern[bytes]) -> bool:
+    try:
+        return whole.search(index.read(path)) is not None
+    except (OSError, UnsafePathError):
+        return False
 
 
 def _fates(names: list[str], env: Callable[[str], bool], verifier: Verifier, check: Check) -> dict[str, Gone | None]:
