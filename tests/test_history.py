@@ -346,3 +346,20 @@ def test_a_program_file_a_command_runs_is_judged_by_history_too(tmp_path: Path) 
     gone, never = found["cmd:python scripts/gen.py"], found["cmd:python datagen.py"]
     assert code == 1 and gone["verdict"] == "REFUTED" and gone["severity"] == "error" and "'drop the generator'" in gone["reason"]
     assert never["verdict"] == "INCONCLUSIVE" and never["severity"] == "warning" and "never in this repository's history" in never["reason"]
+
+
+def test_a_script_the_configuration_defined_and_renamed_is_stale_though_a_dependency_could_provide_one(tmp_path: Path) -> None:
+    """`hatch run prepare` after the project's script was renamed to `prep`: a name a dependency could provide
+    is INCONCLUSIVE, unless the configuration's own history shows it defined there and removed (strands' drift)."""
+    project = '[project]\nname = "app"\nversion = "1"\n\n[tool.hatch.envs.default.scripts]\nprepare = "ruff check"\n'
+    write_tree(tmp_path, {"pyproject.toml": project})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"pyproject.toml": project.replace("prepare =", "prep =")})
+    commit(tmp_path, "rename prepare to prep")
+    write_tree(tmp_path, {"AGENTS.md": "Run `hatch run prepare`, then `hatch run docs-serve`.\n"})
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    renamed, never = found["cmd:hatch run prepare"], found["cmd:hatch run docs-serve"]
+    assert code == 1 and renamed["verdict"] == "REFUTED" and renamed["severity"] == "error" and renamed["state"] == "gone"
+    assert "renamed to `prep` in" in renamed["reason"] and "'rename prepare to prep'" in renamed["reason"]
+    assert never["verdict"] == "INCONCLUSIVE" and "a dependency may provide it" in never["reason"]

@@ -127,6 +127,11 @@ class AnchorResult:
 SEVERITIES = ("error", "warning", "note")  # most severe first
 
 
+# The state of an INCONCLUSIVE command whose name the configuration it names (its first evidence) does not
+# define, but something else (a dependency) may: the configuration's history can still show it removed.
+NOT_IN_CONFIG = "not-in-config"
+
+
 def default_severity(verdict: Verdict) -> str:
     """A REFUTED result is an error (a plugin refutes only from a closed world); anything else a note."""
     return "error" if verdict is Verdict.REFUTED else "note"

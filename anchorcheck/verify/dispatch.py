@@ -18,7 +18,7 @@ from anchorcheck.memory import implicit
 from anchorcheck.model.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor, parse_anchor
 from anchorcheck.model.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_reason
 from anchorcheck.model.reference import Reference
-from anchorcheck.model.results import AnchorResult, Memory, Verdict, default_severity
+from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Memory, Verdict, default_severity
 from anchorcheck.repo.context import BudgetExceeded, Context
 from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify.elsewhere import defined_elsewhere
@@ -94,7 +94,8 @@ class Dispatch:
         if refused is not None:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, refused, state="unverifiable")
         result = self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None)
-        if not anchor.negated and result.verdict is Verdict.REFUTED:  # what history says of a claim that does not hold
+        # What history says of a claim that does not hold, or of a name its configuration does not define now.
+        if not anchor.negated and (result.verdict is Verdict.REFUTED or result.state == NOT_IN_CONFIG):
             from anchorcheck.verify import namehistory, staleness  # (imported here: a check where all holds never asks)
 
             result = staleness.on_missing_file(anchor, result, self.context)

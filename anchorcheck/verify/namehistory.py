@@ -20,7 +20,7 @@ from typing import Any
 from anchorcheck.evidence.cache import open_cache
 from anchorcheck.evidence.history import Change, at_head
 from anchorcheck.model.anchors import Anchor
-from anchorcheck.model.results import AnchorResult, Verdict
+from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Verdict
 from anchorcheck.repo.context import Context
 
 MAX_REVISIONS = 10  # revisions of one configuration file looked at, newest first
@@ -32,8 +32,11 @@ CheckAt = Callable[[str | None, str], Verdict]  # (revision or None for now, anc
 
 
 def on_undefined_command(anchor: Anchor, result: AnchorResult, context: Context, check_at: CheckAt) -> AnchorResult:
-    """A REFUTED `cmd:` result with what the history of its configuration says; others as they are."""
-    if anchor.kind != "cmd" or result.verdict is not Verdict.REFUTED or result.state != "undefined" or not result.evidence:
+    """A REFUTED `cmd:` result with what the history of its configuration says; an INCONCLUSIVE one whose name the
+    configuration does not define now (`NOT_IN_CONFIG`: a dependency may provide it) REFUTED where that history
+    shows the configuration defined it and a commit removed it (was true, is gone); others as they are."""
+    undefined = result.verdict is Verdict.REFUTED and result.state == "undefined"
+    if anchor.kind != "cmd" or not (undefined or result.state == NOT_IN_CONFIG) or not result.evidence:
         return result
     with at_head(context.repo) as head:  # the configuration's past revisions: named by HEAD, a report stays replayable
         return result if head is None else _with_history(anchor, result, result.evidence[0].path, head, context, check_at)
@@ -53,12 +56,15 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
             cache.flush()
     if found.get("removed"):
         change = Change(*found["removed"])
+        result.verdict, result.severity = Verdict.REFUTED, "error"
         to = found.get("to")
         result.reason += f"; renamed to `{to}` in {change}" if to else f"; removed in {change}"
         result.state = "gone"
         result.details = {**result.details, "history": found}
         if to:
             result.details["fix"] = {"from": found["name"], "to": to, "name": True}
+    elif result.state == NOT_IN_CONFIG:
+        return result  # never the configuration's in the revisions looked at: a dependency's, maybe
     else:
         looked = found["looked"]
         result.reason += f"; not defined in the last {looked} revision{'s' if looked != 1 else ''} of {config} either"

@@ -346,7 +346,10 @@ def _console_script(invocation: Invocation, context: Context, project: Project, 
         if complete:
             return refuted(invocation, f"{program} would come from {distribution}, which the project neither declares nor locks, and it is no script of {project.path}")
         return unknown(invocation, f"{program} would come from {distribution}; the manifests cannot tell whether it is declared")
-    return unknown(invocation, f"{program} is no script of {project.path}; a dependency may provide it")
+    # The project's configuration does not define it now: its history may show that it did (`not-in-config`).
+    result = unknown(invocation, f"{program} is no script of {project.path}; a dependency may provide it", [Evidence(project.path, None, "scripts")])
+    result.state = "not-in-config"
+    return result
 
 
 def _hatch(invocation: Invocation, context: Context, project: Project, program: str, args: list[str], added: list[str]) -> AnchorResult:
