@@ -363,3 +363,17 @@ def test_a_script_the_configuration_defined_and_renamed_is_stale_though_a_depend
     assert code == 1 and renamed["verdict"] == "REFUTED" and renamed["severity"] == "error" and renamed["state"] == "gone"
     assert "renamed to `prep` in" in renamed["reason"] and "'rename prepare to prep'" in renamed["reason"]
     assert never["verdict"] == "INCONCLUSIVE" and "a dependency may provide it" in never["reason"]
+
+
+def test_a_cargo_alias_the_configuration_renamed_is_stale_though_an_external_subcommand_could_answer(tmp_path: Path) -> None:
+    cargo = '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n'
+    write_tree(tmp_path, {"Cargo.toml": cargo, "src/main.rs": "fn main() {}\n", ".cargo/config.toml": '[alias]\nsqlness = "test"\n'})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {".cargo/config.toml": '[alias]\nsqltest = "test"\n'})
+    commit(tmp_path, "rename the sqlness alias")
+    write_tree(tmp_path, {"AGENTS.md": "Run `cargo sqlness` and `cargo nextest run`.\n"})
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    renamed, external = found["cmd:cargo sqlness"], found["cmd:cargo nextest run"]
+    assert code == 1 and renamed["verdict"] == "REFUTED" and "renamed to `sqltest` in" in renamed["reason"]
+    assert external["verdict"] == "INCONCLUSIVE" and "installed separately" in external["reason"]

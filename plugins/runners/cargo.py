@@ -180,6 +180,15 @@ def _aliases(context: Context, cwd: str) -> dict[str, tuple[object, str]]:
     return context.memo(("cmd-cargo-aliases", cwd), read)
 
 
+def _nearest_config(context: Context, cwd: str) -> str | None:
+    """The `.cargo/config.toml` (or `.cargo/config`) nearest `cwd` upwards, where an alias would be defined."""
+    for folder in upward(cwd):
+        for name in (".cargo/config.toml", ".cargo/config"):
+            if is_file(context, in_dir(folder, name)):
+                return in_dir(folder, name)
+    return None
+
+
 def _alias(context: Context, value: object, path: str, alias: str) -> tuple[list[str], int | None] | None:
     """An alias's words and line, worked out for an alias a call uses (a split and a search per alias
     of the file made 5,000 aliases cost a minute); None when it is neither a string nor a list."""
@@ -242,7 +251,12 @@ def _check(invocation: Invocation, context: Context, args: list[str], expanded: 
     if command in _GLOBAL_COMMANDS:
         return unknown(invocation, f"`cargo {command}` needs no repository configuration")
     if command not in _PACKAGE_COMMANDS:
-        return unknown(invocation, f"cargo {command} is not built in or an alias here: an external cargo-{command} installed separately")
+        external = unknown(invocation, f"cargo {command} is not built in or an alias here: an external cargo-{command} installed separately")
+        config = _nearest_config(context, invocation.cwd)
+        if config is not None:  # its history may show the alias defined there and removed (`not-in-config`)
+            external.evidence.append(Evidence(config, None, "[alias]"))
+            external.state = "not-in-config"
+        return external
     manifest = _manifest(context, invocation.cwd, rest)
     if manifest is None:
         return refuted(invocation, f"`cargo {command}` needs a Cargo.toml; there is none in {searched(invocation.cwd)}{elsewhere(context, ['Cargo.toml'])}")
