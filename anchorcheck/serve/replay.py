@@ -383,15 +383,12 @@ def _head_read(verifier: Verifier, reads: Reads) -> str | None:
     """The commit (`head_key`) the run's git answers were read at, when history fed it: None when it asked
     git nothing; "" when it cannot be named by one commit that git's files say is checked out now (two
     commits, none noted, a reftable): then the report is not kept."""
-    from anchorcheck.repo.gitdir import GitDir, head_now, locate
-
     if not reads.headbound:
         return None
-    found = locate(verifier.root)
-    if len(reads.heads) != 1 or not isinstance(found, GitDir):
+    if len(reads.heads) != 1:
         return ""
     (head,) = reads.heads
-    return head if head_now(found) == head else ""
+    return head if _at_head(str(verifier.root), head) else ""
 
 
 def _ignored_files(root: str, paths: list[str], began: int) -> dict[str, str | None] | None:

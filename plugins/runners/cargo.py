@@ -160,6 +160,9 @@ def _default_selection(manifest: Crate, crates: list[Crate]) -> list[Crate]:
     return [manifest] if manifest.name else [c for c in crates if c is not manifest]
 
 
+_CONFIG_NAMES = (".cargo/config.toml", ".cargo/config")  # where cargo reads aliases, the first found in a folder
+
+
 def _aliases(context: Context, cwd: str) -> dict[str, tuple[object, str]]:
     """`[alias]` entries of `.cargo/config.toml` files from `cwd` up, as written, with the file of each; the
     nearer one wins. Read once per folder: a call expands aliases of aliases, each a lookup here."""
@@ -167,7 +170,7 @@ def _aliases(context: Context, cwd: str) -> dict[str, tuple[object, str]]:
     def read() -> dict[str, tuple[object, str]]:
         found: dict[str, tuple[object, str]] = {}
         for folder in upward(cwd):
-            for name in (".cargo/config.toml", ".cargo/config"):
+            for name in _CONFIG_NAMES:
                 path = in_dir(folder, name)
                 if not is_file(context, path):
                     continue
@@ -183,7 +186,7 @@ def _aliases(context: Context, cwd: str) -> dict[str, tuple[object, str]]:
 def _nearest_config(context: Context, cwd: str) -> str | None:
     """The `.cargo/config.toml` (or `.cargo/config`) nearest `cwd` upwards, where an alias would be defined."""
     for folder in upward(cwd):
-        for name in (".cargo/config.toml", ".cargo/config"):
+        for name in _CONFIG_NAMES:
             if is_file(context, in_dir(folder, name)):
                 return in_dir(folder, name)
     return None
