@@ -318,6 +318,13 @@ class History:
 _UNASKED = object()
 
 
+def revisions(repo: Repository, head: str, path: str, count: int) -> list[Change]:
+    """The last `count` commits of `head` that changed `path` (a literal pathspec), newest first: the
+    revisions of one configuration or manifest whose past definitions are compared with now."""
+    out = repo.git("log", f"--max-count={count}", "--format=%h%x00%cs%x00%s", operands=[head], paths=[f":(literal){path}"])
+    return [Change(*line.split("\0", 2)) for line in (out or "").splitlines() if line.count("\0") == 2]
+
+
 def _noted_state(repo: Repository) -> tuple[str, bool] | None:
     """`state_of`, noted as the commit what git answers next depends on (`Memo.keyed_by_head`)."""
     with repo.keyed_by_head():

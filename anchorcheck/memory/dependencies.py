@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from anchorcheck.evidence.cache import FactsCache
-from anchorcheck.evidence.history import Change, at_head
+from anchorcheck.evidence.history import Change, at_head, revisions
 from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.paths import UnsafePathError
 
@@ -185,12 +185,10 @@ class Dependencies:
         """Names the last revisions of `manifest` declared and its `text` now does not, each with the commit after the
         last revision that had it."""
         now = declared(manifest, text)
-        out = self.repo.git("log", f"--max-count={MAX_REVISIONS}", "--format=%h%x00%cs%x00%s", operands=[head],
-                            paths=[f":(literal){manifest}"]) or ""
-        revisions = [Change(*line.split("\0", 2)) for line in out.splitlines() if line.count("\0") == 2]
+        past = revisions(self.repo, head, manifest, MAX_REVISIONS)
         removed: dict[str, Change] = {}
         newer: Change | None = None
-        for revision in revisions:
+        for revision in past:
             if newer is not None:
                 blob = self.repo.git("cat-file", operands=["blob", f"{revision.commit}:{manifest}"])
                 for name in declared(manifest, blob or "") - now:

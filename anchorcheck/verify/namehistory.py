@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from anchorcheck.evidence.cache import open_cache
-from anchorcheck.evidence.history import Change, at_head
+from anchorcheck.evidence.history import Change, at_head, revisions
 from anchorcheck.model.anchors import Anchor
 from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Verdict
 from anchorcheck.repo.context import Context
@@ -73,10 +73,9 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
 
 def _look(anchor: Anchor, text: str, config: str, head: str, context: Context, check_at: CheckAt) -> dict[str, Any] | None:
     """What the revisions of `config` say: {"removed": change, "name", "to"} or {"looked": N}; None when no time."""
-    out = context.repo.git("log", f"--max-count={MAX_REVISIONS}", "--format=%h%x00%cs%x00%s", operands=[head], paths=[f":(literal){config}"])
-    revisions = [Change(*line.split("\0", 2)) for line in (out or "").splitlines() if line.count("\0") == 2]
+    past = revisions(context.repo, head, config, MAX_REVISIONS)
     newer: Change | None = None
-    for revision in revisions:
+    for revision in past:
         left = context.time_left()
         if left is not None and left < MIN_SECONDS:
             return None
@@ -86,7 +85,7 @@ def _look(anchor: Anchor, text: str, config: str, head: str, context: Context, c
             name, to = _renamed(anchor, text, config, revision.commit, newer.commit, context, check_at)
             return {"removed": list(newer), "name": name, "to": to}
         newer = revision
-    return {"looked": len(revisions)}
+    return {"looked": len(past)}
 
 
 def _renamed(anchor: Anchor, text: str, config: str, old: str, new: str, context: Context, check_at: CheckAt) -> tuple[str | None, str | None]:
