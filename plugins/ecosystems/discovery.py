@@ -156,14 +156,14 @@ def member_dirs(context: Context, base: str, globs: Iterable[str], manifest: str
     candidates = sorted(
         {posixpath.dirname(p) for p in context.repo.files(base or None, named=[manifest])}
     )
+    # Each glob compiled once, not once per candidate directory (a monorepo has hundreds of each).
+    wanted = [glob_regex(g) for g in (posixpath.normpath(g) for g in include) if g != "."]
+    unwanted = [glob_regex(posixpath.normpath(g)) for g in excluded]
     members = []
     for directory in candidates:
         relative = directory[len(prefix):] if directory.startswith(prefix) else directory
         if not relative or directory == base:
             continue
-        normalized = [posixpath.normpath(g) for g in include]
-        if any(glob_regex(g).fullmatch(relative) for g in normalized if g != ".") and not any(
-            glob_regex(posixpath.normpath(g)).fullmatch(relative) for g in excluded
-        ):
+        if any(regex.fullmatch(relative) for regex in wanted) and not any(regex.fullmatch(relative) for regex in unwanted):
             members.append(directory)
     return members

@@ -9,6 +9,7 @@ parser; Berry lockfiles (with `__metadata`) are YAML.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck.plugin import FileFacts, LockEntry, ManifestError, decode_manifest, load_manifest, locked_facts
@@ -19,7 +20,18 @@ if TYPE_CHECKING:
 
 
 _LOCK_KEY = re.compile(r'^[ \t]*"([^"\n]+)":[ \t]*\{', re.MULTILINE)
-_YAML_KEY = re.compile(r"""^(?P<indent> *)(?P<q>['"]?)(?P<key>[^'"\n#][^\n]*?)(?P=q):[ \t]*$""", re.MULTILINE)
+_YAML_KEY = re.compile(r"""(?P<indent> *)(?P<q>['"]?)(?P<key>[^'"\n#][^\n]*?)(?P=q):[ \t]*""")  # one whole line
+
+
+def _yaml_keys(text: str) -> Iterator[tuple[str, str, int]]:
+    """The lines that are a mapping key with its value below them (`key:`, `'key':`): each one's indent, key
+    and 1-based line. Only a line that ends in a colon (and blanks) can be one, so the pattern is tried on
+    those alone: a 600 KB pnpm-lock.yaml took 40 ms to scan with it at every line start."""
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.rstrip(" \t").endswith(":"):
+            found = _YAML_KEY.fullmatch(line)
+            if found is not None:
+                yield found.group("indent"), found.group("key"), number
 
 
 def descriptor_name(descriptor: str) -> str:
@@ -121,8 +133,7 @@ def _yarn_berry(data: bytes, text: str) -> list[LockEntry]:
     doc = parse_yaml(data)
     if not isinstance(doc, dict):
         raise ManifestError("a yarn lockfile should be a mapping of packages", 1)
-    finder = LineFinder(text)
-    key_lines = {m.group("key"): finder.line(m.start()) for m in _YAML_KEY.finditer(text) if not m.group("indent")}
+    key_lines = {key: line for indent, key, line in _yaml_keys(text) if not indent}
     entries: list[LockEntry] = []
     for key, info in doc.items():
         if key == "__metadata":
@@ -184,10 +195,9 @@ def _pnpm_lock(data: bytes) -> list[LockEntry]:
     except ValueError:
         raise ManifestError(f"unknown lockfileVersion {doc.get('lockfileVersion')!r}", 1) from None
     text = decode_manifest(data)
-    finder = LineFinder(text)
     key_lines: dict[str, int] = {}
-    for match in _YAML_KEY.finditer(text):
-        key_lines.setdefault(match.group("key"), finder.line(match.start()))
+    for _, key, line in _yaml_keys(text):
+        key_lines.setdefault(key, line)
     entries: list[LockEntry] = []
     for section in ("packages", "snapshots"):
         table = doc.get(section) or {}

@@ -75,7 +75,8 @@ def parse_yaml(data: bytes) -> Any:
         node = loader.get_single_node()
         if node is None:
             return None
-        if _shares_nodes(node):
+        # An alias needs an anchor (`&name`) written before it: without a `&` no node can be shared.
+        if "&" in text and _shares_nodes(node):
             raise ManifestError("YAML aliases are not accepted in manifests (alias bomb guard)", _first_alias_line(text))
         return loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
