@@ -126,3 +126,20 @@ def test_npm_workspaces_and_negated_globs(tmp_path: Path) -> None:
     assert verdict(tmp_path, "pkg:npm/react") == "VERIFIED"
     assert verdict(tmp_path, "pkg:npm/jquery") == "REFUTED"
     assert verdict(tmp_path, "pkg:npm/jquery in:packages/old") == "VERIFIED"
+
+
+def test_pnpm_lock_v9_cites_each_package_at_its_key_line(tmp_path: Path) -> None:
+    # A key is a line of its own (quoted or not, blanks after the colon); `a@1.0.0: {}` under snapshots holds
+    # a value, and the importer's `a:` names another key: neither moves where `a@1.0.0` is cited.
+    write(
+        tmp_path,
+        {
+            "package.json": '{"dependencies": {"a": "^1", "@s/b": "^2"}}',
+            "pnpm-lock.yaml": "lockfileVersion: '9.0'\n\nimporters:\n  .:\n    dependencies:\n      a:\n        specifier: ^1\n"
+            "        version: 1.0.0\n\npackages:\n\n  a@1.0.0:\n    resolution: {integrity: x}\n\n  '@s/b@2.0.0':  \n"
+            "    resolution: {integrity: y}\n\nsnapshots:\n\n  a@1.0.0: {}\n\n  '@s/b@2.0.0': {}\n",
+        },
+    )
+    locked = {(d.name, d.line) for d in index(tmp_path, "npm").declarations if d.relation == LOCKED}
+    assert locked == {("a", 12), ("@s/b", 15)}
+    assert ("pnpm-lock.yaml", 15) in [(e.path, e.line) for e in verifier(tmp_path).check("pkg:npm/%40s/b@2.0.0").evidence]
