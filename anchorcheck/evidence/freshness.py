@@ -304,6 +304,11 @@ class _Inotify:
         self.watched: set[str] = set()
         self._libc = libc
         self._errno = errno_now
+        import fcntl  # Linux's, as inotify is
+        import termios
+
+        self._ioctl, self._fionread = fcntl.ioctl, termios.FIONREAD
+        self._waiting = bytearray(4)  # how many bytes of events are queued (FIONREAD)
         self._closer = weakref.finalize(self, os.close, fd)
 
     @classmethod
@@ -352,8 +357,12 @@ class _Inotify:
         came: set[str] = set()
         relist = False
         while True:
-            try:
-                chunk = os.read(self.fd, 65536)
+            try:  # asked first, not read until an empty queue raises: an exception costs several syscalls' time
+                self._ioctl(self.fd, self._fionread, self._waiting)
+                waiting = int.from_bytes(self._waiting, sys.byteorder)
+                if not waiting:
+                    return touched, came, relist
+                chunk = os.read(self.fd, max(waiting, 4096))
             except BlockingIOError:
                 return touched, came, relist
             except OSError:
