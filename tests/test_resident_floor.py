@@ -120,3 +120,15 @@ def test_a_listed_file_turned_into_a_link_out_of_the_checkout_is_refused(tmp_pat
     for anchor in ("file:src/a.py", "sym:src/a.py::C.m"):
         assert v.check(anchor).to_dict() == verifier(root).check(anchor).to_dict()
         assert v.check(anchor).verdict is not Verdict.VERIFIED
+
+
+def test_an_anchor_parsed_once_answers_alike_and_a_malformed_one_stays_malformed(tmp_path):
+    """A long-lived Verifier parses each anchor's text once: a recall answers as the first check did,
+    and a text that does not parse is reported malformed at every recall, not remembered as parsed."""
+    write(tmp_path, {"src/a.py": _SOURCE})
+    v = verifier(tmp_path)
+    for anchor in ("sym:src/a.py::C.m", "sym:src/a.py::", "imprt:json", "!file:src/a.py"):
+        first = v.check(anchor).to_dict()
+        (tmp_path / "src/a.py").write_text(_SOURCE + "# touched\n")
+        assert v.check(anchor).to_dict() == first == verifier(tmp_path).check(anchor).to_dict()
+    assert v.check("sym:src/a.py::").state == "malformed"
