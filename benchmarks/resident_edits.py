@@ -15,7 +15,9 @@ the anchors, then each round:
 - delete: that file deleted, then all four recalled;
 - floors: reading the edited file and tree-sitter's parse of it; reading it and extracting its facts
   (the parse and the language's queries: what any recall that needs the file's facts does); each
-  also right after an edit, as a recall meets the file (the write leaves the caches cold).
+  also right after an edit, as a recall meets the file (the write leaves the caches cold); and what
+  a sound `sym:` recall cannot skip: the kernel's events read, the file read, parsed under the time
+  bound and its definitions walked (`extraction.definitions_only`; Linux, and code that has it).
 
 A checkout given with `--repo` gets `scale.py`'s anchors drawn from its own facts, recalled together
 after each change (the edited file is the one the first `sym:` names; the added one sits beside it),
@@ -50,6 +52,7 @@ FLOORS = [
     "floor: read it and extract its facts",
     "floor: read and parse it, right after an edit",
     "floor: read it and extract its facts, right after an edit",
+    "floor: what a `sym:` recall cannot skip, right after an edit",
 ]
 SYM_ALONE = "edit: the `sym:` anchor of that file alone"  # a checkout's (`--repo`): its first `sym:` anchor
 ROWS = [*(f"edit: {a}" for a in ANCHORS), SYM_ALONE, *EVERY, *FLOORS]
@@ -85,6 +88,12 @@ def worker(root: Path, rounds: int, real: bool) -> dict[str, list[float]]:
     from anchorcheck import Memory, Verifier
     from anchorcheck.evidence import trees
     from anchorcheck.evidence.extraction import extract_facts
+    from anchorcheck.evidence.freshness import _Inotify
+
+    try:
+        from anchorcheck.evidence.extraction import definitions_only
+    except ImportError:  # code from before `sym:` answered from the definitions alone
+        definitions_only = None
 
     if real:
         from scale import cited_source, language_comment, scale_anchors
@@ -100,6 +109,8 @@ def worker(root: Path, rounds: int, real: bool) -> dict[str, list[float]]:
         verifier.verify(memory)
     cited = next(memory for memory in memories if memory.anchors[0].startswith(f"sym:{rel}::"))
     edited = root / rel
+    # The kernel's events on the edited file's folder, in a queue of their own (the Verifier's stays its own).
+    events = _Inotify.watching([str(edited.parent)], str(root))
     added = edited.with_name("anchorcheck_new" + edited.suffix)
     language = verifier.plugins.registry.language_for(rel)
     original = edited.read_bytes()
@@ -140,6 +151,9 @@ def worker(root: Path, rounds: int, real: bool) -> dict[str, list[float]]:
             timed(FLOORS[2], lambda: get_parser(language.grammar).parse(edited.read_bytes()))
             edit()
             timed(FLOORS[3], lambda: extract_facts(language, edited.read_bytes()))
+            if events is not None and definitions_only is not None:
+                edit()
+                timed(FLOORS[4], lambda: (events.happened(), definitions_only(language, edited.read_bytes())))  # type: ignore[misc]
     finally:
         edited.write_bytes(original)
         added.unlink(missing_ok=True)
