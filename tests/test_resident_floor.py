@@ -13,6 +13,14 @@ from tests.conftest import init_repo, needs_git
 
 from anchorcheck import Memory, Verdict
 from anchorcheck.evidence import extraction
+from anchorcheck.evidence.freshness import _Inotify
+
+
+@pytest.fixture(autouse=True, params=["events", "stat"])
+def _how_changes_are_seen(request, monkeypatch):
+    """Every test twice: with inotify's events where the platform has them, and with the stat pass alone."""
+    if request.param == "stat":
+        monkeypatch.setattr(_Inotify, "watching", classmethod(lambda cls, directories, root: None))
 
 _SOURCE = """\
 import json
