@@ -241,11 +241,13 @@ class Memo:
             doomed.update(key for key, reads in self._reads.items() if _relisted(reads, unlisted, came))
         for path in stale:
             doomed |= self._by_path.get(path, set())
-        for watch, keys in self._by_watch.items():
-            if not keys <= doomed and any(watch(path) for path in stale):
-                doomed |= keys
         for held, keys in self._by_held.values():
             if not keys <= doomed and any(path in held for path in stale):
+                doomed |= keys
+        # Last: a watch may read the changed file (do its new bytes hold a needle?), which is wasted on
+        # entries already doomed (a search whose candidates held the file).
+        for watch, keys in self._by_watch.items():
+            if not keys <= doomed and any(watch(path) for path in stale):
                 doomed |= keys
         for key in doomed:
             self._drop(key)

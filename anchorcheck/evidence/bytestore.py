@@ -108,7 +108,7 @@ class ByteStore:
         if data is not None:
             return len(data)
         try:
-            resolve = getattr(self.repo, "resolve", None)  # a revision has no working file: read it
-            return resolve(path).stat().st_size if resolve is not None else len(self.repo.read_bytes(path))
+            size = getattr(self.repo, "file_size", None)  # a revision has no working file: read it
+            return size(path) if size is not None else len(self.repo.read_bytes(path))
         except (OSError, UnsafePathError):
             return 0

@@ -143,9 +143,31 @@ def extract_facts(language: Language, data: bytes, until: float | None = None) -
         return Facts(error=1)  # the grammar itself loops (a 1 KB TSX input did): unparseable, not a hang
     if too_broken_to_query(tree.root_node):
         return Facts(error=first_error_line(tree.root_node))
+    facts: Facts = language.extract(Parsed(tree.root_node, data, _queries(language)))  # type: ignore[misc]
+    facts.error = first_error_line(tree.root_node)
+    return facts
+
+
+def definitions_only(language: Language, data: bytes, until: float | None = None) -> list[tuple[str, int]] | None:
+    """What the language's `extract` puts first in a file's `Facts.defs`, from the tree alone
+    (`Language.definitions`), without the rest of the extraction: a name found there is one the full
+    facts define, at the same first line, so a `sym:` question about a file whose facts are not known
+    (one just edited) costs its parse and one walk. None where the language cannot say them so, or
+    the tree is too broken to query (`extract_facts` then keeps no definitions): ask for the facts.
+    The tree stays in `trees`' store, so extracting the rest afterwards does not parse again."""
+    if language.definitions is None:
+        return None
+    tree = trees.parse(language.grammar, data, until)
+    if tree is None or too_broken_to_query(tree.root_node):
+        return None
+    try:
+        return list(language.definitions(Parsed(tree.root_node, data, _queries(language))))
+    except Exception:  # noqa: BLE001 - as `extract_or_broken` contains it: the full facts say what this file is
+        return None
+
+
+def _queries(language: Language) -> _Queries:
     queries = _QUERIES.get(language.name)
     if queries is None or queries.language is not language:
         queries = _QUERIES[language.name] = _Queries(language)
-    facts: Facts = language.extract(Parsed(tree.root_node, data, queries))  # type: ignore[misc]
-    facts.error = first_error_line(tree.root_node)
-    return facts
+    return queries

@@ -304,6 +304,11 @@ class _Inotify:
         self.watched: set[str] = set()
         self._libc = libc
         self._errno = errno_now
+        import fcntl  # Linux's, as inotify is
+        import termios
+
+        self._ioctl, self._fionread = fcntl.ioctl, termios.FIONREAD
+        self._waiting = bytearray(4)  # how many bytes of events are queued (FIONREAD)
         self._closer = weakref.finalize(self, os.close, fd)
 
     @classmethod
@@ -351,31 +356,36 @@ class _Inotify:
         touched: set[str] = set()
         came: set[str] = set()
         relist = False
-        while True:
-            try:
-                chunk = os.read(self.fd, 65536)
-            except BlockingIOError:
-                return touched, came, relist
-            except OSError:
+        try:
+            # What is queued now, in one read: every write that ended before this call is there (the kernel
+            # queues an event as the write returns); one that comes while this reads is seen by the next
+            # call. Asked first, not read until an empty queue raises: an exception costs a syscall's time.
+            self._ioctl(self.fd, self._fionread, self._waiting)
+            waiting = int.from_bytes(self._waiting, sys.byteorder)
+            chunk = os.read(self.fd, waiting) if waiting else b""
+        except BlockingIOError:
+            chunk = b""
+        except OSError:
+            return None
+        at = 0
+        while at + 16 <= len(chunk):
+            wd, mask, _cookie, size = struct.unpack_from("iIII", chunk, at)
+            name = chunk[at + 16 : at + 16 + size].rstrip(b"\0").decode("utf-8", "surrogateescape")
+            at += 16 + size
+            if mask & self._OVERFLOW:
                 return None
-            at = 0
-            while at + 16 <= len(chunk):
-                wd, mask, _cookie, size = struct.unpack_from("iIII", chunk, at)
-                name = chunk[at + 16 : at + 16 + size].rstrip(b"\0").decode("utf-8", "surrogateescape")
-                at += 16 + size
-                if mask & self._OVERFLOW:
-                    return None
-                directory = self.directories.get(wd)
-                outside = directory is None or os.path.isabs(directory)
-                if outside or mask & (self._SELF | self._IGNORED) or (mask & self._ENTRIES and (mask & self._ISDIR or not name)):
-                    relist = True  # git's state moved, or a folder came, went or was renamed
-                if name and not outside:
-                    # Written, or replaced under the same name (an atomic save renames a new file over it,
-                    # a checkout deletes and writes it): listed again as before, its bytes are new all the same.
-                    path = f"{directory}/{name}" if directory else name
-                    touched.add(path)
-                    if mask & self._ENTRIES:
-                        came.add(path)
+            directory = self.directories.get(wd)
+            outside = directory is None or os.path.isabs(directory)
+            if outside or mask & (self._SELF | self._IGNORED) or (mask & self._ENTRIES and (mask & self._ISDIR or not name)):
+                relist = True  # git's state moved, or a folder came, went or was renamed
+            if name and not outside:
+                # Written, or replaced under the same name (an atomic save renames a new file over it,
+                # a checkout deletes and writes it): listed again as before, its bytes are new all the same.
+                path = f"{directory}/{name}" if directory else name
+                touched.add(path)
+                if mask & self._ENTRIES:
+                    came.add(path)
+        return touched, came, relist
 
 
 def _ignores(paths: Iterable[str]) -> bool:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from anchorcheck.evidence.bytestore import ByteStore
 from anchorcheck.evidence.cache import open_cache
+from anchorcheck.evidence.extraction import definitions_only
 from anchorcheck.evidence.facts_store import FactsStore
 from anchorcheck.evidence.listing import Scopes
 from anchorcheck.evidence.prefilter import Prefilter
@@ -124,13 +125,36 @@ class SourceIndex:
 
     def facts(self, path: str) -> Facts | None:
         """The facts of one file (None when no language plugin parses it); raises OSError/UnsafePathError."""
+        unknown = self._unknown(path)
+        if unknown is not None:
+            self._extract(path, *unknown)
+        return self.store.facts.get(path)
+
+    def definitions(self, path: str) -> list[tuple[str, int]] | None:
+        """What one file defines (`Facts.defs`, or its first entries): from its facts when they are
+        known, else, where its language says them from the tree alone, without extracting the rest
+        (`extraction.definitions_only`): what a `sym:` anchor on a file just edited needs. A name not
+        there may still be in the full facts (an attribute, a run-time member): ask `facts` then.
+        None when no language plugin parses the file; raises OSError/UnsafePathError as `facts`."""
+        unknown = self._unknown(path)
+        if unknown is not None:
+            defined = definitions_only(*unknown, self.context.deadline)
+            if defined is not None:
+                return defined
+            self._extract(path, *unknown)
+        facts = self.store.facts.get(path)
+        return facts.defs if facts is not None else None
+
+    def _unknown(self, path: str) -> tuple[Language, bytes] | None:
+        """A file's language and bytes when its facts are still to be extracted: not known here, nor in
+        the cache. None when they are known (`store.facts`), or no language plugin parses the file."""
         self.context.shared.read(path)
         size = self.size(path)
         if size > self.repo.max_file_size:  # as a read would refuse it: facts cached under a larger cap do not answer
             raise FileTooLargeError(path, size, self.repo.max_file_size)
         store = self.store
         if path in store.facts:
-            return store.facts[path]
+            return None
         language = self.language(path)
         if language is None:
             return None
@@ -140,9 +164,14 @@ class SourceIndex:
             if data is None:
                 data = self.repo.read_bytes(path)
             if not store.cached_untracked(path, language, data):
-                store.add(path, language, data, store.extract(path, language, data))
+                return language, data
         store.flush()  # also stamps anew an old entry just read, so it outlives a trim
-        return store.facts[path]
+        return None
+
+    def _extract(self, path: str, language: Language, data: bytes) -> None:
+        store = self.store
+        store.add(path, language, data, store.extract(path, language, data))
+        store.flush()
 
     def read(self, path: str) -> bytes:
         """A file's bytes: those a search kept, else from the disk (raises OSError/UnsafePathError)."""

@@ -134,7 +134,7 @@ class Searches:
             if goal.label is not None and not result.unreadable:
                 self.answers[signature] = answer
             result.ruled_out = len(files) - skipped - len(found.unreadable) - len(answer.candidates)
-            result.found = list(answer.candidates)
+            result.found = answer.candidates  # not copied: a patch replaces it (`Answer.choose`)
             result.hits = [(path, self.store.facts[path]) for path in sorted(answer.known)]  # in listing order, as candidates
             answer.version += 1
             result.answer, result.version = answer, answer.version
@@ -203,8 +203,9 @@ class Searches:
         answer.dirty = set()
         for path in dirty:
             answer.drop(path)  # also a file the listing no longer holds
-        for path in self._chosen(listing, found, answer.forced, clauses, met, [path for path in dirty if path in listing.language]):
-            answer.add(path)
+        chosen = self._chosen(listing, found, answer.forced, clauses, met, [path for path in dirty if path in listing.language])
+        answer.choose(dirty, chosen)
+        for path in chosen:
             if answer.order is not None:
                 answer.placed[path] = place = (CITED.index(classify(path)), self.bytes.size(path), path)
                 bisect.insort(answer.order, place)

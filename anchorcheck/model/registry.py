@@ -78,6 +78,10 @@ class Language:
     outside the repository that the language knows for sure (a Python
     standard-library base such as `Exception` or `enum.Enum`), None when it
     does not know the class, so a class built on one keeps a closed world.
+    `definitions(parsed)` is what `extract` puts first in `Facts.defs`, said
+    from the tree alone (later entries may follow in the facts, none before):
+    a `sym:` anchor on a file whose facts are not known yet is answered from
+    it when the name is there, without the rest of the extraction.
     """
 
     name: str
@@ -95,6 +99,7 @@ class Language:
     module_prefix: str = ""
     package_files: Callable[[str, Any], tuple[str, ...]] | None = None
     external_members: Callable[[str, str], frozenset[str] | None] | None = None
+    definitions: Callable[[Any], list[tuple[str, int]]] | None = None
 
 
 @dataclass(frozen=True)

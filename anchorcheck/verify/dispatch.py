@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck.memory import implicit
-from anchorcheck.model.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor, parse_anchor
+from anchorcheck.model.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor
 from anchorcheck.model.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_reason
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Memory, Verdict, default_severity
@@ -48,8 +48,8 @@ class Dispatch:
         return self.plugins.registry
 
     def parse(self, text: str) -> Anchor:
-        """Parse an anchor against the kinds this Verifier's plugins registered."""
-        return parse_anchor(text, self.plugins.registry.kinds)
+        """Parse an anchor against the kinds this Verifier's plugins registered (`PluginSet.parse`)."""
+        return self.plugins.parse(text)
 
 
     def validate(self, anchors: Memory | Iterable[Any]) -> None:

@@ -54,6 +54,7 @@ _REGISTRATION_HOOKS = {
 }
 _HOOK_OF_TABLE = {table: hook for hook, (table, _) in _REGISTRATION_HOOKS.items()}
 _DISPATCH_HOOKS = frozenset({"verify_anchor"})
+_PARSED_HELD = 4096  # anchor texts whose parse a plugin set keeps
 
 
 class PluginWarning(UserWarning):
@@ -125,8 +126,23 @@ class PluginSet:
         self._waiting: dict[str, Any] = {}  # entry-point name -> entry point, declared and not imported yet
         self._hooks: dict[str, list[str]] = {}  # dispatch hook -> declared plugins that implement it
         self._lock = threading.RLock()  # a parse pool's threads may ask for the same language at once
+        self._parsed: dict[str, Anchor] = {}  # anchor text -> its parse (`parse`)
         for table in registry.tables():
             table.load = self.load
+
+    def parse(self, text: str) -> Anchor:
+        """An anchor's text parsed against the registered kinds, once per text: a long-lived Verifier
+        parsed every anchor again at each recall (a tenth of a recall after an edit). What a kind parses
+        a value into is immutable (a string, a named tuple, a frozen dataclass), so one parse serves
+        every check; a text that does not parse raises each time. Kinds are only ever added (a declared
+        plugin loaded on first use), never changed, so a parse stays what it was."""
+        anchor = self._parsed.get(text)
+        if anchor is None:
+            anchor = anchors.parse_anchor(text, self.registry.kinds)
+            if len(self._parsed) >= _PARSED_HELD:
+                self._parsed.clear()
+            self._parsed[text] = anchor
+        return anchor
 
     def hook_impls(self, hook: str) -> list[pluggy.HookImpl]:
         """Implementations in pluggy's call order (the first one called is first)."""

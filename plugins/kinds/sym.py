@@ -82,16 +82,18 @@ def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
     if index.language(path) is None:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"no language plugin parses {path}", state="unsupported")
     try:
-        facts = index.facts(path)
+        # A file just edited: its definitions alone (a parse and a walk) answer a name defined there.
+        line = _first(index.definitions(path) or [], name)
+        facts = index.facts(path) if line is None else None
     except OSError as exc:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"cannot read {path}: {exc}", state="unreadable")
-    assert facts is not None
     search = _Search(context, index, reexports=symbol.module_path is not None)
-    found = search.find(path, name)
+    found = [Evidence(path, line, f"defines {name}")] if line is not None else search.find(path, name)
     if found:
         first, rest = found[0], found[1:]
         reason = f"{first.location()} {first.detail}" + "".join(f", {e.detail} at {e.location()}" for e in rest)
         return AnchorResult(shown, Verdict.VERIFIED, reason, found, state="defined")
+    assert facts is not None
     if facts.error is not None:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{name} not found, but {path} does not parse cleanly (line {facts.error})", state="unparsed")
     if search.unsure:
@@ -113,7 +115,11 @@ def _exported_binding(facts: Facts, name: str) -> bool:
 
 
 def _defined(facts: Facts, name: str) -> int | None:
-    return next((line for qualified, line in facts.defs if qualified == name), None)
+    return _first(facts.defs, name)
+
+
+def _first(defs: list[tuple[str, int]], name: str) -> int | None:
+    return next((line for qualified, line in defs if qualified == name), None)
 
 
 class _Search:

@@ -84,7 +84,7 @@ def extract(parsed: Parsed) -> Facts:
             _add_import(facts, call, value)
     if parsed.mentions(LANGUAGE_ENV_MARKERS):
         _env_reads(parsed, facts, aliases)
-    facts.defs = definitions(parsed.root, _DEFINITIONS)
+    facts.defs = definitions_of(parsed)
     python_members.class_facts(parsed, facts, _DEFINITIONS.transparent)
     if parsed.mentions(_SETTINGS_MARKERS):
         # pydantic-settings reads a variable for each field, named after it as the class is configured
@@ -95,6 +95,12 @@ def extract(parsed: Parsed) -> Facts:
         settings |= {line for module, line, _ in facts.imports if module.split(".")[0] in _SETTINGS_MODULES}
         facts.env_whole = sorted({*facts.env_whole, *settings})
     return facts
+
+
+def definitions_of(parsed: Parsed) -> list[tuple[str, int]]:
+    """The file's classes, functions and assignments by the walk alone, the first of its facts' `defs`
+    (`Language.definitions`); `python_members` adds attributes and run-time members after them."""
+    return definitions(parsed.root, _DEFINITIONS)
 
 
 def _add_import(facts: Facts, node: Node, module: str) -> None:
@@ -455,6 +461,7 @@ LANGUAGE = Language(
     module_files=module_files,
     module_prefix="py",
     external_members=python_members.external_members,
+    definitions=definitions_of,
 )
 
 
