@@ -3,7 +3,8 @@
 For each repository of corpora/drift/repos.json (name, commit, set: dev =
 repositories earlier rules were tuned on, held-out = ones nobody looked at when
 they were added, held-out-2 = a fresh set of session 31, after earlier sessions
-had looked at held-out; `--set NAME` measures one set alone) a
+had looked at held-out, held-out-3 = a fresh set of session 32, after misses of
+held-out-2 had been fixed; `--set NAME` measures one set alone) a
 checkout is made in a temporary folder from its fetched mirror
 (/work/.mirror/OWNER+NAME/repo, or $ANCHORCHECK_MIRRORS), then:
 
@@ -104,15 +105,20 @@ def checkout(source: Path, commit: str, root: Path) -> None:
         git(root, "commit", "-q", "--no-verify", "-m", f"drift benchmark: {len(absent)} blobs absent from the mirror, left empty")
 
 
-def run_check(root: Path) -> list[dict]:
-    """The results of `anchorcheck check --format json -v --no-cache` on the checkout's known memory files."""
+def run_report(root: Path) -> dict:
+    """The JSON report of `anchorcheck check --format json -v --no-cache` on the checkout's known memory files."""
     done = subprocess.run(
         [sys.executable, "-m", "anchorcheck", "check", "--no-cache", "--format", "json", "-v"],
         cwd=root, capture_output=True, text=True,
     )
     if done.returncode not in (0, 1):
         raise RuntimeError(f"check failed in {root}: {done.stderr.strip()[-400:]}")
-    return json.loads(done.stdout)["results"]
+    return json.loads(done.stdout)
+
+
+def run_check(root: Path) -> list[dict]:
+    """The results (one per anchor checked) of `check` on the checkout."""
+    return run_report(root)["results"]
 
 
 def finding_key(result: dict) -> str:
@@ -258,9 +264,12 @@ def measure(repo: str, root: Path, per_kind: int = TRIALS_PER_KIND, drifts: froz
     """REFUTED at HEAD and the drift trials of one checkout (of the drift kinds `drifts` only, when given)."""
     run = RepoRun(repo)
     base = git(root, "rev-parse", "HEAD").strip()
-    results = run_check(root)
+    head = run_report(root)
+    results = head["results"]
     run.refuted = [r for r in results if r["verdict"] == "REFUTED"]
-    memories = sorted({r["memory_file"] for r in results if r.get("memory_file")})
+    # The instruction files check found, whether or not it read an anchor in them: a file it reads nothing
+    # from at HEAD still has references to drift (missing them is what recall measures).
+    memories = sorted({r["memory_file"] for r in (*results, *head.get("memories", [])) if r.get("memory_file")})
     for drift, ref in sample(repo, references(Tree(root), memories), per_kind):
         if drifts and drift not in drifts:
             continue
