@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import bisect
 import functools
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from anchorcheck.base.lazyregex import later
 from anchorcheck.memory.codespans import CodeSpan, code_spans
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 # the largest real instruction file read so far is 81 KB and hostile tables of 440 KB still parse.
 MARKDOWN_CAP = 1024 * 1024
 _PROSE = frozenset({"paragraph", "table"})
-_DEFINITION = re.compile(r"^ {0,3}\[((?:[^\[\]\\]|\\.){1,999})\]:[ \t]*<?([^\s<>]+)")
+_DEFINITION = later(r"^ {0,3}\[((?:[^\[\]\\]|\\.){1,999})\]:[ \t]*<?([^\s<>]+)")
 
 
 class Line(NamedTuple):

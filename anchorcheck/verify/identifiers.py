@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable
 from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
+from anchorcheck.base.lazyregex import later
 from anchorcheck.evidence.goals import Goal, classify
 from anchorcheck.evidence.index import SourceIndex
 from anchorcheck.memory import identifiers
@@ -49,7 +50,7 @@ Check = Callable[[str], AnchorResult]
 Holding = list[str] | None | str  # the files that write a name (None: too many to read), or "ask"
 MAX_CANDIDATE_BYTES = 1024 * 1024  # bytes of the files that may define a name, past which it is not read
 MAX_RUN_BYTES = 8 * 1024 * 1024  # bytes of such files one run parses; the names past it are not read
-_WORDS = re.compile(rb"[\w$]+")
+_WORDS = later(rb"[\w$]+")
 _LIST_ONLY = Goal(lambda path, facts: False, files=0)  # met before any file is parsed: the candidates, listed
 
 
