@@ -15,7 +15,6 @@ the least recently used rows go first.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
@@ -25,6 +24,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from anchorcheck.base import digests
 from anchorcheck.repo.cachedir import default_cache_dir, usable_file, usable_folder
 from anchorcheck.repo.treestate import git_blob_id as git_blob_id  # where its users have always found it
 
@@ -277,14 +277,14 @@ def _encode(value: dict[str, Any]) -> bytes:
     # In the order given: a result read back must print as the one worked out (the JSON report keeps its
     # `details` in the order a checker wrote them).
     body = zlib.compress(json.dumps(value, separators=(",", ":")).encode("utf-8"))
-    return hashlib.sha256(body).digest()[:16] + body
+    return digests.sha256(body).digest()[:16] + body
 
 
 def _decode(payload: Any) -> dict[str, Any] | None:
     if not isinstance(payload, bytes) or len(payload) < 17:
         return None
     digest, body = payload[:16], payload[16:]
-    if hashlib.sha256(body).digest()[:16] != digest:
+    if digests.sha256(body).digest()[:16] != digest:
         return None
     try:
         value = json.loads(zlib.decompress(body))

@@ -16,13 +16,13 @@ lock what dependencies depend on, which says nothing of what the project uses.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import posixpath
 import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from anchorcheck.base import digests
 from anchorcheck.base.lazyregex import later
 from anchorcheck.evidence.cache import FactsCache
 from anchorcheck.evidence.history import Change, at_head, revisions
@@ -168,7 +168,7 @@ class Dependencies:
         if manifest in self._removed:
             return self._removed[manifest]
         text = self._text(manifest)
-        key = f"{_CACHE_KEY}:{manifest}:{hashlib.sha256(text.encode('utf-8', 'surrogateescape')).hexdigest()}"
+        key = f"{_CACHE_KEY}:{manifest}:{digests.sha256(text.encode('utf-8', 'surrogateescape')).hexdigest()}"
         cache = self.cache
         kept = cache.get_many([key]).get(key) if cache is not None else None
         if kept is not None:
