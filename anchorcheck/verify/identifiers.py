@@ -38,9 +38,9 @@ from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Memory, Verdict
 from anchorcheck.repo.context import BudgetExceeded, Context
 from anchorcheck.repo.paths import UnsafePathError
-from anchorcheck.verify.identhistory import Gone, IdentHistory, defines
 
 if TYPE_CHECKING:
+    from anchorcheck.verify.identhistory import Gone
     from anchorcheck.verify.verifier import Verifier
 
 UNSURE = "unsure"  # the look at a name was not complete: not read
@@ -157,6 +157,8 @@ def _writes(index: SourceIndex, path: str, whole: re.Pattern[bytes]) -> bool:
 
 def _fates(names: list[str], env: Callable[[str], bool], verifier: Verifier, check: Check) -> dict[str, Gone | None]:
     """What history says of names nothing defines now, from the checkout's one IdentHistory (made once)."""
+    from anchorcheck.verify.identhistory import IdentHistory  # (imported here: a run whose names are all defined never asks)
+
     context = verifier.context
     history = context.memo((_MEMO, context.repo.root), lambda: IdentHistory(context))
     return history.fates(names, env, context, lambda name: _now(name, _kind(name), verifier, check) not in (None, UNSURE, LATE))
@@ -233,6 +235,8 @@ def _definers(context: Context, name: str, holding: Holding) -> tuple[tuple[str,
     and whether every one was read and parsed cleanly (None: too many to look at)."""
     if not isinstance(holding, list):
         return None, False
+    from anchorcheck.verify.identhistory import defines  # with the history walk: a run with no name to look up never loads it
+
     index = SourceIndex.of(context)
     clean = True
     try:
