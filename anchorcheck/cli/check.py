@@ -21,6 +21,7 @@ from anchorcheck.evidence.cache import open_cache
 from anchorcheck.evidence.history import history_of
 from anchorcheck.memory.implicit import Unsure
 from anchorcheck.memory.dependencies import Dependencies
+from anchorcheck.memory.documents import Documents
 from anchorcheck.memory.lockfile import attach, load_lock
 from anchorcheck.base.memo import Reads
 from anchorcheck.memory.selection import select_kinds
@@ -136,7 +137,8 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
         unsure = Unsure(history_of(verifier.context)) if "file" in kinds else None
         context = verifier.context
         dependencies = Dependencies(verifier.repo, lambda: open_cache(context.options, verifier.repo.root, context.time_left)) if "pkg" in kinds else None
-        reading = ReferenceReading(verifier.repo, kinds, unsure=unsure, dependencies=dependencies) if kinds else None
+        documents = Documents(lambda: open_cache(context.options, verifier.repo.root, context.time_left))
+        reading = ReferenceReading(verifier.repo, kinds, unsure=unsure, dependencies=dependencies, documents=documents) if kinds else None
         unreadable: list[MemoryFileError] = []  # one bad file is one finding; the others are still checked
         loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files, reading, unreadable)
         if args.claude_memory:

@@ -27,6 +27,7 @@ from anchorcheck.model.results import Memory, Position
 from anchorcheck.model.reference import Reference
 from anchorcheck.memory.selection import drop_ignored_lines
 from anchorcheck.memory.dependencies import Dependencies
+from anchorcheck.memory.documents import Documents
 from anchorcheck.memory.references import MENTION, Claims, apply_to, read_references, runner_claims
 from anchorcheck.model.registry import MemoryFormat, Registry
 from anchorcheck.repo.checkout import Repository
@@ -68,6 +69,7 @@ class ReferenceReading(NamedTuple):
     claims: Claims | None = None
     unsure: implicit.Unsure | None = None  # bare names held until history says whether they were here
     dependencies: Dependencies | None = None  # package names in code read when a manifest's history dropped them
+    documents: Documents | None = None  # Markdown files' parsed structure kept by their text (a run with the cache on)
 
 
 def read_memory_file(
@@ -89,6 +91,9 @@ def read_memory_file(
         known = ", ".join(sorted(discovery_globs(registry))) or "none"
         raise MemoryFileError(shown, None, f"unknown memory file format (known: {known})")
     text = read_text(path, shown, root)
+    documents = reading.documents if reading is not None and fmt.markdown else None
+    if documents is not None:
+        documents.recall(text)
     try:
         memories = fmt.read(shown, text)
         for memory in memories:
@@ -98,6 +103,8 @@ def read_memory_file(
             memories = _with_references(memories, text, fmt, shown, _folder_of(path, reading.repo), reading, registry)
     except MarkdownTooLarge as exc:  # seconds of parsing for a file no agent reads whole: one finding instead
         raise MemoryFileError(shown, None, str(exc)) from None
+    if documents is not None:
+        documents.keep(text)
     drop_ignored_lines(memories, text)
     return memories
 
