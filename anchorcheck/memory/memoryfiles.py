@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from anchorcheck.memory import identifiers, implicit
 from anchorcheck.model.anchors import AnchorSyntaxError, anchor_text, parse_anchor
@@ -27,11 +27,13 @@ from anchorcheck.model.results import Memory, Position
 from anchorcheck.model.reference import Reference
 from anchorcheck.memory.selection import drop_ignored_lines
 from anchorcheck.memory.dependencies import Dependencies
-from anchorcheck.memory.documents import Documents
 from anchorcheck.memory.references import MENTION, Claims, apply_to, read_references, runner_claims
 from anchorcheck.model.registry import MemoryFormat, Registry
 from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.safe_read import MEMORY_CAP, FileTooLargeError, read_capped, read_in_root
+
+if TYPE_CHECKING:
+    from anchorcheck.memory.documents import Documents
 
 
 
