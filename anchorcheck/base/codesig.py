@@ -11,10 +11,11 @@ a replay skip the imports.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 from collections.abc import Sequence
+
+from anchorcheck.base import digests
 
 ANCHORCHECK = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the whole package, not its layer
 _SIGNED: dict[tuple[tuple[tuple[str, ...], ...], tuple[str, ...]], str] = {}
@@ -59,7 +60,7 @@ def signature_now(plugins: Sequence[tuple[str, ...]], places: Sequence[str]) -> 
         for folder, subfolders, names in os.walk(place):
             subfolders[:] = [name for name in subfolders if name != "__pycache__"]  # bytecode only: no source to sign
             files.update(os.path.join(folder, name) for name in names if name.endswith(".py"))
-    digest = hashlib.sha1(repr(list(plugins)).encode())  # noqa: S324 - a content id, not security
+    digest = digests.sha1(repr(list(plugins)).encode())  # a content id, not security
     for source in sorted(files):
         try:
             info = os.stat(source)

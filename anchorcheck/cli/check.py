@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from anchorcheck.cli.common import UsageError, add_memory_files, add_format, add_output, add_root, add_verification, emit, exit_code, make_verifier
 from anchorcheck.cli.watch import add_watch, watch
@@ -33,6 +34,12 @@ from anchorcheck.memory.unreadable import UNREADABLE, unreadable_report
 from anchorcheck.verify import identifiers
 from anchorcheck.verify.prose import drop_runner_names, soften
 from anchorcheck.verify.verifier import Verifier
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from anchorcheck.memory.documents import Documents
+    from anchorcheck.repo.context import Context
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -136,7 +143,8 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
         unsure = Unsure(history_of(verifier.context)) if "file" in kinds else None
         context = verifier.context
         dependencies = Dependencies(verifier.repo, lambda: open_cache(context.options, verifier.repo.root, context.time_left)) if "pkg" in kinds else None
-        reading = ReferenceReading(verifier.repo, kinds, unsure=unsure, dependencies=dependencies) if kinds else None
+        documents = _documents(context, verifier.repo.root)
+        reading = ReferenceReading(verifier.repo, kinds, unsure=unsure, dependencies=dependencies, documents=documents) if kinds else None
         unreadable: list[MemoryFileError] = []  # one bad file is one finding; the others are still checked
         loaded = load(args.files, verifier.repo, verifier.registry, verifier.config.memory_files, reading, unreadable)
         if args.claude_memory:
@@ -163,6 +171,16 @@ def check_memories(args: argparse.Namespace, verifier: Verifier) -> tuple[list[t
         ReceiptLog(args.receipts).record(reports, revision=verifier.repo.head)
     loaded += [(error.path, []) for error in unreadable]
     return loaded, reports + [unreadable_report(error) for error in unreadable], reads
+
+
+def _documents(context: Context, root: Path) -> Documents | None:
+    """The store of the Markdown files' parsed structure; None with the cache off (`--no-cache`), which then
+    does not even import it."""
+    if not context.options.get("cache", True):
+        return None
+    from anchorcheck.memory.documents import Documents
+
+    return Documents(lambda: open_cache(context.options, root, context.time_left))
 
 
 def _known_kinds(args: argparse.Namespace, verifier: Verifier) -> None:

@@ -15,18 +15,20 @@ the least recently used rows go first.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import sqlite3
 import time
 import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from anchorcheck.base import digests
 from anchorcheck.repo.cachedir import default_cache_dir, usable_file, usable_folder
 from anchorcheck.repo.treestate import git_blob_id as git_blob_id  # where its users have always found it
+
+if TYPE_CHECKING:
+    import sqlite3
 
 _FILE = "facts-v2.sqlite"
 _SIDE_FILES = ("", "-journal", "-wal", "-shm")  # the database and the files SQLite keeps beside it
@@ -37,7 +39,7 @@ _TRIM_TO = 0.75  # a trim leaves this share of the cap, so the next writes do no
 _STALE = 24 * 3600  # a row read this long after its stamp gets a new one, so a read costs no write
 BUSY_TIMEOUT = 30.0  # seconds to wait for another process's write lock before going on without the cache
 _BUSY_PAUSE = 10.0  # after such a wait, seconds without the cache before trying it again
-_BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+_BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED (sqlite3 is imported at the first connection)
 
 
 def open_cache(options: dict[str, Any], root: Path, time_left: Callable[[], float | None] | None = None) -> FactsCache | None:
@@ -73,6 +75,8 @@ class FactsCache:
         self._busy_until = 0.0  # monotonic time: another process held the lock too long, go on without until then
 
     def _connect(self) -> sqlite3.Connection | None:
+        import sqlite3  # here, not with the module: a run without the cache (`--no-cache`) never loads SQLite (4.5 M instructions)
+
         if time.monotonic() < self._busy_until:
             return None
         if self._db is not None:
@@ -110,6 +114,8 @@ class FactsCache:
         return BUSY_TIMEOUT if left is None else max(0.0, min(BUSY_TIMEOUT, left))
 
     def _open(self) -> sqlite3.Connection:
+        import sqlite3
+
         db = sqlite3.connect(self.path, timeout=self._wait(), isolation_level=None, check_same_thread=False)
         try:
             # No memory-mapped I/O at all: another process may truncate or replace the shared file at any
@@ -152,6 +158,8 @@ class FactsCache:
         A found row whose stamp is over a day old is stamped anew at the next
         `flush`: recency is kept to the day, and reading fresh rows writes nothing.
         """
+        import sqlite3
+
         wanted = list(dict.fromkeys(keys))
         found: dict[str, dict[str, Any]] = {}
         db = self._connect()
@@ -189,6 +197,8 @@ class FactsCache:
         """Write the queued entries and the new stamps of stale rows read, then trim if over the cap."""
         if not self._pending and not self._used:
             return
+        import sqlite3
+
         now = int(time.time())
         rows = [(key, now, payload) for key, payload in self._pending.items()]
         used = [(now, key) for key in self._used - self._pending.keys()]
@@ -249,6 +259,8 @@ class FactsCache:
     def _reset(self) -> None:
         """The database went bad under us: set it aside so the next use rebuilds it."""
         if self._db is not None:
+            import sqlite3
+
             try:
                 self._db.close()
             except sqlite3.Error:
@@ -277,14 +289,14 @@ def _encode(value: dict[str, Any]) -> bytes:
     # In the order given: a result read back must print as the one worked out (the JSON report keeps its
     # `details` in the order a checker wrote them).
     body = zlib.compress(json.dumps(value, separators=(",", ":")).encode("utf-8"))
-    return hashlib.sha256(body).digest()[:16] + body
+    return digests.sha256(body).digest()[:16] + body
 
 
 def _decode(payload: Any) -> dict[str, Any] | None:
     if not isinstance(payload, bytes) or len(payload) < 17:
         return None
     digest, body = payload[:16], payload[16:]
-    if hashlib.sha256(body).digest()[:16] != digest:
+    if digests.sha256(body).digest()[:16] != digest:
         return None
     try:
         value = json.loads(zlib.decompress(body))

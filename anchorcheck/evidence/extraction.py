@@ -7,11 +7,11 @@ Per process and free of I/O on the repository: worker processes run `extract_chu
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from anchorcheck.base import digests
 from anchorcheck.base.entrypoints import installed
 from anchorcheck.evidence import grammars, trees
 from anchorcheck.evidence.facts import Facts, Parsed, first_error_line, too_broken_to_query
@@ -51,7 +51,7 @@ def _grammar_versions() -> str:
 def _compute_fingerprint(language: Language) -> str:
     import inspect  # 20 ms of start-up, for one lookup per language
 
-    digest = hashlib.sha1(f"{FACTS_VERSION}\0{language.name}\0{language.grammar}".encode())  # noqa: S324
+    digest = digests.sha1(f"{FACTS_VERSION}\0{language.name}\0{language.grammar}".encode())
     # The parser and grammars that made the tree: an upgraded grammar may name nodes differently.
     digest.update(_grammar_versions().encode())
     for name in sorted(language.queries):

@@ -26,17 +26,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from anchorcheck.base.gitnames import is_object_id
-from anchorcheck.evidence import historywalk
 from anchorcheck.evidence.cache import FactsCache, open_cache
-from anchorcheck.evidence.historywalk import Change, Found
 from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.gitcmd import GIT_TIMEOUT
 from anchorcheck.repo.paths import UnsafePathError
 from anchorcheck.repo.context import Context
 from anchorcheck.repo.gitdir import head_key
+
+if TYPE_CHECKING:
+    from anchorcheck.evidence import historywalk
 
 MAX_COMMITS = 1_000_000  # commits one walk reads, newest first; past it, what was not seen says where history was cut
 MAX_PATHS = 1_000  # paths one walk asks about; past it (a table of 20,000 names) history stays silent
@@ -45,6 +46,18 @@ MAX_RECURRING = 8  # commits whose deletions are looked up again further back (w
 MIN_SECONDS = 3.0  # of the deadline, what a walk leaves to the rest of the run; with less left, no walk starts
 WALK_SECONDS = GIT_TIMEOUT  # what a walk may take at most (a run with no deadline): any git run's bound
 _CACHE_KEY = "history-v2"
+
+
+class Change(NamedTuple):
+    """The commit that removed or moved a path."""
+
+    commit: str  # short id
+    date: str  # YYYY-MM-DD (committer date)
+    subject: str
+
+    def __str__(self) -> str:
+        return f"{self.commit} ({self.date} '{self.subject}')"
+
 
 UNCOMMITTED = Change("", "", "")  # the change of a path HEAD has and the work tree lacks
 
@@ -200,6 +213,8 @@ class History:
         walked = self._walk(todo) if todo else None
         if walked is None:
             return
+        from anchorcheck.evidence.historywalk import Found  # loaded by the walk
+
         seen = dict(walked.found)
         for path in self._at_head([p for p in todo if p not in seen]):
             seen[path] = Found(UNCOMMITTED, None, "")
@@ -247,6 +262,8 @@ class History:
     def _walk(self, paths: list[str], since: str | None = None, start: str | None = None) -> historywalk.Walk | None:
         """One walk (`historywalk.walk`) from HEAD (or `start`) in the time the deadline leaves it; None when there
         is none, or git failed."""
+        from anchorcheck.evidence import historywalk  # (imported here: a run whose paths all exist never walks)
+
         seconds = self._budget()
         if self.head is None or seconds <= 0:
             return None

@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
+from anchorcheck.evidence.history import Change
 from anchorcheck.repo.checkout import Repository
 
 _FORMAT = "%x01%H%x00%h%x00%cs%x00%s"  # the commits found: full id, short id, date, subject
@@ -37,17 +38,6 @@ _FORMAT = "%x01%H%x00%h%x00%cs%x00%s"  # the commits found: full id, short id, d
 _RENAMES = ("-M", "-M100%", "--no-renames")
 
 Entry = tuple[str, str, str]  # status, old path, new path ("" but for a rename)
-
-
-class Change(NamedTuple):
-    """The commit that removed or moved a path."""
-
-    commit: str  # short id
-    date: str  # YYYY-MM-DD (committer date)
-    subject: str
-
-    def __str__(self) -> str:
-        return f"{self.commit} ({self.date} '{self.subject}')"
 
 
 class Found(NamedTuple):

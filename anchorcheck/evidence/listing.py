@@ -4,10 +4,11 @@ search of it needs worked out once; and which kind of code a file is, by its pat
 from __future__ import annotations
 
 import bisect
-import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
+
+from anchorcheck.base import digests
 
 if TYPE_CHECKING:
     from anchorcheck.evidence.prefilter import Recorded
@@ -74,7 +75,7 @@ class Listing:
         """Names the tree state of the scope's tracked files (as staged); None outside git."""
         if self._named is None and self._staged:
             tracked = [f"{path}\0{self._staged[path]}" for path, _ in self.files if path in self._staged]
-            self._named = hashlib.sha1("\0".join(tracked).encode("utf-8", "surrogateescape")).hexdigest()  # noqa: S324
+            self._named = digests.sha1("\0".join(tracked).encode("utf-8", "surrogateescape")).hexdigest()
         return self._named
 
     def came(self, path: str, language: Language | None) -> None:

@@ -9,10 +9,10 @@ lifetime (many anchors, one parse).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+from anchorcheck.base import digests
 from anchorcheck.repo.paths import UnsafePathError
 
 from anchorcheck.repo.safe_read import FileTooLargeError
@@ -196,7 +196,7 @@ def load(context: Context, path: str, parse: Callable[[bytes], T]) -> T:
         raise
     except OSError as exc:
         raise ManifestError(f"cannot read: {exc.strerror or exc}") from None
-    digest = hashlib.sha256(data).hexdigest()
+    digest = digests.sha256(data).hexdigest()
     key = ("anchorcheck.evidence.packages.load", getattr(parse, "__module__", ""), getattr(parse, "__qualname__", repr(parse)), digest)
     return context.memo(key, lambda: parse(data))
 

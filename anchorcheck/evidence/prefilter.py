@@ -10,11 +10,11 @@ judges only the files git says changed.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from anchorcheck.base import digests
 from anchorcheck.evidence.extraction import FACTS_VERSION
 from anchorcheck.repo.paths import UnsafePathError
 
@@ -343,7 +343,7 @@ class Prefilter:
         """Names the tracked files of a search (as staged) and the needles: what a recorded prefilter answers."""
         if self.cache is None or listing.staged is None:
             return None
-        digest = hashlib.sha1(f"{FACTS_VERSION}\0{self.repo.max_file_size}\0{sorted(wanted.items())!r}\0{listing.staged}".encode())  # noqa: S324
+        digest = digests.sha1(f"{FACTS_VERSION}\0{self.repo.max_file_size}\0{sorted(wanted.items())!r}\0{listing.staged}".encode())
         return f"prefilter:{digest.hexdigest()}"
 
     def recorded(self, key: str | None) -> Recorded | None:

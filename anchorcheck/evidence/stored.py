@@ -17,9 +17,9 @@ one that does not exist, and none cut short by a deadline.
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING
 
+from anchorcheck.base import digests
 from anchorcheck.model.anchors import Anchor
 from anchorcheck.evidence.cache import FactsCache
 from anchorcheck.base.codesig import code_signature, plugin_sources
@@ -55,12 +55,12 @@ class ResultStore:
         tree = name_tree(repo)
         if tree is None:
             return None
-        key = hashlib.sha1(f"{RESULTS_VERSION}\0{code}\0{config!r}\0{tree.digest}".encode("utf-8", "surrogateescape"))  # noqa: S324
+        key = digests.sha1(f"{RESULTS_VERSION}\0{code}\0{config!r}\0{tree.digest}".encode("utf-8", "surrogateescape"))
         return cls(cache, key.hexdigest(), tree)
 
     def _key(self, anchor: Anchor) -> str:
         text = f"{self.key}\0{anchor.kind}\0{anchor.value}\0{anchor.scope}"
-        return "result:" + hashlib.sha1(text.encode("utf-8", "surrogateescape")).hexdigest()  # noqa: S324
+        return "result:" + digests.sha1(text.encode("utf-8", "surrogateescape")).hexdigest()
 
     def get(self, anchor: Anchor) -> tuple[AnchorResult, list[str]] | None:
         """The stored result and the paths it found absent, when they are all still absent."""

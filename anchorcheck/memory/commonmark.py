@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import bisect
 import functools
-import re
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from anchorcheck.base.lazyregex import later
 from anchorcheck.memory.codespans import CodeSpan, code_spans
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 # the largest real instruction file read so far is 81 KB and hostile tables of 440 KB still parse.
 MARKDOWN_CAP = 1024 * 1024
 _PROSE = frozenset({"paragraph", "table"})
-_DEFINITION = re.compile(r"^ {0,3}\[((?:[^\[\]\\]|\\.){1,999})\]:[ \t]*<?([^\s<>]+)")
+_DEFINITION = later(r"^ {0,3}\[((?:[^\[\]\\]|\\.){1,999})\]:[ \t]*<?([^\s<>]+)")
 
 
 class Line(NamedTuple):
@@ -114,10 +115,43 @@ def _parser() -> MarkdownIt:
     return MarkdownIt("commonmark").enable("table").disable(["emphasis", "inline"])
 
 
-@functools.lru_cache(maxsize=4)
+_HELD = 4  # texts whose Documents are kept: the format reader, the reference reader and write-back ask for the same
+_held: dict[str, tuple[Document, bool]] = {}  # text -> (its Document, whether this process parsed it)
+_holding = threading.Lock()
+
+
 def read_document(text: str) -> Document:
     """The structure of a Markdown text (parsed once: the format reader, the reference reader and
-    write-back ask for the same text in one run). MarkdownTooLarge past MARKDOWN_CAP characters."""
+    write-back ask for the same text in one run; or not at all, when a stored one was `remember`ed).
+    MarkdownTooLarge past MARKDOWN_CAP characters."""
+    held = _held.get(text)
+    if held is not None:
+        return held[0]
+    document = _parse(text)
+    _hold(text, document, parsed=True)
+    return document
+
+
+def remember(text: str, document: Document) -> None:
+    """Hold a Document read back from a store for `text`: `read_document(text)` answers it without parsing."""
+    _hold(text, document, parsed=False)
+
+
+def parsed(text: str) -> Document | None:
+    """The Document of `text` if this process parsed it and still holds it (what a store may keep), else None."""
+    held = _held.get(text)
+    return held[0] if held is not None and held[1] else None
+
+
+def _hold(text: str, document: Document, *, parsed: bool) -> None:
+    with _holding:
+        _held.pop(text, None)
+        _held[text] = (document, parsed)
+        while len(_held) > _HELD:
+            del _held[next(iter(_held))]
+
+
+def _parse(text: str) -> Document:
     if len(text) > MARKDOWN_CAP:
         raise MarkdownTooLarge(f"Markdown of {len(text):,} characters, more than {MARKDOWN_CAP // 2**20} MiB; not parsed (an instruction file is a few KB)")
     lines = text.splitlines()

@@ -16,13 +16,14 @@ lock what dependencies depend on, which says nothing of what the project uses.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import posixpath
 import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from anchorcheck.base import digests
+from anchorcheck.base.lazyregex import later
 from anchorcheck.evidence.cache import FactsCache
 from anchorcheck.evidence.history import Change, at_head, revisions
 from anchorcheck.repo.checkout import Repository
@@ -32,9 +33,9 @@ MAX_REVISIONS = 10  # revisions of one manifest read, newest first
 MAX_MANIFESTS = 2_000  # manifests of a kind read to know a name is declared nowhere now
 _CACHE_KEY = "dependency-history-v1"
 ECOSYSTEMS = {"package.json": "npm", "pyproject.toml": "pypi", "Cargo.toml": "cargo", "go.mod": "golang"}
-_PACKAGE_WORD = re.compile(r"@[a-z0-9][\w.-]*/[\w.-]+|[A-Za-z][\w.-]*[A-Za-z0-9](?:/[\w.-]+)*")
-_REQUIREMENT = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
-_GO_REQUIRE = re.compile(r"^\s*(?:require\s+)?([\w.~-]+(?:/[\w.~-]+)+)\s+v\d", re.M)
+_PACKAGE_WORD = later(r"@[a-z0-9][\w.-]*/[\w.-]+|[A-Za-z][\w.-]*[A-Za-z0-9](?:/[\w.-]+)*")
+_REQUIREMENT = later(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+_GO_REQUIRE = later(r"^\s*(?:require\s+)?([\w.~-]+(?:/[\w.~-]+)+)\s+v\d", re.M)
 _NPM_SECTIONS = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
 _CARGO_SECTIONS = ("dependencies", "dev-dependencies", "build-dependencies")
 
@@ -167,7 +168,7 @@ class Dependencies:
         if manifest in self._removed:
             return self._removed[manifest]
         text = self._text(manifest)
-        key = f"{_CACHE_KEY}:{manifest}:{hashlib.sha256(text.encode('utf-8', 'surrogateescape')).hexdigest()}"
+        key = f"{_CACHE_KEY}:{manifest}:{digests.sha256(text.encode('utf-8', 'surrogateescape')).hexdigest()}"
         cache = self.cache
         kept = cache.get_many([key]).get(key) if cache is not None else None
         if kept is not None:

@@ -16,17 +16,16 @@ reference read here holds the name as written (`sym:parse_config`,
 
 from __future__ import annotations
 
-import re
-
+from anchorcheck.base.lazyregex import later
 from anchorcheck.model.reference import Reference
 
 IDENTIFIER_KINDS = ("sym", "env")
-_PART = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_SNAKE = re.compile(r"_?[a-z][a-z0-9]*(?:_[a-z0-9]+)+")  # parse_config, _private_helper (not __init__)
-_CAMEL = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")  # loadConfig
-_PASCAL = re.compile(r"[A-Z](?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]*(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z])[A-Za-z0-9]*")  # SourceIndex, HTTPServer
-_SCREAMING = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # CACHE_DIR: an environment variable (or a constant)
-_VARIABLE = re.compile(r"\$\{?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\}?")  # $CACHE_DIR, ${CACHE_DIR}
+_PART = later(r"[A-Za-z_][A-Za-z0-9_]*")
+_SNAKE = later(r"_?[a-z][a-z0-9]*(?:_[a-z0-9]+)+")  # parse_config, _private_helper (not __init__)
+_CAMEL = later(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")  # loadConfig
+_PASCAL = later(r"[A-Z](?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]*(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z])[A-Za-z0-9]*")  # SourceIndex, HTTPServer
+_SCREAMING = later(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # CACHE_DIR: an environment variable (or a constant)
+_VARIABLE = later(r"\$\{?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\}?")  # $CACHE_DIR, ${CACHE_DIR}
 
 
 def identifier(token: str) -> tuple[str, str] | None:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from anchorcheck.memory import identifiers, implicit
 from anchorcheck.model.anchors import AnchorSyntaxError, anchor_text, parse_anchor
@@ -31,6 +31,9 @@ from anchorcheck.memory.references import MENTION, Claims, apply_to, read_refere
 from anchorcheck.model.registry import MemoryFormat, Registry
 from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.safe_read import MEMORY_CAP, FileTooLargeError, read_capped, read_in_root
+
+if TYPE_CHECKING:
+    from anchorcheck.memory.documents import Documents
 
 
 
@@ -68,6 +71,7 @@ class ReferenceReading(NamedTuple):
     claims: Claims | None = None
     unsure: implicit.Unsure | None = None  # bare names held until history says whether they were here
     dependencies: Dependencies | None = None  # package names in code read when a manifest's history dropped them
+    documents: Documents | None = None  # Markdown files' parsed structure kept by their text (a run with the cache on)
 
 
 def read_memory_file(
@@ -89,6 +93,9 @@ def read_memory_file(
         known = ", ".join(sorted(discovery_globs(registry))) or "none"
         raise MemoryFileError(shown, None, f"unknown memory file format (known: {known})")
     text = read_text(path, shown, root)
+    documents = reading.documents if reading is not None and fmt.markdown else None
+    if documents is not None:
+        documents.recall(text)
     try:
         memories = fmt.read(shown, text)
         for memory in memories:
@@ -98,6 +105,8 @@ def read_memory_file(
             memories = _with_references(memories, text, fmt, shown, _folder_of(path, reading.repo), reading, registry)
     except MarkdownTooLarge as exc:  # seconds of parsing for a file no agent reads whole: one finding instead
         raise MemoryFileError(shown, None, str(exc)) from None
+    if documents is not None:
+        documents.keep(text)
     drop_ignored_lines(memories, text)
     return memories
 

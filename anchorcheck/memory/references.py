@@ -91,15 +91,15 @@ _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
 # A code block that says which file it shows: a first line `# app.py`, `// src/x.ts`, `<!-- page.html -->`, or an
 # info string `python title="app.py"`. A later command running that file runs the document's file (a user's app
 # the text has them write), not one of the repository's.
-_SHOWN_FIRST_LINE = re.compile(r"^(?:#|//|--|;|<!--|/\*)\s*(?:file(?:name)?\s*:\s*)?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)\s*(?:-->|\*/)?$")
-_SHOWN_INFO = re.compile(r"\b(?:title|file|filename)=[\"']?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)")
-_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1")  # `cat > x.py <<'EOF'`: the lines up to EOF are the file's
+_SHOWN_FIRST_LINE = later(r"^(?:#|//|--|;|<!--|/\*)\s*(?:file(?:name)?\s*:\s*)?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)\s*(?:-->|\*/)?$")
+_SHOWN_INFO = later(r"\b(?:title|file|filename)=[\"']?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)")
+_HEREDOC = later(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1")  # `cat > x.py <<'EOF'`: the lines up to EOF are the file's
 # A lead-in that says what its list names may be absent: "Read these files if they exist:", "(when present):".
-_CONDITIONAL_LEAD = re.compile(r"\b(?:if|when(?:ever)?)\s+(?:(?:it|they|one|any|these|those|present)\s+)?(?:exists?|(?:is|are)\s+present|present)\b", re.I)
+_CONDITIONAL_LEAD = later(r"\b(?:if|when(?:ever)?)\s+(?:(?:it|they|one|any|these|those|present)\s+)?(?:exists?|(?:is|are)\s+present|present)\b", re.I)
 _ASSIGNED_VALUE = re.compile(r"(?<!\S)([A-Za-z_]\w*=)[^\s'\"]+(?=\s|$)")  # an unquoted value: quotes stay balanced
 _IF_THERE = re.compile(r"[\s`'\")]*,?\s*\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
 _IF = re.compile(r"\b(?:if|when|unless)\s+(?:the\s+|a\s+|an\s+)?(?:file\s+|folder\s+|directory\s+)?$", re.I)
-_EXISTS = re.compile(r"[`'\")]*\s+(?:exists?|is\s+present|is\s+there|does(?:n't|\s+not)\s+exist)\b", re.I)
+_EXISTS = later(r"[`'\")]*\s+(?:exists?|is\s+present|is\s+there|does(?:n't|\s+not)\s+exist)\b", re.I)
 
 _RUNS_IN = later(r"`\s+(?:in|from|inside|within)\s+`")  # between a command's code span and a folder's
 _HEADING_WORD = later(r"[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*/?")  # the words of a heading that may name a folder

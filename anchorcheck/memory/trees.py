@@ -14,13 +14,14 @@ accepted): the connector columns seen so far, in order, are the levels.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from anchorcheck.base.lazyregex import later
+
 # A connector: `├── `, `└── ` (also with one dash or ASCII `|-- `, `` `-- ``), after the guides of the levels above.
-_ENTRY = re.compile(r"^([ \t│|]*)(?:[├└][─-]{1,3}|[|`+]--)[ \t]*([^ \t#][^ \t]*)")
-_ROOT = re.compile(r"^(?!\.\.\.|…)([^ \t│├└#|`+][^ \t]*)[ \t]*(?:#.*)?$")  # at the margin; `...` is an elision
+_ENTRY = later(r"^([ \t│|]*)(?:[├└][─-]{1,3}|[|`+]--)[ \t]*([^ \t#][^ \t]*)")
+_ROOT = later(r"^(?!\.\.\.|…)([^ \t│├└#|`+][^ \t]*)[ \t]*(?:#.*)?$")  # at the margin; `...` is an elision
 _MOST_LEVELS = 64
 
 

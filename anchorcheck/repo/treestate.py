@@ -31,10 +31,10 @@ replays its last report pays for no more than the listing.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable
 
+from anchorcheck.base import digests
 from anchorcheck.repo.checkout import Repository
 
 from anchorcheck.repo.listing import REGULAR_MODES, index_entries
@@ -48,7 +48,7 @@ MAX_UNCLEAN = 2000  # files git does not vouch for (modified, untracked) that na
 
 def git_blob_id(data: bytes) -> str:
     """The id git gives these bytes as a blob, so untracked files share the key space of tracked ones."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()  # noqa: S324 - a content id, not security
+    return digests.sha1(b"blob %d\0" % len(data) + data).hexdigest()  # a content id, not security
 
 
 class TreeState:
@@ -126,7 +126,7 @@ def name_tree(repo: Repository) -> TreeState | None:
     clean = repo.blob_ids
     if sum(1 for path in listed if path not in clean) > MAX_UNCLEAN:
         return None  # naming the state would read more than most checks do
-    digest = hashlib.sha1()  # noqa: S324 - a content id, not security
+    digest = digests.sha1()  # a content id, not security
     unclean: dict[str, str] = {}
     for path in listed:
         content = clean.get(path)
@@ -184,7 +184,7 @@ def listing_key(repo: Repository, tree: TreeState | None = None) -> list[str] | 
 
 def output_id(output: str) -> str:
     """The id of one listing command's raw output."""
-    return hashlib.sha1(output.encode("utf-8", "surrogateescape")).hexdigest()  # noqa: S324 - a content id
+    return digests.sha1(output.encode("utf-8", "surrogateescape")).hexdigest()  # a content id
 
 
 def unvouched_id(repo: Repository, outputs: list[str | None], tree: TreeState | None = None) -> str | None:
@@ -199,7 +199,7 @@ def unvouched_id(repo: Repository, outputs: list[str | None], tree: TreeState | 
     skipped = repo.skip_worktree
     if staged is None or modified is None or untracked is None or skipped is None:
         return None
-    digest = hashlib.sha1()  # noqa: S324 - a content id, not security
+    digest = digests.sha1()  # a content id, not security
     kept = 0
     for path in sorted(_unvouched(staged, modified, _split(untracked) | skipped)):
         if tree is not None:  # ("+": a path whose blob id the state used, which this side never names: a miss)

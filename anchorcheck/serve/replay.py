@@ -87,7 +87,7 @@ def replay(argv: list[str]) -> int | None:
     try:
         found = _found_root()
         _listed = _list(named_root(argv) or found)
-        import json  # json and hashlib (7 ms) load while git lists the checkout
+        import json  # json (4 ms) loads while git lists the checkout
 
         entry = json.loads(_read_entry(_slot(argv)))
         if not _holds(entry, found):
@@ -130,9 +130,9 @@ def _list(root: str) -> Repository | None:
 def _slot(argv: list[str]) -> str:
     """The entry of these words run in this directory, in the cache folder's `replay/`; OSError when there
     is no folder of this user's own for it (`anchorcheck.repo.cachedir`)."""
-    import hashlib
     import json
 
+    from anchorcheck.base import digests
     from anchorcheck.repo.cachedir import cache_folder, usable_folder
 
     cache = cache_folder()
@@ -140,7 +140,7 @@ def _slot(argv: list[str]) -> str:
     if folder is None or not usable_folder(folder, make=True):
         raise FileNotFoundError("no cache folder to keep reports in")
     key = json.dumps([VERSION, argv, os.getcwd()])
-    name = hashlib.sha1(key.encode("utf-8", "surrogateescape")).hexdigest()  # noqa: S324 - a name, not security
+    name = digests.sha1(key.encode("utf-8", "surrogateescape")).hexdigest()  # a name, not security
     return os.path.join(folder, name)
 
 
@@ -245,7 +245,7 @@ def _found_root() -> str:
 def file_id(path: str) -> str | None:
     """What a file named outside the listing holds: its bytes' hash (and a link's target); None when absent.
     Never opens what is no regular file (a FIFO would block), nor reads one past `_MAX_FILE` whole."""
-    import hashlib
+    from anchorcheck.base import digests
 
     try:
         link = os.readlink(path) if os.path.islink(path) else None
@@ -253,7 +253,7 @@ def file_id(path: str) -> str | None:
         if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_FILE:
             return f"{link}:{info.st_mode}:{info.st_size}:{info.st_mtime_ns}:{info.st_ino}"
         with open(path, "rb") as handle:
-            return f"{link}:{hashlib.sha1(handle.read()).hexdigest()}"  # noqa: S324 - a content id
+            return f"{link}:{digests.sha1(handle.read()).hexdigest()}"  # a content id
     except FileNotFoundError:
         return None
     except OSError as exc:

@@ -26,11 +26,11 @@ later run at a descendant HEAD walks only the commits since.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
+from anchorcheck.base.lazyregex import later
 from anchorcheck.evidence.cache import open_cache
 from anchorcheck.evidence.extraction import extract_or_broken
 from anchorcheck.evidence.facts import Facts
@@ -49,7 +49,7 @@ MAX_CONFIRMS = 60  # files whose parent's facts are read per run; past them, nam
 MIN_SECONDS = 3.0  # left of the deadline below which no walk starts
 _CACHE_KEY = "ident-history-v2"
 _FORMAT = "%x01%h%x00%cs%x00%s"
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_WORD = later(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class Gone(NamedTuple):

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable
 from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
+from anchorcheck.base.lazyregex import later
 from anchorcheck.evidence.goals import Goal, classify
 from anchorcheck.evidence.index import SourceIndex
 from anchorcheck.memory import identifiers
@@ -37,9 +38,9 @@ from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Memory, Verdict
 from anchorcheck.repo.context import BudgetExceeded, Context
 from anchorcheck.repo.paths import UnsafePathError
-from anchorcheck.verify.identhistory import Gone, IdentHistory, defines
 
 if TYPE_CHECKING:
+    from anchorcheck.verify.identhistory import Gone
     from anchorcheck.verify.verifier import Verifier
 
 UNSURE = "unsure"  # the look at a name was not complete: not read
@@ -49,7 +50,7 @@ Check = Callable[[str], AnchorResult]
 Holding = list[str] | None | str  # the files that write a name (None: too many to read), or "ask"
 MAX_CANDIDATE_BYTES = 1024 * 1024  # bytes of the files that may define a name, past which it is not read
 MAX_RUN_BYTES = 8 * 1024 * 1024  # bytes of such files one run parses; the names past it are not read
-_WORDS = re.compile(rb"[\w$]+")
+_WORDS = later(rb"[\w$]+")
 _LIST_ONLY = Goal(lambda path, facts: False, files=0)  # met before any file is parsed: the candidates, listed
 
 
@@ -156,6 +157,8 @@ def _writes(index: SourceIndex, path: str, whole: re.Pattern[bytes]) -> bool:
 
 def _fates(names: list[str], env: Callable[[str], bool], verifier: Verifier, check: Check) -> dict[str, Gone | None]:
     """What history says of names nothing defines now, from the checkout's one IdentHistory (made once)."""
+    from anchorcheck.verify.identhistory import IdentHistory  # (imported here: a run whose names are all defined never asks)
+
     context = verifier.context
     history = context.memo((_MEMO, context.repo.root), lambda: IdentHistory(context))
     return history.fates(names, env, context, lambda name: _now(name, _kind(name), verifier, check) not in (None, UNSURE, LATE))
@@ -232,6 +235,8 @@ def _definers(context: Context, name: str, holding: Holding) -> tuple[tuple[str,
     and whether every one was read and parsed cleanly (None: too many to look at)."""
     if not isinstance(holding, list):
         return None, False
+    from anchorcheck.verify.identhistory import defines  # with the history walk: a run with no name to look up never loads it
+
     index = SourceIndex.of(context)
     clean = True
     try:
