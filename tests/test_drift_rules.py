@@ -183,3 +183,22 @@ def test_a_crate_of_the_workspace_dropped_from_its_table_is_still_a_package_here
     found = by_anchor(check(tmp_path)[1])
     assert not any("std_utils" in a for a in found)  # the crate is there: a package of this repository
     assert found["pkg:cargo/serde"]["verdict"] == "REFUTED"
+
+
+def test_a_feature_an_external_cargo_subcommand_names_that_its_package_renamed_is_stale(tmp_path: Path) -> None:
+    root = '[workspace]\nmembers = ["meta"]\n'
+    meta = '[package]\nname = "meta"\nversion = "0.1.0"\n\n[features]\nmock = []\n'
+    write_tree(tmp_path, {"Cargo.toml": root, "meta/Cargo.toml": meta, "meta/src/lib.rs": "\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"meta/Cargo.toml": meta.replace("mock = []", "mock-srv = []")})
+    commit(tmp_path, "rename the mock feature")
+    agents = "Test with `cargo nextest run -p meta --features mock`, or `cargo nextest run -p meta --features fake`.\n"
+    write_tree(tmp_path, {"AGENTS.md": agents + "Or `cargo nextest run -p meta --features mock-srv`.\n"})
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    renamed = found["cmd:cargo nextest run -p meta --features mock"]
+    assert code == 1 and renamed["verdict"] == "REFUTED" and renamed["state"] == "gone"
+    assert "renamed to `mock-srv` in" in renamed["reason"] and "'rename the mock feature'" in renamed["reason"]
+    never = found["cmd:cargo nextest run -p meta --features fake"]  # never a feature here: the external tool's to say
+    assert never["verdict"] == "INCONCLUSIVE" and "installed separately" in never["reason"]
+    assert found["cmd:cargo nextest run -p meta --features mock-srv"]["verdict"] == "INCONCLUSIVE"
