@@ -202,3 +202,39 @@ def test_a_feature_an_external_cargo_subcommand_names_that_its_package_renamed_i
     never = found["cmd:cargo nextest run -p meta --features fake"]  # never a feature here: the external tool's to say
     assert never["verdict"] == "INCONCLUSIVE" and "installed separately" in never["reason"]
     assert found["cmd:cargo nextest run -p meta --features mock-srv"]["verdict"] == "INCONCLUSIVE"
+
+
+def test_a_bare_name_others_end_with_is_stale_when_the_text_named_it_before_it_moved(tmp_path: Path) -> None:
+    # Several README.md files; the root one moved after AGENTS.md named it: was true, is gone.
+    write_tree(tmp_path, {"README.md": "r\n", "app/README.md": "a\n", "web/README.md": "w\n", "AGENTS.md": "Read `README.md` first.\n"})
+    init_repo(tmp_path)
+    (tmp_path / "moved").mkdir()
+    git(tmp_path, "mv", "README.md", "moved/README.md")
+    commit(tmp_path, "move the readme")
+    found = by_anchor(check(tmp_path)[1])
+    readme = found["file:README.md"]
+    assert readme["verdict"] == "REFUTED" and "moved to `moved/README.md`" in readme["reason"]
+    # Written after the move (here: not committed yet), the same words mean one of the README.md files there now.
+    write_tree(tmp_path, {"CLAUDE.md": "Read `README.md` first.\n"})
+    git(tmp_path, "rm", "-q", "--cached", "AGENTS.md")
+    (tmp_path / "AGENTS.md").unlink()
+    assert "file:README.md" not in by_anchor(check(tmp_path)[1])
+
+
+def test_a_program_written_as_a_path_and_a_bare_dot_file_are_paths_that_can_go_stale(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"java/mvnw": "#!/bin/sh\n", "java/pom.xml": "<project/>\n", ".node-version": "22\n", ".python-version": "3.12\n"})
+    write_tree(tmp_path, {"java/AGENTS.md": "Build with `./mvnw -q verify`.\n", "AGENTS.md": "Node is pinned in `.node-version`; Python in `.python-version`.\n"})
+    write_tree(tmp_path, {"CLAUDE.md": "Files ending in `.tsx`; promises chain with `.then`.\n\n```bash\ncd java && ./mvnw clean\n```\n"})
+    init_repo(tmp_path)
+    found = by_anchor(check(tmp_path)[1])
+    assert found["file:java/mvnw"]["verdict"] == "VERIFIED" and found["file:.node-version"]["verdict"] == "VERIFIED"
+    assert not any(".tsx" in a or ".then" in a for a in found)  # an extension, a method: nothing here, never here
+    git(tmp_path, "mv", "java/mvnw", "java/mvnw.sh")
+    git(tmp_path, "mv", ".node-version", ".nvmrc")
+    commit(tmp_path, "rename the wrapper and the node pin")
+    code, results = check(tmp_path)
+    found = {(r["memory_file"], r["anchor"]): r for r in results}
+    for where in ("java/AGENTS.md", "CLAUDE.md"):  # relative to the file's folder, and to the folder `cd` entered
+        assert found[(where, "file:java/mvnw")]["verdict"] == "REFUTED" and "moved to `java/mvnw.sh`" in found[(where, "file:java/mvnw")]["reason"]
+    assert code == 1 and "moved to `.nvmrc`" in found[("AGENTS.md", "file:.node-version")]["reason"]
+    assert found[("AGENTS.md", "file:.python-version")]["verdict"] == "VERIFIED"
