@@ -238,3 +238,16 @@ def test_a_program_written_as_a_path_and_a_bare_dot_file_are_paths_that_can_go_s
         assert found[(where, "file:java/mvnw")]["verdict"] == "REFUTED" and "moved to `java/mvnw.sh`" in found[(where, "file:java/mvnw")]["reason"]
     assert code == 1 and "moved to `.nvmrc`" in found[("AGENTS.md", "file:.node-version")]["reason"]
     assert found[("AGENTS.md", "file:.python-version")]["verdict"] == "VERIFIED"
+
+
+def test_a_file_deleted_from_git_and_ignored_since_is_a_local_file_not_a_stale_one(tmp_path: Path) -> None:
+    write_tree(tmp_path, {".env": "A=1\n", ".env.example": "A=\n", "old.cfg": "x\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "--cached", ".env")
+    git(tmp_path, "rm", "-q", "old.cfg")
+    write_tree(tmp_path, {".gitignore": ".env\n", "AGENTS.md": "Copy `.env.example` to `.env`; `old.cfg` holds the defaults.\n"})
+    commit(tmp_path, "stop tracking .env")
+    (tmp_path / ".env").unlink()
+    found = by_anchor(check(tmp_path)[1])
+    assert found["file:.env"]["verdict"] == "INCONCLUSIVE" and "ignored by .gitignore" in found["file:.env"]["reason"]
+    assert found["file:old.cfg"]["verdict"] == "REFUTED"  # deleted and not ignored: stale

@@ -174,6 +174,11 @@ def resolve(reference: Reference, context: Context) -> Resolution:
     gone = next((f for f in fates if f.existed), None)
     if gone is not None and gone.recurring:  # made and deleted over and over: absent now is one phase of a workflow
         return Resolution(None, f"{gone.path} does not exist now, {gone.describe()}: not a stale path", RECURRING)
+    if gone is not None and gone.moved_to is None:  # deleted, and ignored now: untracked on purpose, a local file (`.env`)
+        ignored = next(((c, why) for c in candidates if (why := repo.ignored_because(c))), None)
+        if ignored is not None:
+            return Resolution(None, f"{ignored[0]} does not exist, but it is {ignored[1]}: a build output or a local file "
+                              f"({gone.path} was {gone.describe()})")
     if gone is not None and gone.moved_to is None and "/" not in bare and not written.startswith("../"):
         # A bare name (`runtime/`) deleted as written, while other paths end with it now: the text may mean one of
         # those (a folder of that name in a package), and no move says it meant the deleted one.
