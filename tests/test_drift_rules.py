@@ -251,3 +251,17 @@ def test_a_file_deleted_from_git_and_ignored_since_is_a_local_file_not_a_stale_o
     found = by_anchor(check(tmp_path)[1])
     assert found["file:.env"]["verdict"] == "INCONCLUSIVE" and "ignored by .gitignore" in found["file:.env"]["reason"]
     assert found["file:old.cfg"]["verdict"] == "REFUTED"  # deleted and not ignored: stale
+
+
+def test_a_script_its_root_configuration_renamed_is_stale_though_a_package_defines_one_of_that_name(tmp_path: Path) -> None:
+    root = '{"name": "root", "scripts": {"e2e": "cd e2e && pnpm e2e", "build": "tsc"}}\n'
+    write_tree(tmp_path, {"package.json": root, "e2e/package.json": '{"name": "e2e", "scripts": {"e2e": "playwright test", "lint": "x"}}\n'})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"package.json": root.replace('"e2e":', '"e2e:all":')})
+    commit(tmp_path, "rename e2e")
+    write_tree(tmp_path, {"AGENTS.md": "Run `pnpm e2e` after `pnpm build`; lint with `pnpm lint`.\n"})
+    found = by_anchor(check(tmp_path)[1])
+    e2e = found["cmd:pnpm e2e"]
+    assert e2e["verdict"] == "REFUTED" and "renamed to `e2e:all` in" in e2e["reason"] and "'rename e2e'" in e2e["reason"]
+    lint = found["cmd:pnpm lint"]  # never the root's: which configuration the text means cannot be told
+    assert lint["verdict"] == "INCONCLUSIVE" and "defined in e2e/package.json" in lint["reason"]
