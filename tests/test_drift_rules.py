@@ -265,3 +265,13 @@ def test_a_script_its_root_configuration_renamed_is_stale_though_a_package_defin
     assert e2e["verdict"] == "REFUTED" and "renamed to `e2e:all` in" in e2e["reason"] and "'rename e2e'" in e2e["reason"]
     lint = found["cmd:pnpm lint"]  # never the root's: which configuration the text means cannot be told
     assert lint["verdict"] == "INCONCLUSIVE" and "defined in e2e/package.json" in lint["reason"]
+
+
+def test_a_deleted_source_file_under_a_build_folder_is_still_stale(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"src/core/build/pipeline.ts": "x\n", "src/core/build/index.ts": "y\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "src/core/build/pipeline.ts")
+    write_tree(tmp_path, {"AGENTS.md": "The build runs in `src/core/build/pipeline.ts`.\n"})
+    commit(tmp_path, "fold the pipeline into index")
+    found = by_anchor(check(tmp_path)[1])
+    assert found["file:src/core/build/pipeline.ts"]["verdict"] == "REFUTED"  # a folder's name is no ignore rule

@@ -174,8 +174,9 @@ def resolve(reference: Reference, context: Context) -> Resolution:
     gone = next((f for f in fates if f.existed), None)
     if gone is not None and gone.recurring:  # made and deleted over and over: absent now is one phase of a workflow
         return Resolution(None, f"{gone.path} does not exist now, {gone.describe()}: not a stale path", RECURRING)
-    if gone is not None and gone.moved_to is None:  # deleted, and ignored now: untracked on purpose, a local file (`.env`)
-        ignored = next(((c, why) for c in candidates if (why := repo.ignored_because(c))), None)
+    if gone is not None and gone.moved_to is None:  # deleted, and a .gitignore ignores it now: untracked on purpose (`.env`)
+        # (the repository's own ignore rules only: a folder name such as build/ says nothing of a deleted source file)
+        ignored = next(((c, why) for c in candidates if (why := repo.ignored_because(c)) and why.startswith("ignored by ")), None)
         if ignored is not None:
             return Resolution(None, f"{ignored[0]} does not exist, but it is {ignored[1]}: a build output or a local file "
                               f"({gone.path} was {gone.describe()})")
