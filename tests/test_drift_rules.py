@@ -183,3 +183,95 @@ def test_a_crate_of_the_workspace_dropped_from_its_table_is_still_a_package_here
     found = by_anchor(check(tmp_path)[1])
     assert not any("std_utils" in a for a in found)  # the crate is there: a package of this repository
     assert found["pkg:cargo/serde"]["verdict"] == "REFUTED"
+
+
+def test_a_feature_an_external_cargo_subcommand_names_that_its_package_renamed_is_stale(tmp_path: Path) -> None:
+    root = '[workspace]\nmembers = ["meta"]\n'
+    meta = '[package]\nname = "meta"\nversion = "0.1.0"\n\n[features]\nmock = []\n'
+    write_tree(tmp_path, {"Cargo.toml": root, "meta/Cargo.toml": meta, "meta/src/lib.rs": "\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"meta/Cargo.toml": meta.replace("mock = []", "mock-srv = []")})
+    commit(tmp_path, "rename the mock feature")
+    agents = "Test with `cargo nextest run -p meta --features mock`, or `cargo nextest run -p meta --features fake`.\n"
+    write_tree(tmp_path, {"AGENTS.md": agents + "Or `cargo nextest run -p meta --features mock-srv`.\n"})
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    renamed = found["cmd:cargo nextest run -p meta --features mock"]
+    assert code == 1 and renamed["verdict"] == "REFUTED" and renamed["state"] == "gone"
+    assert "renamed to `mock-srv` in" in renamed["reason"] and "'rename the mock feature'" in renamed["reason"]
+    never = found["cmd:cargo nextest run -p meta --features fake"]  # never a feature here: the external tool's to say
+    assert never["verdict"] == "INCONCLUSIVE" and "installed separately" in never["reason"]
+    assert found["cmd:cargo nextest run -p meta --features mock-srv"]["verdict"] == "INCONCLUSIVE"
+
+
+def test_a_bare_name_others_end_with_is_stale_when_the_text_named_it_before_it_moved(tmp_path: Path) -> None:
+    # Several README.md files; the root one moved after AGENTS.md named it: was true, is gone.
+    write_tree(tmp_path, {"README.md": "r\n", "app/README.md": "a\n", "web/README.md": "w\n", "AGENTS.md": "Read `README.md` first.\n"})
+    init_repo(tmp_path)
+    (tmp_path / "moved").mkdir()
+    git(tmp_path, "mv", "README.md", "moved/README.md")
+    commit(tmp_path, "move the readme")
+    found = by_anchor(check(tmp_path)[1])
+    readme = found["file:README.md"]
+    assert readme["verdict"] == "REFUTED" and "moved to `moved/README.md`" in readme["reason"]
+    # Written after the move (here: not committed yet), the same words mean one of the README.md files there now.
+    write_tree(tmp_path, {"CLAUDE.md": "Read `README.md` first.\n"})
+    git(tmp_path, "rm", "-q", "--cached", "AGENTS.md")
+    (tmp_path / "AGENTS.md").unlink()
+    assert "file:README.md" not in by_anchor(check(tmp_path)[1])
+
+
+def test_a_program_written_as_a_path_and_a_bare_dot_file_are_paths_that_can_go_stale(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"java/mvnw": "#!/bin/sh\n", "java/pom.xml": "<project/>\n", ".node-version": "22\n", ".python-version": "3.12\n"})
+    write_tree(tmp_path, {"java/AGENTS.md": "Build with `./mvnw -q verify`.\n", "AGENTS.md": "Node is pinned in `.node-version`; Python in `.python-version`.\n"})
+    write_tree(tmp_path, {"CLAUDE.md": "Files ending in `.tsx`; promises chain with `.then`.\n\n```bash\ncd java && ./mvnw clean\n```\n"})
+    init_repo(tmp_path)
+    found = by_anchor(check(tmp_path)[1])
+    assert found["file:java/mvnw"]["verdict"] == "VERIFIED" and found["file:.node-version"]["verdict"] == "VERIFIED"
+    assert not any(".tsx" in a or ".then" in a for a in found)  # an extension, a method: nothing here, never here
+    git(tmp_path, "mv", "java/mvnw", "java/mvnw.sh")
+    git(tmp_path, "mv", ".node-version", ".nvmrc")
+    commit(tmp_path, "rename the wrapper and the node pin")
+    code, results = check(tmp_path)
+    found = {(r["memory_file"], r["anchor"]): r for r in results}
+    for where in ("java/AGENTS.md", "CLAUDE.md"):  # relative to the file's folder, and to the folder `cd` entered
+        assert found[(where, "file:java/mvnw")]["verdict"] == "REFUTED" and "moved to `java/mvnw.sh`" in found[(where, "file:java/mvnw")]["reason"]
+    assert code == 1 and "moved to `.nvmrc`" in found[("AGENTS.md", "file:.node-version")]["reason"]
+    assert found[("AGENTS.md", "file:.python-version")]["verdict"] == "VERIFIED"
+
+
+def test_a_file_deleted_from_git_and_ignored_since_is_a_local_file_not_a_stale_one(tmp_path: Path) -> None:
+    write_tree(tmp_path, {".env": "A=1\n", ".env.example": "A=\n", "old.cfg": "x\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "--cached", ".env")
+    git(tmp_path, "rm", "-q", "old.cfg")
+    write_tree(tmp_path, {".gitignore": ".env\n", "AGENTS.md": "Copy `.env.example` to `.env`; `old.cfg` holds the defaults.\n"})
+    commit(tmp_path, "stop tracking .env")
+    (tmp_path / ".env").unlink()
+    found = by_anchor(check(tmp_path)[1])
+    assert found["file:.env"]["verdict"] == "INCONCLUSIVE" and "ignored by .gitignore" in found["file:.env"]["reason"]
+    assert found["file:old.cfg"]["verdict"] == "REFUTED"  # deleted and not ignored: stale
+
+
+def test_a_script_its_root_configuration_renamed_is_stale_though_a_package_defines_one_of_that_name(tmp_path: Path) -> None:
+    root = '{"name": "root", "scripts": {"e2e": "cd e2e && pnpm e2e", "build": "tsc"}}\n'
+    write_tree(tmp_path, {"package.json": root, "e2e/package.json": '{"name": "e2e", "scripts": {"e2e": "playwright test", "lint": "x"}}\n'})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"package.json": root.replace('"e2e":', '"e2e:all":')})
+    commit(tmp_path, "rename e2e")
+    write_tree(tmp_path, {"AGENTS.md": "Run `pnpm e2e` after `pnpm build`; lint with `pnpm lint`.\n"})
+    found = by_anchor(check(tmp_path)[1])
+    e2e = found["cmd:pnpm e2e"]
+    assert e2e["verdict"] == "REFUTED" and "renamed to `e2e:all` in" in e2e["reason"] and "'rename e2e'" in e2e["reason"]
+    lint = found["cmd:pnpm lint"]  # never the root's: which configuration the text means cannot be told
+    assert lint["verdict"] == "INCONCLUSIVE" and "defined in e2e/package.json" in lint["reason"]
+
+
+def test_a_deleted_source_file_under_a_build_folder_is_still_stale(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"src/core/build/pipeline.ts": "x\n", "src/core/build/index.ts": "y\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "src/core/build/pipeline.ts")
+    write_tree(tmp_path, {"AGENTS.md": "The build runs in `src/core/build/pipeline.ts`.\n"})
+    commit(tmp_path, "fold the pipeline into index")
+    found = by_anchor(check(tmp_path)[1])
+    assert found["file:src/core/build/pipeline.ts"]["verdict"] == "REFUTED"  # a folder's name is no ignore rule

@@ -169,3 +169,35 @@ def test_a_class_whose_file_was_deleted_is_refuted_as_removed(renamed: Path) -> 
 def test_only_names_shaped_like_identifiers_are_read(written: str, anchor: str | None) -> None:
     found = [r.anchor for r in read_references(f"See `{written}`.\n", kinds=("file", "sym", "env"))]
     assert found == ([anchor] if anchor else [])
+
+
+def test_a_name_defined_now_where_no_plugin_parses_is_never_shown_gone(tmp_path: Path) -> None:
+    # Ported from Python to Kotlin (no plugin parses it), and to a Rust file that does not parse cleanly:
+    # the Python definitions' removal proves nothing while those files write the names.
+    write_tree(tmp_path, {"app/cfg.py": "def parse_config(x):\n    return x\n\n\ndef load_rows(x):\n    return x\n"})
+    write_tree(tmp_path, {"AGENTS.md": "Call `parse_config()` first, then `load_rows()`.\n"})
+    init_repo(tmp_path)
+    (tmp_path / "app/cfg.py").unlink()
+    write_tree(tmp_path, {"app/Cfg.kt": "fun parse_config(x: String): String {\n    return x\n}\n"})
+    write_tree(tmp_path, {"src/rows.rs": "pub fn load_rows(x: u32) -> u32 {\n    x +\n}\n\nfn broken( {\n"})
+    commit(tmp_path, "port the helpers")
+    found = by_anchor(check(tmp_path)[1])
+    assert not any(r["verdict"] == "REFUTED" for r in found.values()), found
+    assert "app/Cfg.kt still writes `parse_config`" in found["sym:app/cfg.py::parse_config"]["reason"]
+
+
+def test_a_helper_renamed_in_a_file_that_does_not_parse_cleanly_is_stale_only_when_no_file_writes_it(tmp_path: Path) -> None:
+    broken = "\n\nfn broken( {\n"  # a parse error below the definitions, as real files have (macros, new syntax)
+    rows = "pub struct Region {\n    pub version_control: u32,\n}\n\nimpl Clone for Region {\n    fn clone(&self) -> Self { todo!() }\n}\n\npub fn flush_rows() {}\n"
+    write_tree(tmp_path, {"src/region.rs": rows + broken, "AGENTS.md": "Update `version_control` under the lock; call `flush_rows()`.\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"src/region.rs": rows.replace("version_control", "version_ctl").replace("flush_rows", "flush_all") + broken})
+    commit(tmp_path, "rename the helpers")
+    found = by_anchor(check(tmp_path)[1])
+    assert found["sym:src/region.rs::Region.version_control"]["verdict"] == "REFUTED"
+    assert found["sym:src/region.rs::flush_rows"]["verdict"] == "REFUTED"
+    # A trait of another file that still writes the name may give it to Region through the impl: not certain.
+    write_tree(tmp_path, {"src/store.rs": "pub trait Store {\n    fn version_control(&self) -> u32 { 0 }\n}\n"})
+    commit(tmp_path, "a trait")
+    found = by_anchor(check(tmp_path, "--no-cache")[1])
+    assert all(r["verdict"] != "REFUTED" for a, r in found.items() if "version_control" in a), found

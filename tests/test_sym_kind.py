@@ -11,11 +11,15 @@ def test_gone_file_is_refuted(tmp_path):
     assert check(tmp_path, "sym:src/gone.py::X").verdict is Verdict.REFUTED
 
 
-def test_unparseable_file_lacking_the_name_is_inconclusive(tmp_path):
-    write(tmp_path, {"a.py": "def ok(): pass\ndef (:\n"})
+def test_unparseable_file_lacking_the_name_is_inconclusive_while_it_writes_the_name(tmp_path):
+    # The parse error may hide a definition of a name the file writes; one it never writes it cannot define.
+    write(tmp_path, {"a.py": "def ok(): pass\ndef (:\n    missing = 1\n", "b.py": "def ok(): pass\ndef (:\n", "w.py": "x = 1\ndef (:\n"})
+    write(tmp_path, {"u.py": "def missing(): pass\n".encode("utf-16")})
     assert check(tmp_path, "sym:a.py::ok").verdict is Verdict.VERIFIED
     result = check(tmp_path, "sym:a.py::missing")
     assert result.verdict is Verdict.INCONCLUSIVE and "line 2" in result.reason
+    assert check(tmp_path, "sym:b.py::missing").verdict is Verdict.REFUTED
+    assert check(tmp_path, "sym:u.py::missing").verdict is not Verdict.REFUTED  # text in another encoding: not read as words
 
 
 def test_language_without_plugin_is_inconclusive(tmp_path):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import posixpath
 import re
 import weakref
+from pathlib import Path
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -173,6 +174,12 @@ def resolve(reference: Reference, context: Context) -> Resolution:
     gone = next((f for f in fates if f.existed), None)
     if gone is not None and gone.recurring:  # made and deleted over and over: absent now is one phase of a workflow
         return Resolution(None, f"{gone.path} does not exist now, {gone.describe()}: not a stale path", RECURRING)
+    if gone is not None and gone.moved_to is None:  # deleted, and a .gitignore ignores it now: untracked on purpose (`.env`)
+        # (the repository's own ignore rules only: a folder name such as build/ says nothing of a deleted source file)
+        ignored = next(((c, why) for c in candidates if (why := repo.ignored_because(c)) and why.startswith("ignored by ")), None)
+        if ignored is not None:
+            return Resolution(None, f"{ignored[0]} does not exist, but it is {ignored[1]}: a build output or a local file "
+                              f"({gone.path} was {gone.describe()})")
     if gone is not None and gone.moved_to is None and "/" not in bare and not written.startswith("../"):
         # A bare name (`runtime/`) deleted as written, while other paths end with it now: the text may mean one of
         # those (a folder of that name in a package), and no move says it meant the deleted one.
@@ -232,7 +239,12 @@ class Unsure:
         for memory in memories:
             self.history.want(p for a in memory.anchors if isinstance(a, Reference) and a.kind == "file" for p in history_paths(a) if not _exists(repo, p))
         self.history.settle()
-        gone = {r for r in self.held if not self._was_here(r, repo)}
+        files: dict[Reference, set[str]] = {}  # the memory files (repo-relative) that name each held reference
+        for memory in memories:
+            for anchor in memory.anchors:
+                if anchor in self.held and memory.source is not None:
+                    files.setdefault(anchor, set()).add(_in_repo(memory.source, repo))
+        gone = {r for r in self.held if not self._was_here(r, repo, files.get(r, set()))}
         for memory in memories:
             if any(a in gone for a in memory.anchors):
                 kept = [i for i, a in enumerate(memory.anchors) if a not in gone]
@@ -241,14 +253,35 @@ class Unsure:
                 memory.anchor_positions = positions
         self.held -= gone
 
-    def _was_here(self, reference: Reference, repo: Repository) -> bool:
+    def _was_here(self, reference: Reference, repo: Repository, files: set[str]) -> bool:
         """Whether history shows a reading of the name as written was here, and no other path ends with it now,
         unless, for two words, that path is where it moved (`common/namespace` into `moved/common/namespace`); a
-        single name (`src/`) that packages end with now means theirs, wherever the old one went."""
+        single name (`src/`, `README.md`) that other paths end with now means theirs when the text was written
+        after the old one moved (a root src/ moved into packages/ years before "cover `src/`"), and the old one
+        when a memory file already named it at the commit that moved it (was true, is gone)."""
         fates = [f for p in history_paths(reference) if (f := self.history.known(p)) is not None and f.existed]
         tails = _ending_with(repo, reference.value.rstrip("/"))
         pair = "/" in reference.value.rstrip("/")
-        return bool(fates) and (not tails or pair and any(f.moved_to in tails for f in fates))
+        if not fates or not tails or pair and any(f.moved_to in tails for f in fates):
+            return bool(fates)
+        return any(f.moved_to is not None and f.change is not None and _named_at(repo, f.change.commit, files, reference.written) for f in fates)
+
+
+def _in_repo(source: str, repo: Repository) -> str:
+    """A memory file's path as shown (relative to the current folder) as a repo-relative path."""
+    try:
+        return Path(source).resolve().relative_to(repo.root.resolve()).as_posix()
+    except (OSError, ValueError):
+        return source
+
+
+def _named_at(repo: Repository, commit: str, files: set[str], written: str) -> bool:
+    """Whether one of the memory `files` wrote `written` in the revision just before `commit` (read as a blob)."""
+    for path in sorted(files)[:MAX_SHOWN]:
+        text = repo.git("cat-file", "-p", operands=[f"{commit}^:{path}"])
+        if text is not None and re.search(rf"(?<![\w/.-]){re.escape(written)}(?![\w-])", text):
+            return True
+    return False
 
 
 def _listed(paths: list[str]) -> str:

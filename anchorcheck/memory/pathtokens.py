@@ -106,11 +106,12 @@ def clean_path(token: str, link: bool = False) -> tuple[str | None, bool]:
         return None, False  # github.com/owner/repo, a Go module path
     if _placeholder_text(body) or _placeholder_path(segments) or (segments[0] == "refs" and len(segments) > 2 and segments[1] in _GIT_REF_KINDS):
         return None, False  # ... or a git ref (`refs/heads/main`)
+    explicit = text.startswith("./")  # `./mvnw`: written relative to here, a path whatever its name
     if len(segments) == 1 or (len(segments) == 2 and segments[0] == ".."):
         name = segments[-1]
-        if not body.endswith("/") and not _file_name(name) and not (link and "." in name):
+        if not body.endswith("/") and not _file_name(name) and not (link and "." in name) and not explicit:
             return None, False
-    elif not _plausible_multi(segments, body):
+    elif not explicit and not _plausible_multi(segments, body):
         return None, False
     normalized = "/".join(segments) + ("/" if body.endswith("/") else "")
     return normalized, rooted
@@ -159,10 +160,26 @@ def _placeholder_path(segments: list[str]) -> bool:
 
 
 def _file_name(name: str) -> bool:
-    if name in KNOWN_NAMES:
+    if name in KNOWN_NAMES or _dot_name(name):
         return True
     stem, dot, ext = name.rpartition(".")
     return bool(dot) and bool(stem.strip(".")) and ext.lower() in FILE_EXTENSIONS and not ext.isupper()
+
+
+def _dot_name(name: str) -> bool:
+    """`.node-version`, `.changeset`: a name that starts with a dot is the shape of a file or folder name (hidden by
+    convention), unless it is only an extension (`.py`, "files ending in `.tsx`"). Whether it is one here is then for
+    the tree and its history to say."""
+    return name.startswith(".") and bool(_SEGMENT.match(name)) and name[1:2].isalnum() and name[1:].lower() not in FILE_EXTENSIONS
+
+
+def program_path(word: str) -> str | None:
+    """The file a command's program names when it is written as a path (`./mvnw`, `./scripts/gen.py`,
+    `bin/dev`): the shell runs that file of the checkout, whatever its name; None for anything else."""
+    if "/" not in word or word.startswith(("/", "~")) or word.endswith("/") or placeholder_word(word):
+        return None
+    path, _ = clean_path(word if word.startswith(("./", "../")) else f"./{word}")
+    return path
 
 
 def folderish(path: str) -> bool:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import posixpath
 import re
 import shlex
 from collections.abc import Callable, Iterable, Sequence
@@ -39,7 +40,7 @@ from anchorcheck.memory.trees import TreeEntry, is_tree, tree_entries
 from anchorcheck.base.lazyregex import later
 from anchorcheck.memory import identifiers
 from anchorcheck.memory.installs import ENV_ASSIGNMENT, install
-from anchorcheck.memory.pathtokens import PLACEHOLDER_ARGUMENT, clean_path, folderish, loose_path, placeholder_word
+from anchorcheck.memory.pathtokens import PLACEHOLDER_ARGUMENT, clean_path, folderish, loose_path, placeholder_word, program_path
 from anchorcheck.model.reference import Reference
 
 if TYPE_CHECKING:
@@ -373,6 +374,8 @@ class _Reader:
             hints = self._hints() if self.cwd is None else (self.cwd, *self._hints())
             sections = tuple(dict.fromkeys(w for _, words in reversed(self.sections) for w in words))
             self.found.append(Reference("cmd", f"cmd:{command}", command, number, column0 + 1, end, form, hints=hints, sections=sections))
+        elif (program := _program_file(argv, tail, self.cwd)) is not None:
+            self._path(program[0], number, column0 + command.find(program[1]), form, written=program[1])
 
     def _runs_in(self, line: str) -> None:
         """`yarn test:prepare` in `dev-packages/e2e-tests`: a folder named right after a command, joined by
@@ -459,6 +462,17 @@ class _Reader:
             return body[:-1].strip(), number, column0
         self._command(body, number, column0, "shell")
         return None
+
+
+def _program_file(argv: list[str], tail: list[str], cwd: str | None) -> tuple[str, str] | None:
+    """`./mvnw -q verify`, `./scripts/gen.py --check`: a program no runner reads, written as a path, is a file of the
+    checkout, relative to the folder a `cd` entered (`cd java && ./mvnw test`): (that path, the program as written)."""
+    program = program_of(tail)
+    if program is None or program_path(program) is None:
+        return None
+    folder = argv[1] if argv[0] == "cd" else cwd
+    path = posixpath.normpath(posixpath.join(folder, program)) if folder else program
+    return (path if path.startswith("../") or not folder else f"./{path}"), program
 
 
 def _purl_name(name: str) -> str:

@@ -7,7 +7,9 @@ memory, so it is never REFUTED: INCONCLUSIVE, naming where it is defined
 (VERIFIED needs the text to point there: a heading, a sentence, a `cd`).
 When the text named a folder (in its sentence, list or block), it said where
 the command runs, and the REFUTED reading stands; a heading whose words name a
-folder is read first but says less, so it does not.
+folder is read first but says less, so it does not. So does a reading whose
+configuration's history shows the command defined there and removed: it was
+true where it was read.
 """
 
 from __future__ import annotations
@@ -31,7 +33,10 @@ def defined_elsewhere(
     reference: Reference, refuted: AnchorResult, tried: list[str], check: Callable[[str], AnchorResult], registry: Registry, repo: Repository
 ) -> AnchorResult:
     """`refuted` (every reading of a command REFUTED), or INCONCLUSIVE when another configuration of its runner
-    defines the command and the text named no folder for it."""
+    defines the command and the text named no folder for it. A command whose own configuration's history shows
+    it defined there and removed (`gone`) stays REFUTED: the text was true where it was read, and is not now."""
+    if refuted.state == "gone":
+        return refuted
     if len(implicit.command_readings(reference, repo)) > len(implicit.command_readings(reference._replace(hints=()), repo)):
         return refuted  # the text said where it runs (a heading's words are no such statement)
     try:

@@ -145,7 +145,33 @@ def _written_in_source(name: str, verifier: Verifier) -> str | None:
             return None
         if index.contains(path, needle) and _writes(index, path, whole):
             return path
+    return _written_unparsed(context, whole)
+
+
+def _written_unparsed(context: Context, whole: re.Pattern[bytes]) -> str | None:
+    """A file no language plugin parses (Kotlin, Zig, a shell script, a config) that writes the name: it may
+    define it now, in a language anchorcheck cannot read, so its old definition's removal proves nothing.
+    Markdown is prose (the memory files themselves), not a place of definitions; a file past MAX_UNPARSED_BYTES
+    is data. "" when none does, None past the deadline."""
+    registry = context.registry
+    for at, path in enumerate(context.repo.paths(None)):
+        if not at % 256:
+            left = context.time_left()
+            if left is not None and left <= 0:
+                return None
+        language = registry.language_for(path)
+        if language is not None and language.extract is not None or path.lower().endswith(_PROSE_SUFFIXES):
+            continue
+        try:
+            if whole.search(context.repo.read_bytes(path, MAX_UNPARSED_BYTES)) is not None:
+                return path
+        except (OSError, UnsafePathError):  # too large, gone, or a link out: data, not a definition
+            continue
     return ""
+
+
+MAX_UNPARSED_BYTES = 1_000_000  # a file no plugin parses, past this size, is data (a dump, a lockfile), not code
+_PROSE_SUFFIXES = (".md", ".mdx", ".mdc", ".markdown")
 
 
 def _writes(index: SourceIndex, path: str, whole: re.Pattern[bytes]) -> bool:

@@ -43,7 +43,11 @@ def on_undefined_command(anchor: Anchor, result: AnchorResult, context: Context,
 
 
 def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, context: Context, check_at: CheckAt) -> AnchorResult:
-    text = str(anchor.positive())
+    # The part of the call the configuration decides, when the runner says it is not the call itself (an external
+    # `cargo nextest --features f` is decided by what `cargo check --features f` would find): asked at each revision.
+    decided_by = result.details.get("decided_by")
+    anchor = Anchor(anchor.kind, decided_by, False, anchor.scope) if isinstance(decided_by, str) else anchor.positive()
+    text = str(anchor)
     cache = open_cache(context.options, context.repo.root, context.time_left)
     key = f"{_CACHE_KEY}:{head}:{config}:{text}"
     found = cache.get_many([key]).get(key) if cache is not None else None

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Verdict, hookimpl
-from anchorcheck.plugin import Anchor, AnchorSyntaxError, decode_path, Context, Facts, SourceIndex, Language
+from anchorcheck.plugin import Anchor, AnchorSyntaxError, decode_path, Context, Facts, Goal, SourceIndex, Language
 
 _PLUGIN = "sym"
 _MODULE_FORM = re.compile(r"([a-z][a-z0-9]*):")
@@ -54,6 +54,8 @@ def parse_sym(value: str) -> Symbol:
     if not name or any(not part for part in name.split(".")):
         raise AnchorSyntaxError("expected a qualified name after '::'", column=len(path) + 3)
     return Symbol(decode_path(path), name)
+
+_LISTED = Goal(lambda path, facts: False, files=0)  # met before any file is parsed: the candidates, listed
 
 
 def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
@@ -94,7 +96,7 @@ def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
         reason = f"{first.location()} {first.detail}" + "".join(f", {e.detail} at {e.location()}" for e in rest)
         return AnchorResult(shown, Verdict.VERIFIED, reason, found, state="defined")
     assert facts is not None
-    if facts.error is not None:
+    if facts.error is not None and not _surely_absent(facts, name, index.read(path), index):
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{name} not found, but {path} does not parse cleanly (line {facts.error})", state="unparsed")
     if search.unsure:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{path} does not define {name}, but {search.unsure[0]}", state="unfollowed")
@@ -104,6 +106,31 @@ def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
     if similar:
         reason += f"; it defines {', '.join(similar)}"
     return AnchorResult(shown, Verdict.REFUTED, reason, state="undefined")
+
+
+def _surely_absent(facts: Facts, name: str, data: bytes, index: SourceIndex) -> bool:
+    """Whether a file that does not parse cleanly still cannot define `name`: it never writes the name's last part
+    as a word (so no definition hides behind the parse error; text that is not ASCII-compatible is not read so), and the name is top-level, or a member of a class
+    the file defines that inherits nothing, or whose bases (some maybe hidden by the error) no source file
+    could give it: none writes that word."""
+    owner, _, last = name.rpartition(".")
+    word = last.encode()
+    whole = re.compile(rb"(?<![\w$])" + re.escape(word) + rb"(?![\w$])")
+    if b"\0" in data or whole.search(data):  # (a NUL: text in another encoding, UTF-16, whose words are not these bytes)
+        return False
+    if not owner:
+        return True
+    if _defined(facts, owner) is None:
+        return False
+    inherits = any(c == owner for c, _, _ in facts.bases) or any(o == owner for o, _, _ in facts.open)
+    return not inherits or not any(_may_write(index, p, whole) for p in index.search(None, lambda language: [word], goal=_LISTED).candidates)
+
+
+def _may_write(index: SourceIndex, path: str, whole: re.Pattern[bytes]) -> bool:
+    try:
+        return whole.search(index.read(path)) is not None
+    except OSError:  # unreadable: it may
+        return True
 
 
 def _exported_binding(facts: Facts, name: str) -> bool:

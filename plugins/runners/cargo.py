@@ -25,7 +25,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
+from anchorcheck import AnchorResult, Evidence, Invocation, Runner, Verdict, hookimpl
 from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
@@ -61,6 +61,8 @@ _VALUE_OPTIONS = frozenset(
     {"-p", "--package", "--bin", "--example", "--test", "--bench", "--manifest-path", "--features", "-F", "--target",
      "--profile", "-j", "--jobs", "--target-dir", "--exclude", "--color", "--message-format", "-Z", "--config", "--lib-name"}
 )
+_FEATURES = "[features]"
+NOT_IN_CONFIG = "not-in-config"  # the state anchorcheck asks the history of the first evidence's file for
 _TARGET_KINDS = {"--bin": ("bin", "src/bin"), "--example": ("example", "examples"), "--test": ("test", "tests"), "--bench": ("bench", "benches")}
 
 
@@ -254,17 +256,35 @@ def _check(invocation: Invocation, context: Context, args: list[str], expanded: 
     if command in _GLOBAL_COMMANDS:
         return unknown(invocation, f"`cargo {command}` needs no repository configuration")
     if command not in _PACKAGE_COMMANDS:
-        external = unknown(invocation, f"cargo {command} is not built in or an alias here: an external cargo-{command} installed separately")
-        config = _nearest_config(context, invocation.cwd)
-        if config is not None:  # its history may show the alias defined there and removed (`not-in-config`)
-            external.evidence.append(Evidence(config, None, "[alias]"))
-            external.state = "not-in-config"
-        return external
+        return _external(invocation, context, command, rest)
     manifest = _manifest(context, invocation.cwd, rest)
     if manifest is None:
         return refuted(invocation, f"`cargo {command}` needs a Cargo.toml; there is none in {searched(invocation.cwd)}{elsewhere(context, ['Cargo.toml'])}")
     return _targets(invocation, context, manifest, command, rest)
 
+
+
+def _external(invocation: Invocation, context: Context, command: str, rest: list[str]) -> AnchorResult:
+    """An external `cargo-X`, installed separately: INCONCLUSIVE, but its configuration's history may still show
+    a name of the call was true and is gone (`not-in-config`, the file first in the evidence): a feature its
+    cargo options name (`cargo nextest run -p x --features f`: a subcommand that takes cargo's build options)
+    that the selected packages do not declare, or else an alias of the nearest `.cargo/config.toml`."""
+    external = unknown(invocation, f"cargo {command} is not built in or an alias here: an external cargo-{command} installed separately")
+    manifest = _manifest(context, invocation.cwd, rest)
+    options = _options(rest)
+    if manifest is not None and any(name in ("--features", "-F") for name, _ in options):
+        flags = _targets(invocation, context, manifest, command, rest)
+        features = [e for e in flags.evidence if e.detail == _FEATURES] if flags.verdict is Verdict.REFUTED else []
+        if features:  # the package's Cargo.toml decides, as `cargo check` with the same options would
+            external.reason += f"; {flags.reason}"
+            external.evidence, external.state = features, NOT_IN_CONFIG
+            external.details["decided_by"] = shlex.join(["cargo", "check", *(word for pair in options for word in pair)])
+            return external
+    config = _nearest_config(context, invocation.cwd)
+    if config is not None:  # its history may show the alias defined there and removed (`not-in-config`)
+        external.evidence.append(Evidence(config, None, "[alias]"))
+        external.state = NOT_IN_CONFIG
+    return external
 
 
 def _manifest(context: Context, cwd: str, rest: list[str]) -> str | None:
@@ -353,7 +373,8 @@ def _feature_problem(
         if elsewhere:
             return unknown(invocation, f"feature {feature} is declared in {elsewhere[0].path} (package {elsewhere[0].name}), which this call does not select")
         names = listed(sorted({f for c in selected for f in c.features})) or "none"
-        return refuted(invocation, f"no feature {feature} in {', '.join(c.path for c in selected)} (features: {names})")
+        where = [Evidence(c.path, None, _FEATURES) for c in selected]  # whose history may show it declared there
+        return refuted(invocation, f"no feature {feature} in {', '.join(c.path for c in selected)} (features: {names})", where)
     return None
 
 
