@@ -265,3 +265,18 @@ def test_a_script_its_root_configuration_renamed_is_stale_though_a_package_defin
     assert e2e["verdict"] == "REFUTED" and "renamed to `e2e:all` in" in e2e["reason"] and "'rename e2e'" in e2e["reason"]
     lint = found["cmd:pnpm lint"]  # never the root's: which configuration the text means cannot be told
     assert lint["verdict"] == "INCONCLUSIVE" and "defined in e2e/package.json" in lint["reason"]
+
+
+def test_a_dependency_a_sentence_forbids_is_no_claim_but_the_one_it_recommends_is(tmp_path: Path) -> None:
+    manifest = '{"name": "app", "devDependencies": {"node-fetch": "2", "got": "11", "left-pad": "1", "undici": "6"}}\n'
+    write_tree(tmp_path, {"package.json": manifest})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"package.json": '{"name": "app", "devDependencies": {"undici": "6"}}\n'})
+    commit(tmp_path, "drop old fetchers")
+    agents = "- **Never use `node-fetch`** - Use `left-pad` to pad.\n- Do not import `got`, use `undici`.\n"
+    write_tree(tmp_path, {"AGENTS.md": agents})
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    assert "pkg:npm/node-fetch" not in found and "pkg:npm/got" not in found, found  # forbidden: no claim
+    pad = found["pkg:npm/left-pad"]
+    assert code == 1 and pad["verdict"] == "REFUTED" and "'drop old fetchers'" in pad["reason"]
