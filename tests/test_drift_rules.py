@@ -280,3 +280,20 @@ def test_a_dependency_a_sentence_forbids_is_no_claim_but_the_one_it_recommends_i
     assert "pkg:npm/node-fetch" not in found and "pkg:npm/got" not in found, found  # forbidden: no claim
     pad = found["pkg:npm/left-pad"]
     assert code == 1 and pad["verdict"] == "REFUTED" and "'drop old fetchers'" in pad["reason"]
+
+
+def test_a_cd_into_a_folder_this_repository_never_had_is_no_stale_claim_in_prose(tmp_path: Path) -> None:
+    # "From your `references` clone: cd projects/hello-world": another checkout's folder. web/ was here once.
+    write_tree(tmp_path, {"package.json": '{"scripts": {"dev": "x"}}\n', "web/package.json": '{"scripts": {"dev": "y"}}\n'})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "web/package.json")
+    commit(tmp_path, "drop the web app")
+    block = "```sh\ncd projects/hello-world && pnpm run dev\n```\n\n```sh\ncd web && pnpm run dev\n```\n"
+    write_tree(tmp_path, {"AGENTS.md": f"From your clone of the examples:\n\n{block}\n`cmd:cd projects/hello-world && pnpm run dev`\n"})
+    code, results = check(tmp_path)
+    prose = [r for r in results if r.get("implicit") and "hello-world" in r["anchor"]]
+    assert prose and all(r["verdict"] == "INCONCLUSIVE" and r["state"] == "never-existed" for r in prose), prose
+    web = next(r for r in results if r.get("implicit") and "cd web" in r["anchor"])
+    assert code == 1 and web["verdict"] == "REFUTED" and web["state"] == "gone" and "'drop the web app'" in web["reason"], web
+    typed = next(r for r in results if not r.get("implicit") and "hello-world" in r["anchor"])
+    assert typed["verdict"] == "REFUTED", typed  # an explicit claim
