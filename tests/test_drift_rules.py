@@ -297,3 +297,21 @@ def test_a_cd_into_a_folder_this_repository_never_had_is_no_stale_claim_in_prose
     assert code == 1 and web["verdict"] == "REFUTED" and web["state"] == "gone" and "'drop the web app'" in web["reason"], web
     typed = next(r for r in results if not r.get("implicit") and "hello-world" in r["anchor"])
     assert typed["verdict"] == "REFUTED", typed  # an explicit claim
+
+
+def test_a_bare_name_that_moved_with_its_package_s_manifest_is_not_certain_but_one_moved_alone_is(tmp_path: Path) -> None:
+    # The cargo workspace moved into crates/ with the `.sqlx` folder its tool writes beside it; README.md moved alone.
+    write_tree(tmp_path, {"Cargo.toml": "[workspace]\nmembers = []\n", ".sqlx/q.json": "{}\n", "README.md": "r\n"})
+    init_repo(tmp_path)
+    (tmp_path / "crates").mkdir()
+    (tmp_path / "docs").mkdir()
+    for path in ("Cargo.toml", ".sqlx"):
+        git(tmp_path, "mv", path, f"crates/{path}")
+    git(tmp_path, "mv", "README.md", "docs/README.md")
+    commit(tmp_path, "isolate the rust files")
+    write_tree(tmp_path, {"AGENTS.md": "Run `cargo sqlx prepare`; commit the generated `.sqlx` folder. Read `README.md`.\n"})
+    found = by_anchor(check(tmp_path)[1])
+    sqlx = found["file:.sqlx"]
+    assert sqlx["verdict"] == "INCONCLUSIVE" and "with crates/Cargo.toml" in sqlx["reason"], sqlx
+    readme = found["file:README.md"]
+    assert readme["verdict"] == "REFUTED" and "moved to `docs/README.md`" in readme["reason"], readme
