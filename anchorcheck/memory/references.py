@@ -87,10 +87,10 @@ _NOT_CREATED = re.compile(
     re.I,
 )
 # A name a prohibition takes as its object, in the same clause: "**Never use `node-fetch`**", "do not import
-# `a`, `b` or `c`", "avoid `x`". Only code spans, commas, "or"/"and"/"nor" and emphasis between the verb and
+# `a`, `b` or `c`" ("avoid `make test` between edits" discourages a use: it is read). Only code spans, commas, "or"/"and"/"nor" and emphasis between the verb and
 # the name: "Never use `a` - use `b`" and "do not use `npm`, use `pnpm`" still claim `b` and `pnpm`.
 _PROHIBITED = re.compile(
-    r"\b(?:(?:(?:do|does|must|should|shall)(?:n't|\s+not)|never)\s+(?:use|import|install|call|require|depend\s+on)|avoid(?:\s+using)?)"
+    r"\b(?:(?:(?:do|does|must|should|shall)(?:n't|\s+not)|never)\s+(?:use|import|install|call|require|depend\s+on))"
     r"(?:\s+(?:the|any|a|an))?(?:[\s,*_'\"(]|\b(?:or|and|nor)\b)*$",
     re.I,
 )
