@@ -275,3 +275,53 @@ def test_a_deleted_source_file_under_a_build_folder_is_still_stale(tmp_path: Pat
     commit(tmp_path, "fold the pipeline into index")
     found = by_anchor(check(tmp_path)[1])
     assert found["file:src/core/build/pipeline.ts"]["verdict"] == "REFUTED"  # a folder's name is no ignore rule
+
+
+def test_a_dependency_a_sentence_forbids_is_no_claim_but_the_one_it_recommends_is(tmp_path: Path) -> None:
+    manifest = '{"name": "app", "devDependencies": {"node-fetch": "2", "got": "11", "left-pad": "1", "undici": "6"}}\n'
+    write_tree(tmp_path, {"package.json": manifest})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"package.json": '{"name": "app", "devDependencies": {"undici": "6"}}\n'})
+    commit(tmp_path, "drop old fetchers")
+    agents = "- **Never use `node-fetch`** - Use `left-pad` to pad.\n- Do not import `got`, use `undici`.\n"
+    write_tree(tmp_path, {"AGENTS.md": agents})
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    assert "pkg:npm/node-fetch" not in found and "pkg:npm/got" not in found, found  # forbidden: no claim
+    pad = found["pkg:npm/left-pad"]
+    assert code == 1 and pad["verdict"] == "REFUTED" and "'drop old fetchers'" in pad["reason"]
+
+
+def test_a_cd_into_a_folder_this_repository_never_had_is_no_stale_claim_in_prose(tmp_path: Path) -> None:
+    # "From your `references` clone: cd projects/hello-world": another checkout's folder. web/ was here once.
+    write_tree(tmp_path, {"package.json": '{"scripts": {"dev": "x"}}\n', "web/package.json": '{"scripts": {"dev": "y"}}\n'})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "web/package.json")
+    commit(tmp_path, "drop the web app")
+    block = "```sh\ncd projects/hello-world && pnpm run dev\n```\n\n```sh\ncd web && pnpm run dev\n```\n"
+    write_tree(tmp_path, {"AGENTS.md": f"From your clone of the examples:\n\n{block}\n`cmd:cd projects/hello-world && pnpm run dev`\n"})
+    code, results = check(tmp_path)
+    prose = [r for r in results if r.get("implicit") and "hello-world" in r["anchor"]]
+    assert prose and all(r["verdict"] == "INCONCLUSIVE" and r["state"] == "never-existed" for r in prose), prose
+    web = next(r for r in results if r.get("implicit") and "cd web" in r["anchor"])
+    assert code == 1 and web["verdict"] == "REFUTED" and web["state"] == "gone" and "'drop the web app'" in web["reason"], web
+    typed = next(r for r in results if not r.get("implicit") and "hello-world" in r["anchor"])
+    assert typed["verdict"] == "REFUTED", typed  # an explicit claim
+
+
+def test_a_bare_name_that_moved_with_its_package_s_manifest_is_not_certain_but_one_moved_alone_is(tmp_path: Path) -> None:
+    # The cargo workspace moved into crates/ with the `.sqlx` folder its tool writes beside it; README.md moved alone.
+    write_tree(tmp_path, {"Cargo.toml": "[workspace]\nmembers = []\n", ".sqlx/q.json": "{}\n", "README.md": "r\n"})
+    init_repo(tmp_path)
+    (tmp_path / "crates").mkdir()
+    (tmp_path / "docs").mkdir()
+    for path in ("Cargo.toml", ".sqlx"):
+        git(tmp_path, "mv", path, f"crates/{path}")
+    git(tmp_path, "mv", "README.md", "docs/README.md")
+    commit(tmp_path, "isolate the rust files")
+    write_tree(tmp_path, {"AGENTS.md": "Run `cargo sqlx prepare`; commit the generated `.sqlx` folder. Read `README.md`.\n"})
+    found = by_anchor(check(tmp_path)[1])
+    sqlx = found["file:.sqlx"]
+    assert sqlx["verdict"] == "INCONCLUSIVE" and "with crates/Cargo.toml" in sqlx["reason"], sqlx
+    readme = found["file:README.md"]
+    assert readme["verdict"] == "REFUTED" and "moved to `docs/README.md`" in readme["reason"], readme

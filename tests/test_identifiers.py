@@ -201,3 +201,24 @@ def test_a_helper_renamed_in_a_file_that_does_not_parse_cleanly_is_stale_only_wh
     commit(tmp_path, "a trait")
     found = by_anchor(check(tmp_path, "--no-cache")[1])
     assert all(r["verdict"] != "REFUTED" for a, r in found.items() if "version_control" in a), found
+
+
+def test_an_instruction_file_reached_through_a_link_is_no_place_that_defines_a_name(renamed: Path) -> None:
+    # `.cursorrules` -> AGENTS.md: the link writes the very name checked, as the instruction file does.
+    write_tree(renamed, {"AGENTS.md": "Call `parse_config()` to read the settings.\n", "docs/notes.rst": "See parse_config.\n"})
+    (renamed / ".cursorrules").symlink_to("AGENTS.md")
+    commit(renamed, "link the rules")
+    code, results = check(renamed, "AGENTS.md")
+    found = by_anchor(results)["sym:src/cfg.py::parse_config"]
+    assert code == 1 and found["verdict"] == "REFUTED" and "now `load_config`" in found["reason"], found["reason"]
+
+
+def test_a_name_written_in_a_build_folder_source_is_not_gone(renamed: Path) -> None:
+    # An interface member under `build/` (a folder the source index skips) names the method now.
+    write_tree(renamed, {"packages/core/build/extensions.ts": "export interface Extension {\n  parse_config?: (x: string) => string;\n}\n"})
+    commit(renamed, "a hook of the extension interface")
+    write_tree(renamed, {"AGENTS.md": "Implement `parse_config()` in your extension.\n"})
+    code, results = check(renamed)
+    found = by_anchor(results)["sym:src/cfg.py::parse_config"]
+    assert code == 0 and found["verdict"] == "INCONCLUSIVE", found
+    assert "packages/core/build/extensions.ts still writes `parse_config`" in found["reason"], found["reason"]

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from anchorcheck.evidence.history import Fate, History, history_of
+from anchorcheck.memory.dependencies import ECOSYSTEMS as MANIFESTS
 from anchorcheck.model.anchors import encode_path
 from anchorcheck.repo.context import Context
 from anchorcheck.base.globs import gitignore
@@ -187,6 +188,10 @@ def resolve(reference: Reference, context: Context) -> Resolution:
         if tails:
             return Resolution(None, f"{gone.path}{slash} was {gone.describe()}, but {_listed(tails)} end with `{reference.written}` now: "
                               "which one the text means cannot be told", AMBIGUOUS)
+    package = _moved_with_package(gone, context) if gone is not None and "/" not in bare and not written.startswith("../") else None
+    if package is not None:  # a bare name that moved with the manifest beside it (a workspace moved whole): relative to it
+        return Resolution(None, f"{gone.path}{slash} was {gone.describe()}, with {package}: the name is relative to that package, "
+                          "where it is now", "unsure")
     if gone is not None:  # it was here as written and went: stale, whatever a tail or the wording suggests
         tried = [c for c in readings(reference) if c != gone.path]
         return Resolution(gone.path + slash, note=f" (nor {', '.join(tried[:MAX_SHOWN])})" if tried else "")
@@ -292,6 +297,23 @@ def history_paths(reference: Reference) -> list[str]:
     """The paths whose history decides a missing path reference: its readings as written (the memory file's
     folder, the folders it applies to, the root, the folders named before it), not the source roots."""
     return [c for c in readings(reference) if not c.startswith("../")]
+
+
+def _moved_with_package(gone: Fate, context: Context) -> str | None:
+    """The manifest (`Cargo.toml`, `package.json`, ...) that moved from the folder a bare name left to the folder it
+    went to, as history shows: the package moved whole, and a name written bare (`.sqlx`, the folder its tool
+    writes) may mean the one beside it still. None when nothing moved with it."""
+    if gone.moved_to is None:
+        return None
+    old, new = posixpath.dirname(gone.path.rstrip("/")), posixpath.dirname(gone.moved_to.rstrip("/"))
+    history = history_of(context)
+    for name in MANIFESTS:
+        was, now = posixpath.join(old, name), posixpath.join(new, name)
+        if _exists(context.repo, now) and not _exists(context.repo, was):
+            fate = history.fate(was)
+            if fate is not None and fate.moved_to == now:
+                return now
+    return None
 
 
 def _fates(reference: Reference, context: Context) -> list[Fate]:

@@ -86,6 +86,14 @@ _NOT_CREATED = re.compile(
     r"(?:(?!\b(?:when|if|where|unless|because|but|than|instead)\b)[^.;:!?]){0,60}$",
     re.I,
 )
+# A name a prohibition takes as its object, in the same clause: "**Never use `node-fetch`**", "do not import
+# `a`, `b` or `c`" ("avoid `make test` between edits" discourages a use: it is read). Only code spans, commas, "or"/"and"/"nor" and emphasis between the verb and
+# the name: "Never use `a` - use `b`" and "do not use `npm`, use `pnpm`" still claim `b` and `pnpm`.
+_PROHIBITED = re.compile(
+    r"\b(?:(?:(?:do|does|must|should|shall)(?:n't|\s+not)|never)\s+(?:use|import|install|call|require|depend\s+on))"
+    r"(?:\s+(?:the|any|a|an))?(?:[\s,*_'\"(]|\b(?:or|and|nor)\b)*$",
+    re.I,
+)
 # Where a download is written; where `cmake` configures a build tree (its Makefiles are made there).
 _OUTPUT_OPTIONS = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document"), "cmake": ("-B",)}
 _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
@@ -559,12 +567,12 @@ class _Prose:
         return stop > start and self.text[stop - 1] in ".!?"  # the line read up to `stop` ends there
 
     def unclaimed(self, start: int, end: int) -> bool:
-        """Whether the words around a token say it need not be there: "do not create `x`", "`x`, if it exists",
+        """Whether the words around a token say it need not be there: "do not create `x`", "never use `x`", "`x`, if it exists",
         "if `x` exists" (the 80 characters each side, in its line)."""
         before, after = self.text[max(0, start - 80) : start], self.text[end : end + 80]
         if not after.strip(" `'\")"):  # the sentence goes on on the next line of its paragraph
             after = f"{after} {self.following.lstrip()[:80]}"
-        return bool(_NOT_CREATED.search(before) or _IF_THERE.match(after) or _IF.search(before) and _EXISTS.match(after))
+        return bool(_NOT_CREATED.search(before) or _PROHIBITED.search(before) or _IF_THERE.match(after) or _IF.search(before) and _EXISTS.match(after))
 
     def sentence_at(self, offset: int) -> tuple[bool, bool]:
         """Whether the sentence holding `offset` claims nothing of what it names (gone, forbidden), and whether

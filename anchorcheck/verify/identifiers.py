@@ -33,6 +33,7 @@ from anchorcheck.base.lazyregex import later
 from anchorcheck.evidence.goals import Goal, classify
 from anchorcheck.evidence.index import SourceIndex
 from anchorcheck.memory import identifiers
+from anchorcheck.memory.memoryfiles import format_for
 from anchorcheck.model.anchors import encode_path
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Memory, Verdict
@@ -40,6 +41,7 @@ from anchorcheck.repo.context import BudgetExceeded, Context
 from anchorcheck.repo.paths import UnsafePathError
 
 if TYPE_CHECKING:
+    from anchorcheck.model.registry import Registry
     from anchorcheck.verify.identhistory import Gone
     from anchorcheck.verify.verifier import Verifier
 
@@ -134,44 +136,53 @@ def on_result(reference: Reference, result: AnchorResult, verifier: Verifier, ch
 def _written_in_source(name: str, verifier: Verifier) -> str | None:
     """A source file that still writes the name a commit removed the definition of ("" when none does; None
     when the deadline came first): code that uses a name no file here defines gets it from elsewhere (a
-    package it imports), so the name is not gone, whatever its old definition. The name whole: the new name
+    package it imports), or defines it in a form the facts do not record (an interface member, an object
+    literal's method), so the name is not gone, whatever its old definition. The name whole: the new name
     of a rename that kept the old one as its start (`parse` -> `parse_v2`) is no use of it."""
     context, needle = verifier.context, name.encode("utf-8", "surrogateescape")
     whole = re.compile(rb"(?<![\w$])" + re.escape(needle) + rb"(?![\w$])")
     index = SourceIndex.of(context)
-    for path, _ in index.sources(None)[0]:
+    indexed = index.sources(None)[0]
+    for path, _ in indexed:
         left = context.time_left()
         if left is not None and left <= 0:
             return None
         if index.contains(path, needle) and _writes(index, path, whole):
             return path
-    return _written_unparsed(context, whole)
+    return _written_elsewhere(context, whole, {path for path, _ in indexed})
 
 
-def _written_unparsed(context: Context, whole: re.Pattern[bytes]) -> str | None:
-    """A file no language plugin parses (Kotlin, Zig, a shell script, a config) that writes the name: it may
-    define it now, in a language anchorcheck cannot read, so its old definition's removal proves nothing.
-    Markdown is prose (the memory files themselves), not a place of definitions; a file past MAX_UNPARSED_BYTES
-    is data. "" when none does, None past the deadline."""
-    registry = context.registry
-    for at, path in enumerate(context.repo.paths(None)):
+def _written_elsewhere(context: Context, whole: re.Pattern[bytes], looked: set[str]) -> str | None:
+    """A tracked file the source index left out (`looked`) that writes the name: one no language plugin
+    parses (Kotlin, Zig, a shell script, a config), or one of a folder the index skips (`build/`); it may
+    define it now, so its old definition's removal proves nothing. Prose is not a place of definitions: a
+    memory or instruction file, a document, or a link to one (`.cursorrules` -> `AGENTS.md`) writes the
+    very names it is checked for. A file past MAX_UNPARSED_BYTES is data. "" when none does, None past the
+    deadline."""
+    repo, registry = context.repo, context.registry
+    for at, path in enumerate(dict.fromkeys([*repo.paths(None), *repo.staged_blob_ids])):  # tracked under `build/` too
         if not at % 256:
             left = context.time_left()
             if left is not None and left <= 0:
                 return None
-        language = registry.language_for(path)
-        if language is not None and language.extract is not None or path.lower().endswith(_PROSE_SUFFIXES):
+        if path in looked or _prose(path, registry):
             continue
         try:
-            if whole.search(context.repo.read_bytes(path, MAX_UNPARSED_BYTES)) is not None:
-                return path
-        except (OSError, UnsafePathError):  # too large, gone, or a link out: data, not a definition
+            if whole.search(repo.read_bytes(path, MAX_UNPARSED_BYTES)) is not None:
+                if not _prose(repo.resolve(path).relative_to(repo.root).as_posix(), registry):
+                    return path
+        except (OSError, UnsafePathError, ValueError):  # too large, gone, or a link out: data, not a definition
             continue
     return ""
 
 
+def _prose(path: str, registry: Registry) -> bool:
+    """Whether a file is prose: a memory or instruction file a format reads, or a document."""
+    return path.lower().endswith(_PROSE_SUFFIXES) or format_for(path, registry) is not None
+
+
 MAX_UNPARSED_BYTES = 1_000_000  # a file no plugin parses, past this size, is data (a dump, a lockfile), not code
-_PROSE_SUFFIXES = (".md", ".mdx", ".mdc", ".markdown")
+_PROSE_SUFFIXES = (".md", ".mdx", ".mdc", ".markdown", ".rst", ".adoc")
 
 
 def _writes(index: SourceIndex, path: str, whole: re.Pattern[bytes]) -> bool:

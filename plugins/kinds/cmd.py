@@ -206,7 +206,8 @@ def _start_dir(scope: str | None, context: Context) -> str | AnchorResult:
 
 
 def _cd(cwd: str | None, args: tuple[str, ...], context: Context, earlier: bool, text: str) -> str | None | AnchorResult:
-    """The directory after `cd ARGS`: None when it cannot be told, a REFUTED result when it is not there."""
+    """The directory after `cd ARGS`: None when it cannot be told, a REFUTED result when it is not there (history
+    then tells a folder that was deleted from one that never was)."""
     targets = [a for a in args if not a.startswith("-") or a == "-"]
     if cwd is None or len(targets) != 1:
         return None
@@ -220,7 +221,8 @@ def _cd(cwd: str | None, args: tuple[str, ...], context: Context, earlier: bool,
         return joined
     if earlier or context.repo.exists(joined) or context.repo.ignored_because(joined) or context.repo.not_checked_out(joined):
         return None  # an earlier call (a build, a clone) may create it, it is generated, or not checked out here
-    return AnchorResult(text, Verdict.REFUTED, f"{joined}/ does not exist in the repository")
+    # The core asks git's history whether the folder was there once (`missing_path`): gone is stale, never is an example.
+    return AnchorResult(text, Verdict.REFUTED, f"{joined}/ does not exist in the repository", state="missing", details={"missing_path": f"{joined}/"})
 
 
 def _dispatcher(context: Context):  # noqa: ANN202 - a closure over the context
@@ -280,7 +282,8 @@ def _combine(shown: str, results: list[tuple[str, AnchorResult]], skipped: list[
         picked = [(text, r) for text, r in results if r.verdict is verdict]
         if picked:
             reason = "; ".join(f"`{text}`: {r.reason}" for text, r in picked)
-            return AnchorResult(shown, verdict, reason, evidence, picked[0][1].state, plugin=picked[0][1].plugin)
+            details = picked[0][1].details if len(picked) == 1 else {}  # what history is asked about is that one call's
+            return AnchorResult(shown, verdict, reason, evidence, picked[0][1].state, details, picked[0][1].plugin)
     reason = "; ".join(f"`{text}`: {r.reason}" for text, r in results)
     return AnchorResult(shown, Verdict.VERIFIED, reason, evidence, results[0][1].state, plugin=results[0][1].plugin)
 
