@@ -392,7 +392,12 @@ def test_a_check_interrupted_while_the_server_works_ends_as_a_new_process_would(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(check_command, "check_memories", slow)
-    client = subprocess.Popen([sys.executable, "-m", "anchorcheck", "check"], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Ctrl-C as a terminal delivers it: a suite started in the background (`cmd &` without job control)
+    # inherits SIGINT ignored, and Python then installs no KeyboardInterrupt for it.
+    client = subprocess.Popen(
+        [sys.executable, "-m", "anchorcheck", "check"], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         assert started.wait(60)
         client.send_signal(signal.SIGINT)
