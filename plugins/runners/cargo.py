@@ -39,6 +39,7 @@ from anchorcheck_plugins.runners._support import (
     line_at,
     line_of,
     listed,
+    nearest,
     option,
     parse_toml,
     read_text,
@@ -185,15 +186,6 @@ def _aliases(context: Context, cwd: str) -> dict[str, tuple[object, str]]:
     return context.memo(("cmd-cargo-aliases", cwd), read)
 
 
-def _nearest_config(context: Context, cwd: str) -> str | None:
-    """The `.cargo/config.toml` (or `.cargo/config`) nearest `cwd` upwards, where an alias would be defined."""
-    for folder in upward(cwd):
-        for name in _CONFIG_NAMES:
-            if is_file(context, in_dir(folder, name)):
-                return in_dir(folder, name)
-    return None
-
-
 def _alias(context: Context, value: object, path: str, alias: str) -> tuple[list[str], int | None] | None:
     """An alias's words and line, worked out for an alias a call uses (a split and a search per alias
     of the file made 5,000 aliases cost a minute); None when it is neither a string nor a list."""
@@ -280,7 +272,7 @@ def _external(invocation: Invocation, context: Context, command: str, rest: list
             external.evidence, external.state = features, NOT_IN_CONFIG
             external.details["decided_by"] = shlex.join(["cargo", "check", *(word for pair in options for word in pair)])
             return external
-    config = _nearest_config(context, invocation.cwd)
+    config = nearest(context, invocation.cwd, _CONFIG_NAMES)  # where an alias would be defined
     if config is not None:  # its history may show the alias defined there and removed (`not-in-config`)
         external.evidence.append(Evidence(config, None, "[alias]"))
         external.state = NOT_IN_CONFIG

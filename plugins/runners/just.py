@@ -27,12 +27,12 @@ from anchorcheck_plugins.runners._support import (
     is_file,
     join,
     listed,
+    nearest,
     read_text,
     refuted,
     searched,
     unknown,
     unusable,
-    upward,
     verified,
 )
 
@@ -135,14 +135,6 @@ def _module_path(context: Context, folder: str, name: str, written: str | None) 
     return None
 
 
-def _find(context: Context, folder: str) -> str | None:
-    for here in upward(folder):
-        for name in _NAMES:
-            if is_file(context, in_dir(here, name)):
-                return in_dir(here, name)
-    return None
-
-
 def verify_just(invocation: Invocation, context: Context) -> AnchorResult:
     words = list(invocation.args)
     justfile_arg: str | None = None
@@ -172,7 +164,7 @@ def verify_just(invocation: Invocation, context: Context) -> AnchorResult:
             if not is_file(context, path):
                 return refuted(invocation, f"{path} does not exist")
         else:
-            path = _find(context, invocation.cwd)
+            path = nearest(context, invocation.cwd, _NAMES)
             if path is None:
                 return refuted(invocation, f"no justfile in {searched(invocation.cwd)}{elsewhere(context, _NAMES)}")
         justfile = read_justfile(context, path)
@@ -236,7 +228,7 @@ def _lookup(invocation: Invocation, context: Context, justfile: Justfile, path: 
         return unknown(invocation, f"{missing}; {justfile.open[0]}")
     if justfile.fallback and len(path) == 1:
         parent = posixpath.dirname(posixpath.dirname(justfile.path) or ".")
-        above = _find(context, parent) if posixpath.dirname(justfile.path) else None
+        above = nearest(context, parent, _NAMES) if posixpath.dirname(justfile.path) else None
         if above is not None:
             return _lookup(invocation, context, read_justfile(context, above), path)
         if not posixpath.dirname(justfile.path):  # just goes on above the repository, into folders not looked at
