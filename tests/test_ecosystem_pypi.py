@@ -197,6 +197,24 @@ def test_setup_cfg_and_static_setup_py(tmp_path: Path) -> None:
     assert verdict(tmp_path, "pkg:pypi/django") == "REFUTED"
 
 
+def test_setup_calls_by_how_the_callee_is_written(tmp_path: Path) -> None:
+    """`setup(...)`, `setuptools.setup(...)` and `distutils.core.setup(...)` declare; another object's
+    `.setup(...)`, a name that only starts with setup, and `setup` in a comment or a string do not."""
+    write(
+        tmp_path,
+        {
+            "setup.py": "import setuptools, distutils.core\n# setup(install_requires=['commented'])\n"
+            "NOTE = \"setup(install_requires=['quoted'])\"\nconfig.setup(install_requires=['other'])\n"
+            "setup_helpers(install_requires=['helper'])\nsetuptools.setup(install_requires=['click'])\n"
+            "if True:\n    distutils.core.setup(extras_require={'fast': ['orjson']})\n",
+        },
+    )
+    idx = index(tmp_path, "pypi")
+    assert names(idx, DIRECT) == {"click"}
+    assert names(idx, OPTIONAL, "fast") == {"orjson"}
+    assert [(d.name, d.line) for d in idx.declarations] == [("click", 6), ("orjson", 8)]
+
+
 def test_computed_setup_py_and_dynamic_pyproject_are_inconclusive(tmp_path: Path) -> None:
     write(tmp_path / "a", {"setup.py": "from setuptools import setup\nREQS = open('r.txt').read().split()\nsetup(install_requires=REQS)\n"})
     result = verifier(tmp_path / "a").check("pkg:pypi/django")
