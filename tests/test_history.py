@@ -377,3 +377,51 @@ def test_a_cargo_alias_the_configuration_renamed_is_stale_though_an_external_sub
     renamed, external = found["cmd:cargo sqlness"], found["cmd:cargo nextest run"]
     assert code == 1 and renamed["verdict"] == "REFUTED" and "renamed to `sqltest` in" in renamed["reason"]
     assert external["verdict"] == "INCONCLUSIVE" and "installed separately" in external["reason"]
+
+
+def test_a_path_gone_before_the_memory_file_named_it_is_not_stale(moved: Path) -> None:
+    # AGENTS.md was committed after src/ moved: its `src/client/index.ts` never held here as written.
+    write_tree(moved, {"AGENTS.md": "The client is `src/client/index.ts`.\n"})
+    commit(moved, "docs: agents")
+    code, results = check(moved)
+    found = by_anchor(results)["file:src/client/index.ts"]
+    assert code == 0 and found["verdict"] == "INCONCLUSIVE" and found["state"] == "written-after" and found["severity"] == "warning"
+    assert "AGENTS.md did not name `src/client/index.ts` before" in found["reason"] and "'split into packages'" in found["reason"]
+    assert "fix" not in found["details"]
+
+
+def test_a_path_the_committed_memory_file_named_before_it_moved_is_stale(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"src/a.py": "x\n", "AGENTS.md": "Entry point: `src/a.py`.\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "src/a.py", "src/main.py")
+    commit(tmp_path, "rename the entry point")
+    code, results = check(tmp_path)
+    found = by_anchor(results)["file:src/a.py"]
+    assert code == 1 and found["verdict"] == "REFUTED" and found["state"] == "gone"
+    assert found["details"]["fix"] == {"from": "src/a.py", "to": "src/main.py"}
+
+
+def test_a_target_removed_before_the_line_that_runs_it_was_written_is_a_warning(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"Makefile": "test:\n\techo t\ntest-py39:\n\techo old\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"Makefile": "test:\n\techo t\n"})
+    commit(tmp_path, "drop python 3.9")
+    write_tree(tmp_path, {"AGENTS.md": "```sh\nmake test-py39\n```\n"})
+    git(tmp_path, "add", "AGENTS.md")
+    code, results = check(tmp_path)  # staged, not committed yet: the line is new, written after the target went
+    found = next(r for r in results if "test-py39" in r["anchor"])
+    assert code == 0 and found["verdict"] == "INCONCLUSIVE" and found["state"] == "written-after"
+    git(tmp_path, "reset", "-q", "--hard", "HEAD~1")  # before the drop: the line is now written while the target is there
+    write_tree(tmp_path, {"AGENTS.md": "```sh\nmake test-py39\n```\n"})
+    commit(tmp_path, "docs: agents")
+    write_tree(tmp_path, {"Makefile": "test:\n\techo t\n"})
+    commit(tmp_path, "drop python 3.9")
+    code, results = check(tmp_path)
+    found = next(r for r in results if "test-py39" in r["anchor"])
+    assert code == 1 and found["verdict"] == "REFUTED" and found["state"] == "gone" and "'drop python 3.9'" in found["reason"]
+
+
+def test_a_memory_no_git_tracks_keeps_its_stale_verdict(moved: Path) -> None:
+    # A store's memory has no history of its own: when it was written cannot be told, so history alone decides.
+    report = Verifier(moved).verify(Memory("The client is `src/client/index.ts`.", anchors=["file:src/client/index.ts"]))
+    assert report.results[0].verdict is Verdict.REFUTED and report.results[0].state == "gone"

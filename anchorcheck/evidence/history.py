@@ -24,6 +24,7 @@ far it looked: nothing is concluded from history that is not there.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -358,6 +359,17 @@ def at_head(repo: Repository) -> Iterator[str | None]:
     with repo.keyed_by_head():
         state = _noted_state(repo)
         yield None if state is None else state[0]
+
+
+def wrote_before(repo: Repository, commit: str, path: str, written: str) -> bool | None:
+    """Whether the file `path` wrote `written` in the revision just before `commit` (its blob, read with `git
+    cat-file`): False when it did not, or was not there yet; None when that revision cannot be read (a shallow
+    clone's boundary). Was a memory true when written? Only if it named the thing while the thing was there."""
+    with repo.keyed_by_head():
+        if repo.git("cat-file", "-e", operands=[f"{commit}^"]) is None:
+            return None
+        text = repo.git("cat-file", "-p", operands=[f"{commit}^:{path}"])
+    return text is not None and re.search(rf"(?<![\w/.-]){re.escape(written)}(?![\w-])", text) is not None
 
 
 def state_of(repo: Repository) -> tuple[str, bool] | None:
