@@ -425,3 +425,23 @@ def test_a_memory_no_git_tracks_keeps_its_stale_verdict(moved: Path) -> None:
     # A store's memory has no history of its own: when it was written cannot be told, so history alone decides.
     report = Verifier(moved).verify(Memory("The client is `src/client/index.ts`.", anchors=["file:src/client/index.ts"]))
     assert report.results[0].verdict is Verdict.REFUTED and report.results[0].state == "gone"
+
+
+def test_a_news_fragment_a_release_consumed_is_not_stale_but_a_folder_cleared_once_is(tmp_path: Path) -> None:
+    # towncrier's shape: each change adds changelog/<pr>.<type>.md, each release deletes them all.
+    write_tree(tmp_path, {"changelog/_template.md.j2": "t\n", "docs/a.md": "a\n", "docs/b.md": "b\n", "docs/c.md": "c\n", "docs/keep.md": "k\n"})
+    init_repo(tmp_path)
+    for release, prs in enumerate([(1, 2), (3, 4, 5), (6, 7)]):
+        write_tree(tmp_path, {f"changelog/{pr}.added.md": f"pr {pr}\n" for pr in prs})
+        commit(tmp_path, f"changes for release {release}")
+        for pr in prs:
+            git(tmp_path, "rm", "-q", f"changelog/{pr}.added.md")
+        commit(tmp_path, f"release {release}: compile the changelog")
+    for name in ("a", "b", "c"):
+        git(tmp_path, "rm", "-q", f"docs/{name}.md")
+    commit(tmp_path, "docs: drop the old guides")
+    write_tree(tmp_path, {"AGENTS.md": "For PR 6, write `changelog/6.added.md`. The guide is `docs/b.md`.\n"})
+    found = by_anchor(check(tmp_path)[1])
+    fragment, guide = found["file:changelog/6.added.md"], found["file:docs/b.md"]
+    assert fragment["verdict"] == "INCONCLUSIVE" and fragment["state"] == "recurring" and "a folder a workflow consumes" in fragment["reason"]
+    assert guide["verdict"] == "REFUTED" and guide["state"] == "gone" and "'docs: drop the old guides'" in guide["reason"]

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from anchorcheck.evidence.history import Fate, History, history_of, wrote_before
+from anchorcheck.evidence.queues import consumed
 from anchorcheck.memory.dependencies import ECOSYSTEMS as MANIFESTS
 from anchorcheck.model.anchors import encode_path
 from anchorcheck.repo.context import Context
@@ -175,6 +176,11 @@ def resolve(reference: Reference, context: Context) -> Resolution:
     gone = next((f for f in fates if f.existed), None)
     if gone is not None and gone.recurring:  # made and deleted over and over: absent now is one phase of a workflow
         return Resolution(None, f"{gone.path} does not exist now, {gone.describe()}: not a stale path", RECURRING)
+    batches = consumed(context, gone.path) if gone is not None and gone.moved_to is None else None
+    if gone is not None and batches is not None:  # a news fragment, deleted with the rest of its folder at a release
+        return Resolution(None, f"{gone.path} does not exist now, {gone.describe()}; {batches} commits each deleted several files "
+                          f"of {posixpath.dirname(gone.path.rstrip('/'))}/, which holds few now: a folder a workflow consumes, "
+                          "not a stale path", RECURRING)
     if gone is not None and gone.moved_to is None:  # deleted, and a .gitignore ignores it now: untracked on purpose (`.env`)
         # (the repository's own ignore rules only: a folder name such as build/ says nothing of a deleted source file)
         ignored = next(((c, why) for c in candidates if (why := repo.ignored_because(c)) and why.startswith("ignored by ")), None)
