@@ -445,3 +445,14 @@ def test_a_news_fragment_a_release_consumed_is_not_stale_but_a_folder_cleared_on
     fragment, guide = found["file:changelog/6.added.md"], found["file:docs/b.md"]
     assert fragment["verdict"] == "INCONCLUSIVE" and fragment["state"] == "recurring" and "a folder a workflow consumes" in fragment["reason"]
     assert guide["verdict"] == "REFUTED" and guide["state"] == "gone" and "'docs: drop the old guides'" in guide["reason"]
+
+
+def test_a_memory_file_moved_with_the_folder_it_names_keeps_its_stale_verdict(tmp_path: Path) -> None:
+    # The package moved whole, its AGENTS.md with it: the file named the old path before the move (as AGENTS.md there).
+    write_tree(tmp_path, {"pkg/src/app.ts": "x\n", "pkg/AGENTS.md": "Start at `pkg/src/app.ts`.\n"})
+    init_repo(tmp_path)
+    (tmp_path / "packages").mkdir()
+    git(tmp_path, "mv", "pkg", "packages/pkg")
+    commit(tmp_path, "move the package")
+    found = by_anchor(check(tmp_path, "packages/pkg/AGENTS.md")[1])["file:pkg/src/app.ts"]
+    assert found["verdict"] == "REFUTED" and found["state"] == "gone" and "packages/pkg/src/app.ts" in found["reason"]

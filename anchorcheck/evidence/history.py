@@ -369,7 +369,20 @@ def wrote_before(repo: Repository, commit: str, path: str, written: str) -> bool
         if repo.git("cat-file", "-e", operands=[f"{commit}^"]) is None:
             return None
         text = repo.git("cat-file", "-p", operands=[f"{commit}^:{path}"])
+        if text is None:  # not there before: written later, or moved by that same commit (a folder moved whole)
+            was = _renamed_from(repo, commit, path)
+            text = repo.git("cat-file", "-p", operands=[f"{commit}^:{was}"]) if was is not None else None
     return text is not None and re.search(rf"(?<![\w/.-]){re.escape(written)}(?![\w-])", text) is not None
+
+
+def _renamed_from(repo: Repository, commit: str, path: str) -> str | None:
+    """The path a file had before `commit` when that commit renamed it to `path` (git's rename detection)."""
+    out = repo.git("diff-tree", "-r", "-M", "--name-status", "-z", "--relative", operands=[commit]) or ""
+    fields = out.split("\0")
+    for i, status in enumerate(fields):
+        if status.startswith("R") and i + 2 < len(fields) and fields[i + 2] == path:
+            return fields[i + 1]
+    return None
 
 
 def state_of(repo: Repository) -> tuple[str, bool] | None:
