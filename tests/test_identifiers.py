@@ -203,12 +203,14 @@ def test_a_helper_renamed_in_a_file_that_does_not_parse_cleanly_is_stale_only_wh
     assert all(r["verdict"] != "REFUTED" for a, r in found.items() if "version_control" in a), found
 
 
-def test_an_instruction_file_reached_through_a_link_is_no_place_that_defines_a_name(renamed: Path) -> None:
+def test_an_instruction_file_reached_through_a_link_is_no_place_that_defines_a_name(tmp_path: Path) -> None:
     # `.cursorrules` -> AGENTS.md: the link writes the very name checked, as the instruction file does.
-    write_tree(renamed, {"AGENTS.md": "Call `parse_config()` to read the settings.\n", "docs/notes.rst": "See parse_config.\n"})
-    (renamed / ".cursorrules").symlink_to("AGENTS.md")
-    commit(renamed, "link the rules")
-    code, results = check(renamed, "AGENTS.md")
+    write_tree(tmp_path, {"src/cfg.py": BEFORE, "AGENTS.md": "Call `parse_config()` to read the settings.\n", "docs/notes.rst": "See parse_config.\n"})
+    (tmp_path / ".cursorrules").symlink_to("AGENTS.md")
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"src/cfg.py": AFTER})
+    commit(tmp_path, "rename the parser")
+    code, results = check(tmp_path, "AGENTS.md")
     found = by_anchor(results)["sym:src/cfg.py::parse_config"]
     assert code == 1 and found["verdict"] == "REFUTED" and "now `load_config`" in found["reason"], found["reason"]
 

@@ -24,6 +24,7 @@ far it looked: nothing is concluded from history that is not there.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -358,6 +359,30 @@ def at_head(repo: Repository) -> Iterator[str | None]:
     with repo.keyed_by_head():
         state = _noted_state(repo)
         yield None if state is None else state[0]
+
+
+def wrote_before(repo: Repository, commit: str, path: str, written: str) -> bool | None:
+    """Whether the file `path` wrote `written` in the revision just before `commit` (its blob, read with `git
+    cat-file`): False when it did not, or was not there yet; None when that revision cannot be read (a shallow
+    clone's boundary). Was a memory true when written? Only if it named the thing while the thing was there."""
+    with repo.keyed_by_head():
+        if repo.git("cat-file", "-e", operands=[f"{commit}^"]) is None:
+            return None
+        text = repo.git("cat-file", "-p", operands=[f"{commit}^:{path}"])
+        if text is None:  # not there before: written later, or moved by that same commit (a folder moved whole)
+            was = _renamed_from(repo, commit, path)
+            text = repo.git("cat-file", "-p", operands=[f"{commit}^:{was}"]) if was is not None else None
+    return text is not None and re.search(rf"(?<![\w/.-]){re.escape(written)}(?![\w-])", text) is not None
+
+
+def _renamed_from(repo: Repository, commit: str, path: str) -> str | None:
+    """The path a file had before `commit` when that commit renamed it to `path` (git's rename detection)."""
+    out = repo.git("diff-tree", "-r", "-M", "--name-status", "-z", "--relative", operands=[commit]) or ""
+    fields = out.split("\0")
+    for i, status in enumerate(fields):
+        if status.startswith("R") and i + 2 < len(fields) and fields[i + 2] == path:
+            return fields[i + 1]
+    return None
 
 
 def state_of(repo: Repository) -> tuple[str, bool] | None:
