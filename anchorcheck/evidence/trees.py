@@ -115,11 +115,14 @@ def parse(grammar: Grammar, data: bytes, until: float | None = None, name: str |
     if known:
         return tree
     previous = held.previous(grammar, name) if name is not None else None
-    tree = None if previous is None else _parse(grammar, data, until, old=_edited(*previous, data))
-    if tree is None or tree.root_node.has_error:
-        # tree-sitter recovers from a syntax error differently when it starts from an old tree (random
-        # edits found it in JavaScript, TypeScript and Python): only a clean tree is taken from one.
+    if previous is None:
         tree = _parse(grammar, data, until)
+    else:  # (a content the grammar loops on from its old tree is not given the budget twice)
+        tree = _parse(grammar, data, until, old=_edited(*previous, data))
+        if tree is not None and tree.root_node.has_error:
+            # tree-sitter recovers from a syntax error differently when it starts from an old tree (random
+            # edits found it in JavaScript, TypeScript and Python): only a clean tree is taken from one.
+            tree = _parse(grammar, data, until)
     held.put(key, tree, name)
     return tree
 
