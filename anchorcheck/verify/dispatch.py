@@ -10,7 +10,6 @@ stored on disk per tree state. `Dispatch` is the part of `Verifier` that does th
 
 from __future__ import annotations
 
-from dataclasses import replace
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -209,7 +208,7 @@ class Dispatch:
             return self._dispatch(positive)
         key = ("anchorcheck.result", positive.kind, positive.value, positive.scope)
         kept = self.context.shared.get(key, lambda: self._work_out(positive), keep=_finished)
-        return replace(kept, evidence=list(kept.evidence), details=dict(kept.details))
+        return kept.copy()
 
     def _work_out(self, anchor: Anchor) -> AnchorResult:
         """A result from the disk when this tree state was judged before, else from the plugins (and kept)."""
