@@ -27,11 +27,10 @@ import re
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (
-    ConfigError, dynamic, in_dir, is_file, join, listed, no_folder, option,
+    NOT_IN_CONFIG, ConfigError, dynamic, in_dir, is_file, join, listed, no_folder, option,
     read_text, refuted, searched, unknown, unusable, upward, verified,
 )
 
-NOT_IN_CONFIG = "not-in-config"  # the state anchorcheck asks the history of the first evidence's file for
 _SETTINGS = ("settings.gradle.kts", "settings.gradle")
 _BUILDS = ("build.gradle.kts", "build.gradle")
 # Options that take the next word as their value (`--tests X`, `-x task`); `-Pk=v` and `-Dk=v` are one word.
