@@ -81,3 +81,13 @@ def test_a_renamed_wrapper_and_a_folder_without_a_build_are_refuted(build: Path)
     found = by_anchor(check(build)[1])
     assert "moved to `gradlew-old`" in found["cmd:./gradlew detekt"]["reason"], found["cmd:./gradlew detekt"]
     assert found["cmd:gradle -p tools build"]["verdict"] == "REFUTED"  # no folder tools/ to run in
+
+
+def test_a_relative_task_path_is_read_from_the_folder_s_project(build: Path) -> None:
+    # `cd sdk-server && ../gradlew jvm:test` names `:sdk-server:jvm`; from a folder no project is, nothing is known.
+    write_tree(build, {"AGENTS.md": "Run `cd sdk-server && ../gradlew jvm:test` and `cd docs && ../gradlew jvm:test`.\n", "docs/x.md": ""})
+    commit(build, "relative paths")
+    found = by_anchor(check(build)[1])
+    assert found["cmd:cd sdk-server && ../gradlew jvm:test"]["verdict"] == "INCONCLUSIVE"  # not included, never was
+    assert "does not include project :sdk-server:jvm" in found["cmd:cd sdk-server && ../gradlew jvm:test"]["reason"]
+    assert "relative to the project of docs/" in found["cmd:cd docs && ../gradlew jvm:test"]["reason"]

@@ -120,6 +120,8 @@ def _projects(invocation: Invocation, context: Context, cwd: str, tasks: list[st
         if ":" not in task.strip(":"):
             continue  # `build`, `:build`: a task of the current or root project
         written = task.rsplit(":", 1)[0]
+        if not written.startswith(":") and current and current not in settings.projects:
+            return unknown(invocation, f"{task} is relative to the project of {cwd}/, which {settings.path} does not include")
         project = written if written.startswith(":") else f"{current}:{written}"
         if project in settings.projects:
             continue
