@@ -27,8 +27,8 @@ import re
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (
-    NOT_IN_CONFIG, ConfigError, dynamic, in_dir, is_file, join, listed, no_folder, option,
-    read_text, refuted, searched, unknown, unusable, upward, verified,
+    NOT_IN_CONFIG, ConfigError, dynamic, is_file, join, listed, nearest, no_folder, option,
+    read_text, refuted, searched, unknown, unusable, verified,
 )
 
 _SETTINGS = ("settings.gradle.kts", "settings.gradle")
@@ -108,9 +108,10 @@ def verify_gradle(invocation: Invocation, context: Context) -> AnchorResult:
 
 
 def _projects(invocation: Invocation, context: Context, cwd: str, tasks: list[str]) -> AnchorResult:
-    settings = _settings(context, cwd)
+    found = nearest(context, cwd, _SETTINGS)
+    settings = Settings(found, read_text(context, found)) if found is not None else None
     if settings is None:
-        build = next((in_dir(f, n) for f in upward(cwd) for n in _BUILDS if is_file(context, in_dir(f, n))), None)
+        build = nearest(context, cwd, _BUILDS)
         if build is None:
             return refuted(invocation, f"no settings.gradle(.kts) or build.gradle(.kts) in {searched(cwd)}: no Gradle build")
         return verified(invocation, f"a single-project Gradle build ({build}); {_OPEN_TASKS}", [Evidence(build, None, "build")])
@@ -138,15 +139,6 @@ def _projects(invocation: Invocation, context: Context, cwd: str, tasks: list[st
 
 
 _OPEN_TASKS = "task names are defined by the plugins a build applies and are not checked"
-
-
-def _settings(context: Context, cwd: str) -> Settings | None:
-    for folder in upward(cwd):
-        for name in _SETTINGS:
-            path = in_dir(folder, name)
-            if is_file(context, path):
-                return Settings(path, read_text(context, path))
-    return None
 
 
 def _abbreviates(project: str, projects: dict[str, int]) -> bool:
