@@ -195,8 +195,7 @@ class _Reader:
         self.heredoc: str | None = None  # the word that ends the here-document the current shell line opened
 
     def _end_sentence(self) -> None:
-        self.sentence = []
-        self.foreign = ""
+        self.sentence, self.foreign = [], ""
 
     def read(self, text: str) -> None:
         lines = text.splitlines()
@@ -362,8 +361,9 @@ class _Reader:
         if not argv or any(placeholder_word(w) for w in shlex.split(unmarked, comments=False)) or any(w in ("&&", "||", "|", ";") or w.endswith(";") for w in argv[1:] if w != "&&"):
             return
         if form == "shell" and len(argv) == 2 and argv[0] == "cd":
-            path, _ = clean_path(argv[1].rstrip("/") + "/")
-            self.cwd = path  # the block's later commands run there
+            self.cwd, _ = clean_path(argv[1].rstrip("/") + "/")  # the block's later commands run there; the folder is a
+            if self.cwd is not None:  # claim too: gone, the block fails at this line (history says where it went)
+                self._path(self.cwd, number, column0 + command.find(argv[1]), form, written=argv[1])
             return
         if "&&" in argv and not (argv[0] == "cd" and argv.index("&&") == 2):
             return  # a chain of commands is not one claim (only `cd dir && ...` is)
