@@ -456,3 +456,16 @@ def test_a_memory_file_moved_with_the_folder_it_names_keeps_its_stale_verdict(tm
     commit(tmp_path, "move the package")
     found = by_anchor(check(tmp_path, "packages/pkg/AGENTS.md")[1])["file:pkg/src/app.ts"]
     assert found["verdict"] == "REFUTED" and found["state"] == "gone" and "packages/pkg/src/app.ts" in found["reason"]
+
+
+def test_a_memory_file_moved_after_the_folder_it_names_keeps_its_stale_verdict(tmp_path: Path) -> None:
+    # tensorzero's shape: the folder moved first, the AGENTS.md that names it moved one commit later.
+    write_tree(tmp_path, {"gateway/tests/relay/a.rs": "x\n", "core/AGENTS.md": "Relay tests: `gateway/tests/relay`.\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "gateway/tests/relay", "gateway/tests/relays")
+    commit(tmp_path, "tests: plural")
+    (tmp_path / "crates").mkdir()
+    git(tmp_path, "mv", "core", "crates/core")
+    commit(tmp_path, "crates/")
+    found = by_anchor(check(tmp_path, "crates/core/AGENTS.md")[1])["file:gateway/tests/relay"]
+    assert found["verdict"] == "REFUTED" and found["state"] == "gone" and "gateway/tests/relays" in found["reason"]

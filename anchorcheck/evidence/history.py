@@ -369,20 +369,25 @@ def wrote_before(repo: Repository, commit: str, path: str, written: str) -> bool
         if repo.git("cat-file", "-e", operands=[f"{commit}^"]) is None:
             return None
         text = repo.git("cat-file", "-p", operands=[f"{commit}^:{path}"])
-        if text is None:  # not there before: written later, or moved by that same commit (a folder moved whole)
-            was = _renamed_from(repo, commit, path)
-            text = repo.git("cat-file", "-p", operands=[f"{commit}^:{was}"]) if was is not None else None
+        if text is None:  # not there before: written later, or the memory file moved since (a package moved whole)
+            was = _path_before(repo, commit, path)
+            text = repo.git("cat-file", "-p", operands=[f"{commit}^:{was}"]) if was not in (None, path) else None
     return text is not None and re.search(rf"(?<![\w/.-]){re.escape(written)}(?![\w-])", text) is not None
 
 
-def _renamed_from(repo: Repository, commit: str, path: str) -> str | None:
-    """The path a file had before `commit` when that commit renamed it to `path` (git's rename detection)."""
-    out = repo.git("diff-tree", "-r", "-M", "--name-status", "-z", "--relative", operands=[commit]) or ""
-    fields = out.split("\0")
-    for i, status in enumerate(fields):
-        if status.startswith("R") and i + 2 < len(fields) and fields[i + 2] == path:
-            return fields[i + 1]
-    return None
+def _path_before(repo: Repository, commit: str, path: str) -> str | None:
+    """The path the file at `path` had just before `commit`, following its renames from HEAD back to that
+    commit (`git log --follow` of that one file): a memory file moved since (or by that commit) is read
+    where it was then. None when it did not exist then."""
+    out = repo.git("log", "--follow", "-M", "--name-status", "-z", "--relative", "--format=%x01",
+                   operands=["HEAD", f"^{commit}^"], paths=[f":(literal){path}"]) or ""
+    for entry in out.split("\x01")[1:]:
+        fields = entry.strip("\n\x00").split("\x00")
+        if len(fields) >= 3 and fields[0].startswith("R") and fields[2] == path:
+            path = fields[1]
+        elif fields and fields[0] == "A" and fields[-1] == path:
+            return None  # made in the range: not there before it
+    return path
 
 
 def state_of(repo: Repository) -> tuple[str, bool] | None:
