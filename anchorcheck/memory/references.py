@@ -34,7 +34,8 @@ import shlex
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from anchorcheck.memory.commonmark import Block, Line, frontmatter_end, read_document
+from anchorcheck.memory.chains import cd_form, scoped_calls, strip_comment, unexpanded
+from anchorcheck.memory.commonmark import Block, Line, fence_body, frontmatter_end, read_document
 from anchorcheck.memory.dependencies import package_word
 from anchorcheck.memory.trees import TreeEntry, is_tree, tree_entries
 from anchorcheck.base.lazyregex import later
@@ -116,6 +117,7 @@ _RUNS_IN_FOLDER = later(r"[ \t]+(?:in|from|inside|within|under)[ \t]+(?:the[ \t]
 
 
 Claims = Callable[[Sequence[str]], bool]
+_Pending = tuple[str, int, int, str]  # a command continued with `\`: its text, line, column, the `VAR=value` lines before it
 
 
 def program_of(argv: Sequence[str]) -> str | None:
@@ -344,10 +346,19 @@ class _Reader:
         self.made.update(made)
         return False
 
-    def _command(self, command: str, number: int, column0: int, form: str) -> None:
+    def _command(self, command: str, number: int, column0: int, form: str, before: str = "") -> None:
+        """Read one command line; `before` is what runs it but is written apart: the `cd DIR && ` of its chain, the
+        `VAR=value` lines it continues."""
+        chain = None if before or cd_form(command) else scoped_calls(command)
+        if chain is not None:  # `pnpm db:migrate && pnpm generate`: every call of the chain is a command
+            for offset, call, before in chain:
+                self._command(call, number, column0 + offset, form, before)
+            return
+        written, command = command, before + command
         unmarked = _FILTER_GRAPH.sub(r"\1\3", command)  # `-F pkg...` is pnpm's graph syntax, not a placeholder
         # `make release VERSION=<version>`: a value to fill in for a variable the program is given leaves the target
         # a claim (a `VAR=<x>` prefix stays a placeholder: it sets the command's environment)
+        unmarked = unexpanded(unmarked)
         program = re.match(r"\s*(?:[A-Za-z_]\w*=\S*\s+)*\S+", unmarked)
         if program is not None:
             unmarked = unmarked[: program.end()] + _ASSIGNED_VALUE.sub("", unmarked[program.end() :])
@@ -368,22 +379,22 @@ class _Reader:
         if "&&" in argv and not (argv[0] == "cd" and argv.index("&&") == 2):
             return  # a chain of commands is not one claim (only `cd dir && ...` is)
         tail = argv[3:] if argv[0] == "cd" else argv
-        end = column0 + 1 + len(command)
+        end = column0 + 1 + len(written)
         if "env" in self.kinds:  # `FOO_BAR=1 pnpm test`: the program reads FOO_BAR, whatever runs it
-            self.found += identifiers.assignments(command, tail, number, column0 + 1 + (len(command) - len(command.lstrip())), form)
+            self.found += identifiers.assignments(written, tail[len(tail) - len(shlex.split(written)) :], number, column0 + 1 + (len(written) - len(written.lstrip())), form)
         packages = install(tail)
         if packages is not None:
             if "pkg" in self.kinds:
                 ecosystem, names = packages
                 for name in names:
-                    self.found.append(Reference("pkg", f"pkg:{ecosystem}/{_purl_name(name)}", command, number, column0 + 1, end, "install"))
+                    self.found.append(Reference("pkg", f"pkg:{ecosystem}/{_purl_name(name)}", written, number, column0 + 1, end, "install"))
             return
         if "cmd" in self.kinds and self.claims(tail):
             hints = self._hints() if self.cwd is None else (self.cwd, *self._hints())
             sections = tuple(dict.fromkeys(w for _, words in reversed(self.sections) for w in words))
-            self.found.append(Reference("cmd", f"cmd:{command}", command, number, column0 + 1, end, form, hints=hints, sections=sections))
+            self.found.append(Reference("cmd", f"cmd:{command}", written, number, column0 + 1, end, form, hints=hints, sections=sections))
         elif (program := _program_file(argv, tail, self.cwd)) is not None:
-            self._path(program[0], number, column0 + command.find(program[1]), form, written=program[1])
+            self._path(program[0], number, column0 + written.find(program[1]), form, written=program[1])
 
     def _runs_in(self, line: str) -> None:
         """`yarn test:prepare` in `dev-packages/e2e-tests`: a folder named right after a command, joined by
@@ -413,7 +424,7 @@ class _Reader:
     def _fenced(self, lines: list[str], block: Block) -> None:
         """Read a fenced block: every line of a shell block, the `$ ` lines of a console or untagged one, the
         paths of a drawn directory tree."""
-        body = _fence_body(lines, block)
+        body = fence_body(lines, block)
         shell = block.info in SHELL_LANGUAGES
         self.shown.update(_shown_file(lines[block.start - 1], body))
         if not shell and is_tree(body):
@@ -422,7 +433,7 @@ class _Reader:
         if block.info and not shell:
             return
         only_prompts = block.info in ("console", "shell-session", "shellsession") or not block.info
-        pending: tuple[str, int, int] | None = None  # a command continued with a trailing backslash
+        pending: _Pending | None = None  # a command continued with a trailing backslash
         self.cwd, self.made, self.heredoc = None, set(), None
         for offset, line in enumerate(body):
             self.left -= 1
@@ -442,21 +453,23 @@ class _Reader:
             generated = bool(_GENERATED.search(entry.comment))
             self.found.append(Reference("file", f"file:{path}", entry.written, entry.line, start, end, "tree", generated=generated))
 
-    def _shell_line(self, line: str, number: int, only_prompts: bool, pending: tuple[str, int, int] | None) -> tuple[str, int, int] | None:
+    def _shell_line(self, line: str, number: int, only_prompts: bool, pending: _Pending | None) -> _Pending | None:
         body = line.strip()
         column0 = len(line) - len(line.lstrip())
         if self.heredoc is not None:  # a line of the file a here-document writes, not a command
             if body == self.heredoc:
                 self.heredoc = None
             return None
-        opened = _HEREDOC.search(_strip_comment(body)) if "<<" in body else None
+        opened = _HEREDOC.search(strip_comment(body)) if "<<" in body else None
         self.heredoc = opened.group(2) if opened else None
         if pending is not None:
-            command, start_line, start_col = pending
+            command, start_line, start_col, before = pending
+            if not command:  # only `VAR=value \\` lines so far: the command is written from here on
+                command, start_line, start_col = "", number, column0
             command = f"{command} {body.rstrip(chr(92)).strip()}".strip()
             if body.endswith("\\"):
-                return command, start_line, start_col
-            self._command(command, start_line, start_col, "shell")
+                return self._continued(command, start_line, start_col, before)
+            self._command(command, start_line, start_col, "shell", before)
             return None
         if body.startswith("$ "):
             column0 += 2
@@ -465,11 +478,24 @@ class _Reader:
             return None
         if not body or body.startswith("#"):
             return None
-        body = _strip_comment(body)
+        body = strip_comment(body)
         if body.endswith("\\"):
-            return body[:-1].strip(), number, column0
+            return self._continued(body[:-1].strip(), number, column0, "")
         self._command(body, number, column0, "shell")
         return None
+
+    def _continued(self, command: str, number: int, column0: int, before: str) -> _Pending:
+        """A command line continued with `\\`; lines of `VAR=value` words alone (a block that sets the environment
+        over several lines) are its `before`, read as `env:` where written, and the command is where its program is."""
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            words = []
+        if not words or not all(ENV_ASSIGNMENT.match(w) for w in words):
+            return command, number, column0, before
+        if "env" in self.kinds:
+            self.found += identifiers.assignments(command, words, number, column0 + 1, "shell")
+        return "", number, column0, f"{before}{command} "
 
 
 def _program_file(argv: list[str], tail: list[str], cwd: str | None) -> tuple[str, str] | None:
@@ -515,27 +541,12 @@ def apply_to(text: str) -> tuple[str, ...] | None:
     return None
 
 
-def _fence_body(lines: list[str], block: Block) -> list[str]:
-    """The lines between a fenced block's opening fence and its closing one (the end of its container when unclosed)."""
-    opener = lines[block.start - 1].strip()
-    marker = opener[: len(opener) - len(opener.lstrip(opener[:1]))]
-    last = lines[block.end - 1].strip() if block.end > block.start else ""
-    end = block.end - 1 if last and set(last) == {marker[0]} and len(last) >= len(marker) else block.end
-    return lines[block.start : min(end, len(lines))]
-
-
 def _shown_file(opener: str, body: list[str]) -> list[str]:
     """The file a code block says it shows, by its info string (`title="app.py"`) or a first-line comment (`# app.py`)."""
     named = _SHOWN_INFO.search(opener)
     first = next((line.strip() for line in body if line.strip()), "")
     named = named or _SHOWN_FIRST_LINE.match(first)
     return [named.group(1).removeprefix("./")] if named else []
-
-
-def _strip_comment(body: str) -> str:
-    """A shell line without its trailing ` # comment` (a `#` inside quotes or a word is kept)."""
-    match = re.search(r"\s#(?![^'\"]*['\"])", body)
-    return body[: match.start()].rstrip() if match else body
 
 
 class _Prose:
