@@ -34,13 +34,14 @@ import shlex
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from anchorcheck.memory.chains import cd_form, scoped_calls, strip_comment, unexpanded
+from anchorcheck.memory.chains import cd_form, scoped_calls, unexpanded
 from anchorcheck.memory.commonmark import Block, Line, fence_body, frontmatter_end, read_document
 from anchorcheck.memory.dependencies import package_word
 from anchorcheck.memory.trees import TreeEntry, is_tree, tree_entries
 from anchorcheck.base.lazyregex import later
 from anchorcheck.memory import identifiers
 from anchorcheck.memory.installs import ENV_ASSIGNMENT, install
+from anchorcheck.memory.shellblock import shell_lines
 from anchorcheck.memory.pathtokens import PLACEHOLDER_ARGUMENT, clean_path, folderish, loose_path, placeholder_word, program_path
 from anchorcheck.model.reference import Reference
 
@@ -103,7 +104,6 @@ _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
 # the text has them write), not one of the repository's.
 _SHOWN_FIRST_LINE = later(r"^(?:#|//|--|;|<!--|/\*)\s*(?:file(?:name)?\s*:\s*)?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)\s*(?:-->|\*/)?$")
 _SHOWN_INFO = later(r"\b(?:title|file|filename)=[\"']?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)")
-_HEREDOC = later(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1")  # `cat > x.py <<'EOF'`: the lines up to EOF are the file's
 # A lead-in that says what its list names may be absent: "Read these files if they exist:", "(when present):".
 _CONDITIONAL_LEAD = later(r"\b(?:if|when(?:ever)?)\s+(?:(?:it|they|one|any|these|those|present)\s+)?(?:exists?|(?:is|are)\s+present|present)\b", re.I)
 _ASSIGNED_VALUE = re.compile(r"(?<!\S)([A-Za-z_]\w*=)[^\s'\"]+(?=\s|$)")  # an unquoted value: quotes stay balanced
@@ -113,11 +113,13 @@ _EXISTS = later(r"[`'\")]*\s+(?:exists?|is\s+present|is\s+there|does(?:n't|\s+no
 
 _RUNS_IN = later(r"`\s+(?:in|from|inside|within)\s+`")  # between a command's code span and a folder's
 _HEADING_WORD = later(r"[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*/?")  # the words of a heading that may name a folder
+# What says a folder named next is where to run: "run (these) from the", "execute in", or a sentence that starts "From the", "Inside"
+# (the text before the folder, a line's start given as ". ").
+_PLACING = later(r"(?:\b(?:run|runs|running|execute)(?:\s+(?:it|them|these|this|all|each|every|the|commands?|scripts?|tests?|checks?))*|[.!?:;]\s[\s*_>-]*)\s*(?:from|in|inside|within)\s+(?:the\s+)?$", re.I)
 _RUNS_IN_FOLDER = later(r"[ \t]+(?:in|from|inside|within|under)[ \t]+(?:the[ \t]+)?([A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*/)(?=[\s.,;:)]|$)")
 
 
 Claims = Callable[[Sequence[str]], bool]
-_Pending = tuple[str, int, int, str]  # a command continued with `\`: its text, line, column, the `VAR=value` lines before it
 
 
 def program_of(argv: Sequence[str]) -> str | None:
@@ -194,11 +196,19 @@ class _Reader:
         self.made: set[str] = set()  # what earlier lines of the current shell block downloaded or wrote
         self.conditional = False  # the list below was introduced as what may not be there ("Read these if present:")
         self.shown: set[str] = set()  # files earlier code blocks of the document said they show (`# app.py`)
-        self.heredoc: str | None = None  # the word that ends the here-document the current shell line opened
+        self.placing = ["", ""]  # the folder the current sentence, and the lead-in of the list, say commands run in
 
     def _end_sentence(self) -> None:
         self.sentence = []
         self.foreign = ""
+        self.placing[0] = ""
+
+    def _placing(self, before: str) -> None:
+        """"Run from the `ui/` directory:", "Inside `core/`,": a folder the sentence names as where to run, in so many
+        words, places the commands after it (read there alone)."""
+        folder = self.found[-1]
+        if folder.kind == "file" and folderish(folder.value) and not folder.rooted and _PLACING.search(before):
+            self.placing[0] = folder.value
 
     def read(self, text: str) -> None:
         lines = text.splitlines()
@@ -210,7 +220,7 @@ class _Reader:
             if block.kind in ("paragraph", "table"):
                 self._prose_block(block)
             elif block.kind == "heading":
-                self.lists, self.lead, self.conditional = [], [], False
+                self.lists, self.lead, self.conditional, self.placing[1] = [], [], False, ""
                 self._section(block)
             elif block.kind == "fence":
                 self._fenced(lines, block)
@@ -235,12 +245,12 @@ class _Reader:
             self.lists = [(d, f) for d, f in self.lists if d < block.depth]
             self.lists.append((block.depth, []))
         elif block.depth == 0 and block.kind == "paragraph":
-            self.lists, self.lead, self.conditional = [], [], False  # a paragraph at the margin ends the list and its lead-in
+            self.lists, self.lead, self.conditional, self.placing[1] = [], [], False, ""  # a paragraph at the margin ends the list and its lead-in
         for index, line in enumerate(block.lines):
             following = block.lines[index + 1].text if index + 1 < len(block.lines) else ""
             self._prose(line, following, conditional=block.item and self.conditional)
             if block.depth == 0 and block.kind == "paragraph" and line.text.rstrip().endswith(":"):
-                self.lead = self._folders_here(line.number)
+                self.lead, self.placing[1] = self._folders_here(line.number), self.placing[0]
                 self.conditional = bool(_CONDITIONAL_LEAD.search(line.text))
 
     def _prose(self, source: Line, following: str = "", conditional: bool = False) -> None:
@@ -273,8 +283,9 @@ class _Reader:
                 before = len(self.found)
                 self._code(token, number, column0, generated)
                 if len(self.found) > before:  # (a command's `VAR=value` prefixes come before it)
-                    self._runs_in(line)
-                    self._runs_in_prose(line)
+                    _runs_in(self.found, line)
+                    _runs_in_prose(self.found, line)
+                    self._placing(("" if offset > 60 else ". ") + prose.text[max(0, offset - 60) : offset])  # (a line's start starts a sentence)
             elif form == "link":
                 self._path(token, number, column0, "link", generated=generated)
             else:
@@ -392,30 +403,10 @@ class _Reader:
         if "cmd" in self.kinds and self.claims(tail):
             hints = self._hints() if self.cwd is None else (self.cwd, *self._hints())
             sections = tuple(dict.fromkeys(w for _, words in reversed(self.sections) for w in words))
-            self.found.append(Reference("cmd", f"cmd:{command}", written, number, column0 + 1, end, form, hints=hints, sections=sections))
+            self.found.append(Reference("cmd", f"cmd:{command}", written, number, column0 + 1, end, form, hints=hints, sections=sections,
+                                        placed=(self.cwd or self.placing[0] or self.placing[1]).rstrip("/")))
         elif (program := _program_file(argv, tail, self.cwd)) is not None:
             self._path(program[0], number, column0 + written.find(program[1]), form, written=program[1])
-
-    def _runs_in(self, line: str) -> None:
-        """`yarn test:prepare` in `dev-packages/e2e-tests`: a folder named right after a command, joined by
-        "in" or "from", is where that command runs (a hint, as a folder named before it is)."""
-        if len(self.found) < 2:
-            return
-        command, folder = self.found[-2], self.found[-1]
-        if command.kind != "cmd" or folder.kind != "file" or command.line != folder.line or not folderish(folder.value):
-            return
-        if _RUNS_IN.fullmatch(line[command.end_column - 1 : folder.column - 1]):
-            self.found[-2] = command._replace(hints=tuple(dict.fromkeys((folder.value.rstrip("/"), *command.hints))))
-
-    def _runs_in_prose(self, line: str) -> None:
-        """"Build the bundle with `npm run build` in web/.": a folder written in plain text right after a command
-        (with its trailing slash, so that "in parallel" is no folder) is where it runs, as a code span's is."""
-        command = self.found[-1]
-        if command.kind != "cmd" or command.form != "code":
-            return
-        folder = _RUNS_IN_FOLDER.match(line, command.end_column)  # past the closing backtick
-        if folder is not None:
-            self.found[-1] = command._replace(hints=tuple(dict.fromkeys((folder.group(1).rstrip("/"), *command.hints))))
 
     def _hints(self) -> tuple[str, ...]:
         """The folders named earlier in the list's lead-in, the enclosing list items and the sentence."""
@@ -433,11 +424,13 @@ class _Reader:
         if block.info and not shell:
             return
         only_prompts = block.info in ("console", "shell-session", "shellsession") or not block.info
-        pending: _Pending | None = None  # a command continued with a trailing backslash
-        self.cwd, self.made, self.heredoc = None, set(), None
-        for offset, line in enumerate(body):
-            self.left -= 1
-            pending = self._shell_line(line, block.start + 1 + offset, only_prompts, pending)
+        self.cwd, self.made = None, set()
+        self.left -= len(body)
+        for shell in shell_lines(body, block.start + 1, only_prompts):
+            if not shell.environment:
+                self._command(shell.text, shell.line, shell.column0, "shell", shell.before)
+            elif "env" in self.kinds:  # `VAR=value \` over lines: each variable where it is written
+                self.found += identifiers.assignments(shell.text, shlex.split(shell.text), shell.line, shell.column0 + 1, "shell")
         self.cwd = None
 
     def _tree(self, entries: list[TreeEntry]) -> None:
@@ -453,49 +446,32 @@ class _Reader:
             generated = bool(_GENERATED.search(entry.comment))
             self.found.append(Reference("file", f"file:{path}", entry.written, entry.line, start, end, "tree", generated=generated))
 
-    def _shell_line(self, line: str, number: int, only_prompts: bool, pending: _Pending | None) -> _Pending | None:
-        body = line.strip()
-        column0 = len(line) - len(line.lstrip())
-        if self.heredoc is not None:  # a line of the file a here-document writes, not a command
-            if body == self.heredoc:
-                self.heredoc = None
-            return None
-        opened = _HEREDOC.search(strip_comment(body)) if "<<" in body else None
-        self.heredoc = opened.group(2) if opened else None
-        if pending is not None:
-            command, start_line, start_col, before = pending
-            if not command:  # only `VAR=value \\` lines so far: the command is written from here on
-                command, start_line, start_col = "", number, column0
-            command = f"{command} {body.rstrip(chr(92)).strip()}".strip()
-            if body.endswith("\\"):
-                return self._continued(command, start_line, start_col, before)
-            self._command(command, start_line, start_col, "shell", before)
-            return None
-        if body.startswith("$ "):
-            column0 += 2
-            body = body[2:].strip()
-        elif only_prompts:
-            return None
-        if not body or body.startswith("#"):
-            return None
-        body = strip_comment(body)
-        if body.endswith("\\"):
-            return self._continued(body[:-1].strip(), number, column0, "")
-        self._command(body, number, column0, "shell")
-        return None
 
-    def _continued(self, command: str, number: int, column0: int, before: str) -> _Pending:
-        """A command line continued with `\\`; lines of `VAR=value` words alone (a block that sets the environment
-        over several lines) are its `before`, read as `env:` where written, and the command is where its program is."""
-        try:
-            words = shlex.split(command)
-        except ValueError:
-            words = []
-        if not words or not all(ENV_ASSIGNMENT.match(w) for w in words):
-            return command, number, column0, before
-        if "env" in self.kinds:
-            self.found += identifiers.assignments(command, words, number, column0 + 1, "shell")
-        return "", number, column0, f"{before}{command} "
+def _runs_in(found: list[Reference], line: str) -> None:
+    """`yarn test:prepare` in `dev-packages/e2e-tests`: a folder named right after a command, joined by
+    "in" or "from", is where that command runs (a hint, as a folder named before it is, and where it is placed)."""
+    if len(found) < 2:
+        return
+    command, folder = found[-2], found[-1]
+    if command.kind != "cmd" or folder.kind != "file" or command.line != folder.line or not folderish(folder.value):
+        return
+    if _RUNS_IN.fullmatch(line[command.end_column - 1 : folder.column - 1]):
+        found[-2] = _placed(command, folder.value)
+
+
+def _runs_in_prose(found: list[Reference], line: str) -> None:
+    """"Build the bundle with `npm run build` in web/.": a folder written in plain text right after a command
+    (with its trailing slash, so that "in parallel" is no folder) is where it runs, as a code span's is."""
+    command = found[-1]
+    if command.kind != "cmd" or command.form != "code":
+        return
+    folder = _RUNS_IN_FOLDER.match(line, command.end_column)  # past the closing backtick
+    if folder is not None:
+        found[-1] = _placed(command, folder.group(1))
+
+
+def _placed(command: Reference, folder: str) -> Reference:
+    return command._replace(hints=tuple(dict.fromkeys((folder.rstrip("/"), *command.hints))), placed=folder.rstrip("/"))
 
 
 def _program_file(argv: list[str], tail: list[str], cwd: str | None) -> tuple[str, str] | None:
