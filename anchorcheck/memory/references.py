@@ -114,8 +114,8 @@ _EXISTS = later(r"[`'\")]*\s+(?:exists?|is\s+present|is\s+there|does(?:n't|\s+no
 _RUNS_IN = later(r"`\s+(?:in|from|inside|within)\s+`")  # between a command's code span and a folder's
 _HEADING_WORD = later(r"[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*/?")  # the words of a heading that may name a folder
 # What says a folder named next is where to run: "run (these) from the", "execute in", or a sentence that starts "From the", "Inside"
-# (the text before the folder, a line's start given as ". ").
-_PLACING = later(r"(?:\b(?:run|runs|running|execute)(?:\s+(?:it|them|these|this|all|each|every|the|commands?|scripts?|tests?|checks?))*|[.!?:;]\s[\s*_>-]*)\s*(?:from|in|inside|within)\s+(?:the\s+)?$", re.I)
+# (the text before the folder as written, a line's start given as ". "; a code span between breaks it: "`pytest` in `tests/`").
+_PLACING = later(r"(?:\b(?:run|runs|running|execute)(?:\s+(?:it|them|these|this|all|each|every|the|commands?|scripts?|tests?|checks?))*\s+|[.!?:;]\s+(?:(?:[-*+>]|\d+[.)])\s+)?(?:\*\*|__|\*|_)?)(?:from|in|inside|within)\s+(?:the\s+)?$", re.I)
 _RUNS_IN_FOLDER = later(r"[ \t]+(?:in|from|inside|within|under)[ \t]+(?:the[ \t]+)?([A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*/)(?=[\s.,;:)]|$)")
 
 
@@ -285,7 +285,7 @@ class _Reader:
                 if len(self.found) > before:  # (a command's `VAR=value` prefixes come before it)
                     _runs_in(self.found, line)
                     _runs_in_prose(self.found, line)
-                    self._placing(("" if offset > 60 else ". ") + prose.text[max(0, offset - 60) : offset])  # (a line's start starts a sentence)
+                    self._placing(("" if offset > 60 else ". ") + line[max(0, offset - 60) : offset])  # (a line's start starts a sentence)
             elif form == "link":
                 self._path(token, number, column0, "link", generated=generated)
             else:
