@@ -325,10 +325,23 @@ def _fates(reference: Reference, context: Context) -> list[Fate]:
     return [f for f in fates if f is not None]
 
 
+def placed_in(reference: Reference, repo: Repository) -> str | None:
+    """The folder a command's text says it runs in, in so many words (`Reference.placed`), read from the memory
+    file's folder or the root; None when it says none, or names no folder here."""
+    if not reference.placed:
+        return None
+    candidates = (_join(reference.folder, reference.placed.rstrip("/")), _join("", reference.placed.rstrip("/")))
+    return next((f for f in candidates if f is not None and _is_dir(repo, f)), None)
+
+
 def command_readings(reference: Reference, repo: Repository) -> list[str]:
-    """The `cmd:` anchors a command may mean, most likely first: run from a folder the text named before
-    it (`cd DIR` in its block, "run these from `packages/ai`"), from a folder the file applies to
+    """The `cmd:` anchors a command may mean, most likely first: the folder its text says it runs in ("run from
+    the `ui/` directory:", a `cd` line above it), alone; else run from a folder the text named before
+    it ("run these from `packages/ai`"), from a folder the file applies to
     (`applyTo`), from the memory file's folder, or from the root (where agents run commands)."""
+    placed = placed_in(reference, repo)
+    if placed is not None:
+        return [f"{reference.anchor} in:{encode_path(placed)}/" if placed != "." else reference.anchor]
     folders: list[str] = []
     for hint in reference.hints:
         for folder in (_join(reference.folder, hint.rstrip("/")), _join("", hint.rstrip("/"))):
