@@ -241,11 +241,12 @@ def test_a_program_written_as_a_path_and_a_bare_dot_file_are_paths_that_can_go_s
 
 
 def test_a_file_deleted_from_git_and_ignored_since_is_a_local_file_not_a_stale_one(tmp_path: Path) -> None:
-    write_tree(tmp_path, {".env": "A=1\n", ".env.example": "A=\n", "old.cfg": "x\n"})
+    agents = "Copy `.env.example` to `.env`; `old.cfg` holds the defaults.\n"  # written while both were tracked
+    write_tree(tmp_path, {".env": "A=1\n", ".env.example": "A=\n", "old.cfg": "x\n", "AGENTS.md": agents})
     init_repo(tmp_path)
     git(tmp_path, "rm", "-q", "--cached", ".env")
     git(tmp_path, "rm", "-q", "old.cfg")
-    write_tree(tmp_path, {".gitignore": ".env\n", "AGENTS.md": "Copy `.env.example` to `.env`; `old.cfg` holds the defaults.\n"})
+    write_tree(tmp_path, {".gitignore": ".env\n"})
     commit(tmp_path, "stop tracking .env")
     (tmp_path / ".env").unlink()
     found = by_anchor(check(tmp_path)[1])
