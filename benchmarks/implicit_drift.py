@@ -4,7 +4,8 @@ For each repository of corpora/drift/repos.json (name, commit, set: dev =
 repositories earlier rules were tuned on, held-out = ones nobody looked at when
 they were added, held-out-2 = a fresh set of session 31, after earlier sessions
 had looked at held-out, held-out-3 = a fresh set of session 32, after misses of
-held-out-2 had been fixed; `--set NAME` measures one set alone) a
+held-out-2 had been fixed, held-out-4 = a fresh set of session 33, after fixes
+found on held-out-3; `--set NAME` measures one set alone) a
 checkout is made in a temporary folder from its fetched mirror
 (/work/.mirror/OWNER+NAME/repo, or $ANCHORCHECK_MIRRORS), then:
 
@@ -53,6 +54,7 @@ GIT_ENV = {
 DRIFTS = {
     "path-file": ("file renamed", "file moved"),
     "path-folder": ("folder renamed", "folder moved"),
+    "gradle-project": ("project renamed",),
     "script": ("script renamed",),
     "target": ("target renamed",),
     "recipe": ("recipe renamed",),
@@ -153,9 +155,9 @@ def _edit(root: Path, rel: str, change) -> bool:
     return True
 
 
-def _rename_at_line(text: str, line: int, name: str) -> str:
+def _rename_at_line(text: str, line: int, name: str, new: str | None = None) -> str:
     lines = text.splitlines(keepends=True)
-    lines[line - 1] = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", renamed(name), lines[line - 1], count=1)
+    lines[line - 1] = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", new or renamed(name), lines[line - 1], count=1)
     return "".join(lines)
 
 
@@ -176,6 +178,16 @@ def inject(root: Path, ref: Reference, drift: str) -> str | None:
         (root / target).parent.mkdir(parents=True, exist_ok=True)
         git(root, "mv", "-k", ref.name, target)
         new = target
+    elif ref.kind == "gradle-project":  # the include line and the project's folder; a prefix, as Gradle expands a
+        new = f"renamed-{ref.name}"  # name to any it abbreviates (`:server` still runs `:server-renamed`)
+        if not _edit(root, ref.config, lambda t: _rename_at_line(t, ref.line, ref.name, new)):
+            return None
+        line = (root / ref.config).read_text("utf-8").splitlines()[ref.line - 1]
+        written = re.search(rf"""["']:?([\w.:-]*{re.escape(new)})["']""", line)
+        folder = posixpath.join(posixpath.dirname(ref.config), written.group(1).replace(":", "/")) if written else ""
+        old_folder = posixpath.join(posixpath.dirname(folder), ref.name) if folder else ""
+        if old_folder and (root / old_folder).is_dir():
+            git(root, "mv", "-k", old_folder, folder)
     elif ref.kind == "dependency":
         if not _edit(root, ref.config, lambda t: _drop_line(t, ref.line)):
             return None

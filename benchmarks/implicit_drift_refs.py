@@ -24,12 +24,13 @@ from pathlib import Path
 
 Site = tuple[str, int]  # (instruction file, 1-based line) where the reference is written
 
+GRADLE_SETTINGS = ("settings.gradle.kts", "settings.gradle")
 # Configuration files are drifted by renaming what they define, never moved themselves.
 CONFIG_NAMES = frozenset({
     "package.json", "pnpm-workspace.yaml", "Cargo.toml", "pyproject.toml", "go.mod", "go.work", "Makefile",
     "makefile", "GNUmakefile", "justfile", "Justfile", ".justfile", "hatch.toml", "Taskfile.yml", "Taskfile.yaml",
     "tox.ini", "noxfile.py", "turbo.json", "setup.py", "setup.cfg", "tsconfig.json", "pnpm-lock.yaml", "uv.lock",
-    "Cargo.lock", "package-lock.json", "yarn.lock", "go.sum", "riotfile.py",
+    "Cargo.lock", "package-lock.json", "yarn.lock", "go.sum", "riotfile.py", *GRADLE_SETTINGS,
 })
 INSTRUCTION_NAMES = frozenset({"AGENTS.md", "CLAUDE.md", "GEMINI.md", "SKILL.md", "copilot-instructions.md", ".cursorrules"})
 INLINE = re.compile(r"`([^`\n]+)`")
@@ -47,7 +48,7 @@ PM_BUILTINS = frozenset({
 class Reference:
     """One thing the instruction files name that the repository defines at HEAD."""
 
-    kind: str  # path-file, path-folder, script, target, recipe, hatch-script, cargo-alias, task, feature, dependency, function (or type)
+    kind: str  # path-file, path-folder, gradle-project, script, target, recipe, hatch-script, cargo-alias, task, feature, dependency, function (or type)
     name: str  # the repo-relative path, or the name as the configuration spells it
     config: str = ""  # the file that defines it (for names)
     line: int = 0  # the 1-based line of that file that defines it
@@ -64,13 +65,16 @@ class Snippets:
 
 def snippets(text: str) -> Snippets:
     """Inline code and link targets (as words and as commands) and fenced block lines (as commands), with their lines."""
-    found, fenced = Snippets(), False
+    found, fenced, entered = Snippets(), False, ""
     for number, line in enumerate(text.splitlines(), 1):
         if FENCE.match(line):
-            fenced = not fenced
+            fenced, entered = not fenced, ""
             continue
         if fenced:
-            found.commands.append((number, line.strip().removeprefix("$ ")))
+            command = line.strip().removeprefix("$ ")
+            found.commands.append((number, entered + command))
+            if re.fullmatch(r"cd\s+[\w./-]+", command):
+                entered = f"{command} && "  # the block's later lines run in that folder
             continue
         for span in INLINE.findall(line):
             found.words.append((number, span.strip()))
@@ -182,6 +186,17 @@ def command_references(tree: Tree, memory: str, command: str) -> list[Reference]
     folder = posixpath.dirname(memory)
     for segment in re.split(r"&&|\|\||;|\|", command):
         words = _words(segment)
+        if len(words) == 2 and words[0] == "cd":  # `cd docs`: the folder, and where the next segments run
+            folder = posixpath.normpath(posixpath.join(folder, words[1]))
+            if folder in tree.folders:
+                found.append(Reference("path-folder", folder))
+            continue
+        program = _program(tree, folder, words[0]) if words else None
+        if program:
+            found.append(program)
+        if words and posixpath.basename(words[0]) in ("gradle", "gradlew"):
+            found.extend(_gradle_projects(tree, folder, words[1:]))
+            continue
         if len(words) < 2:
             continue
         tool, rest = words[0], words[1:]
@@ -219,6 +234,35 @@ def command_references(tree: Tree, memory: str, command: str) -> list[Reference]
             found.append(ref)
         if tool == "cargo":
             found.extend(_feature_references(tree, rest))
+    return found
+
+
+def _program(tree: Tree, folder: str, word: str) -> Reference | None:
+    """A program written as a path (`./scripts/gen.sh`, `bin/dev`): the tracked file it runs, from the folder."""
+    if "/" not in word or word.startswith(("/", "~")):
+        return None
+    rel = posixpath.normpath(posixpath.join(folder, word))
+    return Reference("path-file", rel) if rel in tree.files else None
+
+
+def _gradle_projects(tree: Tree, folder: str, args: list[str]) -> list[Reference]:
+    """The projects task paths name (`:server:jvmTest` is project `:server`) that the nearest settings file includes
+    as written, on one line: the line a rename changes."""
+    settings = next((s for base in _upward(folder) for name in GRADLE_SETTINGS if (s := posixpath.join(base, name)) in tree.files), None)
+    found = []
+    for task in args:
+        project = task.rsplit(":", 1)[0].strip(":") if not task.startswith("-") and ":" in task.strip(":") else ""
+        line = _line_of(tree.text(settings), rf"""^.*["']:?{re.escape(project)}["']""") if settings and project else 0
+        if line:
+            found.append(Reference("gradle-project", project.rsplit(":", 1)[-1], settings, line))
+    return found
+
+
+def _upward(folder: str) -> list[str]:
+    found = [folder]
+    while folder:
+        folder = posixpath.dirname(folder)
+        found.append(folder)
     return found
 
 
@@ -323,7 +367,8 @@ def references(tree: Tree, memories: list[str]) -> list[Reference]:
                 named.setdefault(identifier(word), []).append((memory, number))
         for number, command in found.commands:
             for ref in command_references(tree, memory, command):
-                sites.setdefault(ref, []).append((memory, number))
+                if not (ref.kind.startswith("path") and _unmovable(ref.name, instruction)):
+                    sites.setdefault(ref, []).append((memory, number))
     for name, ref in function_references(tree, set(named)).items():
         sites.setdefault(ref, []).extend(named[name])
     return sorted(

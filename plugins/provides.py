@@ -46,3 +46,4 @@ RUNNER_TASK = {"runners": {"task": ["task", "go-task"]}}
 RUNNER_GO = {"runners": {"go": ["go"]}}
 RUNNER_COMPOSE = {"runners": {"compose": ["docker", "docker-compose", "podman", "podman-compose"]}}
 RUNNER_TURBO = {"runners": {"turbo": ["turbo"]}}
+RUNNER_GRADLE = {"runners": {"gradle": ["gradle", "gradlew"]}}

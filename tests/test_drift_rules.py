@@ -241,11 +241,12 @@ def test_a_program_written_as_a_path_and_a_bare_dot_file_are_paths_that_can_go_s
 
 
 def test_a_file_deleted_from_git_and_ignored_since_is_a_local_file_not_a_stale_one(tmp_path: Path) -> None:
-    write_tree(tmp_path, {".env": "A=1\n", ".env.example": "A=\n", "old.cfg": "x\n"})
+    agents = "Copy `.env.example` to `.env`; `old.cfg` holds the defaults.\n"  # written while both were tracked
+    write_tree(tmp_path, {".env": "A=1\n", ".env.example": "A=\n", "old.cfg": "x\n", "AGENTS.md": agents})
     init_repo(tmp_path)
     git(tmp_path, "rm", "-q", "--cached", ".env")
     git(tmp_path, "rm", "-q", "old.cfg")
-    write_tree(tmp_path, {".gitignore": ".env\n", "AGENTS.md": "Copy `.env.example` to `.env`; `old.cfg` holds the defaults.\n"})
+    write_tree(tmp_path, {".gitignore": ".env\n"})
     commit(tmp_path, "stop tracking .env")
     (tmp_path / ".env").unlink()
     found = by_anchor(check(tmp_path)[1])
@@ -325,3 +326,33 @@ def test_a_bare_name_that_moved_with_its_package_s_manifest_is_not_certain_but_o
     assert sqlx["verdict"] == "INCONCLUSIVE" and "with crates/Cargo.toml" in sqlx["reason"], sqlx
     readme = found["file:README.md"]
     assert readme["verdict"] == "REFUTED" and "moved to `docs/README.md`" in readme["reason"], readme
+
+
+def test_a_folder_a_shell_block_enters_on_a_line_of_its_own_is_stale_once_moved(tmp_path: Path) -> None:
+    # `cd docs` then `make html`: once docs/ moved, the block fails at its first line; history names where it went.
+    block = "Build the docs:\n\n```bash\ncd docs\nmake html\n```\n\n```bash\ngit clone https://example.com/x.git tools\ncd tools\ncd scratch\n```\n"
+    write_tree(tmp_path, {"docs/Makefile": "html:\n\techo html\n", "AGENTS.md": block})
+    init_repo(tmp_path)
+    assert by_anchor(check(tmp_path)[1])["file:docs/"]["verdict"] == "VERIFIED"
+    git(tmp_path, "mv", "docs", "site")
+    commit(tmp_path, "docs are a site now")
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    assert code == 1 and found["file:docs/"]["verdict"] == "REFUTED" and "moved to `site`" in found["file:docs/"]["reason"], found
+    # A folder an earlier line makes (a clone) and one this repository never had are no claim about it.
+    assert not any(("tools" in a or "scratch" in a) and r["verdict"] == "REFUTED" for a, r in found.items()), found
+
+
+def test_a_make_target_renamed_beside_a_folder_of_its_name_is_stale_one_never_defined_is_not(tmp_path: Path) -> None:
+    # `make docs` with a docs/ folder: make finds the folder up to date and does nothing, so only the Makefile's
+    # history tells a renamed target from a name it never had.
+    makefile = "build:\n\tgo build ./...\n\ndocs::\n\tcd docs && npm run build\n"
+    write_tree(tmp_path, {"Makefile": makefile, "docs/index.md": "x\n", "AGENTS.md": "Run `make docs` and `make site`.\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"Makefile": makefile.replace("docs::", "docs-html::"), "site/index.md": "x\n"})
+    commit(tmp_path, "rename the docs target")
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    assert code == 1 and found["cmd:make docs"]["verdict"] == "REFUTED", found["cmd:make docs"]
+    assert "renamed to `docs-html`" in found["cmd:make docs"]["reason"], found["cmd:make docs"]["reason"]
+    assert found["cmd:make site"]["verdict"] == "INCONCLUSIVE", found["cmd:make site"]  # never a target: the folder may be meant

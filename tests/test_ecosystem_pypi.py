@@ -153,6 +153,34 @@ def test_pylock(tmp_path: Path) -> None:
     assert ("pylock.toml", 4) in [(e.path, e.line) for e in result.evidence]
 
 
+def test_requirements_and_named_pylock_files_are_both_read(tmp_path: Path) -> None:
+    """Both patterned readers (requirements files, `pylock.<name>.toml`) find their files in one pass over
+    the listing, each file read by its own reader, in a project folder as at the root."""
+    lock = (
+        'lock-version = "1.0"\ncreated-by = "test"\n\n[[packages]]\nname = "{0}"\nversion = "{1}"\n'
+        '[[packages.wheels]]\nurl = "https://example.invalid/{0}-{1}-py3-none-any.whl"\n[packages.wheels.hashes]\nsha256 = "00"\n'
+    )
+    write(
+        tmp_path,
+        {
+            "requirements-dev.txt": "pytest>=8\n",
+            "pylock.dev.toml": lock.format("pytest", "8.3.4"),
+            "svc/pyproject.toml": '[project]\nname = "svc"\ndependencies = []\n',
+            "svc/requirements/base.in": "redis>=5\n",
+            "svc/pylock.prod.toml": lock.format("redis", "5.0.1"),
+            "svc/notes.txt": "requirements are in requirements/\n",
+        },
+    )
+    check = verifier(tmp_path).check
+    for anchor, files in [
+        ("pkg:pypi/pytest@8.3.4", {"requirements-dev.txt", "pylock.dev.toml"}),
+        ("pkg:pypi/redis@5.0.1 in:svc/", {"svc/requirements/base.in", "svc/pylock.prod.toml"}),
+    ]:
+        result = check(anchor)
+        assert result.verdict.value == "VERIFIED", result.reason
+        assert {e.path for e in result.evidence} == files
+
+
 def test_setup_cfg_and_static_setup_py(tmp_path: Path) -> None:
     write(
         tmp_path,
@@ -167,6 +195,24 @@ def test_setup_cfg_and_static_setup_py(tmp_path: Path) -> None:
     assert names(idx, OPTIONAL, "yaml") == {"pyyaml"}
     assert names(idx, OPTIONAL, "fast") == {"orjson"}
     assert verdict(tmp_path, "pkg:pypi/django") == "REFUTED"
+
+
+def test_setup_calls_by_how_the_callee_is_written(tmp_path: Path) -> None:
+    """`setup(...)`, `setuptools.setup(...)` and `distutils.core.setup(...)` declare; another object's
+    `.setup(...)`, a name that only starts with setup, and `setup` in a comment or a string do not."""
+    write(
+        tmp_path,
+        {
+            "setup.py": "import setuptools, distutils.core\n# setup(install_requires=['commented'])\n"
+            "NOTE = \"setup(install_requires=['quoted'])\"\nconfig.setup(install_requires=['other'])\n"
+            "setup_helpers(install_requires=['helper'])\nsetuptools.setup(install_requires=['click'])\n"
+            "if True:\n    distutils.core.setup(extras_require={'fast': ['orjson']})\n",
+        },
+    )
+    idx = index(tmp_path, "pypi")
+    assert names(idx, DIRECT) == {"click"}
+    assert names(idx, OPTIONAL, "fast") == {"orjson"}
+    assert [(d.name, d.line) for d in idx.declarations] == [("click", 6), ("orjson", 8)]
 
 
 def test_computed_setup_py_and_dynamic_pyproject_are_inconclusive(tmp_path: Path) -> None:

@@ -377,3 +377,95 @@ def test_a_cargo_alias_the_configuration_renamed_is_stale_though_an_external_sub
     renamed, external = found["cmd:cargo sqlness"], found["cmd:cargo nextest run"]
     assert code == 1 and renamed["verdict"] == "REFUTED" and "renamed to `sqltest` in" in renamed["reason"]
     assert external["verdict"] == "INCONCLUSIVE" and "installed separately" in external["reason"]
+
+
+def test_a_path_gone_before_the_memory_file_named_it_is_not_stale(moved: Path) -> None:
+    # AGENTS.md was committed after src/ moved: its `src/client/index.ts` never held here as written.
+    write_tree(moved, {"AGENTS.md": "The client is `src/client/index.ts`.\n"})
+    commit(moved, "docs: agents")
+    code, results = check(moved)
+    found = by_anchor(results)["file:src/client/index.ts"]
+    assert code == 0 and found["verdict"] == "INCONCLUSIVE" and found["state"] == "written-after" and found["severity"] == "warning"
+    assert "AGENTS.md did not name `src/client/index.ts` before" in found["reason"] and "'split into packages'" in found["reason"]
+    assert "fix" not in found["details"]
+
+
+def test_a_path_the_committed_memory_file_named_before_it_moved_is_stale(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"src/a.py": "x\n", "AGENTS.md": "Entry point: `src/a.py`.\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "src/a.py", "src/main.py")
+    commit(tmp_path, "rename the entry point")
+    code, results = check(tmp_path)
+    found = by_anchor(results)["file:src/a.py"]
+    assert code == 1 and found["verdict"] == "REFUTED" and found["state"] == "gone"
+    assert found["details"]["fix"] == {"from": "src/a.py", "to": "src/main.py"}
+
+
+def test_a_target_removed_before_the_line_that_runs_it_was_written_is_a_warning(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"Makefile": "test:\n\techo t\ntest-py39:\n\techo old\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"Makefile": "test:\n\techo t\n"})
+    commit(tmp_path, "drop python 3.9")
+    write_tree(tmp_path, {"AGENTS.md": "```sh\nmake test-py39\n```\n"})
+    git(tmp_path, "add", "AGENTS.md")
+    code, results = check(tmp_path)  # staged, not committed yet: the line is new, written after the target went
+    found = next(r for r in results if "test-py39" in r["anchor"])
+    assert code == 0 and found["verdict"] == "INCONCLUSIVE" and found["state"] == "written-after"
+    git(tmp_path, "reset", "-q", "--hard", "HEAD~1")  # before the drop: the line is now written while the target is there
+    write_tree(tmp_path, {"AGENTS.md": "```sh\nmake test-py39\n```\n"})
+    commit(tmp_path, "docs: agents")
+    write_tree(tmp_path, {"Makefile": "test:\n\techo t\n"})
+    commit(tmp_path, "drop python 3.9")
+    code, results = check(tmp_path)
+    found = next(r for r in results if "test-py39" in r["anchor"])
+    assert code == 1 and found["verdict"] == "REFUTED" and found["state"] == "gone" and "'drop python 3.9'" in found["reason"]
+
+
+def test_a_memory_no_git_tracks_keeps_its_stale_verdict(moved: Path) -> None:
+    # A store's memory has no history of its own: when it was written cannot be told, so history alone decides.
+    report = Verifier(moved).verify(Memory("The client is `src/client/index.ts`.", anchors=["file:src/client/index.ts"]))
+    assert report.results[0].verdict is Verdict.REFUTED and report.results[0].state == "gone"
+
+
+def test_a_news_fragment_a_release_consumed_is_not_stale_but_a_folder_cleared_once_is(tmp_path: Path) -> None:
+    # towncrier's shape: each change adds changelog/<pr>.<type>.md, each release deletes them all.
+    write_tree(tmp_path, {"changelog/_template.md.j2": "t\n", "docs/a.md": "a\n", "docs/b.md": "b\n", "docs/c.md": "c\n", "docs/keep.md": "k\n"})
+    init_repo(tmp_path)
+    for release, prs in enumerate([(1, 2), (3, 4, 5), (6, 7)]):
+        write_tree(tmp_path, {f"changelog/{pr}.added.md": f"pr {pr}\n" for pr in prs})
+        commit(tmp_path, f"changes for release {release}")
+        for pr in prs:
+            git(tmp_path, "rm", "-q", f"changelog/{pr}.added.md")
+        commit(tmp_path, f"release {release}: compile the changelog")
+    for name in ("a", "b", "c"):
+        git(tmp_path, "rm", "-q", f"docs/{name}.md")
+    commit(tmp_path, "docs: drop the old guides")
+    write_tree(tmp_path, {"AGENTS.md": "For PR 6, write `changelog/6.added.md`. The guide is `docs/b.md`.\n"})
+    found = by_anchor(check(tmp_path)[1])
+    fragment, guide = found["file:changelog/6.added.md"], found["file:docs/b.md"]
+    assert fragment["verdict"] == "INCONCLUSIVE" and fragment["state"] == "recurring" and "a folder a workflow consumes" in fragment["reason"]
+    assert guide["verdict"] == "REFUTED" and guide["state"] == "gone" and "'docs: drop the old guides'" in guide["reason"]
+
+
+def test_a_memory_file_moved_with_the_folder_it_names_keeps_its_stale_verdict(tmp_path: Path) -> None:
+    # The package moved whole, its AGENTS.md with it: the file named the old path before the move (as AGENTS.md there).
+    write_tree(tmp_path, {"pkg/src/app.ts": "x\n", "pkg/AGENTS.md": "Start at `pkg/src/app.ts`.\n"})
+    init_repo(tmp_path)
+    (tmp_path / "packages").mkdir()
+    git(tmp_path, "mv", "pkg", "packages/pkg")
+    commit(tmp_path, "move the package")
+    found = by_anchor(check(tmp_path, "packages/pkg/AGENTS.md")[1])["file:pkg/src/app.ts"]
+    assert found["verdict"] == "REFUTED" and found["state"] == "gone" and "packages/pkg/src/app.ts" in found["reason"]
+
+
+def test_a_memory_file_moved_after_the_folder_it_names_keeps_its_stale_verdict(tmp_path: Path) -> None:
+    # tensorzero's shape: the folder moved first, the AGENTS.md that names it moved one commit later.
+    write_tree(tmp_path, {"gateway/tests/relay/a.rs": "x\n", "core/AGENTS.md": "Relay tests: `gateway/tests/relay`.\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "gateway/tests/relay", "gateway/tests/relays")
+    commit(tmp_path, "tests: plural")
+    (tmp_path / "crates").mkdir()
+    git(tmp_path, "mv", "core", "crates/core")
+    commit(tmp_path, "crates/")
+    found = by_anchor(check(tmp_path, "crates/core/AGENTS.md")[1])["file:gateway/tests/relay"]
+    assert found["verdict"] == "REFUTED" and found["state"] == "gone" and "gateway/tests/relays" in found["reason"]

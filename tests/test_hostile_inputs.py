@@ -81,6 +81,21 @@ def test_a_dotted_key_bomb_in_uv_lock_is_an_error_not_gigabytes(tmp_path: Path) 
     assert "uv.lock:2" in run.stdout and "dotted keys" in run.stdout
 
 
+def test_a_dotted_key_bomb_with_quoted_values_is_refused_and_a_quoted_key_with_dots_is_not(tmp_path: Path) -> None:
+    """Lines whose quotes come after the `=` (a lockfile's `version = "1.2.3"`) are read by the fast path:
+    the dotted keys before them still count; dots inside a quoted key are not key parts."""
+    bomb = "".join(f'{".".join(["a"] * 400)}.k{i} = "1.2.3"\n' for i in range(200))
+    write_tree(tmp_path / "bomb", {"pyproject.toml": '[project]\nname = "x"\ndependencies = []\n', "uv.lock": "version = 1\n" + bomb})
+    run = run_cli(tmp_path / "bomb", "anchor", "pkg:pypi/redis")
+    run.assert_clean()
+    assert "uv.lock:" in run.stdout and "dotted keys" in run.stdout
+    quoted = "".join(f'"{".".join(["a"] * 400)}{i}" = "1.2.3"\n' for i in range(200))
+    write_tree(tmp_path / "quoted", {"pyproject.toml": '[project]\nname = "x"\ndependencies = ["redis"]\n[tool.x]\n' + quoted})
+    run = run_cli(tmp_path / "quoted", "anchor", "pkg:pypi/redis")
+    run.assert_clean()
+    assert "dotted keys" not in run.stdout and "VERIFIED pkg:pypi/redis" in run.stdout
+
+
 def test_a_dotted_key_bomb_in_the_lock_is_exit_2(tmp_path: Path) -> None:
     _memory(tmp_path, {"anchorcheck.lock": "version = 1\n" + _dotted_bomb()})
     run = run_cli(tmp_path, "check", "AGENTS.md")

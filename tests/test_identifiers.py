@@ -203,12 +203,14 @@ def test_a_helper_renamed_in_a_file_that_does_not_parse_cleanly_is_stale_only_wh
     assert all(r["verdict"] != "REFUTED" for a, r in found.items() if "version_control" in a), found
 
 
-def test_an_instruction_file_reached_through_a_link_is_no_place_that_defines_a_name(renamed: Path) -> None:
+def test_an_instruction_file_reached_through_a_link_is_no_place_that_defines_a_name(tmp_path: Path) -> None:
     # `.cursorrules` -> AGENTS.md: the link writes the very name checked, as the instruction file does.
-    write_tree(renamed, {"AGENTS.md": "Call `parse_config()` to read the settings.\n", "docs/notes.rst": "See parse_config.\n"})
-    (renamed / ".cursorrules").symlink_to("AGENTS.md")
-    commit(renamed, "link the rules")
-    code, results = check(renamed, "AGENTS.md")
+    write_tree(tmp_path, {"src/cfg.py": BEFORE, "AGENTS.md": "Call `parse_config()` to read the settings.\n", "docs/notes.rst": "See parse_config.\n"})
+    (tmp_path / ".cursorrules").symlink_to("AGENTS.md")
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"src/cfg.py": AFTER})
+    commit(tmp_path, "rename the parser")
+    code, results = check(tmp_path, "AGENTS.md")
     found = by_anchor(results)["sym:src/cfg.py::parse_config"]
     assert code == 1 and found["verdict"] == "REFUTED" and "now `load_config`" in found["reason"], found["reason"]
 
@@ -222,3 +224,31 @@ def test_a_name_written_in_a_build_folder_source_is_not_gone(renamed: Path) -> N
     found = by_anchor(results)["sym:src/cfg.py::parse_config"]
     assert code == 0 and found["verdict"] == "INCONCLUSIVE", found
     assert "packages/core/build/extensions.ts still writes `parse_config`" in found["reason"], found["reason"]
+
+
+def _helper_repo(tmp_path: Path, utils: str) -> Path:
+    """A TypeScript helper `expectModalVisible` that 14 test files import from `./utils` (tests/utils.ts: `utils`)
+    and call more often than that file writes it; then renamed in every file, in one commit."""
+    spec = 'import { expectModalVisible } from "./utils";\n\ntest("x", async () => {\n' + "  await expectModalVisible(m);\n" * 3 + "});\n"
+    write_tree(tmp_path, {"tests/utils.ts": utils, **{f"tests/case{i}.spec.ts": spec for i in range(14)}})
+    write_tree(tmp_path, {"AGENTS.md": "- Use the `expectModalVisible()` helper in tests.\n"})
+    init_repo(tmp_path)
+    for path in sorted((tmp_path / "tests").iterdir()):
+        path.write_text(path.read_text().replace("expectModalVisible", "expectModalShown"))
+    commit(tmp_path, "rename the modal helper")
+    return tmp_path
+
+
+def test_a_helper_renamed_in_every_file_that_imports_it_is_found_where_the_importers_point(tmp_path: Path) -> None:
+    # The tests write the name most; what they import it from (`./utils`) says which file defined it.
+    utils = "export async function expectModalVisible(modal: string): Promise<void> {\n  await wait(modal);\n}\n"
+    code, results = check(_helper_repo(tmp_path, utils))
+    found = by_anchor(results)["sym:tests/utils.ts::expectModalVisible"]
+    assert code == 1 and found["verdict"] == "REFUTED" and found["state"] == "gone", found
+    assert "'rename the modal helper'" in found["reason"] and "now `expectModalShown`" in found["reason"], found["reason"]
+
+
+def test_a_helper_the_importers_point_at_that_only_passes_it_on_is_never_shown_gone(tmp_path: Path) -> None:
+    # tests/utils.ts passes on all of a package's helpers: the file the importers point at never defined the name.
+    code, results = check(_helper_repo(tmp_path, 'export * from "@playwright/helpers";\n'))
+    assert code == 0 and not any(r["verdict"] == "REFUTED" for r in results), [r for r in results if r["verdict"] == "REFUTED"]

@@ -87,6 +87,27 @@ def test_each_rule_makes_its_drift_as_a_commit_and_reset_undoes_it(repo: Path) -
         assert (repo / "src/app.py").is_file()
 
 
+def test_a_block_s_cd_a_program_path_and_a_gradle_project_are_drawn_and_a_project_rename_moves_its_folder(repo: Path) -> None:
+    # `cd web` scopes the block's later line (web/package.json's script); `./gradlew :app:sub:test` names `:app:sub`.
+    write = {
+        "AGENTS.md": "```sh\ncd web\nnpm run dev\n```\n\n```sh\n./scripts/gen.sh --check\n./gradlew :app:sub:test\n```\n",
+        "web/package.json": json.dumps({"scripts": {"dev": "vite"}}, indent=2) + "\n", "scripts/gen.sh": "",
+        "gradlew": "", "settings.gradle.kts": 'include(\n    ":app:sub",\n)\n', "app/sub/build.gradle.kts": "",
+    }
+    for rel, text in write.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    drift.git(repo, "add", "-A")
+    drift.git(repo, "commit", "-q", "-m", "more")
+    found = {(r.kind, r.name): r for r in refs.references(refs.Tree(repo), ["AGENTS.md"])}
+    assert {("path-folder", "web"), ("script", "dev"), ("path-file", "scripts/gen.sh"), ("path-file", "gradlew")} <= set(found)
+    assert found[("script", "dev")].config == "web/package.json"
+    project = found[("gradle-project", "sub")]
+    assert (project.config, project.line) == ("settings.gradle.kts", 2)
+    assert drift.inject(repo, project, "project renamed") == "renamed-sub"
+    assert '":app:renamed-sub"' in (repo / "settings.gradle.kts").read_text() and (repo / "app/renamed-sub/build.gradle.kts").is_file()
+
+
 def test_a_dependency_removal_keeps_the_manifest_parseable(repo: Path) -> None:
     (repo / "package.json").write_text('{\n  "name": "x",\n  "dependencies": {\n    "zod": "^3",\n    "left-pad": "1"\n  }\n}\n')
     drift.git(repo, "commit", "-qam", "deps")

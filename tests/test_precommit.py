@@ -117,13 +117,11 @@ def test_the_readme_snippet_works_as_written_in_a_fresh_repository(project: Path
 
 def test_file_hook_checks_a_skill_file(project: Path, hook_repo: Path, env: dict[str, str]) -> None:
     """Skills, subagents, GEMINI.md, .kiro/.windsurf rules: what `check` reads, the hook runs on."""
-    write_tree(project, {"src/version.py": "V = 1\n"})
+    write_tree(project, {"src/version.py": "V = 1\n", ".claude/skills/release/SKILL.md": "# Release\n\n- Bump `src/version.py` first.\n"})
     git(project, "add", "-A")
-    git(project, "commit", "-q", "-m", "version")
-    git(project, "rm", "-q", "src/version.py")  # the skill names a file deleted in history: stale, an error
+    git(project, "commit", "-q", "-m", "version, and the skill that bumps it")
+    git(project, "rm", "-q", "src/version.py")  # the skill named a file since deleted in history: stale, an error
     git(project, "commit", "-q", "-m", "drop version.py")
-    write_tree(project, {".claude/skills/release/SKILL.md": "# Release\n\n- Bump `src/version.py` first.\n"})
-    git(project, "add", "-A")
     skill = try_repo(project, hook_repo, env, "anchorcheck", "--files", ".claude/skills/release/SKILL.md")
     assert skill.returncode == 1, skill.stdout + skill.stderr
     assert "no files to check" not in skill.stdout.lower()

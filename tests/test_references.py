@@ -138,15 +138,45 @@ def test_commands_in_inline_code_and_shell_blocks() -> None:
     assert (shell.line, shell.column, shell.form) == (5, 1, "shell")
 
 
-def test_commands_with_placeholders_or_chains_are_not_read() -> None:
+def test_commands_with_placeholders_are_not_read() -> None:
     text = (
         "`cargo test -p <crate>` `cargo test -p <formatter crate>` `cargo run --example x [filename]`"
-        " `pnpm --filter @ai-sdk/{pkg} test` `make a && make b` `npm run x | tee`"
+        " `pnpm --filter @ai-sdk/{pkg} test` `make <b>`"
         " `uv run pytest tests/path/test_foo.py` `uv run ruff --include='src/mcp/path/foo.py'`"  # python-sdk's AGENTS.md
     )
     assert anchors(text, claims=runners("cargo", "pnpm", "make", "npm", "uv")) == []
     assert anchors("`uv run pytest tests/test_food.py` `uv run pytest tests/unit/`", claims=runners("uv")) == [
         "cmd:uv run pytest tests/test_food.py", "cmd:uv run pytest tests/unit/",
+    ]
+
+
+def test_every_call_of_a_chain_is_a_command_where_it_is_written() -> None:
+    text = (
+        "Run `make a && make b`, `npm run x | tee log`, `git pull; make c || true`.\n\n"
+        "```sh\npnpm run db:migrate && pnpm run generate\ncd web && pnpm build | tee log\n"
+        "mkdir out && cd out && make all\necho \"make d && make e\" && (cd x && make f)\n```\n"
+    )
+    found = read_references(text, claims=runners("make", "npm", "pnpm"))
+    assert [(r.anchor, r.written, r.line, r.column) for r in found] == [
+        ("cmd:make a", "make a", 1, 6),
+        ("cmd:make b", "make b", 1, 16),
+        ("cmd:npm run x", "npm run x", 1, 26),
+        ("cmd:make c", "make c", 1, 59),
+        ("cmd:pnpm run db:migrate", "pnpm run db:migrate", 4, 1),
+        ("cmd:pnpm run generate", "pnpm run generate", 4, 24),
+        ("cmd:cd web && pnpm build", "pnpm build", 5, 11),  # the `cd` before it says where it runs
+        # `mkdir out && cd out && make all`: the folder the `cd` enters may be the one the block made; a subshell: not split
+    ]
+
+
+def test_a_command_continued_after_lines_that_set_its_environment_is_where_its_program_is() -> None:
+    text = "```bash\nAPI_URL=\"$BASE/x\" \\\nPORT=3040 \\\npnpm dev\npnpm run build \\\n  --filter web\n```\n"
+    found = read_references(text, claims=runners("pnpm"), kinds=("cmd", "env"))
+    assert [(r.anchor, r.written, r.line, r.column) for r in found] == [
+        ("env:API_URL", "API_URL", 2, 1),
+        ("env:PORT", "PORT", 3, 1),
+        ('cmd:API_URL="$BASE/x" PORT=3040 pnpm dev', "pnpm dev", 4, 1),
+        ("cmd:pnpm run build --filter web", "pnpm run build --filter web", 5, 1),
     ]
 
 

@@ -140,3 +140,47 @@ def test_an_anchor_parsed_once_answers_alike_and_a_malformed_one_stays_malformed
         (tmp_path / "src/a.py").write_text(_SOURCE + "# touched\n")
         assert v.check(anchor).to_dict() == first == verifier(tmp_path).check(anchor).to_dict()
     assert v.check("sym:src/a.py::").state == "malformed"
+
+
+_OTHER_LANGUAGES = {  # path: (source, a name the definitions' walk holds, its line, one only the rest of the facts hold)
+    "web/a.js": ("class C extends B {\n  constructor() { super(); this.x = 1; }\n  m() { return 1; }\n}\n", "C.m", 3, "C.x"),
+    "web/b.ts": ("export class C {\n  a = 1;\n  m(): number { return this.a; }\n}\n", "C.m", 3, None),
+    "web/c.tsx": ("export function App() {\n  return <div />;\n}\nexport class C { m() {} }\n", "C.m", 4, None),
+    "go/s.go": ("package s\n\ntype S struct {\n\tA int\n}\n\nfunc (s *S) M() {}\n", "S.M", 7, None),
+    "rs/s.rs": ("struct S;\n\nimpl S {\n    fn m(&self) {}\n}\n", "S.m", 4, None),
+    "java/C.java": ("package p;\n\nclass C {\n  void m() {}\n}\n", "C.m", 4, None),
+    "rb/c.rb": ("module M\n  class C\n    def m\n    end\n  end\nend\n", "M.C.m", 3, None),
+}
+
+
+@pytest.mark.parametrize("path", sorted(_OTHER_LANGUAGES))
+def test_every_bundled_language_answers_a_name_it_defines_from_the_definitions_alone(tmp_path, monkeypatch, path):
+    """Right after an edit, a `sym:` anchor on a file of any bundled language is answered from the walk of its
+    definitions (no imports, environment reads or members extracted), as a new Verifier answers it; a name
+    only the rest of the facts hold (a JavaScript member assigned in the constructor) asks for them."""
+    source, walked, line, member = _OTHER_LANGUAGES[path]
+    write(tmp_path, {path: source})
+    v = verifier(tmp_path)
+    assert v.check(f"sym:{path}::{walked}").verdict is Verdict.VERIFIED
+    extracted: list[int] = []
+    real = extraction.extract_facts
+    monkeypatch.setattr(extraction, "extract_facts", lambda *args, **kw: extracted.append(1) or real(*args, **kw))
+    comment = "#" if path.endswith(".rb") else "//"
+    (tmp_path / path).write_text(f"{comment} moved down a line\n{source}")
+    found = v.check(f"sym:{path}::{walked}")
+    assert (found.verdict, extracted) == (Verdict.VERIFIED, [])
+    assert found.to_dict() == verifier(tmp_path).check(f"sym:{path}::{walked}").to_dict()
+    assert found.reason == f"{path}:{line + 1} defines {walked}"
+    if member is not None:
+        assert v.check(f"sym:{path}::{member}").verdict is Verdict.VERIFIED
+        assert extracted == [1]
+
+
+@pytest.mark.parametrize("path", sorted(_OTHER_LANGUAGES))
+def test_the_definitions_alone_are_the_first_of_the_full_facts_definitions(tmp_path, path):
+    """What lets a `sym:` be answered from the walk: a name found there is found at the same first line
+    in the full facts, whose `defs` start with it, whatever the language adds after."""
+    language = verifier(tmp_path).plugins.registry.language_for(path)
+    data = _OTHER_LANGUAGES[path][0].encode()
+    walked = extraction.definitions_only(language, data)
+    assert walked and extraction.extract_facts(language, data).defs[: len(walked)] == walked

@@ -123,9 +123,14 @@ def check_toml_keys(text: str) -> None:
 
 
 def _parts(text: str, stop: str) -> int:
-    """The dot-separated parts of the key before `stop`, quotes respected; 0 when `stop` never comes."""
-    key = text.split(stop, 1)[0] if '"' not in text and "'" not in text else _unquoted_prefix(text, stop)
-    return key.count(".") + 1 if key is not None and len(key) < len(text) else 0
+    """The dot-separated parts of the key before `stop`, quotes respected; 0 when `stop` never comes.
+    Quotes after the first `stop` (a value's, as in most lines of a lockfile) cannot hide it: only a
+    quote before it sends the line to the character-by-character reading."""
+    head, found, _ = text.partition(stop)
+    if not found:
+        return 0
+    key = head if '"' not in head and "'" not in head else _unquoted_prefix(text, stop)
+    return key.count(".") + 1 if key is not None else 0
 
 
 def _unquoted_prefix(text: str, stop: str) -> str | None:

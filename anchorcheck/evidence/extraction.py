@@ -113,11 +113,11 @@ def extract_chunk(chunk: list[tuple[str, Language, bytes]], until: float | None)
     return [extract_or_broken(language, data, until) for _, language, data in chunk]
 
 
-def extract_or_broken(language: Language, data: bytes, until: float | None = None) -> Facts:
+def extract_or_broken(language: Language, data: bytes, until: float | None = None, name: str | None = None) -> Facts:
     """A language plugin that fails on one file makes that file unparseable, not the search; a file
     the deadline cut short raises BudgetExceeded, and nothing about it is remembered."""
     try:
-        return extract_facts(language, data, until)
+        return extract_facts(language, data, until, name)
     except BudgetExceeded:
         raise
     except Exception:  # noqa: BLE001 - contained to the file, reported as its error line
@@ -127,7 +127,7 @@ def extract_or_broken(language: Language, data: bytes, until: float | None = Non
 _QUERIES: dict[str, _Queries] = {}
 
 
-def extract_facts(language: Language, data: bytes, until: float | None = None) -> Facts:
+def extract_facts(language: Language, data: bytes, until: float | None = None, name: str | None = None) -> Facts:
     """Parse bytes with the language's grammar and run its extract function (per process, no I/O).
 
     With `until` (a `time.monotonic()` deadline) the parse stops at that time and
@@ -138,7 +138,7 @@ def extract_facts(language: Language, data: bytes, until: float | None = None) -
     make queries quadratic, gives a file that does not parse cleanly (absence
     claims about it are INCONCLUSIVE), not a stuck process.
     """
-    tree = trees.parse(language.grammar, data, until)
+    tree = trees.parse(language.grammar, data, until, name)
     if tree is None:
         return Facts(error=1)  # the grammar itself loops (a 1 KB TSX input did): unparseable, not a hang
     if too_broken_to_query(tree.root_node):
@@ -148,16 +148,19 @@ def extract_facts(language: Language, data: bytes, until: float | None = None) -
     return facts
 
 
-def definitions_only(language: Language, data: bytes, until: float | None = None) -> list[tuple[str, int]] | None:
+def definitions_only(
+    language: Language, data: bytes, until: float | None = None, name: str | None = None
+) -> list[tuple[str, int]] | None:
     """What the language's `extract` puts first in a file's `Facts.defs`, from the tree alone
     (`Language.definitions`), without the rest of the extraction: a name found there is one the full
     facts define, at the same first line, so a `sym:` question about a file whose facts are not known
     (one just edited) costs its parse and one walk. None where the language cannot say them so, or
     the tree is too broken to query (`extract_facts` then keeps no definitions): ask for the facts.
-    The tree stays in `trees`' store, so extracting the rest afterwards does not parse again."""
+    The tree stays in `trees`' store, so extracting the rest afterwards does not parse again. `name`
+    (the file's path) lets `trees` parse an edited file from its last content's tree."""
     if language.definitions is None:
         return None
-    tree = trees.parse(language.grammar, data, until)
+    tree = trees.parse(language.grammar, data, until, name)
     if tree is None or too_broken_to_query(tree.root_node):
         return None
     try:

@@ -46,6 +46,8 @@ class FactsStore:
         self.workers = int(context.options.get("workers") or os.cpu_count() or 1)
         self.bounded = BoundedPool(self.workers)  # parses under a deadline; no process until one is needed
         self.parsed = 0  # files parsed (cache misses): for benchmarks and tests
+        # What a path is named by to `trees`, which parses an edited file from its last content's tree.
+        self.named = f"{self.repo.root}/"
 
     def succeed(self, old: FactsStore, stale: set[str]) -> None:
         """Take over `old`'s facts of every file but the `stale` ones, its pool and its count."""
@@ -164,7 +166,7 @@ class FactsStore:
         """One file's facts: here, or under a deadline in a worker process that can be stopped."""
         until = self.context.deadline
         if until is None or not self.bounded.usable():
-            return extract_or_broken(language, data, until)
+            return extract_or_broken(language, data, until, self.named + path)
         self.repo.join_prefetch()  # the pool forks: no thread may be mid-call then
         return next(self.bounded.map(extract_chunk, [[(path, language, data)]], until))[0]
 

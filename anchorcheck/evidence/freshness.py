@@ -231,15 +231,17 @@ class Snapshot:
             happened = self._events.happened()
             if happened is None:  # the queue overflowed: no signature to compare with, so everything
                 return Changes(set(self.listed), relist=True)
-            touched, came, relist = happened
+            written, came, relist = happened
             found.relist |= relist
             found.came |= came
-            touched |= {link for link, hops in self.links.items() if not hops.isdisjoint(touched)}
+            touched = written | {link for link, hops in self.links.items() if not hops.isdisjoint(written)}
             swapped = touched & self.directories  # a directory replaced or renamed: each file listed below it
             if swapped:
                 touched |= {path for path in self.listed if any(path.startswith(f"{d}/") for d in swapped)}
             found.modified |= touched & self.listed
-            found.relist |= any(signature(self._full(path)) is None for path in found.modified - found.came) or _ignores(touched)
+            # A file an event names was written in place (one deleted or renamed is in `came`: its entry
+            # event is in the same read); a link to it, or a file below a folder replaced, may be gone.
+            found.relist |= _ignores(touched) or any(signature(self._full(path)) is None for path in found.modified - found.came - written)
             return found
         if any(signature(path) != sig for path, sig in self.git.items()) or any(
             signature(self._full(d)) != sig for d, sig in self._directories.items()

@@ -24,6 +24,7 @@ far it looked: nothing is concluded from history that is not there.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -358,6 +359,35 @@ def at_head(repo: Repository) -> Iterator[str | None]:
     with repo.keyed_by_head():
         state = _noted_state(repo)
         yield None if state is None else state[0]
+
+
+def wrote_before(repo: Repository, commit: str, path: str, written: str) -> bool | None:
+    """Whether the file `path` wrote `written` in the revision just before `commit` (its blob, read with `git
+    cat-file`): False when it did not, or was not there yet; None when that revision cannot be read (a shallow
+    clone's boundary). Was a memory true when written? Only if it named the thing while the thing was there."""
+    with repo.keyed_by_head():
+        if repo.git("cat-file", "-e", operands=[f"{commit}^"]) is None:
+            return None
+        text = repo.git("cat-file", "-p", operands=[f"{commit}^:{path}"])
+        if text is None:  # not there before: written later, or the memory file moved since (a package moved whole)
+            was = _path_before(repo, commit, path)
+            text = repo.git("cat-file", "-p", operands=[f"{commit}^:{was}"]) if was not in (None, path) else None
+    return text is not None and re.search(rf"(?<![\w/.-]){re.escape(written)}(?![\w-])", text) is not None
+
+
+def _path_before(repo: Repository, commit: str, path: str) -> str | None:
+    """The path the file at `path` had just before `commit`, following its renames from HEAD back to that
+    commit (`git log --follow` of that one file): a memory file moved since (or by that commit) is read
+    where it was then. None when it did not exist then."""
+    out = repo.git("log", "--follow", "-M", "--name-status", "-z", "--relative", "--format=%x01",
+                   operands=["HEAD", f"^{commit}^"], paths=[f":(literal){path}"]) or ""
+    for entry in out.split("\x01")[1:]:
+        fields = entry.strip("\n\x00").split("\x00")
+        if len(fields) >= 3 and fields[0].startswith("R") and fields[2] == path:
+            path = fields[1]
+        elif fields and fields[0] == "A" and fields[-1] == path:
+            return None  # made in the range: not there before it
+    return path
 
 
 def state_of(repo: Repository) -> tuple[str, bool] | None:

@@ -138,7 +138,7 @@ class SourceIndex:
         None when no language plugin parses the file; raises OSError/UnsafePathError as `facts`."""
         unknown = self._unknown(path)
         if unknown is not None:
-            defined = definitions_only(*unknown, self.context.deadline)
+            defined = definitions_only(*unknown, self.context.deadline, self.store.named + path)
             if defined is not None:
                 return defined
             self._extract(path, *unknown)

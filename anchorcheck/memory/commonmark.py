@@ -275,3 +275,12 @@ def _normalized(content: str) -> str:
     if len(content) >= 2 and content[0] == " " and content[-1] == " " and content.strip(" "):
         return content[1:-1]
     return content
+
+
+def fence_body(lines: list[str], block: Block) -> list[str]:
+    """The lines between a fenced block's opening fence and its closing one (the end of its container when unclosed)."""
+    opener = lines[block.start - 1].strip()
+    marker = opener[: len(opener) - len(opener.lstrip(opener[:1]))]
+    last = lines[block.end - 1].strip() if block.end > block.start else ""
+    end = block.end - 1 if last and set(last) == {marker[0]} and len(last) >= len(marker) else block.end
+    return lines[block.start : min(end, len(lines))]

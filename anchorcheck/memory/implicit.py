@@ -30,7 +30,8 @@ from pathlib import Path
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from anchorcheck.evidence.history import Fate, History, history_of
+from anchorcheck.evidence.history import Fate, History, history_of, wrote_before
+from anchorcheck.evidence.queues import consumed
 from anchorcheck.memory.dependencies import ECOSYSTEMS as MANIFESTS
 from anchorcheck.model.anchors import encode_path
 from anchorcheck.repo.context import Context
@@ -175,6 +176,11 @@ def resolve(reference: Reference, context: Context) -> Resolution:
     gone = next((f for f in fates if f.existed), None)
     if gone is not None and gone.recurring:  # made and deleted over and over: absent now is one phase of a workflow
         return Resolution(None, f"{gone.path} does not exist now, {gone.describe()}: not a stale path", RECURRING)
+    batches = consumed(context, gone.path) if gone is not None and gone.moved_to is None else None
+    if gone is not None and batches is not None:  # a news fragment, deleted with the rest of its folder at a release
+        return Resolution(None, f"{gone.path} does not exist now, {gone.describe()}; {batches} commits each deleted several files "
+                          f"of {posixpath.dirname(gone.path.rstrip('/'))}/, which holds few now: a folder a workflow consumes, "
+                          "not a stale path", RECURRING)
     if gone is not None and gone.moved_to is None:  # deleted, and a .gitignore ignores it now: untracked on purpose (`.env`)
         # (the repository's own ignore rules only: a folder name such as build/ says nothing of a deleted source file)
         ignored = next(((c, why) for c in candidates if (why := repo.ignored_because(c)) and why.startswith("ignored by ")), None)
@@ -248,7 +254,7 @@ class Unsure:
         for memory in memories:
             for anchor in memory.anchors:
                 if anchor in self.held and memory.source is not None:
-                    files.setdefault(anchor, set()).add(_in_repo(memory.source, repo))
+                    files.setdefault(anchor, set()).add(in_repo(memory.source, repo))
         gone = {r for r in self.held if not self._was_here(r, repo, files.get(r, set()))}
         for memory in memories:
             if any(a in gone for a in memory.anchors):
@@ -272,7 +278,7 @@ class Unsure:
         return any(f.moved_to is not None and f.change is not None and _named_at(repo, f.change.commit, files, reference.written) for f in fates)
 
 
-def _in_repo(source: str, repo: Repository) -> str:
+def in_repo(source: str, repo: Repository) -> str:
     """A memory file's path as shown (relative to the current folder) as a repo-relative path."""
     try:
         return Path(source).resolve().relative_to(repo.root.resolve()).as_posix()
@@ -281,12 +287,8 @@ def _in_repo(source: str, repo: Repository) -> str:
 
 
 def _named_at(repo: Repository, commit: str, files: set[str], written: str) -> bool:
-    """Whether one of the memory `files` wrote `written` in the revision just before `commit` (read as a blob)."""
-    for path in sorted(files)[:MAX_SHOWN]:
-        text = repo.git("cat-file", "-p", operands=[f"{commit}^:{path}"])
-        if text is not None and re.search(rf"(?<![\w/.-]){re.escape(written)}(?![\w-])", text):
-            return True
-    return False
+    """Whether one of the memory `files` wrote `written` in the revision just before `commit`."""
+    return any(wrote_before(repo, commit, path, written) for path in sorted(files)[:MAX_SHOWN])
 
 
 def _listed(paths: list[str]) -> str:
@@ -323,10 +325,23 @@ def _fates(reference: Reference, context: Context) -> list[Fate]:
     return [f for f in fates if f is not None]
 
 
+def placed_in(reference: Reference, repo: Repository) -> str | None:
+    """The folder a command's text says it runs in, in so many words (`Reference.placed`), read from the memory
+    file's folder or the root; None when it says none, or names no folder here."""
+    if not reference.placed:
+        return None
+    candidates = (_join(reference.folder, reference.placed.rstrip("/")), _join("", reference.placed.rstrip("/")))
+    return next((f for f in candidates if f is not None and _is_dir(repo, f)), None)
+
+
 def command_readings(reference: Reference, repo: Repository) -> list[str]:
-    """The `cmd:` anchors a command may mean, most likely first: run from a folder the text named before
-    it (`cd DIR` in its block, "run these from `packages/ai`"), from a folder the file applies to
+    """The `cmd:` anchors a command may mean, most likely first: the folder its text says it runs in ("run from
+    the `ui/` directory:", a `cd` line above it), alone; else run from a folder the text named before
+    it ("run these from `packages/ai`"), from a folder the file applies to
     (`applyTo`), from the memory file's folder, or from the root (where agents run commands)."""
+    placed = placed_in(reference, repo)
+    if placed is not None:
+        return [f"{reference.anchor} in:{encode_path(placed)}/" if placed != "." else reference.anchor]
     folders: list[str] = []
     for hint in reference.hints:
         for folder in (_join(reference.folder, hint.rstrip("/")), _join("", hint.rstrip("/"))):

@@ -75,7 +75,6 @@ def unchecked(anchor: Any, problem: str) -> AnchorResult:
 
 def conclude(memory: Memory, results: list[AnchorResult], how: Plan, now: dt.datetime | None = None) -> MemoryReport:
     """Combine the anchor results under the lifecycle rules into the memory's report."""
-    now = _utc(now or dt.datetime.now(dt.timezone.utc))
     if how.problem is not None:
         return MemoryReport(memory, results, Verdict.INCONCLUSIVE, f"not checked: {how.problem}")
     evidence = [r for r in results if not armed(r)]
@@ -88,6 +87,9 @@ def conclude(memory: Memory, results: list[AnchorResult], how: Plan, now: dt.dat
         notes.append(f"trigger fired: re-check ({', '.join(fired)})")
     if results and not evidence:
         notes.append("only quiet triggers: a trigger is never evidence")
+    if how.resolve_after is None and how.expires is None:  # the clock only for a memory that dates itself
+        return MemoryReport(memory, results, verdict, "; ".join(notes))
+    now = _utc(now or dt.datetime.now(dt.timezone.utc))
     if how.resolve_after is not None and now < how.resolve_after:
         notes.append(f"pending until {_shown(how.resolve_after)}: a forward-looking claim (anchors today: {verdict})")
         verdict = Verdict.INCONCLUSIVE

@@ -34,12 +34,14 @@ import shlex
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from anchorcheck.memory.commonmark import Block, Line, frontmatter_end, read_document
+from anchorcheck.memory.chains import cd_form, scoped_calls, unexpanded
+from anchorcheck.memory.commonmark import Block, Line, fence_body, frontmatter_end, read_document
 from anchorcheck.memory.dependencies import package_word
 from anchorcheck.memory.trees import TreeEntry, is_tree, tree_entries
 from anchorcheck.base.lazyregex import later
 from anchorcheck.memory import identifiers
 from anchorcheck.memory.installs import ENV_ASSIGNMENT, install
+from anchorcheck.memory.shellblock import shell_lines
 from anchorcheck.memory.pathtokens import PLACEHOLDER_ARGUMENT, clean_path, folderish, loose_path, placeholder_word, program_path
 from anchorcheck.model.reference import Reference
 
@@ -102,7 +104,6 @@ _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
 # the text has them write), not one of the repository's.
 _SHOWN_FIRST_LINE = later(r"^(?:#|//|--|;|<!--|/\*)\s*(?:file(?:name)?\s*:\s*)?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)\s*(?:-->|\*/)?$")
 _SHOWN_INFO = later(r"\b(?:title|file|filename)=[\"']?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)")
-_HEREDOC = later(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1")  # `cat > x.py <<'EOF'`: the lines up to EOF are the file's
 # A lead-in that says what its list names may be absent: "Read these files if they exist:", "(when present):".
 _CONDITIONAL_LEAD = later(r"\b(?:if|when(?:ever)?)\s+(?:(?:it|they|one|any|these|those|present)\s+)?(?:exists?|(?:is|are)\s+present|present)\b", re.I)
 _ASSIGNED_VALUE = re.compile(r"(?<!\S)([A-Za-z_]\w*=)[^\s'\"]+(?=\s|$)")  # an unquoted value: quotes stay balanced
@@ -112,6 +113,9 @@ _EXISTS = later(r"[`'\")]*\s+(?:exists?|is\s+present|is\s+there|does(?:n't|\s+no
 
 _RUNS_IN = later(r"`\s+(?:in|from|inside|within)\s+`")  # between a command's code span and a folder's
 _HEADING_WORD = later(r"[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*/?")  # the words of a heading that may name a folder
+# What says a folder named next is where to run: "run (these) from the", "execute in", or a sentence that starts "From the", "Inside"
+# (the text before the folder as written, a line's start given as ". "; a code span between breaks it: "`pytest` in `tests/`").
+_PLACING = later(r"(?:\b(?:run|runs|running|execute)(?:\s+(?:it|them|these|this|all|each|every|the|commands?|scripts?|tests?|checks?))*\s+|[.!?:;]\s+(?:(?:[-*+>]|\d+[.)])\s+)?(?:\*\*|__|\*|_)?)(?:from|in|inside|within)\s+(?:the\s+)?$", re.I)
 _RUNS_IN_FOLDER = later(r"[ \t]+(?:in|from|inside|within|under)[ \t]+(?:the[ \t]+)?([A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*/)(?=[\s.,;:)]|$)")
 
 
@@ -192,11 +196,19 @@ class _Reader:
         self.made: set[str] = set()  # what earlier lines of the current shell block downloaded or wrote
         self.conditional = False  # the list below was introduced as what may not be there ("Read these if present:")
         self.shown: set[str] = set()  # files earlier code blocks of the document said they show (`# app.py`)
-        self.heredoc: str | None = None  # the word that ends the here-document the current shell line opened
+        self.placing = ["", ""]  # the folder the current sentence, and the lead-in of the list, say commands run in
 
     def _end_sentence(self) -> None:
         self.sentence = []
         self.foreign = ""
+        self.placing[0] = ""
+
+    def _placing(self, before: str) -> None:
+        """"Run from the `ui/` directory:", "Inside `core/`,": a folder the sentence names as where to run, in so many
+        words, places the commands after it (read there alone)."""
+        folder = self.found[-1]
+        if folder.kind == "file" and folderish(folder.value) and not folder.rooted and _PLACING.search(before):
+            self.placing[0] = folder.value
 
     def read(self, text: str) -> None:
         lines = text.splitlines()
@@ -208,7 +220,7 @@ class _Reader:
             if block.kind in ("paragraph", "table"):
                 self._prose_block(block)
             elif block.kind == "heading":
-                self.lists, self.lead, self.conditional = [], [], False
+                self.lists, self.lead, self.conditional, self.placing[1] = [], [], False, ""
                 self._section(block)
             elif block.kind == "fence":
                 self._fenced(lines, block)
@@ -233,12 +245,12 @@ class _Reader:
             self.lists = [(d, f) for d, f in self.lists if d < block.depth]
             self.lists.append((block.depth, []))
         elif block.depth == 0 and block.kind == "paragraph":
-            self.lists, self.lead, self.conditional = [], [], False  # a paragraph at the margin ends the list and its lead-in
+            self.lists, self.lead, self.conditional, self.placing[1] = [], [], False, ""  # a paragraph at the margin ends the list and its lead-in
         for index, line in enumerate(block.lines):
             following = block.lines[index + 1].text if index + 1 < len(block.lines) else ""
             self._prose(line, following, conditional=block.item and self.conditional)
             if block.depth == 0 and block.kind == "paragraph" and line.text.rstrip().endswith(":"):
-                self.lead = self._folders_here(line.number)
+                self.lead, self.placing[1] = self._folders_here(line.number), self.placing[0]
                 self.conditional = bool(_CONDITIONAL_LEAD.search(line.text))
 
     def _prose(self, source: Line, following: str = "", conditional: bool = False) -> None:
@@ -271,8 +283,9 @@ class _Reader:
                 before = len(self.found)
                 self._code(token, number, column0, generated)
                 if len(self.found) > before:  # (a command's `VAR=value` prefixes come before it)
-                    self._runs_in(line)
-                    self._runs_in_prose(line)
+                    _runs_in(self.found, line)
+                    _runs_in_prose(self.found, line)
+                    self._placing(("" if offset > 60 else ". ") + line[max(0, offset - 60) : offset])  # (a line's start starts a sentence)
             elif form == "link":
                 self._path(token, number, column0, "link", generated=generated)
             else:
@@ -344,10 +357,19 @@ class _Reader:
         self.made.update(made)
         return False
 
-    def _command(self, command: str, number: int, column0: int, form: str) -> None:
+    def _command(self, command: str, number: int, column0: int, form: str, before: str = "") -> None:
+        """Read one command line; `before` is what runs it but is written apart: the `cd DIR && ` of its chain, the
+        `VAR=value` lines it continues."""
+        chain = None if before or cd_form(command) else scoped_calls(command)
+        if chain is not None:  # `pnpm db:migrate && pnpm generate`: every call of the chain is a command
+            for offset, call, before in chain:
+                self._command(call, number, column0 + offset, form, before)
+            return
+        written, command = command, before + command
         unmarked = _FILTER_GRAPH.sub(r"\1\3", command)  # `-F pkg...` is pnpm's graph syntax, not a placeholder
         # `make release VERSION=<version>`: a value to fill in for a variable the program is given leaves the target
         # a claim (a `VAR=<x>` prefix stays a placeholder: it sets the command's environment)
+        unmarked = unexpanded(unmarked)
         program = re.match(r"\s*(?:[A-Za-z_]\w*=\S*\s+)*\S+", unmarked)
         if program is not None:
             unmarked = unmarked[: program.end()] + _ASSIGNED_VALUE.sub("", unmarked[program.end() :])
@@ -362,49 +384,30 @@ class _Reader:
         if not argv or any(placeholder_word(w) for w in shlex.split(unmarked, comments=False)) or any(w in ("&&", "||", "|", ";") or w.endswith(";") for w in argv[1:] if w != "&&"):
             return
         if form == "shell" and len(argv) == 2 and argv[0] == "cd":
-            path, _ = clean_path(argv[1].rstrip("/") + "/")
-            self.cwd = path  # the block's later commands run there
+            self.cwd, _ = clean_path(argv[1].rstrip("/") + "/")  # the block's later commands run there; the folder is a
+            if self.cwd is not None:  # claim too: gone, the block fails at this line (history says where it went)
+                self._path(self.cwd, number, column0 + command.find(argv[1]), form, written=argv[1])
             return
         if "&&" in argv and not (argv[0] == "cd" and argv.index("&&") == 2):
             return  # a chain of commands is not one claim (only `cd dir && ...` is)
         tail = argv[3:] if argv[0] == "cd" else argv
-        end = column0 + 1 + len(command)
+        end = column0 + 1 + len(written)
         if "env" in self.kinds:  # `FOO_BAR=1 pnpm test`: the program reads FOO_BAR, whatever runs it
-            self.found += identifiers.assignments(command, tail, number, column0 + 1 + (len(command) - len(command.lstrip())), form)
+            self.found += identifiers.assignments(written, tail[len(tail) - len(shlex.split(written)) :], number, column0 + 1 + (len(written) - len(written.lstrip())), form)
         packages = install(tail)
         if packages is not None:
             if "pkg" in self.kinds:
                 ecosystem, names = packages
                 for name in names:
-                    self.found.append(Reference("pkg", f"pkg:{ecosystem}/{_purl_name(name)}", command, number, column0 + 1, end, "install"))
+                    self.found.append(Reference("pkg", f"pkg:{ecosystem}/{_purl_name(name)}", written, number, column0 + 1, end, "install"))
             return
         if "cmd" in self.kinds and self.claims(tail):
             hints = self._hints() if self.cwd is None else (self.cwd, *self._hints())
             sections = tuple(dict.fromkeys(w for _, words in reversed(self.sections) for w in words))
-            self.found.append(Reference("cmd", f"cmd:{command}", command, number, column0 + 1, end, form, hints=hints, sections=sections))
+            self.found.append(Reference("cmd", f"cmd:{command}", written, number, column0 + 1, end, form, hints=hints, sections=sections,
+                                        placed=(self.cwd or self.placing[0] or self.placing[1]).rstrip("/")))
         elif (program := _program_file(argv, tail, self.cwd)) is not None:
-            self._path(program[0], number, column0 + command.find(program[1]), form, written=program[1])
-
-    def _runs_in(self, line: str) -> None:
-        """`yarn test:prepare` in `dev-packages/e2e-tests`: a folder named right after a command, joined by
-        "in" or "from", is where that command runs (a hint, as a folder named before it is)."""
-        if len(self.found) < 2:
-            return
-        command, folder = self.found[-2], self.found[-1]
-        if command.kind != "cmd" or folder.kind != "file" or command.line != folder.line or not folderish(folder.value):
-            return
-        if _RUNS_IN.fullmatch(line[command.end_column - 1 : folder.column - 1]):
-            self.found[-2] = command._replace(hints=tuple(dict.fromkeys((folder.value.rstrip("/"), *command.hints))))
-
-    def _runs_in_prose(self, line: str) -> None:
-        """"Build the bundle with `npm run build` in web/.": a folder written in plain text right after a command
-        (with its trailing slash, so that "in parallel" is no folder) is where it runs, as a code span's is."""
-        command = self.found[-1]
-        if command.kind != "cmd" or command.form != "code":
-            return
-        folder = _RUNS_IN_FOLDER.match(line, command.end_column)  # past the closing backtick
-        if folder is not None:
-            self.found[-1] = command._replace(hints=tuple(dict.fromkeys((folder.group(1).rstrip("/"), *command.hints))))
+            self._path(program[0], number, column0 + written.find(program[1]), form, written=program[1])
 
     def _hints(self) -> tuple[str, ...]:
         """The folders named earlier in the list's lead-in, the enclosing list items and the sentence."""
@@ -413,7 +416,7 @@ class _Reader:
     def _fenced(self, lines: list[str], block: Block) -> None:
         """Read a fenced block: every line of a shell block, the `$ ` lines of a console or untagged one, the
         paths of a drawn directory tree."""
-        body = _fence_body(lines, block)
+        body = fence_body(lines, block)
         shell = block.info in SHELL_LANGUAGES
         self.shown.update(_shown_file(lines[block.start - 1], body))
         if not shell and is_tree(body):
@@ -422,11 +425,13 @@ class _Reader:
         if block.info and not shell:
             return
         only_prompts = block.info in ("console", "shell-session", "shellsession") or not block.info
-        pending: tuple[str, int, int] | None = None  # a command continued with a trailing backslash
-        self.cwd, self.made, self.heredoc = None, set(), None
-        for offset, line in enumerate(body):
-            self.left -= 1
-            pending = self._shell_line(line, block.start + 1 + offset, only_prompts, pending)
+        self.cwd, self.made = None, set()
+        self.left -= len(body)
+        for shell in shell_lines(body, block.start + 1, only_prompts):
+            if not shell.environment:
+                self._command(shell.text, shell.line, shell.column0, "shell", shell.before)
+            elif "env" in self.kinds:  # `VAR=value \` over lines: each variable where it is written
+                self.found += identifiers.assignments(shell.text, shlex.split(shell.text), shell.line, shell.column0 + 1, "shell")
         self.cwd = None
 
     def _tree(self, entries: list[TreeEntry]) -> None:
@@ -442,34 +447,32 @@ class _Reader:
             generated = bool(_GENERATED.search(entry.comment))
             self.found.append(Reference("file", f"file:{path}", entry.written, entry.line, start, end, "tree", generated=generated))
 
-    def _shell_line(self, line: str, number: int, only_prompts: bool, pending: tuple[str, int, int] | None) -> tuple[str, int, int] | None:
-        body = line.strip()
-        column0 = len(line) - len(line.lstrip())
-        if self.heredoc is not None:  # a line of the file a here-document writes, not a command
-            if body == self.heredoc:
-                self.heredoc = None
-            return None
-        opened = _HEREDOC.search(_strip_comment(body)) if "<<" in body else None
-        self.heredoc = opened.group(2) if opened else None
-        if pending is not None:
-            command, start_line, start_col = pending
-            command = f"{command} {body.rstrip(chr(92)).strip()}".strip()
-            if body.endswith("\\"):
-                return command, start_line, start_col
-            self._command(command, start_line, start_col, "shell")
-            return None
-        if body.startswith("$ "):
-            column0 += 2
-            body = body[2:].strip()
-        elif only_prompts:
-            return None
-        if not body or body.startswith("#"):
-            return None
-        body = _strip_comment(body)
-        if body.endswith("\\"):
-            return body[:-1].strip(), number, column0
-        self._command(body, number, column0, "shell")
-        return None
+
+def _runs_in(found: list[Reference], line: str) -> None:
+    """`yarn test:prepare` in `dev-packages/e2e-tests`: a folder named right after a command, joined by
+    "in" or "from", is where that command runs (a hint, as a folder named before it is, and where it is placed)."""
+    if len(found) < 2:
+        return
+    command, folder = found[-2], found[-1]
+    if command.kind != "cmd" or folder.kind != "file" or command.line != folder.line or not folderish(folder.value):
+        return
+    if _RUNS_IN.fullmatch(line[command.end_column - 1 : folder.column - 1]):
+        found[-2] = _placed(command, folder.value)
+
+
+def _runs_in_prose(found: list[Reference], line: str) -> None:
+    """"Build the bundle with `npm run build` in web/.": a folder written in plain text right after a command
+    (with its trailing slash, so that "in parallel" is no folder) is where it runs, as a code span's is."""
+    command = found[-1]
+    if command.kind != "cmd" or command.form != "code":
+        return
+    folder = _RUNS_IN_FOLDER.match(line, command.end_column)  # past the closing backtick
+    if folder is not None:
+        found[-1] = _placed(command, folder.group(1))
+
+
+def _placed(command: Reference, folder: str) -> Reference:
+    return command._replace(hints=tuple(dict.fromkeys((folder.rstrip("/"), *command.hints))), placed=folder.rstrip("/"))
 
 
 def _program_file(argv: list[str], tail: list[str], cwd: str | None) -> tuple[str, str] | None:
@@ -515,27 +518,12 @@ def apply_to(text: str) -> tuple[str, ...] | None:
     return None
 
 
-def _fence_body(lines: list[str], block: Block) -> list[str]:
-    """The lines between a fenced block's opening fence and its closing one (the end of its container when unclosed)."""
-    opener = lines[block.start - 1].strip()
-    marker = opener[: len(opener) - len(opener.lstrip(opener[:1]))]
-    last = lines[block.end - 1].strip() if block.end > block.start else ""
-    end = block.end - 1 if last and set(last) == {marker[0]} and len(last) >= len(marker) else block.end
-    return lines[block.start : min(end, len(lines))]
-
-
 def _shown_file(opener: str, body: list[str]) -> list[str]:
     """The file a code block says it shows, by its info string (`title="app.py"`) or a first-line comment (`# app.py`)."""
     named = _SHOWN_INFO.search(opener)
     first = next((line.strip() for line in body if line.strip()), "")
     named = named or _SHOWN_FIRST_LINE.match(first)
     return [named.group(1).removeprefix("./")] if named else []
-
-
-def _strip_comment(body: str) -> str:
-    """A shell line without its trailing ` # comment` (a `#` inside quotes or a word is kept)."""
-    match = re.search(r"\s#(?![^'\"]*['\"])", body)
-    return body[: match.start()].rstrip() if match else body
 
 
 class _Prose:

@@ -25,7 +25,9 @@ class Reference(NamedTuple):
     reader of memory files; `scopes` are the folders the file applies to (a
     Copilot instructions file's `applyTo`), which its paths and commands are
     read relative to first. `sections` are the words of the headings above a command that may name the folder
-    it runs in ("## Python bindings"): tried after every other reading. `loose` marks two plain words with a slash
+    it runs in ("## Python bindings"): tried after every other reading. `placed` is the folder the text says a command
+    runs in, in so many words ("run from the `ui/` directory:", "`npm run build` in web/", a `cd web` line above it):
+    the command is read there alone. `loose` marks two plain words with a slash
     (`src/components`, but also `owner/repo`): a path only if its first folder
     is one of the repository's. `after` is such a loose token written earlier
     in the same sentence: if it names another repository, so does this path. `generated` marks a path whose
@@ -50,6 +52,7 @@ class Reference(NamedTuple):
     generated: bool = False
     scopes: tuple[str, ...] = ()
     sections: tuple[str, ...] = ()
+    placed: str = ""
     implicit: bool = True
 
     @property
@@ -87,6 +90,8 @@ class Reference(NamedTuple):
             data["scopes"] = list(self.scopes)
         if self.sections:
             data["sections"] = list(self.sections)
+        if self.placed:
+            data["placed"] = self.placed
         return data
 
     @classmethod
@@ -107,6 +112,7 @@ class Reference(NamedTuple):
             generated=bool(data.get("generated", False)),
             scopes=tuple(str(s) for s in data.get("scopes", ())),
             sections=tuple(str(s) for s in data.get("sections", ())),
+            placed=str(data.get("placed", "")),
         )
 
     def at(self, line: int, column_offset: int = 0) -> Reference:

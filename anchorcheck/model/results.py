@@ -91,6 +91,15 @@ class AnchorResult:
         if self.severity is None:
             self.severity = default_severity(self.verdict)
 
+    def copy(self) -> AnchorResult:
+        """A copy with lists of its own, for a caller to adorn (negation, implicit marks) while the
+        original stays kept: every field as it is, without `dataclasses.replace`'s look at the fields
+        and a second `__init__` (a kept answer is copied at every recall)."""
+        twin = object.__new__(AnchorResult)
+        twin.__dict__.update(self.__dict__)
+        twin.evidence, twin.details = list(self.evidence), dict(self.details)
+        return twin
+
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "anchor": self.anchor,

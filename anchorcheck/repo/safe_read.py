@@ -107,9 +107,11 @@ def read_capped(path: str | os.PathLike[str], cap: int, *, amount: int = -1, sho
 def _read_fd(fd: int, size: int, limit: int | None) -> bytes:
     """Up to `limit` bytes (None: all) from a descriptor, until the end of the file. The first read asks
     for the size the file had when opened and one byte more, so a file that did not change is read in one
-    call and its end seen in the next; one that grew or lied about its size (a /proc file says 0) is
-    read on in chunks. Straight `os.read` calls: a buffered reader asked for `limit` bytes sets that
-    many aside first (2 MB per file for the index's cap), which made reading a tree twice as slow."""
+    call: the bytes it said it holds, and no more to be had, are its end (a read one call later could
+    only see a write that came after this one). One that grew or lied about its size (a /proc file says
+    0, a sysfs one 4096) is read on in chunks until a read comes back empty. Straight `os.read` calls: a
+    buffered reader asked for `limit` bytes sets that many aside first (2 MB per file for the index's
+    cap), which made reading a tree twice as slow."""
     chunks: list[bytes] = []
     total = 0
     want = size + 1
@@ -117,6 +119,8 @@ def _read_fd(fd: int, size: int, limit: int | None) -> bytes:
         chunk = os.read(fd, want if limit is None else min(want, limit - total))
         if not chunk:
             break
+        if not chunks and size and len(chunk) == size:
+            return chunk
         chunks.append(chunk)
         total += len(chunk)
         want = _READ_CHUNK

@@ -10,7 +10,6 @@ stored on disk per tree state. `Dispatch` is the part of `Verifier` that does th
 
 from __future__ import annotations
 
-from dataclasses import replace
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +20,7 @@ from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Memory, Verdict, default_severity
 from anchorcheck.repo.context import BudgetExceeded, Context
 from anchorcheck.repo.paths import UnsafePathError, check_relative
-from anchorcheck.verify.elsewhere import defined_elsewhere
+from anchorcheck.verify.elsewhere import defined_elsewhere, gone_from_own
 from anchorcheck.verify.staleness import dropped_dependency
 from anchorcheck.memory.references import MENTION
 
@@ -137,9 +136,10 @@ class Dispatch:
                 result.reason += where.note
         elif reference.kind == "cmd":
             readings = implicit.command_readings(reference, self.context.repo)
-            sections = implicit.command_readings(reference._replace(hints=reference.sections), self.context.repo)
-            readings += [r for r in sections if r not in readings]  # the headings above it: tried last
-            result = self._first_reading(readings)
+            if implicit.placed_in(reference, self.context.repo) is None:  # the headings above it: tried last
+                sections = implicit.command_readings(reference._replace(hints=reference.sections), self.context.repo)
+                readings += [r for r in sections if r not in readings]
+            result = gone_from_own(reference, self._first_reading(readings), self._check, self.context.repo)
             if result.verdict is Verdict.REFUTED:
                 result = defined_elsewhere(reference, result, readings, self._check, self.registry, self.context.repo)
             if result.state == implicit.NEVER_EXISTED:  # a program file never in history: an example, not stale
@@ -209,7 +209,7 @@ class Dispatch:
             return self._dispatch(positive)
         key = ("anchorcheck.result", positive.kind, positive.value, positive.scope)
         kept = self.context.shared.get(key, lambda: self._work_out(positive), keep=_finished)
-        return replace(kept, evidence=list(kept.evidence), details=dict(kept.details))
+        return kept.copy()
 
     def _work_out(self, anchor: Anchor) -> AnchorResult:
         """A result from the disk when this tree state was judged before, else from the plugins (and kept)."""

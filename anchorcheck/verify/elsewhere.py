@@ -10,6 +10,13 @@ the command runs, and the REFUTED reading stands; a heading whose words name a
 folder is read first but says less, so it does not. So does a reading whose
 configuration's history shows the command defined there and removed: it was
 true where it was read.
+
+The mirror case: a nested memory file's command (`pnpm run generate` in
+packages/db/CLAUDE.md) is read from the file's own folder first and from the
+root after. When only the root's configuration defines it now, and the history
+of the file's own package shows the command defined there and removed, the
+text was true where it was written and is not: REFUTED with that commit
+(`gone_from_own`), not VERIFIED by the root's command of the same name.
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ def defined_elsewhere(
     it defined there and removed (`gone`) stays REFUTED: the text was true where it was read, and is not now."""
     if refuted.state == "gone":
         return refuted
+    if implicit.placed_in(reference, repo) is not None:
+        return refuted  # the text said in so many words where it runs
     if len(implicit.command_readings(reference, repo)) > len(implicit.command_readings(reference._replace(hints=()), repo)):
         return refuted  # the text said where it runs (a heading's words are no such statement)
     try:
@@ -55,3 +64,14 @@ def defined_elsewhere(
             reason = f"{refuted.reason}; but it is defined in {where}, and the text does not say it runs in {folder}/"
             return AnchorResult(refuted.anchor, Verdict.INCONCLUSIVE, reason, list(found.evidence), state="elsewhere")
     return refuted
+
+
+def gone_from_own(reference: Reference, verified: AnchorResult, check: Callable[[str], AnchorResult], repo: Repository) -> AnchorResult:
+    """`verified`, or the REFUTED reading of a nested memory file's own folder when only the root verified the command
+    and the history of the file's own configuration shows the command defined there and removed (`gone`)."""
+    if verified.verdict is not Verdict.VERIFIED or not reference.folder or implicit.placed_in(reference, repo) is not None:
+        return verified
+    if verified.anchor != reference.anchor:  # verified from a folder the text named, or the file's own: not the root's fallback
+        return verified
+    own = check(f"{reference.anchor} in:{encode_path(reference.folder)}/")
+    return own if own.verdict is Verdict.REFUTED and own.state == "gone" else verified

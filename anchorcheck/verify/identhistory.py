@@ -176,7 +176,7 @@ class IdentHistory:
             candidates = _removals(out, [n for n in names if n not in answers])
             for name, found in candidates.items():
                 try:
-                    fate = self._confirm(name, found[: max(0, MAX_CANDIDATES - tried.get(name, 0))], env(name))
+                    fate = self._confirm(name, found, max(0, MAX_CANDIDATES - tried.get(name, 0)), env(name))
                 except _OutOfTime:
                     return answers  # the rest are not looked at: nothing is concluded of them
                 tried[name] = tried.get(name, 0) + len(found)
@@ -193,9 +193,17 @@ class IdentHistory:
         """Whether `old` is a commit HEAD descends from (git exits 0): then only the commits since are new."""
         return old != head and self.repo.git("merge-base", "--is-ancestor", operands=[old, head]) is not None
 
-    def _confirm(self, name: str, candidates: list[tuple[Change, str]], env: bool) -> Gone | None:
-        """The newest candidate whose file defined the name at the commit's parent."""
-        for change, path in candidates[:MAX_CANDIDATES]:
+    def _confirm(self, name: str, candidates: list[tuple[Change, str]], budget: int, env: bool) -> Gone | None:
+        """The newest candidate whose file defined the name at the commit's parent, reading `budget` files at most.
+
+        A candidate that did not define it but imported it (`import { helper } from "./utils"`) says where it
+        was defined: the file its module resolves to, when the same commit removed the name there too, is read
+        next. A helper renamed across sixty test files is written most in the tests that call it, not in the
+        file that defines it; the importers point at that file."""
+        queue = list(candidates)
+        while queue and budget > 0:
+            change, path = queue.pop(0)
+            budget -= 1
             if not self._time():
                 raise _OutOfTime
             if self.confirms >= MAX_CONFIRMS:
@@ -208,7 +216,19 @@ class IdentHistory:
                 new = self._renamed(qualified, read, before, change.commit, path)
                 to = new.rsplit(".", 1)[-1] if new is not None and "." not in name else new
                 return Gone(name, path, qualified, line, change, to if to is not None and self.defined_now(to) else None, read)
+            if before is not None:
+                named = set(self._imported_from(before, name, path))
+                queue.sort(key=lambda pair: not (pair[0] == change and pair[1] in named))  # stable: else in order
         return None
+
+    def _imported_from(self, facts: Facts, name: str, path: str) -> list[str]:
+        """The files the modules `path` binds `name` from may be (its language resolves the module as written)."""
+        language = self.context.registry.language_for(path)
+        if language is None or language.module_files is None:
+            return []
+        roots = ("", *(f"{root}/" for root in language.source_roots))
+        modules = [module for local, module, imported, _ in facts.bound if module and name in (local, imported)]
+        return [file for module in modules for file in language.module_files(module, path, self.repo, roots)]
 
     def _renamed(self, qualified: str, read: bool, before: Facts, commit: str, path: str) -> str | None:
         """The one definition (or variable read) `commit` added to `path` beside `qualified` (in the same

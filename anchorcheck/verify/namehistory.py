@@ -100,7 +100,7 @@ def _renamed(anchor: Anchor, text: str, config: str, old: str, new: str, context
     added = [line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
     words = [w for w in anchor.value.split()[1:] if _NAME.fullmatch(w)]
     for word in words:
-        pattern = re.compile(rf"(?<![\w:-]){re.escape(word)}(?![\w:-])")
+        pattern = re.compile(rf"(?<![\w:-]){re.escape(word)}(?![\w-]|:[\w-])")  # `docs:` and `docs::` end a rule's name; `docs:dev` is another
         names = {_replacement(line, match, added) for line in removed for match in pattern.finditer(line)} - {None, word}
         holding = [n for n in names if n is not None and check_at(None, _with_word(text, word, n)) is Verdict.VERIFIED]
         if len(holding) == 1:

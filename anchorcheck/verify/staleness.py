@@ -14,9 +14,10 @@ is the plugin's to say (state `gone` already, left as it is).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from anchorcheck.evidence.cache import open_cache
-from anchorcheck.evidence.history import history_of
+from anchorcheck.evidence.history import history_of, wrote_before
 from anchorcheck.memory import implicit
 from anchorcheck.memory.dependencies import Dependencies
 from anchorcheck.model.results import Evidence
@@ -24,9 +25,11 @@ from anchorcheck.model.anchors import Anchor, decode_path
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Memory, Verdict
 from anchorcheck.repo.paths import UnsafePathError
+from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.context import Context
 
 GONE = "gone"  # the state of a path that existed and was deleted or moved
+WRITTEN_AFTER = "written-after"  # gone before the memory file named it: never true as written, so not stale
 
 
 def want(memories: Iterable[Memory], context: Context, now: bool = False) -> None:
@@ -91,6 +94,41 @@ def dropped_dependency(reference: Reference, context: Context) -> AnchorResult:
     anchor = f"pkg:{removal.ecosystem}/{reference.anchor.removeprefix('pkg:')}"
     return AnchorResult(anchor, Verdict.REFUTED, removal.reason(), [Evidence(removal.manifest, None, "direct dependencies")], state=GONE,
                         severity="error", details={"history": {"manifest": removal.manifest, "change": list(removal.change)}})
+
+
+def written_after(memory: Memory, results: list[AnchorResult], context: Context) -> list[AnchorResult]:
+    """Stale means "was true, is gone": a name read from a tracked memory file that history shows gone is stale
+    only if that file named it in the revision before the commit that removed it. Written after (the file did
+    not name it then, or did not exist), the text never held here as written: an old name copied from
+    elsewhere, a file the text says a tool makes in its user's project, a short form of a path that moved
+    long before. INCONCLUSIVE, a warning naming the commit; no fix is offered. A memory not tracked by git
+    (a store's) has no such history: its verdicts stand."""
+    if memory.source is None:
+        return results
+    repo = context.repo
+    path = implicit.in_repo(memory.source, repo)
+    if path not in repo.staged_blob_ids:
+        return results
+    return [_unless_written_after(result, repo, path) for result in results]
+
+
+def _unless_written_after(result: AnchorResult, repo: Repository, path: str) -> AnchorResult:
+    commit = _removed_by(result) if result.implicit and result.verdict is Verdict.REFUTED and result.state == GONE else None
+    written = result.details.get("written")
+    if commit is None or not isinstance(written, str) or wrote_before(repo, commit, path, written) is not False:
+        return result
+    return replace(result, verdict=Verdict.INCONCLUSIVE, state=WRITTEN_AFTER, severity="warning",
+                   reason=f"{result.reason}; {path} did not name `{written}` before {commit}: written after it went, so it never "
+                   "held here as written (an old name, or another place's): not stale",
+                   details={k: v for k, v in result.details.items() if k != "fix"})
+
+
+def _removed_by(result: AnchorResult) -> str | None:
+    """The commit history says removed or renamed what a result names (None for a change not committed yet)."""
+    history = result.details.get("history")
+    change = (history.get("change") or history.get("removed")) if isinstance(history, dict) else None
+    commit = change[0] if isinstance(change, (list, tuple)) and change else None
+    return commit if isinstance(commit, str) and commit else None
 
 
 def _ignored(context: Context, path: str) -> bool:

@@ -166,6 +166,8 @@ class Verifier(Dispatch, Resident):
         how.context.deadline, self.context = home.deadline, how.context
         try:
             results = [self._check(anchor) for anchor in memory.anchors]
+            if how.as_of is None:  # (a check as of a past revision asks nothing of its history)
+                results = staleness.written_after(memory, results, self.context)
         finally:
             self.context = home
             if how.context is not home:

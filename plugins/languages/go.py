@@ -69,7 +69,7 @@ def extract(parsed: Parsed) -> Facts:
             package, function = Parsed.text(found["package"][0]), Parsed.text(found["function"][0])
             if (("os" if package in os_names else package), function) in _WHOLE or function in _AUTOMATIC:
                 facts.add_env_whole(found["read"][0])
-    facts.defs = definitions(parsed.root, _DEFINITIONS)
+    facts.defs = definitions_of(parsed)
     _embedded_types(parsed, facts)
     return facts
 
@@ -188,6 +188,12 @@ def import_segments(module: str) -> tuple[str, ...]:
     return tuple(module.split("/"))
 
 
+def definitions_of(parsed: Parsed) -> list[tuple[str, int]]:
+    """Types, functions and methods (under their receiver's type) by the walk alone: all of the
+    facts' `defs` (`Language.definitions`), which the embedded types after it (bases) leave alone."""
+    return definitions(parsed.root, _DEFINITIONS)
+
+
 LANGUAGE = Language(
     name="go",
     extensions=(".go",),
@@ -198,6 +204,7 @@ LANGUAGE = Language(
     env_markers=(b"Getenv", b"LookupEnv", b"Environ", b"BindEnv", b"AutomaticEnv"),
     package_files=package_files,
     module_files=module_files,
+    definitions=definitions_of,
 )
 
 

@@ -73,7 +73,7 @@ def extract(parsed: Parsed) -> Facts:
         facts.add_env_read(found["read"][0], found["key"][0], ("string_literal",), constants)
     if parsed.mentions((b"getenv",)):
         _whole_reads(parsed, facts, kept)
-    facts.defs = definitions(parsed.root, _DEFINITIONS)
+    facts.defs = definitions_of(parsed)
     for _, found in parsed.matches("bases"):
         base = found["base"][0]
         if base.type == "generic_type":
@@ -185,6 +185,12 @@ def import_segments(module: str) -> tuple[str, ...]:
     return tuple(module.split("."))
 
 
+def definitions_of(parsed: Parsed) -> list[tuple[str, int]]:
+    """Classes, interfaces, records and their members by the walk alone (`Language.definitions`): all of
+    the facts' `defs`, which the bases and imports after it leave alone."""
+    return definitions(parsed.root, _DEFINITIONS)
+
+
 LANGUAGE = Language(
     name="java",
     extensions=(".java",),
@@ -196,6 +202,7 @@ LANGUAGE = Language(
     module_files=module_files,
     package_files=package_files,
     external_members=external_members,
+    definitions=definitions_of,
 )
 
 

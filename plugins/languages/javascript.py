@@ -62,7 +62,7 @@ def extract(parsed: Parsed) -> Facts:
             facts.imports.append((value, Parsed.line(stmt), TYPE_CHECKING_ONLY if type_only else ""))
     if parsed.mentions(ENV_MARKERS):
         env_reads(parsed, facts)
-    facts.defs = definitions(parsed.root, _DEFINITIONS)
+    facts.defs = definitions_of(parsed)
     javascript_members.member_facts(parsed, facts)
     return facts
 
@@ -279,6 +279,12 @@ def import_segments(module: str) -> tuple[str, ...]:
 
 ENV_MARKERS = (b".env",)
 
+def definitions_of(parsed: Parsed) -> list[tuple[str, int]]:
+    """Classes, functions and declared names by the walk alone, the first of the facts' `defs`
+    (`Language.definitions`, TypeScript's too); `javascript_members` adds members assigned later."""
+    return definitions(parsed.root, _DEFINITIONS)
+
+
 LANGUAGE = Language(
     name="javascript",
     extensions=(".js", ".mjs", ".cjs", ".jsx"),
@@ -288,6 +294,7 @@ LANGUAGE = Language(
     import_segments=import_segments,
     env_markers=ENV_MARKERS,
     module_files=javascript_members.module_files,
+    definitions=definitions_of,
 )
 
 

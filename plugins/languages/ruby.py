@@ -63,7 +63,7 @@ def extract(parsed: Parsed) -> Facts:
     for use in parsed.spellings(_ENV, frozenset({"constant", "scope_resolution"}), separator=":"):
         if _hands_on(use):
             facts.add_env_whole(use)
-    facts.defs = definitions(parsed.root, _DEFINITIONS)
+    facts.defs = definitions_of(parsed)
     _class_facts(parsed, facts)
     return facts
 
@@ -157,6 +157,12 @@ def import_segments(module: str) -> tuple[str, ...]:
     return tuple(module.split("/"))
 
 
+def definitions_of(parsed: Parsed) -> list[tuple[str, int]]:
+    """Modules, classes and methods by the walk alone, the first of the facts' `defs`
+    (`Language.definitions`); `_class_facts` adds the attributes that `attr_*` calls define."""
+    return definitions(parsed.root, _DEFINITIONS)
+
+
 LANGUAGE = Language(
     name="ruby",
     extensions=(".rb", ".rake", ".gemspec"),
@@ -166,6 +172,7 @@ LANGUAGE = Language(
     extract=extract,
     import_segments=import_segments,
     env_markers=(b"ENV",),
+    definitions=definitions_of,
 )
 
 

@@ -64,7 +64,7 @@ def extract(parsed: Parsed) -> Facts:
             facts.imports.append((path, Parsed.line(node), ""))
     _env_reads(parsed, facts)
     _token_trees(parsed, facts)
-    facts.defs = definitions(parsed.root, _DEFINITIONS)
+    facts.defs = definitions_of(parsed)
     _trait_impls_and_derives(parsed.root, facts)
     return facts
 
@@ -291,6 +291,12 @@ def import_segments(module: str) -> tuple[str, ...]:
     return tuple(module.replace("-", "_").split("::"))
 
 
+def definitions_of(parsed: Parsed) -> list[tuple[str, int]]:
+    """Items and the methods of `impl` blocks by the walk alone (`Language.definitions`): all of the
+    facts' `defs`, which the trait impls and derives after it leave alone."""
+    return definitions(parsed.root, _DEFINITIONS)
+
+
 LANGUAGE = Language(
     name="rust",
     extensions=(".rs",),
@@ -301,6 +307,7 @@ LANGUAGE = Language(
     env_markers=(b"env", b"var"),
     external_members=external_members,
     package_files=package_files,
+    definitions=definitions_of,
 )
 
 

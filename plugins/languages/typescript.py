@@ -35,6 +35,7 @@ def _language(name: str, extensions: tuple[str, ...]) -> Language:
         import_segments=javascript.import_segments,
         env_markers=javascript.ENV_MARKERS,
         module_files=javascript.LANGUAGE.module_files,
+        definitions=javascript.definitions_of,  # `extract` is JavaScript's, its definitions first
     )
 
 

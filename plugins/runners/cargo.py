@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, Verdict, hookimpl
 from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (
+    NOT_IN_CONFIG,
     ConfigError,
     Steps,
     declared,
@@ -63,7 +64,6 @@ _VALUE_OPTIONS = frozenset(
      "--profile", "-j", "--jobs", "--target-dir", "--exclude", "--color", "--message-format", "-Z", "--config", "--lib-name"}
 )
 _FEATURES = "[features]"
-NOT_IN_CONFIG = "not-in-config"  # the state anchorcheck asks the history of the first evidence's file for
 _TARGET_KINDS = {"--bin": ("bin", "src/bin"), "--example": ("example", "examples"), "--test": ("test", "tests"), "--bench": ("bench", "benches")}
 
 

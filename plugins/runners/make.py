@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (
+    NOT_IN_CONFIG,
     ConfigError,
     Steps,
     dynamic,
@@ -311,8 +312,17 @@ def _target(invocation: Invocation, context: Context, makefile: Makefile, target
     if makefile.open or call.evals:
         why = makefile.open[0] if makefile.open else "--eval adds rules at run time"
         return unknown(invocation, f"{missing}; {why}")
-    if _buildable_file(context, call.folder, target):
-        return unknown(invocation, f"{missing}; a file {target} or a source for it exists, which make may build or find up to date")
+    folder = join(call.folder, target)
+    if folder is not None and context.repo.is_dir(folder):
+        # `make docs` beside a docs/ folder: make finds the folder up to date and does nothing, so the call names a target;
+        # the Makefile's history may show that target defined and removed (`not-in-config`: was true, is gone)
+        result = unknown(invocation, f"{missing}; a folder {folder}/ exists, which make finds up to date", [Evidence(makefile.path, None, "targets")])
+        result.state = NOT_IN_CONFIG
+        return result
+    if _buildable_file(context, call.folder, target):  # the Makefile's history may still show the target defined and gone
+        found = unknown(invocation, f"{missing}; a file {target} or a source for it exists, which make may build or find up to date", [Evidence(makefile.path, None, "targets")])
+        found.state = NOT_IN_CONFIG
+        return found
     together = _written_together(invocation, makefile, target)
     if together is not None:
         return together

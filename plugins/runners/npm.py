@@ -332,21 +332,32 @@ def _script(invocation: Invocation, context: Context, tool: str, opts: Options, 
 def _binary(invocation: Invocation, context: Context, tool: str, packages: list[Package], name: str, missing: str) -> AnchorResult:
     """pnpm/yarn/bun run a dependency's binary when no script has the name: is there one to run?"""
     provider = _provider(context, packages, name)
-    if provider is not None:
-        path, line, package = provider
-        at = f"{path}:{line}" if line else path
-        return verified(invocation, f"{tool} runs the binary {name} of {package} ({at}): no script is named so", [Evidence(path, line, package)])
     read = [Evidence(p.path, None, "package.json scripts") for p in packages]  # where the script was looked for
+    if provider is not None:
+        path, line, package, sure = provider
+        at = f"{path}:{line}" if line else path
+        if not sure:  # the script's history may show it was the package's (`not-in-config`)
+            return _not_in_config(unknown(invocation, f"{missing}; {package} ({at}) may provide a binary {name}", read))
+        return verified(invocation, f"{tool} runs the binary {name} of {package} ({at}): no script is named so", [Evidence(path, line, package)])
     if ":" in name or "=" in name:
         return refuted(invocation, missing, read)
     if _maybe_transitive(context, name):
-        return unknown(invocation, f"{missing}; {name} may be the binary of a transitive dependency")
+        return _not_in_config(unknown(invocation, f"{missing}; {name} may be the binary of a transitive dependency", read))
     return refuted(invocation, f"{missing}, and no dependency provides a binary {name}", read)
 
 
-def _provider(context: Context, packages: list[Package], name: str) -> tuple[str, int | None, str] | None:
+def _not_in_config(result: AnchorResult) -> AnchorResult:
+    """A script the package.json does not define now, which a binary may stand for: the history of the package.json
+    first in the evidence is asked whether it defined the script and a commit removed it (was true, is gone)."""
+    result.state = "not-in-config"
+    return result
+
+
+def _provider(context: Context, packages: list[Package], name: str) -> tuple[str, int | None, str, bool] | None:
     """A package of the repository (these, their workspace root, a member of their workspace) whose `bin`
-    is `name`, or a dependency of these packages or their workspace root that provides it."""
+    is `name`, or a dependency of these packages or their workspace root that provides it; the last item says
+    whether that is sure. A scoped package named so by its last word alone (`@react-router/dev` for `dev`) is not:
+    its own manifest, which is not here, names its bins (`react-router`)."""
     wanted = _BIN_PACKAGES.get(name, (name,))
     candidates = list(packages)
     members: list[Package] = []
@@ -357,12 +368,12 @@ def _provider(context: Context, packages: list[Package], name: str) -> tuple[str
             members += workspace.members
     for package in (*candidates, *members):
         if name in package.bins:
-            return package.path, None, f"package {package.name or package.folder} (its bin)"
+            return package.path, None, f"package {package.name or package.folder} (its bin)", True
     for package in candidates:
         for dependency, line in package.dependencies.items():
             base = dependency.rsplit("/", 1)[-1]
             if dependency in wanted or base in (name, f"{name}-cli") or base.removesuffix("-cli") == name:
-                return package.path, line, f"dependency {dependency}"
+                return package.path, line, f"dependency {dependency}", dependency in wanted or "/" not in dependency or base != name
     return None
 
 
@@ -390,7 +401,7 @@ def _exec(invocation: Invocation, context: Context, tool: str, opts: Options, wo
     for wanted in opts.packages or [program]:
         provider = _provider(context, packages, _bare(wanted).rsplit("/", 1)[-1]) if packages else None
         if provider is not None:
-            path, line, package = provider
+            path, line, package, _ = provider
             return verified(invocation, f"{program} comes from {package}", [Evidence(path, line, package)])
     if download:
         return unknown(invocation, f"{program} is not a dependency here; {invocation.program} may download it")

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (
+    NOT_IN_CONFIG,
     ConfigError,
     declared,
     dynamic,
@@ -348,7 +349,7 @@ def _console_script(invocation: Invocation, context: Context, project: Project, 
         return unknown(invocation, f"{program} would come from {distribution}; the manifests cannot tell whether it is declared")
     # The project's configuration does not define it now: its history may show that it did (`not-in-config`).
     result = unknown(invocation, f"{program} is no script of {project.path}; a dependency may provide it", [Evidence(project.path, None, "scripts")])
-    result.state = "not-in-config"
+    result.state = NOT_IN_CONFIG
     return result
 
 

@@ -1,0 +1,114 @@
+"""The calls of a command line that chains several (`pnpm install && pnpm build`, `make a; make b`, `npm test | tee x`).
+
+Each call of a chain is a command of its own, read like the first: the second
+call of `pnpm run db:migrate && pnpm run generate` claims the script
+`generate` as much as a line of its own would. A `cd DIR` in the chain moves
+the calls after it, so it is kept as their prefix (`cd web && pnpm build`
+then `cd web && pnpm test`), the form the `cmd:` kind reads. Only the text is
+split, as a shell splits it at its control operators outside quotes; a line
+with a subshell, a command substitution or an unbalanced quote is not split
+(what runs where cannot be told from the words).
+
+The rest reads one call's text as a shell would before it runs anything: its
+`# comment` (`strip_comment`) and the `VAR=value` words before its program
+whose value the shell expands (`unexpanded`).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from anchorcheck.base.lazyregex import later
+
+__all__ = ["calls", "cd_form", "scoped_calls", "strip_comment", "unexpanded"]
+
+# The `VAR=value` words before a command's program (a value quoted with spaces too), and one of them.
+_PREFIX = later(r"\s*(?:[A-Za-z_]\w*=(?:\"[^\"]*\"|'[^']*'|[^\s'\"]*)\s+)+")
+_PREFIX_WORD = later(r"([A-Za-z_]\w*=)(\"[^\"]*\"|'[^']*'|[^\s'\"]*)")
+
+_OPERATORS = ("&&", "||", ";", "|", "&")  # longest first where one starts another
+_OPAQUE = "()`"  # a subshell or a command substitution: the calls inside it run elsewhere
+
+
+def calls(command: str) -> list[tuple[int, str]] | None:
+    """The calls of a command line, each with the offset it starts at, in order; None when the line cannot be
+    split safely. A line without a control operator is one call."""
+    found: list[tuple[int, str]] = []
+    quote = ""
+    start = index = 0
+    while index < len(command):
+        char = command[index]
+        if char == "\\" and quote != "'":
+            index += 2
+            continue
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in _OPAQUE or command.startswith("$(", index):
+            return None
+        elif char in "&|;" and not _redirection(command, index):
+            operator = next(op for op in _OPERATORS if command.startswith(op, index))
+            found.append((start, command[start:index]))
+            index += len(operator)
+            start = index
+            continue
+        index += 1
+    if quote:
+        return None
+    found.append((start, command[start:]))
+    return [(offset + len(part) - len(part.lstrip()), part.strip()) for offset, part in found if part.strip()]
+
+
+def _redirection(command: str, index: int) -> bool:
+    """Whether the `&` at `index` is part of a redirection (`2>&1`, `&> log`, `>& log`) rather than an operator."""
+    return command[index] == "&" and (command[index - 1 : index] in (">", "<") or command[index + 1 : index + 2] == ">")
+
+
+def scoped_calls(command: str) -> list[tuple[int, str, str]] | None:
+    """The calls of a chained command line that are not `cd`, each as (offset, call, the `cd ... && ` calls before
+    it); None when the line is one call or cannot be split. The calls after a `cd` that follows another call, or a
+    second `cd`, are left out: that call may have made the folder the `cd` enters (`mkdir out && cd out && make`)."""
+    parts = calls(command)
+    if parts is None or len(parts) < 2:
+        return None
+    found: list[tuple[int, str, str]] = []
+    prefix = ""
+    for offset, part in parts:
+        try:
+            words = shlex.split(part)
+        except ValueError:
+            return found
+        if words[:1] in (["cd"], ["pushd"], ["popd"]):
+            if found or prefix or words[0] != "cd":
+                break  # a `cd` after a call (or a second one): where the rest runs is not read
+            prefix += f"{part} && "
+            continue
+        found.append((offset, part, prefix))
+    return found
+
+
+def cd_form(command: str) -> bool:
+    """`cd DIR && a && b`: a line the `cmd:` kind reads whole, each call from DIR (only `&&` after the `cd`)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    return words[:1] == ["cd"] and words[2:3] == ["&&"] and not any(w in ("||", "|", ";") or w.endswith(";") for w in words)
+
+
+def unexpanded(command: str) -> str:
+    """The command with the `VAR=value` prefixes whose value expands a variable (`URL="$BASE/x" pnpm dev`) set to a plain
+    word: the shell fills them in, nobody has to, so the command stays a claim (a `VAR=<x>` prefix stays a placeholder)."""
+    prefix = _PREFIX.match(command)
+    if prefix is None:
+        return command
+    plain = _PREFIX_WORD.sub(lambda m: m.group(1) + ("set" if "$" in m.group(2) else m.group(2)), prefix.group())
+    return plain + command[prefix.end() :]
+
+
+def strip_comment(body: str) -> str:
+    """A shell line without its trailing ` # comment` (a `#` inside quotes or a word is kept)."""
+    match = re.search(r"\s#(?![^'\"]*['\"])", body)
+    return body[: match.start()].rstrip() if match else body

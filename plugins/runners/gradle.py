@@ -1,0 +1,169 @@
+"""`./gradlew :module:task`, `gradle build`: the build exists, and so does every project a task path names.
+
+A Gradle build is found as Gradle finds it: the nearest settings.gradle(.kts)
+at or above the folder the call runs in (`-p DIR` moves it), else a lone
+build.gradle(.kts) (a single-project build). A wrapper written as a path
+(`./gradlew`) is a file of the checkout; missing, the core asks history.
+
+Projects are what the settings file includes: `include(":a:b", "c")` (Kotlin)
+or `include 'a', 'b'` (Groovy) defines `:a`, `:a:b` and `:c`. A task path
+(`:a:b:jvmTest`) names project `:a:b`: one the settings do not include is not
+in the build now, but only history makes it stale: the result is INCONCLUSIVE
+with the state `not-in-config`, and the core checks the settings file's last
+revisions with this runner, so a project an earlier revision included is
+REFUTED with the commit that dropped it. Settings that compute what they
+include (a loop, a variable), composite builds (`includeBuild`) and names that
+Gradle's abbreviation matching may expand (`:core:t`, `:kotlin-sdk` for
+`:kotlin-sdk-server`) are never REFUTED. Task names themselves are the
+plugins' to define (`jvmTest`, `detekt`, `apiCheck` come from plugins a
+build script applies), so a task is never judged from its absence.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
+from anchorcheck.plugin import Context
+from anchorcheck_plugins.runners._support import (
+    NOT_IN_CONFIG, ConfigError, dynamic, is_file, join, listed, nearest, no_folder, option,
+    read_text, refuted, searched, unknown, unusable, verified,
+)
+
+_SETTINGS = ("settings.gradle.kts", "settings.gradle")
+_BUILDS = ("build.gradle.kts", "build.gradle")
+# Options that take the next word as their value (`--tests X`, `-x task`); `-Pk=v` and `-Dk=v` are one word.
+_VALUED = frozenset({
+    "--tests", "-x", "--exclude-task", "-p", "--project-dir", "-b", "--build-file", "-c", "--settings-file", "-I",
+    "--init-script", "--console", "--warning-mode", "-g", "--gradle-user-home", "--include-build", "--project-cache-dir",
+    "--priority", "-M", "--write-verification-metadata", "--dependency-verification", "--update-locks", "-P", "-D",
+    "--project-prop", "--system-prop", "--configuration-cache-problems", "-F", "--dependency-verification-mode",
+})
+_ELSEWHERE = frozenset({"-b", "--build-file", "-c", "--settings-file", "--include-build", "-I", "--init-script"})
+_INCLUDE = re.compile(r"\binclude(?:Flat)?\b[ \t]*(?:\(([^()]*)\)|((?:[^\n]*,[ \t]*\n)*[^\n]*))")
+_STRING = re.compile(r"""(["'])([^"'\n]*)\1""")
+_LEFT_OVER = re.compile(r"//[^\n]*|/\*.*?\*/|[\s,]", re.DOTALL)
+_PART = re.compile(r"[A-Z]?[a-z0-9]*|[A-Z]+")
+
+
+class Settings:
+    """The projects a settings file includes, and whether it includes others no literal names (`open`)."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.root = posixpath.dirname(path) or "."
+        self.projects = {":": 1}  # project path -> the line that includes it
+        self.open = "includeBuild" in text  # a composite build: `:other-build:task` names a build, not a project
+        for match in _INCLUDE.finditer(text):
+            written = match.group(1) if match.group(1) is not None else match.group(2)
+            names = [name for _, name in _STRING.findall(written)]
+            if _LEFT_OVER.sub("", _STRING.sub("", written)) or any("$" in name for name in names):
+                self.open = True  # `include(names)`, `include(":" + it.name)`, `include(":${it.name}")`: computed
+            line = text.count("\n", 0, match.start()) + 1
+            for name in names:
+                parts = [p for p in name.split(":") if p]
+                for end in range(1, len(parts) + 1):
+                    self.projects.setdefault(":" + ":".join(parts[:end]), line)
+
+
+def reads_gradle(program: str, args: tuple[str, ...]) -> bool:
+    """A call that names a task is a claim about the build; `gradle --version`, `gradle init` need none."""
+    return any(not word.startswith("-") for word in args) and "init" not in args
+
+
+def verify_gradle(invocation: Invocation, context: Context) -> AnchorResult:
+    cwd = invocation.cwd
+    if "/" in invocation.program:  # `./gradlew`, `java/gradlew`: the wrapper is a file of the checkout
+        wrapper = join(cwd, invocation.program)
+        if wrapper is None:
+            return unknown(invocation, f"{invocation.program} is outside the repository")
+        if not is_file(context, wrapper):
+            missing = refuted(invocation, f"{wrapper} does not exist in the repository")
+            missing.state, missing.details = "missing", {**missing.details, "missing_path": wrapper}
+            return missing
+    words, tasks = list(invocation.args), []
+    while words:
+        word = words.pop(0)
+        if not word.startswith("-"):
+            tasks.append(word)
+            continue
+        name, value = option(word, words, _VALUED)
+        if name in _ELSEWHERE:
+            return unknown(invocation, f"{name} points Gradle at another build or script: not read")
+        if name in ("-p", "--project-dir"):
+            moved = join(cwd, value)
+            if moved is None or dynamic(value):
+                return unknown(invocation, f"{value} is outside the repository or a shell expansion")
+            missing = no_folder(invocation, context, "gradle", moved)
+            if missing is not None:
+                return missing
+            cwd = moved
+    if any(dynamic(task) for task in tasks):
+        return unknown(invocation, "a task is a placeholder or a shell expansion")
+    try:
+        return _projects(invocation, context, cwd, tasks)
+    except ConfigError as error:
+        return unusable(invocation, error)
+
+
+def _projects(invocation: Invocation, context: Context, cwd: str, tasks: list[str]) -> AnchorResult:
+    found = nearest(context, cwd, _SETTINGS)
+    settings = Settings(found, read_text(context, found)) if found is not None else None
+    if settings is None:
+        build = nearest(context, cwd, _BUILDS)
+        if build is None:
+            return refuted(invocation, f"no settings.gradle(.kts) or build.gradle(.kts) in {searched(cwd)}: no Gradle build")
+        return verified(invocation, f"a single-project Gradle build ({build}); {_OPEN_TASKS}", [Evidence(build, None, "build")])
+    here = posixpath.relpath(cwd, settings.root) if cwd != settings.root else "."
+    current = "" if here == "." else ":" + here.replace("/", ":")
+    for task in tasks:
+        if ":" not in task.strip(":"):
+            continue  # `build`, `:build`: a task of the current or root project
+        written = task.rsplit(":", 1)[0]
+        if not written.startswith(":") and current and current not in settings.projects:
+            return unknown(invocation, f"{task} is relative to the project of {cwd}/, which {settings.path} does not include")
+        project = written if written.startswith(":") else f"{current}:{written}"
+        if project in settings.projects:
+            continue
+        if settings.open or _abbreviates(project, settings.projects):
+            why = "its settings compute what they include, or it includes other builds" if settings.open else "Gradle may expand it as an abbreviation of a project's name"
+            return unknown(invocation, f"{settings.path} does not include project {project}, but {why}")
+        absent = unknown(invocation, f"{settings.path} does not include project {project} (projects: {listed(p for p in settings.projects if p != ':')})")
+        absent.evidence, absent.state = [Evidence(settings.path, None, "include")], NOT_IN_CONFIG
+        return absent
+    named = [t.rsplit(":", 1)[0] for t in tasks if ":" in t.strip(":")]
+    lines = [Evidence(settings.path, settings.projects[p if p.startswith(":") else f"{current}:{p}"], "include") for p in named]
+    what = f"{settings.path} includes {', '.join(dict.fromkeys(named))}" if named else f"a Gradle build ({settings.path})"
+    return verified(invocation, f"{what}; {_OPEN_TASKS}", lines or [Evidence(settings.path, None, "settings")])
+
+
+_OPEN_TASKS = "task names are defined by the plugins a build applies and are not checked"
+
+
+def _abbreviates(project: str, projects: dict[str, int]) -> bool:
+    """Whether Gradle's name matching may take `project` for another (`:sdk-srv` for `:sdk-server`): each part
+    of each segment (camelCase humps, `-`/`_` pieces) a prefix of the same part of a project's segment."""
+    written = project.strip(":").split(":")
+    for other in projects:
+        segments = other.strip(":").split(":")
+        if len(segments) == len(written) and all(_prefix(w, s) for w, s in zip(written, segments)):
+            return True
+    return False
+
+
+def _prefix(written: str, name: str) -> bool:
+    mine, theirs = _parts(written), _parts(name)
+    return len(mine) <= len(theirs) and all(t.lower().startswith(m.lower()) for m, t in zip(mine, theirs))
+
+
+def _parts(name: str) -> list[str]:
+    return [p for piece in re.split(r"[-_.]", name) for p in _PART.findall(piece) if p]
+
+
+@hookimpl
+def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
+    register(Runner(
+        name="gradle", programs=("gradle", "gradlew"), verify=verify_gradle, reads=reads_gradle, configs=_SETTINGS,
+        summary="the Gradle build and the projects its settings include (task names are the plugins')",
+    ))

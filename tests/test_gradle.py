@@ -1,0 +1,93 @@
+"""Gradle calls in instruction files (`./gradlew :server:jvmTest`, `gradle build`): the build and the projects a task
+path names are checked against settings.gradle(.kts) and its history; task names, which plugins define, never are.
+Real git repositories, checked through the CLI."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import init_repo, needs_git, write_tree
+from tests.test_history import by_anchor, check, commit
+
+pytestmark = needs_git
+
+SETTINGS = 'rootProject.name = "sdk"\n\ninclude(\n    ":sdk-core",\n    ":sdk-server",\n)\n'
+AGENTS = "Run one test:\n\n```bash\n./gradlew :sdk-server:jvmTest --tests \"*.ServerTest\"\n./gradlew detekt\n```\n"
+
+
+@pytest.fixture
+def build(tmp_path: Path) -> Path:
+    """A Gradle multi-project build with a wrapper, whose AGENTS.md runs a task of `:sdk-server`."""
+    write_tree(tmp_path, {"settings.gradle.kts": SETTINGS, "gradlew": "#!/bin/sh\n", "AGENTS.md": AGENTS})
+    write_tree(tmp_path, {"sdk-core/build.gradle.kts": "", "sdk-server/build.gradle.kts": ""})
+    init_repo(tmp_path)
+    return tmp_path
+
+
+def _server(results: list[dict]) -> dict:
+    return next(r for r in results if r["anchor"].startswith("cmd:./gradlew :sdk-server"))
+
+
+def test_a_project_the_settings_include_is_verified_and_task_names_are_not_judged(build: Path) -> None:
+    code, results = check(build)
+    assert code == 0 and _server(results)["verdict"] == "VERIFIED", _server(results)
+    assert by_anchor(results)["cmd:./gradlew detekt"]["verdict"] == "VERIFIED"  # a plugin's task: never judged absent
+
+
+def test_a_project_renamed_in_the_settings_is_refuted_with_the_commit(build: Path) -> None:
+    (build / "settings.gradle.kts").write_text(SETTINGS.replace(":sdk-server", ":mcp-server"))
+    os.rename(build / "sdk-server", build / "mcp-server")
+    commit(build, "rename the server module")
+    code, results = check(build)
+    found = _server(results)
+    assert code == 1 and found["verdict"] == "REFUTED" and found["severity"] == "error", found
+    assert "does not include project :sdk-server" in found["reason"] and "'rename the server module'" in found["reason"]
+
+
+def test_a_project_no_revision_included_is_never_refuted(build: Path) -> None:
+    # Another build's module (an example, another checkout): absent now and in history.
+    write_tree(build, {"AGENTS.md": AGENTS.replace(":sdk-server", ":android-app")})
+    commit(build, "an example")
+    code, results = check(build)
+    found = next(r for r in results if r["anchor"].startswith("cmd:./gradlew :android-app"))
+    assert code == 0 and found["verdict"] == "INCONCLUSIVE" and "does not include project :android-app" in found["reason"], found
+
+
+@pytest.mark.parametrize("settings", [
+    'file("modules").listFiles().forEach { include(":${it.name}") }\ninclude(":sdk-core")\n',  # computed
+    'include(":sdk-core", ":sdk-server-api")\n',  # Gradle expands `sdk-server` to the one project it abbreviates
+    'include(":sdk-core")\nincludeBuild("plugins")\n',  # a composite build: `:x:task` may name another build
+])
+def test_a_project_gone_from_settings_that_may_still_be_there_is_never_refuted(build: Path, settings: str) -> None:
+    (build / "settings.gradle.kts").write_text(settings)
+    commit(build, "change what the settings include")
+    code, results = check(build)
+    assert code == 0 and _server(results)["verdict"] == "INCONCLUSIVE", _server(results)
+
+
+def test_groovy_settings_list_their_projects_over_several_lines(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"settings.gradle": "include 'sdk-core',\n        'sdk-server'\n", "gradlew": "", "AGENTS.md": AGENTS})
+    init_repo(tmp_path)
+    assert _server(check(tmp_path)[1])["verdict"] == "VERIFIED"
+
+
+def test_a_renamed_wrapper_and_a_folder_without_a_build_are_refuted(build: Path) -> None:
+    os.rename(build / "gradlew", build / "gradlew-old")
+    write_tree(build, {"AGENTS.md": AGENTS + "\nThen `gradle -p tools build`.\n"})
+    commit(build, "move the wrapper")
+    found = by_anchor(check(build)[1])
+    assert "moved to `gradlew-old`" in found["cmd:./gradlew detekt"]["reason"], found["cmd:./gradlew detekt"]
+    assert found["cmd:gradle -p tools build"]["verdict"] == "REFUTED"  # no folder tools/ to run in
+
+
+def test_a_relative_task_path_is_read_from_the_folder_s_project(build: Path) -> None:
+    # `cd sdk-server && ../gradlew jvm:test` names `:sdk-server:jvm`; from a folder no project is, nothing is known.
+    write_tree(build, {"AGENTS.md": "Run `cd sdk-server && ../gradlew jvm:test` and `cd docs && ../gradlew jvm:test`.\n", "docs/x.md": ""})
+    commit(build, "relative paths")
+    found = by_anchor(check(build)[1])
+    assert found["cmd:cd sdk-server && ../gradlew jvm:test"]["verdict"] == "INCONCLUSIVE"  # not included, never was
+    assert "does not include project :sdk-server:jvm" in found["cmd:cd sdk-server && ../gradlew jvm:test"]["reason"]
+    assert "relative to the project of docs/" in found["cmd:cd docs && ../gradlew jvm:test"]["reason"]
