@@ -252,3 +252,18 @@ def test_a_helper_the_importers_point_at_that_only_passes_it_on_is_never_shown_g
     # tests/utils.ts passes on all of a package's helpers: the file the importers point at never defined the name.
     code, results = check(_helper_repo(tmp_path, 'export * from "@playwright/helpers";\n'))
     assert code == 0 and not any(r["verdict"] == "REFUTED" for r in results), [r for r in results if r["verdict"] == "REFUTED"]
+
+
+def test_a_helper_renamed_in_a_file_that_kept_its_name_is_refuted_though_importers_name_the_file(tmp_path: Path) -> None:
+    # Roo-Code's shape: `safeWriteJson` renamed everywhere, its module still src/utils/safeWriteJson.ts, so every
+    # importer still writes `from "../utils/safeWriteJson"`: a path's part, not a use of the name.
+    helper = "export async function safeWriteJson(path: string, data: unknown): Promise<void> {\n  return\n}\n"
+    user = 'import { safeWriteJson } from "../utils/safeWriteJson"\n\nexport async function save() { await safeWriteJson("x", {}) }\n'
+    write_tree(tmp_path, {"src/utils/safeWriteJson.ts": helper, "src/core/save.ts": user,
+                          "AGENTS.md": "- `safeWriteJson` creates parent directories if necessary.\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"src/utils/safeWriteJson.ts": helper.replace("safeWriteJson(", "writeJsonAtomically("),
+                          "src/core/save.ts": user.replace("{ safeWriteJson }", "{ writeJsonAtomically }").replace("safeWriteJson(", "writeJsonAtomically(")})
+    commit(tmp_path, "rename the helper")
+    found = by_anchor(check(tmp_path, "AGENTS.md")[1])["sym:src/utils/safeWriteJson.ts::safeWriteJson"]
+    assert found["verdict"] == "REFUTED" and "now `writeJsonAtomically`" in found["reason"], found["reason"]

@@ -138,9 +138,10 @@ def _written_in_source(name: str, verifier: Verifier) -> str | None:
     when the deadline came first): code that uses a name no file here defines gets it from elsewhere (a
     package it imports), or defines it in a form the facts do not record (an interface member, an object
     literal's method), so the name is not gone, whatever its old definition. The name whole: the new name
-    of a rename that kept the old one as its start (`parse` -> `parse_v2`) is no use of it."""
+    of a rename that kept the old one as its start (`parse` -> `parse_v2`) is no use of it; nor is the name
+    right after a slash, a path's part (`from "../utils/safeWriteJson"`: the module file kept its name)."""
     context, needle = verifier.context, name.encode("utf-8", "surrogateescape")
-    whole = re.compile(rb"(?<![\w$])" + re.escape(needle) + rb"(?![\w$])")
+    whole = re.compile(rb"(?<![\w$/])" + re.escape(needle) + rb"(?![\w$])")
     index = SourceIndex.of(context)
     indexed = index.sources(None)[0]
     for path, _ in indexed:
