@@ -361,10 +361,10 @@ def at_head(repo: Repository) -> Iterator[str | None]:
         yield None if state is None else state[0]
 
 
-def wrote_before(repo: Repository, commit: str, path: str, written: str) -> bool | None:
-    """Whether the file `path` wrote `written` in the revision just before `commit` (its blob, read with `git
-    cat-file`): False when it did not, or was not there yet; None when that revision cannot be read (a shallow
-    clone's boundary). Was a memory true when written? Only if it named the thing while the thing was there."""
+def text_before(repo: Repository, commit: str, path: str) -> str | None:
+    """The file `path` in the revision just before `commit` (its blob, read with `git cat-file`, where it was
+    then if it moved since): "" when it was not there yet; None when that revision cannot be read (a shallow
+    clone's boundary)."""
     with repo.keyed_by_head():
         if repo.git("cat-file", "-e", operands=[f"{commit}^"]) is None:
             return None
@@ -372,7 +372,20 @@ def wrote_before(repo: Repository, commit: str, path: str, written: str) -> bool
         if text is None:  # not there before: written later, or the memory file moved since (a package moved whole)
             was = _path_before(repo, commit, path)
             text = repo.git("cat-file", "-p", operands=[f"{commit}^:{was}"]) if was not in (None, path) else None
-    return text is not None and re.search(rf"(?<![\w/.-]){re.escape(written)}(?![\w-])", text) is not None
+    return text or ""
+
+
+def names(text: str, written: str) -> bool:
+    """Whether a memory file's text writes `written` as a token of its own (not inside a longer path or name)."""
+    return re.search(rf"(?<![\w/.-]){re.escape(written)}(?![\w-])", text) is not None
+
+
+def wrote_before(repo: Repository, commit: str, path: str, written: str) -> bool | None:
+    """Whether the file `path` wrote `written` in the revision just before `commit`: False when it did not, or was
+    not there yet; None when that revision cannot be read. Was a memory true when written? Only if it named the
+    thing while the thing was there."""
+    text = text_before(repo, commit, path)
+    return None if text is None else names(text, written)
 
 
 def _path_before(repo: Repository, commit: str, path: str) -> str | None:

@@ -13,11 +13,12 @@ is the plugin's to say (state `gone` already, left as it is).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
+from functools import cache
 
 from anchorcheck.evidence.cache import open_cache
-from anchorcheck.evidence.history import history_of, wrote_before
+from anchorcheck.evidence.history import history_of, names, text_before
 from anchorcheck.memory import implicit
 from anchorcheck.memory.dependencies import Dependencies
 from anchorcheck.model.results import Evidence
@@ -25,7 +26,6 @@ from anchorcheck.model.anchors import Anchor, decode_path
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Memory, Verdict
 from anchorcheck.repo.paths import UnsafePathError
-from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.context import Context
 
 GONE = "gone"  # the state of a path that existed and was deleted or moved
@@ -109,13 +109,17 @@ def written_after(memory: Memory, results: list[AnchorResult], context: Context)
     path = implicit.in_repo(memory.source, repo)
     if path not in repo.staged_blob_ids:
         return results
-    return [_unless_written_after(result, repo, path) for result in results]
+    text_at = cache(lambda commit: text_before(repo, commit, path))  # read once per removing commit, however many it removed
+    return [_unless_written_after(result, path, text_at) for result in results]
 
 
-def _unless_written_after(result: AnchorResult, repo: Repository, path: str) -> AnchorResult:
+def _unless_written_after(result: AnchorResult, path: str, text_at: Callable[[str], str | None]) -> AnchorResult:
     commit = _removed_by(result) if result.implicit and result.verdict is Verdict.REFUTED and result.state == GONE else None
     written = result.details.get("written")
-    if commit is None or not isinstance(written, str) or wrote_before(repo, commit, path, written) is not False:
+    if commit is None or not isinstance(written, str):
+        return result
+    text = text_at(commit)
+    if text is None or names(text, written):
         return result
     return replace(result, verdict=Verdict.INCONCLUSIVE, state=WRITTEN_AFTER, severity="warning",
                    reason=f"{result.reason}; {path} did not name `{written}` before {commit}: written after it went, so it never "

@@ -312,17 +312,19 @@ def _target(invocation: Invocation, context: Context, makefile: Makefile, target
     if makefile.open or call.evals:
         why = makefile.open[0] if makefile.open else "--eval adds rules at run time"
         return unknown(invocation, f"{missing}; {why}")
+    # A folder or file of that name: make finds it up to date (or builds it), so the call may name a file, not a
+    # target; the Makefile's history may still show that target defined and removed (`not-in-config`: was true, is gone).
     folder = join(call.folder, target)
     if folder is not None and context.repo.is_dir(folder):
-        # `make docs` beside a docs/ folder: make finds the folder up to date and does nothing, so the call names a target;
-        # the Makefile's history may show that target defined and removed (`not-in-config`: was true, is gone)
-        result = unknown(invocation, f"{missing}; a folder {folder}/ exists, which make finds up to date", [Evidence(makefile.path, None, "targets")])
+        beside = f"a folder {folder}/ exists, which make finds up to date"
+    elif _buildable_file(context, call.folder, target):
+        beside = f"a file {target} or a source for it exists, which make may build or find up to date"
+    else:
+        beside = None
+    if beside is not None:
+        result = unknown(invocation, f"{missing}; {beside}", [Evidence(makefile.path, None, "targets")])
         result.state = NOT_IN_CONFIG
         return result
-    if _buildable_file(context, call.folder, target):  # the Makefile's history may still show the target defined and gone
-        found = unknown(invocation, f"{missing}; a file {target} or a source for it exists, which make may build or find up to date", [Evidence(makefile.path, None, "targets")])
-        found.state = NOT_IN_CONFIG
-        return found
     together = _written_together(invocation, makefile, target)
     if together is not None:
         return together
