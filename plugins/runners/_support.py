@@ -74,8 +74,6 @@ class Steps:
             self.context.check_deadline(f"while resolving {self.path}")
 
 
-NOT_IN_CONFIG = "not-in-config"  # a name the configuration does not define now: the core asks the history of the
-# file first in the result's evidence, and a revision that defined it makes the call REFUTED with the commit
 
 
 def verified(invocation: Invocation, reason: str, evidence: Iterable[Evidence] = ()) -> AnchorResult:

@@ -26,9 +26,8 @@ import shlex
 from dataclasses import dataclass, field
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, Verdict, hookimpl
-from anchorcheck.plugin import Context
+from anchorcheck.plugin import NOT_IN_CONFIG, Context
 from anchorcheck_plugins.runners._support import (
-    NOT_IN_CONFIG,
     ConfigError,
     Steps,
     declared,

@@ -25,9 +25,9 @@ import posixpath
 import re
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
-from anchorcheck.plugin import Context
+from anchorcheck.plugin import NOT_IN_CONFIG, Context
 from anchorcheck_plugins.runners._support import (
-    NOT_IN_CONFIG, ConfigError, dynamic, is_file, join, listed, nearest, no_folder, option,
+    ConfigError, dynamic, is_file, join, listed, nearest, no_folder, option,
     read_text, refuted, searched, unknown, unusable, verified,
 )
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
-from anchorcheck.plugin import Context, later
+from anchorcheck.plugin import NOT_IN_CONFIG, Context, later
 from anchorcheck_plugins.runners._npm_packages import Package, find_workspace, nearest_manifest, read_package, select
 from anchorcheck_plugins.runners._support import (
     ConfigError,
@@ -349,7 +349,7 @@ def _binary(invocation: Invocation, context: Context, tool: str, packages: list[
 def _not_in_config(result: AnchorResult) -> AnchorResult:
     """A script the package.json does not define now, which a binary may stand for: the history of the package.json
     first in the evidence is asked whether it defined the script and a commit removed it (was true, is gone)."""
-    result.state = "not-in-config"
+    result.state = NOT_IN_CONFIG
     return result
 
 

@@ -29,9 +29,8 @@ import re
 from dataclasses import dataclass, field
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
-from anchorcheck.plugin import Context
+from anchorcheck.plugin import NOT_IN_CONFIG, Context
 from anchorcheck_plugins.runners._support import (
-    NOT_IN_CONFIG,
     ConfigError,
     declared,
     dynamic,
