@@ -145,6 +145,12 @@ class History:
         state = self._asked()
         return None if state is None else state[0]
 
+    @property
+    def shallow(self) -> bool:
+        """Whether the checkout is a shallow clone: a history read whole there is not the repository's whole history."""
+        state = self._asked()
+        return state is not None and state[1]
+
     def _asked(self) -> tuple[str, bool] | None:
         """HEAD and whether the clone is shallow (one `git rev-parse`), as `head` says."""
         if self.context is None:
@@ -290,8 +296,7 @@ class History:
 
     def _shallow(self, commits: int) -> str:
         """Why the history read whole may not be all of it: "" for a full clone."""
-        state = self._asked()
-        if state is None or not state[1]:
+        if not self.shallow:
             return ""
         return f"a shallow clone of {commits:,} commits; fetch the whole history (CI: fetch-depth: 0)"
 

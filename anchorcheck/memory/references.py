@@ -312,7 +312,9 @@ class _Reader:
         if self.mentions and len(self.found) == before and package_word(token):  # else maybe a package a manifest dropped
             self.found.append(Reference("pkg", f"pkg:{_purl_name(token)}", token, number, column0 + 1, column0 + 1 + len(token), MENTION))
 
-    def _path(self, token: str, number: int, column0: int, form: str, written: str | None = None, generated: bool = False) -> None:
+    def _path(self, token: str, number: int, column0: int, form: str, written: str | None = None, generated: bool = False,
+              program: bool = False) -> None:
+        """Read a path; one that names a folder is a hint for what follows, unless it is a `program` run (`bin/dev`)."""
         if "file" not in self.kinds:
             return
         path, rooted = clean_path(token, link=form == "link")
@@ -331,7 +333,7 @@ class _Reader:
         )
         if loose and not self.foreign:
             self.foreign = token
-        elif folderish(path) and not rooted and len(self.sentence) < _MOST_HINTS:
+        elif folderish(path) and not rooted and not program and len(self.sentence) < _MOST_HINTS:
             self.sentence.append(path)
             if self.lists and len(self.lists[-1][1]) < _MOST_HINTS:
                 self.lists[-1][1].append(path)
@@ -407,7 +409,7 @@ class _Reader:
             self.found.append(Reference("cmd", f"cmd:{command}", written, number, column0 + 1, end, form, hints=hints, sections=sections,
                                         placed=(self.cwd or self.placing[0] or self.placing[1]).rstrip("/")))
         elif (program := _program_file(argv, tail, self.cwd)) is not None:
-            self._path(program[0], number, column0 + written.find(program[1]), form, written=program[1])
+            self._path(program[0], number, column0 + written.find(program[1]), form, written=program[1], program=True)
 
     def _hints(self) -> tuple[str, ...]:
         """The folders named earlier in the list's lead-in, the enclosing list items and the sentence."""
@@ -476,14 +478,16 @@ def _placed(command: Reference, folder: str) -> Reference:
 
 
 def _program_file(argv: list[str], tail: list[str], cwd: str | None) -> tuple[str, str] | None:
-    """`./mvnw -q verify`, `./scripts/gen.py --check`: a program no runner reads, written as a path, is a file of the
-    checkout, relative to the folder a `cd` entered (`cd java && ./mvnw test`): (that path, the program as written)."""
+    """`./mvnw -q verify`, `./scripts/gen.py --check`, `bin/rubocop -a`: a program no runner reads, written as a path
+    (with or without `./`: the shell runs that file either way), is a file of the checkout, relative to the folder a
+    `cd` entered (`cd java && ./mvnw test`): (that path, marked relative, and the program as written)."""
     program = program_of(tail)
-    if program is None or program_path(program) is None:
+    clean = program_path(program) if program is not None else None
+    if program is None or clean is None:
         return None
     folder = argv[1] if argv[0] == "cd" else cwd
-    path = posixpath.normpath(posixpath.join(folder, program)) if folder else program
-    return (path if path.startswith("../") or not folder else f"./{path}"), program
+    path = posixpath.normpath(posixpath.join(folder, clean)) if folder else clean
+    return (path if path.startswith("../") else f"./{path}"), program
 
 
 def _purl_name(name: str) -> str:

@@ -20,6 +20,7 @@ from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Memory, Verdict, default_severity
 from anchorcheck.repo.context import BudgetExceeded, Context
 from anchorcheck.repo.paths import UnsafePathError, check_relative
+from anchorcheck.verify import namehistory
 from anchorcheck.verify.elsewhere import defined_elsewhere, gone_from_own
 from anchorcheck.verify.staleness import dropped_dependency
 from anchorcheck.memory.references import MENTION
@@ -95,7 +96,7 @@ class Dispatch:
         result = self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None)
         # What history says of a claim that does not hold, or of a name its configuration does not define now.
         if not anchor.negated and (result.verdict is Verdict.REFUTED or result.state == NOT_IN_CONFIG):
-            from anchorcheck.verify import namehistory, staleness  # (imported here: a check where all holds never asks)
+            from anchorcheck.verify import staleness  # (imported here: a check where all holds never asks)
 
             result = staleness.on_missing_file(anchor, result, self.context)
             result = namehistory.on_undefined_command(anchor, result, self.context, self._verdict_at)
@@ -141,8 +142,8 @@ class Dispatch:
                 readings += [r for r in sections if r not in readings]
             result = gone_from_own(reference, self._first_reading(readings), self._check, self.context.repo)
             if result.verdict is Verdict.REFUTED:
-                result = defined_elsewhere(reference, result, readings, self._check, self.registry, self.context.repo)
-            if result.state == implicit.NEVER_EXISTED:  # a program file never in history: an example, not stale
+                result = namehistory.in_prose(defined_elsewhere(reference, result, readings, self._check, self.registry, self.context.repo))
+            if result.state == implicit.NEVER_EXISTED:  # a program file or a name its configuration never had: an example, not stale
                 result.verdict = Verdict.INCONCLUSIVE
         elif reference.form == MENTION:
             result = dropped_dependency(reference, self.context)

@@ -9,6 +9,14 @@ that defines the command gives the commit that removed it (the next newer
 revision of the file). When that commit's change to the file replaced the
 name by exactly one other one, and the command with the new name holds now,
 that is where it went: `details["fix"]` then says so, for `anchorcheck fix`.
+
+A command read from prose (`in_prose`) is a claim only where history says it
+held: never defined in any revision of that configuration (its history read
+whole), it is an example, another project's command or a hallucination, not
+a stale one (`never-existed`, INCONCLUSIVE); looked at only in part (the last
+MAX_REVISIONS revisions, a shallow clone, the deadline), it may have been, and
+the reason says how far the look went. A typed `cmd:` anchor is an explicit
+claim and stays REFUTED.
 """
 
 from __future__ import annotations
@@ -18,14 +26,17 @@ from collections.abc import Callable
 from typing import Any
 
 from anchorcheck.evidence.cache import open_cache
-from anchorcheck.evidence.history import Change, at_head, revisions
+from anchorcheck.evidence.history import Change, at_head, history_of, revisions
+from anchorcheck.memory.implicit import NEVER_EXISTED
 from anchorcheck.model.anchors import Anchor
 from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Verdict
 from anchorcheck.repo.context import Context
 
 MAX_REVISIONS = 10  # revisions of one configuration file looked at, newest first
 MIN_SECONDS = 3.0  # left of the deadline below which no revision is checked
-_CACHE_KEY = "cmd-history-v1"
+_CACHE_KEY = "cmd-history-v2"
+UNSURE = "unsure"  # not defined in the revisions looked at, which are not all of them: not known to be stale
+_DEADLINE = "the deadline came first"
 _NAME = re.compile(r"[\w.:/-]+")
 
 CheckAt = Callable[[str | None, str], Verdict]  # (revision or None for now, anchor text) -> verdict
@@ -53,9 +64,7 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
     found = cache.get_many([key]).get(key) if cache is not None else None
     if found is None:
         found = _look(anchor, text, config, head, context, check_at)
-        if found is None:
-            return result
-        if cache is not None:
+        if cache is not None and found.get("cut") != _DEADLINE:
             cache.put(key, found)
             cache.flush()
     if found.get("removed"):
@@ -70,25 +79,64 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
     elif result.state == NOT_IN_CONFIG:
         return result  # never the configuration's in the revisions looked at: a dependency's, maybe
     else:
-        looked = found["looked"]
-        result.reason += f"; not defined in the last {looked} revision{'s' if looked != 1 else ''} of {config} either"
+        result.details = {**result.details, "history": {**found, "config": config}}
+        if found.get("cut") != _DEADLINE:
+            result.reason += _not_defined(found, config)
     return result
 
 
-def _look(anchor: Anchor, text: str, config: str, head: str, context: Context, check_at: CheckAt) -> dict[str, Any] | None:
-    """What the revisions of `config` say: {"removed": change, "name", "to"} or {"looked": N}; None when no time."""
-    past = revisions(context.repo, head, config, MAX_REVISIONS)
+def in_prose(result: AnchorResult) -> AnchorResult:
+    """A command read from prose that its configuration does not define (REFUTED, `undefined`), as what history says
+    it is: never defined in that configuration's whole history → INCONCLUSIVE `never-existed` (an example, another
+    project's command, a hallucination: not stale); history looked at only in part → INCONCLUSIVE (it may have been
+    defined before). Removed (`gone`), defined at the last commit, or no history to ask: as it is."""
+    history = result.details.get("history")
+    if result.verdict is not Verdict.REFUTED or result.state != "undefined" or not isinstance(history, dict) or not history.get("looked"):
+        return result
+    config, looked, cut = history["config"], history["looked"], history.get("cut")
+    typed = _not_defined(history, config)
+    reason = result.reason.replace(typed, "", 1) if typed else result.reason
+    result.severity = "warning"
+    if cut:
+        result.verdict, result.state = Verdict.INCONCLUSIVE, UNSURE
+        result.reason = f"{reason}; not defined in the {_revisions(looked)} of {config} looked at ({cut}): it may have been before, so it is not known to be stale"
+    else:
+        result.state = NEVER_EXISTED  # INCONCLUSIVE where a reference's never-existed state is (`Dispatch._check_reference`)
+        whole = "its one revision" if looked == 1 else f"all {looked} revisions of it"
+        result.reason = (f"{reason}; never defined in {config} ({whole} looked at): an example, another project's "
+                         "command or a hallucination, not a stale one")
+    return result
+
+
+def _not_defined(found: dict[str, Any], config: str) -> str:
+    """The clause a typed anchor's reason ends with when no revision looked at defined the command."""
+    return "" if found.get("cut") == _DEADLINE else f"; not defined in the last {_revisions(found['looked'])} of {config} either"
+
+
+def _revisions(count: int) -> str:
+    return f"{count} revision{'s' if count != 1 else ''}"
+
+
+def _look(anchor: Anchor, text: str, config: str, head: str, context: Context, check_at: CheckAt) -> dict[str, Any]:
+    """What the revisions of `config` say: {"removed": change, "name", "to"}, or {"looked": N} with "cut" saying why
+    the revisions looked at are not all of them (MAX_REVISIONS reached, a shallow clone, the deadline)."""
+    past = revisions(context.repo, head, config, MAX_REVISIONS + 1)
+    more, past = len(past) > MAX_REVISIONS, past[:MAX_REVISIONS]
     newer: Change | None = None
-    for revision in past:
+    for looked, revision in enumerate(past):
         left = context.time_left()
         if left is not None and left < MIN_SECONDS:
-            return None
+            return {"looked": looked, "cut": _DEADLINE}
         if check_at(revision.commit, text) is Verdict.VERIFIED:
             if newer is None:
                 return {"looked": 0}  # defined at the last commit: removed by an edit not committed yet
             name, to = _renamed(anchor, text, config, revision.commit, newer.commit, context, check_at)
             return {"removed": list(newer), "name": name, "to": to}
         newer = revision
+    if more:
+        return {"looked": len(past), "cut": f"the newest {MAX_REVISIONS}; it has more"}
+    if past and history_of(context).shallow:
+        return {"looked": len(past), "cut": "a shallow clone; fetch the whole history (CI: fetch-depth: 0)"}
     return {"looked": len(past)}
 
 
