@@ -328,10 +328,16 @@ def _fates(reference: Reference, context: Context) -> list[Fate]:
 def placed_in(reference: Reference, repo: Repository) -> str | None:
     """The folder a command's text says it runs in, in so many words (`Reference.placed`), read from the memory
     file's folder or the root; None when it says none, or names no folder here."""
+    return next((f for f in placed_folders(reference) if _is_dir(repo, f)), None)
+
+
+def placed_folders(reference: Reference) -> list[str]:
+    """The folders a command's text says it runs in, in so many words (a `cd DIR` above it in its block, "run from
+    `ui/`"), read from the memory file's folder, then the root; empty when it says none."""
     if not reference.placed:
-        return None
-    candidates = (_join(reference.folder, reference.placed.rstrip("/")), _join("", reference.placed.rstrip("/")))
-    return next((f for f in candidates if f is not None and _is_dir(repo, f)), None)
+        return []
+    placed = reference.placed.rstrip("/")
+    return list(dict.fromkeys(f for f in (_join(reference.folder, placed), _join("", placed)) if f is not None))
 
 
 def command_readings(reference: Reference, repo: Repository) -> list[str]:

@@ -367,6 +367,8 @@ class _Reader:
             for offset, call, before in chain:
                 self._command(call, number, column0 + offset, form, before)
             return
+        if form == "shell" and not before and self._entered(command, number, column0):
+            return
         written, command = command, before + command
         unmarked = _FILTER_GRAPH.sub(r"\1\3", command)  # `-F pkg...` is pnpm's graph syntax, not a placeholder
         # `make release VERSION=<version>`: a value to fill in for a variable the program is given leaves the target
@@ -384,11 +386,6 @@ class _Reader:
         if form == "shell" and argv and self._made(argv):
             return
         if not argv or any(placeholder_word(w) for w in shlex.split(unmarked, comments=False)) or any(w in ("&&", "||", "|", ";") or w.endswith(";") for w in argv[1:] if w != "&&"):
-            return
-        if form == "shell" and len(argv) == 2 and argv[0] == "cd":
-            self.cwd, _ = clean_path(argv[1].rstrip("/") + "/")  # the block's later commands run there; the folder is a
-            if self.cwd is not None:  # claim too: gone, the block fails at this line (history says where it went)
-                self._path(self.cwd, number, column0 + command.find(argv[1]), form, written=argv[1])
             return
         if "&&" in argv and not (argv[0] == "cd" and argv.index("&&") == 2):
             return  # a chain of commands is not one claim (only `cd dir && ...` is)
@@ -410,6 +407,27 @@ class _Reader:
                                         placed=(self.cwd or self.placing[0] or self.placing[1]).rstrip("/")))
         elif (program := _program_file(argv, tail, self.cwd)) is not None:
             self._path(program[0], number, column0 + written.find(program[1]), form, written=program[1], program=True)
+
+    def _entered(self, command: str, number: int, column0: int) -> bool:
+        """Whether the line is `cd DIR` alone, which places the block's later commands in DIR. The folder is a claim too
+        (gone, the block fails here: history says where it went), unless the block made it (`git clone URL dir`) or it
+        stands for the reader's project (`cd my-app`, `cd <app>`): no path here, and still not the root. `cd $DIR`: unknown."""
+        try:
+            argv = shlex.split(command, comments=False)
+        except ValueError:
+            return False
+        if len(argv) != 2 or argv[0] != "cd":
+            return False
+        folder = argv[1]
+        if set("$`") & set(folder) or folder.startswith(("/", "~")):
+            self.cwd = None
+        elif self._made(argv) or placeholder_word(folder):
+            self.cwd = folder.removeprefix("./").rstrip("/") or None
+        else:
+            self.cwd, _ = clean_path(folder.rstrip("/") + "/")
+            if self.cwd is not None:
+                self._path(self.cwd, number, column0 + command.find(folder), "shell", written=folder)
+        return True
 
     def _hints(self) -> tuple[str, ...]:
         """The folders named earlier in the list's lead-in, the enclosing list items and the sentence."""

@@ -23,6 +23,7 @@ from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify import namehistory
 from anchorcheck.verify.elsewhere import defined_elsewhere, gone_from_own
 from anchorcheck.verify.staleness import dropped_dependency
+from anchorcheck.verify.unheld import runs_unheld
 from anchorcheck.memory.references import MENTION
 
 if TYPE_CHECKING:
@@ -136,15 +137,8 @@ class Dispatch:
                 result = self._check(f"file:{encode_path(where.path)}")
                 result.reason += where.note
         elif reference.kind == "cmd":
-            readings = implicit.command_readings(reference, self.context.repo)
-            if implicit.placed_in(reference, self.context.repo) is None:  # the headings above it: tried last
-                sections = implicit.command_readings(reference._replace(hints=reference.sections), self.context.repo)
-                readings += [r for r in sections if r not in readings]
-            result = gone_from_own(reference, self._first_reading(readings), self._check, self.context.repo)
-            if result.verdict is Verdict.REFUTED:
-                result = namehistory.in_prose(defined_elsewhere(reference, result, readings, self._check, self.registry, self.context.repo))
-            if result.state == implicit.NEVER_EXISTED:  # a program file or a name its configuration never had: an example, not stale
-                result.verdict = Verdict.INCONCLUSIVE
+            unheld = runs_unheld(reference, self.context)
+            result = unheld if unheld is not None else self._check_command(reference)
         elif reference.form == MENTION:
             result = dropped_dependency(reference, self.context)
         else:
@@ -155,6 +149,19 @@ class Dispatch:
                 result = identifiers.on_result(reference, result, self, self._check)  # type: ignore[arg-type]
         result.implicit = True
         result.details = {**result.details, "written": reference.written, "form": reference.form}
+        return result
+
+    def _check_command(self, reference: Reference) -> AnchorResult:
+        """A command read from prose, in a folder here: tried where the text places it, else where it may run."""
+        readings = implicit.command_readings(reference, self.context.repo)
+        if implicit.placed_in(reference, self.context.repo) is None:  # the headings above it: tried last
+            sections = implicit.command_readings(reference._replace(hints=reference.sections), self.context.repo)
+            readings += [r for r in sections if r not in readings]
+        result = gone_from_own(reference, self._first_reading(readings), self._check, self.context.repo)
+        if result.verdict is Verdict.REFUTED:
+            result = namehistory.in_prose(defined_elsewhere(reference, result, readings, self._check, self.registry, self.context.repo))
+        if result.state == implicit.NEVER_EXISTED:  # a program file or a name its configuration never had: an example, not stale
+            result.verdict = Verdict.INCONCLUSIVE
         return result
 
     def _past_deadline(self) -> bool:

@@ -41,6 +41,8 @@ def want(memories: Iterable[Memory], context: Context, now: bool = False) -> Non
             if isinstance(anchor, Reference):
                 if anchor.kind == "file":
                     paths += implicit.history_paths(anchor)
+                elif anchor.kind == "cmd":  # the folder its text says it runs in (`verify.unheld`), when it is missing
+                    paths += implicit.placed_folders(anchor)
             elif isinstance(anchor, str) and anchor.startswith("file:"):
                 paths.append(decode_path(anchor[len("file:"):].split(" in:", 1)[0]))
     history = history_of(context)

@@ -1,0 +1,46 @@
+"""A command the text runs in a folder this checkout does not hold: answered by history, never from another folder.
+
+`cd my-app` in a block after `npx create-thing my-app` (or a `git clone`, a
+copied example) enters a project the block makes; the commands after it
+(`pnpm migrate`) are that project's, and the root's configuration or the
+headings above say nothing of them. History tells the cases apart, with no
+list of scaffolders: a folder that never was in this repository's history is
+another project (INCONCLUSIVE, state `unheld-folder`, naming it); one that
+was and is gone makes the `cd` (or "run from `DIR/`") a stale path, REFUTED
+where it is written, and its commands are not checked elsewhere either (the
+same state, the reason says where the folder went). With no history to ask
+(not a git checkout), the commands are read as before: from the root.
+"""
+
+from __future__ import annotations
+
+from anchorcheck.evidence.history import history_of
+from anchorcheck.memory import implicit
+from anchorcheck.model.reference import Reference
+from anchorcheck.model.results import AnchorResult, Verdict
+from anchorcheck.repo.context import Context
+
+UNHELD = "unheld-folder"  # runs in a folder the checkout does not hold: another project's command, or a gone folder's
+
+
+def runs_unheld(reference: Reference, context: Context) -> AnchorResult | None:
+    """INCONCLUSIVE for a command whose text places it in a folder that is not here, history saying whether it
+    ever was; None when the text places it nowhere, the folder is here, or there is no history to ask."""
+    folders = implicit.placed_folders(reference)
+    if not folders or implicit.placed_in(reference, context.repo) is not None:
+        return None
+    history = history_of(context)
+    fates = [fate for folder in folders if (fate := history.fate(folder + "/")) is not None]
+    if not fates:
+        return None
+    written = reference.placed.rstrip("/") + "/"
+    gone = next((f for f in fates if f.existed), None)
+    if gone is not None:
+        why = (f"it runs in {written}, {gone.describe()}: the folder is stale where the text names it, and the command is not "
+               "checked in another folder")
+    elif all(f.never_existed for f in fates):
+        why = (f"it runs in {written}, a folder this checkout does not hold and its history never had: a project the text "
+               "creates, copies or clones, not this one")
+    else:
+        why = f"it runs in {written}, which is not here ({fates[0].describe()}): the command is not checked in another folder"
+    return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, why, state=UNHELD, severity="warning")
