@@ -1,0 +1,122 @@
+"""Commands in prose that history says were never this repository's (issue 27, held-out-5's false REFUTED in
+electric-sql/electric's AGENTS.md and a silent binstub rename in Shopify/ruby-lsp's): a script, target or recipe its
+configuration never defined is an example, not stale; a block that enters a folder the checkout does not hold runs
+another project's commands; a program run by its path (`bin/rubocop`) is a path claim. Each through the CLI on a real
+git repository, with the case that stays REFUTED beside it."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from contextlib import redirect_stdout
+from pathlib import Path
+
+from anchorcheck.cli import main
+from tests.conftest import git, init_repo, needs_git, write_tree
+from tests.test_history import by_anchor, check, commit
+
+pytestmark = needs_git
+
+ROOT = '{"name": "root", "scripts": {"build": "tsc", "dev": "vite", "test:unit": "vitest"}}\n'
+
+
+def _anchor(root: Path, text: str) -> dict:
+    """A typed anchor checked through `anchorcheck anchor`."""
+    out, cwd = io.StringIO(), os.getcwd()
+    os.chdir(root)
+    try:
+        with redirect_stdout(out):
+            main(["anchor", "--format", "json", text])
+    finally:
+        os.chdir(cwd)
+    return json.loads(out.getvalue())["results"][0]
+
+
+def test_a_command_its_configuration_never_defined_is_no_stale_one(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"package.json": ROOT, "Makefile": "lint:\n\techo\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"package.json": ROOT.replace('"test:unit"', '"test:units"')})
+    commit(tmp_path, "scripts: plural")
+    text = "Run `pnpm test:unit` and `make lint`.\n\nStart a new app:\n\n```sh\nnpx @acme/start app\npnpm claim && pnpm deploy\nmake publish\n```\n"
+    write_tree(tmp_path, {"AGENTS.md": text})
+    found = by_anchor(check(tmp_path)[1])
+    claim, publish = found["cmd:pnpm claim"], found["cmd:make publish"]
+    # npm scripts and make targets alike: never defined in any revision of their configuration
+    for result, config, revisions in ((claim, "package.json", "all 2 revisions of it"), (publish, "Makefile", "its one revision")):
+        assert result["verdict"] == "INCONCLUSIVE" and result["state"] == "never-existed" and result["severity"] == "warning"
+        assert f"never defined in {config} ({revisions} looked at)" in result["reason"] and "not a stale one" in result["reason"]
+    # defined in an earlier revision and gone: stale, as before
+    gone = found["cmd:pnpm test:unit"]
+    assert gone["verdict"] == "REFUTED" and gone["severity"] == "error" and "renamed to `test:units` in" in gone["reason"]
+    # a typed anchor is an explicit claim: REFUTED
+    assert _anchor(tmp_path, "cmd:pnpm claim")["verdict"] == "REFUTED"
+
+
+def test_a_command_whose_configuration_history_was_cut_short_says_how_far_it_looked(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"package.json": ROOT})
+    init_repo(tmp_path)
+    for n in range(11):  # more revisions of package.json than are looked at
+        write_tree(tmp_path, {"package.json": ROOT.replace('"tsc"', f'"tsc -p {n}"')})
+        commit(tmp_path, f"build {n}")
+    write_tree(tmp_path, {"AGENTS.md": "Run `pnpm claim`.\n"})
+    claim = by_anchor(check(tmp_path)[1])["cmd:pnpm claim"]
+    assert claim["verdict"] == "INCONCLUSIVE" and claim["state"] == "unsure" and claim["severity"] == "warning"
+    assert "not defined in the 10 revisions of package.json looked at (the newest 10; it has more)" in claim["reason"]
+
+
+BLOCKS = """# Dev
+
+```sh
+npx gitpick acme/tree/main/examples/starter starter-app
+cd starter-app
+pnpm dev
+pnpm migrate
+```
+
+```sh
+cd web
+pnpm dev
+```
+
+```sh
+cd site
+pnpm dev
+```
+"""
+
+
+def test_a_block_that_enters_a_folder_the_checkout_does_not_hold_is_not_answered_from_the_root(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"package.json": ROOT, "web/package.json": '{"name": "web", "scripts": {"dev": "vite"}}\n'})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "web", "site")
+    commit(tmp_path, "web is site")
+    write_tree(tmp_path, {"AGENTS.md": BLOCKS})
+    results = check(tmp_path)[1]
+    at = {(r["line"], r["anchor"]): r for r in results}
+    # starter-app/ never was here: the block's own project; not VERIFIED by the root's `dev`, not REFUTED for `migrate`
+    for line, anchor in ((6, "cmd:pnpm dev"), (7, "cmd:pnpm migrate")):
+        result = at[line, anchor]
+        assert result["verdict"] == "INCONCLUSIVE" and result["state"] == "unheld-folder" and "starter-app/" in result["reason"]
+    # web/ was here and moved: the `cd` is stale, and its command is not checked at the root either
+    assert at[11, "file:web/"]["verdict"] == "REFUTED" and "moved to `site`" in at[11, "file:web/"]["reason"]
+    assert at[12, "cmd:pnpm dev"]["verdict"] == "INCONCLUSIVE" and at[12, "cmd:pnpm dev"]["state"] == "unheld-folder"
+    # a folder that is here: checked there
+    assert at[17, "cmd:pnpm dev in:site/"]["verdict"] == "VERIFIED"
+
+
+def test_a_program_run_by_its_path_is_a_path_claim(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"Gemfile": 'gem "rubocop"\n', "bin/rubocop": "#!/usr/bin/env ruby\n", "bin/dev": "#!/bin/sh\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "bin/rubocop", "bin/rubocop-renamed")
+    commit(tmp_path, "rename the binstub")
+    write_tree(tmp_path, {"AGENTS.md": "Lint:\n\n```sh\nbin/rubocop\nbin/rubocop -a\nbin/dev\nbin/tapioca gem\n```\n"})
+    found = by_anchor(check(tmp_path)[1])
+    stub = found["file:bin/rubocop"]
+    assert stub["verdict"] == "REFUTED" and "moved to `bin/rubocop-renamed` in" in stub["reason"]
+    assert stub["details"]["fix"] == {"from": "bin/rubocop", "to": "bin/rubocop-renamed"}
+    assert found["file:bin/dev"]["verdict"] == "VERIFIED"
+    never = found["file:bin/tapioca"]
+    assert never["verdict"] == "INCONCLUSIVE" and never["state"] == "never-existed"
+    # a program file is no folder named for the lines after it
+    assert not any("bin/rubocop/" in r["reason"] for r in found.values())
