@@ -29,18 +29,22 @@ def runs_unheld(reference: Reference, context: Context) -> AnchorResult | None:
     folders = implicit.placed_folders(reference)
     if not folders or implicit.placed_in(reference, context.repo) is not None:
         return None
+    written = reference.placed.rstrip("/") + "/"
+    elsewhere = next((why for folder in folders if (why := context.repo.not_checked_out(folder))), None)
+    if elsewhere is not None:  # a submodule or sparse folder: in the repository, not in this checkout
+        return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, f"it runs in {written}, which is {elsewhere}", state=UNHELD)
     history = history_of(context)
     fates = [fate for folder in folders if (fate := history.fate(folder + "/")) is not None]
     if not fates:
         return None
-    written = reference.placed.rstrip("/") + "/"
     gone = next((f for f in fates if f.existed), None)
     if gone is not None:
         why = (f"it runs in {written}, {gone.describe()}: the folder is stale where the text names it, and the command is not "
                "checked in another folder")
     elif all(f.never_existed for f in fates):
         why = (f"it runs in {written}, a folder this checkout does not hold and its history never had: a project the text "
-               "creates, copies or clones, not this one")
+               "creates, copies or clones (or a folder a build makes), not this checkout's")
     else:
         why = f"it runs in {written}, which is not here ({fates[0].describe()}): the command is not checked in another folder"
-    return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, why, state=UNHELD, severity="warning")
+    # a warning where the folder went (the text is stale there); another project's command is no fault of the text
+    return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, why, state=UNHELD, severity="warning" if gone is not None else None)
