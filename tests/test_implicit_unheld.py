@@ -120,3 +120,16 @@ def test_a_program_run_by_its_path_is_a_path_claim(tmp_path: Path) -> None:
     assert never["verdict"] == "INCONCLUSIVE" and never["state"] == "never-existed"
     # a program file is no folder named for the lines after it
     assert not any("bin/rubocop/" in r["reason"] for r in found.values())
+
+
+def test_a_shallow_clone_does_not_call_a_command_never_defined(tmp_path: Path) -> None:
+    full, shallow = tmp_path / "full", tmp_path / "shallow"
+    write_tree(full, {"package.json": ROOT, "AGENTS.md": "Run `pnpm claim`.\n"})
+    init_repo(full)
+    write_tree(full, {"package.json": ROOT.replace('"tsc"', '"tsc -b"')})
+    commit(full, "build mode")
+    assert by_anchor(check(full)[1])["cmd:pnpm claim"]["state"] == "never-existed"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{full}", str(shallow))
+    # the same commit, but one revision of package.json to look at: not known never to have been (nor from the cache)
+    claim = by_anchor(check(shallow)[1])["cmd:pnpm claim"]
+    assert claim["verdict"] == "INCONCLUSIVE" and claim["state"] == "unsure" and "a shallow clone" in claim["reason"]

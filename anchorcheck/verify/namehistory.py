@@ -60,7 +60,8 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
     anchor = Anchor(anchor.kind, decided_by, False, anchor.scope) if isinstance(decided_by, str) else anchor.positive()
     text = str(anchor)
     cache = open_cache(context.options, context.repo.root, context.time_left)
-    key = f"{_CACHE_KEY}:{head}:{config}:{text}"
+    clone = "shallow" if history_of(context).shallow else "full"  # a shallow clone of a commit sees less of its history
+    key = f"{_CACHE_KEY}:{head}:{clone}:{config}:{text}"
     found = cache.get_many([key]).get(key) if cache is not None else None
     if found is None:
         found = _look(anchor, text, config, head, context, check_at)
@@ -135,7 +136,7 @@ def _look(anchor: Anchor, text: str, config: str, head: str, context: Context, c
         newer = revision
     if more:
         return {"looked": len(past), "cut": f"the newest {MAX_REVISIONS}; it has more"}
-    if past and history_of(context).shallow:
+    if past and history_of(context).shallow:  # (the cache key tells the two clones apart)
         return {"looked": len(past), "cut": "a shallow clone; fetch the whole history (CI: fetch-depth: 0)"}
     return {"looked": len(past)}
 
