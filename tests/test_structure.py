@@ -70,7 +70,9 @@ def test_a_command_some_other_configuration_defines_is_never_refuted(repo: Path)
     assert verdict == "INCONCLUSIVE" and "defined in web/package.json" in reason
     verdict, _, reason = got[(18, "make wheel")]  # under "## Docs": docs/ has no Makefile, python/ defines it
     assert verdict == "INCONCLUSIVE" and "python/Makefile" in reason
-    assert got[(5, "npm run nosuch")][0] == "REFUTED"  # no configuration defines it: stale
+    # no configuration defines it, nor ever did: an example or a hallucination, not stale (issue 27)
+    verdict, _, reason = got[(5, "npm run nosuch")]
+    assert verdict == "INCONCLUSIVE" and "never defined in package.json" in reason
 
 
 def _read(text: str) -> list[str]:
