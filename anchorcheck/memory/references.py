@@ -322,7 +322,12 @@ class _Reader:
                 self.names.append(len(self.found))
                 self.found.append(found)
         if self.mentions and len(self.found) == before and package_word(token):  # else maybe a package a manifest dropped
-            self.found.append(Reference("pkg", f"pkg:{_purl_name(token)}", token, number, column0 + 1, column0 + 1 + len(token), MENTION))
+            self.found.append(Reference("pkg", f"pkg:{_purl_name(token)}", token, number, column0 + 1, column0 + 1 + len(token), MENTION,
+                                        sections=self._headings()))  # ("## Dependencies": the manifest's own table's name)
+
+    def _headings(self) -> tuple[str, ...]:
+        """The words of the open headings, innermost first."""
+        return tuple(dict.fromkeys(w for _, words in reversed(self.sections) for w in words))
 
     def _path(self, token: str, number: int, column0: int, form: str, written: str | None = None, generated: bool = False) -> None:
         if "file" not in self.kinds:
@@ -415,8 +420,7 @@ class _Reader:
             return
         if "cmd" in self.kinds and self.claims(tail):
             hints = self._hints() if self.cwd is None else (self.cwd, *self._hints())
-            sections = tuple(dict.fromkeys(w for _, words in reversed(self.sections) for w in words))
-            self.found.append(Reference("cmd", f"cmd:{command}", written, number, column0 + 1, end, form, hints=hints, sections=sections,
+            self.found.append(Reference("cmd", f"cmd:{command}", written, number, column0 + 1, end, form, hints=hints, sections=self._headings(),
                                         placed=(self.cwd or self.placing[0] or self.placing[1]).rstrip("/")))
         elif (program := _program_file(argv, tail, self.cwd)) is not None:
             self._path(program[0], number, column0 + written.find(program[1]), form, written=program[1])
