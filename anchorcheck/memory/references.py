@@ -203,12 +203,11 @@ class _Reader:
     def _end_sentence(self) -> None:
         """Close the sentence: each identifier it named learns the others (its `siblings`), the evidence that a
         sentence listing names this repository never defined speaks of another project."""
-        names = [self.found[at] for at in self.names]
-        for at in self.names if len(names) > 1 else ():
+        first = list(dict.fromkeys(identifiers.name_of(self.found[at]) for at in self.names))[: _MOST_SIBLINGS + 1]
+        for at in self.names if len(self.names) > 1 else ():  # (linear: a table of thousands is one sentence)
             here = self.found[at]
-            others = dict.fromkeys(identifiers.name_of(r) for r in names if r is not here)
-            others.pop(identifiers.name_of(here), None)
-            self.found[at] = here._replace(siblings=tuple(others)[:_MOST_SIBLINGS])
+            own = identifiers.name_of(here)
+            self.found[at] = here._replace(siblings=tuple(n for n in first if n != own)[:_MOST_SIBLINGS])
         self.names = []
         self.sentence = []
         self.foreign = ""
