@@ -10,7 +10,10 @@ MAX_REVISIONS revisions are read from git; a name one of them declared that no
 manifest of that kind in the repository declares now is stale: REFUTED with
 the commit that removed it (the revision after the last one that had it). A
 name some manifest still declares, or that no revision looked at declared, is
-not read (silence: the word may be anything). Lockfiles are not asked: they
+not read (silence: the word may be anything) — unless the manifest that dropped it is the one in the
+memory file's own folder and a heading above the name names that manifest's table that declared it
+("## Dependencies" beside a pyproject's `[project] dependencies`): then the text is that manifest's list.
+Lockfiles are not asked: they
 lock what dependencies depend on, which says nothing of what the project uses.
 """
 

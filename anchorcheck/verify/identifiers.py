@@ -14,6 +14,9 @@ each is, for every memory of the run at once:
   anchor of its last definition (`sym:src/cfg.py::parse_config`), REFUTED
   now, and `on_result` adds the commit that removed it, and its new name when
   that commit renamed it;
+- shown gone, but listed in a sentence whose other names (two or more) are mostly
+  names this repository never defined (`foreign`): another project's list, so
+  INCONCLUSIVE, a warning naming them, never REFUTED;
 - nothing defines it, now or in the history walked (an example, another
   project's name, a word that looks like code), or the look at it was not
   complete (a candidate that did not parse): it is dropped. Silence, never a
