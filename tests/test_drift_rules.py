@@ -357,3 +357,29 @@ def test_a_make_target_renamed_beside_a_folder_of_its_name_is_stale_one_never_de
     assert code == 1 and found["cmd:make docs"]["verdict"] == "REFUTED", found["cmd:make docs"]
     assert "renamed to `docs-html`" in found["cmd:make docs"]["reason"], found["cmd:make docs"]["reason"]
     assert found["cmd:make site"]["verdict"] == "INCONCLUSIVE", found["cmd:make site"]  # never a target: the folder may be meant
+
+
+def test_a_dependency_dropped_from_the_manifest_whose_table_a_heading_names_is_stale_though_others_declare_it(tmp_path: Path) -> None:
+    """agent-framework's shape (held-out-5): a package's AGENTS.md lists its pyproject's dependencies under
+    "## Dependencies"; the pyproject drops one that the workspace still has (a package of it, declared by others).
+    The list was that manifest's: stale. The same names under another heading ("## Key APIs", electric's shape), or
+    beside a manifest that is not the memory file's own, say nothing of one manifest's table: silent."""
+    pyproject = '[project]\nname = "ai-openai"\ndependencies = [\n  "ai-core>=1",\n  "openai>=2",\n]\n'
+    core = '[project]\nname = "ai-core"\n'
+    other = '[project]\nname = "ai-mistral"\ndependencies = ["ai-core>=1", "httpx"]\n'
+    listed = "- `ai-core` — core abstractions\n- `openai` — the SDK\n"
+    write_tree(tmp_path, {"packages/openai/pyproject.toml": pyproject, "packages/core/pyproject.toml": core,
+                          "packages/mistral/pyproject.toml": other,
+                          "packages/openai/AGENTS.md": f"# ai-openai\n\n## Dependencies\n\n{listed}",
+                          "packages/mistral/AGENTS.md": f"# ai-mistral\n\n## Key APIs\n\n{listed}",
+                          "AGENTS.md": f"# Workspace\n\n## Dependencies\n\n{listed}"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"packages/openai/pyproject.toml": pyproject.replace('  "ai-core>=1",\n', "")})
+    commit(tmp_path, "openai: drop the core dependency")
+    write_tree(tmp_path, {"packages/mistral/pyproject.toml": other.replace('"ai-core>=1", ', "")})
+    commit(tmp_path, "mistral: drop the core dependency")
+    code, results = check(tmp_path)
+    gone = [r for r in results if r["anchor"] == "pkg:pypi/ai-core"]
+    assert code == 1 and [r["memory_file"] for r in gone] == ["packages/openai/AGENTS.md"], gone
+    assert gone[0]["verdict"] == "REFUTED" and gone[0]["severity"] == "error"
+    assert "declared ai-core in `dependencies`" in gone[0]["reason"] and "'openai: drop the core dependency'" in gone[0]["reason"]

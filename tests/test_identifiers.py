@@ -267,3 +267,45 @@ def test_a_helper_renamed_in_a_file_that_kept_its_name_is_refuted_though_importe
     commit(tmp_path, "rename the helper")
     found = by_anchor(check(tmp_path, "AGENTS.md")[1])["sym:src/utils/safeWriteJson.ts::safeWriteJson"]
     assert found["verdict"] == "REFUTED" and "now `writeJsonAtomically`" in found["reason"], found["reason"]
+
+
+def test_a_removed_name_listed_among_names_never_defined_here_is_another_projects(renamed: Path) -> None:
+    """agent-framework's shape (held-out-5): "the reference repo also offers (`DurableCodeBridge`, ...,
+    `wait_for_external_event`)", one of which this repository once defined. The sentence lists another
+    project's names: a warning that says so, never a blocked commit."""
+    text = "Out of scope: the reference repo also offers (`OtherBridge`, `register_other_mode`, `parse_config()`).\n"
+    write_tree(renamed, {"AGENTS.md": text})
+    code, results = check(renamed)
+    found = by_anchor(results)["sym:src/cfg.py::parse_config"]
+    assert code == 0 and found["verdict"] == "INCONCLUSIVE" and found["severity"] == "warning" and found["state"] == "foreign"
+    assert "listed beside `OtherBridge`, `register_other_mode`, which this repository never defined" in found["reason"]
+    assert "'rename the parser'" in found["reason"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # beside names defined now: this repository's list, and the helper in it renamed
+        "Helpers: `parse_config()`, `SourceIndex`, `keep_facts` and `other_helper`.\n",
+        # one other name only: too little to say whose names these are
+        "The reference repo offers `parse_config()` and `OtherBridge`.\n",
+        # half the others never defined (`fancy_helper` only written, in a README): not most of them
+        "Use `parse_config()`, `fancy_helper` or `load_config()`.\n",
+        # the names never defined are in another sentence
+        "Call `parse_config()` first. Other tools offer `OtherBridge`, `register_other_mode`.\n",
+    ],
+)
+def test_a_renamed_helper_not_listed_mostly_among_strangers_stays_refuted(renamed: Path, text: str) -> None:
+    write_tree(renamed, {"AGENTS.md": text})
+    code, results = check(renamed)
+    found = by_anchor(results)["sym:src/cfg.py::parse_config"]
+    assert code == 1 and found["verdict"] == "REFUTED" and found["state"] == "gone", found["reason"]
+
+
+def test_an_identifier_knows_the_others_of_its_sentence_only() -> None:
+    text = "Offers (`OtherBridge`, `register_mode`, `wait_event`). Then `load_config()`.\n\n- `a_one`\n- `b_two`\n"
+    found = {r.written: r.siblings for r in read_references(text, kinds=("sym", "env"))}
+    assert found == {
+        "OtherBridge": ("register_mode", "wait_event"), "register_mode": ("OtherBridge", "wait_event"),
+        "wait_event": ("OtherBridge", "register_mode"), "load_config()": (), "a_one": (), "b_two": (),
+    }

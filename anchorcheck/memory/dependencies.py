@@ -10,7 +10,10 @@ MAX_REVISIONS revisions are read from git; a name one of them declared that no
 manifest of that kind in the repository declares now is stale: REFUTED with
 the commit that removed it (the revision after the last one that had it). A
 name some manifest still declares, or that no revision looked at declared, is
-not read (silence: the word may be anything). Lockfiles are not asked: they
+not read (silence: the word may be anything) — unless the manifest that dropped it is the one in the
+memory file's own folder and a heading above the name names that manifest's table that declared it
+("## Dependencies" beside a pyproject's `[project] dependencies`): then the text is that manifest's list.
+Lockfiles are not asked: they
 lock what dependencies depend on, which says nothing of what the project uses.
 """
 
@@ -47,8 +50,12 @@ class Removal(NamedTuple):
     manifest: str
     ecosystem: str
     change: Change
+    table: str = ""  # the manifest's table a heading above the text names, when other manifests still declare it
 
     def reason(self) -> str:
+        if self.table:
+            return (f"{self.manifest} declared {self.name} in `{self.table}` until {self.change.commit}, which removed it ({self.change}); "
+                    f"the text lists it beside that manifest, under a heading naming that table (other manifests still declare it)")
         return (f"no manifest declares {self.name} now; {self.manifest} declared it until {self.change.commit}, which removed it "
                 f"({self.change})")
 
@@ -80,6 +87,39 @@ def declared(manifest: str, text: str) -> set[str]:
     return _cargo(data) if kind == "Cargo.toml" else _pyproject(data)
 
 
+def tables(manifest: str, text: str, name: str) -> list[str]:
+    """The tables of a manifest that declare `name` (normal): `dependencies`, `devDependencies`, `dev-dependencies`,
+    a dependency group's or an extra's name, `require` (go.mod)."""
+    kind = posixpath.basename(manifest)
+    try:
+        if kind == "package.json":
+            data = json.loads(text)
+            return [key for key in _NPM_SECTIONS if isinstance(data.get(key), dict) and name in {normal(n) for n in data[key]}]
+        if kind == "go.mod":
+            return ["require"] if name in declared(manifest, text) else []
+        import tomllib
+
+        data = tomllib.loads(text)
+    except (ValueError, AttributeError):
+        return []
+    if kind == "Cargo.toml":
+        return [s for t in _cargo_tables(data) for s in _CARGO_SECTIONS if isinstance(t.get(s), dict) and name in {normal(n) for n in t[s]}]
+    project, tool = data.get("project") or {}, data.get("tool") or {}
+    poetry = tool.get("poetry") or {}
+    named = {"dependencies": project.get("dependencies"), "dev-dependencies": (tool.get("uv") or {}).get("dev-dependencies"),
+             **(project.get("optional-dependencies") or {}), **(data.get("dependency-groups") or {})}
+    found = [key for key, items in named.items() if isinstance(items, list) and name in _requirements(items)]
+    return found + [key for key in ("dependencies", "dev-dependencies") if isinstance(poetry.get(key), dict) and name in {normal(n) for n in poetry[key]}]
+
+
+def names_table(headings: tuple[str, ...], table: str) -> bool:
+    """Whether the words of the headings above a text name a manifest's table: a word, or two words written
+    together (`## Dependencies`, `## Dev dependencies` for `devDependencies`), spelt alike."""
+    words = [re.sub(r"[^a-z0-9]", "", w.lower()) for w in headings]
+    wanted = re.sub(r"[^a-z0-9]", "", table.lower())
+    return bool(wanted) and (wanted in words or any(a + b == wanted for a, b in zip(words, words[1:])))
+
+
 def own_name(manifest: str, text: str) -> set[str]:
     """The name of the package a manifest makes (`[package] name`, `"name"`, `[project] name`, `module`), normal."""
     kind = posixpath.basename(manifest)
@@ -100,20 +140,28 @@ def own_name(manifest: str, text: str) -> set[str]:
 
 
 def _cargo(data: dict[str, Any]) -> set[str]:
-    tables = [data, data.get("workspace") or {}, *((data.get("target") or {}).values())]
-    return {normal(n) for t in tables if isinstance(t, dict) for s in _CARGO_SECTIONS if isinstance(t.get(s), dict) for n in t[s]}
+    return {normal(n) for t in _cargo_tables(data) for s in _CARGO_SECTIONS if isinstance(t.get(s), dict) for n in t[s]}
+
+
+def _cargo_tables(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tables of a Cargo.toml that hold dependency sections: the package's, the workspace's, each target's."""
+    return [t for t in [data, data.get("workspace") or {}, *((data.get("target") or {}).values())] if isinstance(t, dict)]
 
 
 def _pyproject(data: dict[str, Any]) -> set[str]:
     project, tool = data.get("project") or {}, data.get("tool") or {}
     lists = [project.get("dependencies") or [], *(project.get("optional-dependencies") or {}).values(),
              *(data.get("dependency-groups") or {}).values(), (tool.get("uv") or {}).get("dev-dependencies") or []]
-    names = {normal(m.group(1)) for items in lists if isinstance(items, list) for item in items if isinstance(item, str)
-             if (m := _REQUIREMENT.match(item))}
+    names = {n for items in lists if isinstance(items, list) for n in _requirements(items)}
     poetry = tool.get("poetry") or {}
     groups = [poetry.get("dependencies") or {}, poetry.get("dev-dependencies") or {},
               *((g or {}).get("dependencies") or {} for g in (poetry.get("group") or {}).values() if isinstance(g, dict))]
     return names | {normal(n) for g in groups if isinstance(g, dict) for n in g if n != "python"}
+
+
+def _requirements(items: list[Any]) -> set[str]:
+    """The names (normal) of a list of PEP 508 requirements."""
+    return {normal(m.group(1)) for item in items if isinstance(item, str) if (m := _REQUIREMENT.match(item))}
 
 
 class Dependencies:
@@ -130,18 +178,33 @@ class Dependencies:
         self._removed: dict[str, dict[str, Change]] = {}  # manifest -> normal name -> the commit that removed it
         self._now: dict[str, set[str]] = {}  # manifest kind -> names any manifest of that kind declares now
 
-    def removal(self, word: str, folder: str) -> Removal | None:
+    def removal(self, word: str, folder: str, headings: tuple[str, ...] = ()) -> Removal | None:
         """The removal of `word` as a direct dependency of the manifests nearest `folder`; None when none removed it
-        or some manifest still declares it."""
+        or some manifest still declares it — unless the manifest that dropped it is the one in `folder` itself and
+        `headings` (the words of the headings above the text) name the table it declared it in: then the text is
+        that manifest's list ("## Dependencies" in a package's AGENTS.md, beside its pyproject.toml), and what
+        other manifests declare says nothing of it."""
         if not package_word(word) or not self.repo.in_git:
             return None
         name = normal(word)
         for kind, ecosystem in ECOSYSTEMS.items():
             for manifest in self._nearest(folder, kind):
                 change = self._removed_by(manifest).get(name)
-                if change is not None and name not in self._declared_now(kind):
+                if change is None:
+                    continue
+                if name not in self._declared_now(kind):
                     return Removal(word, manifest, ecosystem, change)
+                table = self._named_table(manifest, folder, change, name, headings)
+                if table:
+                    return Removal(word, manifest, ecosystem, change, table)
         return None
+
+    def _named_table(self, manifest: str, folder: str, change: Change, name: str, headings: tuple[str, ...]) -> str:
+        """The table of `manifest` (in `folder` itself) that declared `name` before `change` and that a heading names."""
+        if not headings or posixpath.dirname(manifest) != folder.strip("/"):
+            return ""
+        before = self.repo.git("cat-file", operands=["blob", f"{change.commit}^:{manifest}"])
+        return next((t for t in tables(manifest, before or "", name) if names_table(headings, t)), "")
 
     @property
     def cache(self) -> FactsCache | None:

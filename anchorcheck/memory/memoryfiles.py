@@ -193,7 +193,7 @@ def _usable(
                 if reading.unsure is None or not implicit.unplaced(reference) or not reading.unsure.hold(reference):
                     continue
         elif reference.form == MENTION:  # a word in code: read only when history says a manifest dropped it
-            if reading.dependencies is None or reading.dependencies.removal(reference.written, folder) is None:
+            if reading.dependencies is None or reading.dependencies.removal(reference.written, folder, reference.sections) is None:
                 continue
         elif not identifiers.unresolved(reference):  # a name: looked up when checked (anchorcheck.verify.identifiers)
             try:

@@ -27,7 +27,10 @@ class Reference(NamedTuple):
     read relative to first. `sections` are the words of the headings above a command that may name the folder
     it runs in ("## Python bindings"): tried after every other reading. `placed` is the folder the text says a command
     runs in, in so many words ("run from the `ui/` directory:", "`npm run build` in web/", a `cd web` line above it):
-    the command is read there alone. `loose` marks two plain words with a slash
+    the command is read there alone. `siblings` are the other identifiers written in inline code in the same sentence
+    (`DurableCodeBridge`, `register_durable_codeact` beside `wait_for_external_event`); once the check has settled
+    the names, those of them the repository never defined, kept only when they are most of them (the sentence
+    speaks of another project). `loose` marks two plain words with a slash
     (`src/components`, but also `owner/repo`): a path only if its first folder
     is one of the repository's. `after` is such a loose token written earlier
     in the same sentence: if it names another repository, so does this path. `generated` marks a path whose
@@ -53,6 +56,7 @@ class Reference(NamedTuple):
     scopes: tuple[str, ...] = ()
     sections: tuple[str, ...] = ()
     placed: str = ""
+    siblings: tuple[str, ...] = ()
     implicit: bool = True
 
     @property
@@ -92,6 +96,8 @@ class Reference(NamedTuple):
             data["sections"] = list(self.sections)
         if self.placed:
             data["placed"] = self.placed
+        if self.siblings:
+            data["siblings"] = list(self.siblings)
         return data
 
     @classmethod
@@ -113,6 +119,7 @@ class Reference(NamedTuple):
             scopes=tuple(str(s) for s in data.get("scopes", ())),
             sections=tuple(str(s) for s in data.get("sections", ())),
             placed=str(data.get("placed", "")),
+            siblings=tuple(str(s) for s in data.get("siblings", ())),
         )
 
     def at(self, line: int, column_offset: int = 0) -> Reference:

@@ -14,6 +14,9 @@ each is, for every memory of the run at once:
   anchor of its last definition (`sym:src/cfg.py::parse_config`), REFUTED
   now, and `on_result` adds the commit that removed it, and its new name when
   that commit renamed it;
+- shown gone, but listed in a sentence whose other names (two or more) are mostly
+  names this repository never defined (`foreign`): another project's list, so
+  INCONCLUSIVE, a warning naming them, never REFUTED;
 - nothing defines it, now or in the history walked (an example, another
   project's name, a word that looks like code), or the look at it was not
   complete (a candidate that did not parse): it is dropped. Silence, never a
@@ -47,6 +50,7 @@ if TYPE_CHECKING:
 
 UNSURE = "unsure"  # the look at a name was not complete: not read
 LATE = "late"  # the deadline came before the look: INCONCLUSIVE
+FOREIGN = "foreign"  # a name once defined here, listed among names of another project: INCONCLUSIVE, a warning
 _MEMO = "anchorcheck.identifier-history"
 Check = Callable[[str], AnchorResult]
 Holding = list[str] | None | str  # the files that write a name (None: too many to read), or "ask"
@@ -86,19 +90,37 @@ def settle(memories: Iterable[Memory], verifier: Verifier, deadline: float | Non
 
 
 def _resolved(reference: Reference, now: dict[str, str | None], fates: dict[str, Gone | None]) -> Reference | None:
-    """The reference as the anchor it amounts to; None when it is no claim; itself when not looked at in time."""
+    """The reference as the anchor it amounts to; None when it is no claim; itself when not looked at in time.
+    Its `siblings` become those of them never defined here, when `foreign` says the sentence is another project's."""
     name = identifiers.name_of(reference)
     found = now[name]
     if found == LATE or found is None and name not in fates:
         return reference
+    strangers: tuple[str, ...] = ()
     if found is None:
         gone = fates[name]
         if gone is None:
             return None
         found = f"env:{name}" if gone.env else f"sym:{encode_path(gone.path)}::{gone.qualified}"
+        strangers = foreign(reference.siblings, now, fates)
     if found == UNSURE:
         return None
-    return reference._replace(kind=found.split(":", 1)[0], anchor=found)
+    return reference._replace(kind=found.split(":", 1)[0], anchor=found, siblings=strangers)
+
+
+MIN_SIBLINGS = 2  # other names of the sentence needed before they may say whose names it lists
+
+
+def foreign(siblings: Iterable[str], now: dict[str, str | None], fates: dict[str, Gone | None]) -> tuple[str, ...]:
+    """The names of a sentence this repository never defined (nothing defines them now, every candidate file
+    read cleanly, and the history walked shows no definition removed), when there are at least MIN_SIBLINGS
+    other names and more than half of them are such: the sentence lists another project's names ("the
+    reference repo also offers (`DurableCodeBridge`, `register_durable_codeact`, `wait_for_external_event`)"),
+    and one of them that this repository once defined too is not its stale name. Else () — a renamed helper
+    listed beside names defined now, or beside names not looked at in time, is judged alone."""
+    siblings = list(siblings)
+    never = tuple(s for s in siblings if s in now and now[s] is None and s in fates and fates[s] is None)
+    return never if len(siblings) >= MIN_SIBLINGS and 2 * len(never) > len(siblings) else ()
 
 
 def on_result(reference: Reference, result: AnchorResult, verifier: Verifier, check: Check) -> AnchorResult:
@@ -124,6 +146,11 @@ def on_result(reference: Reference, result: AnchorResult, verifier: Verifier, ch
         said = f"but {user} still writes `{name}`" if user else "but the sources could not all be searched for it in time"
         result.verdict, result.severity, result.state = Verdict.INCONCLUSIVE, "warning", "unsure"
         result.reason += f"; {gone.describe()}, {said}: defined elsewhere now, maybe by a dependency"
+        return result
+    if reference.siblings:  # (settled: the names beside it this repository never defined)
+        listed = ", ".join(f"`{s}`" for s in reference.siblings)
+        result.verdict, result.severity, result.state = Verdict.INCONCLUSIVE, "warning", FOREIGN
+        result.reason += f"; {gone.describe()}, but it is listed beside {listed}, which this repository never defined: read as another project's name"
         return result
     result.reason += f"; {gone.describe()}"
     result.state, result.severity = "gone", "error"

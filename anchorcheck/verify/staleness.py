@@ -90,7 +90,7 @@ def dropped_dependency(reference: Reference, context: Context) -> AnchorResult:
     def make() -> Dependencies:
         return Dependencies(repo, lambda: open_cache(context.options, repo.root, context.time_left))
 
-    removal = context.memo(("anchorcheck.dependencies", repo.root), make).removal(reference.written, reference.folder)
+    removal = context.memo(("anchorcheck.dependencies", repo.root), make).removal(reference.written, reference.folder, reference.sections)
     if removal is None:
         return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, f"{reference.written} is declared by a manifest, or no longer known to be dropped")
     anchor = f"pkg:{removal.ecosystem}/{reference.anchor.removeprefix('pkg:')}"
