@@ -10,7 +10,7 @@ when that row, with that verdict, was judged right) and the time.
 
     python benchmarks/implicit.py            # the table
     python benchmarks/implicit.py --rows     # the rows as read now, to review against the data file
-    python benchmarks/implicit.py --drift [--set dev|held-out|held-out-2|held-out-3|held-out-4|held-out-5|all] [--only OWNER/NAME] [--per-kind N] [--drifts K,K]
+    python benchmarks/implicit.py --drift [--set dev|held-out|held-out-2|held-out-3|held-out-4|held-out-5|held-out-6|all] [--only OWNER/NAME] [--per-kind N] [--drifts K,K]
                                              # REFUTED precision at HEAD and recall of injected drifts
                                              # on real repositories (benchmarks/implicit_drift.py)
 """

@@ -6,7 +6,8 @@ they were added, held-out-2 = a fresh set of session 31, after earlier sessions
 had looked at held-out, held-out-3 = a fresh set of session 32, after misses of
 held-out-2 had been fixed, held-out-4 = a fresh set of session 33, after fixes
 found on held-out-3, held-out-5 = a second fresh set of session 33, measured
-on main before and after the session's merges and never tuned on; `--set NAME` measures one set alone) a
+on main before and after the session's merges and never tuned on, held-out-6 = a fresh set of session 34,
+never tuned on; `--set NAME` measures one set alone) a
 checkout is made in a temporary folder from its fetched mirror
 (/work/.mirror/OWNER+NAME/repo, or $ANCHORCHECK_MIRRORS), then:
 
