@@ -335,7 +335,7 @@ def function_references(tree: Tree, names: set[str]) -> dict[str, Reference]:
         alternation = "|".join(re.escape(n) for n in ordered[start:start + 200])
         pattern = rf"(def|function|fn|func|class|interface|struct|trait|enum|type)\s+(\([^)]*\)\s*)?({alternation})\b"
         out = subprocess.run(
-            ["git", "grep", "-nE", pattern, "--", ":!*.md", ":!*.mdc", ":!*.txt", ":!*.json", ":!*.lock"],
+            ["git", "grep", "-InE", pattern, "--", ":!*.md", ":!*.mdc", ":!*.txt", ":!*.json", ":!*.lock"],
             cwd=tree.root, capture_output=True, text=True, errors="replace",
         ).stdout
         for hit in out.splitlines():

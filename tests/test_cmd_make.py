@@ -124,3 +124,21 @@ def test_targets_written_together_with_slashes_are_each_checked(make_tree) -> No
     [gone] = check(root, "make format/lint/test")
     assert gone.verdict is R and gone.reason.startswith("no target test in Makefile")
     assert verdicts(root, "make build/app", "make lint/app.o") == {"make build/app": R, "make lint/app.o": R}
+
+
+def test_eval_of_a_template_reads_its_rules(make_tree) -> None:
+    # elixir's Makefile: `define APP_TEMPLATE` ... `test_$(1): ...` ... `endef`, then one `$(eval $(call APP_TEMPLATE,ex_unit,ExUnit))`
+    # per application; `make test_ex_unit` is a rule the call writes, and a target no call writes is absent, not unknown
+    template = (
+        "define APP_TEMPLATE\n$(1): lib/$(1)/ebin/Elixir.$(2).beam\n\ntest_$(1): compile $(1)\n\tcd lib/$(1) && ../../bin/elixir -r $$(HELPER)\nendef\n\n"
+        "compile:\n\techo\n\n$(eval $(call APP_TEMPLATE,ex_unit,ExUnit))\n$(eval $(call APP_TEMPLATE,mix,Mix))\n"
+    )
+    root = make_tree({"Makefile": template})
+    got = verdicts(root, "make test_ex_unit", "make mix", "make test_stdlib")
+    assert got == {"make test_ex_unit": V, "make mix": V, "make test_stdlib": R}, got
+    [result] = check(root, "make test_mix")
+    assert [(e.path, e.line) for e in result.evidence] == [("Makefile", 12)]  # the line of the call that writes it
+    # a call with computed arguments, or of a template not defined, still makes absence unknown
+    for text in (template.replace("APP_TEMPLATE,mix,", "APP_TEMPLATE,$(APP),"), template.replace("call APP_TEMPLATE,mix", "call OTHER,mix")):
+        root = make_tree({"Makefile": text})
+        assert verdicts(root, "make test_stdlib") == {"make test_stdlib": I}, text

@@ -2,10 +2,12 @@
 
 Rules are read statically: `include`d files are followed (a missing or
 computed include makes absence unknown), `define` blocks and recipe lines
-are skipped, conditionals count both branches. A target defined explicitly
+are skipped, conditionals count both branches. A `$(eval $(call NAME,ARGS))`
+of a template defined above with literal arguments is read as the rules it
+expands to (elixir's `APP_TEMPLATE`, one `test_APP` target per call). A target defined explicitly
 is VERIFIED with its line. A pattern rule whose prerequisites could exist
 (`%: common-%` with a `common-X` target), a computed target (`$(NAME)-bin:`),
-a top-level `$(eval ...)`, `--eval`, a file the built-in implicit rules
+any other top-level `$(eval ...)`, `--eval`, a file the built-in implicit rules
 could compile, or an existing file of that name makes a missing target
 INCONCLUSIVE; otherwise it is REFUTED. `-C DIR`, `-f FILE` and `VAR=value`
 arguments are understood.
@@ -44,7 +46,11 @@ _ASSIGNMENT = re.compile(r"^\s*(?:(?:export|override|private)\s+)*(?P<name>[^\s:
 _REFERENCE = re.compile(r"\$[({]([A-Za-z0-9_.-]+)[)}]")
 _RULE = re.compile(r"^(?P<targets>[^:#=\t][^:#=]*?)\s*(?P<colon>::?|&:)(?!=)(?P<rest>.*)$")
 _INCLUDE = re.compile(r"^\s*(?P<soft>-|s)?include\s+(?P<files>.+)$")
+_DEFINE = re.compile(r"^(?:(?:export|override)\s+)*define\s+(?P<name>[^\s=:]+)")
+_EVAL_CALL = re.compile(r"\$([({])eval\s+\$([({])call\s+(?P<name>[^\s,)}]+)\s*(?:,(?P<args>[^)}]*))?[)}]\s*[)}]")
+_ARGUMENT = re.compile(r"\$(?:[({](\d+)[)}]|(\d))")
 _DEPTH = 4  # how deep pattern-rule prerequisites and variable references are followed
+_EXPANDED = 20_000  # template lines read for `$(eval $(call ...))` in one Makefile at most; past it, evals are unknown
 _ALTERNATIVES = 16  # values of one variable, or expansions of one target, kept at most
 _PLAIN_NAME = re.compile(r"[A-Za-z][\w-]*")  # a target name with no file extension: `lint`, `type-check`
 
@@ -60,6 +66,8 @@ class Makefile:
     computed: list[tuple[re.Pattern[str], str]] = field(default_factory=list)  # what computed targets may be, and why
     default: str | None = None
     variables: dict[str, list[str] | None] = field(default_factory=dict)  # values as written; None once a shell computes one
+    templates: dict[str, list[str]] = field(default_factory=dict)  # `define NAME` bodies, for `$(eval $(call NAME,...))`
+    expanded: int = 0  # template lines read for evals so far (bounded: many calls of a long template)
 
 
 def read_makefile(context: Context, path: str) -> Makefile:
@@ -99,6 +107,7 @@ def _read_into(context: Context, path: str, folder: str, makefile: Makefile, see
     text = read_text(context, path)
     in_define = 0
     in_rule = False
+    body: list[str] = []
     for number, line in _logical_lines(text):
         stripped = line.strip()
         if in_define:
@@ -106,13 +115,16 @@ def _read_into(context: Context, path: str, folder: str, makefile: Makefile, see
                 in_define -= 1
             elif re.match(r"^(?:(?:export|override)\s+)*define\b", stripped):
                 in_define += 1
+            if in_define:
+                body.append(line)
             continue
         if line.startswith("\t") and in_rule:
             continue  # a recipe line
         if not stripped or stripped.startswith("#"):
             continue
-        if re.match(r"^(?:(?:export|override)\s+)*define\b", stripped):
-            in_define = 1
+        if define := _DEFINE.match(stripped):
+            in_define, body = 1, []
+            makefile.templates[define["name"]] = body
             continue
         if re.match(r"^(?:ifeq|ifneq|ifdef|ifndef|else|endif)\b", stripped):
             continue
@@ -122,25 +134,52 @@ def _read_into(context: Context, path: str, folder: str, makefile: Makefile, see
             _include(context, folder, include.group("files"), bool(include.group("soft")), path, number, makefile, seen)
             continue
         if stripped.startswith("$(eval") or stripped.startswith("${eval"):
+            _eval(makefile, stripped, path, number)
+            continue
+        in_rule = _statement(makefile, line, path, number)
+
+
+def _eval(makefile: Makefile, stripped: str, path: str, number: int) -> None:
+    """`$(eval $(call NAME,ARGS))` of a known template with literal arguments adds the rules it expands to; any other
+    eval makes absence unknown (its rules are computed)."""
+    call = _EVAL_CALL.fullmatch(stripped)
+    template = makefile.templates.get(call["name"]) if call else None
+    makefile.expanded += len(template or ())
+    if call is None or template is None or "$" in (call["args"] or "") or makefile.expanded > _EXPANDED:
+        makefile.open.append(f"{path}:{number} defines rules with $(eval ...)")
+        return
+    args = [a.strip() for a in (call["args"] or "").split(",")]
+    def argument(match: re.Match[str]) -> str:
+        index = int(match[1] or match[2]) - 1
+        return args[index] if 0 <= index < len(args) else ""
+    in_rule = False
+    for line in template:
+        line = _ARGUMENT.sub(argument, line.replace("$$", "\0")).replace("\0", "$")  # call expands $(1); eval reads $$ as $
+        if line.startswith("\t") and in_rule or not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if line.lstrip().startswith(("$(eval", "${eval", "define", "include", "-include")):
             makefile.open.append(f"{path}:{number} defines rules with $(eval ...)")
-            continue
-        if assignment := _ASSIGNMENT.match(line):
-            in_rule = False
-            _assign(makefile, assignment["name"], assignment["op"], assignment["value"].strip())
-            continue
-        rule = _RULE.match(line)
-        if rule is None:
-            in_rule = False
-            continue
-        in_rule = True
-        rest = rule.group("rest")
-        if re.match(r"^\s*[^\s:#=]+\s*(?::?=|\?=|\+=|!=)", rest) or re.match(r"^\s*(?:export|override|private)\b", rest):
-            continue  # a target-specific variable, not a rule
-        prereqs = rest.split(";", 1)[0].split("|", 1)[0]
-        static_pattern = None
-        if ":" in prereqs:  # a static pattern rule `objs: %.o: %.c`: the targets are still the explicit ones
-            static_pattern, prereqs = (part.strip() for part in prereqs.split(":", 1))
-        _add_rule(makefile, _targets(makefile, rule.group("targets")), tuple(prereqs.split()), path, number, static_pattern)
+            return
+        in_rule = _statement(makefile, line, path, number)
+
+
+def _statement(makefile: Makefile, line: str, path: str, number: int) -> bool:
+    """Read an assignment or a rule line; True when a rule starts (its recipe lines follow)."""
+    if assignment := _ASSIGNMENT.match(line):
+        _assign(makefile, assignment["name"], assignment["op"], assignment["value"].strip())
+        return False
+    rule = _RULE.match(line)
+    if rule is None:
+        return False
+    rest = rule.group("rest")
+    if re.match(r"^\s*[^\s:#=]+\s*(?::?=|\?=|\+=|!=)", rest) or re.match(r"^\s*(?:export|override|private)\b", rest):
+        return True  # a target-specific variable, not a rule
+    prereqs = rest.split(";", 1)[0].split("|", 1)[0]
+    static_pattern = None
+    if ":" in prereqs:  # a static pattern rule `objs: %.o: %.c`: the targets are still the explicit ones
+        static_pattern, prereqs = (part.strip() for part in prereqs.split(":", 1))
+    _add_rule(makefile, _targets(makefile, rule.group("targets")), tuple(prereqs.split()), path, number, static_pattern)
+    return True
 
 
 def _assign(makefile: Makefile, name: str, op: str, value: str) -> None:
