@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
+from anchorcheck_plugins.languages import java
 from anchorcheck.plugin import Define, Definitions, Facts, Parsed, definitions, string_constants
 
 if TYPE_CHECKING:
@@ -248,16 +249,12 @@ def import_segments(module: str) -> tuple[str, ...]:
 def module_files(module: str, path: str, repo: object, roots: tuple[str, ...]) -> tuple[str, ...]:
     """The source of class `a.b.C`: a file `.../a/b/C.kt`, wherever the source root is (the convention;
     Kotlin lets a file hold any class, and one that does is not found)."""
-    suffix = module.replace(".", "/") + ".kt"
-    listed = getattr(repo, "paths")(named=[suffix.rpartition("/")[2]])
-    return tuple(p for p in listed if p == suffix or p.endswith("/" + suffix))
+    return java.class_files(module, repo, ".kt")
 
 
 def package_files(path: str, repo: object) -> tuple[str, ...]:
     """The other `.kt` files of the directory: the package (by convention), whose names need no import."""
-    directory = path.rpartition("/")[0]
-    listed = getattr(repo, "paths")(scope=directory or None)
-    return tuple(p for p in listed if p != path and p.endswith(".kt") and p.rpartition("/")[0] == directory)
+    return java.directory_files(path, repo, ".kt")
 
 
 LANGUAGE = Language(
