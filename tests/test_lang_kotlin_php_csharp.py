@@ -249,3 +249,19 @@ def test_a_php_helper_renamed_in_a_commit_is_refuted_in_prose(tmp_path: Path) ->
     code, results = check_cli(tmp_path)
     found = by_anchor(results)[f"sym:{helpers}::wrap_value"]
     assert code == 1 and found["verdict"] == "REFUTED" and "now `wrap`" in found["reason"], found
+
+
+def test_inherited_members_are_followed_to_the_base_class_file(tmp_path: Path) -> None:
+    """A Kotlin import and a PHP `use` bind the base's name; its file is found by the JVM layout and by PSR-4."""
+    root = init_repo(write(tmp_path, {
+        "src/main/kotlin/a/b/Base.kt": "package a.b\n\nopen class Base {\n    fun hello() {}\n}\n",
+        "src/main/kotlin/c/User.kt": "package c\n\nimport a.b.Base\n\nclass User : Base()\n",
+        "src/Base/Model.php": "<?php\nnamespace App\\Base;\n\nclass Model\n{\n    public function save() {}\n}\n",
+        "src/User.php": "<?php\nnamespace App;\n\nuse App\\Base\\Model;\n\nclass User extends Model {}\n",
+    }))
+    kotlin = check(root, "sym:src/main/kotlin/c/User.kt::User.hello")
+    assert kotlin.verdict is Verdict.VERIFIED and lines(kotlin)[0] == ("src/main/kotlin/a/b/Base.kt", 4), kotlin.reason
+    php = check(root, "sym:src/User.php::User.save")
+    assert php.verdict is Verdict.VERIFIED and lines(php)[0] == ("src/Base/Model.php", 6), php.reason
+    assert check(root, "sym:src/main/kotlin/c/User.kt::User.nothing").verdict is Verdict.REFUTED
+    assert check(root, "sym:src/User.php::User.nothing").verdict is Verdict.REFUTED
