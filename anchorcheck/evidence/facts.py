@@ -337,7 +337,7 @@ class Define(NamedTuple):
     by the same rules as this definition (nested classes, modules). The body is
     each node in the `body` fields, in order: members may be written outside
     the braces (a Java record's components) or under another field (the
-    interface a Go `type` names); a grammar without fields (Kotlin's) gives a
+    interface a Go `type` names); a grammar without such fields (Kotlin's) gives a
     function that finds the body nodes instead, as `name` may. `owner` is
     the type a definition belongs to where that is written outside it (a Go
     method's receiver); a definition that is not `recorded` only qualifies

@@ -6,7 +6,7 @@ members are `Type.member`: functions, properties, a data class's `val`/`var` con
 entries, a companion object's members (called on the class), nested types `Outer.Inner`; an extension
 function `fun Room.isDm()` is `Room.isDm`, as Go names a method by its receiver.
 
-The grammar names no fields, so the walk finds names and bodies by node type.
+The grammar names almost no fields, so the walk finds names and bodies by node type.
 """
 
 from __future__ import annotations
