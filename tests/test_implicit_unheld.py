@@ -56,8 +56,8 @@ def test_a_command_its_configuration_never_defined_is_no_stale_one(tmp_path: Pat
 def test_a_command_whose_configuration_history_was_cut_short_says_how_far_it_looked(tmp_path: Path) -> None:
     write_tree(tmp_path, {"package.json": ROOT})
     init_repo(tmp_path)
-    for n in range(11):  # more revisions of package.json than are looked at
-        write_tree(tmp_path, {"package.json": ROOT.replace('"tsc"', f'"tsc -p {n}"')})
+    for n in range(11):  # more revisions of package.json than are looked at, whose text has held the name since the 2nd
+        write_tree(tmp_path, {"package.json": ROOT.replace('"tsc"', f'"tsc -p {n} && echo claim"')})
         commit(tmp_path, f"build {n}")
     write_tree(tmp_path, {"AGENTS.md": "Run `pnpm claim`.\n"})
     claim = by_anchor(check(tmp_path)[1])["cmd:pnpm claim"]
@@ -169,3 +169,24 @@ def test_a_folder_a_command_names_that_never_existed_is_no_stale_one(tmp_path: P
     assert found["cmd:go test ./js/http/"]["verdict"] == "VERIFIED"
     # a typed anchor is an explicit claim: REFUTED
     assert _anchor(tmp_path, "cmd:go test ./internal/js/http/")["verdict"] == "REFUTED"
+
+
+def test_a_command_is_looked_for_in_every_revision_of_its_configuration_by_content(tmp_path: Path) -> None:
+    # dev-2: turso's `make test-mvcc` went 13 revisions of its Makefile back; electric's `pnpm claim` never was
+    scripts = ROOT.replace('"dev": "vite"', '"dev": "vite", "old-e2e": "playwright"')
+    write_tree(tmp_path, {"package.json": scripts})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"package.json": scripts.replace("vitest", "vitest run")})
+    commit(tmp_path, "unit: run once")
+    write_tree(tmp_path, {"package.json": ROOT.replace("vitest", "vitest run")})
+    commit(tmp_path, "drop the old e2e script")  # the 3rd revision of 15
+    for n in range(12):
+        write_tree(tmp_path, {"package.json": ROOT.replace('"tsc"', f'"tsc -p {n}"')})
+        commit(tmp_path, f"build {n}")
+    write_tree(tmp_path, {"AGENTS.md": "Run `pnpm old-e2e`, then `pnpm claim`.\n"})
+    found = by_anchor(check(tmp_path)[1])
+    gone = found["cmd:pnpm old-e2e"]
+    assert gone["verdict"] == "REFUTED" and gone["severity"] == "error" and "'drop the old e2e script')" in gone["reason"]
+    claim = found["cmd:pnpm claim"]
+    assert claim["verdict"] == "INCONCLUSIVE" and claim["state"] == "never-existed" and claim["severity"] == "warning"
+    assert "never defined in package.json (all 15 revisions of it looked at)" in claim["reason"]
