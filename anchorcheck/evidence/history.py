@@ -348,6 +348,23 @@ def revisions(repo: Repository, head: str, path: str, count: int) -> list[Change
     return [Change(*line.split("\0", 2)) for line in (out or "").splitlines() if line.count("\0") == 2]
 
 
+def changing(repo: Repository, head: str, path: str, text: str, count: int) -> list[tuple[Change, str | None]] | None:
+    """The last `count` commits of `head` that changed how often `text` occurs in `path` (git's pickaxe, `-S`,
+    the text one argument: never an option), newest first, each with its first parent (None: a root commit).
+    [] when no revision of the file ever held `text`, so none defined a name spelled so; None when git fails."""
+    out = repo.git("log", f"-S{text}", f"--max-count={count}", "--format=%h%x00%cs%x00%p%x00%s", operands=[head], paths=[f":(literal){path}"])
+    if out is None:
+        return None
+    found = [line.split("\0", 3) for line in out.splitlines() if line.count("\0") == 3]
+    return [(Change(short, date, subject), parents.split()[0] if parents else None) for short, date, parents, subject in found]
+
+
+def revision_count(repo: Repository, head: str, path: str) -> int | None:
+    """How many commits of `head` changed `path`: the revisions a look at all of them reads."""
+    out = (repo.git("rev-list", "--count", operands=[head], paths=[f":(literal){path}"]) or "").strip()
+    return int(out) if out.isdigit() else None
+
+
 def _noted_state(repo: Repository) -> tuple[str, bool] | None:
     """`state_of`, noted as the commit what git answers next depends on (`Memo.keyed_by_head`)."""
     with repo.keyed_by_head():

@@ -23,7 +23,7 @@ from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify import namehistory
 from anchorcheck.verify.elsewhere import defined_elsewhere, gone_from_own
 from anchorcheck.verify.staleness import dropped_dependency
-from anchorcheck.verify.unheld import runs_unheld
+from anchorcheck.verify.unheld import names_missing, runs_unheld
 from anchorcheck.memory.references import MENTION
 
 if TYPE_CHECKING:
@@ -160,6 +160,7 @@ class Dispatch:
         result = gone_from_own(reference, self._first_reading(readings), self._check, self.context.repo)
         if result.verdict is Verdict.REFUTED:
             result = namehistory.in_prose(defined_elsewhere(reference, result, readings, self._check, self.registry, self.context.repo))
+            result = names_missing(result, self.context)
         if result.state == implicit.NEVER_EXISTED:  # a program file or a name its configuration never had: an example, not stale
             result.verdict = Verdict.INCONCLUSIVE
         return result
