@@ -77,7 +77,8 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
 
 def _look(anchor: Anchor, text: str, config: str, head: str, context: Context, check_at: CheckAt) -> dict[str, Any] | None:
     """What the revisions of `config` say: {"removed": change, "name", "to"} or {"looked": N}; None when no time."""
-    past = revisions(context.repo, head, config, MAX_REVISIONS)
+    # One `git log` per configuration and run, whichever of its commands ask.
+    past = context.memo(("anchorcheck.config-revisions", head, config), lambda: revisions(context.repo, head, config, MAX_REVISIONS))
     newer: Change | None = None
     for revision in past:
         left = context.time_left()
