@@ -32,17 +32,22 @@ def _git_runs(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     return runs
 
 
+def _lock(step: int) -> str:
+    """A pnpm lockfile that each commit changes (as a release's version bump does)."""
+    return f"lockfileVersion: '9.0'\npackages:\n  left-pad@1.{step}.0:\n    resolution: {{integrity: sha512-x}}\n"
+
+
 def _monorepo(root: Path) -> None:
     """A root package.json changed in REVISIONS commits (the last renames `old` to `new`) and PACKAGES packages."""
     scripts = {"build": "tsc", "old": "x"}
     write_tree(root, {f"packages/p{i}/package.json": json.dumps({"name": f"p{i}", "scripts": {"test": "t"}}) for i in range(PACKAGES)})
-    write_tree(root, {"package.json": json.dumps({"name": "root", "scripts": scripts}, indent=2)})
+    write_tree(root, {"package.json": json.dumps({"name": "root", "scripts": scripts}, indent=2), "pnpm-lock.yaml": _lock(0)})
     init_repo(root)
     for step in range(1, REVISIONS):
         scripts = {**scripts, f"step{step}": "y"}
         if step == REVISIONS - 1:
             scripts = {("new" if name == "old" else name): value for name, value in scripts.items()}
-        write_tree(root, {"package.json": json.dumps({"name": "root", "scripts": scripts}, indent=2)})
+        write_tree(root, {"package.json": json.dumps({"name": "root", "scripts": scripts}, indent=2), "pnpm-lock.yaml": _lock(step)})
         commit(root, f"step {step}")
 
 
@@ -58,8 +63,10 @@ def test_many_commands_missing_from_a_monorepo_s_configuration_read_its_history_
         assert found[f"cmd:pnpm gone{i}"]["verdict"] == "REFUTED"
         assert f"not defined in the last {REVISIONS} revisions of package.json" in found[f"cmd:pnpm gone{i}"]["reason"]
     # Each past revision of the root package.json is listed once for all nine commands (not once per command),
-    # its revisions asked of git once, and the six other packages, tried only for whether they define a command,
-    # have their histories left unread.
+    # its revisions asked of git once, its package.json read there once and its lockfile not at all (no lockfile
+    # makes a script defined), and the six other packages, tried only for whether they define a command, have
+    # their histories left unread.
     assert runs["ls-tree"] <= REVISIONS
+    assert runs["cat-file"] <= REVISIONS
     assert runs["log"] <= 2
     assert sum(runs.values()) < 40

@@ -44,6 +44,7 @@ class Revisions:
                 return None
             self.made += 1
             past = Context(repo, home.registry, home.config, options=dict(home.options))
+            past.holds_only = True  # namehistory asks a revision only whether the command held there
             self._contexts[revision] = past
             while len(self._contexts) > KEPT:
                 self._contexts.popitem(last=False)
