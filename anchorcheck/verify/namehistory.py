@@ -159,7 +159,8 @@ def _by_content(anchor: Anchor, names: list[str], config: str, head: str, contex
 def _look(anchor: Anchor, text: str, config: str, head: str, context: Context, check_at: CheckAt) -> dict[str, Any]:
     """What the revisions of `config` say: {"removed": change, "name", "to"}, or {"looked": N} with "cut" saying why
     the revisions looked at are not all of them (MAX_REVISIONS reached, a shallow clone, the deadline)."""
-    past = revisions(context.repo, head, config, MAX_REVISIONS + 1)
+    # One `git log` per configuration and run, whichever of its commands ask.
+    past = context.memo(("anchorcheck.config-revisions", head, config), lambda: revisions(context.repo, head, config, MAX_REVISIONS + 1))
     more, past = len(past) > MAX_REVISIONS, past[:MAX_REVISIONS]
     newer: Change | None = None
     for looked, revision in enumerate(past):

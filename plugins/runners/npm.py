@@ -345,7 +345,7 @@ def _binary(invocation: Invocation, context: Context, tool: str, packages: list[
         if not sure:  # the script's history may show it was the package's (`not-in-config`)
             return _not_in_config(unknown(invocation, f"{missing}; {package} ({at}) may provide a binary {name}", read))
         return verified(invocation, f"{tool} runs the binary {name} of {package} ({at}): no script is named so", [Evidence(path, line, package)])
-    if ":" in name or "=" in name:
+    if ":" in name or "=" in name or context.holds_only:  # (asked only whether it holds: no lockfile makes it hold)
         return refuted(invocation, missing, read)
     if _maybe_transitive(context, name):
         return _not_in_config(unknown(invocation, f"{missing}; {name} may be the binary of a transitive dependency", read))
