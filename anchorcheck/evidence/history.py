@@ -24,6 +24,7 @@ far it looked: nothing is concluded from history that is not there.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -357,6 +358,32 @@ def changing(repo: Repository, head: str, path: str, text: str, count: int) -> l
         return None
     found = [line.split("\0", 3) for line in out.splitlines() if line.count("\0") == 3]
     return [(Change(short, date, subject), parents.split()[0] if parents else None) for short, date, parents, subject in found]
+
+
+MAX_ADDED = 16 << 20  # characters of a configuration's added lines kept for the names it ever held (else: git's pickaxe, name by name)
+
+
+def added_text(repo: Repository, head: str, path: str, seconds: float) -> str | None:
+    """Every line any revision of `path` added, from one walk of the file's history (`git log -p -U0`): a name in none
+    of them was never in the file, which one walk tells for every name a run asks (a pickaxe, `-S`, walks once per
+    name). None when git fails, the walk is cut by time, or the added lines pass MAX_ADDED."""
+    options = ("-p", "-U0", "--format=", "--no-ext-diff", "--no-textconv")
+    stream = repo.git_stream("log", *options, operands=[head], paths=[f":(literal){path}"], seconds=seconds)
+    if stream is None:
+        return None
+    added: list[str] = []
+    size, rest = 0, ""
+    with stream:
+        for piece in itertools.chain(stream, ["\n"]):  # (the last line may end without one)
+            lines = (rest + piece).split("\n")
+            rest = lines.pop()
+            for line in lines:
+                if line.startswith("+") and not line.startswith("+++"):
+                    added.append(line[1:])
+                    size += len(line)
+            if size > MAX_ADDED:
+                return None
+    return None if stream.cut or stream.failed else "\n".join(added)
 
 
 def revision_count(repo: Repository, head: str, path: str) -> int | None:

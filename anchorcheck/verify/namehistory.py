@@ -26,11 +26,12 @@ from collections.abc import Callable
 from typing import Any
 
 from anchorcheck.evidence.cache import open_cache
-from anchorcheck.evidence.history import Change, at_head, changing, history_of, revision_count, revisions
+from anchorcheck.evidence.history import Change, added_text, at_head, changing, history_of, revision_count, revisions
 from anchorcheck.memory.implicit import NEVER_EXISTED
 from anchorcheck.model.anchors import Anchor
 from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Verdict
 from anchorcheck.repo.context import Context
+from anchorcheck.repo.gitcmd import GIT_TIMEOUT
 
 MAX_REVISIONS = 10  # revisions of one configuration file looked at, newest first
 MIN_SECONDS = 3.0  # left of the deadline below which no revision is checked
@@ -136,13 +137,16 @@ def _by_content(anchor: Anchor, names: list[str], config: str, head: str, contex
     more such commits than are looked at, or the command went by a change that kept the name's count."""
     if not names or history_of(context).shallow:
         return None
+    left = context.time_left()
+    seconds = GIT_TIMEOUT if left is None else min(GIT_TIMEOUT, left)
+    added = context.memo(("anchorcheck.config-added", head, config), lambda: added_text(context.repo, head, config, seconds))
     changes = []
-    for name in names:
-        found = changing(context.repo, head, config, name, MAX_REVISIONS + 1)
+    for name in names:  # never held: the one walk of the file's added lines says so; else git's pickaxe, for this name
+        found = [] if added is not None and name not in added else changing(context.repo, head, config, name, MAX_REVISIONS + 1)
         if found is None:
             return None
         if not found:
-            count = revision_count(context.repo, head, config)
+            count = context.memo(("anchorcheck.config-count", head, config), lambda: revision_count(context.repo, head, config))
             return None if count is None else {"looked": count, "by": "content"}
         changes.append(found)
     text = str(anchor)
