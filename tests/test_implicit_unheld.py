@@ -190,3 +190,18 @@ def test_a_command_is_looked_for_in_every_revision_of_its_configuration_by_conte
     claim = found["cmd:pnpm claim"]
     assert claim["verdict"] == "INCONCLUSIVE" and claim["state"] == "never-existed" and claim["severity"] == "warning"
     assert "never defined in package.json (all 15 revisions of it looked at)" in claim["reason"]
+
+
+def test_cd_dotdot_brings_a_block_back_where_it_began(tmp_path: Path) -> None:
+    # `cd cli` … `cd ..`: the commands after `cd ..` run from where the block began, so a root target renamed
+    # since is stale (REFUTED with the rename), not read as cli/'s never-existed one; `cd cli` then `cd sub` is cli/sub.
+    write_tree(tmp_path, {"Makefile": "spell:\n\techo\n", "cli/Makefile": "build:\n\techo\n", "cli/sub/Makefile": "deep:\n\techo\n",
+                          "AGENTS.md": "```sh\ncd cli\nmake build\ncd sub\nmake deep\ncd ../..\nmake spell\n```\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"Makefile": "spell2:\n\techo\n"})
+    commit(tmp_path, "rename spell")
+    found = by_anchor(check(tmp_path)[1])
+    assert found["cmd:make build in:cli/"]["verdict"] == "VERIFIED"
+    assert found["cmd:make deep in:cli/sub/"]["verdict"] == "VERIFIED"
+    spell = found["cmd:make spell"]
+    assert spell["verdict"] == "REFUTED" and "renamed to `spell2`" in spell["reason"], spell

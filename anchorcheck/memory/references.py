@@ -394,8 +394,8 @@ class _Reader:
         elif self._made(argv) or placeholder_word(folder):
             self.cwd = folder.removeprefix("./").rstrip("/") or None
         else:
-            self.cwd, _ = clean_path(folder.rstrip("/") + "/")
-            if self.cwd is not None:
+            self.cwd = _cd_target(self.cwd, folder)
+            if self.cwd not in (None, "."):
                 self._path(self.cwd, number, column0 + command.find(folder), "shell", written=folder)
         return True
 
@@ -436,6 +436,13 @@ class _Reader:
             start, end = entry.column + 1, entry.column + 1 + len(entry.written)
             generated = bool(GENERATED.search(entry.comment))
             self.found.append(Reference("file", f"file:{path}", entry.written, entry.line, start, end, "tree", generated=generated))
+
+
+def _cd_target(cwd: str | None, folder: str) -> str | None:
+    """Where `cd folder` goes from `cwd` (None: where the block began): relative to it, so `cd cli` … `cd ..` is back
+    where the block began ("."); None when it leaves the repository or is no clean path."""
+    target = posixpath.normpath(posixpath.join(cwd or "", folder))
+    return "." if target == "." else clean_path(target + "/")[0]
 
 
 def _share_siblings(found: list[Reference], names: list[int]) -> None:
