@@ -32,6 +32,9 @@ LANG_GO = {"languages": {"go": {"extensions": [".go"]}}}
 LANG_RUST = {"languages": {"rust": {"extensions": [".rs"]}}}
 LANG_JAVA = {"languages": {"java": {"extensions": [".java"]}}}
 LANG_RUBY = {"languages": {"ruby": {"extensions": [".rb", ".rake", ".gemspec"], "filenames": ["Rakefile", "Gemfile"]}}}
+LANG_KOTLIN = {"languages": {"kotlin": {"extensions": [".kt", ".kts"]}}}
+LANG_PHP = {"languages": {"php": {"extensions": [".php"]}}}
+LANG_CSHARP = {"languages": {"csharp": {"extensions": [".cs"]}}}
 
 RUNNER_NPM = {"runners": {"npm": ["npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx"]}}
 RUNNER_MAKE = {"runners": {"make": ["make", "gmake"]}}

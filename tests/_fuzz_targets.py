@@ -173,6 +173,9 @@ _BUILTIN: dict[str, tuple[str, ...]] = {
     "rust": ('use serde::Deserialize;\nfn main() { let _ = std::env::var("A"); }\nmacro_rules! m { () => {} }\n',),
     "java": ('import java.util.Map;\nclass A { void f() { System.getenv("A"); } }\n',),
     "ruby": ('require "redis"\nENV["A"]\nmodule M; class C; def f; end; end; end\n',),
+    "kotlin": ('import a.b.C as D\ndata class R(val id: String) : Base() {\n  companion object { const val K = "A" }\n  fun f() = System.getenv(K) + System.getenv()["B"]\n}\n',),
+    "php": ("<?php\nuse A\\{B, C as D};\nclass S extends B { use T; public $p; function f() { return getenv('A') . $_ENV['B'] . env(\"C\"); } }\n",),
+    "csharp": ('using static System.Environment;\nnamespace N;\nrecord P(int X) : B(X) { string F() => GetEnvironmentVariable("A"); }\n',),
 }
 
 

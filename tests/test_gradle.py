@@ -74,13 +74,14 @@ def test_groovy_settings_list_their_projects_over_several_lines(tmp_path: Path) 
     assert _server(check(tmp_path)[1])["verdict"] == "VERIFIED"
 
 
-def test_a_renamed_wrapper_and_a_folder_without_a_build_are_refuted(build: Path) -> None:
+def test_a_renamed_wrapper_is_refuted_and_a_folder_never_there_is_not_stale(build: Path) -> None:
     os.rename(build / "gradlew", build / "gradlew-old")
     write_tree(build, {"AGENTS.md": AGENTS + "\nThen `gradle -p tools build`.\n"})
     commit(build, "move the wrapper")
     found = by_anchor(check(build)[1])
     assert "moved to `gradlew-old`" in found["cmd:./gradlew detekt"]["reason"], found["cmd:./gradlew detekt"]
-    assert found["cmd:gradle -p tools build"]["verdict"] == "REFUTED"  # no folder tools/ to run in
+    never = found["cmd:gradle -p tools build"]  # no folder tools/ to run in, and none ever was: an example, not stale
+    assert (never["verdict"], never["state"], never["severity"]) == ("INCONCLUSIVE", "never-existed", "warning"), never
 
 
 def test_a_relative_task_path_is_read_from_the_folder_s_project(build: Path) -> None:

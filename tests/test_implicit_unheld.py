@@ -56,8 +56,8 @@ def test_a_command_its_configuration_never_defined_is_no_stale_one(tmp_path: Pat
 def test_a_command_whose_configuration_history_was_cut_short_says_how_far_it_looked(tmp_path: Path) -> None:
     write_tree(tmp_path, {"package.json": ROOT})
     init_repo(tmp_path)
-    for n in range(11):  # more revisions of package.json than are looked at
-        write_tree(tmp_path, {"package.json": ROOT.replace('"tsc"', f'"tsc -p {n}"')})
+    for n in range(11):  # more revisions of package.json than are looked at, whose text has held the name since the 2nd
+        write_tree(tmp_path, {"package.json": ROOT.replace('"tsc"', f'"tsc -p {n} && echo claim"')})
         commit(tmp_path, f"build {n}")
     write_tree(tmp_path, {"AGENTS.md": "Run `pnpm claim`.\n"})
     claim = by_anchor(check(tmp_path)[1])["cmd:pnpm claim"]
@@ -133,3 +133,60 @@ def test_a_shallow_clone_does_not_call_a_command_never_defined(tmp_path: Path) -
     # the same commit, but one revision of package.json to look at: not known never to have been (nor from the cache)
     claim = by_anchor(check(shallow)[1])["cmd:pnpm claim"]
     assert claim["verdict"] == "INCONCLUSIVE" and claim["state"] == "unsure" and "a shallow clone" in claim["reason"]
+
+
+FOLDERS = """# Dev
+
+- `go test ./internal/js/http/`
+- `go test ./pkg/legacy/...`
+- `go test ./js/http/`
+- `pnpm -C web build`
+- `pnpm -C site build`
+- `make -C docs html`
+- `make -C manual html`
+"""
+
+
+def test_a_folder_a_command_names_that_never_existed_is_no_stale_one(tmp_path: Path) -> None:
+    # dev-2: k6's AGENTS.md ran `go test ./internal/js/modules/k6/http/`, a folder its history never had
+    write_tree(tmp_path, {"go.mod": "module example.com/m\n\ngo 1.22\n", "js/http/h.go": "package http\n",
+                          "pkg/legacy/l.go": "package legacy\n", "package.json": ROOT, "web/package.json": '{"name": "web", "scripts": {"build": "vite"}}\n',
+                          "docs/Makefile": "html:\n\techo\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "-r", "pkg/legacy", "web", "docs")
+    commit(tmp_path, "drop legacy, web and docs")
+    write_tree(tmp_path, {"AGENTS.md": FOLDERS})
+    found = by_anchor(check(tmp_path)[1])
+    # never in history: an example or a hallucination, a warning, and never answered from the root
+    for anchor in ("cmd:go test ./internal/js/http/", "cmd:pnpm -C site build", "cmd:make -C manual html"):
+        result = found[anchor]
+        assert result["verdict"] == "INCONCLUSIVE" and result["state"] == "never-existed" and result["severity"] == "warning", anchor
+        assert "never in this repository's history" in result["reason"]
+    # in history and gone: stale, an error with the commit that removed it
+    for anchor in ("cmd:go test ./pkg/legacy/...", "cmd:pnpm -C web build", "cmd:make -C docs html"):
+        result = found[anchor]
+        assert result["verdict"] == "REFUTED" and result["severity"] == "error" and "drop legacy, web and docs" in result["reason"], anchor
+    assert found["cmd:go test ./js/http/"]["verdict"] == "VERIFIED"
+    # a typed anchor is an explicit claim: REFUTED
+    assert _anchor(tmp_path, "cmd:go test ./internal/js/http/")["verdict"] == "REFUTED"
+
+
+def test_a_command_is_looked_for_in_every_revision_of_its_configuration_by_content(tmp_path: Path) -> None:
+    # dev-2: turso's `make test-mvcc` went 13 revisions of its Makefile back; electric's `pnpm claim` never was
+    scripts = ROOT.replace('"dev": "vite"', '"dev": "vite", "old-e2e": "playwright"')
+    write_tree(tmp_path, {"package.json": scripts})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"package.json": scripts.replace("vitest", "vitest run")})
+    commit(tmp_path, "unit: run once")
+    write_tree(tmp_path, {"package.json": ROOT.replace("vitest", "vitest run")})
+    commit(tmp_path, "drop the old e2e script")  # the 3rd revision of 15
+    for n in range(12):
+        write_tree(tmp_path, {"package.json": ROOT.replace('"tsc"', f'"tsc -p {n}"')})
+        commit(tmp_path, f"build {n}")
+    write_tree(tmp_path, {"AGENTS.md": "Run `pnpm old-e2e`, then `pnpm claim`.\n"})
+    found = by_anchor(check(tmp_path)[1])
+    gone = found["cmd:pnpm old-e2e"]
+    assert gone["verdict"] == "REFUTED" and gone["severity"] == "error" and "'drop the old e2e script')" in gone["reason"]
+    claim = found["cmd:pnpm claim"]
+    assert claim["verdict"] == "INCONCLUSIVE" and claim["state"] == "never-existed" and claim["severity"] == "warning"
+    assert "never defined in package.json (all 15 revisions of it looked at)" in claim["reason"]

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 # Import flags: how certain it is that the import runs.
 TYPE_CHECKING_ONLY = "type-checking"
 OPTIONAL = "optional"  # inside try/except ImportError (or a similar guard)
+# The node types of a plain name, as each grammar spells one: a key held in a constant is one of them.
+_NAMES = frozenset({"identifier", "constant", "simple_identifier", "name"})
 
 
 class Facts:
@@ -86,7 +88,7 @@ class Facts:
         """Record a read of the environment: by name when the key is a plain literal (or a name
         bound once to one in the same file, `KEY = "X"; os.getenv(KEY)`), else as computed."""
         value = string_value(key) if key.type in literal_types else None
-        if value is None and constants and key.type in ("identifier", "constant"):
+        if value is None and constants and key.type in _NAMES:
             value = constants.get(Parsed.text(key))
         if value:
             self.env.append((value, read.start_point[0] + 1))
@@ -335,7 +337,8 @@ class Define(NamedTuple):
     by the same rules as this definition (nested classes, modules). The body is
     each node in the `body` fields, in order: members may be written outside
     the braces (a Java record's components) or under another field (the
-    interface a Go `type` names). `owner` is
+    interface a Go `type` names); a grammar without such fields (Kotlin's) gives a
+    function that finds the body nodes instead, as `name` may. `owner` is
     the type a definition belongs to where that is written outside it (a Go
     method's receiver); a definition that is not `recorded` only qualifies
     the names in its body (a Rust `impl` block). Named tuples, as `Definitions`: frozen and compared
@@ -348,7 +351,7 @@ class Define(NamedTuple):
     spelling: Callable[[Node], str] = Parsed.text
     members: Definitions | None = None
     nests: bool = False
-    body: tuple[str, ...] = ("body",)
+    body: tuple[str, ...] | Callable[[Node], Iterable[Node]] = ("body",)
     owner: Callable[[Node], str | None] | None = None
     recorded: bool = True
 
@@ -403,7 +406,8 @@ def _walk(node: Node, rules: Definitions, prefix: str, found: list[tuple[str, in
                 found.append((scope + text, Parsed.line(name if define.at_name else child)))
             if define.members is None and not define.nests:
                 continue
-            for body in (target.child_by_field_name(part) for part in define.body):
+            bodies = define.body(target) if callable(define.body) else (target.child_by_field_name(part) for part in define.body)
+            for body in bodies:
                 if body is None:
                     continue
                 if define.members is not None:

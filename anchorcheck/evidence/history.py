@@ -24,6 +24,7 @@ far it looked: nothing is concluded from history that is not there.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -346,6 +347,49 @@ def revisions(repo: Repository, head: str, path: str, count: int) -> list[Change
     revisions of one configuration or manifest whose past definitions are compared with now."""
     out = repo.git("log", f"--max-count={count}", "--format=%h%x00%cs%x00%s", operands=[head], paths=[f":(literal){path}"])
     return [Change(*line.split("\0", 2)) for line in (out or "").splitlines() if line.count("\0") == 2]
+
+
+def changing(repo: Repository, head: str, path: str, text: str, count: int) -> list[tuple[Change, str | None]] | None:
+    """The last `count` commits of `head` that changed how often `text` occurs in `path` (git's pickaxe, `-S`,
+    the text one argument: never an option), newest first, each with its first parent (None: a root commit).
+    [] when no revision of the file ever held `text`, so none defined a name spelled so; None when git fails."""
+    out = repo.git("log", f"-S{text}", f"--max-count={count}", "--format=%h%x00%cs%x00%p%x00%s", operands=[head], paths=[f":(literal){path}"])
+    if out is None:
+        return None
+    found = [line.split("\0", 3) for line in out.splitlines() if line.count("\0") == 3]
+    return [(Change(short, date, subject), parents.split()[0] if parents else None) for short, date, parents, subject in found]
+
+
+MAX_ADDED = 16 << 20  # characters of a configuration's added lines kept for the names it ever held (else: git's pickaxe, name by name)
+
+
+def added_text(repo: Repository, head: str, path: str, seconds: float) -> str | None:
+    """Every line any revision of `path` added, from one walk of the file's history (`git log -p -U0`): a name in none
+    of them was never in the file, which one walk tells for every name a run asks (a pickaxe, `-S`, walks once per
+    name). None when git fails, the walk is cut by time, or the added lines pass MAX_ADDED."""
+    options = ("-p", "-U0", "--format=", "--no-ext-diff", "--no-textconv")
+    stream = repo.git_stream("log", *options, operands=[head], paths=[f":(literal){path}"], seconds=seconds)
+    if stream is None:
+        return None
+    added: list[str] = []
+    size, rest = 0, ""
+    with stream:
+        for piece in itertools.chain(stream, ["\n"]):  # (the last line may end without one)
+            lines = (rest + piece).split("\n")
+            rest = lines.pop()
+            for line in lines:
+                if line.startswith("+") and not line.startswith("+++"):
+                    added.append(line[1:])
+                    size += len(line)
+            if size > MAX_ADDED:
+                return None
+    return None if stream.cut or stream.failed else "\n".join(added)
+
+
+def revision_count(repo: Repository, head: str, path: str) -> int | None:
+    """How many commits of `head` changed `path`: the revisions a look at all of them reads."""
+    out = (repo.git("rev-list", "--count", operands=[head], paths=[f":(literal){path}"]) or "").strip()
+    return int(out) if out.isdigit() else None
 
 
 def _noted_state(repo: Repository) -> tuple[str, bool] | None:

@@ -45,6 +45,10 @@ class Context:
         self.deadline = deadline
         self.options = {} if options is None else options
         self.shared = Memo() if shared is None else shared
+        # Only whether an anchor holds (VERIFIED) is asked here: a past revision's checkout, where the history of a
+        # command looks for the last revision that defined it. Work that can only tell REFUTED from INCONCLUSIVE
+        # (which lockfile may lock a binary of that name) may be skipped.
+        self.holds_only = False
         observe = getattr(self.repo, "observe", None)
         if observe is not None:  # a checkout at a revision reads what cannot change
             observe(self.shared)

@@ -44,7 +44,7 @@ class RevisionRepository(Repository):
     not .gitignore: a committed tree holds only what was tracked.
     """
 
-    def __init__(self, base: Repository, revision: str) -> None:
+    def __init__(self, base: Repository, revision: str, blobs: dict[str, bytes] | None = None) -> None:
         super().__init__(base.root, skip_dirs=base.skip_dirs, max_file_size=base.max_file_size)
         self.exclude = base.exclude
         if not base.in_git:
@@ -56,7 +56,7 @@ class RevisionRepository(Repository):
             raise RevisionError(f"revision {revision!r} is not a commit of this repository")
         self.revision = revision
         self.commit = commit
-        self._blobs: dict[str, bytes] = {}
+        self._blobs: dict[str, bytes] = {} if blobs is None else blobs  # by object id: views of other revisions may share it
 
     # -- the tree ------------------------------------------------------------
 

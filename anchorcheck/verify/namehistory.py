@@ -26,15 +26,16 @@ from collections.abc import Callable
 from typing import Any
 
 from anchorcheck.evidence.cache import open_cache
-from anchorcheck.evidence.history import Change, at_head, history_of, revisions
+from anchorcheck.evidence.history import Change, added_text, at_head, changing, history_of, revision_count, revisions
 from anchorcheck.memory.implicit import NEVER_EXISTED
 from anchorcheck.model.anchors import Anchor
 from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Verdict
 from anchorcheck.repo.context import Context
+from anchorcheck.repo.gitcmd import GIT_TIMEOUT
 
 MAX_REVISIONS = 10  # revisions of one configuration file looked at, newest first
 MIN_SECONDS = 3.0  # left of the deadline below which no revision is checked
-_CACHE_KEY = "cmd-history-v2"
+_CACHE_KEY = "cmd-history-v3"
 UNSURE = "unsure"  # not defined in the revisions looked at, which are not all of them: not known to be stale
 _DEADLINE = "the deadline came first"
 _NAME = re.compile(r"[\w.:/-]+")
@@ -64,7 +65,8 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
     key = f"{_CACHE_KEY}:{head}:{clone}:{config}:{text}"
     found = cache.get_many([key]).get(key) if cache is not None else None
     if found is None:
-        found = _look(anchor, text, config, head, context, check_at)
+        found = _by_content(anchor, _names(anchor, result.reason, config), config, head, context, check_at)
+        found = found or _look(anchor, text, config, head, context, check_at)
         if cache is not None and found.get("cut") != _DEADLINE:
             cache.put(key, found)
             cache.flush()
@@ -118,10 +120,51 @@ def _revisions(count: int) -> str:
     return f"{count} revision{'s' if count != 1 else ''}"
 
 
+def _names(anchor: Anchor, reason: str, config: str) -> list[str]:
+    """The words of the command that the runner's reason names as undefined ("no script claim in package.json"):
+    the configuration's text must hold each for it to define the command. Options, assignments and the
+    configuration's own path (`make -f sub.mk`) are not among them."""
+    parts = set(config.replace("/", " ").split())
+    words = [w for w in anchor.value.split()[1:] if _NAME.fullmatch(w) and not w.startswith("-") and w not in parts]
+    return [w for w in dict.fromkeys(words) if re.search(rf"(?<![\w:./-]){re.escape(w)}(?![\w:./-])", reason)]
+
+
+def _by_content(anchor: Anchor, names: list[str], config: str, head: str, context: Context, check_at: CheckAt) -> dict[str, Any] | None:
+    """What the whole history of `config` says, read by content (git's pickaxe) rather than revision by revision: a
+    name no revision's text ever held was never defined ({"looked": all revisions}); else the commits that changed
+    how often it occurs are the ones that may have removed the command, checked newest first (the command held
+    just before one and not after it → removed there). None when this cannot tell: a shallow clone, no name,
+    more such commits than are looked at, or the command went by a change that kept the name's count."""
+    if not names or history_of(context).shallow:
+        return None
+    left = context.time_left()
+    seconds = GIT_TIMEOUT if left is None else min(GIT_TIMEOUT, left)
+    added = context.memo(("anchorcheck.config-added", head, config), lambda: added_text(context.repo, head, config, seconds))
+    changes = []
+    for name in names:  # never held: the one walk of the file's added lines says so; else git's pickaxe, for this name
+        found = [] if added is not None and name not in added else changing(context.repo, head, config, name, MAX_REVISIONS + 1)
+        if found is None:
+            return None
+        if not found:
+            count = context.memo(("anchorcheck.config-count", head, config), lambda: revision_count(context.repo, head, config))
+            return None if count is None else {"looked": count, "by": "content"}
+        changes.append(found)
+    text = str(anchor)
+    for change, parent in min(changes, key=len)[:MAX_REVISIONS]:
+        left = context.time_left()
+        if (left is not None and left < MIN_SECONDS) or check_at(change.commit, text) is Verdict.VERIFIED:
+            return None  # held after this change: removed by another one (or no time): the walk decides
+        if parent is not None and check_at(parent, text) is Verdict.VERIFIED:
+            name, to = _renamed(anchor, text, config, parent, change.commit, context, check_at)
+            return {"removed": list(change), "name": name, "to": to}
+    return None
+
+
 def _look(anchor: Anchor, text: str, config: str, head: str, context: Context, check_at: CheckAt) -> dict[str, Any]:
     """What the revisions of `config` say: {"removed": change, "name", "to"}, or {"looked": N} with "cut" saying why
     the revisions looked at are not all of them (MAX_REVISIONS reached, a shallow clone, the deadline)."""
-    past = revisions(context.repo, head, config, MAX_REVISIONS + 1)
+    # One `git log` per configuration and run, whichever of its commands ask.
+    past = context.memo(("anchorcheck.config-revisions", head, config), lambda: revisions(context.repo, head, config, MAX_REVISIONS + 1))
     more, past = len(past) > MAX_REVISIONS, past[:MAX_REVISIONS]
     newer: Change | None = None
     for looked, revision in enumerate(past):

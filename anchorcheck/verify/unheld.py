@@ -10,6 +10,12 @@ was and is gone makes the `cd` (or "run from `DIR/`") a stale path, REFUTED
 where it is written, and its commands are not checked elsewhere either (the
 same state, the reason says where the folder went). With no history to ask
 (not a git checkout), the commands are read as before: from the root.
+
+The same holds for a folder or file a command names itself (`go test ./x/...`,
+`pnpm -C web`, `make -C docs`, `cargo --manifest-path x/Cargo.toml`): a runner
+that finds it missing says which (`missing_path`), and for a command read from
+prose history decides: gone → REFUTED with the commit; never there → an
+example or a hallucination, INCONCLUSIVE `never-existed`.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from anchorcheck.evidence.history import history_of
 from anchorcheck.memory import implicit
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Verdict
+from anchorcheck.verify.namehistory import UNSURE
 from anchorcheck.repo.context import Context
 
 UNHELD = "unheld-folder"  # runs in a folder the checkout does not hold: another project's command, or a gone folder's
@@ -48,3 +55,26 @@ def runs_unheld(reference: Reference, context: Context) -> AnchorResult | None:
         why = f"it runs in {written}, which is not here ({fates[0].describe()}): the command is not checked in another folder"
     # a warning where the folder went (the text is stale there); another project's command is no fault of the text
     return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, why, state=UNHELD, severity="warning" if gone is not None else None)
+
+
+def names_missing(result: AnchorResult, context: Context) -> AnchorResult:
+    """A command read from prose that a runner REFUTED for a folder or file it names that is not here
+    (`details["missing_path"]`), as history has it: gone → REFUTED (an error) with the commit; never in
+    history → INCONCLUSIVE `never-existed` (a warning); history seen in part → INCONCLUSIVE. No history: as it is."""
+    path = result.details.get("missing_path")
+    if result.verdict is not Verdict.REFUTED or not isinstance(path, str):
+        return result
+    fate = history_of(context).fate(path)
+    if fate is None:
+        return result
+    if fate.existed:
+        result.reason, result.state, result.severity = f"{result.reason}; {fate.describe()}", "gone", "error"
+        return result
+    result.verdict, result.severity = Verdict.INCONCLUSIVE, "warning"
+    if fate.never_existed:
+        result.state = implicit.NEVER_EXISTED
+        result.reason += "; never in this repository's history: an example, another project's path or a hallucination, not a stale one"
+    else:
+        result.state = UNSURE
+        result.reason += f"; {fate.describe()}: it may have been there before, so it is not known to be stale"
+    return result

@@ -118,16 +118,26 @@ def _bind(facts: Facts, name: Node, stmt: Node) -> None:
 
 def module_files(module: str, path: str, repo: object, roots: tuple[str, ...]) -> tuple[str, ...]:
     """The source of class `a.b.C`: a file `.../a/b/C.java`, wherever the source root is."""
-    suffix = module.replace(".", "/") + ".java"
-    listed = getattr(repo, "paths")(named=[suffix.rpartition("/")[2]])
-    return tuple(p for p in listed if p == suffix or p.endswith("/" + suffix))
+    return class_files(module, repo, ".java")
 
 
 def package_files(path: str, repo: object) -> tuple[str, ...]:
     """The other `.java` files of the directory: the package, whose classes need no import."""
+    return directory_files(path, repo, ".java")
+
+
+def class_files(module: str, repo: object, extension: str) -> tuple[str, ...]:
+    """The files `.../a/b/C` + extension of class `a.b.C` (a JVM language's layout), below any source root."""
+    suffix = module.replace(".", "/") + extension
+    listed = getattr(repo, "paths")(named=[suffix.rpartition("/")[2]])
+    return tuple(p for p in listed if p == suffix or p.endswith("/" + suffix))
+
+
+def directory_files(path: str, repo: object, extension: str) -> tuple[str, ...]:
+    """The other files of `path`'s directory with that extension: a JVM package, laid out as one directory."""
     directory = path.rpartition("/")[0]
     listed = getattr(repo, "paths")(scope=directory or None)
-    return tuple(p for p in listed if p != path and p.endswith(".java") and p.rpartition("/")[0] == directory)
+    return tuple(p for p in listed if p != path and p.endswith(extension) and p.rpartition("/")[0] == directory)
 
 
 def _whole_reads(parsed: Parsed, facts: Facts, kept: set[str]) -> None:

@@ -84,6 +84,14 @@ def refuted(invocation: Invocation, reason: str, evidence: Iterable[Evidence] = 
     return AnchorResult(invocation.text, Verdict.REFUTED, reason, list(evidence), state="undefined")
 
 
+def not_there(invocation: Invocation, reason: str, path: str) -> AnchorResult:
+    """REFUTED: the call needs a file or folder (`path`, a folder ending in `/`) that is not here. The core asks
+    history of `missing_path` for a command read from prose: one that never was there is an example, not stale."""
+    result = refuted(invocation, reason)
+    result.details["missing_path"] = path
+    return result
+
+
 def unknown(invocation: Invocation, reason: str, evidence: Iterable[Evidence] = ()) -> AnchorResult:
     return AnchorResult(invocation.text, Verdict.INCONCLUSIVE, reason, list(evidence), state="unknown")
 
@@ -138,7 +146,7 @@ def no_folder(invocation: Invocation, context: Context, tool: str, folder: str) 
     ignored = context.repo.ignored_because(folder)
     if ignored:
         return unknown(invocation, f"{tool} is told to run in {folder}/, which does not exist but is {ignored}")
-    return refuted(invocation, f"{tool} is told to run in {folder}/, and there is no such folder in the repository")
+    return not_there(invocation, f"{tool} is told to run in {folder}/, and there is no such folder in the repository", folder + "/")
 
 
 def join(cwd: str, path: str) -> str | None:

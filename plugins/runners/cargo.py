@@ -40,6 +40,7 @@ from anchorcheck_plugins.runners._support import (
     line_of,
     listed,
     nearest,
+    not_there,
     option,
     parse_toml,
     read_text,
@@ -248,6 +249,9 @@ def _check(invocation: Invocation, context: Context, args: list[str], expanded: 
         return unknown(invocation, f"`cargo {command}` needs no repository configuration")
     if command not in _PACKAGE_COMMANDS:
         return _external(invocation, context, command, rest)
+    written = _manifest_path(invocation.cwd, rest)
+    if written is not None and not written.startswith("/") and written != ".." and not written.startswith("../") and not is_file(context, written):
+        return not_there(invocation, f"the manifest {written} does not exist", written)
     manifest = _manifest(context, invocation.cwd, rest)
     if manifest is None:
         return refuted(invocation, f"`cargo {command}` needs a Cargo.toml; there is none in {searched(invocation.cwd)}{elsewhere(context, ['Cargo.toml'])}")
@@ -278,12 +282,19 @@ def _external(invocation: Invocation, context: Context, command: str, rest: list
     return external
 
 
-def _manifest(context: Context, cwd: str, rest: list[str]) -> str | None:
+def _manifest_path(cwd: str, rest: list[str]) -> str | None:
+    """The manifest a `--manifest-path` names, from the repository root; None without one."""
     for index, word in enumerate(rest):
         if word.startswith("--manifest-path"):
             value = word.partition("=")[2] or (rest[index + 1] if index + 1 < len(rest) else "")
-            path = posixpath.normpath(posixpath.join(cwd, value))
-            return path if is_file(context, path) else None
+            return posixpath.normpath(posixpath.join(cwd, value))
+    return None
+
+
+def _manifest(context: Context, cwd: str, rest: list[str]) -> str | None:
+    written = _manifest_path(cwd, rest)
+    if written is not None:
+        return written if is_file(context, written) else None
     for folder in upward(cwd):
         if is_file(context, in_dir(folder, "Cargo.toml")):
             return in_dir(folder, "Cargo.toml")

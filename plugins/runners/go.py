@@ -26,6 +26,8 @@ from anchorcheck_plugins.runners._support import (
     is_dir,
     is_file,
     join,
+    no_folder,
+    not_there,
     read_text,
     refuted,
     searched,
@@ -77,6 +79,9 @@ def verify_go(invocation: Invocation, context: Context) -> AnchorResult:
     if words[:1] == ["-C"] and len(words) > 1:
         cwd = join(cwd, words[1]) or cwd
         words = words[2:]
+        gone = no_folder(invocation, context, "go", cwd)  # not answered from a go.mod above it
+        if gone is not None:
+            return gone
     if not words:
         return unknown(invocation, "go without a command only prints its help")
     command, rest = words[0], words[1:]
@@ -142,9 +147,9 @@ def _package(invocation: Invocation, context: Context, cwd: str, module: str | N
     if folder is None:
         return unknown(invocation, f"{package} is outside the repository")
     if written.endswith(".go"):
-        return Evidence(folder, None, "Go file") if is_file(context, folder) else refuted(invocation, f"{folder} does not exist")
+        return Evidence(folder, None, "Go file") if is_file(context, folder) else not_there(invocation, f"{folder} does not exist", folder)
     if not is_dir(context, folder):
-        return refuted(invocation, f"the package folder {folder}/ does not exist")
+        return not_there(invocation, f"the package folder {folder}/ does not exist", folder + "/")
     if not recursive and not any(p.endswith(".go") and posixpath.dirname(p) == (folder if folder != "." else "") for p in context.repo.paths(None if folder == "." else folder)):
         return refuted(invocation, f"{'the repository root' if folder == '.' else folder + '/'} holds no .go files")
     return Evidence(folder, None, "package folder")

@@ -30,6 +30,8 @@ from anchorcheck_plugins.runners._support import (
     is_file,
     join,
     listed,
+    no_folder,
+    not_there,
     option,
     read_text,
     refuted,
@@ -302,12 +304,15 @@ def _parse_call(args: tuple[str, ...], cwd: str) -> MakeCall:
 
 def verify_make(invocation: Invocation, context: Context) -> AnchorResult:
     call = _parse_call(invocation.args, invocation.cwd)
+    gone = no_folder(invocation, context, "make", call.folder) if call.folder != invocation.cwd else None
+    if gone is not None:
+        return gone
     if call.file is not None:
         path = join(call.folder, call.file)
         if path is None or dynamic(call.file):
             return unknown(invocation, f"the makefile {call.file} is outside the repository or computed")
         if not is_file(context, path):
-            return refuted(invocation, f"{path} does not exist")
+            return not_there(invocation, f"{path} does not exist", path)
     else:
         path = next((in_dir(call.folder, n) for n in MAKEFILES if is_file(context, in_dir(call.folder, n))), None)
         if path is None:

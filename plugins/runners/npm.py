@@ -39,11 +39,13 @@ from anchorcheck_plugins.runners._support import (
     declared,
     dynamic,
     elsewhere,
+    is_dir,
     is_file,
     join,
     listed,
     nearest,
     no_folder,
+    not_there,
     option,
     package_index,
     refuted,
@@ -273,6 +275,7 @@ class Selection(NamedTuple):
     packages: list[Package]
     how: str
     open: str | None = None
+    folder: str | None = None  # the folder a path selector (`--filter ./web`) names, when no package is there
 
 
 def _targets(context: Context, tool: str, opts: Options) -> Selection | None:
@@ -292,7 +295,9 @@ def _targets(context: Context, tool: str, opts: Options) -> Selection | None:
         if "[" in selector or dynamic(selector.strip("{}").replace("*", "")):
             return Selection([], selector, f"{selector} picks packages only known at run time (a placeholder, a variable or a git revision)")
         picked.extend(select(workspace, selector, unscoped=tool == "pnpm"))
-    return Selection(picked, f"{' '.join(opts.workspace)} in {workspace.config}")
+    paths = [s.strip("{}") for s in opts.workspace if s.startswith(("./", "{"))]
+    folder = join(workspace.root.folder, paths[0]) if len(paths) == len(opts.workspace) == 1 else None
+    return Selection(picked, f"{' '.join(opts.workspace)} in {workspace.config}", folder=None if folder in (None, ".") or is_dir(context, folder) else folder)
 
 
 def _script(invocation: Invocation, context: Context, tool: str, opts: Options, script: str, binary_fallback: bool) -> AnchorResult:
@@ -300,14 +305,15 @@ def _script(invocation: Invocation, context: Context, tool: str, opts: Options, 
         return unknown(invocation, f"the script name {script} is a placeholder or a shell expansion")
     selection = _targets(context, tool, opts)
     if selection is None:
-        missing = f"no package.json in {searched(opts.cwd)}, so there is no script {script}"
-        ran = _bun_file(invocation, context, opts.cwd, script, missing) if tool == "bun" else None
-        return ran or refuted(invocation, f"{missing}{elsewhere(context, ['package.json'])}")
+        none = f"no package.json in {searched(opts.cwd)}, so there is no script {script}"
+        ran = _bun_file(invocation, context, opts.cwd, script, none) if tool == "bun" else None
+        return ran or refuted(invocation, f"{none}{elsewhere(context, ['package.json'])}")
     if selection.open is not None:
         return unknown(invocation, selection.open)
     packages = selection.packages
     if not packages:
-        return refuted(invocation, f"no workspace package matches {selection.how}")
+        why = f"no workspace package matches {selection.how}"
+        return refuted(invocation, why) if selection.folder is None else not_there(invocation, why, selection.folder + "/")
     having = [p for p in packages if script in p.scripts]
     if having:
         evidence = [Evidence(p.path, p.scripts[script], f'script "{script}"') for p in having]
@@ -339,7 +345,7 @@ def _binary(invocation: Invocation, context: Context, tool: str, packages: list[
         if not sure:  # the script's history may show it was the package's (`not-in-config`)
             return _not_in_config(unknown(invocation, f"{missing}; {package} ({at}) may provide a binary {name}", read))
         return verified(invocation, f"{tool} runs the binary {name} of {package} ({at}): no script is named so", [Evidence(path, line, package)])
-    if ":" in name or "=" in name:
+    if ":" in name or "=" in name or context.holds_only:  # (asked only whether it holds: no lockfile makes it hold)
         return refuted(invocation, missing, read)
     if _maybe_transitive(context, name):
         return _not_in_config(unknown(invocation, f"{missing}; {name} may be the binary of a transitive dependency", read))
