@@ -102,3 +102,18 @@ def test_a_make_target_named_like_a_folder_is_still_a_target(tmp_path: Path) -> 
     assert docs["verdict"] == "REFUTED" and "a folder docs/ exists" in docs["reason"] and "'rename docs target'" in docs["reason"]
     # a folder site/ and no target `site` in any revision: make finds the folder up to date, nothing says it was a target
     assert found["cmd:make site"]["verdict"] == "INCONCLUSIVE"
+
+
+def test_a_script_renamed_in_the_files_own_package_is_not_verified_by_a_sibling_a_heading_names(tmp_path: Path) -> None:
+    # held-out-7 (prefect ui-v2/AGENTS.md): "# Prefect UI v2" names ui/, whose package.json has a `build` too
+    app = '{"name": "app", "scripts": {"build": "tsc -b && vite build", "dev": "vite"}}\n'
+    files = {"ui/package.json": '{"name": "legacy", "scripts": {"build": "vite build"}}\n', "ui-v2/package.json": app}
+    _then(tmp_path, files, {"ui-v2/package.json": app.replace('"build":', '"build:app":')}, "rename build")
+    text = "# Prefect UI v2\n\n## Checklist\n\n1. **Dev server**: `npm run dev`\n2. **Build**: `npm run build`\n"
+    write_tree(tmp_path, {"ui-v2/AGENTS.md": text, "ui/AGENTS.md": text.replace(" v2", "")})
+    found = {(r["memory_file"], r["anchor"]): r for r in check(tmp_path)[1]}
+    build = found["ui-v2/AGENTS.md", "cmd:npm run build in:ui-v2/"]
+    assert build["verdict"] == "REFUTED" and "renamed to `build:app` in" in build["reason"]
+    assert found["ui-v2/AGENTS.md", "cmd:npm run dev in:ui-v2/"]["verdict"] == "VERIFIED"
+    # ui/ never had it renamed: its own `build` holds (no new REFUTED)
+    assert found["ui/AGENTS.md", "cmd:npm run build in:ui/"]["verdict"] == "VERIFIED"

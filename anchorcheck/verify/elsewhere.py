@@ -16,7 +16,8 @@ packages/db/CLAUDE.md) is read from the file's own folder first and from the
 root after. When only the root's configuration defines it now, and the history
 of the file's own package shows the command defined there and removed, the
 text was true where it was written and is not: REFUTED with that commit
-(`gone_from_own`), not VERIFIED by the root's command of the same name.
+(`gone_from_own`), not VERIFIED by the root's command of the same name, nor by
+a sibling folder a heading's words name (`ui/` for "# Prefect UI v2").
 """
 
 from __future__ import annotations
@@ -67,11 +68,13 @@ def defined_elsewhere(
 
 
 def gone_from_own(reference: Reference, verified: AnchorResult, check: Callable[[str], AnchorResult], repo: Repository) -> AnchorResult:
-    """`verified`, or the REFUTED reading of a nested memory file's own folder when only the root verified the command
-    and the history of the file's own configuration shows the command defined there and removed (`gone`)."""
+    """`verified`, or the REFUTED reading of a nested memory file's own folder when only the root, or a folder a
+    heading's words name (`ui/` for "# Prefect UI v2" in ui-v2/AGENTS.md), verified the command and the history of
+    the file's own configuration shows the command defined there and removed (`gone`)."""
     if verified.verdict is not Verdict.VERIFIED or not reference.folder or implicit.placed_in(reference, repo) is not None:
         return verified
-    if verified.anchor != reference.anchor:  # verified from a folder the text named, or the file's own: not the root's fallback
-        return verified
-    own = check(f"{reference.anchor} in:{encode_path(reference.folder)}/")
+    own_anchor = f"{reference.anchor} in:{encode_path(reference.folder)}/"
+    if verified.anchor == own_anchor or (verified.anchor != reference.anchor and verified.anchor in implicit.command_readings(reference, repo)):
+        return verified  # the file's own folder, or a folder the text named: not the root's or a heading's fallback
+    own = check(own_anchor)
     return own if own.verdict is Verdict.REFUTED and own.state == "gone" else verified
