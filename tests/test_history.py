@@ -105,6 +105,21 @@ def test_a_path_written_relative_to_a_package_still_verifies_when_it_never_exist
     assert [r["verdict"] for r in found.values()] == ["VERIFIED"]
 
 
+def test_a_folder_that_moved_is_not_verified_by_a_source_roots_folder_of_that_name(tmp_path: Path) -> None:
+    # held-out-7 (prefect src/prefect/server/AGENTS.md "`concurrency/`"): the server's folder moved, and the
+    # client's src/app/concurrency/ (a source root's reading) answered for it; history wins
+    write_tree(tmp_path, {"src/app/server/concurrency/leases.py": "x\n", "src/app/concurrency/sync.py": "y\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "src/app/server/concurrency", "src/app/server/limits")
+    commit(tmp_path, "server: concurrency is limits")
+    write_tree(tmp_path, {"src/app/server/AGENTS.md": "- `concurrency/` - server-side concurrency management\n",
+                          "src/app/AGENTS.md": "- `concurrency/` - client-side concurrency\n"})
+    found = {r["memory_file"]: r for r in check(tmp_path)[1]}
+    server = found["src/app/server/AGENTS.md"]
+    assert server["verdict"] == "REFUTED" and "moved to `src/app/server/limits`" in server["reason"]
+    assert found["src/app/AGENTS.md"]["verdict"] == "VERIFIED"  # its own folder's: unchanged
+
+
 def test_a_typed_anchor_that_never_existed_is_refuted_as_a_warning_and_one_gone_as_an_error(moved: Path) -> None:
     verifier = Verifier(moved)
     never = verifier.check("file:docs/never.md")

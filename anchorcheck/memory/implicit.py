@@ -168,8 +168,11 @@ def resolve(reference: Reference, context: Context) -> Resolution:
     slash = "/" if written.endswith("/") else ""
     bare = written.rstrip("/")
     candidates = readings(reference, repo, root_names(context.registry))
+    as_written = history_paths(reference)
     for candidate in candidates:
         if _exists(repo, candidate):
+            if candidate not in as_written and _moved_elsewhere(reference, context, candidate):
+                break  # it was here as written and moved: history wins over a source root's reading
             how = "" if candidate == bare else f" (written `{reference.written}`)"
             return Resolution(candidate + slash, note=how)
     fates = _fates(reference, context)
@@ -316,6 +319,13 @@ def _moved_with_package(gone: Fate, context: Context) -> str | None:
             if fate is not None and fate.moved_to == now:
                 return now
     return None
+
+
+def _moved_elsewhere(reference: Reference, context: Context, found: str) -> bool:
+    """Whether history shows a reading of the path as written here once and moved to a place other than `found` (a
+    source root's reading, `src/prefect/concurrency` for `concurrency/` in src/prefect/server/AGENTS.md): then the
+    written path is stale, not one relative to a package (issue 27: history wins)."""
+    return any(f.existed and f.moved_to is not None and f.moved_to.rstrip("/") != found for f in _fates(reference, context))
 
 
 def _fates(reference: Reference, context: Context) -> list[Fate]:
