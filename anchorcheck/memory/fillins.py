@@ -34,8 +34,9 @@ _SHELL = frozenset("$`;&|()")
 
 
 def _fill_in(word: str) -> bool:
-    """A word that only stands for a value to fill in (`<file>`, `path/to/x`), with nothing the shell would run."""
-    return placeholder_word(word) and not _SHELL & set(word)
+    """A word that only stands for a value to fill in (`<file>`, `path/to/x`), with nothing the shell would run;
+    not `...`, which may be pnpm's graph syntax (`pnpm build ...`) or "and so on"."""
+    return placeholder_word(word) and not _SHELL & set(word) and "..." not in word and "…" not in word
 
 
 def _name_at(words: list[str]) -> int | None:
@@ -51,9 +52,15 @@ def _name_at(words: list[str]) -> int | None:
     return at if _SCRIPT_NAME.fullmatch(words[at]) else None
 
 
-def filled(command: str) -> Filled | None:
-    """The command read without its placeholders, when it has some and they cannot change what it claims; None
-    otherwise (no placeholder, or one a runner may read as the name it runs)."""
+def filled(command: str, before: str = "") -> Filled:
+    """The command (run after `before`, a `cd DIR && ` or `VAR=value` lines) read without its placeholders, when it
+    has some and they cannot change what it claims; else the whole line as written (the placeholders then keep it
+    unread)."""
+    found = _filled(command) if not before else None
+    return Filled(before + command, False) if found is None else found
+
+
+def _filled(command: str) -> Filled | None:
     try:
         words = shlex.split(command, comments=False)
     except ValueError:

@@ -341,9 +341,7 @@ class _Reader:
             return
         if form == "shell" and not before and self._entered(command, number, column0):
             return
-        written, command = command, before + command
-        fill = None if before else filled(command)  # `pnpm test-types <filename>`: the script is a claim whatever is filled in
-        command = command if fill is None else fill.command
+        written, (command, path_only) = command, filled(command, before)  # `pnpm test-types <filename>`: `pnpm test-types`
         unmarked = _FILTER_GRAPH.sub(r"\1\3", command)  # `-F pkg...` is pnpm's graph syntax, not a placeholder
         # `make release VERSION=<version>`: a value to fill in for a variable the program is given leaves the target
         # a claim (a `VAR=<x>` prefix stays a placeholder: it sets the command's environment)
@@ -374,7 +372,7 @@ class _Reader:
                 for name in names:
                     self.found.append(Reference("pkg", f"pkg:{ecosystem}/{_purl_name(name)}", written, number, column0 + 1, end, "install"))
             return
-        if "cmd" in self.kinds and not (fill and fill.path_only) and self.claims(tail):
+        if "cmd" in self.kinds and not path_only and self.claims(tail):
             hints = self._hints() if self.cwd is None else (self.cwd, *self._hints())
             self.found.append(Reference("cmd", f"cmd:{command}", written, number, column0 + 1, end, form, hints=hints, sections=self._headings(),
                                         placed=(self.cwd or self.placing[0] or self.placing[1]).rstrip("/")))
