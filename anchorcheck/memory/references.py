@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from anchorcheck.memory.chains import cd_form, scoped_calls, unexpanded
 from anchorcheck.memory.commonmark import Block, Line, fence_body, frontmatter_end, read_document
 from anchorcheck.memory.dependencies import package_word
+from anchorcheck.memory.fillins import filled
 from anchorcheck.memory.trees import TreeEntry, is_tree, tree_entries
 from anchorcheck.base.lazyregex import later
 from anchorcheck.memory import identifiers
@@ -340,7 +341,7 @@ class _Reader:
             return
         if form == "shell" and not before and self._entered(command, number, column0):
             return
-        written, command = command, before + command
+        written, (command, path_only) = command, filled(command, before)  # `pnpm test-types <filename>`: `pnpm test-types`
         unmarked = _FILTER_GRAPH.sub(r"\1\3", command)  # `-F pkg...` is pnpm's graph syntax, not a placeholder
         # `make release VERSION=<version>`: a value to fill in for a variable the program is given leaves the target
         # a claim (a `VAR=<x>` prefix stays a placeholder: it sets the command's environment)
@@ -371,7 +372,7 @@ class _Reader:
                 for name in names:
                     self.found.append(Reference("pkg", f"pkg:{ecosystem}/{_purl_name(name)}", written, number, column0 + 1, end, "install"))
             return
-        if "cmd" in self.kinds and self.claims(tail):
+        if "cmd" in self.kinds and not path_only and self.claims(tail):
             hints = self._hints() if self.cwd is None else (self.cwd, *self._hints())
             self.found.append(Reference("cmd", f"cmd:{command}", written, number, column0 + 1, end, form, hints=hints, sections=self._headings(),
                                         placed=(self.cwd or self.placing[0] or self.placing[1]).rstrip("/")))
