@@ -30,7 +30,6 @@ class Revisions:
     def __init__(self) -> None:
         self._contexts: OrderedDict[str, Context] = OrderedDict()
         self._blobs: dict[str, bytes] = {}
-        self.made = 0  # views made (tests look)
 
     def context(self, home: Context, revision: str) -> Context | None:
         """A Context for `home`'s checkout at `revision` (None when it names no commit), whose deadline is `home`'s now."""
@@ -42,7 +41,6 @@ class Revisions:
                 repo = RevisionRepository(home.repo, revision, blobs=self._blobs)
             except RevisionError:
                 return None
-            self.made += 1
             past = Context(repo, home.registry, home.config, options=dict(home.options))
             past.holds_only = True  # namehistory asks a revision only whether the command held there
             self._contexts[revision] = past
