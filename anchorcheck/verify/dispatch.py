@@ -21,7 +21,7 @@ from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Memory, Verdi
 from anchorcheck.repo.context import BudgetExceeded, Context
 from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify import namehistory
-from anchorcheck.verify.elsewhere import defined_elsewhere, gone_from_own
+from anchorcheck.verify.elsewhere import Readings, defined_elsewhere, gone_from_own
 from anchorcheck.verify.staleness import dropped_dependency
 from anchorcheck.verify.unheld import names_missing, runs_unheld
 from anchorcheck.memory.references import MENTION
@@ -159,11 +159,8 @@ class Dispatch:
 
     def _check_command(self, reference: Reference) -> AnchorResult:
         """A command read from prose, in a folder here: tried where the text places it, else where it may run."""
-        readings = implicit.command_readings(reference, self.context.repo)
-        if implicit.placed_in(reference, self.context.repo) is None:  # the headings above it: tried last
-            sections = implicit.command_readings(reference._replace(hints=reference.sections), self.context.repo)
-            readings += [r for r in sections if r not in readings]
-        result = gone_from_own(reference, self._first_reading(readings), self._check, self.context.repo)
+        readings = Readings.of(reference, self.context.repo)
+        result = gone_from_own(reference, self._first_reading(readings.tried), readings, self._check)
         if result.verdict is Verdict.REFUTED:
             result = namehistory.in_prose(defined_elsewhere(reference, result, readings, self._holds, self.registry, self.context.repo))
             result = names_missing(result, self.context)
