@@ -360,6 +360,12 @@ def changing(repo: Repository, head: str, path: str, text: str, count: int) -> l
     return [(Change(short, date, subject), parents.split()[0] if parents else None) for short, date, parents, subject in found]
 
 
+def diff_lines(lines: Iterable[str], sign: str) -> list[str]:
+    """The lines of a file that a diff's `lines` add (`sign` "+") or remove ("-"), without the sign; the
+    headers that name the file (`+++ b/x`, `--- a/x`) are none of its lines."""
+    return [line[1:] for line in lines if line.startswith(sign) and not line.startswith(sign * 3)]
+
+
 MAX_ADDED = 16 << 20  # characters of a configuration's added lines kept for the names it ever held (else: git's pickaxe, name by name)
 
 
@@ -377,10 +383,9 @@ def added_text(repo: Repository, head: str, path: str, seconds: float) -> str | 
         for piece in itertools.chain(stream, ["\n"]):  # (the last line may end without one)
             lines = (rest + piece).split("\n")
             rest = lines.pop()
-            for line in lines:
-                if line.startswith("+") and not line.startswith("+++"):
-                    added.append(line[1:])
-                    size += len(line)
+            for line in diff_lines(lines, "+"):
+                added.append(line)
+                size += len(line) + 1
             if size > MAX_ADDED:
                 return None
     return None if stream.cut or stream.failed else "\n".join(added)

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from anchorcheck.evidence.cache import open_cache
-from anchorcheck.evidence.history import Change, added_text, at_head, changing, history_of, revision_count, revisions
+from anchorcheck.evidence.history import Change, added_text, at_head, changing, diff_lines, history_of, revision_count, revisions
 from anchorcheck.memory.implicit import NEVER_EXISTED
 from anchorcheck.model.anchors import Anchor
 from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Verdict
@@ -188,8 +188,7 @@ def _renamed(anchor: Anchor, text: str, config: str, old: str, new: str, context
     """The word of the command the removing commit renamed in `config`, and its new name when exactly one new
     name makes the command hold now; (None, None) when the change is no plain rename."""
     diff = context.repo.git("diff", "--no-ext-diff", "--no-textconv", "-U0", operands=[old, new], paths=[f":(literal){config}"]) or ""
-    removed = [line[1:] for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
-    added = [line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    removed, added = diff_lines(diff.splitlines(), "-"), diff_lines(diff.splitlines(), "+")
     words = [w for w in anchor.value.split()[1:] if _NAME.fullmatch(w)]
     for word in words:
         pattern = re.compile(rf"(?<![\w:-]){re.escape(word)}(?![\w-]|:[\w-])")  # `docs:` and `docs::` end a rule's name; `docs:dev` is another
