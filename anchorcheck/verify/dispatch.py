@@ -22,7 +22,7 @@ from anchorcheck.repo.context import BudgetExceeded, Context
 from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify import namehistory
 from anchorcheck.verify.elsewhere import Readings, defined_elsewhere, gone_from_own
-from anchorcheck.verify.staleness import dropped_dependency
+from anchorcheck.verify.staleness import dropped_dependency, on_missing_file
 from anchorcheck.verify.unheld import names_missing, runs_unheld
 from anchorcheck.memory.references import MENTION
 
@@ -104,9 +104,7 @@ class Dispatch:
         result = self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None)
         # What history says of a claim that does not hold, or of a name its configuration does not define now.
         if history and not anchor.negated and (result.verdict is Verdict.REFUTED or result.state == NOT_IN_CONFIG):
-            from anchorcheck.verify import staleness  # (imported here: a check where all holds never asks)
-
-            result = staleness.on_missing_file(anchor, result, self.context)
+            result = on_missing_file(anchor, result, self.context)
             result = namehistory.on_undefined_command(anchor, result, self.context, self._verdict_at)
         result.anchor = shown
         if anchor.negated:
