@@ -43,7 +43,9 @@ from anchorcheck.memory import identifiers
 from anchorcheck.memory.installs import ENV_ASSIGNMENT, install
 from anchorcheck.memory.shellblock import shell_lines
 from anchorcheck.memory.prose import GENERATED, ProseLine
-from anchorcheck.memory.pathtokens import PLACEHOLDER_ARGUMENT, clean_path, folderish, loose_path, placeholder_word, program_path
+from anchorcheck.memory.pathtokens import (
+    PLACEHOLDER_ARGUMENT, backslash_path, clean_path, dotted_name, folderish, loose_path, placeholder_word, program_path,
+)
 from anchorcheck.model.reference import Reference
 
 if TYPE_CHECKING:
@@ -270,7 +272,10 @@ class _Reader:
             self._command(token, number, column0, "code")
             return
         before = len(self.found)
-        self._path(token, number, column0, "code", generated=generated)
+        slashed = backslash_path(token)  # `src\Orleans.Core`: a path as Windows writes it, read on evidence
+        self._path(slashed or token, number, column0, "code", written=token if slashed else None, generated=generated, evidence=bool(slashed))
+        if len(self.found) > before and self.found[-1].loose and dotted_name(token):
+            before = len(self.found)  # `Directory.Build.targets`, `console.log`: a root file or a dotted name, both on evidence
         if len(self.found) == before:  # no path: maybe a function, class or variable (`parse_config()`, `CACHE_DIR`)
             found = identifiers.reference(token, number, column0 + 1)
             if found is not None and found.kind in self.kinds:
@@ -285,16 +290,19 @@ class _Reader:
         return tuple(dict.fromkeys(w for _, words in reversed(self.sections) for w in words))
 
     def _path(self, token: str, number: int, column0: int, form: str, written: str | None = None, generated: bool = False,
-              program: bool = False) -> None:
-        """Read a path; one that names a folder is a hint for what follows, unless it is a `program` run (`bin/dev`)."""
+              program: bool = False, evidence: bool = False) -> None:
+        """Read a path; one that names a folder is a hint for what follows, unless it is a `program` run (`bin/dev`).
+        One read only on `evidence` (written with backslashes) is `loose`: kept where its first folder is here."""
         if "file" not in self.kinds:
             return
         path, rooted = clean_path(token, link=form == "link")
-        loose = False
+        loose = evidence
         plain = token[1:] if token.startswith("/") and not token.startswith("//") else token
         if path is None and form == "code" and loose_path(plain):
             # `src/components`, `/common/namespace` or `owner/repo`: read only if the first folder is one here
             path, loose, rooted = plain, True, plain != token
+        elif path is None and form == "code" and dotted_name(token):  # `gradle.properties`: kept where it is, or was
+            path, loose, evidence = token, True, True
         if path is None:
             return
         hints = self._hints()
@@ -303,9 +311,9 @@ class _Reader:
             Reference("file", f"file:{path}", shown, number, column0 + 1, column0 + 1 + len(shown), form, rooted, hints,
                       loose=loose, after=self.foreign, generated=generated)
         )
-        if loose and not self.foreign:
+        if loose and not evidence and not self.foreign:
             self.foreign = token
-        elif folderish(path) and not rooted and not program and len(self.sentence) < _MOST_HINTS:
+        elif not (evidence and dotted_name(posixpath.basename(path.rstrip("/")))) and folderish(path) and not rooted and not program and len(self.sentence) < _MOST_HINTS:
             self.sentence.append(path)
             if self.lists and len(self.lists[-1][1]) < _MOST_HINTS:
                 self.lists[-1][1].append(path)
