@@ -6,8 +6,10 @@ real git repository, with the case that stays as it was beside it."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+from anchorcheck.cli import main
 from tests.conftest import git, init_repo, needs_git, write_tree
 from tests.test_history import by_anchor, check, commit
 
@@ -93,3 +95,16 @@ def test_a_rule_file_whose_globs_folder_went_is_read_and_its_paths_refuted(tmp_p
     assert stale["verdict"] == "REFUTED" and "moved to `source`" in stale["reason"]
     # globs whose folder this repository never had: a template's, not read (as before)
     assert "file:app/Main.java" not in found
+
+
+def test_fix_rewrites_a_backslash_path_with_backslashes(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"test/testconfig.json": "{}\n", "AGENTS.md": "Tests read `test\\testconfig.json`.\n"})
+    init_repo(tmp_path)
+    _moved(tmp_path, "test/testconfig.json", "test/config/testconfig.json")
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        main(["fix"])
+    finally:
+        os.chdir(cwd)
+    assert (tmp_path / "AGENTS.md").read_text() == "Tests read `test\\config\\testconfig.json`.\n"
