@@ -159,7 +159,8 @@ def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: P
     if reference.after and not _places(reference.after, reference, repo):
         return False  # the sentence is about another repository (`owner/repo` named before)
     if reference.loose and "/" not in written.rstrip("/"):  # `gradle.properties`: a file here as written, else history's
-        return any(_exists(repo, c) for c in history_paths(reference))
+        as_written = history_paths(reference)
+        return (probes is None or probes.take(len(as_written))) and any(_exists(repo, c) for c in as_written)
     if reference.loose and not _places(written, reference, repo):
         return False
     if written.startswith("../") and _join(reference.folder, written) is None:
