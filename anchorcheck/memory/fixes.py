@@ -74,7 +74,11 @@ def _word_renamed(written: str, old: str, new: str) -> str | None:
 
 def _renamed(written: str, old: str, new: str) -> str | None:
     """`written` with the part naming `old` replaced: the longest tail of `old` it holds is what was written,
-    the rest of `old` the folder it was read from, and `new` must lie under that folder too."""
+    the rest of `old` the folder it was read from, and `new` must lie under that folder too. A path written with
+    backslashes (`test\\testconfig.json`) is rewritten with backslashes."""
+    if "\\" in written and "/" not in written:
+        renamed = _renamed(written.replace("\\", "/"), old, new)
+        return None if renamed is None else renamed.replace("/", "\\")
     parts = old.split("/")
     for start in range(len(parts)):
         tail = "/".join(parts[start:])

@@ -144,9 +144,12 @@ def _with_references(
     globs = apply_to(text)
     scopes: tuple[str, ...] = ()
     if globs is not None:
-        if not implicit.applies(globs, reading.repo):
-            return memories  # instructions for files this repository does not have: their references are not about it
-        scopes = implicit.scope_folders(globs, reading.repo)
+        if implicit.applies(globs, reading.repo):
+            scopes = implicit.scope_folders(globs, reading.repo)
+        else:  # instructions for files this repository does not have: not about it, unless it had them (history)
+            scopes = implicit.gone_scopes(globs, reading.repo, reading.unsure.history if reading.unsure is not None else None)
+            if not scopes:
+                return memories
     if not fmt.markdown:
         for memory in memories:
             base = memory.position or Position(1)

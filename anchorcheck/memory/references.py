@@ -43,7 +43,9 @@ from anchorcheck.memory import identifiers
 from anchorcheck.memory.installs import ENV_ASSIGNMENT, install
 from anchorcheck.memory.shellblock import shell_lines
 from anchorcheck.memory.prose import GENERATED, ProseLine
-from anchorcheck.memory.pathtokens import PLACEHOLDER_ARGUMENT, clean_path, folderish, loose_path, placeholder_word, program_path
+from anchorcheck.memory.pathtokens import (
+    PLACEHOLDER_ARGUMENT, backslash_path, clean_path, dotted_name, folderish, loose_path, placeholder_word, program_path,
+)
 from anchorcheck.model.reference import Reference
 
 if TYPE_CHECKING:
@@ -269,8 +271,9 @@ class _Reader:
         if " " in token or "\t" in token:
             self._command(token, number, column0, "code")
             return
-        before = len(self.found)
-        self._path(token, number, column0, "code", generated=generated)
+        before, slashed = len(self.found), backslash_path(token)  # `src\Orleans.Core`: a path as Windows writes it
+        self._path(slashed or token, number, column0, "code", written=token if slashed else None, generated=generated, evidence=bool(slashed))
+        before = len(self.found) if not slashed and dotted_name(token) else before  # `console.log`: a root file or a name
         if len(self.found) == before:  # no path: maybe a function, class or variable (`parse_config()`, `CACHE_DIR`)
             found = identifiers.reference(token, number, column0 + 1)
             if found is not None and found.kind in self.kinds:
@@ -285,27 +288,21 @@ class _Reader:
         return tuple(dict.fromkeys(w for _, words in reversed(self.sections) for w in words))
 
     def _path(self, token: str, number: int, column0: int, form: str, written: str | None = None, generated: bool = False,
-              program: bool = False) -> None:
-        """Read a path; one that names a folder is a hint for what follows, unless it is a `program` run (`bin/dev`)."""
-        if "file" not in self.kinds:
+              program: bool = False, evidence: bool = False) -> None:
+        """Read a path; one that names a folder is a hint for what follows, unless it is a `program` run (`bin/dev`).
+        One read only on `evidence` (written with backslashes) is `loose`: kept where its first folder is here."""
+        read = _path_of(token, form, evidence) if "file" in self.kinds else None
+        if read is None:
             return
-        path, rooted = clean_path(token, link=form == "link")
-        loose = False
-        plain = token[1:] if token.startswith("/") and not token.startswith("//") else token
-        if path is None and form == "code" and loose_path(plain):
-            # `src/components`, `/common/namespace` or `owner/repo`: read only if the first folder is one here
-            path, loose, rooted = plain, True, plain != token
-        if path is None:
-            return
-        hints = self._hints()
+        path, rooted, loose, evidence = read
         shown = written or token
         self.found.append(
-            Reference("file", f"file:{path}", shown, number, column0 + 1, column0 + 1 + len(shown), form, rooted, hints,
+            Reference("file", f"file:{path}", shown, number, column0 + 1, column0 + 1 + len(shown), form, rooted, self._hints(),
                       loose=loose, after=self.foreign, generated=generated)
         )
-        if loose and not self.foreign:
+        if loose and not evidence and not self.foreign:
             self.foreign = token
-        elif folderish(path) and not rooted and not program and len(self.sentence) < _MOST_HINTS:
+        elif _hint(path, evidence) and not rooted and not program and len(self.sentence) < _MOST_HINTS:
             self.sentence.append(path)
             if self.lists and len(self.lists[-1][1]) < _MOST_HINTS:
                 self.lists[-1][1].append(path)
@@ -437,6 +434,25 @@ class _Reader:
             start, end = entry.column + 1, entry.column + 1 + len(entry.written)
             generated = bool(GENERATED.search(entry.comment))
             self.found.append(Reference("file", f"file:{path}", entry.written, entry.line, start, end, "tree", generated=generated))
+
+
+def _path_of(token: str, form: str, evidence: bool) -> tuple[str, bool, bool, bool] | None:
+    """(path, rooted, loose, evidence) of a token read as a path, or None. `src/components`, `/common/namespace` or
+    `owner/repo` are loose: read only if the first folder is one here; `gradle.properties`, a dotted name no list of
+    extensions knows, is loose on evidence: kept where such a file is, or history says was."""
+    path, rooted = clean_path(token, link=form == "link")
+    plain = token[1:] if token.startswith("/") and not token.startswith("//") else token
+    if path is None and form == "code" and loose_path(plain):
+        return plain, plain != token, True, evidence
+    if path is None and form == "code" and dotted_name(token):
+        return token, False, True, True
+    return (path, rooted, evidence, evidence) if path is not None else None
+
+
+def _hint(path: str, evidence: bool) -> bool:
+    """Whether a path read is a folder later paths of its sentence may be relative to (a name read on evidence only
+    when it is no dotted file name: `src\\Directory.Build.props` is a file, `src\\Orleans.Core` a folder)."""
+    return folderish(path) and not (evidence and dotted_name(posixpath.basename(path.rstrip("/"))))
 
 
 def _cd_target(cwd: str | None, folder: str) -> str | None:
