@@ -77,3 +77,19 @@ def test_a_renamed_script_is_refuted_with_its_new_name_and_fixed(tmp_path: Path)
     assert "INCONCLUSIVE cmd:pnpm lint" in out and "never defined in package.json (all 2 revisions of it looked at)" in out
     cli(tmp_path, "fix")
     assert (tmp_path / "AGENTS.md").read_text() == "Run `pnpm test:units`, never `pnpm lint`.\n"
+
+
+def test_a_target_renamed_inside_a_slash_list_of_targets_is_refuted_and_fixed(tmp_path: Path) -> None:
+    """`make format/lint/typecheck` after `typecheck` became `pyright`: history must be asked about `typecheck`,
+    not about the word `format/lint/typecheck` no Makefile ever defined (it said "never defined", a warning)."""
+    rules = "format:\n\truff format\nlint:\n\truff check\n{}:\n\tpyright\n"
+    write_tree(tmp_path, {"Makefile": rules.format("typecheck")})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"Makefile": rules.format("pyright")})
+    git(tmp_path, "commit", "-q", "-am", "make: typecheck is pyright")
+    write_tree(tmp_path, {"AGENTS.md": "Run `make format/lint/typecheck` before a PR.\n"})
+    code, out = cli(tmp_path, "check")
+    assert code == 1 and "REFUTED cmd:make format/lint/typecheck" in out and "renamed to `pyright` in" in out
+    assert "never defined" not in out
+    cli(tmp_path, "fix")
+    assert (tmp_path / "AGENTS.md").read_text() == "Run `make format/lint/pyright` before a PR.\n"
