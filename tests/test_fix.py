@@ -103,3 +103,21 @@ def test_a_link_whose_text_shows_its_target_is_rewritten_whole(moved: Path) -> N
     cli(moved, "fix")
     assert (moved / "AGENTS.md").read_text() == text.replace("`web/src/util.ts`](web/src/util.ts)", "`web/src/helpers.ts`](web/src/helpers.ts)")
     assert cli(moved, "check")[0] == 0
+
+
+def test_a_file_copied_to_two_places_as_it_was_deleted_has_no_single_destination(tmp_path: Path) -> None:
+    """plans/notes.md deleted and its bytes added as plans/a.md and plans/b.md in one commit: git's rename detection
+    pairs it with one of them by chance. Stale, but which copy is meant is for a person: no fix, and the reason
+    names both."""
+    write_tree(tmp_path, {"plans/notes.md": "future work\n" * 5, "README.md": "r\n"})
+    init_repo(tmp_path)
+    text = "Notes: `plans/notes.md`. `file:plans/notes.md`\n"
+    write_tree(tmp_path, {"plans/a.md": "future work\n" * 5, "plans/b.md": "future work\n" * 5, "AGENTS.md": text})
+    git(tmp_path, "rm", "-q", "plans/notes.md")
+    git(tmp_path, "add", "plans")
+    git(tmp_path, "commit", "-q", "-m", "split the notes")
+    code, out = cli(tmp_path, "check")
+    assert code == 1 and "REFUTED file:plans/notes.md" in out
+    assert "`plans/a.md`" in out and "`plans/b.md`" in out and "moved to" not in out
+    cli(tmp_path, "fix")
+    assert (tmp_path / "AGENTS.md").read_text() == text

@@ -74,8 +74,8 @@ def on_missing_file(anchor: Anchor, result: AnchorResult, context: Context) -> A
     result.reason += f"; {fate.describe()}"
     if fate.existed:
         result.state, result.severity = GONE, "error"
-        if fate.moved_to is not None:
-            result.details["fix"] = {"from": path.rstrip("/"), "to": fate.moved_to}
+        if fate.destination is not None:
+            result.details["fix"] = {"from": path.rstrip("/"), "to": fate.destination}
     elif fate.never_existed:
         result.state, result.severity = implicit.NEVER_EXISTED, "warning"
     else:
