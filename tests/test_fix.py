@@ -121,3 +121,18 @@ def test_a_file_copied_to_two_places_as_it_was_deleted_has_no_single_destination
     assert "`plans/a.md`" in out and "`plans/b.md`" in out and "moved to" not in out
     cli(tmp_path, "fix")
     assert (tmp_path / "AGENTS.md").read_text() == text
+
+
+def test_a_symbol_anchor_whose_file_moved_is_refuted_with_the_move_and_fixed(tmp_path: Path) -> None:
+    """`sym:app/tracer.py::Proxy` after app/tracer.py became app/tracing.py: the file half of the anchor is the
+    path history moved, rewritten as `file:` anchors are (it said only "app/tracer.py does not exist")."""
+    write_tree(tmp_path, {"app/tracer.py": "class Proxy:\n    pass\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "app/tracer.py", "app/tracing.py")
+    git(tmp_path, "commit", "-q", "-m", "rename tracer")
+    write_tree(tmp_path, {"MEMORY.md": "- The proxy. `sym:app/tracer.py::Proxy`\n"})
+    code, out = cli(tmp_path, "check", "MEMORY.md")
+    assert code == 1 and "moved to `app/tracing.py` in" in out
+    cli(tmp_path, "fix", "MEMORY.md")
+    assert (tmp_path / "MEMORY.md").read_text() == "- The proxy. `sym:app/tracing.py::Proxy`\n"
+    assert cli(tmp_path, "check", "MEMORY.md")[0] == 0
