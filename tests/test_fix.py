@@ -98,10 +98,11 @@ def test_a_target_renamed_inside_a_slash_list_of_targets_is_refuted_and_fixed(tm
 def test_a_link_whose_text_shows_its_target_is_rewritten_whole(moved: Path) -> None:
     """[`web/src/util.ts`](web/src/util.ts) is one reference written twice on its line: rewriting the text and not
     the target left a link that shows the new path and still leads to the old one."""
-    text = "Read [`web/src/util.ts`](web/src/util.ts) — not `docs/web/src/util.ts.bak`.\n"
+    text = "Read [`web/src/util.ts`](web/src/util.ts) — not `docs/web/src/util.ts.bak`.\n\nSee [it](./web/src/util.ts), `web/src/util.ts`.\n"
     write_tree(moved, {"AGENTS.md": text})
     cli(moved, "fix")
-    assert (moved / "AGENTS.md").read_text() == text.replace("`web/src/util.ts`](web/src/util.ts)", "`web/src/helpers.ts`](web/src/helpers.ts)")
+    assert (moved / "AGENTS.md").read_text() == text.replace("`web/src/util.ts`](web/src/util.ts)", "`web/src/helpers.ts`](web/src/helpers.ts)").replace(
+        "(./web/src/util.ts), `web/src/util.ts`", "(./web/src/helpers.ts), `web/src/helpers.ts`")
     assert cli(moved, "check")[0] == 0
 
 

@@ -55,16 +55,24 @@ def apply(text: str, edits: Iterable[Edit]) -> tuple[str, list[Edit]]:
     """The text with every edit made whose `old` is still where it was read; and the edits made.
 
     A reference is read once per line, so the same words written again on that line as a whole (a link that
-    shows its target, [`a.md`](a.md)) are the same reference and are rewritten with it: half a link rewritten
-    shows the new path and still leads to the old one."""
+    shows its target, [`a.md`](a.md); `a.md` beside `./a.md`) are the same reference and are rewritten with it:
+    half a link rewritten shows the new path and still leads to the old one."""
     lines = text.splitlines(keepends=True)
     wanted = {edit for edit in edits if 0 < edit.line <= len(lines) and edit.column > 0
               and lines[edit.line - 1][edit.column - 1 : edit.column - 1 + len(edit.old)] == edit.old}
-    again = {Edit(edit.line, at + 1, edit.old, edit.new) for edit in wanted for at in _repeats(lines[edit.line - 1], edit.old)}
+    again = {Edit(edit.line, at + 1, old, new) for edit in wanted for old, new in _forms(edit) for at in _repeats(lines[edit.line - 1], old)}
     for edit in sorted(wanted | again, key=lambda e: (e.line, -e.column)):  # right to left: columns stay true
         line, at = lines[edit.line - 1], edit.column - 1
         lines[edit.line - 1] = line[:at] + edit.new + line[at + len(edit.old) :]
     return "".join(lines), sorted(wanted, key=lambda e: (e.line, e.column))
+
+
+def _forms(edit: Edit) -> list[tuple[str, str]]:
+    """The ways the same path is written on one line: `./a.md` and `a.md` read the same from the same file."""
+    forms = [(edit.old, edit.new)]
+    if edit.old.startswith("./") and edit.new.startswith("./"):
+        forms.append((edit.old[2:], edit.new[2:]))
+    return forms
 
 
 def _repeats(line: str, old: str) -> list[int]:
