@@ -106,7 +106,7 @@ def test_a_link_whose_text_shows_its_target_is_rewritten_whole(moved: Path) -> N
     assert cli(moved, "check")[0] == 0
 
 
-def test_a_file_copied_to_two_places_as_it_was_deleted_has_no_single_destination(tmp_path: Path) -> None:
+def test_a_file_copied_to_two_places_as_it_was_deleted_has_no_single_destination(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """plans/notes.md deleted and its bytes added as plans/a.md and plans/b.md in one commit: git's rename detection
     pairs it with one of them by chance. Stale, but which copy is meant is for a person: no fix, and the reason
     names both."""
@@ -120,8 +120,11 @@ def test_a_file_copied_to_two_places_as_it_was_deleted_has_no_single_destination
     code, out = cli(tmp_path, "check")
     assert code == 1 and "REFUTED file:plans/notes.md" in out
     assert "`plans/a.md`" in out and "`plans/b.md`" in out and "moved to" not in out
+    capsys.readouterr()
     cli(tmp_path, "fix")
     assert (tmp_path / "AGENTS.md").read_text() == text
+    said = capsys.readouterr().err  # what fix leaves, and why
+    assert "left: AGENTS.md:1:" in said and "`plans/a.md`, `plans/b.md`" in said and "which one is meant is for a person" in said
 
 
 def test_a_symbol_anchor_whose_file_moved_is_refuted_with_the_move_and_fixed(tmp_path: Path) -> None:
