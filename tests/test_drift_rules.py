@@ -428,3 +428,19 @@ def test_a_rule_whose_globs_name_a_folder_history_shows_gone_is_stale_and_a_temp
     from tests.test_fix import cli
     cli(tmp_path, "fix")
     assert (tmp_path / ".cursor/rules/old.mdc").read_text() == rule.format("older", "old")
+
+
+def test_a_stale_glob_beside_one_that_still_matches_is_stale_too(tmp_path: Path) -> None:
+    """`paths:` of a Claude Code rule: api/v1/** moved to api/v2/, web/** still there. The rule still applies, and
+    the moved glob was not looked at; each glob is a claim."""
+    rule = "---\npaths:\n  - \"api/v1/**/*.py\"\n  - web/**\n---\n\nKeep handlers thin.\n"
+    write_tree(tmp_path, {"api/v1/a.py": "", "web/x.ts": "", ".claude/rules/api.md": rule})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "api/v1", "api/v2")
+    commit(tmp_path, "api v2")
+    code, results = check(tmp_path)
+    found = {r["anchor"]: r for r in results if r.get("memory_file") == ".claude/rules/api.md"}
+    assert code == 1 and found["file:api/v1/"]["line"] == 3 and "moved to `api/v2`" in found["file:api/v1/"]["reason"]
+    from tests.test_fix import cli
+    cli(tmp_path, "fix")
+    assert (tmp_path / ".claude/rules/api.md").read_text() == rule.replace("api/v1", "api/v2")

@@ -143,11 +143,12 @@ def _with_references(
     reading = reading._replace(claims=reading.claims or runner_claims(registry))
     globs = apply_to(text)
     scopes: tuple[str, ...] = ()
+    # Each glob is a claim about this repository: the folder it starts with, missing now, is a path that history
+    # may show gone (`legacy/**` beside a `src/**` that still matches is as stale as one alone).
+    stale_globs = _glob_folders(text, reading) if globs is not None and "file" in kinds else []
     if globs is not None:
         if not implicit.applies(globs, reading.repo):
-            # Instructions for files this repository does not have: their references are not about it. The globs
-            # are, though: the folder each starts with, missing now, is a path that history may show gone.
-            return _attached(memories, text, shown, _glob_folders(text, reading) if "file" in kinds else [])
+            return _attached(memories, text, shown, stale_globs)  # instructions for files this repository does not have
         scopes = implicit.scope_folders(globs, reading.repo)
     if not fmt.markdown:
         for memory in memories:
@@ -156,7 +157,7 @@ def _with_references(
             _add(memory, _usable(found, folder, scopes, reading, registry))
         return memories
     found = _usable(read_references(text, claims=reading.claims, kinds=kinds, mentions=reading.dependencies is not None), folder, scopes, reading, registry)
-    return _attached(memories, text, shown, found)
+    return _attached(memories, text, shown, stale_globs + found)
 
 
 def _glob_folders(text: str, reading: ReferenceReading) -> list[Reference]:
