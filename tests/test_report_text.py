@@ -40,6 +40,16 @@ def test_errors_come_before_warnings(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert [line.split(":")[1] for line in lines] == ["2", "1"], lines
 
 
+def test_quiet_prints_what_fails_the_run_under_fail_on(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-q` prints only what fails the run: a REFUTED warning (a typed path that never existed) passes by default,
+    so it is not printed then (it was: a REFUTED line and exit 0); with `--fail-on warning` it fails, and is."""
+    root = init_repo(write_tree(tmp_path / "repo", {"src/app.py": "", "MEMORY.md": "- Never here: `file:src/never.py`.\n"}))
+    monkeypatch.chdir(root)
+    capsys.readouterr()
+    assert main(["check", "-q", "MEMORY.md"]) == 0 and capsys.readouterr().out == ""
+    assert main(["check", "-q", "--fail-on", "warning", "MEMORY.md"]) == 1 and "file:src/never.py" in capsys.readouterr().out
+
+
 def test_the_summary_counts_anchors_and_references_in_the_right_number(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     root = init_repo(write_tree(tmp_path / "repo", {"CLAUDE.md": "# Notes\n\nPlain prose.\n\nMore prose.\n\n- Entry `file:src/app.py`.\n- Tests live in `tests/`.\n", "tests/test_app.py": "", "src/app.py": ""}))
     monkeypatch.chdir(root)

@@ -35,7 +35,7 @@ IMPLICIT_MARK = "(implicit)"  # after the anchor of a reference read from prose 
 def render(run: Run, out: IO[str]) -> None:
     shown = errors_first([report for report in run.reports if _shown(report, run)])
     if run.quiet:
-        shown = [report for report in shown if fails(report)]
+        shown = [report for report in shown if _fails_under(report, run.fail_on)]
     places = _places(shown, run)
     for report in shown:
         _memory(report, run, out, places)
@@ -64,6 +64,15 @@ def errors_first(reports: list[MemoryReport]) -> list[MemoryReport]:
         return (0 if _errs(report) else 1 if fails(report) else 2, files[report.memory.source])
 
     return sorted(reports, key=rank)  # stable: file order within a file
+
+
+def _fails_under(report: MemoryReport, fail_on: str) -> bool:
+    """Whether the memory fails a run with this `--fail-on`: errors only by default, warnings too with `warning`."""
+    if fail_on == "error":
+        return _errs(report)
+    if fail_on == "warning":
+        return _errs(report) or any(r.verdict is not Verdict.VERIFIED and r.severity == "warning" for r in report.results)
+    return fails(report)
 
 
 def _errs(report: MemoryReport) -> bool:
