@@ -47,7 +47,7 @@ MAX_HOPS = 4  # renames followed past the first (a -> b -> c ...), one small wal
 MAX_RECURRING = 8  # commits whose deletions are looked up again further back (was the path deleted before?)
 MIN_SECONDS = 3.0  # of the deadline, what a walk leaves to the rest of the run; with less left, no walk starts
 WALK_SECONDS = GIT_TIMEOUT  # what a walk may take at most (a run with no deadline): any git run's bound
-_CACHE_KEY = "history-v2"
+_CACHE_KEY = "history-v3"
 
 
 class Change(NamedTuple):
@@ -69,8 +69,10 @@ class Fate(NamedTuple):
 
     `change` is the last commit that deleted or moved it (None: not seen in
     the commits walked); `moved_to` where it lives now when the renames that
-    followed lead to one path that exists; `limit` says why history may be
-    incomplete (a shallow clone, a walk cut short), "" when it was read whole.
+    followed lead to one path that exists; `copies` the other places that
+    exist now which the same commit copied it to as it went (then it has no
+    single destination); `limit` says why history may be incomplete (a shallow
+    clone, a walk cut short), "" when it was read whole.
     """
 
     path: str
@@ -78,6 +80,12 @@ class Fate(NamedTuple):
     moved_to: str | None = None
     limit: str = ""
     removals: int = 0  # commits walked that deleted or moved this very path (counted up to 2)
+    copies: tuple[str, ...] = ()
+
+    @property
+    def destination(self) -> str | None:
+        """Where it went when history gives exactly one place (what `anchorcheck fix` may write), else None."""
+        return None if self.copies else self.moved_to
 
     @property
     def existed(self) -> bool:
@@ -102,6 +110,9 @@ class Fate(NamedTuple):
             if self.limit:
                 return f"not in the history looked at ({self.limit})"
             return "never in this repository's history"
+        if self.moved_to is not None and self.copies:
+            places = ", ".join(f"`{p}`" for p in sorted((self.moved_to, *self.copies)))
+            return f"went to {places} in {self.change} (copies of it: which one is meant is for a person)"
         if self.moved_to is not None:
             return f"moved to `{self.moved_to}` in {self.change}"
         if self.recurring:
@@ -110,13 +121,14 @@ class Fate(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         change = list(self.change) if self.change is not None else None
-        return {"path": self.path, "change": change, "moved_to": self.moved_to, "limit": self.limit, "removals": self.removals}
+        return {"path": self.path, "change": change, "moved_to": self.moved_to, "limit": self.limit, "removals": self.removals,
+                "copies": list(self.copies)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Fate:
         change = data.get("change")
         return cls(str(data["path"]), Change(*map(str, change)) if change else None, data.get("moved_to"), str(data.get("limit", "")),
-                   int(data.get("removals", 1 if change else 0)))
+                   int(data.get("removals", 1 if change else 0)), tuple(map(str, data.get("copies", ()))))
 
 
 class History:
@@ -231,7 +243,8 @@ class History:
         for path in todo:
             found = seen.get(path)
             removals = 2 if path in again else 1
-            fate = Fate(path, limit=limit) if found is None else Fate(path, found.change, found.moved_to, removals=removals)
+            fate = Fate(path, limit=limit) if found is None else Fate(path, found.change, found.moved_to, removals=removals,
+                                                                      copies=tuple(c for c in found.copies if self._exists(c)))
             if found is not None and found.moved_to is not None and not self._exists(found.moved_to):
                 fate = self._follow(fate, found.commit)
             self._known[path] = fate
@@ -261,7 +274,7 @@ class History:
             found = (walked.found.get(at) if (walked := self._walk([at], since=commit)) else None)
             if found is None:
                 break
-            fate = fate._replace(change=found.change, moved_to=found.moved_to)
+            fate = fate._replace(change=found.change, moved_to=found.moved_to, copies=tuple(c for c in found.copies if self._exists(c)))
             at, commit = found.moved_to, found.commit
         if fate.moved_to is not None and not self._exists(fate.moved_to):
             fate = fate._replace(moved_to=None)  # the trail ends in nothing that exists: gone

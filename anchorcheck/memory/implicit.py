@@ -111,6 +111,19 @@ def gone_scopes(globs: Sequence[str], repo: Repository, history: History | None)
     return tuple(found)
 
 
+def missing_glob_folder(glob: str, repo: Repository) -> str:
+    """The path a glob names before its first wildcard (`legacy/` of `legacy/**/*.py`; the glob itself when it
+    holds none) when nothing is there now; "" when something is, or the glob starts with a wildcard (`**/*.java`)."""
+    parts = glob.strip().removeprefix("./").split("/")
+    literal = _until_wild(parts)
+    if len(literal) == len(parts) and not glob.endswith("/"):
+        path = "/".join(literal)
+    else:
+        literal = literal if len(literal) < len(parts) else literal[:-1]
+        path = "/".join(literal) + "/" if literal else ""
+    return "" if not path or _exists(repo, path.rstrip("/")) else path
+
+
 def _until_wild(parts: list[str]) -> list[str]:
     """The leading segments of a glob that hold no wildcard."""
     literal = []

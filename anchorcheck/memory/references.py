@@ -525,22 +525,30 @@ def apply_to(text: str) -> tuple[str, ...] | None:
     """The globs a memory file's front matter says it applies to (`"**/*.ts,**/*.tsx"`, a YAML list), under any
     of the names above; None when it names none (or names them empty, as a Cursor rule with `alwaysApply`
     does), so it applies to the whole repository."""
+    return tuple(glob for glob, _, _ in apply_to_places(text)) or None
+
+
+def apply_to_places(text: str) -> list[tuple[str, int, int]]:
+    """The globs of `apply_to`, each with the 1-based line and column it is written at."""
     lines = text.splitlines()
     end = frontmatter_end(lines)
     for index in range(1, end - 1):
         match = _APPLY_TO.match(lines[index])
         if match is None:
             continue
-        value = match.group(1).strip()
-        items = [value.strip("[]")] if value else []
-        for line in lines[index + 1 : end - 1] if not value else ():
-            item = _LIST_ITEM.match(line)
+        items = [(index, match.start(1))] if match.group(1).strip() else []
+        for at in range(index + 1, end - 1) if not items else ():
+            item = _LIST_ITEM.match(lines[at])
             if item is None:
                 break
-            items.append(item.group(1))
-        globs = tuple(g.strip().strip("\"'").strip() for item in items for g in item.split(","))
-        return tuple(g for g in globs if g) or None
-    return None
+            items.append((at, item.start(1)))
+        places = []
+        for at, start in items:
+            line = lines[at]
+            for piece in re.finditer(r"[^,\[\]\"'\s]+", line[start:]):
+                places.append((piece.group(), at + 1, start + piece.start() + 1))
+        return places
+    return []
 
 
 def _shown_file(opener: str, body: list[str]) -> list[str]:

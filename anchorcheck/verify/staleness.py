@@ -73,8 +73,8 @@ def on_missing_file(anchor: Anchor, result: AnchorResult, context: Context) -> A
     if fate.moved_to is not None and isinstance(hint, str):  # git's word on where it went, not a guess by its name
         result.reason = result.reason.replace(hint, "", 1)
     judge_by_fate(result, fate, claimed=True)
-    if fate.existed and fate.moved_to is not None:
-        result.details["fix"] = {"from": path.rstrip("/"), "to": fate.moved_to}
+    if fate.existed and fate.destination is not None:
+        result.details["fix"] = {"from": path.rstrip("/"), "to": fate.destination}
     return result
 
 

@@ -79,7 +79,8 @@ def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
         elsewhere = context.repo.not_checked_out(path)
         if elsewhere is not None:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{path} is {elsewhere}", state="not-checked-out")
-        return AnchorResult(shown, Verdict.REFUTED, f"{path} does not exist", state="missing")
+        # the path is asked of history, as a `file:` anchor's is: moved → the move, and a fix for the anchor
+        return AnchorResult(shown, Verdict.REFUTED, f"{path} does not exist", state="missing", details={"missing_path": path})
     index = SourceIndex.of(context)
     if index.language(path) is None:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"no language plugin parses {path}", state="unsupported")
