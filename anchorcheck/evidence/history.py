@@ -342,18 +342,26 @@ class History:
 _UNASKED = object()
 
 
-def revisions(repo: Repository, head: str, path: str, count: int) -> list[Change]:
-    """The last `count` commits of `head` that changed `path` (a literal pathspec), newest first: the
+Paths = str | tuple[str, ...]  # one file, or several read as one history (the Cargo.toml files of a workspace)
+
+
+def literal(paths: Paths) -> list[str]:
+    """Literal pathspecs (no glob or magic can be injected) for one path or several."""
+    return [f":(literal){p}" for p in ((paths,) if isinstance(paths, str) else paths)]
+
+
+def revisions(repo: Repository, head: str, path: Paths, count: int) -> list[Change]:
+    """The last `count` commits of `head` that changed `path` (literal pathspecs), newest first: the
     revisions of one configuration or manifest whose past definitions are compared with now."""
-    out = repo.git("log", f"--max-count={count}", "--format=%h%x00%cs%x00%s", operands=[head], paths=[f":(literal){path}"])
+    out = repo.git("log", f"--max-count={count}", "--format=%h%x00%cs%x00%s", operands=[head], paths=literal(path))
     return [Change(*line.split("\0", 2)) for line in (out or "").splitlines() if line.count("\0") == 2]
 
 
-def changing(repo: Repository, head: str, path: str, text: str, count: int) -> list[tuple[Change, str | None]] | None:
+def changing(repo: Repository, head: str, path: Paths, text: str, count: int) -> list[tuple[Change, str | None]] | None:
     """The last `count` commits of `head` that changed how often `text` occurs in `path` (git's pickaxe, `-S`,
     the text one argument: never an option), newest first, each with its first parent (None: a root commit).
     [] when no revision of the file ever held `text`, so none defined a name spelled so; None when git fails."""
-    out = repo.git("log", f"-S{text}", f"--max-count={count}", "--format=%h%x00%cs%x00%p%x00%s", operands=[head], paths=[f":(literal){path}"])
+    out = repo.git("log", f"-S{text}", f"--max-count={count}", "--format=%h%x00%cs%x00%p%x00%s", operands=[head], paths=literal(path))
     if out is None:
         return None
     found = [line.split("\0", 3) for line in out.splitlines() if line.count("\0") == 3]
@@ -363,12 +371,12 @@ def changing(repo: Repository, head: str, path: str, text: str, count: int) -> l
 MAX_ADDED = 16 << 20  # characters of a configuration's added lines kept for the names it ever held (else: git's pickaxe, name by name)
 
 
-def added_text(repo: Repository, head: str, path: str, seconds: float) -> str | None:
+def added_text(repo: Repository, head: str, path: Paths, seconds: float) -> str | None:
     """Every line any revision of `path` added, from one walk of the file's history (`git log -p -U0`): a name in none
     of them was never in the file, which one walk tells for every name a run asks (a pickaxe, `-S`, walks once per
     name). None when git fails, the walk is cut by time, or the added lines pass MAX_ADDED."""
     options = ("-p", "-U0", "--format=", "--no-ext-diff", "--no-textconv")
-    stream = repo.git_stream("log", *options, operands=[head], paths=[f":(literal){path}"], seconds=seconds)
+    stream = repo.git_stream("log", *options, operands=[head], paths=literal(path), seconds=seconds)
     if stream is None:
         return None
     added: list[str] = []
@@ -386,9 +394,9 @@ def added_text(repo: Repository, head: str, path: str, seconds: float) -> str | 
     return None if stream.cut or stream.failed else "\n".join(added)
 
 
-def revision_count(repo: Repository, head: str, path: str) -> int | None:
+def revision_count(repo: Repository, head: str, path: Paths) -> int | None:
     """How many commits of `head` changed `path`: the revisions a look at all of them reads."""
-    out = (repo.git("rev-list", "--count", operands=[head], paths=[f":(literal){path}"]) or "").strip()
+    out = (repo.git("rev-list", "--count", operands=[head], paths=literal(path)) or "").strip()
     return int(out) if out.isdigit() else None
 
 
