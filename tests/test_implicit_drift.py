@@ -154,3 +154,22 @@ def test_measure_runs_check_per_trial(repo: Path) -> None:
     assert set(by_kind) == {"file renamed", "file moved", "folder renamed", "folder moved", "script renamed", "target renamed", "function or class renamed"}
     assert by_kind["file renamed"].caught
     assert subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True).stdout == ""
+
+
+def test_a_cd_after_a_block_s_cd_back_is_read_from_where_the_block_is_and_its_line_is_a_site(repo: Path) -> None:
+    # sequin's AGENTS.md: `cd cli` … `cd ..`, then `cd assets`: the folder is assets/ (not ../assets), and the
+    # `cd assets` line, which `check` REFUTES once the folder moved, is one of the folder's sites.
+    write = {
+        "AGENTS.md": "```sh\ncd cli\ngo vet ./...\ncd ..\n\nmake lint\n\ncd assets\nnpm run tsc\ncd ..\n```\n",
+        "cli/main.go": "package main\n", "assets/package.json": json.dumps({"scripts": {"tsc": "tsc"}}, indent=2) + "\n",
+    }
+    for rel, text in write.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    drift.git(repo, "add", "-A")
+    drift.git(repo, "commit", "-q", "-m", "more")
+    found = {(r.kind, r.name): r for r in refs.references(refs.Tree(repo), ["AGENTS.md"])}
+    assert ("AGENTS.md", 8) in found[("path-folder", "assets")].sites  # the `cd assets` line itself
+    assert found[("script", "tsc")].config == "assets/package.json"
+    assert ("AGENTS.md", 6) in found[("target", "lint")].sites  # after `cd ..`: the root Makefile's
+    assert ("AGENTS.md", 9) not in found[("path-folder", "cli")].sites
