@@ -371,16 +371,23 @@ def changing(repo: Repository, head: str, path: Paths, text: str, count: int) ->
 MAX_ADDED = 16 << 20  # characters of a configuration's added lines kept for the names it ever held (else: git's pickaxe, name by name)
 
 
-def added_text(repo: Repository, head: str, path: Paths, seconds: float) -> str | None:
-    """Every line any revision of `path` added, from one walk of the file's history (`git log -p -U0`): a name in none
-    of them was never in the file, which one walk tells for every name a run asks (a pickaxe, `-S`, walks once per
-    name). None when git fails, the walk is cut by time, or the added lines pass MAX_ADDED."""
-    options = ("-p", "-U0", "--format=", "--no-ext-diff", "--no-textconv")
+class Added(NamedTuple):
+    """What one walk of a configuration's history read: every line its revisions added, and how many revisions."""
+
+    text: str
+    revisions: int
+
+
+def added_text(repo: Repository, head: str, path: Paths, seconds: float) -> Added | None:
+    """Every line any revision of `path` added, from one walk of the file's history (`git log -p -U0`), and the number
+    of revisions: a name in none of them was never in the file, which one walk tells for every name a run asks (a
+    pickaxe, `-S`, walks once per name). None when git fails, the walk is cut by time, or the added lines pass MAX_ADDED."""
+    options = ("-p", "-U0", "--format=%x01", "--no-ext-diff", "--no-textconv")  # a line of its own for each revision
     stream = repo.git_stream("log", *options, operands=[head], paths=literal(path), seconds=seconds)
     if stream is None:
         return None
     added: list[str] = []
-    size, rest = 0, ""
+    size, rest, revisions = 0, "", 0
     with stream:
         for piece in itertools.chain(stream, ["\n"]):  # (the last line may end without one)
             lines = (rest + piece).split("\n")
@@ -389,13 +396,16 @@ def added_text(repo: Repository, head: str, path: Paths, seconds: float) -> str 
                 if line.startswith("+") and not line.startswith("+++"):
                     added.append(line[1:])
                     size += len(line)
+                elif line == "\x01":
+                    revisions += 1
             if size > MAX_ADDED:
                 return None
-    return None if stream.cut or stream.failed else "\n".join(added)
+    return None if stream.cut or stream.failed else Added("\n".join(added), revisions)
 
 
 def revision_count(repo: Repository, head: str, path: Paths) -> int | None:
-    """How many commits of `head` changed `path`: the revisions a look at all of them reads."""
+    """How many commits of `head` changed `path`: the revisions a look at all of them reads (when `added_text` could
+    not read them whole)."""
     out = (repo.git("rev-list", "--count", operands=[head], paths=literal(path)) or "").strip()
     return int(out) if out.isdigit() else None
 

@@ -197,11 +197,11 @@ def _by_content(anchor: Anchor, names: list[str], config: Paths, head: str, cont
     added = context.memo(("anchorcheck.config-added", head, config), lambda: added_text(context.repo, head, config, seconds))
     changes = []
     for name in names:  # never held: the one walk of the file's added lines says so; else git's pickaxe, for this name
-        found = [] if added is not None and name not in added else changing(context.repo, head, config, name, MAX_REVISIONS + 1)
+        found = [] if added is not None and name not in added.text else changing(context.repo, head, config, name, MAX_REVISIONS + 1)
         if found is None:
             return None
         if not found:
-            count = context.memo(("anchorcheck.config-count", head, config), lambda: revision_count(context.repo, head, config))
+            count = added.revisions if added is not None else revision_count(context.repo, head, config)
             return None if count is None else {"looked": count, "by": "content"}
         changes.append(found)
     text = str(anchor)
