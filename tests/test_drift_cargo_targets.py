@@ -68,3 +68,16 @@ def test_a_shallow_clone_concludes_nothing_of_a_target_it_cannot_see(tmp_path: P
     subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{origin}", str(clone)], check=True, capture_output=True)
     found = _command(clone, "encode")
     assert found["verdict"] == "INCONCLUSIVE" and found["state"] != "never-existed" and "shallow clone" in found["reason"]
+
+
+def test_an_empty_bin_file_deleted_is_a_bin_that_was_there(tmp_path: Path) -> None:
+    # `src/bin/tool.rs` made a bin `tool`; an empty file's diff has no `+++` line, its `diff --git` header says it
+    _workspace(tmp_path)
+    write_tree(tmp_path, {"crates/cli/src/bin/tool.rs": ""})
+    commit(tmp_path, "add a tool")
+    git(tmp_path, "rm", "-q", "crates/cli/src/bin/tool.rs")
+    commit(tmp_path, "drop the tool")
+    write_tree(tmp_path, {"AGENTS.md": "Run `cargo run --bin tool` or `cargo run --bin gadget`.\n"})
+    found = {r["anchor"]: r for r in check(tmp_path, "--no-cache")[1]}
+    assert found["cmd:cargo run --bin tool"]["verdict"] == "REFUTED" and "'drop the tool'" in found["cmd:cargo run --bin tool"]["reason"]
+    assert found["cmd:cargo run --bin gadget"]["state"] == "never-existed"

@@ -372,10 +372,12 @@ MAX_ADDED = 16 << 20  # characters of a configuration's added lines kept for the
 
 
 class Added(NamedTuple):
-    """What one walk of a configuration's history read: every line its revisions added, and how many revisions."""
+    """What one walk of a configuration's history read: every line its revisions added, how many revisions, and the
+    paths asked that some revision changed (so were there once: a path no revision changed never existed)."""
 
     text: str
     revisions: int
+    paths: frozenset[str] = frozenset()
 
 
 def added_text(repo: Repository, head: str, path: Paths, seconds: float) -> Added | None:
@@ -387,7 +389,7 @@ def added_text(repo: Repository, head: str, path: Paths, seconds: float) -> Adde
     if stream is None:
         return None
     added: list[str] = []
-    size, rest, revisions = 0, "", 0
+    size, rest, revisions, changed = 0, "", 0, set()
     with stream:
         for piece in itertools.chain(stream, ["\n"]):  # (the last line may end without one)
             lines = (rest + piece).split("\n")
@@ -398,9 +400,21 @@ def added_text(repo: Repository, head: str, path: Paths, seconds: float) -> Adde
                     size += len(line)
                 elif line == "\x01":
                     revisions += 1
+                elif line.startswith(("diff --git a/", "rename from ", "rename to ")):  # a revision changed this path: it was there
+                    changed.update(_diff_paths(line))
             if size > MAX_ADDED:
                 return None
-    return None if stream.cut or stream.failed else Added("\n".join(added), revisions)
+    return None if stream.cut or stream.failed else Added("\n".join(added), revisions, frozenset(changed))
+
+
+def _diff_paths(line: str) -> tuple[str, ...]:
+    """The paths a diff header line names (`diff --git a/P b/P`, even for an empty file, which has no `+++` line;
+    `rename from P`, `rename to P`); a `diff --git` line of two paths with spaces, which cannot be split, names none."""
+    if line.startswith("rename "):
+        return (line.split(" ", 2)[2],)
+    rest = line[len("diff --git a/") :]
+    half = (len(rest) - 3) // 2
+    return (rest[:half],) if rest == f"{rest[:half]} b/{rest[:half]}" else tuple(p for p in rest.split(" b/") if " " not in p)[:2]
 
 
 def revision_count(repo: Repository, head: str, path: Paths) -> int | None:

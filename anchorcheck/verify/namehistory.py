@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from anchorcheck.evidence.cache import open_cache
-from anchorcheck.evidence.history import UNCOMMITTED, Change, Paths, added_text, at_head, changing, history_of, literal, revision_count, revisions
+from anchorcheck.evidence.history import UNCOMMITTED, Added, Change, Paths, added_text, at_head, changing, history_of, literal, revision_count, revisions
 from anchorcheck.memory.implicit import NEVER_EXISTED
 from anchorcheck.model.anchors import Anchor
 from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Verdict
@@ -68,6 +68,8 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
     by = defined_by if isinstance(defined_by, dict) else {}
     configs: Paths = tuple(by.get("configs") or ()) or config
     config = _label(configs)
+    paths = tuple(by.get("paths") or ())
+    walked: Paths = (*configs, *paths) if paths and not isinstance(configs, str) else configs  # one walk for both
     cache = open_cache(context.options, context.repo.root, context.time_left)
     clone = "shallow" if history_of(context).shallow else "full"  # a shallow clone of a commit sees less of its history
     asked = hashlib.sha1(json.dumps(by, sort_keys=True).encode()).hexdigest()[:16] if by else ""
@@ -75,11 +77,11 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
     found = cache.get_many([key]).get(key) if cache is not None else None
     if found is None:
         name = by.get("name")
-        found = _by_files(text, name, list(by.get("paths") or ()), context, check_at) if isinstance(name, str) else {}
+        found = _by_files(text, name, list(paths), walked, head, context, check_at) if isinstance(name, str) else {}
         if "removed" not in found and "looked" not in found:
             names = [name] if isinstance(name, str) else _names(anchor, result.reason, config)
             limit = found.get("limit")
-            found = _by_content(anchor, names, configs, head, context, check_at) or _look(anchor, text, configs, head, context, check_at)
+            found = _by_content(anchor, names, walked, head, context, check_at) or _look(anchor, text, walked, head, context, check_at)
             if limit and not found.get("removed") and not found.get("cut"):
                 found["cut"] = limit  # the files a target would be were not seen whole in history
         if cache is not None and found.get("cut") != _DEADLINE:
@@ -134,13 +136,17 @@ def _label(configs: Paths) -> str:
     return f"any of {len(configs)} {names.pop()} files" if len(names) == 1 else f"any of {len(configs)} files"
 
 
-def _by_files(text: str, name: str, paths: list[str], context: Context, check_at: CheckAt) -> dict[str, Any]:
+def _by_files(text: str, name: str, paths: list[str], walked: Paths, head: str, context: Context, check_at: CheckAt) -> dict[str, Any]:
     """What path history says of the files whose presence would define `name` (`benches/NAME.rs`): one gone →
     {"removed": its change, "name", "to": the name its new place gives, when the command holds with it}; one deleted
     in the work tree only → {"looked": 0}; none ever there → {"limit": why history may be incomplete, "" if read whole}.
-    One walk for them all, beside the run's other missing paths (`History.want`)."""
+    The walk of the configurations' added lines, which asks these paths too, names those some revision changed; only
+    they are asked of path history (one walk for them all, beside the run's other missing paths: `History.want`)."""
     history = history_of(context)
-    missing = [p for p in paths if not context.repo.exists(p)]
+    added = None if history.shallow else _added(context, head, walked)
+    missing = [p for p in paths if (added is None or p in added.paths) and not context.repo.exists(p)]
+    if not missing:
+        return {"limit": ""}  # the whole history read, and no revision had one of them
     history.want(missing)
     fates = [history.fate(p) for p in missing]
     if any(f is None for f in fates):
@@ -192,9 +198,7 @@ def _by_content(anchor: Anchor, names: list[str], config: Paths, head: str, cont
     more such commits than are looked at, or the command went by a change that kept the name's count."""
     if not names or history_of(context).shallow:
         return None
-    left = context.time_left()
-    seconds = GIT_TIMEOUT if left is None else min(GIT_TIMEOUT, left)
-    added = context.memo(("anchorcheck.config-added", head, config), lambda: added_text(context.repo, head, config, seconds))
+    added = _added(context, head, config)
     changes = []
     for name in names:  # never held: the one walk of the file's added lines says so; else git's pickaxe, for this name
         found = [] if added is not None and name not in added.text else changing(context.repo, head, config, name, MAX_REVISIONS + 1)
@@ -213,6 +217,13 @@ def _by_content(anchor: Anchor, names: list[str], config: Paths, head: str, cont
             name, to = _renamed(anchor, text, config, parent, change.commit, context, check_at)
             return {"removed": list(change), "name": name, "to": to}
     return None
+
+
+def _added(context: Context, head: str, config: Paths) -> Added | None:
+    """The lines the revisions of `config` added (one walk per configuration and run, whichever names ask)."""
+    left = context.time_left()
+    seconds = GIT_TIMEOUT if left is None else min(GIT_TIMEOUT, left)
+    return context.memo(("anchorcheck.config-added", head, config), lambda: added_text(context.repo, head, config, seconds))
 
 
 def _look(anchor: Anchor, text: str, config: Paths, head: str, context: Context, check_at: CheckAt) -> dict[str, Any]:
