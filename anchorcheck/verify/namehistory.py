@@ -17,6 +17,12 @@ a stale one (`never-existed`, INCONCLUSIVE); looked at only in part (the last
 MAX_REVISIONS revisions, a shallow clone, the deadline), it may have been, and
 the reason says how far the look went. A typed `cmd:` anchor is an explicit
 claim and stays REFUTED.
+
+A name several files may define (a cargo target: any Cargo.toml of the
+workspace, or a file where cargo finds one, `benches/NAME.rs`) comes with
+`details["defined_by"]`: their histories are read as one, the configurations
+by content and the files by path history (gone → the commit, and the name a
+moved file gives).
 """
 
 from __future__ import annotations

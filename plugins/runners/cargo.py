@@ -14,8 +14,10 @@ a reader of prose does not read them (`reads_cargo`).
 `-p NAME` must name a package of the workspace (or a dependency the
 lockfile holds); `--bin`, `--example`, `--test` and `--bench` a target of
 the selected packages (declared, or found where cargo looks: src/main.rs,
-src/bin/, examples/, tests/, benches/). Any other subcommand is an
-external `cargo-X` program installed separately: INCONCLUSIVE.
+src/bin/, examples/, tests/, benches/); a target no package has says what
+would have defined it (`details["defined_by"]`), for the core to ask history
+whether it ever did. Any other subcommand is an external `cargo-X` program
+installed separately: INCONCLUSIVE.
 """
 
 from __future__ import annotations
