@@ -355,18 +355,26 @@ class History:
 _UNASKED = object()
 
 
-def revisions(repo: Repository, head: str, path: str, count: int) -> list[Change]:
-    """The last `count` commits of `head` that changed `path` (a literal pathspec), newest first: the
+Paths = str | tuple[str, ...]  # one file, or several read as one history (the Cargo.toml files of a workspace)
+
+
+def literal(paths: Paths) -> list[str]:
+    """Literal pathspecs (no glob or magic can be injected) for one path or several."""
+    return [f":(literal){p}" for p in ((paths,) if isinstance(paths, str) else paths)]
+
+
+def revisions(repo: Repository, head: str, path: Paths, count: int) -> list[Change]:
+    """The last `count` commits of `head` that changed `path` (literal pathspecs), newest first: the
     revisions of one configuration or manifest whose past definitions are compared with now."""
-    out = repo.git("log", f"--max-count={count}", "--format=%h%x00%cs%x00%s", operands=[head], paths=[f":(literal){path}"])
+    out = repo.git("log", f"--max-count={count}", "--format=%h%x00%cs%x00%s", operands=[head], paths=literal(path))
     return [Change(*line.split("\0", 2)) for line in (out or "").splitlines() if line.count("\0") == 2]
 
 
-def changing(repo: Repository, head: str, path: str, text: str, count: int) -> list[tuple[Change, str | None]] | None:
+def changing(repo: Repository, head: str, path: Paths, text: str, count: int) -> list[tuple[Change, str | None]] | None:
     """The last `count` commits of `head` that changed how often `text` occurs in `path` (git's pickaxe, `-S`,
     the text one argument: never an option), newest first, each with its first parent (None: a root commit).
     [] when no revision of the file ever held `text`, so none defined a name spelled so; None when git fails."""
-    out = repo.git("log", f"-S{text}", f"--max-count={count}", "--format=%h%x00%cs%x00%p%x00%s", operands=[head], paths=[f":(literal){path}"])
+    out = repo.git("log", f"-S{text}", f"--max-count={count}", "--format=%h%x00%cs%x00%p%x00%s", operands=[head], paths=literal(path))
     if out is None:
         return None
     found = [line.split("\0", 3) for line in out.splitlines() if line.count("\0") == 3]
@@ -382,31 +390,56 @@ def diff_lines(lines: Iterable[str], sign: str) -> list[str]:
 MAX_ADDED = 16 << 20  # characters of a configuration's added lines kept for the names it ever held (else: git's pickaxe, name by name)
 
 
-def added_text(repo: Repository, head: str, path: str, seconds: float) -> str | None:
-    """Every line any revision of `path` added, from one walk of the file's history (`git log -p -U0`): a name in none
-    of them was never in the file, which one walk tells for every name a run asks (a pickaxe, `-S`, walks once per
-    name). None when git fails, the walk is cut by time, or the added lines pass MAX_ADDED."""
-    options = ("-p", "-U0", "--format=", "--no-ext-diff", "--no-textconv")
-    stream = repo.git_stream("log", *options, operands=[head], paths=[f":(literal){path}"], seconds=seconds)
+class Added(NamedTuple):
+    """What one walk of a configuration's history read: every line its revisions added, how many revisions, and the
+    paths asked that some revision changed (so were there once: a path no revision changed never existed)."""
+
+    text: str
+    revisions: int
+    paths: frozenset[str] = frozenset()
+
+
+def added_text(repo: Repository, head: str, path: Paths, seconds: float) -> Added | None:
+    """Every line any revision of `path` added, from one walk of the file's history (`git log -p -U0`), and the number
+    of revisions: a name in none of them was never in the file, which one walk tells for every name a run asks (a
+    pickaxe, `-S`, walks once per name). None when git fails, the walk is cut by time, or the added lines pass MAX_ADDED."""
+    options = ("-p", "-U0", "--format=%x01", "--no-ext-diff", "--no-textconv")  # a line of its own for each revision
+    stream = repo.git_stream("log", *options, operands=[head], paths=literal(path), seconds=seconds)
     if stream is None:
         return None
     added: list[str] = []
-    size, rest = 0, ""
+    size, rest, revisions, changed = 0, "", 0, set()
     with stream:
         for piece in itertools.chain(stream, ["\n"]):  # (the last line may end without one)
             lines = (rest + piece).split("\n")
             rest = lines.pop()
+            for line in lines:
+                if line == "\x01":
+                    revisions += 1
+                elif line.startswith(("diff --git a/", "rename from ", "rename to ")):  # a revision changed this path: it was there
+                    changed.update(_diff_paths(line))
             for line in diff_lines(lines, "+"):
                 added.append(line)
                 size += len(line) + 1
             if size > MAX_ADDED:
                 return None
-    return None if stream.cut or stream.failed else "\n".join(added)
+    return None if stream.cut or stream.failed else Added("\n".join(added), revisions, frozenset(changed))
 
 
-def revision_count(repo: Repository, head: str, path: str) -> int | None:
-    """How many commits of `head` changed `path`: the revisions a look at all of them reads."""
-    out = (repo.git("rev-list", "--count", operands=[head], paths=[f":(literal){path}"]) or "").strip()
+def _diff_paths(line: str) -> tuple[str, ...]:
+    """The paths a diff header line names (`diff --git a/P b/P`, even for an empty file, which has no `+++` line;
+    `rename from P`, `rename to P`); a `diff --git` line of two paths with spaces, which cannot be split, names none."""
+    if line.startswith("rename "):
+        return (line.split(" ", 2)[2],)
+    rest = line[len("diff --git a/") :]
+    half = (len(rest) - 3) // 2
+    return (rest[:half],) if rest == f"{rest[:half]} b/{rest[:half]}" else tuple(p for p in rest.split(" b/") if " " not in p)[:2]
+
+
+def revision_count(repo: Repository, head: str, path: Paths) -> int | None:
+    """How many commits of `head` changed `path`: the revisions a look at all of them reads (when `added_text` could
+    not read them whole)."""
+    out = (repo.git("rev-list", "--count", operands=[head], paths=literal(path)) or "").strip()
     return int(out) if out.isdigit() else None
 
 

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Reference", "read_references", "runner_claims", "apply_to", "program_of", "MENTION"]
 
+INSTALL = "install"  # the form of a package an install command names (`pnpm add zod`): added by it, not claimed declared
 MENTION = "mention"  # the form of a word in inline code read as a package name (`wrapt`), kept only on history's word
 
 SHELL_LANGUAGES = frozenset({"sh", "bash", "shell", "console", "zsh", "shell-session", "shellsession"})
@@ -367,7 +368,7 @@ class _Reader:
             if "pkg" in self.kinds:
                 ecosystem, names = packages
                 for name in names:
-                    self.found.append(Reference("pkg", f"pkg:{ecosystem}/{_purl_name(name)}", written, number, column0 + 1, end, "install"))
+                    self.found.append(Reference("pkg", f"pkg:{ecosystem}/{_purl_name(name)}", written, number, column0 + 1, end, INSTALL))
             return
         if "cmd" in self.kinds and not path_only and self.claims(tail):
             hints = self._hints() if self.cwd is None else (self.cwd, *self._hints())

@@ -24,7 +24,7 @@ from anchorcheck.verify import namehistory
 from anchorcheck.verify.elsewhere import Readings, defined_elsewhere, gone_from_own
 from anchorcheck.verify.staleness import dropped_dependency, on_missing_file
 from anchorcheck.verify.unheld import names_missing, runs_unheld
-from anchorcheck.memory.references import MENTION
+from anchorcheck.memory.references import INSTALL, MENTION
 
 if TYPE_CHECKING:
     from anchorcheck.evidence.stored import ResultStore
@@ -147,7 +147,9 @@ class Dispatch:
             result = dropped_dependency(reference, self.context)
         else:
             result = self._check(reference.anchor)
-            if reference.kind in ("sym", "env"):  # a name read from prose
+            if reference.form == INSTALL:
+                result = installed(result)
+            elif reference.kind in ("sym", "env"):  # a name read from prose
                 from anchorcheck.verify import identifiers  # (imported here: a check with no such name never asks)
 
                 result = identifiers.on_result(reference, result, self, self._check)  # type: ignore[arg-type]
@@ -309,6 +311,17 @@ def _finished(result: AnchorResult) -> bool:
 def _anything(path: str) -> bool:
     """The watch of a result read from the disk: any change may matter to it."""
     return True
+
+
+def installed(result: AnchorResult) -> AnchorResult:
+    """A package an install command names (`pnpm add date-fns`): the command adds it, so it claims nothing of the
+    manifests declaring it now. Declared: VERIFIED as it is; not declared: INCONCLUSIVE (a note), never REFUTED,
+    whether the text shows an example, a step to come or one already taken."""
+    if result.verdict is Verdict.REFUTED:
+        result.verdict, result.state = Verdict.INCONCLUSIVE, "installed"
+        result.severity = default_severity(Verdict.INCONCLUSIVE)
+        result.reason += "; the install command adds it: it need not be declared before it runs"
+    return result
 
 
 def budget_exceeded(shown: str, when: str = "before this anchor was checked") -> AnchorResult:
