@@ -81,3 +81,17 @@ def test_an_empty_bin_file_deleted_is_a_bin_that_was_there(tmp_path: Path) -> No
     found = {r["anchor"]: r for r in check(tmp_path, "--no-cache")[1]}
     assert found["cmd:cargo run --bin tool"]["verdict"] == "REFUTED" and "'drop the tool'" in found["cmd:cargo run --bin tool"]["reason"]
     assert found["cmd:cargo run --bin gadget"]["state"] == "never-existed"
+
+
+def test_a_package_option_follows_the_same_ladder(tmp_path: Path) -> None:
+    # held-out-8's gitbutler: "for specific crates `cargo test -p CRATE_NAME`" — a placeholder no Cargo.toml ever
+    # named is no stale command; a package renamed after the text named it is
+    _workspace(tmp_path)
+    write_tree(tmp_path, {"AGENTS.md": "For one crate, `cargo test -p CRATE_NAME`; the CLI's with `cargo test -p cli`.\n"})
+    commit(tmp_path, "notes")
+    write_tree(tmp_path, {"crates/cli/Cargo.toml": '[package]\nname = "app-cli"\nversion = "0.1.0"\n'})
+    commit(tmp_path, "cli: the package is app-cli")
+    found = {r["anchor"]: r for r in check(tmp_path, "--no-cache")[1]}
+    placeholder, renamed = found["cmd:cargo test -p CRATE_NAME"], found["cmd:cargo test -p cli"]
+    assert placeholder["verdict"] == "INCONCLUSIVE" and placeholder["state"] == "never-existed" and placeholder["severity"] == "warning"
+    assert renamed["verdict"] == "REFUTED" and renamed["severity"] == "error" and "renamed to `app-cli`" in renamed["reason"]

@@ -338,7 +338,7 @@ def _targets(invocation: Invocation, context: Context, manifest: str, command: s
             if _locked(context, spec):
                 reasons.append(f"{spec} is a dependency in the lockfile")
                 continue
-            return refuted(invocation, f"no package {spec} in the workspace of {manifest} (packages: {listed(c.name for c in crates if c.name)})")
+            return _no_package(invocation, crates, manifest, spec, f"no package {spec} in the workspace of {manifest} (packages: {listed(c.name for c in crates if c.name)})")
         selected = match
         evidence.append(Evidence(match[0].path, line_of(read_text(context, match[0].path), r"^[ \t]*name\s*="), f"package {spec}"))
         reasons.append(f"package {spec} is declared in {match[0].path}")
@@ -404,6 +404,17 @@ def _no_target(invocation: Invocation, crates: list[Crate], option: str, name: s
     manifest = crates[0].path if crates else "Cargo.toml"
     result = refuted(invocation, reason, [Evidence(manifest, None, f"[[{kind}]]")])
     result.details["defined_by"] = defined_by
+    return result
+
+
+def _no_package(invocation: Invocation, crates: list[Crate], manifest: str, name: str, reason: str) -> AnchorResult:
+    """REFUTED: `-p NAME` selects no package of the workspace. A package is its Cargo.toml's `name`, so the
+    workspace's manifests' history (`details["defined_by"]`) tells a package renamed or dropped (stale) from one
+    never declared (`-p CRATE_NAME`, a placeholder). A package whose folder went whole is not among them: never
+    concluded stale from there, it reads as never declared (a warning, not an error)."""
+    configs = list(dict.fromkeys([manifest, *(c.path for c in crates)]))
+    result = refuted(invocation, reason, [Evidence(manifest, None, "Cargo.toml")])
+    result.details["defined_by"] = {"name": name, "configs": configs, "paths": []}
     return result
 
 
