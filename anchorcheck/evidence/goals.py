@@ -25,14 +25,14 @@ class Search:
     The records of this module are plain classes, not dataclasses: nothing compares, copies or prints
     them, and generating a dataclass's methods at import costs a `check` process ~0.5 ms each."""
 
-    __slots__ = ("hits", "searched", "ruled_out", "unreadable", "unsupported", "unexamined", "found", "walk", "answer", "version")
+    __slots__ = ("hits", "_searched", "_ruled_out", "unreadable", "_unsupported", "unexamined", "found", "walk", "answer", "version", "_follows")
 
     def __init__(self, searched: int = 0, unsupported: int = 0) -> None:
         self.hits: list[tuple[str, Facts]] = []
-        self.searched = searched  # source files in scope that a language plugin understands
-        self.ruled_out = 0  # of those, how many the byte prefilter excluded unparsed
+        self._searched = searched  # source files in scope that a language plugin understands
+        self._ruled_out = 0  # of those, how many the byte prefilter excluded unparsed
         self.unreadable: list[str] = []
-        self.unsupported = unsupported  # files in scope that no language plugin parses
+        self._unsupported = unsupported  # files in scope that no language plugin parses
         self.unexamined = 0  # candidates left unparsed because a goal was met: the hits are not all of them
         self.found: list[str] = []  # the files the prefilter kept (parsed or not), in listing order
         self.walk: Walk | None = None  # a goal search's prefilter, not yet run to the end
@@ -40,6 +40,48 @@ class Search:
         # candidates in `cite` order from it instead of sorting them again.
         self.answer: Answer | None = None
         self.version = 0
+        # The listing the counts follow, its sizes when they were counted, and what a read of them notes (`follow`).
+        self._follows: tuple[Listing, int, int, Callable[[], None]] | None = None
+
+    def follow(self, listing: Listing, noted: Callable[[], None]) -> None:
+        """From now on the counts follow the files that come into or go from `listing`, each read calling
+        `noted` (whoever reads a count depends on which files the scope holds). A long-lived index keeps
+        this result across such a file only when the search rules it out by its bytes or no language parses
+        it (else the memo drops it: `Searches.search`), so a new search would count it just so."""
+        self._follows = (listing, len(listing.files), listing.others, noted)
+
+    def _drift(self, noted: bool = True) -> tuple[int, int]:
+        """Source files and other files come (or, negative, gone) since the counts were taken."""
+        if self._follows is None:
+            return 0, 0
+        listing, files, others, note = self._follows
+        if noted:
+            note()
+        return len(listing.files) - files, listing.others - others
+
+    @property
+    def searched(self) -> int:
+        return self._searched + self._drift()[0]
+
+    @searched.setter
+    def searched(self, value: int) -> None:
+        self._searched = value - self._drift(False)[0]
+
+    @property
+    def ruled_out(self) -> int:
+        return self._ruled_out + self._drift()[0]
+
+    @ruled_out.setter
+    def ruled_out(self, value: int) -> None:
+        self._ruled_out = value - self._drift(False)[0]
+
+    @property
+    def unsupported(self) -> int:
+        return self._unsupported + self._drift()[1]
+
+    @unsupported.setter
+    def unsupported(self, value: int) -> None:
+        self._unsupported = value - self._drift(False)[1]
 
     @property
     def complete(self) -> bool:
