@@ -19,6 +19,22 @@ LIKELY, LIKELY_TEST, LIKELY_ASIDE, UNLIKELY = 0, 1, 2, 3  # the order in which a
 _ASIDE = frozenset({"example", "vendored"})  # evidence there counts, but core code's comes first
 
 
+class _Count:
+    """A count of a search's scope (`Search.searched`, `ruled_out`, `unsupported`) that follows the files
+    that come or go since it was taken (`Search.follow`); `moved` picks which: source files (0) or others (1)."""
+
+    def __init__(self, slot: str, moved: int) -> None:
+        self.slot, self.moved = slot, moved
+
+    def __get__(self, search: Search | None, owner: type) -> int:
+        if search is None:
+            return self  # type: ignore[return-value]
+        return getattr(search, self.slot) + search._drift()[self.moved]  # type: ignore[no-any-return]
+
+    def __set__(self, search: Search, value: int) -> None:
+        setattr(search, self.slot, value - search._drift(False)[self.moved])
+
+
 class Search:
     """What a prefiltered search of a scope found, and how much of the closed world it covered.
 
@@ -27,12 +43,16 @@ class Search:
 
     __slots__ = ("hits", "_searched", "_ruled_out", "unreadable", "_unsupported", "unexamined", "found", "walk", "answer", "version", "_follows")
 
+    searched = _Count("_searched", 0)  # source files in scope that a language plugin understands
+    ruled_out = _Count("_ruled_out", 0)  # of those, how many the byte prefilter excluded unparsed
+    unsupported = _Count("_unsupported", 1)  # files in scope that no language plugin parses
+
     def __init__(self, searched: int = 0, unsupported: int = 0) -> None:
         self.hits: list[tuple[str, Facts]] = []
-        self._searched = searched  # source files in scope that a language plugin understands
-        self._ruled_out = 0  # of those, how many the byte prefilter excluded unparsed
+        self._searched = searched
+        self._ruled_out = 0
         self.unreadable: list[str] = []
-        self._unsupported = unsupported  # files in scope that no language plugin parses
+        self._unsupported = unsupported
         self.unexamined = 0  # candidates left unparsed because a goal was met: the hits are not all of them
         self.found: list[str] = []  # the files the prefilter kept (parsed or not), in listing order
         self.walk: Walk | None = None  # a goal search's prefilter, not yet run to the end
@@ -58,30 +78,6 @@ class Search:
         if noted:
             note()
         return len(listing.files) - files, listing.others - others
-
-    @property
-    def searched(self) -> int:
-        return self._searched + self._drift()[0]
-
-    @searched.setter
-    def searched(self, value: int) -> None:
-        self._searched = value - self._drift(False)[0]
-
-    @property
-    def ruled_out(self) -> int:
-        return self._ruled_out + self._drift()[0]
-
-    @ruled_out.setter
-    def ruled_out(self, value: int) -> None:
-        self._ruled_out = value - self._drift(False)[0]
-
-    @property
-    def unsupported(self) -> int:
-        return self._unsupported + self._drift()[1]
-
-    @unsupported.setter
-    def unsupported(self, value: int) -> None:
-        self._unsupported = value - self._drift(False)[1]
 
     @property
     def complete(self) -> bool:
