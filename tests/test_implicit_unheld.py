@@ -221,3 +221,12 @@ def test_a_compose_command_the_text_does_not_place_is_not_refuted_when_a_compose
     # a compose file the command names is where it runs: missing, it stays REFUTED
     named = next(r for a, r in found.items() if "ops/compose.yml" in a)
     assert named["verdict"] == "REFUTED"
+
+
+def test_a_folder_a_chain_enters_that_never_was_here_is_said_once(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"package.json": ROOT})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"AGENTS.md": "Run `cd gone && pnpm dev`.\n"})
+    found = by_anchor(check(tmp_path)[1])["cmd:cd gone && pnpm dev"]
+    assert found["verdict"] == "INCONCLUSIVE" and found["state"] == "never-existed"
+    assert found["reason"].count("never in this repository's history") == 1, found["reason"]

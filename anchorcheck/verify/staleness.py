@@ -83,8 +83,11 @@ def judge_by_fate(result: AnchorResult, fate: Fate, claimed: bool) -> None:
     it): gone → state `gone`, an error; never in history → `never-existed`, a warning; history seen in part → a
     warning. A path the memory `claimed` (a `file:` anchor, a program file) stays REFUTED, as written it is false;
     a path a command only names is not the claim, so there a path not known to be gone leaves it INCONCLUSIVE,
-    saying why (state `unsure` where history was cut)."""
-    result.reason += f"; {fate.describe()}"
+    saying why (state `unsure` where history was cut). A result judged once already (a command's program file, then
+    the path it names: the same path) does not say it twice."""
+    said = f"; {fate.describe()}"
+    if not result.reason.endswith(said):
+        result.reason += said
     if fate.existed:
         result.state, result.severity = GONE, "error"
         return
