@@ -21,12 +21,15 @@ GENERATED = re.compile(
     r"|\b(?:writes|saves|dumps|stores|puts|emits)\b(?:\s+[\w-]+){0,3}\s+(?:under|into|to)\b",
     re.I,
 )
-# A sentence that says a thing is gone, or was elsewhere once ("`old.py` was removed", "no longer
-# exists", "renamed", "used to live in", "moved from"): what it names is not claimed to be here now,
+# A sentence that says a thing is gone, or was elsewhere once ("`old.py` was removed", "is no longer
+# a dependency", "renamed", "used to live in", "moved from"): what it names is not claimed to be here now,
 # so nothing in it is read (a file it names may rightly be absent: read, it would be a REFUTED true
 # memory). "Moved to `x`" and "is removed when..." claim the present or the future: read as before.
+# "No longer" before a verb other than "be" (_NO_LONGER) says so only of what follows it ("the CLI no longer
+# reads `legacy.toml`"); what comes before is its subject, here now and doing otherwise ("`get_exe()` no
+# longer quotes the path").
 _GONE = re.compile(
-    r"\b(?:was|were|been|got)\s+(?:re)?(?:removed|deleted|dropped|retired)\b|\bno longer\b"
+    r"\b(?:was|were|been|got)\s+(?:re)?(?:removed|deleted|dropped|retired)\b|\b(?:is|are|was|were|be|been|being)\s+no longer\b|\bno longer\s+exists?\b"
     r"|\b(?:removed|deleted)\s+(?:in|from|since)\b|\bused to\b|\bformerly\b|\bpreviously\b|\brenamed\b"
     r"|\bmoved\s+(?:from|out|away)\b|\b(?:does|do|did)(?:n't|\s+not)\s+exist\b|\bnot\s+exist\b",
     re.I,
@@ -47,6 +50,7 @@ _PROHIBITED = re.compile(
     r"(?:\s+(?:the|any|a|an))?(?:[\s,*_'\"(]|\b(?:or|and|nor)\b)*$",
     re.I,
 )
+_NO_LONGER = re.compile(r"\bno longer\b", re.I)
 _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
 _IF_THERE = re.compile(r"[\s`'\")]*,?\s*\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
 _IF = re.compile(r"\b(?:if|when|unless)\s+(?:the\s+|a\s+|an\s+)?(?:file\s+|folder\s+|directory\s+)?$", re.I)
@@ -101,4 +105,7 @@ class ProseLine:
         if (start, end) not in self._judged:
             sentence = self.text[start:end]
             self._judged[start, end] = (bool(_GONE.search(sentence) or _FORBIDDEN.search(sentence)), bool(GENERATED.search(sentence)))
-        return self._judged[start, end]
+        gone, generated = self._judged[start, end]
+        if not gone:  # "no longer" hides what it is said of: what follows it in its sentence
+            gone = any(start + m.start() < offset for m in _NO_LONGER.finditer(self.text, start, end))
+        return gone, generated
