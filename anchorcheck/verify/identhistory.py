@@ -196,8 +196,11 @@ class IdentHistory:
         clone made with `--filter=blob:limit=...` (or a mirror that leaves its largest files out) lacks the
         large ones, a vendored minified bundle most often. Then the window is walked again without the paths
         whose blobs are missing (as git lists them: no blob is read to find them), rather than not at all."""
-        options = ("-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "-E")
-        run = lambda paths: self.repo.git("log", *options, f"-G({'|'.join(words)})", f"--format={_FORMAT}", operands=revisions, paths=paths)  # noqa: E731
+        options = ("-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "-E", f"-G({'|'.join(words)})", f"--format={_FORMAT}")
+
+        def run(paths: list[str]) -> str | None:
+            return self.repo.git("log", *options, operands=revisions, paths=paths)
+
         out = run(sources)
         if out is not None:
             return out
