@@ -109,11 +109,12 @@ PROCESSUTILS = 'import sys\n\n\ndef get_sys_executable() -> str:\n    return sys
 
 
 def test_a_function_a_no_longer_sentence_is_said_of_is_read(tmp_path: Path) -> None:
-    """prefect's "`get_sys_executable()` no longer quotes the Python path": the name is the sentence's subject,
-    here and doing otherwise; what follows "no longer" ("no longer reads `x`") stays unread."""
+    """prefect's "**`get_sys_executable()` no longer quotes the Python path.** It previously ...": the name is the
+    sentence's subject, here and doing otherwise, and the bold sentence ends at its stop (the next one's
+    "previously" is not its); what follows "no longer" ("no longer calls `x`") stays unread."""
     write_tree(tmp_path, {
         "src/utils.py": PROCESSUTILS,
-        "AGENTS.md": "- **`get_sys_executable()` no longer quotes the Python path on Windows.** It returns the raw path.\n"
+        "AGENTS.md": "- **`get_sys_executable()` no longer quotes the Python path on Windows.** It previously returned it quoted.\n"
                      "- The runner no longer calls `spawn_legacy_worker()`.\n",
     })
     init_repo(tmp_path)
