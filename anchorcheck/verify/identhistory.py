@@ -104,7 +104,8 @@ class IdentHistory:
         self, names: Iterable[str], env: Callable[[str], bool], context: Context, defined_now: Callable[[str], bool]
     ) -> dict[str, Gone | None]:
         """For each name: how it went (Gone), or None when history shows no definition of it removed (or there
-        is no history, or the name is past MAX_NAMES). A name left out was not looked up in time (the deadline
+        is no history, or the name is past MAX_NAMES). `names` come in the order their look is worth: the
+        first MAX_NAMES are walked, and confirmed (within MAX_CONFIRMS) in that order. A name left out was not looked up in time (the deadline
         is `context`'s: a Verifier may have made a new one since this history was).
 
         The cache keeps each name's answer with the HEAD it was worked out at: at that HEAD it is the answer;
@@ -311,7 +312,9 @@ class _OutOfTime(Exception):
 def _removals(out: str, names: list[str]) -> dict[str, list[tuple[Change, str]]]:
     """For each name, the (commit, file) pairs of `git log -p -U0` output whose removed lines write it as a
     word: newest commit first, and in a commit the file that wrote it most first (the file that defines a
-    name renamed across a package is most often the one that names it most)."""
+    name renamed across a package is most often the one that names it most). The names come in the order
+    their confirmation is worth, the run's MAX_CONFIRMS being spent in it: the newest removal first (the
+    commit a hook checks, a rename the text has not caught up with yet), then as `names` ranks them."""
     by_word: dict[str, list[str]] = {}
     for name in names:
         by_word.setdefault(name.rsplit(".", 1)[-1], []).append(name)
@@ -337,4 +340,6 @@ def _removals(out: str, names: list[str]) -> dict[str, list[tuple[Change, str]]]
                 for name in by_word[word]:
                     pairs = counts.setdefault(name, {})
                     pairs[change, path] = pairs.get((change, path), 0) + 1
-    return {name: sorted(pairs, key=lambda pair: (order[pair[0]], -pairs[pair])) for name, pairs in counts.items()}
+    found = {name: sorted(pairs, key=lambda pair: (order[pair[0]], -pairs[pair])) for name, pairs in counts.items()}
+    rank = {name: at for at, name in enumerate(names)}
+    return dict(sorted(found.items(), key=lambda item: (order[item[1][0][0]], rank[item[0]])))
