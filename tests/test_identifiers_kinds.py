@@ -142,3 +142,21 @@ def test_a_history_missing_large_blobs_is_walked_without_them(tmp_path: Path) ->
     code, results = check(tmp_path)
     found = result_for(results, "get_sys_executable")
     assert code == 1 and found["verdict"] == "REFUTED" and "'rename get_sys_executable'" in found["reason"], found["reason"]
+
+
+def test_a_helper_its_callers_name_more_often_than_its_file_is_found_where_it_was_declared(tmp_path: Path) -> None:
+    """held-out-8's gitbutler: a test helper renamed across the crate, its defining file 18th of the 18 the commit
+    changed by how often each names it (the callers, several times each, with no import that points at it: one
+    package), past the files read per name. The file whose removed lines declare it is read first."""
+    tree = {"ui/render.go": "package ui\n\nfunc renderSvgEq(a, b int) bool {\n\treturn a == b\n}\n",
+            "AGENTS.md": "Compare snapshots with `renderSvgEq()`.\n"}
+    for at in range(16):
+        calls = "".join(f"\tif !renderSvgEq({n}, {n}) {{\n\t\tt.Fail()\n\t}}\n" for n in range(3))
+        tree[f"ui/case{at:02}_test.go"] = f"package ui\n\nimport \"testing\"\n\nfunc TestCase{at}(t *testing.T) {{\n{calls}}}\n"
+    write_tree(tmp_path, tree)
+    init_repo(tmp_path)
+    assert result_for(check(tmp_path)[1], "renderSvgEq")["verdict"] == "VERIFIED"
+    rename(tmp_path, "renderSvgEq", "assertSvgEq")
+    code, results = check(tmp_path, "--no-cache")
+    found = result_for(results, "renderSvgEq")
+    assert code == 1 and found["verdict"] == "REFUTED" and "now `assertSvgEq`" in found["reason"], found["reason"]

