@@ -110,13 +110,14 @@ def test_a_member_of_a_csharp_base_the_repository_defines_once_is_verified_throu
 @pytest.mark.parametrize(
     ("make", "old", "new", "text", "anchor"),
     [
-        (_go, "QueueStore", "JobStore", "The stores (`QueueStore`) live in `internal/exec`.", "sym:internal/cmd/context.go::Context.QueueStore"),
+        (_go, "QueueStore", "JobStore", "The stores (`QueueStore`) live in `internal/exec`.", "sym:internal/exec/queue.go::QueueStore"),
         (_cs, "AnnotationProvider", "AnnotationSource", "Propagate annotations in `AnnotationProvider`.", "sym:src/Diff/ModelDiffer.cs::ModelDiffer.AnnotationProvider"),
     ],
 )
 def test_a_name_renamed_beside_a_base_that_cannot_give_it_is_refuted_with_the_commit(tmp_path: Path, make, old: str, new: str, text: str, anchor: str) -> None:  # noqa: ANN001
-    """Go: the struct embeds `context.Context`; C#: the class implements an interface of this repository that no
-    `using` leads to. Renamed in every file after the text named it: stale, with the commit."""
+    """Go: the struct embeds `context.Context` (the type's own declaration is read first: the type, not the field
+    named after it); C#: the class implements an interface of this repository that no `using` leads to. Renamed in
+    every file after the text named it: stale, with the commit."""
     root = make(tmp_path)
     _rename(root, old, new, "rename it")
     write_tree(root, {"AGENTS.md": text + "\n"})
