@@ -484,3 +484,30 @@ def test_a_memory_file_moved_after_the_folder_it_names_keeps_its_stale_verdict(t
     commit(tmp_path, "crates/")
     found = by_anchor(check(tmp_path, "crates/core/AGENTS.md")[1])["file:gateway/tests/relay"]
     assert found["verdict"] == "REFUTED" and found["state"] == "gone" and "gateway/tests/relays" in found["reason"]
+
+
+@pytest.mark.parametrize("written_first", [True, False])
+def test_a_path_that_moved_long_before_the_text_was_written_is_no_stale_one(tmp_path: Path, written_first: bool) -> None:
+    """held-out-9's spree: `app/controllers/spree/` in a CLAUDE.md of 2026, a root folder that moved into a gem in
+    2010 and whose trail ended deleted in 2026. The text went stale only if it named the path before it left the
+    place written (the first move); written after, it meant another place's (each engine's): not stale."""
+    write_tree(tmp_path, {"app/controllers/spree/base.rb": "x\n", "README.md": "r\n"})
+    init_repo(tmp_path)
+    notes = {"AGENTS.md": "Controllers live in `app/controllers/spree/`.\n"}
+    if written_first:
+        write_tree(tmp_path, notes)
+        commit(tmp_path, "notes")
+    (tmp_path / "core").mkdir()
+    git(tmp_path, "mv", "app", "core/app")
+    commit(tmp_path, "into a gem")
+    if not written_first:
+        write_tree(tmp_path, notes)
+        commit(tmp_path, "notes")
+    git(tmp_path, "rm", "-rq", "core/app/controllers")
+    commit(tmp_path, "controllers out")
+    found = by_anchor(check(tmp_path, "--no-cache")[1])["file:app/controllers/spree/"]
+    assert "moved in " in found["reason"] and "'into a gem'" in found["reason"] and "then deleted in" in found["reason"]
+    if written_first:
+        assert found["verdict"] == "REFUTED" and found["state"] == "gone", found["reason"]
+    else:
+        assert found["verdict"] == "INCONCLUSIVE" and found["state"] == "written-after", found["reason"]

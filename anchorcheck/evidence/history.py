@@ -47,7 +47,7 @@ MAX_HOPS = 4  # renames followed past the first (a -> b -> c ...), one small wal
 MAX_RECURRING = 8  # commits whose deletions are looked up again further back (was the path deleted before?)
 MIN_SECONDS = 3.0  # of the deadline, what a walk leaves to the rest of the run; with less left, no walk starts
 WALK_SECONDS = GIT_TIMEOUT  # what a walk may take at most (a run with no deadline): any git run's bound
-_CACHE_KEY = "history-v3"
+_CACHE_KEY = "history-v4"
 
 
 class Change(NamedTuple):
@@ -72,7 +72,10 @@ class Fate(NamedTuple):
     followed lead to one path that exists; `copies` the other places that
     exist now which the same commit copied it to as it went (then it has no
     single destination); `limit` says why history may be incomplete (a shallow
-    clone, a walk cut short), "" when it was read whole.
+    clone, a walk cut short), "" when it was read whole. `left` is the commit
+    that took it from the place written, when renames were followed from there
+    (`change` is then where the trail ended): a text written after it left
+    never named it where it was.
     """
 
     path: str
@@ -81,6 +84,7 @@ class Fate(NamedTuple):
     limit: str = ""
     removals: int = 0  # commits walked that deleted or moved this very path (counted up to 2)
     copies: tuple[str, ...] = ()
+    left: Change | None = None
 
     @property
     def destination(self) -> str | None:
@@ -103,7 +107,10 @@ class Fate(NamedTuple):
         return self.change is None and not self.limit
 
     def describe(self) -> str:
-        """The clause a reason ends with: "moved to `x` in 1a2b3c4 (...)", "deleted in ...", or what was not seen."""
+        """The clause a reason ends with: "moved to `x` in 1a2b3c4 (...)", "deleted in ...", or what was not seen;
+        after renames followed, the commit that first moved it leads ("moved in 1a2b3c4 (...), then deleted in ...")."""
+        if self.left is not None and self.change not in (None, self.left):
+            return f"moved in {self.left}, then {self._replace(left=None).describe()}"
         if self.change == UNCOMMITTED:
             return "deleted in the work tree, not committed yet"
         if self.change is None:
@@ -122,13 +129,13 @@ class Fate(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         change = list(self.change) if self.change is not None else None
         return {"path": self.path, "change": change, "moved_to": self.moved_to, "limit": self.limit, "removals": self.removals,
-                "copies": list(self.copies)}
+                "copies": list(self.copies), "left": list(self.left) if self.left is not None else None}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Fate:
-        change = data.get("change")
+        change, left = data.get("change"), data.get("left")
         return cls(str(data["path"]), Change(*map(str, change)) if change else None, data.get("moved_to"), str(data.get("limit", "")),
-                   int(data.get("removals", 1 if change else 0)), tuple(map(str, data.get("copies", ()))))
+                   int(data.get("removals", 1 if change else 0)), tuple(map(str, data.get("copies", ()))), Change(*map(str, left)) if left else None)
 
 
 class History:
@@ -274,7 +281,8 @@ class History:
             found = (walked.found.get(at) if (walked := self._walk([at], since=commit)) else None)
             if found is None:
                 break
-            fate = fate._replace(change=found.change, moved_to=found.moved_to, copies=tuple(c for c in found.copies if self._exists(c)))
+            fate = fate._replace(change=found.change, moved_to=found.moved_to, copies=tuple(c for c in found.copies if self._exists(c)),
+                                 left=fate.left or fate.change)
             at, commit = found.moved_to, found.commit
         if fate.moved_to is not None and not self._exists(fate.moved_to):
             fate = fate._replace(moved_to=None)  # the trail ends in nothing that exists: gone

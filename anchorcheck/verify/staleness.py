@@ -151,9 +151,10 @@ def _unless_written_after(result: AnchorResult, path: str, text_at: Callable[[st
 
 
 def _removed_by(result: AnchorResult) -> str | None:
-    """The commit history says removed or renamed what a result names (None for a change not committed yet)."""
+    """The commit history says removed or renamed what a result names from where the text names it (the first of
+    the renames followed, not where their trail ended); None for a change not committed yet."""
     history = result.details.get("history")
-    change = (history.get("change") or history.get("removed")) if isinstance(history, dict) else None
+    change = (history.get("left") or history.get("change") or history.get("removed")) if isinstance(history, dict) else None
     commit = change[0] if isinstance(change, (list, tuple)) and change else None
     return commit if isinstance(commit, str) and commit else None
 
