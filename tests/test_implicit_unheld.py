@@ -221,6 +221,12 @@ def test_a_compose_command_the_text_does_not_place_is_not_refuted_when_a_compose
     # a compose file the command names is where it runs: missing, it stays REFUTED
     named = next(r for a, r in found.items() if "ops/compose.yml" in a)
     assert named["verdict"] == "REFUTED"
+    # two compose files run it: the text does not say which, and the reason names both, not the first as if it were the one
+    write_tree(tmp_path, {"contrib/docker/docker-compose.yml": "services:\n  df:\n    image: df\n"})
+    git(tmp_path, "add", "-A")
+    down = by_anchor(check(tmp_path)[1])["cmd:docker compose down in:.claude/skills/bench/"]
+    assert down["verdict"] == "INCONCLUSIVE" and "does not say which runs it" in down["reason"]
+    assert "contrib/docker/docker-compose.yml; tools/local/monitoring/docker-compose.yml" in down["reason"]
 
 
 def test_a_folder_a_chain_enters_that_never_was_here_is_said_once(tmp_path: Path) -> None:

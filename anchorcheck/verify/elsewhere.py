@@ -79,13 +79,18 @@ def defined_elsewhere(
         return refuted
     places = {a.partition(" in:")[2].rstrip("/") for a in readings.tried}
     folders = sorted({posixpath.dirname(p) for p in repo.files(named=list(runner.configs))} - places - {""})
-    for folder in folders[:MOST_FOLDERS]:
-        found = check(f"{reference.anchor} in:{encode_path(folder)}/")
-        if found.verdict is Verdict.VERIFIED:
-            where = ", ".join(sorted({e.path for e in found.evidence if e.path})) or f"{folder}/"
-            reason = f"{refuted.reason}; but it is defined in {where}, and the text does not say it runs in {folder}/"
-            return AnchorResult(refuted.anchor, Verdict.INCONCLUSIVE, reason, list(found.evidence), state="elsewhere")
-    return refuted
+    defining = [(folder, found) for folder in folders[:MOST_FOLDERS]
+                if (found := check(f"{reference.anchor} in:{encode_path(folder)}/")).verdict is Verdict.VERIFIED]
+    if not defining:
+        return refuted
+    wheres = [", ".join(sorted({e.path for e in f.evidence if e.path})) or f"{folder}/" for folder, f in defining]
+    folder = defining[0][0]
+    if len(defining) == 1:
+        reason = f"{refuted.reason}; but it is defined in {wheres[0]}, and the text does not say it runs in {folder}/"
+    else:  # several run it (`docker compose up -d` with any compose file): naming one would say more than the text
+        more = f" and {len(wheres) - 4} more" if len(wheres) > 4 else ""
+        reason = f"{refuted.reason}; but it is defined in {'; '.join(wheres[:4])}{more}, and the text does not say which runs it"
+    return AnchorResult(refuted.anchor, Verdict.INCONCLUSIVE, reason, [e for _, f in defining[:4] for e in f.evidence], state="elsewhere")
 
 
 def gone_from_own(reference: Reference, verified: AnchorResult, readings: Readings, check: Callable[[str], AnchorResult]) -> AnchorResult:
