@@ -5,6 +5,7 @@ files that changed are read and parsed again."""
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 from tests._source_support import verifier, write
@@ -735,3 +736,23 @@ def test_an_edited_gitignore_changes_what_a_missing_path_means(tmp_path, in_git)
         assert "history" not in v.check("file:web/out/app.js").details
         (tmp_path / "web/.gitignore").unlink()
         assert v.check("file:web/out/app.js").details["history"]["change"] is None  # never in history
+
+
+@needs_git
+def test_a_git_init_under_a_verifier_lists_the_checkout_as_git_does(tmp_path):
+    """The walk's seed 4 without git: `git init` and `git add -A` in a tree outside git, then a `.gitignore`
+    of `docs/`. Git still lists the tracked `docs/example.py` (a new Verifier finds flask imported); the
+    long-lived one kept the no-`.git` it found first, walked the tree and left the ignored folder out.
+    And `.git` deleted again: the tree is walked, `docs/` ignored, as a new Verifier does."""
+    write(tmp_path, {"docs/example.py": "import flask\n", "src/a.py": "import json\n"})
+    v = verifier(tmp_path)
+    assert v.check("import:flask").verdict is Verdict.VERIFIED
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "add", "-A")
+    write(tmp_path, {".gitignore": "*.js\ndocs/\nAGENTS.md\n"})
+    assert git(tmp_path, "ls-files", "docs/").split() == ["docs/example.py"]  # tracked, though ignored
+    assert v.check("import:flask").to_dict() == verifier(tmp_path).check("import:flask").to_dict()
+    assert v.check("import:flask").verdict is Verdict.VERIFIED
+    shutil.rmtree(tmp_path / ".git")
+    assert v.check("import:flask").to_dict() == verifier(tmp_path).check("import:flask").to_dict()
+    assert v.check("import:flask").verdict is Verdict.REFUTED

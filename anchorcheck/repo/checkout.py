@@ -100,8 +100,9 @@ class Repository(Paths, Listing, GitRunner, GitState):
 
     def relist(self) -> None:
         """Forget the listing and git's word on the checkout (files were added or removed, git's index
-        or HEAD moved): the next look lists it again. What was read of each file is kept."""
+        or HEAD moved, a `.git` came or went): the next look lists it again. What was read of each file is kept."""
         self.join_prefetch()
+        self.relocate()
         for name in ("_all_files", "_by_name", "_index_listing", "_gitlinks", "blob_ids", "staged_blob_ids", "_in_git", "_head", "_identity", "skip_worktree"):
             self.__dict__.pop(name, None)
         self.listed_at = None

@@ -284,6 +284,14 @@ class GitRunner:
         """The checkout's vetted git directory (`anchorcheck.repo.gitdir`), a refusal, or None without `.git`."""
         return gitdir.locate(self.root)
 
+    def relocate(self) -> None:
+        """Look for the checkout's git directory again (the listing is being redone): a `git init`, a
+        `.git` deleted or pointed elsewhere under a long-lived Verifier makes the checkout one in git, or
+        out of it, as a new Verifier would find it. The filter drivers are asked again only then."""
+        if "_located" in vars(self) and gitdir.locate(self.root) != self._located:
+            for name in ("_located", "_driver_overrides"):
+                self.__dict__.pop(name, None)
+
 
 def index_version(path: Path) -> int:
     """The version in a git index's header (2, 3 or 4); 0 when there is none or it cannot be read."""
