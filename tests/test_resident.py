@@ -756,3 +756,23 @@ def test_a_git_init_under_a_verifier_lists_the_checkout_as_git_does(tmp_path):
     shutil.rmtree(tmp_path / ".git")
     assert v.check("import:flask").to_dict() == verifier(tmp_path).check("import:flask").to_dict()
     assert v.check("import:flask").verdict is Verdict.REFUTED
+
+
+@needs_git
+def test_a_rename_history_gives_is_judged_against_the_tree_as_it_is_now(tmp_path):
+    """The walk's seed 28: `lint` renamed to `test` in a commit, so `make lint` is REFUTED "renamed to `test`" with a
+    fix; then the Makefile is edited (not committed) and `test` goes too. History's answer is kept by HEAD, which did
+    not move, but whether the new name holds is the tree's: no rename to a target that is not there, as a new
+    Verifier says, from memory and from the disk cache alike."""
+    write(tmp_path, {"Makefile": "lint:\n\techo lint\n"})
+    init_repo(tmp_path)
+    write(tmp_path, {"Makefile": "test:\n\techo lint\n"})
+    git(tmp_path, "commit", "-qam", "lint is test")
+    cache = tmp_path.parent / f"{tmp_path.name}-cache"
+    v = verifier(tmp_path, cache)
+    first = v.check("cmd:make lint")
+    assert first.verdict is Verdict.REFUTED and "renamed to `test`" in first.reason and first.details["fix"]["to"] == "test"
+    write(tmp_path, {"Makefile": "check:\n\techo lint\n"})
+    again = v.check("cmd:make lint")
+    for other in (again, verifier(tmp_path, cache).check("cmd:make lint"), verifier(tmp_path).check("cmd:make lint")):
+        assert other.verdict is Verdict.REFUTED and "renamed to" not in other.reason and "fix" not in other.details, other.reason

@@ -43,7 +43,7 @@ from anchorcheck.repo.gitcmd import GIT_TIMEOUT
 
 MAX_REVISIONS = 10  # revisions of one configuration file looked at, newest first
 MIN_SECONDS = 3.0  # left of the deadline below which no revision is checked
-_CACHE_KEY = "cmd-history-v3"
+_CACHE_KEY = "cmd-history-v4"
 UNSURE = "unsure"  # not defined in the revisions looked at, which are not all of them: not known to be stale
 _DEADLINE = "the deadline came first"
 _NAME = re.compile(r"[\w.:/-]+")
@@ -83,7 +83,7 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
     found = cache.get_many([key]).get(key) if cache is not None else None
     if found is None:
         name = by.get("name")
-        found = _by_files(text, name, list(paths), walked, head, context, check_at) if isinstance(name, str) else {}
+        found = _by_files(name, list(paths), walked, head, context) if isinstance(name, str) else {}
         if "removed" not in found and "looked" not in found:
             names = [name] if isinstance(name, str) else _names(anchor, result.reason, config)
             limit = found.get("limit")
@@ -96,7 +96,7 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
     if found.get("removed"):
         change = Change(*found["removed"])
         result.verdict, result.severity = Verdict.REFUTED, "error"
-        to = found.get("to")
+        to = _holding(text, found, check_at)
         result.reason += f"; renamed to `{to}` in {change}" if to else f"; removed in {change}"
         result.state = "gone"
         result.details = {**result.details, "history": found}
@@ -142,9 +142,9 @@ def _label(configs: Paths) -> str:
     return f"any of {len(configs)} {names.pop()} files" if len(names) == 1 else f"any of {len(configs)} files"
 
 
-def _by_files(text: str, name: str, paths: list[str], walked: Paths, head: str, context: Context, check_at: CheckAt) -> dict[str, Any]:
+def _by_files(name: str, paths: list[str], walked: Paths, head: str, context: Context) -> dict[str, Any]:
     """What path history says of the files whose presence would define `name` (`benches/NAME.rs`): one gone →
-    {"removed": its change, "name", "to": the name its new place gives, when the command holds with it}; one deleted
+    {"removed": its change, "name", "renamed": [the name its new place gives]}; one deleted
     in the work tree only → {"looked": 0}; none ever there → {"limit": why history may be incomplete, "" if read whole}.
     The walk of the configurations' added lines, which asks these paths too, names those some revision changed; only
     they are asked of path history (one walk for them all, beside the run's other missing paths: `History.want`)."""
@@ -163,8 +163,7 @@ def _by_files(text: str, name: str, paths: list[str], walked: Paths, head: str, 
     if gone:
         fate = gone[0]
         to = _moved_name(name, fate.path, fate.moved_to) if fate.moved_to else None
-        held = to is not None and check_at(None, _with_word(text, name, to)) is Verdict.VERIFIED
-        return {"removed": list(fate.change), "name": name, "to": to if held else None}  # type: ignore[arg-type]
+        return {"removed": list(fate.change), "name": name, "renamed": [to] if to else []}  # type: ignore[arg-type]
     return {"limit": next((f.limit for f in fates if f is not None and f.limit), "")}
 
 
@@ -220,8 +219,8 @@ def _by_content(anchor: Anchor, names: list[str], config: Paths, head: str, cont
         if (left is not None and left < MIN_SECONDS) or check_at(change.commit, text) is Verdict.VERIFIED:
             return None  # held after this change: removed by another one (or no time): the walk decides
         if parent is not None and check_at(parent, text) is Verdict.VERIFIED:
-            name, to = _renamed(anchor, text, config, parent, change.commit, context, check_at)
-            return {"removed": list(change), "name": name, "to": to}
+            name, renamed = _renamed(anchor, config, parent, change.commit, context)
+            return {"removed": list(change), "name": name, "renamed": renamed}
     return None
 
 
@@ -233,7 +232,7 @@ def _added(context: Context, head: str, config: Paths) -> Added | None:
 
 
 def _look(anchor: Anchor, text: str, config: Paths, head: str, context: Context, check_at: CheckAt) -> dict[str, Any]:
-    """What the revisions of `config` say: {"removed": change, "name", "to"}, or {"looked": N} with "cut" saying why
+    """What the revisions of `config` say: {"removed": change, "name", "renamed": [names]}, or {"looked": N} with "cut" saying why
     the revisions looked at are not all of them (MAX_REVISIONS reached, a shallow clone, the deadline)."""
     # One `git log` per configuration and run, whichever of its commands ask.
     past = context.memo(("anchorcheck.config-revisions", head, config), lambda: revisions(context.repo, head, config, MAX_REVISIONS + 1))
@@ -246,8 +245,8 @@ def _look(anchor: Anchor, text: str, config: Paths, head: str, context: Context,
         if check_at(revision.commit, text) is Verdict.VERIFIED:
             if newer is None:
                 return {"looked": 0}  # defined at the last commit: removed by an edit not committed yet
-            name, to = _renamed(anchor, text, config, revision.commit, newer.commit, context, check_at)
-            return {"removed": list(newer), "name": name, "to": to}
+            name, renamed = _renamed(anchor, config, revision.commit, newer.commit, context)
+            return {"removed": list(newer), "name": name, "renamed": renamed}
         newer = revision
     if more:
         return {"looked": len(past), "cut": f"the newest {MAX_REVISIONS}; it has more"}
@@ -256,21 +255,29 @@ def _look(anchor: Anchor, text: str, config: Paths, head: str, context: Context,
     return {"looked": len(past)}
 
 
-def _renamed(anchor: Anchor, text: str, config: Paths, old: str, new: str, context: Context, check_at: CheckAt) -> tuple[str | None, str | None]:
-    """The word of the command the removing commit renamed in `config`, and its new name when exactly one new
-    name makes the command hold now; (None, None) when the change is no plain rename."""
+def _holding(text: str, found: dict[str, Any], check_at: CheckAt) -> str | None:
+    """The new name of a renamed word when exactly one of the names history gives it makes the command hold now. Judged
+    at each use against the tree as it is, not kept with history's answer (which is kept by HEAD: an edit of the
+    configuration since changes what holds, and a long-lived Verifier would show a rename the tree no longer has)."""
+    word, names = found.get("name"), found.get("renamed") or []
+    if not isinstance(word, str):
+        return None
+    holding = [n for n in names if isinstance(n, str) and check_at(None, _with_word(text, word, n)) is Verdict.VERIFIED]
+    return holding[0] if len(holding) == 1 else None
+
+
+def _renamed(anchor: Anchor, config: Paths, old: str, new: str, context: Context) -> tuple[str | None, list[str]]:
+    """The word of the command the removing commit renamed in `config`, and the names the commit gave it there (the
+    one that holds now is found at each use: `_holding`); (None, []) when the change is no plain rename."""
     diff = context.repo.git("diff", "--no-ext-diff", "--no-textconv", "-U0", operands=[old, new], paths=literal(config)) or ""
     removed, added = diff_lines(diff.splitlines(), "-"), diff_lines(diff.splitlines(), "+")
     words = [w for w in anchor.value.split()[1:] if _NAME.fullmatch(w)]
     for word in words:
         pattern = re.compile(rf"(?<![\w:-]){re.escape(word)}(?![\w-]|:[\w-])")  # `docs:` and `docs::` end a rule's name; `docs:dev` is another
         names = {_replacement(line, match, added) for line in removed for match in pattern.finditer(line)} - {None, word}
-        holding = [n for n in names if n is not None and check_at(None, _with_word(text, word, n)) is Verdict.VERIFIED]
-        if len(holding) == 1:
-            return word, holding[0]
         if names:
-            return word, None
-    return None, None
+            return word, sorted(n for n in names if n is not None)
+    return None, []
 
 
 def _replacement(line: str, match: re.Match[str], added: list[str]) -> str | None:
