@@ -73,8 +73,9 @@ def snippets(text: str) -> Snippets:
         if fenced:
             command = line.strip().removeprefix("$ ")
             found.commands.append((number, entered + command))
-            if re.fullmatch(r"cd\s+[\w./-]+", command):
-                entered = f"{command} && "  # the block's later lines run in that folder
+            if re.fullmatch(r"cd\s+[\w./-]+", command):  # the block's later lines run in that folder, from the last one
+                inside = posixpath.normpath(posixpath.join(entered[3:-4] or ".", command.split()[1]))
+                entered = "" if inside == "." else f"cd {inside} && "  # (`cd cli` … `cd ..` then `cd assets`: assets/)
             continue
         for span in INLINE.findall(line):
             found.words.append((number, span.strip()))

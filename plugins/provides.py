@@ -35,6 +35,7 @@ LANG_RUBY = {"languages": {"ruby": {"extensions": [".rb", ".rake", ".gemspec"], 
 LANG_KOTLIN = {"languages": {"kotlin": {"extensions": [".kt", ".kts"]}}}
 LANG_PHP = {"languages": {"php": {"extensions": [".php"]}}}
 LANG_CSHARP = {"languages": {"csharp": {"extensions": [".cs"]}}}
+LANG_PRISMA = {"languages": {"prisma": {"extensions": [".prisma"]}}}
 
 RUNNER_NPM = {"runners": {"npm": ["npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx"]}}
 RUNNER_MAKE = {"runners": {"make": ["make", "gmake"]}}

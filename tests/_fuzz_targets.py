@@ -176,6 +176,7 @@ _BUILTIN: dict[str, tuple[str, ...]] = {
     "kotlin": ('import a.b.C as D\ndata class R(val id: String) : Base() {\n  companion object { const val K = "A" }\n  fun f() = System.getenv(K) + System.getenv()["B"]\n}\n',),
     "php": ("<?php\nuse A\\{B, C as D};\nclass S extends B { use T; public $p; function f() { return getenv('A') . $_ENV['B'] . env(\"C\"); } }\n",),
     "csharp": ('using static System.Environment;\nnamespace N;\nrecord P(int X) : B(X) { string F() => GetEnvironmentVariable("A"); }\n',),
+    "prisma": ('datasource db {\n  provider = "postgresql"\n  url = env("DATABASE_URL")\n}\nmodel Org {\n  id Int @id\n  role Role @default(ADMIN)\n}\nenum Role {\n  ADMIN\n}\n',),
 }
 
 

@@ -402,3 +402,46 @@ def test_a_dependency_dropped_from_the_manifest_whose_table_a_heading_names_is_s
     assert code == 1 and [r["memory_file"] for r in gone] == ["packages/openai/AGENTS.md"], gone
     assert gone[0]["verdict"] == "REFUTED" and gone[0]["severity"] == "error"
     assert "declared ai-core in `dependencies`" in gone[0]["reason"] and "'openai: drop the core dependency'" in gone[0]["reason"]
+
+
+def test_a_rule_whose_globs_name_a_folder_history_shows_gone_is_stale_and_a_template_s_is_not(tmp_path: Path) -> None:
+    """A Cursor rule for `legacy/**` after legacy/ went away applied to nothing and was skipped silently (issue 27
+    item 4): its globs are a claim about this repository, and history says whether the folder they start with was
+    here. Gone → REFUTED at the globs line, with the commit; moved → the fix rewrites the glob. A rule whose folder
+    this repository never had (a template) stays quiet."""
+    rule = "---\ndescription: Legacy\nglobs: {}/**/*.py\nalwaysApply: false\n---\n\nKeep `{}/api.py` small.\n"
+    write_tree(tmp_path, {"legacy/api.py": "x = 1\n", "old/a.py": "", "app.py": "",
+                          ".cursor/rules/legacy.mdc": rule.format("legacy", "legacy"),
+                          ".cursor/rules/old.mdc": rule.format("old", "old"),
+                          ".cursor/rules/template.mdc": rule.format("vendor/sdk", "vendor/sdk")})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-rq", "legacy")
+    git(tmp_path, "mv", "old", "older")
+    commit(tmp_path, "drop legacy, rename old")
+    code, results = check(tmp_path)
+    found = {(r["memory_file"], r["anchor"]): r for r in results}
+    legacy = found[(".cursor/rules/legacy.mdc", "file:legacy/")]
+    assert code == 1 and legacy["verdict"] == "REFUTED" and legacy["line"] == 3 and "'drop legacy, rename old'" in legacy["reason"]
+    assert "moved to `older`" in found[(".cursor/rules/old.mdc", "file:old/")]["reason"]
+    assert not any(r["memory_file"] == ".cursor/rules/template.mdc" for r in results if "anchor" in r)
+    # the body of a rule whose folder went is read too, relative to that folder first: its paths went with it
+    assert found[(".cursor/rules/legacy.mdc", "file:legacy/api.py")]["verdict"] == "REFUTED"
+    from tests.test_fix import cli
+    cli(tmp_path, "fix")
+    assert (tmp_path / ".cursor/rules/old.mdc").read_text() == rule.format("older", "old")
+
+
+def test_a_stale_glob_beside_one_that_still_matches_is_stale_too(tmp_path: Path) -> None:
+    """`paths:` of a Claude Code rule: api/v1/** moved to api/v2/, web/** still there. The rule still applies, and
+    the moved glob was not looked at; each glob is a claim."""
+    rule = "---\npaths:\n  - \"api/v1/**/*.py\"\n  - web/**\n---\n\nKeep handlers thin.\n"
+    write_tree(tmp_path, {"api/v1/a.py": "", "web/x.ts": "", ".claude/rules/api.md": rule})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "api/v1", "api/v2")
+    commit(tmp_path, "api v2")
+    code, results = check(tmp_path)
+    found = {r["anchor"]: r for r in results if r.get("memory_file") == ".claude/rules/api.md"}
+    assert code == 1 and found["file:api/v1/"]["line"] == 3 and "moved to `api/v2`" in found["file:api/v1/"]["reason"]
+    from tests.test_fix import cli
+    cli(tmp_path, "fix")
+    assert (tmp_path / ".claude/rules/api.md").read_text() == rule.replace("api/v1", "api/v2")

@@ -117,3 +117,17 @@ def test_a_script_renamed_in_the_files_own_package_is_not_verified_by_a_sibling_
     assert found["ui-v2/AGENTS.md", "cmd:npm run dev in:ui-v2/"]["verdict"] == "VERIFIED"
     # ui/ never had it renamed: its own `build` holds (no new REFUTED)
     assert found["ui/AGENTS.md", "cmd:npm run build in:ui/"]["verdict"] == "VERIFIED"
+
+
+def test_the_call_after_an_install_in_a_cd_chain_is_read_from_the_folder(tmp_path: Path) -> None:
+    # held-out-8 (dagu's CLAUDE.md): the install after `cd ui &&` used to end the line's reading
+    ui = '{"name": "ui", "scripts": {"dev": "vite", "build": "vite build"}}\n'
+    line = "**Frontend dev server**: `cd ui && pnpm install && pnpm dev`\n"
+    write_tree(tmp_path, {"package.json": ROOT, "ui/package.json": ui, "AGENTS.md": line})
+    init_repo(tmp_path)
+    [dev] = _results_at(tmp_path, 1)
+    assert dev["verdict"] == "VERIFIED" and dev["anchor"] == "cmd:cd ui && pnpm dev"
+    write_tree(tmp_path, {"ui/package.json": ui.replace('"dev":', '"dev:app":')})
+    commit(tmp_path, "rename dev")
+    [dev] = _results_at(tmp_path, 1)
+    assert dev["verdict"] == "REFUTED" and "renamed to `dev:app` in" in dev["reason"]

@@ -58,7 +58,6 @@ def test_a_project_no_revision_included_is_never_refuted(build: Path) -> None:
 
 @pytest.mark.parametrize("settings", [
     'file("modules").listFiles().forEach { include(":${it.name}") }\ninclude(":sdk-core")\n',  # computed
-    'include(":sdk-core", ":sdk-server-api")\n',  # Gradle expands `sdk-server` to the one project it abbreviates
     'include(":sdk-core")\nincludeBuild("plugins")\n',  # a composite build: `:x:task` may name another build
 ])
 def test_a_project_gone_from_settings_that_may_still_be_there_is_never_refuted(build: Path, settings: str) -> None:
@@ -66,6 +65,34 @@ def test_a_project_gone_from_settings_that_may_still_be_there_is_never_refuted(b
     commit(build, "change what the settings include")
     code, results = check(build)
     assert code == 0 and _server(results)["verdict"] == "INCONCLUSIVE", _server(results)
+
+
+ANTENNAPOD = "include ':app'\ninclude ':app-wearos'\ninclude ':core'\n"
+PROSE = "To compile the code, use `./gradlew :app:assembleDebug`.\n"
+
+
+def _app(results: list[dict]) -> dict:
+    return next(r for r in results if r["anchor"].startswith("cmd:./gradlew :app:"))
+
+
+def test_a_project_included_as_written_and_dropped_is_refuted_though_gradle_may_expand_it(tmp_path: Path) -> None:
+    # held-out-8 (AntennaPod): `:app` renamed; Gradle would now take `:app` for `:app-wearos`, another app
+    write_tree(tmp_path, {"settings.gradle": ANTENNAPOD, "gradlew": "", "AGENTS.md": PROSE})
+    init_repo(tmp_path)
+    assert _app(check(tmp_path)[1])["verdict"] == "VERIFIED"
+    (tmp_path / "settings.gradle").write_text(ANTENNAPOD.replace("':app'", "':android-app'"))
+    commit(tmp_path, "rename the app module")
+    found = _app(check(tmp_path)[1])
+    assert found["verdict"] == "REFUTED" and "'rename the app module'" in found["reason"], found
+
+
+def test_a_project_never_included_that_gradle_may_expand_is_not_refuted(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"settings.gradle": ANTENNAPOD.replace("include ':app'\n", ""), "gradlew": "", "AGENTS.md": PROSE})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"AGENTS.md": PROSE + "\nMore.\n"})
+    commit(tmp_path, "more")
+    found = _app(check(tmp_path)[1])
+    assert found["verdict"] == "INCONCLUSIVE" and "may expand it as an abbreviation" in found["reason"], found
 
 
 def test_groovy_settings_list_their_projects_over_several_lines(tmp_path: Path) -> None:

@@ -167,7 +167,8 @@ def test_a_class_whose_file_was_deleted_is_refuted_as_removed(renamed: Path) -> 
     ],
 )
 def test_only_names_shaped_like_identifiers_are_read(written: str, anchor: str | None) -> None:
-    found = [r.anchor for r in read_references(f"See `{written}`.\n", kinds=("file", "sym", "env"))]
+    # (a dotted name, `os.path`, is also a loose path the checker keeps only where such a file is: not a name)
+    found = [r.anchor for r in read_references(f"See `{written}`.\n", kinds=("file", "sym", "env")) if not r.loose]
     assert found == ([anchor] if anchor else [])
 
 

@@ -300,7 +300,25 @@ def test_install_commands_are_package_claims(tmp_path: Path) -> None:
     )
     rows = {r["anchor"]: r for r in results(tmp_path) if r.get("implicit")}
     assert rows["pkg:pypi/redis"]["verdict"] == "VERIFIED"
-    assert rows["pkg:pypi/celery"]["verdict"] == "REFUTED"
+    # the command adds celery: it claims nothing of the manifest declaring it now (coolify's `pnpm add date-fns`)
+    celery = rows["pkg:pypi/celery"]
+    assert celery["verdict"] == "INCONCLUSIVE" and celery["severity"] == "note" and "install command adds it" in celery["reason"]
+
+
+def test_the_package_an_install_command_adds_is_never_refuted_and_its_other_claims_are_read(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "package.json": '{"name": "root", "private": true}\n',
+            "pnpm-workspace.yaml": "packages:\n  - web\n",
+            "web/package.json": '{"name": "web", "dependencies": {"zod": "1"}}\n',
+            "AGENTS.md": "- Use this for installs (e.g. `pnpm add date-fns` vs `npm install date-fns`).\n"
+                         "- `pnpm --filter nosuch add zod` and `yarn add zod`.\n",
+        },
+    )
+    rows = {r["anchor"]: r["verdict"] for r in results(tmp_path, "--no-cache") if r.get("implicit")}
+    assert rows["pkg:npm/date-fns"] == "INCONCLUSIVE" and rows["pkg:npm/zod"] == "VERIFIED"
+    assert rows["cmd:pnpm --filter nosuch add zod"] == "REFUTED"  # the package filtered to must still exist
 
 
 def test_mistakes_in_anchors_fail_the_run_with_their_own_rules_and_a_fix(tmp_path: Path) -> None:

@@ -56,6 +56,16 @@ def repo(tmp_path: Path) -> Path:
     return root
 
 
+def _committed_references(repo: Path, write: dict[str, str]) -> dict[tuple[str, str], refs.Reference]:
+    """The references of AGENTS.md, by kind and name, once `write` is committed."""
+    for rel, text in write.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    drift.git(repo, "add", "-A")
+    drift.git(repo, "commit", "-q", "-m", "more")
+    return {(r.kind, r.name): r for r in refs.references(refs.Tree(repo), ["AGENTS.md"])}
+
+
 def test_references_are_what_the_file_writes_and_the_tree_defines(repo: Path) -> None:
     found = {(r.kind, r.name): r for r in refs.references(refs.Tree(repo), ["AGENTS.md"])}
     assert set(found) == {
@@ -94,12 +104,7 @@ def test_a_block_s_cd_a_program_path_and_a_gradle_project_are_drawn_and_a_projec
         "web/package.json": json.dumps({"scripts": {"dev": "vite"}}, indent=2) + "\n", "scripts/gen.sh": "",
         "gradlew": "", "settings.gradle.kts": 'include(\n    ":app:sub",\n)\n', "app/sub/build.gradle.kts": "",
     }
-    for rel, text in write.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text)
-    drift.git(repo, "add", "-A")
-    drift.git(repo, "commit", "-q", "-m", "more")
-    found = {(r.kind, r.name): r for r in refs.references(refs.Tree(repo), ["AGENTS.md"])}
+    found = _committed_references(repo, write)
     assert {("path-folder", "web"), ("script", "dev"), ("path-file", "scripts/gen.sh"), ("path-file", "gradlew")} <= set(found)
     assert found[("script", "dev")].config == "web/package.json"
     project = found[("gradle-project", "sub")]
@@ -154,3 +159,17 @@ def test_measure_runs_check_per_trial(repo: Path) -> None:
     assert set(by_kind) == {"file renamed", "file moved", "folder renamed", "folder moved", "script renamed", "target renamed", "function or class renamed"}
     assert by_kind["file renamed"].caught
     assert subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True).stdout == ""
+
+
+def test_a_cd_after_a_block_s_cd_back_is_read_from_where_the_block_is_and_its_line_is_a_site(repo: Path) -> None:
+    # sequin's AGENTS.md: `cd cli` … `cd ..`, then `cd assets`: the folder is assets/ (not ../assets), and the
+    # `cd assets` line, which `check` REFUTES once the folder moved, is one of the folder's sites.
+    write = {
+        "AGENTS.md": "```sh\ncd cli\ngo vet ./...\ncd ..\n\nmake lint\n\ncd assets\nnpm run tsc\ncd ..\n```\n",
+        "cli/main.go": "package main\n", "assets/package.json": json.dumps({"scripts": {"tsc": "tsc"}}, indent=2) + "\n",
+    }
+    found = _committed_references(repo, write)
+    assert ("AGENTS.md", 8) in found[("path-folder", "assets")].sites  # the `cd assets` line itself
+    assert found[("script", "tsc")].config == "assets/package.json"
+    assert ("AGENTS.md", 6) in found[("target", "lint")].sites  # after `cd ..`: the root Makefile's
+    assert ("AGENTS.md", 9) not in found[("path-folder", "cli")].sites

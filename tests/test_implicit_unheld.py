@@ -205,3 +205,28 @@ def test_cd_dotdot_brings_a_block_back_where_it_began(tmp_path: Path) -> None:
     assert found["cmd:make deep in:cli/sub/"]["verdict"] == "VERIFIED"
     spell = found["cmd:make spell"]
     assert spell["verdict"] == "REFUTED" and "renamed to `spell2`" in spell["reason"], spell
+
+
+def test_a_compose_command_the_text_does_not_place_is_not_refuted_when_a_compose_file_elsewhere_runs_it(tmp_path: Path) -> None:
+    # held-out-8's dragonfly: "offer to stop them (`docker compose down` in the monitoring dir)" in a skill's folder,
+    # the stack's compose file in tools/local/monitoring/: the text does not say which compose file, one here runs it
+    write_tree(tmp_path, {"tools/local/monitoring/docker-compose.yml": "services:\n  prom:\n    image: prom\n"})
+    init_repo(tmp_path)
+    skill = "Offer to stop them (`docker compose down` in the monitoring dir).\n\nThen `docker compose -f ops/compose.yml up -d`.\n"
+    write_tree(tmp_path, {".claude/skills/bench/SKILL.md": skill})
+    found = by_anchor(check(tmp_path)[1])
+    down = found["cmd:docker compose down in:.claude/skills/bench/"]
+    assert down["verdict"] == "INCONCLUSIVE" and down["state"] == "elsewhere"
+    assert "tools/local/monitoring/docker-compose.yml" in down["reason"]
+    # a compose file the command names is where it runs: missing, it stays REFUTED
+    named = next(r for a, r in found.items() if "ops/compose.yml" in a)
+    assert named["verdict"] == "REFUTED"
+
+
+def test_a_folder_a_chain_enters_that_never_was_here_is_said_once(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"package.json": ROOT})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"AGENTS.md": "Run `cd gone && pnpm dev`.\n"})
+    found = by_anchor(check(tmp_path)[1])["cmd:cd gone && pnpm dev"]
+    assert found["verdict"] == "INCONCLUSIVE" and found["state"] == "never-existed"
+    assert found["reason"].count("never in this repository's history") == 1, found["reason"]

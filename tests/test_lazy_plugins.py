@@ -160,7 +160,7 @@ def test_plugins_command_imports_and_lists_everything(capsys) -> None:  # noqa: 
     assert all(p["hooks"] and p["error"] is None and p["distribution"] == "anchorcheck" for p in builtin.values())
     assert builtin["runner-npm"]["hooks"] == ["register_runners"]
     assert set(data["kinds"]) == {"cmd", "env", "file", "import", "pkg", "span", "sym", "watch"}
-    assert set(data["languages"]) == {"csharp", "go", "java", "javascript", "kotlin", "php", "python", "ruby", "rust", "tsx", "typescript"}
+    assert set(data["languages"]) == {"csharp", "go", "java", "javascript", "kotlin", "php", "prisma", "python", "ruby", "rust", "tsx", "typescript"}
     assert len(data["runners"]) == 12 and set(data["ecosystems"]) == {"cargo", "golang", "npm", "pypi"}
 
 

@@ -126,3 +126,17 @@ def test_file_hook_checks_a_skill_file(project: Path, hook_repo: Path, env: dict
     assert skill.returncode == 1, skill.stdout + skill.stderr
     assert "no files to check" not in skill.stdout.lower()
     assert "src/version.py" in skill.stdout and "REFUTED" in skill.stdout
+
+
+def test_a_warning_passes_the_hooks_and_is_shown(project: Path, hook_repo: Path, env: dict[str, str]) -> None:
+    """Issue 27 item 5: the hooks block on errors only and show warnings. pre-commit prints a passing hook's
+    output only when the hook is `verbose`: without it, a path that never existed (a warning) passed unseen."""
+    (project / "CLAUDE.md").write_text(MEMORY + "- The config lives in `conf/never_here.toml`.\n")
+    git(project, "add", "CLAUDE.md")
+    for run in (try_repo(project, hook_repo, env, "anchorcheck-repo"), try_repo(project, hook_repo, env, "anchorcheck", "--files", "CLAUDE.md")):
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert "Passed" in run.stdout and "conf/never_here.toml" in run.stdout, run.stdout
+    (project / ".pre-commit-config.yaml").write_text(readme_hook_config(), encoding="utf-8")
+    git(project, "add", ".pre-commit-config.yaml")
+    run = subprocess.run([PRE_COMMIT, "run", "--color", "never"], cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0 and "conf/never_here.toml" in run.stdout, run.stdout + run.stderr

@@ -70,7 +70,6 @@ def test_line_suffixes_and_test_ids_are_stripped() -> None:
         "**/AGENTS.md",
         "src/{a,b}.py",
         "Redis",  # bare words
-        "pydantic_ai.models",  # a dotted name, not a file
         "crate::module::Item",  # a Rust path
         "@scope/pkg",  # a package outside an install command
         "github.com/spf13/pflag",  # a Go module path
@@ -82,6 +81,13 @@ def test_line_suffixes_and_test_ids_are_stripped() -> None:
 def test_never_read(token: str) -> None:
     found = read_references(f"Use `{token}` here.\n")
     assert all(r.rooted for r in found) and (not found or token.startswith("/")), found
+
+
+def test_a_dotted_name_is_read_only_as_a_loose_path() -> None:
+    # `pydantic_ai.models` or `gradle.properties`: a dotted name or a root file; the checker keeps it only on evidence
+    # (a file of that name where the text is read from, or history's word that one was there)
+    [path] = [r for r in read_references("Use `pydantic_ai.models` here.\n") if r.kind == "file"]
+    assert path.loose and path.anchor == "file:pydantic_ai.models"
 
 
 def test_a_leading_slash_path_is_marked_rooted() -> None:

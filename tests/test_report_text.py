@@ -27,6 +27,29 @@ def test_the_refuted_memory_comes_first_grouped_by_file(tmp_path: Path, capsys: 
     assert [line.split(":")[0] for line in lines[1:]] == ["AGENTS.md"] * 5 + ["CLAUDE.md"], "the rest grouped by file, in file order"
 
 
+def test_errors_come_before_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27 item 5: text output shows errors first. A typed path that never existed is REFUTED but a warning
+    (the run passes); one history shows deleted is an error (the run fails): it must not come after the warning."""
+    root = init_repo(write_tree(tmp_path / "repo", {"src/gone.py": "", "src/app.py": ""}))
+    git(root, "rm", "-q", "src/gone.py")
+    git(root, "commit", "-q", "-m", "drop gone")
+    write_tree(root, {"MEMORY.md": "- Never here: `file:src/never.py`.\n- Gone: `file:src/gone.py`.\n"})
+    monkeypatch.chdir(root)
+    assert main(["check", "MEMORY.md"]) == 1
+    lines = [line for line in capsys.readouterr().out.splitlines() if "memory:" in line]
+    assert [line.split(":")[1] for line in lines] == ["2", "1"], lines
+
+
+def test_quiet_prints_what_fails_the_run_under_fail_on(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-q` prints only what fails the run: a REFUTED warning (a typed path that never existed) passes by default,
+    so it is not printed then (it was: a REFUTED line and exit 0); with `--fail-on warning` it fails, and is."""
+    root = init_repo(write_tree(tmp_path / "repo", {"src/app.py": "", "MEMORY.md": "- Never here: `file:src/never.py`.\n"}))
+    monkeypatch.chdir(root)
+    capsys.readouterr()
+    assert main(["check", "-q", "MEMORY.md"]) == 0 and capsys.readouterr().out == ""
+    assert main(["check", "-q", "--fail-on", "warning", "MEMORY.md"]) == 1 and "file:src/never.py" in capsys.readouterr().out
+
+
 def test_the_summary_counts_anchors_and_references_in_the_right_number(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     root = init_repo(write_tree(tmp_path / "repo", {"CLAUDE.md": "# Notes\n\nPlain prose.\n\nMore prose.\n\n- Entry `file:src/app.py`.\n- Tests live in `tests/`.\n", "tests/test_app.py": "", "src/app.py": ""}))
     monkeypatch.chdir(root)

@@ -83,6 +83,50 @@ def test_files_that_come_and_go_are_taken_in_without_listing_the_checkout_again(
 
 
 @needs_git
+def test_a_file_that_comes_or_goes_works_out_again_only_the_searches_it_can_change(tmp_path, monkeypatch):
+    """A file added or deleted where no search takes it (no needle in its bytes, no folder that forces it
+    in) leaves every kept search standing: what moves is how many files were searched, which an absent
+    anchor's reason says as a new Verifier does. One a search takes whatever its bytes (in the folder a
+    relative import lives in), the first file of a language, a binary one: worked out again."""
+    write(tmp_path, {
+        "src/shop/__init__.py": "",
+        "src/shop/cache/__init__.py": "",
+        "src/app.py": "import json\nimport os\nKEY = os.environ.get('KEY')\n",
+    })
+    init_repo(tmp_path)
+    anchors = ["import:json", "import:zlib", "env:KEY", "env:ABSENT", "import:shop.cache", "import:lodash", "env:WEB_KEY"]
+
+    def answers(v: Verifier) -> list[dict]:
+        return [v.verify(Memory(id=anchor, anchors=[anchor])).to_dict() for anchor in anchors]
+
+    v = verifier(tmp_path)
+    assert answers(v) == answers(verifier(tmp_path))
+    searched: list[object] = []
+    searches = SourceIndex.of(v.context).searches
+    search = searches._search
+    monkeypatch.setattr(searches, "_search", lambda *args: searched.append(args) or search(*args))
+    write(tmp_path, {"src/plain.py": "X = 1\n"})  # no search takes it
+    assert answers(v) == answers(verifier(tmp_path))
+    assert "searched 4 source files" in v.check("import:zlib").reason
+    assert not searched or v._snapshot._events is None  # the stat pass lists the checkout again
+    (tmp_path / "src/plain.py").unlink()
+    assert answers(v) == answers(verifier(tmp_path))
+    assert "searched 3 source files" in v.check("env:ABSENT").reason
+    assert not searched or v._snapshot._events is None
+    changes = [
+        lambda: write(tmp_path, {"src/shop/cache/rel.py": "from . import helper\n"}),  # forced in, whatever its bytes
+        lambda: write(tmp_path, {"src/web.js": 'import lodash from "lodash";\nconst k = process.env.WEB_KEY;\n'}),  # the first JavaScript
+        lambda: write(tmp_path, {"src/blob.py": b"import zlib\x00\x01\n"}),  # binary: not source
+        lambda: (tmp_path / "src/blob.py").unlink(),
+        lambda: (tmp_path / "src/shop/cache/rel.py").unlink(),
+    ]
+    for change in changes:
+        change()
+        assert answers(v) == answers(verifier(tmp_path))
+    assert v.check("import:lodash").verdict is Verdict.VERIFIED
+
+
+@needs_git
 def test_only_the_changed_file_is_parsed_again(tmp_path):
     files = {f"m{i}.py": f'import os\nA{i} = os.environ.get("A{i}")\n' for i in range(20)}
     init_repo(write(tmp_path, files))

@@ -158,7 +158,9 @@ class Memo:
         """Which files exist fed the running computation, as far as `accepts` (a test of a path alone)
         says: a file that came or went matters to it only where `accepts` takes it."""
         if self._open:
-            self._open[-1].lists.append(accepts)
+            lists = self._open[-1].lists
+            if not any(test is accepts for test in lists):  # a search's counts note theirs at each read
+                lists.append(accepts)
 
     def git(self) -> None:
         if self._open:

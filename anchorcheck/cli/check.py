@@ -107,11 +107,11 @@ def run(args: argparse.Namespace) -> int:
             from anchorcheck.cli.baseline import leave_out_known
 
             leave_out_known(result, args.baseline)
-        result.quiet = args.quiet
+        result.quiet, result.fail_on = args.quiet, args.fail_on or verifier.config.fail_on
         emit(result, args.format, color=args.color, output=args.output)
         if args.watch:
             return watch(args, verifier, reports, reads, lambda: check_memories(args, verifier)[1:])
-        code = exit_code(result, args.fail_on or verifier.config.fail_on)
+        code = exit_code(result, result.fail_on)
         if args.fix:
             from anchorcheck.cli.fix import write_fixes  # only a run that fixes needs it
 

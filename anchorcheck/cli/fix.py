@@ -19,7 +19,8 @@ from anchorcheck.cli.common import EXIT_CLEAN, add_memory_files, add_root, make_
 from anchorcheck.memory.fixes import Edit, apply, edit_for
 from anchorcheck.memory.journal import Batch
 from anchorcheck.memory.writeback import real_path
-from anchorcheck.model.results import MemoryReport
+from anchorcheck.model.results import MemoryReport, Verdict
+from anchorcheck.verify.staleness import GONE
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -42,12 +43,17 @@ def run(args: argparse.Namespace) -> int:
 def write_fixes(reports: list[MemoryReport], root: Path, preview: bool = False) -> int:
     """Rewrite (or, with `preview`, print as a diff) every moved path the reports found; how many were fixed."""
     edits: dict[str, list[Edit]] = {}
+    left: list[str] = []  # gone, with no single destination to write: said, so a person knows what is still stale
     for report in reports:
         memory = report.memory
         for index, result in enumerate(report.results):
-            edit = edit_for(result, memory.anchor_position(index))
+            position = memory.anchor_position(index)
+            edit = edit_for(result, position)
             if edit is not None and memory.source is not None:
                 edits.setdefault(memory.source, []).append(edit)
+            elif result.verdict is Verdict.REFUTED and result.state == GONE and memory.source is not None:
+                where = f"{memory.source}:{position.line}:{position.column}" if position else memory.source
+                left.append(f"left: {where}: {result.anchor} — {result.reason}\n")
     batch, fixed, seen = Batch(root), 0, set()
     for shown, wanted in edits.items():
         path = real_path(Path(shown))
@@ -64,5 +70,6 @@ def write_fixes(reports: list[MemoryReport], root: Path, preview: bool = False) 
             batch.put(path, after)
     if not preview:
         batch.commit()
+    sys.stderr.writelines(dict.fromkeys(left))
     print(f"{'would fix' if preview else 'fixed'} {fixed} moved reference{'s' if fixed != 1 else ''} in {len(seen)} file{'s' if len(seen) != 1 else ''}", file=sys.stderr)
     return fixed

@@ -32,6 +32,7 @@ repos:
         always_run: true        # a code edit can make a memory stale
         pass_filenames: false
         require_serial: true
+        verbose: true           # warnings pass the commit and are shown
 """
 
 WORKFLOW = """\

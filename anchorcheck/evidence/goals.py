@@ -19,20 +19,40 @@ LIKELY, LIKELY_TEST, LIKELY_ASIDE, UNLIKELY = 0, 1, 2, 3  # the order in which a
 _ASIDE = frozenset({"example", "vendored"})  # evidence there counts, but core code's comes first
 
 
+class _Count:
+    """A count of a search's scope (`Search.searched`, `ruled_out`, `unsupported`) that follows the files
+    that come or go since it was taken (`Search.follow`); `moved` picks which: source files (0) or others (1)."""
+
+    def __init__(self, slot: str, moved: int) -> None:
+        self.slot, self.moved = slot, moved
+
+    def __get__(self, search: Search | None, owner: type) -> int:
+        if search is None:
+            return self  # type: ignore[return-value]
+        return getattr(search, self.slot) + search._drift()[self.moved]  # type: ignore[no-any-return]
+
+    def __set__(self, search: Search, value: int) -> None:
+        setattr(search, self.slot, value - search._drift(False)[self.moved])
+
+
 class Search:
     """What a prefiltered search of a scope found, and how much of the closed world it covered.
 
     The records of this module are plain classes, not dataclasses: nothing compares, copies or prints
     them, and generating a dataclass's methods at import costs a `check` process ~0.5 ms each."""
 
-    __slots__ = ("hits", "searched", "ruled_out", "unreadable", "unsupported", "unexamined", "found", "walk", "answer", "version")
+    __slots__ = ("hits", "_searched", "_ruled_out", "unreadable", "_unsupported", "unexamined", "found", "walk", "answer", "version", "_follows")
+
+    searched = _Count("_searched", 0)  # source files in scope that a language plugin understands
+    ruled_out = _Count("_ruled_out", 0)  # of those, how many the byte prefilter excluded unparsed
+    unsupported = _Count("_unsupported", 1)  # files in scope that no language plugin parses
 
     def __init__(self, searched: int = 0, unsupported: int = 0) -> None:
         self.hits: list[tuple[str, Facts]] = []
-        self.searched = searched  # source files in scope that a language plugin understands
-        self.ruled_out = 0  # of those, how many the byte prefilter excluded unparsed
+        self._searched = searched
+        self._ruled_out = 0
         self.unreadable: list[str] = []
-        self.unsupported = unsupported  # files in scope that no language plugin parses
+        self._unsupported = unsupported
         self.unexamined = 0  # candidates left unparsed because a goal was met: the hits are not all of them
         self.found: list[str] = []  # the files the prefilter kept (parsed or not), in listing order
         self.walk: Walk | None = None  # a goal search's prefilter, not yet run to the end
@@ -40,6 +60,24 @@ class Search:
         # candidates in `cite` order from it instead of sorting them again.
         self.answer: Answer | None = None
         self.version = 0
+        # The listing the counts follow, its sizes when they were counted, and what a read of them notes (`follow`).
+        self._follows: tuple[Listing, int, int, Callable[[], None]] | None = None
+
+    def follow(self, listing: Listing, noted: Callable[[], None]) -> None:
+        """From now on the counts follow the files that come into or go from `listing`, each read calling
+        `noted` (whoever reads a count depends on which files the scope holds). A long-lived index keeps
+        this result across such a file only when the search rules it out by its bytes or no language parses
+        it (else the memo drops it: `Searches.search`), so a new search would count it just so."""
+        self._follows = (listing, len(listing.files), listing.others, noted)
+
+    def _drift(self, noted: bool = True) -> tuple[int, int]:
+        """Source files and other files come (or, negative, gone) since the counts were taken."""
+        if self._follows is None:
+            return 0, 0
+        listing, files, others, note = self._follows
+        if noted:
+            note()
+        return len(listing.files) - files, listing.others - others
 
     @property
     def complete(self) -> bool:

@@ -47,7 +47,7 @@ MAX_HOPS = 4  # renames followed past the first (a -> b -> c ...), one small wal
 MAX_RECURRING = 8  # commits whose deletions are looked up again further back (was the path deleted before?)
 MIN_SECONDS = 3.0  # of the deadline, what a walk leaves to the rest of the run; with less left, no walk starts
 WALK_SECONDS = GIT_TIMEOUT  # what a walk may take at most (a run with no deadline): any git run's bound
-_CACHE_KEY = "history-v2"
+_CACHE_KEY = "history-v3"
 
 
 class Change(NamedTuple):
@@ -69,8 +69,10 @@ class Fate(NamedTuple):
 
     `change` is the last commit that deleted or moved it (None: not seen in
     the commits walked); `moved_to` where it lives now when the renames that
-    followed lead to one path that exists; `limit` says why history may be
-    incomplete (a shallow clone, a walk cut short), "" when it was read whole.
+    followed lead to one path that exists; `copies` the other places that
+    exist now which the same commit copied it to as it went (then it has no
+    single destination); `limit` says why history may be incomplete (a shallow
+    clone, a walk cut short), "" when it was read whole.
     """
 
     path: str
@@ -78,6 +80,12 @@ class Fate(NamedTuple):
     moved_to: str | None = None
     limit: str = ""
     removals: int = 0  # commits walked that deleted or moved this very path (counted up to 2)
+    copies: tuple[str, ...] = ()
+
+    @property
+    def destination(self) -> str | None:
+        """Where it went when history gives exactly one place (what `anchorcheck fix` may write), else None."""
+        return None if self.copies else self.moved_to
 
     @property
     def existed(self) -> bool:
@@ -102,6 +110,9 @@ class Fate(NamedTuple):
             if self.limit:
                 return f"not in the history looked at ({self.limit})"
             return "never in this repository's history"
+        if self.moved_to is not None and self.copies:
+            places = ", ".join(f"`{p}`" for p in sorted((self.moved_to, *self.copies)))
+            return f"went to {places} in {self.change} (copies of it: which one is meant is for a person)"
         if self.moved_to is not None:
             return f"moved to `{self.moved_to}` in {self.change}"
         if self.recurring:
@@ -110,13 +121,14 @@ class Fate(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         change = list(self.change) if self.change is not None else None
-        return {"path": self.path, "change": change, "moved_to": self.moved_to, "limit": self.limit, "removals": self.removals}
+        return {"path": self.path, "change": change, "moved_to": self.moved_to, "limit": self.limit, "removals": self.removals,
+                "copies": list(self.copies)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Fate:
         change = data.get("change")
         return cls(str(data["path"]), Change(*map(str, change)) if change else None, data.get("moved_to"), str(data.get("limit", "")),
-                   int(data.get("removals", 1 if change else 0)))
+                   int(data.get("removals", 1 if change else 0)), tuple(map(str, data.get("copies", ()))))
 
 
 class History:
@@ -231,7 +243,8 @@ class History:
         for path in todo:
             found = seen.get(path)
             removals = 2 if path in again else 1
-            fate = Fate(path, limit=limit) if found is None else Fate(path, found.change, found.moved_to, removals=removals)
+            fate = Fate(path, limit=limit) if found is None else Fate(path, found.change, found.moved_to, removals=removals,
+                                                                      copies=tuple(c for c in found.copies if self._exists(c)))
             if found is not None and found.moved_to is not None and not self._exists(found.moved_to):
                 fate = self._follow(fate, found.commit)
             self._known[path] = fate
@@ -261,7 +274,7 @@ class History:
             found = (walked.found.get(at) if (walked := self._walk([at], since=commit)) else None)
             if found is None:
                 break
-            fate = fate._replace(change=found.change, moved_to=found.moved_to)
+            fate = fate._replace(change=found.change, moved_to=found.moved_to, copies=tuple(c for c in found.copies if self._exists(c)))
             at, commit = found.moved_to, found.commit
         if fate.moved_to is not None and not self._exists(fate.moved_to):
             fate = fate._replace(moved_to=None)  # the trail ends in nothing that exists: gone
@@ -342,53 +355,91 @@ class History:
 _UNASKED = object()
 
 
-def revisions(repo: Repository, head: str, path: str, count: int) -> list[Change]:
-    """The last `count` commits of `head` that changed `path` (a literal pathspec), newest first: the
+Paths = str | tuple[str, ...]  # one file, or several read as one history (the Cargo.toml files of a workspace)
+
+
+def literal(paths: Paths) -> list[str]:
+    """Literal pathspecs (no glob or magic can be injected) for one path or several."""
+    return [f":(literal){p}" for p in ((paths,) if isinstance(paths, str) else paths)]
+
+
+def revisions(repo: Repository, head: str, path: Paths, count: int) -> list[Change]:
+    """The last `count` commits of `head` that changed `path` (literal pathspecs), newest first: the
     revisions of one configuration or manifest whose past definitions are compared with now."""
-    out = repo.git("log", f"--max-count={count}", "--format=%h%x00%cs%x00%s", operands=[head], paths=[f":(literal){path}"])
+    out = repo.git("log", f"--max-count={count}", "--format=%h%x00%cs%x00%s", operands=[head], paths=literal(path))
     return [Change(*line.split("\0", 2)) for line in (out or "").splitlines() if line.count("\0") == 2]
 
 
-def changing(repo: Repository, head: str, path: str, text: str, count: int) -> list[tuple[Change, str | None]] | None:
+def changing(repo: Repository, head: str, path: Paths, text: str, count: int) -> list[tuple[Change, str | None]] | None:
     """The last `count` commits of `head` that changed how often `text` occurs in `path` (git's pickaxe, `-S`,
     the text one argument: never an option), newest first, each with its first parent (None: a root commit).
     [] when no revision of the file ever held `text`, so none defined a name spelled so; None when git fails."""
-    out = repo.git("log", f"-S{text}", f"--max-count={count}", "--format=%h%x00%cs%x00%p%x00%s", operands=[head], paths=[f":(literal){path}"])
+    out = repo.git("log", f"-S{text}", f"--max-count={count}", "--format=%h%x00%cs%x00%p%x00%s", operands=[head], paths=literal(path))
     if out is None:
         return None
     found = [line.split("\0", 3) for line in out.splitlines() if line.count("\0") == 3]
     return [(Change(short, date, subject), parents.split()[0] if parents else None) for short, date, parents, subject in found]
 
 
+def diff_lines(lines: Iterable[str], sign: str) -> list[str]:
+    """The lines of a file that a diff's `lines` add (`sign` "+") or remove ("-"), without the sign; the
+    headers that name the file (`+++ b/x`, `--- a/x`) are none of its lines."""
+    return [line[1:] for line in lines if line.startswith(sign) and not line.startswith(sign * 3)]
+
+
 MAX_ADDED = 16 << 20  # characters of a configuration's added lines kept for the names it ever held (else: git's pickaxe, name by name)
 
 
-def added_text(repo: Repository, head: str, path: str, seconds: float) -> str | None:
-    """Every line any revision of `path` added, from one walk of the file's history (`git log -p -U0`): a name in none
-    of them was never in the file, which one walk tells for every name a run asks (a pickaxe, `-S`, walks once per
-    name). None when git fails, the walk is cut by time, or the added lines pass MAX_ADDED."""
-    options = ("-p", "-U0", "--format=", "--no-ext-diff", "--no-textconv")
-    stream = repo.git_stream("log", *options, operands=[head], paths=[f":(literal){path}"], seconds=seconds)
+class Added(NamedTuple):
+    """What one walk of a configuration's history read: every line its revisions added, how many revisions, and the
+    paths asked that some revision changed (so were there once: a path no revision changed never existed)."""
+
+    text: str
+    revisions: int
+    paths: frozenset[str] = frozenset()
+
+
+def added_text(repo: Repository, head: str, path: Paths, seconds: float) -> Added | None:
+    """Every line any revision of `path` added, from one walk of the file's history (`git log -p -U0`), and the number
+    of revisions: a name in none of them was never in the file, which one walk tells for every name a run asks (a
+    pickaxe, `-S`, walks once per name). None when git fails, the walk is cut by time, or the added lines pass MAX_ADDED."""
+    options = ("-p", "-U0", "--format=%x01", "--no-ext-diff", "--no-textconv")  # a line of its own for each revision
+    stream = repo.git_stream("log", *options, operands=[head], paths=literal(path), seconds=seconds)
     if stream is None:
         return None
     added: list[str] = []
-    size, rest = 0, ""
+    size, rest, revisions, changed = 0, "", 0, set()
     with stream:
         for piece in itertools.chain(stream, ["\n"]):  # (the last line may end without one)
             lines = (rest + piece).split("\n")
             rest = lines.pop()
             for line in lines:
-                if line.startswith("+") and not line.startswith("+++"):
-                    added.append(line[1:])
-                    size += len(line)
+                if line == "\x01":
+                    revisions += 1
+                elif line.startswith(("diff --git a/", "rename from ", "rename to ")):  # a revision changed this path: it was there
+                    changed.update(_diff_paths(line))
+            for line in diff_lines(lines, "+"):
+                added.append(line)
+                size += len(line) + 1
             if size > MAX_ADDED:
                 return None
-    return None if stream.cut or stream.failed else "\n".join(added)
+    return None if stream.cut or stream.failed else Added("\n".join(added), revisions, frozenset(changed))
 
 
-def revision_count(repo: Repository, head: str, path: str) -> int | None:
-    """How many commits of `head` changed `path`: the revisions a look at all of them reads."""
-    out = (repo.git("rev-list", "--count", operands=[head], paths=[f":(literal){path}"]) or "").strip()
+def _diff_paths(line: str) -> tuple[str, ...]:
+    """The paths a diff header line names (`diff --git a/P b/P`, even for an empty file, which has no `+++` line;
+    `rename from P`, `rename to P`); a `diff --git` line of two paths with spaces, which cannot be split, names none."""
+    if line.startswith("rename "):
+        return (line.split(" ", 2)[2],)
+    rest = line[len("diff --git a/") :]
+    half = (len(rest) - 3) // 2
+    return (rest[:half],) if rest == f"{rest[:half]} b/{rest[:half]}" else tuple(p for p in rest.split(" b/") if " " not in p)[:2]
+
+
+def revision_count(repo: Repository, head: str, path: Paths) -> int | None:
+    """How many commits of `head` changed `path`: the revisions a look at all of them reads (when `added_text` could
+    not read them whole)."""
+    out = (repo.git("rev-list", "--count", operands=[head], paths=literal(path)) or "").strip()
     return int(out) if out.isdigit() else None
 
 

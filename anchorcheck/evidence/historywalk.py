@@ -35,17 +35,21 @@ from anchorcheck.repo.checkout import Repository
 _FORMAT = "%x01%H%x00%h%x00%cs%x00%s"  # the commits found: full id, short id, date, subject
 # Renames with edits need the blobs' bytes; a partial clone (or a mirror) may lack some, and git fails
 # rather than fetch them (no transport): then exact renames only, which compare object ids; then none.
-_RENAMES = ("-M", "-M100%", "--no-renames")
+# Copies too (-C): a file deleted as two copies of it were added has two destinations, not the one git's
+# rename pairing picked by chance.
+_RENAMES = (("-M", "-C"), ("-M100%", "-C100%"), ("--no-renames",))
 
 Entry = tuple[str, str, str]  # status, old path, new path ("" but for a rename)
 
 
 class Found(NamedTuple):
-    """Where one walk saw a path go: the change, the new place (None: deleted), the commit's full id."""
+    """Where one walk saw a path go: the change, the new place (None: deleted), the commit's full id, and the
+    other places the same commit copied it to as it went (then it has no single destination)."""
 
     change: Change
     moved_to: str | None
     commit: str
+    copies: tuple[str, ...] = ()
 
 
 class Walk(NamedTuple):
@@ -93,7 +97,7 @@ def _where(repo: Repository, removed: dict[str, str]) -> dict[str, Found]:
         return {}
     shown: dict[str, tuple[Change, list[Entry]]] = {}
     for renames in _RENAMES:
-        out = repo.git("log", "--no-walk=unsorted", "-z", "--relative", "--name-status", renames, f"--format={_FORMAT}", operands=ids)
+        out = repo.git("log", "--no-walk=unsorted", "-z", "--relative", "--name-status", *renames, f"--format={_FORMAT}", operands=ids)
         if out is not None:
             shown = {header[0]: (Change(*header[1:]), entries) for header, entries in _Log(fields=4).read([out])}
             break
@@ -101,7 +105,8 @@ def _where(repo: Repository, removed: dict[str, str]) -> dict[str, Found]:
     for path, commit in removed.items():
         if commit in shown:
             change, entries = shown[commit]
-            found[path] = Found(change, _removal(path, entries) or None, commit)
+            copies = tuple(new for status, old, new in entries if status.startswith("C") and old == path)
+            found[path] = Found(change, _removal(path, entries) or None, commit, copies)
     return found
 
 

@@ -51,8 +51,11 @@ def walk_key(path: str, data: bytes) -> tuple[int, int, str]:
 class Listing:
     """The source files of one scope, with what every search of it needs worked out once."""
 
-    def __init__(self, files: list[tuple[str, Language]], others: int, staged: Mapping[str, str], clean: Mapping[str, str]) -> None:
+    def __init__(
+        self, files: list[tuple[str, Language]], others: int, staged: Mapping[str, str], clean: Mapping[str, str], holds: Callable[[str], bool]
+    ) -> None:
         self.files = files
+        self.holds = holds  # whether a listed file of the checkout is in this scope: one that comes or goes changes it
         self.others = others
         self.clean = clean
         self._staged = staged
@@ -138,12 +141,15 @@ class Listing:
     def matters(self, path: str, wanted: Mapping[str, Sequence[bytes]], data: Callable[[str], bytes | None]) -> bool:
         """Whether a changed file could change a search of this listing that ruled it out by its
         bytes: it is in scope and its new bytes (`data`, None when unreadable) hold one of its
-        language's needles."""
+        language's needles, or the search asked none of its language (the first file of it came since)."""
         language = self.language.get(path)
         if language is None:
             return False
+        needles = wanted.get(language.name)
+        if needles is None:
+            return True
         content = data(path)
-        return content is None or any(needle in content for needle in wanted.get(language.name, ()))
+        return content is None or any(needle in content for needle in needles)
 
     def under(self, directory: str) -> set[str]:
         """The paths with a directory of this name among their parents (an index built on first use)."""
@@ -162,6 +168,19 @@ class Listing:
             if directory:
                 found |= {path for path in self.under(directory) if self.language[path] is language}
         return found
+
+    def forces(self, inside: Callable[[Language], str | None] | None, every: bool) -> Callable[[str], bool]:
+        """A test of a file that came or went: whether a search of this listing takes it whatever its bytes
+        (`every` source file, or one `forced` by `inside`), so that its coming changes the search."""
+
+        def forced(path: str) -> bool:
+            language = self.language.get(path)
+            if language is None or every:
+                return language is not None
+            directory = inside(language) if inside is not None else None
+            return bool(directory) and directory in path.split("/")[:-1]
+
+        return forced
 
     def still_clean(self, paths: Iterable[str]) -> set[str]:
         """Those of `paths` in this listing whose working copy git still vouches for."""
@@ -190,7 +209,7 @@ class Scopes:
         """Take over `old`'s listings of a checkout not listed again, with git's new word on which files are clean."""
         repo = self.context.repo
         self.listings = {
-            scope: Listing(listing.files, listing.others, repo.staged_blob_ids, repo.blob_ids) for scope, listing in old.listings.items()
+            scope: Listing(listing.files, listing.others, repo.staged_blob_ids, repo.blob_ids, listing.holds) for scope, listing in old.listings.items()
         }
 
     def forget(self, stale: set[str], relisted: bool) -> None:
@@ -203,13 +222,12 @@ class Scopes:
     def patch(self, added: set[str], removed: set[str]) -> None:
         """Files the checkout's listing took in or let go one by one (`Listing.patch` of the checkout):
         each listing of a scope that holds them follows."""
-        repo = self.context.repo
-        for scope, listing in self.listings.items():
+        for listing in self.listings.values():
             for path in sorted(added):
-                if scope is None or repo.in_scope(path, scope):
+                if listing.holds(path):
                     listing.came(path, self.language(path))
             for path in removed:
-                if scope is None or repo.in_scope(path, scope):
+                if listing.holds(path):
                     listing.went(path)
 
     def language(self, path: str) -> Language | None:
@@ -229,5 +247,6 @@ class Scopes:
                     others += 1
                 else:
                     supported.append((path, language))
-            self.listings[scope] = Listing(supported, others, self.context.repo.staged_blob_ids, self.context.repo.blob_ids)
+            repo = self.context.repo
+            self.listings[scope] = Listing(supported, others, repo.staged_blob_ids, repo.blob_ids, repo.holds(scope))
         return self.listings[scope]

@@ -69,16 +69,27 @@ class Searches:
             wanted = {name: needles(language) for name, language in listing.languages.items()}
             result = self._search(scope, listing, wanted, inside, goal, parse_all, requires)
         kept = self.prefilter.kept.get(needles_key(scope, wanted))
-        self._depend(listing, result, wanted, kept.skipped if kept is not None else set())
+        self._depend(listing, result, wanted, kept.skipped if kept is not None else set(), listing.forces(inside, parse_all))
         return result
 
-    def _depend(self, listing: Listing, result: Search, wanted: Mapping[str, Sequence[bytes]], skipped: set[str]) -> None:
-        """What a search's result depends on, for the memo of whoever asked: the listing; the files it
-        did not rule out (candidates, binary, oversized, unreadable), whatever their change; and every
-        other file of the scope only if its new bytes hold a needle (a file that `requires` would rule
-        out all the same is searched again too: rarely, and never wrongly)."""
+    def _depend(
+        self, listing: Listing, result: Search, wanted: Mapping[str, Sequence[bytes]], skipped: set[str], forced: Callable[[str], bool]
+    ) -> None:
+        """What a search's result depends on, for the memo of whoever asked: the files it did not rule out
+        (candidates, binary, oversized, unreadable), whatever their change; every other file of the scope
+        only if its new bytes hold a needle (a file that `requires` would rule out all the same is searched
+        again too: rarely, and never wrongly), or if it came or went where the search takes every file
+        (`forced`). Any other file that comes or goes is one it rules out by its bytes or no language
+        parses: it moves the counts alone, which follow the listing (`Search.follow`), and a reader of
+        them depends on every file of the scope. A walk not run to the end depends on the whole listing
+        (what it has yet to judge is laid out from it). A new listing of the checkout drops them all."""
         memo = self.context.shared
-        memo.listed()
+        if result.walk is None:
+            memo.listed_where(forced)
+        else:
+            memo.listed()
+        holds = listing.holds
+        result.follow(listing, lambda: memo.listed_where(holds))
         if result.answer is not None and result.walk is None:
             # A goal search's candidates: its answer's set, patched only for files a `forget` named first.
             memo.read_held(result.answer.chosen)

@@ -20,6 +20,7 @@ import re
 import shlex
 
 from anchorcheck.base.lazyregex import later
+from anchorcheck.memory.installs import install
 
 __all__ = ["calls", "cd_form", "scoped_calls", "strip_comment", "unexpanded"]
 
@@ -90,12 +91,16 @@ def scoped_calls(command: str) -> list[tuple[int, str, str]] | None:
 
 
 def cd_form(command: str) -> bool:
-    """`cd DIR && a && b`: a line the `cmd:` kind reads whole, each call from DIR (only `&&` after the `cd`)."""
+    """`cd DIR && a && b`: a line the `cmd:` kind reads whole, each call from DIR (only `&&` after the `cd`). Not when
+    one of its calls installs (`cd ui && pnpm install && pnpm dev`): an install is read for its packages, not as a
+    command, so the line is read call by call, each from DIR, and the calls after the install stay claims."""
     try:
         words = shlex.split(command)
     except ValueError:
         return False
-    return words[:1] == ["cd"] and words[2:3] == ["&&"] and not any(w in ("||", "|", ";") or w.endswith(";") for w in words)
+    if words[:1] != ["cd"] or words[2:3] != ["&&"] or any(w in ("||", "|", ";") or w.endswith(";") for w in words):
+        return False
+    return not any(install(shlex.split(call)) is not None for _, call in calls(command) or [])
 
 
 def unexpanded(command: str) -> str:

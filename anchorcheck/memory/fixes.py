@@ -52,18 +52,34 @@ def edit_for(result: AnchorResult, position: Position | None) -> Edit | None:
 
 
 def apply(text: str, edits: Iterable[Edit]) -> tuple[str, list[Edit]]:
-    """The text with every edit made whose `old` is still where it was read; and the edits made."""
+    """The text with every edit made whose `old` is still where it was read; and the edits made.
+
+    A reference is read once per line, so the same words written again on that line as a whole (a link that
+    shows its target, [`a.md`](a.md); `a.md` beside `./a.md`) are the same reference and are rewritten with it:
+    half a link rewritten shows the new path and still leads to the old one."""
     lines = text.splitlines(keepends=True)
-    done: list[Edit] = []
-    for edit in sorted(set(edits), key=lambda e: (e.line, -e.column)):  # right to left: columns stay true
-        if not 0 < edit.line <= len(lines):
-            continue
+    wanted = {edit for edit in edits if 0 < edit.line <= len(lines) and edit.column > 0
+              and lines[edit.line - 1][edit.column - 1 : edit.column - 1 + len(edit.old)] == edit.old}
+    again = {Edit(edit.line, at + 1, old, new) for edit in wanted for old, new in _forms(edit) for at in _repeats(lines[edit.line - 1], old)}
+    for edit in sorted(wanted | again, key=lambda e: (e.line, -e.column)):  # right to left: columns stay true
         line, at = lines[edit.line - 1], edit.column - 1
-        if at < 0 or line[at : at + len(edit.old)] != edit.old:
-            continue
         lines[edit.line - 1] = line[:at] + edit.new + line[at + len(edit.old) :]
-        done.append(edit)
-    return "".join(lines), done
+    return "".join(lines), sorted(wanted, key=lambda e: (e.line, e.column))
+
+
+def _forms(edit: Edit) -> list[tuple[str, str]]:
+    """The ways the same path is written on one line: `./a.md` and `a.md` read the same from the same file."""
+    forms = [(edit.old, edit.new)]
+    if edit.old.startswith("./") and edit.new.startswith("./"):
+        forms.append((edit.old[2:], edit.new[2:]))
+    return forms
+
+
+def _repeats(line: str, old: str) -> list[int]:
+    """The 0-based columns where `old` stands whole on `line`: not part of a longer path or word
+    (`docs/a.md`, `a.md.bak` do not hold `a.md`)."""
+    pattern = re.compile(rf"(?<![\w./@:-]){re.escape(old)}(?![\w/-]|\.\w)")
+    return [match.start() for match in pattern.finditer(line)]
 
 
 def _word_renamed(written: str, old: str, new: str) -> str | None:
@@ -74,7 +90,11 @@ def _word_renamed(written: str, old: str, new: str) -> str | None:
 
 def _renamed(written: str, old: str, new: str) -> str | None:
     """`written` with the part naming `old` replaced: the longest tail of `old` it holds is what was written,
-    the rest of `old` the folder it was read from, and `new` must lie under that folder too."""
+    the rest of `old` the folder it was read from, and `new` must lie under that folder too. A path written with
+    backslashes (`test\\testconfig.json`) is rewritten with backslashes."""
+    if "\\" in written and "/" not in written:
+        renamed = _renamed(written.replace("\\", "/"), old, new)
+        return None if renamed is None else renamed.replace("/", "\\")
     parts = old.split("/")
     for start in range(len(parts)):
         tail = "/".join(parts[start:])

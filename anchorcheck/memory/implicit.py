@@ -96,6 +96,34 @@ def scope_folders(globs: Sequence[str], repo: Repository) -> tuple[str, ...]:
     return tuple(found)
 
 
+def gone_scopes(globs: Sequence[str], repo: Repository, history: History | None) -> tuple[str, ...]:
+    """The folders globs that match nothing here start with (`src/legacy/**`: src/legacy) that history shows were here
+    and went: the file's instructions were about this repository, and went stale with them (its paths are read, so
+    history can say where they went). Empty when none was (a template's `**/*.java`, another project's `app/`)."""
+    if history is None:
+        return ()
+    found: list[str] = []
+    for glob in globs:
+        parts = glob.strip("/").split("/")
+        folder = "/".join(_until_wild(parts if glob.endswith("/") else parts[:-1]))
+        if folder and folder not in found and not _exists(repo, folder) and (fate := history.fate(folder)) is not None and fate.existed:
+            found.append(folder)
+    return tuple(found)
+
+
+def missing_glob_folder(glob: str, repo: Repository) -> str:
+    """The path a glob names before its first wildcard (`legacy/` of `legacy/**/*.py`; the glob itself when it
+    holds none) when nothing is there now; "" when something is, or the glob starts with a wildcard (`**/*.java`)."""
+    parts = glob.strip().removeprefix("./").split("/")
+    literal = _until_wild(parts)
+    if len(literal) == len(parts) and not glob.endswith("/"):
+        path = "/".join(literal)
+    else:
+        literal = literal if len(literal) < len(parts) else literal[:-1]
+        path = "/".join(literal) + "/" if literal else ""
+    return "" if not path or _exists(repo, path.rstrip("/")) else path
+
+
 def _until_wild(parts: list[str]) -> list[str]:
     """The leading segments of a glob that hold no wildcard."""
     literal = []
@@ -143,6 +171,9 @@ def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: P
         return _is_dir(repo, written.strip("/").split("/", 1)[0]) and (not reference.loose or _exists(repo, written))
     if reference.after and not _places(reference.after, reference, repo):
         return False  # the sentence is about another repository (`owner/repo` named before)
+    if reference.loose and "/" not in written.rstrip("/"):  # `gradle.properties`: a file here as written, else history's
+        as_written = history_paths(reference)
+        return (probes is None or probes.take(len(as_written))) and any(_exists(repo, c) for c in as_written)
     if reference.loose and not _places(written, reference, repo):
         return False
     if written.startswith("../") and _join(reference.folder, written) is None:

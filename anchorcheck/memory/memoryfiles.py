@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from anchorcheck.memory import identifiers, implicit
-from anchorcheck.model.anchors import AnchorSyntaxError, anchor_text, parse_anchor
+from anchorcheck.model.anchors import AnchorSyntaxError, anchor_text, encode_path, parse_anchor
 from anchorcheck.memory.codespans import CodeSpan, code_spans
 from anchorcheck.memory.commonmark import MarkdownTooLarge, read_document
 from anchorcheck.base.globs import fnmatch_any
@@ -27,7 +27,7 @@ from anchorcheck.model.results import Memory, Position
 from anchorcheck.model.reference import Reference
 from anchorcheck.memory.selection import drop_ignored_lines
 from anchorcheck.memory.dependencies import Dependencies
-from anchorcheck.memory.references import MENTION, Claims, apply_to, read_references, runner_claims
+from anchorcheck.memory.references import MENTION, Claims, apply_to, apply_to_places, read_references, runner_claims
 from anchorcheck.model.registry import MemoryFormat, Registry
 from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.safe_read import MEMORY_CAP, FileTooLargeError, read_capped, read_in_root
@@ -143,10 +143,16 @@ def _with_references(
     reading = reading._replace(claims=reading.claims or runner_claims(registry))
     globs = apply_to(text)
     scopes: tuple[str, ...] = ()
+    # Each glob is a claim about this repository: the folder it starts with, missing now, is a path that history
+    # may show gone (`legacy/**` beside a `src/**` that still matches is as stale as one alone).
+    stale_globs = _glob_folders(text, reading) if globs is not None and "file" in kinds else []
     if globs is not None:
-        if not implicit.applies(globs, reading.repo):
-            return memories  # instructions for files this repository does not have: their references are not about it
-        scopes = implicit.scope_folders(globs, reading.repo)
+        if implicit.applies(globs, reading.repo):
+            scopes = implicit.scope_folders(globs, reading.repo)
+        else:  # instructions for files this repository does not have: not about it, unless it had them (history)
+            scopes = implicit.gone_scopes(globs, reading.repo, reading.unsure.history if reading.unsure is not None else None)
+            if not scopes:
+                return _attached(memories, text, shown, stale_globs)
     if not fmt.markdown:
         for memory in memories:
             base = memory.position or Position(1)
@@ -154,6 +160,25 @@ def _with_references(
             _add(memory, _usable(found, folder, scopes, reading, registry))
         return memories
     found = _usable(read_references(text, claims=reading.claims, kinds=kinds, mentions=reading.dependencies is not None), folder, scopes, reading, registry)
+    return _attached(memories, text, shown, stale_globs + found)
+
+
+def _glob_folders(text: str, reading: ReferenceReading) -> list[Reference]:
+    """The folder each front-matter glob starts with (`legacy/` of `legacy/**/*.py`; a glob with no wildcard is
+    the path itself), from the root, where nothing is there now: read only when history shows it was here
+    (`Unsure`), so a template's rule for folders this repository never had stays quiet."""
+    found = []
+    for glob, line, column in apply_to_places(text):
+        path = implicit.missing_glob_folder(glob, reading.repo)
+        reference = Reference("file", f"file:{encode_path(path)}", path, line, column, column + len(path), "code")
+        if path and reading.unsure is not None and reading.unsure.hold(reference):
+            found.append(reference)
+    return found
+
+
+def _attached(memories: list[Memory], text: str, shown: str, found: list[Reference]) -> list[Memory]:
+    """The memories with the references read from the whole text added to the memory that owns each line; a
+    reference on a line no memory owns (a shell block's, the front matter's) is a memory of its own."""
     owners = _line_owners(text, memories)
     orphans: dict[int, Memory] = {}
     lines = text.splitlines()

@@ -199,3 +199,28 @@ def placeholder_word(word: str) -> bool:
     if named and all(s.lower() in _GENERIC_SEGMENTS for s in named):
         return True
     return _placeholder_path(word.split("/")) or bool(_FOO_PART.search(word))
+
+
+# A name shaped like a file's, with an extension no list holds (`Directory.Packages.props`, `gradle.properties`,
+# `Orleans.sln`): lower-case letters after the last dot. Also the shape of a dotted identifier (`console.log`), so it is
+# read only on evidence: a file of that name where the text is read from, or history's word that one was there.
+_DOTTED_NAME = later(r"^[A-Za-z0-9_][\w-]*(?:\.[\w-]+)*\.[a-z][a-z0-9]{1,11}$")
+# Segments joined by `\`, as Windows writes paths (`src\Orleans.Core`, `.\Build.cmd`, `test\testconfig.json`); each a
+# plain name of two characters or more, so `\n`, `\d+`, `\\`, `C:\x` and regular expressions are not one.
+_BACKSLASH_PATH = later(r"^(?:\.\\[A-Za-z0-9_.@-]{2,}(?:\\[A-Za-z0-9_.@-]{2,})*|[A-Za-z0-9_.@-]{2,}(?:\\[A-Za-z0-9_.@-]{2,})+)\\?$")
+
+
+def dotted_name(token: str) -> bool:
+    """A bare name with a dot and an extension of lower-case letters that no list names (`Directory.Build.targets`):
+    maybe a file at the root, maybe a dotted identifier. The reader marks it `loose`, read only on evidence."""
+    return bool(_DOTTED_NAME.match(token)) and not _VERSION.match(token) and not _placeholder_text(token) and not _file_name(token)
+
+
+def backslash_path(token: str) -> str | None:
+    """The `/` path a path written with backslashes names (`src\\Orleans.Core` → `src/Orleans.Core`); None for
+    anything else: escapes (`\\n`), regular expressions (`\\d+`), drive letters (`C:\\x`), a `\\\\` share."""
+    if not _BACKSLASH_PATH.match(token) or token.startswith("\\"):
+        return None
+    slashed = token.replace("\\", "/")
+    path, _ = clean_path(slashed)
+    return path if path is not None else slashed if loose_path(slashed.rstrip("/")) else None

@@ -43,7 +43,9 @@ from anchorcheck.memory import identifiers
 from anchorcheck.memory.installs import ENV_ASSIGNMENT, install
 from anchorcheck.memory.shellblock import shell_lines
 from anchorcheck.memory.prose import GENERATED, ProseLine
-from anchorcheck.memory.pathtokens import PLACEHOLDER_ARGUMENT, clean_path, folderish, loose_path, placeholder_word, program_path
+from anchorcheck.memory.pathtokens import (
+    PLACEHOLDER_ARGUMENT, backslash_path, clean_path, dotted_name, folderish, loose_path, placeholder_word, program_path,
+)
 from anchorcheck.model.reference import Reference
 
 if TYPE_CHECKING:
@@ -51,6 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Reference", "read_references", "runner_claims", "apply_to", "program_of", "MENTION"]
 
+INSTALL = "install"  # the form of a package an install command names (`pnpm add zod`): added by it, not claimed declared
 MENTION = "mention"  # the form of a word in inline code read as a package name (`wrapt`), kept only on history's word
 
 SHELL_LANGUAGES = frozenset({"sh", "bash", "shell", "console", "zsh", "shell-session", "shellsession"})
@@ -269,8 +272,9 @@ class _Reader:
         if " " in token or "\t" in token:
             self._command(token, number, column0, "code")
             return
-        before = len(self.found)
-        self._path(token, number, column0, "code", generated=generated)
+        before, slashed = len(self.found), backslash_path(token)  # `src\Orleans.Core`: a path as Windows writes it
+        self._path(slashed or token, number, column0, "code", written=token if slashed else None, generated=generated, evidence=bool(slashed))
+        before = len(self.found) if not slashed and dotted_name(token) else before  # `console.log`: a root file or a name
         if len(self.found) == before:  # no path: maybe a function, class or variable (`parse_config()`, `CACHE_DIR`)
             found = identifiers.reference(token, number, column0 + 1)
             if found is not None and found.kind in self.kinds:
@@ -285,27 +289,21 @@ class _Reader:
         return tuple(dict.fromkeys(w for _, words in reversed(self.sections) for w in words))
 
     def _path(self, token: str, number: int, column0: int, form: str, written: str | None = None, generated: bool = False,
-              program: bool = False) -> None:
-        """Read a path; one that names a folder is a hint for what follows, unless it is a `program` run (`bin/dev`)."""
-        if "file" not in self.kinds:
+              program: bool = False, evidence: bool = False) -> None:
+        """Read a path; one that names a folder is a hint for what follows, unless it is a `program` run (`bin/dev`).
+        One read only on `evidence` (written with backslashes) is `loose`: kept where its first folder is here."""
+        read = _path_of(token, form, evidence) if "file" in self.kinds else None
+        if read is None:
             return
-        path, rooted = clean_path(token, link=form == "link")
-        loose = False
-        plain = token[1:] if token.startswith("/") and not token.startswith("//") else token
-        if path is None and form == "code" and loose_path(plain):
-            # `src/components`, `/common/namespace` or `owner/repo`: read only if the first folder is one here
-            path, loose, rooted = plain, True, plain != token
-        if path is None:
-            return
-        hints = self._hints()
+        path, rooted, loose, evidence = read
         shown = written or token
         self.found.append(
-            Reference("file", f"file:{path}", shown, number, column0 + 1, column0 + 1 + len(shown), form, rooted, hints,
+            Reference("file", f"file:{path}", shown, number, column0 + 1, column0 + 1 + len(shown), form, rooted, self._hints(),
                       loose=loose, after=self.foreign, generated=generated)
         )
-        if loose and not self.foreign:
+        if loose and not evidence and not self.foreign:
             self.foreign = token
-        elif folderish(path) and not rooted and not program and len(self.sentence) < _MOST_HINTS:
+        elif _hint(path, evidence) and not rooted and not program and len(self.sentence) < _MOST_HINTS:
             self.sentence.append(path)
             if self.lists and len(self.lists[-1][1]) < _MOST_HINTS:
                 self.lists[-1][1].append(path)
@@ -370,7 +368,7 @@ class _Reader:
             if "pkg" in self.kinds:
                 ecosystem, names = packages
                 for name in names:
-                    self.found.append(Reference("pkg", f"pkg:{ecosystem}/{_purl_name(name)}", written, number, column0 + 1, end, "install"))
+                    self.found.append(Reference("pkg", f"pkg:{ecosystem}/{_purl_name(name)}", written, number, column0 + 1, end, INSTALL))
             return
         if "cmd" in self.kinds and not path_only and self.claims(tail):
             hints = self._hints() if self.cwd is None else (self.cwd, *self._hints())
@@ -437,6 +435,25 @@ class _Reader:
             start, end = entry.column + 1, entry.column + 1 + len(entry.written)
             generated = bool(GENERATED.search(entry.comment))
             self.found.append(Reference("file", f"file:{path}", entry.written, entry.line, start, end, "tree", generated=generated))
+
+
+def _path_of(token: str, form: str, evidence: bool) -> tuple[str, bool, bool, bool] | None:
+    """(path, rooted, loose, evidence) of a token read as a path, or None. `src/components`, `/common/namespace` or
+    `owner/repo` are loose: read only if the first folder is one here; `gradle.properties`, a dotted name no list of
+    extensions knows, is loose on evidence: kept where such a file is, or history says was."""
+    path, rooted = clean_path(token, link=form == "link")
+    plain = token[1:] if token.startswith("/") and not token.startswith("//") else token
+    if path is None and form == "code" and loose_path(plain):
+        return plain, plain != token, True, evidence
+    if path is None and form == "code" and dotted_name(token):
+        return token, False, True, True
+    return (path, rooted, evidence, evidence) if path is not None else None
+
+
+def _hint(path: str, evidence: bool) -> bool:
+    """Whether a path read is a folder later paths of its sentence may be relative to (a name read on evidence only
+    when it is no dotted file name: `src\\Directory.Build.props` is a file, `src\\Orleans.Core` a folder)."""
+    return folderish(path) and not (evidence and dotted_name(posixpath.basename(path.rstrip("/"))))
 
 
 def _cd_target(cwd: str | None, folder: str) -> str | None:
@@ -509,22 +526,30 @@ def apply_to(text: str) -> tuple[str, ...] | None:
     """The globs a memory file's front matter says it applies to (`"**/*.ts,**/*.tsx"`, a YAML list), under any
     of the names above; None when it names none (or names them empty, as a Cursor rule with `alwaysApply`
     does), so it applies to the whole repository."""
+    return tuple(glob for glob, _, _ in apply_to_places(text)) or None
+
+
+def apply_to_places(text: str) -> list[tuple[str, int, int]]:
+    """The globs of `apply_to`, each with the 1-based line and column it is written at."""
     lines = text.splitlines()
     end = frontmatter_end(lines)
     for index in range(1, end - 1):
         match = _APPLY_TO.match(lines[index])
         if match is None:
             continue
-        value = match.group(1).strip()
-        items = [value.strip("[]")] if value else []
-        for line in lines[index + 1 : end - 1] if not value else ():
-            item = _LIST_ITEM.match(line)
+        items = [(index, match.start(1))] if match.group(1).strip() else []
+        for at in range(index + 1, end - 1) if not items else ():
+            item = _LIST_ITEM.match(lines[at])
             if item is None:
                 break
-            items.append(item.group(1))
-        globs = tuple(g.strip().strip("\"'").strip() for item in items for g in item.split(","))
-        return tuple(g for g in globs if g) or None
-    return None
+            items.append((at, item.start(1)))
+        places = []
+        for at, start in items:
+            line = lines[at]
+            for piece in re.finditer(r"[^,\[\]\"'\s]+", line[start:]):
+                places.append((piece.group(), at + 1, start + piece.start() + 1))
+        return places
+    return []
 
 
 def _shown_file(opener: str, body: list[str]) -> list[str]:

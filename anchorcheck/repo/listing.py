@@ -72,6 +72,11 @@ class Listing:
         self._memo.listed_where(self._accepts(scope, named, None))
         return self._listed(scope, named)
 
+    def holds(self, scope: str | None) -> Callable[[str], bool]:
+        """Whether `paths(scope)` would hold a listed path: one test per scope, the one `paths` notes, so
+        that an entry noting it again holds it once (`Memo.listed_where`)."""
+        return self._accepts(scope, None, None)
+
     def _listed(self, scope: str | None, named: frozenset[str] | None) -> list[str]:
         listed = self._all_files if named is None else sorted(p for name in named for p in self._by_name.get(name, ()))
         return listed if scope is None else self._in_scope(listed, scope)

@@ -46,6 +46,7 @@ class Run:
         self.elapsed = elapsed
         self.verbose = verbose
         self.quiet = False  # only what fails the run: set by `check --quiet`
+        self.fail_on = "refuted"  # what fails the run (`--fail-on`): set by `check`, so `--quiet` prints just that
         self.color = color
         # The repository's top folder: code-scanning formats place files relative to it, not to the shell nor
         # to `--root` (a project folder of a monorepo); `checkout` is the `--root` that evidence paths are relative to.

@@ -35,7 +35,7 @@ IMPLICIT_MARK = "(implicit)"  # after the anchor of a reference read from prose 
 def render(run: Run, out: IO[str]) -> None:
     shown = errors_first([report for report in run.reports if _shown(report, run)])
     if run.quiet:
-        shown = [report for report in shown if fails(report)]
+        shown = [report for report in shown if _fails_under(report, run.fail_on)]
     places = _places(shown, run)
     for report in shown:
         _memory(report, run, out, places)
@@ -53,16 +53,32 @@ def fails(report: MemoryReport) -> bool:
 
 
 def errors_first(reports: list[MemoryReport]) -> list[MemoryReport]:
-    """What fails the run first (REFUTED, or an anchor written wrongly), then the rest, each part grouped by
-    file in the order files were read: the one REFUTED of a run must not be line 38 of 38."""
+    """Errors first (a finding of severity `error`, a memory its lifecycle REFUTED, an anchor written wrongly: what
+    fails the run by default), then the other REFUTED (warnings), then the rest, each part grouped by file in the
+    order files were read: the one REFUTED of a run must not be line 38 of 38, nor after a warning."""
     files: dict[str | None, int] = {}
     for report in reports:
         files.setdefault(report.memory.source, len(files))
 
     def rank(report: MemoryReport) -> tuple[int, int]:
-        return (0 if fails(report) else 1, files[report.memory.source])
+        return (0 if _errs(report) else 1 if fails(report) else 2, files[report.memory.source])
 
     return sorted(reports, key=rank)  # stable: file order within a file
+
+
+def _fails_under(report: MemoryReport, fail_on: str) -> bool:
+    """Whether the memory fails a run with this `--fail-on`: errors only by default, warnings too with `warning`."""
+    if fail_on == "error":
+        return _errs(report)
+    if fail_on == "warning":
+        return _errs(report) or any(r.verdict is not Verdict.VERIFIED and r.severity == "warning" for r in report.results)
+    return fails(report)
+
+
+def _errs(report: MemoryReport) -> bool:
+    refuted = [r for r in report.results if r.verdict is Verdict.REFUTED]
+    lifecycle = report.verdict is Verdict.REFUTED and not refuted  # expired: an error (`Run.severity_counts`)
+    return lifecycle or any(r.state in MISTAKES or (r.verdict is not Verdict.VERIFIED and r.severity == "error") for r in report.results)
 
 
 def _shown(report: MemoryReport, run: Run) -> bool:

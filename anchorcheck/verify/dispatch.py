@@ -21,10 +21,10 @@ from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Memory, Verdi
 from anchorcheck.repo.context import BudgetExceeded, Context
 from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify import namehistory
-from anchorcheck.verify.elsewhere import defined_elsewhere, gone_from_own
-from anchorcheck.verify.staleness import dropped_dependency
+from anchorcheck.verify.elsewhere import Readings, defined_elsewhere, gone_from_own
+from anchorcheck.verify.staleness import dropped_dependency, on_missing_file
 from anchorcheck.verify.unheld import names_missing, runs_unheld
-from anchorcheck.memory.references import MENTION
+from anchorcheck.memory.references import INSTALL, MENTION
 
 if TYPE_CHECKING:
     from anchorcheck.evidence.stored import ResultStore
@@ -104,9 +104,7 @@ class Dispatch:
         result = self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None)
         # What history says of a claim that does not hold, or of a name its configuration does not define now.
         if history and not anchor.negated and (result.verdict is Verdict.REFUTED or result.state == NOT_IN_CONFIG):
-            from anchorcheck.verify import staleness  # (imported here: a check where all holds never asks)
-
-            result = staleness.on_missing_file(anchor, result, self.context)
+            result = on_missing_file(anchor, result, self.context)
             result = namehistory.on_undefined_command(anchor, result, self.context, self._verdict_at)
         result.anchor = shown
         if anchor.negated:
@@ -149,7 +147,9 @@ class Dispatch:
             result = dropped_dependency(reference, self.context)
         else:
             result = self._check(reference.anchor)
-            if reference.kind in ("sym", "env"):  # a name read from prose
+            if reference.form == INSTALL:
+                result = installed(result)
+            elif reference.kind in ("sym", "env"):  # a name read from prose
                 from anchorcheck.verify import identifiers  # (imported here: a check with no such name never asks)
 
                 result = identifiers.on_result(reference, result, self, self._check)  # type: ignore[arg-type]
@@ -159,11 +159,8 @@ class Dispatch:
 
     def _check_command(self, reference: Reference) -> AnchorResult:
         """A command read from prose, in a folder here: tried where the text places it, else where it may run."""
-        readings = implicit.command_readings(reference, self.context.repo)
-        if implicit.placed_in(reference, self.context.repo) is None:  # the headings above it: tried last
-            sections = implicit.command_readings(reference._replace(hints=reference.sections), self.context.repo)
-            readings += [r for r in sections if r not in readings]
-        result = gone_from_own(reference, self._first_reading(readings), self._check, self.context.repo)
+        readings = Readings.of(reference, self.context.repo)
+        result = gone_from_own(reference, self._first_reading(readings.tried), readings, self._check)
         if result.verdict is Verdict.REFUTED:
             result = namehistory.in_prose(defined_elsewhere(reference, result, readings, self._holds, self.registry, self.context.repo))
             result = names_missing(result, self.context)
@@ -314,6 +311,17 @@ def _finished(result: AnchorResult) -> bool:
 def _anything(path: str) -> bool:
     """The watch of a result read from the disk: any change may matter to it."""
     return True
+
+
+def installed(result: AnchorResult) -> AnchorResult:
+    """A package an install command names (`pnpm add date-fns`): the command adds it, so it claims nothing of the
+    manifests declaring it now. Declared: VERIFIED as it is; not declared: INCONCLUSIVE (a note), never REFUTED,
+    whether the text shows an example, a step to come or one already taken."""
+    if result.verdict is Verdict.REFUTED:
+        result.verdict, result.state = Verdict.INCONCLUSIVE, "installed"
+        result.severity = default_severity(Verdict.INCONCLUSIVE)
+        result.reason += "; the install command adds it: it need not be declared before it runs"
+    return result
 
 
 def budget_exceeded(shown: str, when: str = "before this anchor was checked") -> AnchorResult:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import posixpath
 import shlex
 from collections.abc import Callable
+from typing import NamedTuple
 
 from anchorcheck.memory import implicit
 from anchorcheck.memory.references import program_of
@@ -37,17 +38,37 @@ from anchorcheck.repo.checkout import Repository
 MOST_FOLDERS = 16  # configurations tried; a monorepo of hundreds of packages is not searched whole
 
 
+class Readings(NamedTuple):
+    """Where a command may run, worked out once per command for every step that asks: the folder its text says it
+    runs in (`placed`, None when it names none here), the readings its text gives (`written`,
+    `implicit.command_readings`), and all that are tried (`tried`: those, then the headings' where it is placed nowhere)."""
+
+    placed: str | None
+    written: list[str]
+    tried: list[str]
+
+    @classmethod
+    def of(cls, reference: Reference, repo: Repository) -> Readings:
+        placed = implicit.placed_in(reference, repo)
+        written = implicit.command_readings(reference, repo)
+        tried = list(written)
+        if placed is None:  # the headings above it: tried last
+            sections = implicit.command_readings(reference._replace(hints=reference.sections), repo)
+            tried += [r for r in sections if r not in tried]
+        return cls(placed, written, tried)
+
+
 def defined_elsewhere(
-    reference: Reference, refuted: AnchorResult, tried: list[str], check: Callable[[str], AnchorResult], registry: Registry, repo: Repository
+    reference: Reference, refuted: AnchorResult, readings: Readings, check: Callable[[str], AnchorResult], registry: Registry, repo: Repository
 ) -> AnchorResult:
     """`refuted` (every reading of a command REFUTED), or INCONCLUSIVE when another configuration of its runner
     defines the command and the text named no folder for it. A command whose own configuration's history shows
     it defined there and removed (`gone`) stays REFUTED: the text was true where it was read, and is not now."""
     if refuted.state == "gone":
         return refuted
-    if implicit.placed_in(reference, repo) is not None:
+    if readings.placed is not None:
         return refuted  # the text said in so many words where it runs
-    if len(implicit.command_readings(reference, repo)) > len(implicit.command_readings(reference._replace(hints=()), repo)):
+    if len(readings.written) > len(implicit.command_readings(reference._replace(hints=()), repo)):
         return refuted  # the text said where it runs (a heading's words are no such statement)
     try:
         program = program_of(shlex.split(reference.value))
@@ -56,7 +77,7 @@ def defined_elsewhere(
     runner = registry.runner_for(program) if program else None
     if runner is None or not runner.configs:
         return refuted
-    places = {a.partition(" in:")[2].rstrip("/") for a in tried}
+    places = {a.partition(" in:")[2].rstrip("/") for a in readings.tried}
     folders = sorted({posixpath.dirname(p) for p in repo.files(named=list(runner.configs))} - places - {""})
     for folder in folders[:MOST_FOLDERS]:
         found = check(f"{reference.anchor} in:{encode_path(folder)}/")
@@ -67,14 +88,14 @@ def defined_elsewhere(
     return refuted
 
 
-def gone_from_own(reference: Reference, verified: AnchorResult, check: Callable[[str], AnchorResult], repo: Repository) -> AnchorResult:
+def gone_from_own(reference: Reference, verified: AnchorResult, readings: Readings, check: Callable[[str], AnchorResult]) -> AnchorResult:
     """`verified`, or the REFUTED reading of a nested memory file's own folder when only the root, or a folder a
     heading's words name (`ui/` for "# Prefect UI v2" in ui-v2/AGENTS.md), verified the command and the history of
     the file's own configuration shows the command defined there and removed (`gone`)."""
-    if verified.verdict is not Verdict.VERIFIED or not reference.folder or implicit.placed_in(reference, repo) is not None:
+    if verified.verdict is not Verdict.VERIFIED or not reference.folder or readings.placed is not None:
         return verified
     own_anchor = f"{reference.anchor} in:{encode_path(reference.folder)}/"
-    if verified.anchor == own_anchor or (verified.anchor != reference.anchor and verified.anchor in implicit.command_readings(reference, repo)):
+    if verified.anchor == own_anchor or (verified.anchor != reference.anchor and verified.anchor in readings.written):
         return verified  # the file's own folder, or a folder the text named: not the root's or a heading's fallback
     own = check(own_anchor)
     return own if own.verdict is Verdict.REFUTED and own.state == "gone" else verified

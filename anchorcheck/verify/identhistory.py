@@ -11,7 +11,9 @@ For all the names of a run that nothing defines now, one bounded walk finds
 where they might have gone: `git log -G` with one alternation of the names
 (`-G` takes a regex, so one walk answers every name; `-S` takes one string),
 over windows of older and older commits (the last 250, then to 1,000, to 3,000,
-while names are unanswered and within WALK_SECONDS), limited to the files the
+while names are unanswered: a bound in commits, so the same checkout gets the
+same answer on an idle or a loaded machine; the run's deadline stays the outer
+bound), limited to the files the
 registered languages parse, showing only the changed lines of the files that
 matched. For each name, the newest commits whose removed lines write it
 are candidates; each is confirmed by extracting the facts of that file at the
@@ -26,7 +28,9 @@ later run at a descendant HEAD walks only the commits since.
 
 from __future__ import annotations
 
-import time
+import functools
+import re
+
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
@@ -37,16 +41,18 @@ from anchorcheck.evidence.facts import Facts
 from anchorcheck.evidence.history import Change, at_head
 from anchorcheck.repo.context import BudgetExceeded, Context
 
-# The walk reads windows of older and older commits (ending this many commits back), while names are unanswered,
-# within WALK_SECONDS; -G diffs every changed source file of every commit: on sentry-javascript (15,000 commits)
-# 1,000 commits took 3 s on a loaded machine, 2,000 of uv's 11 s (see docs/benchmarks.md).
+# The walk reads windows of older and older commits (ending this many commits back), while names are unanswered.
+# The bound is in commits, not seconds: a wall-time cut made the same check REFUTED on an idle machine and silent
+# under load. -G diffs every changed source file of every commit: 2,000 commits of uv took 11 s and of
+# sentry-javascript 5.5 s at a load of 20 (docs/benchmarks.md), so 3,000 stays within a run's time on repositories
+# of that size; only the run's deadline (and any git run's timeout) cuts it earlier.
 WINDOWS = (250, 1_000, 3_000)
-WALK_SECONDS = 5.0
 MAX_NAMES = 200  # names one walk asks about; past it, the rest are not read
 MAX_CANDIDATES = 12  # files (of the newest commits first) per name whose parent's facts are read: a rename
 # across a package changes every file that uses the name, and the one that defined it may be any of them
 MAX_CONFIRMS = 60  # files whose parent's facts are read per run; past them, names are not shown gone (silence)
 MIN_SECONDS = 3.0  # left of the deadline below which no walk starts
+_BLOBS_AT_ONCE = 2_000  # blob ids one `rev-list` is given (a command line stays far below the system's limit)
 _CACHE_KEY = "ident-history-v2"
 _FORMAT = "%x01%h%x00%cs%x00%s"
 _WORD = later(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -101,7 +107,8 @@ class IdentHistory:
         self, names: Iterable[str], env: Callable[[str], bool], context: Context, defined_now: Callable[[str], bool]
     ) -> dict[str, Gone | None]:
         """For each name: how it went (Gone), or None when history shows no definition of it removed (or there
-        is no history, or the name is past MAX_NAMES). A name left out was not looked up in time (the deadline
+        is no history, or the name is past MAX_NAMES). `names` come in the order their look is worth: the
+        first MAX_NAMES are walked, and confirmed (within MAX_CONFIRMS) in that order. A name left out was not looked up in time (the deadline
         is `context`'s: a Verifier may have made a new one since this history was).
 
         The cache keeps each name's answer with the HEAD it was worked out at: at that HEAD it is the answer;
@@ -153,22 +160,19 @@ class IdentHistory:
 
     def _walk(self, head: str, names: list[str], env: Callable[[str], bool], base: str | None = None) -> dict[str, Gone | None] | None:
         """`git log -G` over windows of older and older commits (WINDOWS), or only the commits since `base`, each
-        window followed by its confirmations, until every name is answered, or the windows or WALK_SECONDS are
+        window followed by its confirmations, until every name is answered, or the windows (or the deadline) are
         spent; None when git failed. A name the deadline stopped before it was answered is left out."""
         words = sorted({n.rsplit(".", 1)[-1] for n in names})
         sources = sorted({f"*{e}" for language in self.context.registry.languages.values() for e in language.extensions})
         answers: dict[str, Gone | None] = {}
         tried: dict[str, int] = {}
-        began, top = time.monotonic(), head
+        top = head
         for depth in WINDOWS if base is None else (0,):
-            if len(answers) == len(names) or time.monotonic() - began > WALK_SECONDS or not self._time():
+            if len(answers) == len(names) or not self._time():
                 break
             self.walks += 1
             cut = base or (self.repo.git("rev-list", "--max-count=1", f"--skip={depth}", operands=[head]) or "").strip()
-            out = self.repo.git(
-                "log", "-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "-E",
-                f"-G({'|'.join(words)})", f"--format={_FORMAT}", operands=[top, f"^{cut}"] if cut else [top], paths=sources,
-            )
+            out = self._log(words, [top, f"^{cut}"] if cut else [top], sources)
             if out is None:
                 if top == head:
                     return None
@@ -188,6 +192,45 @@ class IdentHistory:
         if self._time():  # walked as deep as the budget goes: what it did not show gone is not read
             answers.update((n, None) for n in names if n not in answers)
         return answers
+
+    def _log(self, words: list[str], revisions: list[str], sources: list[str]) -> str | None:
+        """`git log -G` of the changed lines of `sources` in `revisions`; None when git failed.
+
+        -G reads both sides of every changed file, so one unreadable blob fails the whole window: a partial
+        clone made with `--filter=blob:limit=...` (or a mirror that leaves its largest files out) lacks the
+        large ones, a vendored minified bundle most often. Then the window is walked again without the paths
+        whose blobs are missing (as git lists them: no blob is read to find them), rather than not at all."""
+        options = ("-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "-E", f"-G({'|'.join(words)})", f"--format={_FORMAT}")
+
+        def run(paths: list[str]) -> str | None:
+            return self.repo.git("log", *options, operands=revisions, paths=paths)
+
+        out = run(sources)
+        if out is not None:
+            return out
+        missing = self._unreadable(revisions, sources)
+        return run([*sources, *(f":(exclude,literal){path}" for path in missing)]) if missing else None
+
+    def _unreadable(self, revisions: list[str], sources: list[str]) -> list[str]:
+        """The paths of `sources` changed in `revisions` with a blob (either side) this repository does not hold:
+        git lists the changes' blob ids (`--raw`, no blob read), and `rev-list --ignore-missing` echoes the ones
+        it holds."""
+        raw = self.repo.git("log", "--raw", "--no-abbrev", "--no-renames", "--format=", operands=revisions, paths=sources) or ""
+        paths: dict[str, set[str]] = {}  # blob id -> the paths it was at
+        for line in raw.splitlines():
+            fields, _, path = line.partition("\t")
+            if line.startswith(":") and path:
+                for blob in fields.split()[2:4]:
+                    if blob.strip("0"):
+                        paths.setdefault(blob, set()).add(path)
+        blobs = sorted(paths)
+        held: set[str] = set()
+        for at in range(0, len(blobs), _BLOBS_AT_ONCE):
+            out = self.repo.git("rev-list", "--objects", "--no-walk", "--ignore-missing", operands=blobs[at : at + _BLOBS_AT_ONCE])
+            if out is None:
+                return []
+            held.update(line.split(" ", 1)[0] for line in out.splitlines())
+        return sorted({path for blob in blobs if blob not in held for path in paths[blob]})
 
     def _ancestor(self, old: str, head: str) -> bool:
         """Whether `old` is a commit HEAD descends from (git exits 0): then only the commits since are new."""
@@ -269,10 +312,27 @@ class _OutOfTime(Exception):
     """The deadline stopped the look at one name."""
 
 
+_DECLARED = 1_000  # what a removed line that may declare the name weighs against one that only uses it
+# words after which a name is an expression's, not a declaration's (`assert helper(x)`, `return helper(x)`)
+_EXPRESSION_WORDS = "(?:assert|await|return|yield|raise|throw|new|not|and|or|in|is|if|elif|else|print|echo|puts|expect)"
+
+
+@functools.lru_cache(maxsize=1024)
+def _declared(word: str) -> re.Pattern[str]:
+    """The name written after another word and a space (`def name`, `pub fn name`, `class Name <`, `func (r) Name`
+    is not, `x.name(` is not): how most languages declare; a call writes it after a dot, a bracket or an operator.
+    Only an order of the files to read: the definition is still found in the parsed facts of the revision."""
+    return re.compile(rf"(?<![\w.])(?!{_EXPRESSION_WORDS}[ \t])[A-Za-z_]\w*[ \t]+{re.escape(word)}(?!\w)")
+
+
 def _removals(out: str, names: list[str]) -> dict[str, list[tuple[Change, str]]]:
     """For each name, the (commit, file) pairs of `git log -p -U0` output whose removed lines write it as a
-    word: newest commit first, and in a commit the file that wrote it most first (the file that defines a
-    name renamed across a package is most often the one that names it most)."""
+    word: newest commit first, and in a commit the file whose removed lines may declare it first (`_declared`),
+    then the file that wrote it most (the file that defines a name renamed across a package is most often the
+    one that names it most, but a helper's callers can outnumber it: held-out-8's defining file was 18th of 18,
+    past MAX_CANDIDATES). The names come in the order
+    their confirmation is worth, the run's MAX_CONFIRMS being spent in it: the newest removal first (the
+    commit a hook checks, a rename the text has not caught up with yet), then as `names` ranks them."""
     by_word: dict[str, list[str]] = {}
     for name in names:
         by_word.setdefault(name.rsplit(".", 1)[-1], []).append(name)
@@ -295,7 +355,10 @@ def _removals(out: str, names: list[str]) -> dict[str, list[tuple[Change, str]]]
             header = not line.startswith("@@")
         elif line.startswith("-") and change is not None and path is not None:
             for word in set(_WORD.findall(line)) & by_word.keys():
+                weight = 1 + _DECLARED * bool(_declared(word).search(line))
                 for name in by_word[word]:
                     pairs = counts.setdefault(name, {})
-                    pairs[change, path] = pairs.get((change, path), 0) + 1
-    return {name: sorted(pairs, key=lambda pair: (order[pair[0]], -pairs[pair])) for name, pairs in counts.items()}
+                    pairs[change, path] = pairs.get((change, path), 0) + weight
+    found = {name: sorted(pairs, key=lambda pair: (order[pair[0]], -pairs[pair])) for name, pairs in counts.items()}
+    rank = {name: at for at, name in enumerate(names)}
+    return dict(sorted(found.items(), key=lambda item: (order[item[1][0][0]], rank[item[0]])))

@@ -76,6 +76,10 @@ def settle(memories: Iterable[Memory], verifier: Verifier, deadline: float | Non
             holding = {}
         now = {name: _now(name, kind, verifier, verifier.check, holding[name]) if name in holding else LATE for name, kind in names.items()}
         missing = [name for name, found in now.items() if found is None]
+        # No source file writes it now first: only such a name can be shown gone (one still written comes from
+        # elsewhere, `on_result`), so the walk's bounds on names and confirmations go to them before a
+        # framework's method the code calls everywhere (`belongsTo`, `mock`).
+        missing.sort(key=lambda name: holding.get(name) != [])
         fates = _fates(missing, lambda name: names[name] == "env", verifier, verifier.check) if missing else {}
     for memory in memories:
         anchors, positions = [], []

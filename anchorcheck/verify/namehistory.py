@@ -17,16 +17,24 @@ a stale one (`never-existed`, INCONCLUSIVE); looked at only in part (the last
 MAX_REVISIONS revisions, a shallow clone, the deadline), it may have been, and
 the reason says how far the look went. A typed `cmd:` anchor is an explicit
 claim and stays REFUTED.
+
+A name several files may define (a cargo target: any Cargo.toml of the
+workspace, or a file where cargo finds one, `benches/NAME.rs`) comes with
+`details["defined_by"]`: their histories are read as one, the configurations
+by content and the files by path history (gone → the commit, and the name a
+moved file gives).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Callable
 from typing import Any
 
 from anchorcheck.evidence.cache import open_cache
-from anchorcheck.evidence.history import Change, added_text, at_head, changing, history_of, revision_count, revisions
+from anchorcheck.evidence.history import UNCOMMITTED, Added, Change, Paths, added_text, at_head, changing, diff_lines, history_of, literal, revision_count, revisions
 from anchorcheck.memory.implicit import NEVER_EXISTED
 from anchorcheck.model.anchors import Anchor
 from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Verdict
@@ -60,13 +68,28 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
     decided_by = result.details.get("decided_by")
     anchor = Anchor(anchor.kind, decided_by, False, anchor.scope) if isinstance(decided_by, str) else anchor.positive()
     text = str(anchor)
+    # A name several configurations or files may define (a cargo target: any Cargo.toml of the workspace, or a file
+    # where cargo finds one): their histories together, as one (`defined_by`).
+    defined_by = result.details.get("defined_by")
+    by = defined_by if isinstance(defined_by, dict) else {}
+    configs: Paths = tuple(by.get("configs") or ()) or config
+    config = _label(configs)
+    paths = tuple(by.get("paths") or ())
+    walked: Paths = (*configs, *paths) if paths and not isinstance(configs, str) else configs  # one walk for both
     cache = open_cache(context.options, context.repo.root, context.time_left)
     clone = "shallow" if history_of(context).shallow else "full"  # a shallow clone of a commit sees less of its history
-    key = f"{_CACHE_KEY}:{head}:{clone}:{config}:{text}"
+    asked = hashlib.sha1(json.dumps(by, sort_keys=True).encode()).hexdigest()[:16] if by else ""
+    key = f"{_CACHE_KEY}:{head}:{clone}:{config}:{asked}:{text}"
     found = cache.get_many([key]).get(key) if cache is not None else None
     if found is None:
-        found = _by_content(anchor, _names(anchor, result.reason, config), config, head, context, check_at)
-        found = found or _look(anchor, text, config, head, context, check_at)
+        name = by.get("name")
+        found = _by_files(text, name, list(paths), walked, head, context, check_at) if isinstance(name, str) else {}
+        if "removed" not in found and "looked" not in found:
+            names = [name] if isinstance(name, str) else _names(anchor, result.reason, config)
+            limit = found.get("limit")
+            found = _by_content(anchor, names, walked, head, context, check_at) or _look(anchor, text, walked, head, context, check_at)
+            if limit and not found.get("removed") and not found.get("cut"):
+                found["cut"] = limit  # the files a target would be were not seen whole in history
         if cache is not None and found.get("cut") != _DEADLINE:
             cache.put(key, found)
             cache.flush()
@@ -111,6 +134,50 @@ def in_prose(result: AnchorResult) -> AnchorResult:
     return result
 
 
+def _label(configs: Paths) -> str:
+    """How the reason names the configurations looked at: the one file, or how many (`any of 146 Cargo.toml files`)."""
+    if isinstance(configs, str) or len(configs) == 1:
+        return configs if isinstance(configs, str) else configs[0]
+    names = {c.rsplit("/", 1)[-1] for c in configs}
+    return f"any of {len(configs)} {names.pop()} files" if len(names) == 1 else f"any of {len(configs)} files"
+
+
+def _by_files(text: str, name: str, paths: list[str], walked: Paths, head: str, context: Context, check_at: CheckAt) -> dict[str, Any]:
+    """What path history says of the files whose presence would define `name` (`benches/NAME.rs`): one gone →
+    {"removed": its change, "name", "to": the name its new place gives, when the command holds with it}; one deleted
+    in the work tree only → {"looked": 0}; none ever there → {"limit": why history may be incomplete, "" if read whole}.
+    The walk of the configurations' added lines, which asks these paths too, names those some revision changed; only
+    they are asked of path history (one walk for them all, beside the run's other missing paths: `History.want`)."""
+    history = history_of(context)
+    added = None if history.shallow else _added(context, head, walked)
+    missing = [p for p in paths if (added is None or p in added.paths) and not context.repo.exists(p)]
+    if not missing:
+        return {"limit": ""}  # the whole history read, and no revision had one of them
+    history.want(missing)
+    fates = [history.fate(p) for p in missing]
+    if any(f is None for f in fates):
+        return {"looked": 0, "cut": _DEADLINE}  # no time left to walk: nothing concluded, nothing kept
+    gone = [f for f in fates if f is not None and f.existed]
+    if any(f.change == UNCOMMITTED for f in gone):
+        return {"looked": 0}  # there at the last commit: removed by an edit not committed yet
+    if gone:
+        fate = gone[0]
+        to = _moved_name(name, fate.path, fate.moved_to) if fate.moved_to else None
+        held = to is not None and check_at(None, _with_word(text, name, to)) is Verdict.VERIFIED
+        return {"removed": list(fate.change), "name": name, "to": to if held else None}  # type: ignore[arg-type]
+    return {"limit": next((f.limit for f in fates if f is not None and f.limit), "")}
+
+
+def _moved_name(name: str, path: str, moved_to: str) -> str | None:
+    """The name a moved file gives the target it made: `crates/a/benches/x.rs` → `crates/b/benches/y.rs` is `y`
+    (the same folder name before it and the same ending after it)."""
+    at = path.rfind(name)
+    before, after = path[:at], path[at + len(name) :]
+    folder = before.rstrip("/").rsplit("/", 1)[-1]
+    match = re.fullmatch(rf"(?:.*/)?{re.escape(folder)}/([\w.-]+){re.escape(after)}", moved_to)
+    return match.group(1) if match and _NAME.fullmatch(match.group(1)) else None
+
+
 def _not_defined(found: dict[str, Any], config: str) -> str:
     """The clause a typed anchor's reason ends with when no revision looked at defined the command."""
     return "" if found.get("cut") == _DEADLINE else f"; not defined in the last {_revisions(found['looked'])} of {config} either"
@@ -129,7 +196,7 @@ def _names(anchor: Anchor, reason: str, config: str) -> list[str]:
     return [w for w in dict.fromkeys(words) if re.search(rf"(?<![\w:./-]){re.escape(w)}(?![\w:./-])", reason)]
 
 
-def _by_content(anchor: Anchor, names: list[str], config: str, head: str, context: Context, check_at: CheckAt) -> dict[str, Any] | None:
+def _by_content(anchor: Anchor, names: list[str], config: Paths, head: str, context: Context, check_at: CheckAt) -> dict[str, Any] | None:
     """What the whole history of `config` says, read by content (git's pickaxe) rather than revision by revision: a
     name no revision's text ever held was never defined ({"looked": all revisions}); else the commits that changed
     how often it occurs are the ones that may have removed the command, checked newest first (the command held
@@ -137,16 +204,14 @@ def _by_content(anchor: Anchor, names: list[str], config: str, head: str, contex
     more such commits than are looked at, or the command went by a change that kept the name's count."""
     if not names or history_of(context).shallow:
         return None
-    left = context.time_left()
-    seconds = GIT_TIMEOUT if left is None else min(GIT_TIMEOUT, left)
-    added = context.memo(("anchorcheck.config-added", head, config), lambda: added_text(context.repo, head, config, seconds))
+    added = _added(context, head, config)
     changes = []
     for name in names:  # never held: the one walk of the file's added lines says so; else git's pickaxe, for this name
-        found = [] if added is not None and name not in added else changing(context.repo, head, config, name, MAX_REVISIONS + 1)
+        found = [] if added is not None and name not in added.text else changing(context.repo, head, config, name, MAX_REVISIONS + 1)
         if found is None:
             return None
         if not found:
-            count = context.memo(("anchorcheck.config-count", head, config), lambda: revision_count(context.repo, head, config))
+            count = added.revisions if added is not None else revision_count(context.repo, head, config)
             return None if count is None else {"looked": count, "by": "content"}
         changes.append(found)
     text = str(anchor)
@@ -160,7 +225,14 @@ def _by_content(anchor: Anchor, names: list[str], config: str, head: str, contex
     return None
 
 
-def _look(anchor: Anchor, text: str, config: str, head: str, context: Context, check_at: CheckAt) -> dict[str, Any]:
+def _added(context: Context, head: str, config: Paths) -> Added | None:
+    """The lines the revisions of `config` added (one walk per configuration and run, whichever names ask)."""
+    left = context.time_left()
+    seconds = GIT_TIMEOUT if left is None else min(GIT_TIMEOUT, left)
+    return context.memo(("anchorcheck.config-added", head, config), lambda: added_text(context.repo, head, config, seconds))
+
+
+def _look(anchor: Anchor, text: str, config: Paths, head: str, context: Context, check_at: CheckAt) -> dict[str, Any]:
     """What the revisions of `config` say: {"removed": change, "name", "to"}, or {"looked": N} with "cut" saying why
     the revisions looked at are not all of them (MAX_REVISIONS reached, a shallow clone, the deadline)."""
     # One `git log` per configuration and run, whichever of its commands ask.
@@ -184,12 +256,11 @@ def _look(anchor: Anchor, text: str, config: str, head: str, context: Context, c
     return {"looked": len(past)}
 
 
-def _renamed(anchor: Anchor, text: str, config: str, old: str, new: str, context: Context, check_at: CheckAt) -> tuple[str | None, str | None]:
+def _renamed(anchor: Anchor, text: str, config: Paths, old: str, new: str, context: Context, check_at: CheckAt) -> tuple[str | None, str | None]:
     """The word of the command the removing commit renamed in `config`, and its new name when exactly one new
     name makes the command hold now; (None, None) when the change is no plain rename."""
-    diff = context.repo.git("diff", "--no-ext-diff", "--no-textconv", "-U0", operands=[old, new], paths=[f":(literal){config}"]) or ""
-    removed = [line[1:] for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
-    added = [line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    diff = context.repo.git("diff", "--no-ext-diff", "--no-textconv", "-U0", operands=[old, new], paths=literal(config)) or ""
+    removed, added = diff_lines(diff.splitlines(), "-"), diff_lines(diff.splitlines(), "+")
     words = [w for w in anchor.value.split()[1:] if _NAME.fullmatch(w)]
     for word in words:
         pattern = re.compile(rf"(?<![\w:-]){re.escape(word)}(?![\w-]|:[\w-])")  # `docs:` and `docs::` end a rule's name; `docs:dev` is another

@@ -138,7 +138,8 @@ class Resident:
     def _moved(self, stale: set[str], came: set[str]) -> bool:
         """Files came or went (created, deleted or renamed in watched folders): the listing, the snapshot
         and the source index's listings take them in one by one, instead of git listing the whole checkout
-        again. What depended on which files exist is worked out again, as after a new listing. False
+        again. What depended on which files exist is worked out again only where these paths matter to it
+        (`Memo.forget`: a search where it could take them, a count of a scope where they are in it). False
         where only a new listing can say (`Listing.patch`, `Snapshot.patch`): nothing was changed."""
         moved = self.repo.patch(came)
         if moved is None or not self._snapshot.patch(*moved):

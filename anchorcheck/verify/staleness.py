@@ -18,7 +18,7 @@ from dataclasses import replace
 from functools import cache
 
 from anchorcheck.evidence.cache import open_cache
-from anchorcheck.evidence.history import history_of, names, text_before
+from anchorcheck.evidence.history import Fate, history_of, names, text_before
 from anchorcheck.memory import implicit
 from anchorcheck.memory.dependencies import Dependencies
 from anchorcheck.model.results import Evidence
@@ -27,6 +27,7 @@ from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Memory, Verdict
 from anchorcheck.repo.paths import UnsafePathError
 from anchorcheck.repo.context import Context
+from anchorcheck.verify.namehistory import UNSURE
 
 GONE = "gone"  # the state of a path that existed and was deleted or moved
 WRITTEN_AFTER = "written-after"  # gone before the memory file named it: never true as written, so not stale
@@ -71,16 +72,36 @@ def on_missing_file(anchor: Anchor, result: AnchorResult, context: Context) -> A
     hint = result.details.pop("hint", None)
     if fate.moved_to is not None and isinstance(hint, str):  # git's word on where it went, not a guess by its name
         result.reason = result.reason.replace(hint, "", 1)
-    result.reason += f"; {fate.describe()}"
+    judge_by_fate(result, fate, claimed=True)
+    if fate.existed and fate.destination is not None:
+        result.details["fix"] = {"from": path.rstrip("/"), "to": fate.destination}
+    return result
+
+
+def judge_by_fate(result: AnchorResult, fate: Fate, claimed: bool) -> None:
+    """The one ladder for a REFUTED result whose path is missing, on what history says of it (the reason ends with
+    it): gone → state `gone`, an error; never in history → `never-existed`, a warning; history seen in part → a
+    warning. A path the memory `claimed` (a `file:` anchor, a program file) stays REFUTED, as written it is false;
+    a path a command only names is not the claim, so there a path not known to be gone leaves it INCONCLUSIVE,
+    saying why (state `unsure` where history was cut). A result judged once already (a command's program file, then
+    the path it names: the same path) does not say it twice."""
+    said = f"; {fate.describe()}"
+    if not result.reason.endswith(said):
+        result.reason += said
     if fate.existed:
         result.state, result.severity = GONE, "error"
-        if fate.moved_to is not None:
-            result.details["fix"] = {"from": path.rstrip("/"), "to": fate.moved_to}
-    elif fate.never_existed:
-        result.state, result.severity = implicit.NEVER_EXISTED, "warning"
+        return
+    result.severity = "warning"
+    if fate.never_existed:
+        result.state = implicit.NEVER_EXISTED
+    if claimed:
+        return  # history cut short: it may have been there before, the state stays as the plugin said
+    result.verdict = Verdict.INCONCLUSIVE
+    if fate.never_existed:
+        result.reason += ": an example, another project's path or a hallucination, not a stale one"
     else:
-        result.severity = "warning"  # the history looked at is cut short: it may have been there before
-    return result
+        result.state = UNSURE
+        result.reason += ": it may have been there before, so it is not known to be stale"
 
 
 def dropped_dependency(reference: Reference, context: Context) -> AnchorResult:

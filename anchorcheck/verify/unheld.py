@@ -24,8 +24,8 @@ from anchorcheck.evidence.history import history_of
 from anchorcheck.memory import implicit
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Verdict
-from anchorcheck.verify.namehistory import UNSURE
 from anchorcheck.repo.context import Context
+from anchorcheck.verify.staleness import judge_by_fate
 
 UNHELD = "unheld-folder"  # runs in a folder the checkout does not hold: another project's command, or a gone folder's
 
@@ -65,16 +65,6 @@ def names_missing(result: AnchorResult, context: Context) -> AnchorResult:
     if result.verdict is not Verdict.REFUTED or not isinstance(path, str):
         return result
     fate = history_of(context).fate(path)
-    if fate is None:
-        return result
-    if fate.existed:
-        result.reason, result.state, result.severity = f"{result.reason}; {fate.describe()}", "gone", "error"
-        return result
-    result.verdict, result.severity = Verdict.INCONCLUSIVE, "warning"
-    if fate.never_existed:
-        result.state = implicit.NEVER_EXISTED
-        result.reason += "; never in this repository's history: an example, another project's path or a hallucination, not a stale one"
-    else:
-        result.state = UNSURE
-        result.reason += f"; {fate.describe()}: it may have been there before, so it is not known to be stale"
+    if fate is not None:
+        judge_by_fate(result, fate, claimed=False)
     return result

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from anchorcheck import AnchorKind, AnchorResult, Verdict, hookimpl
-from anchorcheck.plugin import Anchor, AnchorSyntaxError, Context, Facts, Goal, SourceIndex, Evidence, Language, plural
+from anchorcheck.plugin import Anchor, AnchorSyntaxError, Context, Evidence, Facts, Goal, Language, Search, SourceIndex, plural
 from anchorcheck_plugins.kinds._source import (
     ENOUGH_EVIDENCE,
     MAX_EVIDENCE,
@@ -43,6 +43,60 @@ def parse_env(value: str) -> str:
 def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     key = anchor.detail or parse_env(anchor.value)
     shown, where = str(anchor), scope_words(anchor.scope)
+    seen = context.memo(("anchorcheck.env-evidence", key, anchor.scope), lambda: _look(key, anchor.scope, context))
+    if seen.found:
+        reason = f"{key} is read or defined{where} {places(seen.found, None, seen.cited_all)}"
+        details: dict[str, object] = {"places": len(seen.found)}
+        reason = mark_only_in(reason, details, [e.path for e in seen.found])
+        return AnchorResult(shown, Verdict.VERIFIED, reason, seen.found[:MAX_EVIDENCE], state="present", details=details)
+    if seen.search.searched == 0 and not seen.configs:
+        reason = nothing_to_search(context, anchor.scope, f"no source or configuration file{where} that anchorcheck reads")
+        return AnchorResult(shown, Verdict.INCONCLUSIVE, reason, state="no-source")
+    if seen.computed:
+        return AnchorResult(
+            shown,
+            Verdict.INCONCLUSIVE,
+            f"{key} is not read by name{where}, but the environment is read with a computed key at {', '.join(seen.computed[:3])}",
+            state="computed-key",
+        )
+    if seen.whole:
+        return AnchorResult(
+            shown,
+            Verdict.INCONCLUSIVE,
+            f"{key} is not read by name{where}, but the whole environment is read or handed on at {', '.join(seen.whole[:3])}, which may read it",
+            state="whole-environment",
+        )
+    if seen.unreadable or seen.shaky:
+        bad = [*seen.unreadable, *(f"{s} (syntax error)" for s in seen.shaky)]
+        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{key} not found{where}, but some files could not be read or parsed: {', '.join(bad[:3])}", state="unparsed")
+    return AnchorResult(
+        shown,
+        Verdict.REFUTED,
+        f"nothing{where} reads or defines {key}; {coverage(seen.search)}; {plural(seen.configs, 'configuration file')} read",
+        state="absent",
+    )
+
+
+class _Seen:
+    """What the files in scope say of a key: the places that read or define it, else what opens the
+    world. Kept apart from the verdict, which reads how many files were searched: a file that comes or
+    goes elsewhere in scope changes that count alone (`Search.follow`), and the verdict is then built
+    again from this, without going over every candidate again."""
+
+    __slots__ = ("search", "found", "cited_all", "computed", "whole", "unreadable", "shaky", "configs")
+
+    def __init__(self, search: Search, configs: int) -> None:
+        self.search = search
+        self.configs = configs  # configuration files read
+        self.found: list[Evidence] = []
+        self.cited_all = True  # every candidate was looked at: `found` holds every place in code
+        self.computed: list[str] = []  # path:line of reads with a computed key
+        self.whole: list[str] = []  # path:line of reads of the whole environment
+        self.unreadable: list[str] = list(search.unreadable)
+        self.shaky: list[str] = []  # path:error of candidates that spell the key but did not parse cleanly
+
+
+def _look(key: str, scope: str | None, context: Context) -> _Seen:
     index = SourceIndex.of(context)
 
     def needles(language: Language) -> list[bytes]:
@@ -66,66 +120,31 @@ def verify_env(anchor: Anchor, context: Context) -> AnchorResult:
     # A read by name needs the name in the file's bytes; the other candidates only matter for a
     # computed key, and the first one found makes absence unprovable.
     goal = Goal(reads_key, ENOUGH_EVIDENCE, names_key, likely_required=True, settles=opens_world, label=("env", key))
-    search = context.memo(("anchorcheck.env-search", key, anchor.scope), lambda: index.search(anchor.scope, needles, goal=goal))
-    found: list[Evidence] = []
-    computed: list[str] = []
-    whole: list[str] = []
-    shaky: list[str] = []
-    cited, cited_all = cite(context, search, names_key, lambda path, facts: any(name == key for name, _ in facts.env), required=True, label=("env", key))
+    search = context.memo(("anchorcheck.env-search", key, scope), lambda: index.search(scope, needles, goal=goal))
+    configs = context.memo(("anchorcheck.env-configs", scope), lambda: context.repo.files(scope, where=config_kind))
+    seen = _Seen(search, len(configs))
+    cited, seen.cited_all = cite(context, search, names_key, lambda path, facts: any(name == key for name, _ in facts.env), required=True, label=("env", key))
     for path, facts in cited:  # the same files whatever the cache holds (see `cite`)
-        found.extend(evidence(path, line, f"reads {key}") for name, line in facts.env if name == key)
+        seen.found.extend(evidence(path, line, f"reads {key}") for name, line in facts.env if name == key)
     for path, facts in search.hits:
         if facts.error is not None and index.contains(path, key.encode()):
-            shaky.append(f"{path}:{facts.error}")
-    configs = context.memo(
-        ("anchorcheck.env-configs", anchor.scope), lambda: context.repo.files(anchor.scope, where=config_kind)
-    )
-    unreadable = list(search.unreadable)
+            seen.shaky.append(f"{path}:{facts.error}")
     for path in configs:
         context.check_deadline()
         # A YAML file is parsed only if it spells the key (every name it defines is written in it).
         unparsed = is_yaml(path) and index.contains(path, key.encode()) is False
         defined = unparsed_names(context, path) if unparsed else defined_names(context, path)
         if defined is None or defined.unread:
-            unreadable.append(path if defined is None else f"{path}:{defined.error} ({defined.unread})")
+            seen.unreadable.append(path if defined is None else f"{path}:{defined.error} ({defined.unread})")
             continue
-        found.extend(Evidence(path, line, what) for name, line, what in defined.names if name == key)
+        seen.found.extend(Evidence(path, line, what) for name, line, what in defined.names if name == key)
         if defined.error is not None and index.contains(path, key.encode()):
-            shaky.append(f"{path}:{defined.error}")
-    if found:
-        reason = f"{key} is read or defined{where} {places(found, None, cited_all)}"
-        details: dict[str, object] = {"places": len(found)}
-        reason = mark_only_in(reason, details, [e.path for e in found])
-        return AnchorResult(shown, Verdict.VERIFIED, reason, found[:MAX_EVIDENCE], state="present", details=details)
-    for path, facts in settling(context, search, names_key, opens_world, label=("env", key)):
-        computed.extend(f"{path}:{line}" for line in facts.env_computed)
-        whole.extend(f"{path}:{line}" for line in facts.env_whole)
-    if search.searched == 0 and not configs:
-        reason = nothing_to_search(context, anchor.scope, f"no source or configuration file{where} that anchorcheck reads")
-        return AnchorResult(shown, Verdict.INCONCLUSIVE, reason, state="no-source")
-    if computed:
-        return AnchorResult(
-            shown,
-            Verdict.INCONCLUSIVE,
-            f"{key} is not read by name{where}, but the environment is read with a computed key at {', '.join(computed[:3])}",
-            state="computed-key",
-        )
-    if whole:
-        return AnchorResult(
-            shown,
-            Verdict.INCONCLUSIVE,
-            f"{key} is not read by name{where}, but the whole environment is read or handed on at {', '.join(whole[:3])}, which may read it",
-            state="whole-environment",
-        )
-    if unreadable or shaky:
-        bad = [*unreadable, *(f"{s} (syntax error)" for s in shaky)]
-        return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{key} not found{where}, but some files could not be read or parsed: {', '.join(bad[:3])}", state="unparsed")
-    return AnchorResult(
-        shown,
-        Verdict.REFUTED,
-        f"nothing{where} reads or defines {key}; {coverage(search)}; {plural(len(configs), 'configuration file')} read",
-        state="absent",
-    )
+            seen.shaky.append(f"{path}:{defined.error}")
+    if not seen.found:
+        for path, facts in settling(context, search, names_key, opens_world, label=("env", key)):
+            seen.computed.extend(f"{path}:{line}" for line in facts.env_computed)
+            seen.whole.extend(f"{path}:{line}" for line in facts.env_whole)
+    return seen
 
 
 @hookimpl

@@ -28,6 +28,7 @@ from anchorcheck.plugin import Anchor, AnchorSyntaxError, decode_path, Context, 
 _PLUGIN = "sym"
 _MODULE_FORM = re.compile(r"([a-z][a-z0-9]*):")
 _MAX_DEPTH = 32  # bases and re-exports followed in a row: real hierarchies are far shallower
+_MAX_DEFINERS = 64  # files that write a base no import leads to, past which which one defines it is not looked for
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,8 @@ def verify_sym(anchor: Anchor, context: Context) -> AnchorResult:
         elsewhere = context.repo.not_checked_out(path)
         if elsewhere is not None:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, f"{path} is {elsewhere}", state="not-checked-out")
-        return AnchorResult(shown, Verdict.REFUTED, f"{path} does not exist", state="missing")
+        # the path is asked of history, as a `file:` anchor's is: moved → the move, and a fix for the anchor
+        return AnchorResult(shown, Verdict.REFUTED, f"{path} does not exist", state="missing", details={"missing_path": path})
     index = SourceIndex.of(context)
     if index.language(path) is None:
         return AnchorResult(shown, Verdict.INCONCLUSIVE, f"no language plugin parses {path}", state="unsupported")
@@ -258,8 +260,29 @@ class _Search:
                 return other, base, ""
         if language.external_members is not None and language.external_members("", base) is not None:
             return None, base, ""
+        only = self._sole_definer(base, language)
+        if only is not None:
+            return only, base, ""
         self.unsure.append(f"{at} inherits from {base}, which cannot be followed to its definition")
         return None
+
+    def _sole_definer(self, base: str, language: Language) -> str | None:
+        """The one source file of the language that defines a type named `base` at its top level, when a base
+        no import leads to (C#'s `using` of a namespace, Ruby's autoloaded `include Concern`) is this
+        repository's own; None when no file, or more than one, defines it (an outside base, or not one to
+        pick): then whether it gives the member stays in doubt."""
+        if "." in base:
+            return None
+        word = re.compile(rb"(?<![\w$])" + re.escape(base.encode()) + rb"(?![\w$])")
+        candidates = self.index.search(None, lambda _: [base.encode()], goal=_LISTED).candidates
+        if len(candidates) > _MAX_DEFINERS:  # a word too many files write to parse them all: not looked at
+            return None
+        found: list[str] = []
+        for path in candidates:
+            self.context.check_deadline()
+            if getattr(self.index.language(path), "name", None) == language.name and _may_write(self.index, path, word) and self._defines(path, base):
+                found.append(path)
+        return found[0] if len(found) == 1 else None
 
     def _in_module(
         self, path: str, at: str, base: str, module: str, imported: str, rest: str, language: Language, quiet: bool = False

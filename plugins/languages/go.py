@@ -184,6 +184,25 @@ _DEFINITIONS = Definitions(
 )
 
 
+# The methods of the standard library's types that structs and interfaces embed most (Go 1's compatibility
+# promise keeps them): a member a struct embedding `context.Context` or `sync.Mutex` does not define is not
+# one of these, so its absence is not in doubt. Other packages' types stay unfollowed (a doubt).
+_LOCK = frozenset({"Lock", "Unlock", "TryLock"})
+_STANDARD = {
+    ("", "error"): frozenset({"Error"}),
+    ("context", "Context"): frozenset({"Deadline", "Done", "Err", "Value"}),
+    ("sync", "Mutex"): _LOCK,
+    ("sync", "RWMutex"): _LOCK | {"RLock", "RUnlock", "TryRLock", "RLocker"},
+    ("sync", "WaitGroup"): frozenset({"Add", "Done", "Wait", "Go"}),
+}
+
+
+def external_members(module: str, name: str) -> frozenset[str] | None:
+    """The methods of a standard library type a struct or interface embeds (`context.Context`, `sync.Mutex`,
+    the builtin `error`); None for any other."""
+    return _STANDARD.get((module, name))
+
+
 def import_segments(module: str) -> tuple[str, ...]:
     return tuple(module.split("/"))
 
@@ -205,6 +224,7 @@ LANGUAGE = Language(
     package_files=package_files,
     module_files=module_files,
     definitions=definitions_of,
+    external_members=external_members,
 )
 
 

@@ -14,8 +14,10 @@ a reader of prose does not read them (`reads_cargo`).
 `-p NAME` must name a package of the workspace (or a dependency the
 lockfile holds); `--bin`, `--example`, `--test` and `--bench` a target of
 the selected packages (declared, or found where cargo looks: src/main.rs,
-src/bin/, examples/, tests/, benches/). Any other subcommand is an
-external `cargo-X` program installed separately: INCONCLUSIVE.
+src/bin/, examples/, tests/, benches/); a target no package has says what
+would have defined it (`details["defined_by"]`), for the core to ask history
+whether it ever did. Any other subcommand is an external `cargo-X` program
+installed separately: INCONCLUSIVE.
 """
 
 from __future__ import annotations
@@ -336,7 +338,7 @@ def _targets(invocation: Invocation, context: Context, manifest: str, command: s
             if _locked(context, spec):
                 reasons.append(f"{spec} is a dependency in the lockfile")
                 continue
-            return refuted(invocation, f"no package {spec} in the workspace of {manifest} (packages: {listed(c.name for c in crates if c.name)})")
+            return _no_package(invocation, crates, manifest, spec, f"no package {spec} in the workspace of {manifest} (packages: {listed(c.name for c in crates if c.name)})")
         selected = match
         evidence.append(Evidence(match[0].path, line_of(read_text(context, match[0].path), r"^[ \t]*name\s*="), f"package {spec}"))
         reasons.append(f"package {spec} is declared in {match[0].path}")
@@ -345,9 +347,9 @@ def _targets(invocation: Invocation, context: Context, manifest: str, command: s
             found = _target(context, selected, name, value)
             kind = _TARGET_KINDS[name][0]
             if found is None and not picked:
-                return _unselected_target(invocation, context, [c for c in crates if c not in selected], name, value)
+                return _unselected_target(invocation, context, crates, selected, name, value)
             if found is None:
-                return refuted(invocation, f"no {kind} target {value} in {', '.join(c.path for c in selected)}")
+                return _no_target(invocation, selected, name, value, f"no {kind} target {value} in {', '.join(c.path for c in selected)}")
             evidence.append(found)
             where = f"{found.path}:{found.line}" if found.line else found.path
             reasons.append(f"{kind} target {value} is {'declared in' if found.line else 'the file'} {where}")
@@ -380,15 +382,40 @@ def _feature_problem(
     return None
 
 
-def _unselected_target(invocation: Invocation, context: Context, others: list[Crate], option: str, name: str) -> AnchorResult:
+def _unselected_target(invocation: Invocation, context: Context, crates: list[Crate], selected: list[Crate], option: str, name: str) -> AnchorResult:
     """A target the packages selected without `-p` lack: in another member, cargo wants `-p` (which a memory
     may leave out on purpose, so nothing is concluded); in no package of the workspace, it is gone."""
     kind = _TARGET_KINDS[option][0]
-    for crate in others:
+    for crate in (c for c in crates if c not in selected):
         found = _target(context, [crate], option, name)
         if found is not None:
             return unknown(invocation, f"{kind} target {name} is {found.path} of package {crate.name} ({crate.path}), which cargo runs from here only with -p {crate.name}")
-    return refuted(invocation, f"no {kind} target {name} in the workspace")
+    return _no_target(invocation, crates, option, name, f"no {kind} target {name} in the workspace")
+
+
+def _no_target(invocation: Invocation, crates: list[Crate], option: str, name: str, reason: str) -> AnchorResult:
+    """REFUTED: no package looked in has the target. What would have made it one (a `[[kind]]` or `[package]` name in
+    a Cargo.toml, a file where cargo finds the target) is handed to the core (`details["defined_by"]`), whose history
+    of them tells a target that existed and went (stale) from one that never did (an example, a placeholder)."""
+    kind, folder = _TARGET_KINDS[option]
+    roots = [posixpath.dirname(c.path) or "." for c in crates]
+    paths = [in_dir(root, f"{folder}/{name}{end}") for root in roots for end in (".rs", "/main.rs")]
+    defined_by = {"name": name, "configs": [c.path for c in crates], "paths": paths}
+    manifest = crates[0].path if crates else "Cargo.toml"
+    result = refuted(invocation, reason, [Evidence(manifest, None, f"[[{kind}]]")])
+    result.details["defined_by"] = defined_by
+    return result
+
+
+def _no_package(invocation: Invocation, crates: list[Crate], manifest: str, name: str, reason: str) -> AnchorResult:
+    """REFUTED: `-p NAME` selects no package of the workspace. A package is its Cargo.toml's `name`, so the
+    workspace's manifests' history (`details["defined_by"]`) tells a package renamed or dropped (stale) from one
+    never declared (`-p CRATE_NAME`, a placeholder). A package whose folder went whole is not among them: never
+    concluded stale from there, it reads as never declared (a warning, not an error)."""
+    configs = list(dict.fromkeys([manifest, *(c.path for c in crates)]))
+    result = refuted(invocation, reason, [Evidence(manifest, None, "Cargo.toml")])
+    result.details["defined_by"] = {"name": name, "configs": configs, "paths": []}
+    return result
 
 
 def _target(context: Context, crates: list[Crate], option: str, name: str) -> Evidence | None:

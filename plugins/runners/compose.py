@@ -210,6 +210,7 @@ def register_runners(register):  # noqa: ANN001, ANN201 - hook signature
             programs=("docker", "docker-compose", "podman", "podman-compose"),
             verify=verify_compose,
             reads=reads_compose,
+            configs=DEFAULT_FILES,
             summary="docker compose services (compose files and their includes)",
         )
     )

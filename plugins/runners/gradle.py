@@ -14,7 +14,10 @@ revisions with this runner, so a project an earlier revision included is
 REFUTED with the commit that dropped it. Settings that compute what they
 include (a loop, a variable), composite builds (`includeBuild`) and names that
 Gradle's abbreviation matching may expand (`:core:t`, `:kotlin-sdk` for
-`:kotlin-sdk-server`) are never REFUTED. Task names themselves are the
+`:kotlin-sdk-server`) are not REFUTED from the settings of now: the
+settings are never asked about a computed build, and an abbreviation is
+REFUTED only where history shows the project included as written and
+dropped (else INCONCLUSIVE). Task names themselves are the
 plugins' to define (`jvmTest`, `detekt`, `apiCheck` come from plugins a
 build script applies), so a task is never judged from its absence.
 """
@@ -126,10 +129,13 @@ def _projects(invocation: Invocation, context: Context, cwd: str, tasks: list[st
         project = written if written.startswith(":") else f"{current}:{written}"
         if project in settings.projects:
             continue
-        if settings.open or _abbreviates(project, settings.projects):
-            why = "its settings compute what they include, or it includes other builds" if settings.open else "Gradle may expand it as an abbreviation of a project's name"
-            return unknown(invocation, f"{settings.path} does not include project {project}, but {why}")
-        absent = unknown(invocation, f"{settings.path} does not include project {project} (projects: {listed(p for p in settings.projects if p != ':')})")
+        if settings.open:
+            return unknown(invocation, f"{settings.path} does not include project {project}, but its settings compute what they include, or it includes other builds")
+        # An abbreviation Gradle may expand is no proof either way, but history still is: a revision of the settings
+        # that included the project as written shows it was true and is gone (`not-in-config`, as for any absent one).
+        why = (", but Gradle may expand it as an abbreviation of a project's name" if _abbreviates(project, settings.projects)
+               else f" (projects: {listed(p for p in settings.projects if p != ':')})")
+        absent = unknown(invocation, f"{settings.path} does not include project {project}{why}")
         absent.evidence, absent.state = [Evidence(settings.path, None, "include")], NOT_IN_CONFIG
         return absent
     named = [t.rsplit(":", 1)[0] for t in tasks if ":" in t.strip(":")]

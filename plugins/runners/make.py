@@ -383,7 +383,10 @@ def _written_together(invocation: Invocation, makefile: Makefile, target: str) -
     named = f"{target} read as the targets {', '.join(parts[:-1])} and {parts[-1]}"
     gone = [p for p in parts if p not in makefile.targets]
     if gone:
-        return refuted(invocation, f"no target {gone[0]} in {makefile.path} ({named}; targets: {listed(makefile.targets)})", [Evidence(makefile.path, None, "targets")])
+        result = refuted(invocation, f"no target {gone[0]} in {makefile.path} ({named}; targets: {listed(makefile.targets)})", [Evidence(makefile.path, None, "targets")])
+        # History is asked about the missing target itself: no revision defined `format/lint/typecheck` as such.
+        result.details["decided_by"] = re.sub(rf"(?<!\S){re.escape(target)}(?!\S)", gone[0], invocation.text, count=1)
+        return result
     where = [makefile.targets[p] for p in parts]
     return verified(invocation, f"{named}, defined at " + ", ".join(f"{file}:{line}" for file, line in where),
                     [Evidence(file, line, f"target {p}") for p, (file, line) in zip(parts, where)])

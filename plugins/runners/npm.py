@@ -265,8 +265,18 @@ def _builtin(invocation: Invocation, context: Context, tool: str, opts: Options,
     manifest = nearest_manifest(context, opts.cwd)
     if manifest is None:
         return refuted(invocation, f"`{tool} {command}` needs a package.json; there is none in {searched(opts.cwd)}{elsewhere(context, ['package.json'])}")
+    selection = _targets(context, tool, opts) if opts.workspace else None  # `pnpm --filter web add zod`: web must be there
+    if selection is not None and selection.open is None and not selection.packages:
+        return _unmatched(invocation, selection)
     return verified(invocation, f"`{tool} {command}` is a {tool} built-in; {manifest} is the package", [Evidence(manifest, None, "package.json")])
 
+
+
+def _unmatched(invocation: Invocation, selection: Selection) -> AnchorResult:
+    """REFUTED: a workspace selector (`--filter web`) that matches no package; a folder it names that is not here is
+    asked of history by the core (`missing_path`)."""
+    why = f"no workspace package matches {selection.how}"
+    return refuted(invocation, why) if selection.folder is None else not_there(invocation, why, selection.folder + "/")
 
 
 class Selection(NamedTuple):
@@ -312,8 +322,7 @@ def _script(invocation: Invocation, context: Context, tool: str, opts: Options, 
         return unknown(invocation, selection.open)
     packages = selection.packages
     if not packages:
-        why = f"no workspace package matches {selection.how}"
-        return refuted(invocation, why) if selection.folder is None else not_there(invocation, why, selection.folder + "/")
+        return _unmatched(invocation, selection)
     having = [p for p in packages if script in p.scripts]
     if having:
         evidence = [Evidence(p.path, p.scripts[script], f'script "{script}"') for p in having]
