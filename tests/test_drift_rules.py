@@ -445,3 +445,18 @@ def test_a_stale_glob_beside_one_that_still_matches_is_stale_too(tmp_path: Path)
     from tests.test_fix import cli
     cli(tmp_path, "fix")
     assert (tmp_path / ".claude/rules/api.md").read_text() == rule.replace("api/v1", "api/v2")
+
+
+def test_a_rule_whose_globs_hold_brace_alternatives_applies_to_what_they_match(tmp_path: Path) -> None:
+    """held-out-9's PowerShell: `applyTo: ".github/**/*.{yml,yaml}"` was split at the comma inside the braces and
+    matched nothing, so no reference of the file was read and a renamed action folder it names went unseen."""
+    rule = '---\napplyTo: ".github/**/*.{yml,yaml}"\n---\n\nThe test action lives in `.github/actions/test/run/`.\n'
+    write_tree(tmp_path, {".github/actions/test/run/action.yml": "runs: {}\n", ".github/instructions/ci.instructions.md": rule})
+    init_repo(tmp_path)
+    found = {r["anchor"]: r for r in check(tmp_path)[1]}
+    assert found["file:.github/actions/test/run/"]["verdict"] == "VERIFIED"
+    git(tmp_path, "mv", ".github/actions/test/run", ".github/actions/test/execute")
+    commit(tmp_path, "rename the action")
+    found = {r["anchor"]: r for r in check(tmp_path)[1]}
+    moved = found["file:.github/actions/test/run/"]
+    assert moved["verdict"] == "REFUTED" and "moved to `.github/actions/test/execute`" in moved["reason"], moved["reason"]

@@ -41,6 +41,27 @@ def _compiles(line: str) -> bool:
     return True
 
 
+_BRACES = re.compile(r"\{([^{}]*,[^{}]*)\}")  # an innermost `{a,b}` group
+MOST_EXPANSIONS = 64  # globs one pattern expands to at most; a pattern past it is kept as written
+
+
+def expand_braces(pattern: str) -> list[str]:
+    """The globs a pattern with `{a,b}` alternatives stands for (`**/*.{yml,yaml}`: `**/*.yml`, `**/*.yaml`), as the
+    editors' rule files (Copilot's `applyTo`, Cursor's `globs`) read them and gitignore patterns cannot; nested groups
+    too. The pattern itself when it holds none, or would expand to more than MOST_EXPANSIONS."""
+    done, todo = [], [pattern]
+    while todo:
+        glob = todo.pop()
+        match = _BRACES.search(glob)
+        if match is None:
+            done.append(glob)
+        else:
+            todo.extend(glob[: match.start()] + alternative + glob[match.end() :] for alternative in reversed(match.group(1).split(",")))
+        if len(done) + len(todo) > MOST_EXPANSIONS:
+            return [pattern]
+    return list(dict.fromkeys(done))
+
+
 def fnmatch_any(patterns: Iterable[str]) -> Callable[[str], bool]:
     """Whether a path matches any of the patterns, as `fnmatch.fnmatchcase` matches (`*` crosses `/`).
 

@@ -38,6 +38,7 @@ from anchorcheck.memory.commonmark import Block, Line, fence_body, frontmatter_e
 from anchorcheck.memory.dependencies import package_word
 from anchorcheck.memory.fillins import filled
 from anchorcheck.memory.trees import TreeEntry, is_tree, tree_entries
+from anchorcheck.base.globs import expand_braces
 from anchorcheck.base.lazyregex import later
 from anchorcheck.memory import identifiers
 from anchorcheck.memory.installs import ENV_ASSIGNMENT, install
@@ -525,8 +526,8 @@ _LIST_ITEM = later(r"^\s+-\s+(.*)$")
 def apply_to(text: str) -> tuple[str, ...] | None:
     """The globs a memory file's front matter says it applies to (`"**/*.ts,**/*.tsx"`, a YAML list), under any
     of the names above; None when it names none (or names them empty, as a Cursor rule with `alwaysApply`
-    does), so it applies to the whole repository."""
-    return tuple(glob for glob, _, _ in apply_to_places(text)) or None
+    does), so it applies to the whole repository. `{a,b}` alternatives are expanded (`**/*.{yml,yaml}`)."""
+    return tuple(g for glob, _, _ in apply_to_places(text) for g in expand_braces(glob)) or None
 
 
 def apply_to_places(text: str) -> list[tuple[str, int, int]]:
@@ -546,7 +547,7 @@ def apply_to_places(text: str) -> list[tuple[str, int, int]]:
         places = []
         for at, start in items:
             line = lines[at]
-            for piece in re.finditer(r"[^,\[\]\"'\s]+", line[start:]):
+            for piece in re.finditer(r"(?:[^,\[\]\"'\s{]|\{[^{}\s]*\})+", line[start:]):  # a comma inside `{a,b}` is the glob's
                 places.append((piece.group(), at + 1, start + piece.start() + 1))
         return places
     return []
