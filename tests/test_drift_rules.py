@@ -460,3 +460,15 @@ def test_a_rule_whose_globs_hold_brace_alternatives_applies_to_what_they_match(t
     found = {r["anchor"]: r for r in check(tmp_path)[1]}
     moved = found["file:.github/actions/test/run/"]
     assert moved["verdict"] == "REFUTED" and "moved to `.github/actions/test/execute`" in moved["reason"], moved["reason"]
+
+
+def test_a_folder_named_only_in_a_heading_is_a_claim(tmp_path: Path) -> None:
+    """held-out-8's dagu "### Go Backend (`internal/`)" and held-out-9's surrealdb "### `planner/`": a folder
+    named only in a heading, renamed after the text was written, went unseen (headings were not read)."""
+    write_tree(tmp_path, {"internal/api/a.go": "package api\n", "AGENTS.md": "# Notes\n\n### Go backend (`internal/`)\n\nThe API.\n"})
+    init_repo(tmp_path)
+    assert by_anchor(check(tmp_path)[1])["file:internal/"]["verdict"] == "VERIFIED"
+    git(tmp_path, "mv", "internal", "core")
+    commit(tmp_path, "internal is core")
+    moved = by_anchor(check(tmp_path)[1])["file:internal/"]
+    assert moved["verdict"] == "REFUTED" and "moved to `core`" in moved["reason"], moved["reason"]

@@ -240,14 +240,14 @@ def test_install_commands_name_packages_in_their_ecosystem() -> None:
     ]
 
 
-def test_headings_frontmatter_comments_and_typed_anchors_are_not_read() -> None:
+def test_frontmatter_comments_and_typed_anchors_are_not_read_and_a_heading_s_code_is() -> None:
     text = (
         "---\napplyTo: \"src/**/*.py\"\ndescription: see `src/a.py`\n---\n"
         "# `src/heading.py`\n"
         "<!-- `src/comment.py` -->\n"
         "Typed: `file:src/typed.py` `pkg:pypi/redis`; read: `src/b.py`.\n"
     )
-    assert anchors(text) == ["file:src/b.py"]
+    assert anchors(text) == ["file:src/heading.py", "file:src/b.py"]
 
 
 def test_folders_named_earlier_in_the_sentence_or_list_are_hints() -> None:

@@ -192,6 +192,7 @@ class _Reader:
             elif block.kind == "heading":
                 self.lists, self.lead, self.conditional, self.placing[1] = [], [], False, ""
                 self._section(block)
+                self._prose(block.lines[0])  # "### Go backend (`internal/`)": what it writes in code is a claim too
             elif block.kind == "fence":
                 self._fenced(lines, block)
         self._end_sentence()
