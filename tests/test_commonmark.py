@@ -20,10 +20,10 @@ def test_backticks_inside_an_indented_code_block_are_not_checked() -> None:
     assert all(not m.anchors for m in memories)
 
 
-def test_a_setext_heading_is_not_a_memory_nor_read() -> None:
+def test_a_setext_heading_is_no_memory_and_its_code_is_read_as_a_heading_s() -> None:
     text = "Build with `make`\n=================\n\nUse `src/app.py`.\n\nThe `docs/x.md` part\n---\n"
     assert [m.text for m in read_markdown("AGENTS.md", text)] == ["Use `src/app.py`."]
-    assert anchors(text) == ["file:src/app.py"]
+    assert anchors(text) == ["file:src/app.py", "file:docs/x.md"]  # an ATX heading's code is read too, as prose is
 
 
 def test_an_html_comments_content_is_not_read() -> None:
