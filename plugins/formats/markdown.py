@@ -53,6 +53,7 @@ KNOWN_FILES = (
     # GitHub Copilot
     ".github/copilot-instructions.md",
     ".github/instructions/*.instructions.md",
+    ".github/skills/*.md",  # project skills, as Copilot reads them beside `.claude/skills` and `.agents/skills`
     # Cursor, Windsurf, Cline, Roo Code, Kiro, Junie, Aider
     ".cursorrules",
     ".cursor/rules/*.mdc",
