@@ -48,6 +48,10 @@ def test_quiet_prints_what_fails_the_run_under_fail_on(tmp_path: Path, capsys: p
     capsys.readouterr()
     assert main(["check", "-q", "MEMORY.md"]) == 0 and capsys.readouterr().out == ""
     assert main(["check", "-q", "--fail-on", "warning", "MEMORY.md"]) == 1 and "file:src/never.py" in capsys.readouterr().out
+    # an INCONCLUSIVE memory fails `--fail-on inconclusive`: printed by `-q` then, and only then (one rule for both)
+    write_tree(root, {"MEMORY.md": "- Uses `pkg:pypi/flask`.\n"})  # no manifest: INCONCLUSIVE
+    assert main(["check", "-q", "--fail-on", "refuted", "MEMORY.md"]) == 0 and capsys.readouterr().out == ""
+    assert main(["check", "-q", "--fail-on", "inconclusive", "MEMORY.md"]) == 1 and "pkg:pypi/flask" in capsys.readouterr().out
 
 
 def test_the_summary_counts_anchors_and_references_in_the_right_number(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

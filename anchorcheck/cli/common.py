@@ -9,10 +9,8 @@ import sys
 from collections.abc import Callable
 from typing import IO
 
-from anchorcheck.memory.lifecycle import only_armed
-from anchorcheck.model.results import Verdict
 from anchorcheck.repo.config import FAIL_ON
-from anchorcheck.report import Run, format_names, renderer
+from anchorcheck.report import Run, fails_under, format_names, renderer
 from anchorcheck.repo.gitdir import refusal
 from anchorcheck.repo.paths import find_root
 from anchorcheck.verify.verifier import Verifier
@@ -124,22 +122,7 @@ def exit_code(run: Run, fail_on: str) -> int:
     (any REFUTED, whatever its severity) or `inconclusive` (each INCONCLUSIVE item the report lists as
     well: an anchor, or a memory with anchors that a lifecycle rule left INCONCLUSIVE; a paragraph
     without anchors is not one, most prose has none)."""
-    if run.mistakes():
-        return EXIT_FAILED
-    if fail_on in ("error", "warning"):
-        severities = run.severity_counts()
-        failing = severities["error"] + (severities["warning"] if fail_on == "warning" else 0)
-        return EXIT_FAILED if failing else EXIT_CLEAN
-    counts = run.memory_counts() + run.anchor_counts()
-    if counts[Verdict.REFUTED]:
-        return EXIT_FAILED
-    if fail_on == "inconclusive" and (run.anchor_counts()[Verdict.INCONCLUSIVE] or _inconclusive_with_anchors(run)):
-        return EXIT_FAILED
-    return EXIT_CLEAN
-
-
-def _inconclusive_with_anchors(run: Run) -> bool:
-    return any(r.results and r.verdict is Verdict.INCONCLUSIVE and not only_armed(r) for r in run.memories())
+    return EXIT_FAILED if any(fails_under(report, fail_on) for report in run.reports) else EXIT_CLEAN
 
 
 def add_output(parser: argparse.ArgumentParser) -> None:

@@ -25,6 +25,26 @@ def copy_key(result: AnchorResult) -> CopyKey:
     return (str(result.details.get("written", "")), result.anchor, result.verdict.value, result.reason)
 
 
+def fails_under(report: MemoryReport, fail_on: str) -> bool:
+    """Whether a memory fails a run with this `--fail-on`: what `check` exits 1 on and `--quiet` prints, so the
+    two cannot disagree. An anchor written wrongly always; `error` (the default) a finding of severity error, or a
+    memory its lifecycle REFUTED with no REFUTED anchor (expired); `warning` likely findings too; `refuted` any
+    REFUTED; `inconclusive` any INCONCLUSIVE too (an anchor, or a memory with anchors a lifecycle rule left so).
+    Armed triggers are never findings (`armed`)."""
+    if any(r.state in MISTAKES for r in report.results):
+        return True
+    findings = [r for r in report.results if not armed(r) and r.verdict is not Verdict.VERIFIED]
+    if fail_on in ("error", "warning"):
+        severities = ("error", "warning") if fail_on == "warning" else ("error",)
+        expired = report.verdict is Verdict.REFUTED and not any(r.verdict is Verdict.REFUTED for r in report.results)
+        return expired or any((r.severity or "note") in severities for r in findings)
+    listed = not only_armed(report)
+    if (listed and report.verdict is Verdict.REFUTED) or any(r.verdict is Verdict.REFUTED for r in findings):
+        return True
+    inconclusive = any(r.verdict is Verdict.INCONCLUSIVE for r in findings) or (listed and report.verdict is Verdict.INCONCLUSIVE)
+    return fail_on == "inconclusive" and bool(report.results) and inconclusive
+
+
 class Run:
     """Everything one CLI invocation found, in the order it was checked.
 

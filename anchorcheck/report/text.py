@@ -21,9 +21,9 @@ from anchorcheck.base.printable import printable
 from anchorcheck.base.words import plural
 from anchorcheck.memory.lifecycle import armed, only_armed
 from anchorcheck.memory.selection import kind_of
-from anchorcheck.model.mistakes import MISTAKES, UNBANKED
+from anchorcheck.model.mistakes import UNBANKED
 from anchorcheck.model.results import AnchorResult, MemoryReport, Verdict
-from anchorcheck.report import CopyKey, Run, copy_key, only_in
+from anchorcheck.report import CopyKey, Run, copy_key, fails_under, only_in
 
 _COLORS = {Verdict.VERIFIED: "\033[32m", Verdict.REFUTED: "\033[31m", Verdict.INCONCLUSIVE: "\033[33m"}
 _RESET = "\033[0m"
@@ -35,7 +35,7 @@ IMPLICIT_MARK = "(implicit)"  # after the anchor of a reference read from prose 
 def render(run: Run, out: IO[str]) -> None:
     shown = errors_first([report for report in run.reports if _shown(report, run)])
     if run.quiet:
-        shown = [report for report in shown if _fails_under(report, run.fail_on)]
+        shown = [report for report in shown if fails_under(report, run.fail_on)]
     places = _places(shown, run)
     for report in shown:
         _memory(report, run, out, places)
@@ -47,11 +47,6 @@ def render(run: Run, out: IO[str]) -> None:
     out.write(summary(run) + "\n")
 
 
-def fails(report: MemoryReport) -> bool:
-    """REFUTED, or an anchor written wrongly: what fails the run whatever `--fail-on` says."""
-    return report.verdict is Verdict.REFUTED or any(r.state in MISTAKES for r in report.results)
-
-
 def errors_first(reports: list[MemoryReport]) -> list[MemoryReport]:
     """Errors first (a finding of severity `error`, a memory its lifecycle REFUTED, an anchor written wrongly: what
     fails the run by default), then the other REFUTED (warnings), then the rest, each part grouped by file in the
@@ -61,24 +56,9 @@ def errors_first(reports: list[MemoryReport]) -> list[MemoryReport]:
         files.setdefault(report.memory.source, len(files))
 
     def rank(report: MemoryReport) -> tuple[int, int]:
-        return (0 if _errs(report) else 1 if fails(report) else 2, files[report.memory.source])
+        return (0 if fails_under(report, "error") else 1 if fails_under(report, "refuted") else 2, files[report.memory.source])
 
     return sorted(reports, key=rank)  # stable: file order within a file
-
-
-def _fails_under(report: MemoryReport, fail_on: str) -> bool:
-    """Whether the memory fails a run with this `--fail-on`: errors only by default, warnings too with `warning`."""
-    if fail_on == "error":
-        return _errs(report)
-    if fail_on == "warning":
-        return _errs(report) or any(r.verdict is not Verdict.VERIFIED and r.severity == "warning" for r in report.results)
-    return fails(report)
-
-
-def _errs(report: MemoryReport) -> bool:
-    refuted = [r for r in report.results if r.verdict is Verdict.REFUTED]
-    lifecycle = report.verdict is Verdict.REFUTED and not refuted  # expired: an error (`Run.severity_counts`)
-    return lifecycle or any(r.state in MISTAKES or (r.verdict is not Verdict.VERIFIED and r.severity == "error") for r in report.results)
 
 
 def _shown(report: MemoryReport, run: Run) -> bool:
