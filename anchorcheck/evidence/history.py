@@ -251,7 +251,7 @@ class History:
             found = seen.get(path)
             removals = 2 if path in again else 1
             fate = Fate(path, limit=limit) if found is None else Fate(path, found.change, found.moved_to, removals=removals,
-                                                                      copies=tuple(c for c in found.copies if self._exists(c)))
+                                                                      copies=self._standing(found.copies))
             if found is not None and found.moved_to is not None and not self._exists(found.moved_to):
                 fate = self._follow(fate, found.commit)
             self._known[path] = fate
@@ -281,12 +281,15 @@ class History:
             found = (walked.found.get(at) if (walked := self._walk([at], since=commit)) else None)
             if found is None:
                 break
-            fate = fate._replace(change=found.change, moved_to=found.moved_to, copies=tuple(c for c in found.copies if self._exists(c)),
-                                 left=fate.left or fate.change)
+            fate = fate._replace(change=found.change, moved_to=found.moved_to, copies=self._standing(found.copies), left=fate.left or fate.change)
             at, commit = found.moved_to, found.commit
         if fate.moved_to is not None and not self._exists(fate.moved_to):
             fate = fate._replace(moved_to=None)  # the trail ends in nothing that exists: gone
         return fate
+
+    def _standing(self, copies: tuple[str, ...]) -> tuple[str, ...]:
+        """The copies a commit made of a path that are still here (a destination a fix may name)."""
+        return tuple(c for c in copies if self._exists(c))
 
     def _walk(self, paths: list[str], since: str | None = None, start: str | None = None) -> historywalk.Walk | None:
         """One walk (`historywalk.walk`) from HEAD (or `start`) in the time the deadline leaves it; None when there

@@ -87,8 +87,7 @@ def scope_folders(globs: Sequence[str], repo: Repository) -> tuple[str, ...]:
     (`web/src/**/*.tsx`: web/src, then web), those that exist here."""
     found: list[str] = []
     for glob in globs:
-        parts = glob.strip("/").split("/")
-        literal = _until_wild(parts if glob.endswith("/") else parts[:-1])
+        literal = _folder_parts(glob)
         for end in range(len(literal), 0, -1):
             folder = "/".join(literal[:end])
             if folder not in found and _is_dir(repo, folder):
@@ -104,8 +103,7 @@ def gone_scopes(globs: Sequence[str], repo: Repository, history: History | None)
         return ()
     found: list[str] = []
     for glob in globs:
-        parts = glob.strip("/").split("/")
-        folder = "/".join(_until_wild(parts if glob.endswith("/") else parts[:-1]))
+        folder = "/".join(_folder_parts(glob))
         if folder and folder not in found and not _exists(repo, folder) and (fate := history.fate(folder)) is not None and fate.existed:
             found.append(folder)
     return tuple(found)
@@ -122,6 +120,12 @@ def missing_glob_folder(glob: str, repo: Repository) -> str:
         literal = literal if len(literal) < len(parts) else literal[:-1]
         path = "/".join(literal) + "/" if literal else ""
     return "" if not path or _exists(repo, path.rstrip("/")) else path
+
+
+def _folder_parts(glob: str) -> list[str]:
+    """The literal folders a glob starts with (`web/src/**/*.tsx`: web, src; `docs/`: docs)."""
+    parts = glob.strip("/").split("/")
+    return _until_wild(parts if glob.endswith("/") else parts[:-1])
 
 
 def _until_wild(parts: list[str]) -> list[str]:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import functools
 import re
-
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
