@@ -19,7 +19,7 @@ checkout is made in a temporary folder from its fetched mirror
   (benchmarks/implicit_drift_refs.py, read without anchorcheck) are drifted one per
   trial, as a commit made by a fixed rule (a file or folder renamed or moved, a
   script/target/recipe/alias/task/feature renamed in its configuration, a
-  dependency removed, a function renamed in every source file), sampled with a
+  dependency removed (one no other manifest names: the project stops depending on it), a function renamed in every source file), sampled with a
   fixed seed; a trial is caught when `check` then reports REFUTED on a line
   that writes the reference. A missed trial shows what `check` said instead.
 

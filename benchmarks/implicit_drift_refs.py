@@ -315,9 +315,22 @@ def dependency_reference(tree: Tree, memory: str, word: str) -> Reference | None
             if not any(word in (data.get(k) or {}) for k in data if re.search(json_key, k) and isinstance(data.get(k), dict)):
                 continue
         line = _line_of(text, pattern, section)
-        if line:
+        if line and not _still_held(tree, word, config):
             return Reference("dependency", word, config, line)
     return None
+
+
+MANIFEST_NAMES = frozenset({"package.json", "pyproject.toml", "Cargo.toml", "go.mod"})
+
+
+def _still_held(tree: Tree, word: str, config: str) -> bool:
+    """Whether dropping the line would leave the project depending on it: another manifest names it (declares it,
+    or it is a workspace package's own name). Such a drift leaves "we use X" true, so it is not sampled."""
+    token = re.compile(rf"(?<![\w@/.-]){re.escape(word)}(?![\w/-])")
+    return any(
+        token.search(tree.text(rel)) for rel in tree.files
+        if posixpath.basename(rel) in MANIFEST_NAMES and rel != config
+    )
 
 
 def identifier(word: str) -> str | None:
