@@ -173,7 +173,7 @@ def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: P
     written = reference.value
     if reference.rooted:  # `/common/namespace` in a list of folders: two plain words only when they are here now
         return _is_dir(repo, written.strip("/").split("/", 1)[0]) and (not reference.loose or _exists(repo, written))
-    if reference.after and not _places(reference.after, reference, repo):
+    if reference.after and not _places(reference.after, reference, repo) and not _ignored(reference.after, reference, repo):
         return False  # the sentence is about another repository (`owner/repo` named before)
     if reference.loose and "/" not in written.rstrip("/"):  # `gradle.properties`: a file here as written, else history's
         as_written = history_paths(reference)
@@ -408,6 +408,12 @@ def _places(written: str, reference: Reference, repo: Repository) -> bool:
     """Whether the first folder of `written` is a folder here, read from the memory's folder or the root."""
     first = written.split("/", 1)[0]
     return any(_is_dir(repo, p) for p in {_join(reference.folder, first), first} if p is not None)
+
+
+def _ignored(written: str, reference: Reference, repo: Repository) -> bool:
+    """Whether two plain words (`build-dbg/dragonfly`) are a path this checkout's ignore files keep out, read from the
+    memory's folder or the root: a build output of this repository, not another repository's `owner/repo`."""
+    return any(repo.ignored_because(p) for p in {_join(reference.folder, written), written} if p is not None)
 
 
 def _first_folder(candidate: str, written: str) -> str:

@@ -103,7 +103,7 @@ class Dispatch:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, refused, state="unverifiable")
         result = self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None)
         # What history says of a claim that does not hold, or of a name its configuration does not define now.
-        if history and not anchor.negated and (result.verdict is Verdict.REFUTED or result.state == NOT_IN_CONFIG):
+        if history and not anchor.negated and (result.verdict is Verdict.REFUTED or result.state == NOT_IN_CONFIG or namehistory.stands_in(result)):
             result = on_missing_file(anchor, result, self.context)
             result = namehistory.on_undefined_command(anchor, result, self.context, self._verdict_at)
         result.anchor = shown

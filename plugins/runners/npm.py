@@ -353,7 +353,11 @@ def _binary(invocation: Invocation, context: Context, tool: str, packages: list[
         at = f"{path}:{line}" if line else path
         if not sure:  # the script's history may show it was the package's (`not-in-config`)
             return _not_in_config(unknown(invocation, f"{missing}; {package} ({at}) may provide a binary {name}", read))
-        return verified(invocation, f"{tool} runs the binary {name} of {package} ({at}): no script is named so", [Evidence(path, line, package)])
+        runs = f"{tool} runs the binary {name} of {package} ({at})"
+        result = verified(invocation, f"{runs}: no script is named so", [Evidence(path, line, package)])
+        if tool == "pnpm":  # `pnpm run NAME` runs a script only: the core asks history whether a script was renamed away
+            result.details["stands_in"] = {"config": packages[0].path, "name": name, "runs": runs}
+        return result
     if ":" in name or "=" in name or context.holds_only:  # (asked only whether it holds: no lockfile makes it hold)
         return refuted(invocation, missing, read)
     if _maybe_transitive(context, name):

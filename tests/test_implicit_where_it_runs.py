@@ -1,0 +1,70 @@
+"""Where a command runs and which reference a sentence makes, as held-out-8 found them (dragonfly's AGENTS.md and
+benchmark skill, gitbutler's `pnpm prettier`): each through the CLI on a real git repository, with the case that
+reads as before beside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import git, init_repo, needs_git, write_tree
+from tests.test_history import by_anchor, check, commit
+
+pytestmark = needs_git
+
+
+def _at(results: list[dict]) -> dict[tuple[int, str], dict]:
+    return {(r["line"], r["anchor"]): r for r in results}
+
+
+def test_a_folder_after_a_build_output_path_is_read_and_after_another_repository_is_not(tmp_path: Path) -> None:
+    # `build-dbg/dragonfly` is two plain words, like `owner/repo`, but this checkout's .gitignore keeps it out: a
+    # build output of this repository, so the sentence's other paths are this repository's too
+    text = ("Defaults to `build-dbg/dragonfly` relative to the `tests/dragonfly/` directory.\n\n"
+            "In `acme/widgets` see `docs/index.md`.\n")
+    write_tree(tmp_path, {".gitignore": "build-*\n", "tests/dragonfly/conftest.py": "x\n", "docs/index.md": "i\n", "AGENTS.md": text})
+    init_repo(tmp_path)
+    found = by_anchor(check(tmp_path)[1])
+    assert found["file:tests/dragonfly/"]["verdict"] == "VERIFIED"
+    # after an `owner/repo` that is no folder and no ignored path here: that repository's path, though one is here
+    assert "file:docs/index.md" not in found
+    git(tmp_path, "mv", "tests/dragonfly", "tests/dfly")
+    commit(tmp_path, "tests: dfly")
+    gone = by_anchor(check(tmp_path)[1])["file:tests/dragonfly/"]  # the text named it before it moved: stale
+    assert gone["verdict"] == "REFUTED" and "moved to `tests/dfly`" in gone["reason"]
+
+
+ROOT = '{"name": "root", "scripts": {"prettier": "prettier --check .", "build": "tsc"}, "devDependencies": {"prettier": "^3", "typescript": "^5"}}\n'
+
+
+def test_a_renamed_script_a_binary_of_the_same_name_stands_in_for_is_refuted_as_a_warning(tmp_path: Path) -> None:
+    # the text named the script while the root package.json defined it
+    write_tree(tmp_path, {"package.json": ROOT, "AGENTS.md": "# Check formatting\n\n```sh\npnpm prettier\npnpm tsc --noEmit\n```\n"})
+    init_repo(tmp_path)
+    renamed = ROOT.replace('"prettier": "prettier --check ."', '"format:check": "prettier --check ."')
+    commit(write_tree(tmp_path, {"package.json": renamed}), "scripts: format:check")
+    found = by_anchor(check(tmp_path)[1])
+    prettier = found["cmd:pnpm prettier"]
+    assert prettier["verdict"] == "REFUTED" and prettier["severity"] == "warning" and prettier["state"] == "gone"
+    assert prettier["reason"].startswith("script prettier of package.json renamed to `format:check` in ")
+    assert "'scripts: format:check'" in prettier["reason"] and "pnpm runs the binary prettier of dependency prettier" in prettier["reason"]
+    assert prettier["details"]["fix"] == {"from": "prettier", "to": "format:check", "name": True}
+    # a binary no script of its name ever stood for: as before
+    tsc = found["cmd:pnpm tsc --noEmit"]
+    assert tsc["verdict"] == "VERIFIED" and tsc["reason"].startswith("pnpm runs the binary tsc of dependency typescript")
+
+
+COMPOSE = {
+    "contrib/docker/docker-compose.yml": "services:\n  dragonfly:\n    image: x\n",
+    "tools/monitoring/docker-compose.yml": "services:\n  prometheus:\n    image: p\n  redis-exporter:\n    image: r\n    profiles: [redis]\n",
+}
+
+
+def test_the_compose_file_named_for_a_profile_is_one_that_declares_it(tmp_path: Path) -> None:
+    write_tree(tmp_path, {**COMPOSE, "docs/AGENTS.md": "Start it:\n\n```sh\ndocker compose up -d\ndocker compose --profile redis up -d\n```\n"})
+    init_repo(tmp_path)
+    at = _at(check(tmp_path)[1])
+    both, profiled = at[4, "cmd:docker compose up -d in:docs/"], at[5, "cmd:docker compose --profile redis up -d in:docs/"]
+    assert both["verdict"] == profiled["verdict"] == "INCONCLUSIVE"
+    assert "defined in contrib/docker/docker-compose.yml; tools/monitoring/docker-compose.yml, and the text does not say which" in both["reason"]
+    assert "defined in tools/monitoring/docker-compose.yml, and the text does not say it runs in tools/monitoring/" in profiled["reason"]
+    assert "contrib/docker" not in profiled["reason"]
