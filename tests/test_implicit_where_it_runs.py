@@ -68,3 +68,47 @@ def test_the_compose_file_named_for_a_profile_is_one_that_declares_it(tmp_path: 
     assert "defined in contrib/docker/docker-compose.yml; tools/monitoring/docker-compose.yml, and the text does not say which" in both["reason"]
     assert "defined in tools/monitoring/docker-compose.yml, and the text does not say it runs in tools/monitoring/" in profiled["reason"]
     assert "contrib/docker" not in profiled["reason"]
+
+
+CHECKOUT = """# Monitoring
+
+```sh
+cd ~/projects/acme/tools/monitoring
+docker compose up -d
+docker compose restart prometheus
+```
+
+```sh
+cd ~/projects/acme
+docker compose restart grafana
+pnpm lint
+pnpm build
+```
+
+Then `cd "$REPO_ROOT"/web && pnpm dev` and `cd $(git rev-parse --show-toplevel)/web && pnpm lint`.
+
+```sh
+ssh <server> 'cd ~/projects/acme/tools/monitoring && docker compose restart prometheus'
+```
+"""
+
+
+def test_a_block_that_enters_the_checkout_from_outside_runs_in_the_longest_trailing_folder_here(tmp_path: Path) -> None:
+    web = '{"name": "web", "scripts": {"dev": "vite"}}\n'
+    write_tree(tmp_path, {**COMPOSE, "package.json": '{"name": "root", "scripts": {"build": "tsc"}}\n', "web/package.json": web,
+                          "docs/AGENTS.md": CHECKOUT})
+    init_repo(tmp_path)
+    at = _at(check(tmp_path)[1])
+    # `~/projects/acme/tools/monitoring`: tools/monitoring/ is here, so the block runs there, not in docs/
+    assert at[5, "cmd:docker compose up -d in:tools/monitoring/"]["verdict"] == "VERIFIED"
+    assert at[6, "cmd:docker compose restart prometheus in:tools/monitoring/"]["verdict"] == "VERIFIED"
+    assert at[19, "cmd:docker compose restart prometheus in:tools/monitoring/"]["verdict"] == "VERIFIED"  # over ssh
+    # `~/projects/acme`: no trailing part is a folder here, so where it runs is unknown: read, never REFUTED for it
+    for line, anchor in ((11, "cmd:docker compose restart grafana in:docs/"), (12, "cmd:pnpm lint in:docs/")):
+        unknown = at[line, anchor]
+        assert unknown["verdict"] == "INCONCLUSIVE" and unknown["state"] == "unknown-folder"
+        assert "it runs after `cd ~/projects/acme`, a folder outside the repository" in unknown["reason"]
+    assert at[13, "cmd:pnpm build in:docs/"]["verdict"] == "VERIFIED"  # the root's script, as before
+    # a variable or git's root, then a folder here
+    assert at[16, "cmd:pnpm dev in:web/"]["verdict"] == "VERIFIED"
+    assert "no script lint in web/package.json" in at[16, "cmd:pnpm lint in:web/"]["reason"]

@@ -33,6 +33,7 @@ from typing import NamedTuple
 from anchorcheck.evidence.history import Fate, History, history_of, wrote_before
 from anchorcheck.evidence.queues import consumed
 from anchorcheck.memory.dependencies import ECOSYSTEMS as MANIFESTS
+from anchorcheck.memory.outside import folder_tails, is_outside
 from anchorcheck.model.anchors import encode_path
 from anchorcheck.repo.context import Context
 from anchorcheck.base.globs import gitignore
@@ -378,9 +379,12 @@ def placed_in(reference: Reference, repo: Repository) -> str | None:
 
 def placed_folders(reference: Reference) -> list[str]:
     """The folders a command's text says it runs in, in so many words (a `cd DIR` above it in its block, "run from
-    `ui/`"), read from the memory file's folder, then the root; empty when it says none."""
+    `ui/`"), read from the memory file's folder, then the root; empty when it says none. A folder written from outside
+    the repository (`cd ~/projects/REPO/DIR`) may be any of its trailing parts: the longest here is taken."""
     if not reference.placed:
         return []
+    if is_outside(reference.placed):  # `cd ~/projects/REPO/DIR`: its trailing parts, longest first, from the root
+        return folder_tails(reference.placed)
     placed = reference.placed.rstrip("/")
     return list(dict.fromkeys(f for f in (_join(reference.folder, placed), _join("", placed)) if f is not None))
 

@@ -23,7 +23,7 @@ from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify import namehistory
 from anchorcheck.verify.elsewhere import Readings, defined_elsewhere, gone_from_own
 from anchorcheck.verify.staleness import dropped_dependency, on_missing_file
-from anchorcheck.verify.unheld import names_missing, runs_unheld
+from anchorcheck.verify.unheld import names_missing, runs_unheld, unknown_folder
 from anchorcheck.memory.references import INSTALL, MENTION
 
 if TYPE_CHECKING:
@@ -163,7 +163,7 @@ class Dispatch:
         result = gone_from_own(reference, self._first_reading(readings.tried), readings, self._check)
         if result.verdict is Verdict.REFUTED:
             result = namehistory.in_prose(defined_elsewhere(reference, result, readings, self._holds, self.registry, self.context.repo))
-            result = names_missing(result, self.context)
+            result = unknown_folder(reference, names_missing(result, self.context), self.context.repo)
         if result.state == implicit.NEVER_EXISTED:  # a program file or a name its configuration never had: an example, not stale
             result.verdict = Verdict.INCONCLUSIVE
         return result

@@ -21,6 +21,7 @@ from anchorcheck.evidence.cache import open_cache
 from anchorcheck.evidence.history import Fate, history_of, names, text_before
 from anchorcheck.memory import implicit
 from anchorcheck.memory.dependencies import Dependencies
+from anchorcheck.memory.outside import is_outside
 from anchorcheck.model.results import Evidence
 from anchorcheck.model.anchors import Anchor, decode_path
 from anchorcheck.model.reference import Reference
@@ -42,7 +43,7 @@ def want(memories: Iterable[Memory], context: Context, now: bool = False) -> Non
             if isinstance(anchor, Reference):
                 if anchor.kind == "file":
                     paths += implicit.history_paths(anchor)
-                elif anchor.kind == "cmd":  # the folder its text says it runs in (`verify.unheld`), when it is missing
+                elif anchor.kind == "cmd" and not is_outside(anchor.placed):  # the folder its text says it runs in (`verify.unheld`)
                     paths += implicit.placed_folders(anchor)
             elif isinstance(anchor, str) and anchor.startswith("file:"):
                 paths.append(decode_path(anchor[len("file:"):].split(" in:", 1)[0]))

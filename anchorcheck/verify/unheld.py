@@ -22,20 +22,23 @@ from __future__ import annotations
 
 from anchorcheck.evidence.history import history_of
 from anchorcheck.memory import implicit
+from anchorcheck.memory.outside import is_outside
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Verdict
+from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.context import Context
 from anchorcheck.verify.staleness import judge_by_fate
 
 UNHELD = "unheld-folder"  # runs in a folder the checkout does not hold: another project's command, or a gone folder's
+UNKNOWN_FOLDER = "unknown-folder"  # runs in a folder written from outside the repository that is none of its folders
 
 
 def runs_unheld(reference: Reference, context: Context) -> AnchorResult | None:
     """INCONCLUSIVE for a command whose text places it in a folder that is not here, history saying whether it
     ever was; None when the text places it nowhere, the folder is here, or there is no history to ask."""
     folders = implicit.placed_folders(reference)
-    if not folders or implicit.placed_in(reference, context.repo) is not None:
-        return None
+    if not folders or is_outside(reference.placed) or implicit.placed_in(reference, context.repo) is not None:
+        return None  # (a folder written from outside the repository that is none here: `unknown_folder`)
     written = reference.placed.rstrip("/") + "/"
     elsewhere = next((why for folder in folders if (why := context.repo.not_checked_out(folder))), None)
     if elsewhere is not None:  # a submodule or sparse folder: in the repository, not in this checkout
@@ -55,6 +58,17 @@ def runs_unheld(reference: Reference, context: Context) -> AnchorResult | None:
         why = f"it runs in {written}, which is not here ({fates[0].describe()}): the command is not checked in another folder"
     # a warning where the folder went (the text is stale there); another project's command is no fault of the text
     return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, why, state=UNHELD, severity="warning" if gone is not None else None)
+
+
+def unknown_folder(reference: Reference, result: AnchorResult, repo: Repository) -> AnchorResult:
+    """`result`, INCONCLUSIVE instead of REFUTED for a command run after a `cd` into a folder written from outside the
+    repository (`cd ~/projects/REPO/DIR`) none of whose trailing parts is a folder here: where it runs is unknown, so it
+    was read where the text stands, and is not wrong for failing there."""
+    if result.verdict is not Verdict.REFUTED or not is_outside(reference.placed) or implicit.placed_in(reference, repo) is not None:
+        return result
+    why = (f"{result.reason}; but it runs after `cd {reference.placed}`, a folder outside the repository that is no folder "
+           "of it by any trailing part: where it runs is unknown")
+    return AnchorResult(result.anchor, Verdict.INCONCLUSIVE, why, result.evidence, state=UNKNOWN_FOLDER, details=result.details)
 
 
 def names_missing(result: AnchorResult, context: Context) -> AnchorResult:
