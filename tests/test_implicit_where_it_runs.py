@@ -89,6 +89,8 @@ Then `cd "$REPO_ROOT"/web && pnpm dev` and `cd $(git rev-parse --show-toplevel)/
 
 ```sh
 ssh <server> 'cd ~/projects/acme/tools/monitoring && docker compose restart prometheus'
+cd /home/u/src/acme/web
+pnpm dev
 ```
 """
 
@@ -110,5 +112,5 @@ def test_a_block_that_enters_the_checkout_from_outside_runs_in_the_longest_trail
         assert "it runs after `cd ~/projects/acme`, a folder outside the repository" in unknown["reason"]
     assert at[13, "cmd:pnpm build in:docs/"]["verdict"] == "VERIFIED"  # the root's script, as before
     # a variable or git's root, then a folder here
-    assert at[16, "cmd:pnpm dev in:web/"]["verdict"] == "VERIFIED"
+    assert at[16, "cmd:pnpm dev in:web/"]["verdict"] == at[21, "cmd:pnpm dev in:web/"]["verdict"] == "VERIFIED"
     assert "no script lint in web/package.json" in at[16, "cmd:pnpm lint in:web/"]["reason"]
