@@ -162,7 +162,7 @@ class IdentHistory:
         window followed by its confirmations, until every name is answered, or the windows (or the deadline) are
         spent; None when git failed. A name the deadline stopped before it was answered is left out."""
         words = sorted({n.rsplit(".", 1)[-1] for n in names})
-        sources = sorted({f"*{e}" for language in self.context.registry.languages.values() for e in language.extensions})
+        sources = self._sources()
         answers: dict[str, Gone | None] = {}
         tried: dict[str, int] = {}
         top = head
@@ -191,6 +191,30 @@ class IdentHistory:
         if self._time():  # walked as deep as the budget goes: what it did not show gone is not read
             answers.update((n, None) for n in names if n not in answers)
         return answers
+
+    def used_beside(self, gone: Gone) -> str | None:
+        """A line besides its definition (`path:line` at the commit's parent) whose writing of the name the commit
+        that removed the definition took away too: the code used the name and stopped with it, so no base class
+        supplies it in its stead (an override removed alone leaves the base's member to its callers, who keep
+        writing it). None when the definition went alone, or git failed. Its source files only, as the walk."""
+        word = gone.name.rsplit(".", 1)[-1]
+        options = ("-1", "-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "--format=")
+        out = self.repo.git("log", *options, operands=[gone.change.commit], paths=self._sources()) or ""
+        path, at = None, 0
+        for line in out.split("\n"):
+            if line.startswith("--- "):
+                path = line[6:] if line.startswith("--- a/") else None
+            elif line.startswith("@@ "):
+                at = int(line.split()[1][1:].split(",")[0])  # `@@ -12,3 +12,0 @@`: the first removed line is 12
+            elif line.startswith("-") and path is not None:
+                if word in _WORD.findall(line) and (path, at) != (gone.path, gone.line):
+                    return f"{path}:{at}"
+                at += 1
+        return None
+
+    def _sources(self) -> list[str]:
+        """Pathspecs of the files the registered languages parse."""
+        return sorted({f"*{e}" for language in self.context.registry.languages.values() for e in language.extensions})
 
     def _log(self, words: list[str], revisions: list[str], sources: list[str]) -> str | None:
         """`git log -G` of the changed lines of `sources` in `revisions`; None when git failed.
