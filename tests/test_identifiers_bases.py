@@ -17,6 +17,7 @@ CONCERN = """module Shop
   module HasNumber
     extend ActiveSupport::Concern
 
+    # generate_number gives the order its number
     def generate_number(options = {})
       self.number ||= "R#{rand(1000)}"
     end
@@ -74,11 +75,12 @@ def test_a_concern_method_still_called_elsewhere_stays_inconclusive(concern: Pat
 
 def test_a_definition_removed_alone_may_leave_the_bases_member(concern: Path) -> None:
     """An override deleted with no caller of the repository's going with it looks just like this: the base's
-    member may still be there, so history alone does not make the text false."""
+    member may still be there, so history alone does not make the text false (the comment above it is no use)."""
     write_tree(concern, {"app/models/shop/order.rb": ORDER.replace("      generate_number\n", "      true\n")})
     commit(concern, "prepare without a number")
     write_tree(concern, {"app/models/concerns/shop/has_number.rb": CONCERN.replace(
-        '    def generate_number(options = {})\n      self.number ||= "R#{rand(1000)}"\n    end\n', "")})
+        '    # generate_number gives the order its number\n    def generate_number(options = {})\n      self.number ||= "R#{rand(1000)}"\n    end\n',
+        "")})
     commit(concern, "drop generate_number")
     write_tree(concern, {"CLAUDE.md": TEXT})
     code, results = check(concern)

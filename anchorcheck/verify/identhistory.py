@@ -193,24 +193,31 @@ class IdentHistory:
         return answers
 
     def used_beside(self, gone: Gone) -> str | None:
-        """A line besides its definition (`path:line` at the commit's parent) whose writing of the name the commit
-        that removed the definition took away too: the code used the name and stopped with it, so no base class
-        supplies it in its stead (an override removed alone leaves the base's member to its callers, who keep
-        writing it). None when the definition went alone, or git failed. Its source files only, as the walk."""
+        """A line (`path:line` at the commit's parent) whose writing of the name the commit that removed the definition
+        took away too, away from the definition (another file, or another hunk of its file: a comment above it goes
+        with it and is no use): the code used the name and stopped with it, so no base class supplies it in its
+        stead (an override removed alone leaves the base's member to its callers, who keep writing it). None when
+        the definition went alone, or git failed. Its source files only, as the walk."""
         word = gone.name.rsplit(".", 1)[-1]
         options = ("-1", "-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "--format=")
         out = self.repo.git("log", *options, operands=[gone.change.commit], paths=self._sources()) or ""
-        path, at = None, 0
+        uses: list[tuple[str, int, int]] = []  # (path, hunk, line) of each removed line that writes the name
+        path, hunk, at, header = None, 0, 0, False
         for line in out.split("\n"):
-            if line.startswith("--- "):
-                path = line[6:] if line.startswith("--- a/") else None
-            elif line.startswith("@@ "):
-                at = int(line.split()[1][1:].split(",")[0])  # `@@ -12,3 +12,0 @@`: the first removed line is 12
-            elif line.startswith("-") and path is not None:
-                if word in _WORD.findall(line) and (path, at) != (gone.path, gone.line):
-                    return f"{path}:{at}"
+            if line.startswith("diff --git "):
+                path, header = None, True
+            elif header:
+                if line.startswith("--- a/"):
+                    path = line[6:]  # a quoted path or a new file: nothing read as removed there
+                header = not line.startswith("@@")
+            if line.startswith("@@ ") and path is not None:
+                hunk, at = hunk + 1, int(line.split()[1][1:].split(",")[0])  # `@@ -12,3 +12,0 @@`: 12 is the first removed
+            elif line.startswith("-") and not header and path is not None:
+                if word in _WORD.findall(line):
+                    uses.append((path, hunk, at))
                 at += 1
-        return None
+        own = next((h for p, h, line in uses if (p, line) == (gone.path, gone.line)), None)
+        return next((f"{p}:{line}" for p, h, line in uses if h != own), None)
 
     def _sources(self) -> list[str]:
         """Pathspecs of the files the registered languages parse."""
