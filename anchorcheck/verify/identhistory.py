@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 from anchorcheck.base.lazyregex import later
@@ -201,23 +201,9 @@ class IdentHistory:
         word = gone.name.rsplit(".", 1)[-1]
         options = ("-1", "-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "--format=")
         out = self.repo.git("log", *options, operands=[gone.change.commit], paths=self._sources()) or ""
-        uses: list[tuple[str, int, int]] = []  # (path, hunk, line) of each removed line that writes the name
-        path, hunk, at, header = None, 0, 0, False
-        for line in out.split("\n"):
-            if line.startswith("diff --git "):
-                path, header = None, True
-            elif header:
-                if line.startswith("--- a/"):
-                    path = line[6:]  # a quoted path or a new file: nothing read as removed there
-                header = not line.startswith("@@")
-            if line.startswith("@@ ") and path is not None:
-                hunk, at = hunk + 1, int(line.split()[1][1:].split(",")[0])  # `@@ -12,3 +12,0 @@`: 12 is the first removed
-            elif line.startswith("-") and not header and path is not None:
-                if word in _WORD.findall(line):
-                    uses.append((path, hunk, at))
-                at += 1
-        own = next((h for p, h, line in uses if (p, line) == (gone.path, gone.line)), None)
-        return next((f"{p}:{line}" for p, h, line in uses if h != own), None)
+        uses = [removed for removed in _removed_lines(out) if word in _WORD.findall(removed.text)]
+        own = next((use.hunk for use in uses if (use.path, use.line) == (gone.path, gone.line)), None)
+        return next((f"{use.path}:{use.line}" for use in uses if use.hunk != own), None)
 
     def _sources(self) -> list[str]:
         """Pathspecs of the files the registered languages parse."""
@@ -368,27 +354,50 @@ def _removals(out: str, names: list[str]) -> dict[str, list[tuple[Change, str]]]
         by_word.setdefault(name.rsplit(".", 1)[-1], []).append(name)
     counts: dict[str, dict[tuple[Change, str], int]] = {}
     order: dict[Change, int] = {}
+    for removed in _removed_lines(out):
+        change, path, line = removed.change, removed.path, removed.text
+        if change is None:
+            continue
+        order.setdefault(change, len(order))
+        for word in set(_WORD.findall(line)) & by_word.keys():
+            weight = 1 + _DECLARED * bool(_declared(word).search(line))
+            for name in by_word[word]:
+                pairs = counts.setdefault(name, {})
+                pairs[change, path] = pairs.get((change, path), 0) + weight
+    found = {name: sorted(pairs, key=lambda pair: (order[pair[0]], -pairs[pair])) for name, pairs in counts.items()}
+    rank = {name: at for at, name in enumerate(names)}
+    return dict(sorted(found.items(), key=lambda item: (order[item[1][0][0]], rank[item[0]])))
+
+
+class _Removed(NamedTuple):
+    """A removed line of `git log -p -U0` output: its commit (None where the output has no commit lines), file,
+    hunk (numbered through the output) and line number at the parent."""
+
+    change: Change | None
+    path: str
+    hunk: int
+    line: int
+    text: str
+
+
+def _removed_lines(out: str) -> Iterator[_Removed]:
+    """Each removed line of `git log -p -U0` output, commits introduced by `_FORMAT`'s lines. A quoted path or a new
+    file is read as having removed nothing; a removed line that starts with `-- ` is no file header (the headers
+    are only between a `diff --git` line and its first hunk)."""
     change: Change | None = None
     path: str | None = None
-    header = False  # between a file's `diff --git` line and its first hunk
+    header = False
+    hunk = at = 0
     for line in out.split("\n"):
         if line.startswith("\x01"):
             parts = line[1:].split("\0", 2)
             change, path = (Change(*parts) if len(parts) == 3 else None), None
-            if change is not None:
-                order.setdefault(change, len(order))
         elif line.startswith("diff --git "):
             header, path = True, None
-        elif header:
-            if line.startswith("--- a/"):
-                path = line[6:]  # a quoted path or a new file: nothing read as removed there
-            header = not line.startswith("@@")
-        elif line.startswith("-") and change is not None and path is not None:
-            for word in set(_WORD.findall(line)) & by_word.keys():
-                weight = 1 + _DECLARED * bool(_declared(word).search(line))
-                for name in by_word[word]:
-                    pairs = counts.setdefault(name, {})
-                    pairs[change, path] = pairs.get((change, path), 0) + weight
-    found = {name: sorted(pairs, key=lambda pair: (order[pair[0]], -pairs[pair])) for name, pairs in counts.items()}
-    rank = {name: at for at, name in enumerate(names)}
-    return dict(sorted(found.items(), key=lambda item: (order[item[1][0][0]], rank[item[0]])))
+        elif header and not line.startswith("@@"):
+            path = line[6:] if line.startswith("--- a/") else path
+        elif line.startswith("@@"):  # `@@ -12,3 +12,0 @@`: the hunk's first removed line is line 12 of the parent
+            header, hunk, at = False, hunk + 1, int(line.split()[1][1:].split(",")[0])
+        elif line.startswith("-") and path is not None:
+            yield _Removed(change, path, hunk, at, line)
+            at += 1
