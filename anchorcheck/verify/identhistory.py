@@ -101,6 +101,7 @@ class IdentHistory:
         self.head: str | None = None
         self.confirms = 0
         self.walks = 0
+        self.beside: dict[tuple[str, str, int, str], str | None] = {}  # used_beside's answers
 
     def fates(
         self, names: Iterable[str], env: Callable[[str], bool], context: Context, defined_now: Callable[[str], bool]
@@ -198,6 +199,12 @@ class IdentHistory:
         with it and is no use): the code used the name and stopped with it, so no base class supplies it in its
         stead (an override removed alone leaves the base's member to its callers, who keep writing it). None when
         the definition went alone, or git failed. Its source files only, as the walk."""
+        key = (gone.change.commit, gone.path, gone.line, gone.name)
+        if key not in self.beside:  # a name written in several places is asked once
+            self.beside[key] = self._used_beside(gone)
+        return self.beside[key]
+
+    def _used_beside(self, gone: Gone) -> str | None:
         word = gone.name.rsplit(".", 1)[-1]
         options = ("-1", "-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "--format=")
         out = self.repo.git("log", *options, operands=[gone.change.commit], paths=self._sources()) or ""
