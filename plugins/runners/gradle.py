@@ -20,6 +20,17 @@ REFUTED only where history shows the project included as written and
 dropped (else INCONCLUSIVE). Task names themselves are the
 plugins' to define (`jvmTest`, `detekt`, `apiCheck` come from plugins a
 build script applies), so a task is never judged from its absence.
+
+A project's build script is where those plugins are applied. A project the
+settings include but whose folder holds no build.gradle(.kts) is an implicit
+parent (`include("core:certs")` makes `:core`), fine as long as it never had
+one; when history shows the build file it had moved away (or deleted with the
+whole folder), the tasks it applied went with it: `:core:japicmp` is REFUTED
+with the commit and where the file went. A build file deleted while the folder
+stays may have left its project to a build above that configures it
+(`subprojects {}`): INCONCLUSIVE. Settings that place a project or name its
+build file themselves (`projectDir`, `buildFileName`), and a build file renamed
+in its folder, are not read so.
 """
 
 from __future__ import annotations
@@ -28,9 +39,9 @@ import posixpath
 import re
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
-from anchorcheck.plugin import NOT_IN_CONFIG, Context
+from anchorcheck.plugin import NOT_IN_CONFIG, Context, history_of
 from anchorcheck_plugins.runners._support import (
-    ConfigError, dynamic, is_file, join, listed, nearest, no_folder, option,
+    ConfigError, dynamic, in_dir, is_dir, is_file, join, listed, nearest, no_folder, option,
     read_text, refuted, searched, unknown, unusable, verified,
 )
 
@@ -58,6 +69,8 @@ class Settings:
         self.root = posixpath.dirname(path) or "."
         self.projects = {":": 1}  # project path -> the line that includes it
         self.open = "includeBuild" in text  # a composite build: `:other-build:task` names a build, not a project
+        # a project's folder or build file named by the settings, not the path its name gives (`projectDir`, `buildFileName`)
+        self.placed = "projectDir" in text or "buildFileName" in text
         for match in _INCLUDE.finditer(text):
             written = match.group(1) if match.group(1) is not None else match.group(2)
             names = [name for _, name in _STRING.findall(written)]
@@ -139,12 +152,44 @@ def _projects(invocation: Invocation, context: Context, cwd: str, tasks: list[st
         absent.evidence, absent.state = [Evidence(settings.path, None, "include")], NOT_IN_CONFIG
         return absent
     named = [t.rsplit(":", 1)[0] for t in tasks if ":" in t.strip(":")]
-    lines = [Evidence(settings.path, settings.projects[p if p.startswith(":") else f"{current}:{p}"], "include") for p in named]
+    projects = [p if p.startswith(":") else f"{current}:{p}" for p in named]
+    unbuilt = _unbuilt(invocation, context, settings, projects)
+    if unbuilt is not None:
+        return unbuilt
+    lines = [Evidence(settings.path, settings.projects[p], "include") for p in projects]
     what = f"{settings.path} includes {', '.join(dict.fromkeys(named))}" if named else f"a Gradle build ({settings.path})"
     return verified(invocation, f"{what}; {_OPEN_TASKS}", lines or [Evidence(settings.path, None, "settings")])
 
 
 _OPEN_TASKS = "task names are defined by the plugins a build applies and are not checked"
+
+
+def _unbuilt(invocation: Invocation, context: Context, settings: Settings, projects: list[str]) -> AnchorResult | None:
+    """REFUTED (state `gone`) for a project included with no build file in its folder now, whose build file history
+    shows moved away or deleted with the folder: its tasks went with it. INCONCLUSIVE when the file was deleted and
+    the folder kept. None for a project with a build file, one that never had one (an implicit parent), history
+    not there or seen in part, or settings that place projects themselves."""
+    if settings.placed:
+        return None
+    history = history_of(context)
+    for project in dict.fromkeys(projects):
+        folder = posixpath.normpath(posixpath.join(settings.root, *project.strip(":").split(":")))
+        builds = [in_dir(folder, name) for name in _BUILDS]
+        if project == ":" or any(is_file(context, build) for build in builds):
+            continue
+        history.want(builds)  # both asked in one walk
+        fate = next((f for build in builds if (f := history.fate(build)) is not None and f.existed), None)
+        if fate is None or fate.moved_to is not None and posixpath.dirname(fate.moved_to) == folder:
+            continue  # (renamed in its folder: still the project's build, under a name the build sets)
+        why = f"{settings.path} includes {project}, but {folder}/ holds no build file now: {fate.path} {fate.describe()}"
+        if fate.moved_to is None and is_dir(context, folder):
+            kept = unknown(invocation, f"{why}; a build above may configure the project (subprojects, allprojects)")
+            kept.evidence = [Evidence(settings.path, settings.projects[project], "include")]
+            return kept
+        result = refuted(invocation, f"{why}, and the tasks it applied went with it", [Evidence(settings.path, settings.projects[project], "include")])
+        result.state, result.details = "gone", {**result.details, "history": fate.to_dict()}
+        return result
+    return None
 
 
 def _abbreviates(project: str, projects: dict[str, int]) -> bool:
