@@ -1,0 +1,160 @@
+"""C and C++: definitions (prototypes, out-of-line methods, enums, typedefs, macros), bases and `getenv`, on real
+git repositories; and dragonfly's shape end to end: a CLAUDE.md line naming a C++ enum the repository defines is
+VERIFIED, REFUTED with the commit once a commit renames it everywhere, and a name never defined is not read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from anchorcheck import Verdict
+from tests._source_support import check, lines, write
+from tests.conftest import init_repo, needs_git, write_tree
+from tests.test_history import by_anchor, commit
+from tests.test_history import check as check_cli
+
+pytestmark = needs_git
+
+HEADER = """
+#ifndef FACADE_CONN_H
+#define FACADE_CONN_H
+#include <string>
+#define MAX_ARGS 16
+#define SQUARE(x) ((x) * (x))
+namespace facade {
+enum class OpStatus : uint16_t { OK, KEY_NOTFOUND };
+class Conn : public Base {
+ public:
+  Conn();
+  void Send(int x) const;
+  static int count_;
+  int Inline() { return 1; }
+  enum Mode { FAST, SLOW };
+  using Ptr = Conn*;
+};
+typedef struct node { int v; } node_t;
+using Status = OpStatus;
+int free_fn(int a);
+}  // namespace facade
+#endif
+"""
+
+SOURCE = """
+#include "facade/conn.h"
+#include <cstdlib>
+namespace facade {
+Conn::Conn() {}
+int Conn::count_ = 0;
+}  // namespace facade
+void facade::Conn::Send(int x) const { const char* v = std::getenv("DF_SEND"); }
+"""
+
+C_SOURCE = """
+#include <stdlib.h>
+typedef void (*callback_t)(int);
+struct point { int x, y; };
+static int counter = 0;
+int add(int a, int b);
+int add(int a, int b) { return a + b + (getenv("C_HOME") != NULL); }
+"""
+
+H, CC, C = "src/facade/conn.h", "src/facade/conn.cc", "lib/point.c"
+
+
+@pytest.fixture()
+def tree(tmp_path: Path) -> Path:
+    return init_repo(write(tmp_path, {H: HEADER, CC: SOURCE, C: C_SOURCE}))
+
+
+@pytest.mark.parametrize(
+    ("anchor", "where"),
+    [
+        (f"sym:{H}::MAX_ARGS", (H, 4)),
+        (f"sym:{H}::SQUARE", (H, 5)),
+        (f"sym:{H}::OpStatus", (H, 7)),
+        (f"sym:{H}::OpStatus.KEY_NOTFOUND", (H, 7)),
+        (f"sym:{H}::Conn", (H, 8)),
+        (f"sym:{H}::Conn.Send", (H, 11)),  # declared in the class
+        (f"sym:{H}::Conn.count_", (H, 12)),
+        (f"sym:{H}::Conn.Inline", (H, 13)),
+        (f"sym:{H}::Conn.Mode.SLOW", (H, 14)),
+        (f"sym:{H}::Conn.Ptr", (H, 15)),
+        (f"sym:{H}::node_t.v", (H, 17)),
+        (f"sym:{H}::node", (H, 17)),
+        (f"sym:{H}::Status", (H, 18)),
+        (f"sym:{H}::free_fn", (H, 19)),  # a prototype
+        (f"sym:{CC}::Conn.Conn", (CC, 4)),  # out of line, inside the namespace
+        (f"sym:{CC}::Conn.count_", (CC, 5)),
+        (f"sym:{CC}::Conn.Send", (CC, 7)),  # out of line, the namespace written in the name
+        (f"sym:{C}::callback_t", (C, 2)),
+        (f"sym:{C}::point.y", (C, 3)),
+        (f"sym:{C}::counter", (C, 4)),
+        (f"sym:{C}::add", (C, 5)),  # the prototype first, then the definition
+        ("env:DF_SEND", (CC, 7)),
+        ("env:C_HOME", (C, 6)),
+    ],
+)
+def test_definitions_and_env(tree: Path, anchor: str, where: tuple[str, int]) -> None:
+    result = check(tree, anchor)
+    assert result.verdict is Verdict.VERIFIED, result.reason
+    assert lines(result)[0] == where
+
+
+@pytest.mark.parametrize("anchor", [f"sym:{H}::Renamed", f"sym:{H}::OpStatus.MISSING", f"sym:{C}::point.z", f"sym:{CC}::facade.Conn.Send"])
+def test_what_is_not_defined_is_refuted(tree: Path, anchor: str) -> None:
+    """Namespaces do not qualify names; an enum's enumerators and a struct with no base are closed."""
+    assert check(tree, anchor).verdict is Verdict.REFUTED
+
+
+def test_a_member_a_base_may_give_is_not_refuted(tree: Path) -> None:
+    """Conn derives from `Base`, which no file here defines: what it lacks may come from there."""
+    assert check(tree, f"sym:{H}::Conn.inherited").verdict is Verdict.INCONCLUSIVE
+
+
+def test_a_member_of_a_base_in_another_header_is_found(tmp_path: Path) -> None:
+    root = init_repo(write(tmp_path, {
+        "base.h": "class Base {\n public:\n  void Hello();\n};\n",
+        "derived.hpp": '#include "base.h"\nstruct Derived : public Base {};\n',
+    }))
+    result = check(root, "sym:derived.hpp::Derived.Hello")
+    assert result.verdict is Verdict.VERIFIED and ("base.h", 3) in lines(result), result.reason
+
+
+def test_a_renamed_cpp_enum_named_in_prose_is_refuted_with_the_commit(tmp_path: Path) -> None:
+    """dragonfly's held-out-8 drift: "should return `OpStatus` from `facade/op_status.h`" after a commit renamed
+    the enum in every file."""
+    header = "src/facade/op_status.h"
+    user = "src/server/set_family.cc"
+    write_tree(tmp_path, {
+        header: "#pragma once\nnamespace facade {\nenum class OpStatus : uint16_t { OK, KEY_NOTFOUND };\n}\n",
+        user: '#include "facade/op_status.h"\nnamespace dfly {\nfacade::OpStatus Add() { return facade::OpStatus::OK; }\n}\n',
+        "CLAUDE.md": "Commands should return `OpStatus` from `facade/op_status.h`; see `NeverDefinedHere`.\n",
+    })
+    init_repo(tmp_path)
+    code, results = check_cli(tmp_path)
+    found = by_anchor(results)
+    assert found[f"sym:{header}::OpStatus"]["verdict"] == "VERIFIED", found
+    assert not [a for a in found if "NeverDefinedHere" in a]  # never defined here: not read
+    write_tree(tmp_path, {
+        header: "#pragma once\nnamespace facade {\nenum class OpResult : uint16_t { OK, KEY_NOTFOUND };\n}\n",
+        user: '#include "facade/op_status.h"\nnamespace dfly {\nfacade::OpResult Add() { return facade::OpResult::OK; }\n}\n',
+    })
+    commit(tmp_path, "rename OpStatus to OpResult")
+    code, results = check_cli(tmp_path)
+    found = by_anchor(results)[f"sym:{header}::OpStatus"]
+    assert code == 1 and found["verdict"] == "REFUTED" and found["state"] == "gone", found
+    assert "'rename OpStatus to OpResult'" in found["reason"] and "now `OpResult`" in found["reason"]
+
+
+def test_a_c_function_declared_in_a_header_and_renamed_is_refuted_in_prose(tmp_path: Path) -> None:
+    """tmux's shape: a function declared in tmux.h and defined in a .c file is one name; a commit renames both."""
+    layout = {"tmux.h": "int\tserver_start(int);\n", "server.c": '#include "tmux.h"\n\nint\nserver_start(int fd)\n{\n\treturn fd;\n}\n'}
+    write_tree(tmp_path, {**layout, "CLAUDE.md": "The server starts in `server_start()`.\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {k: v.replace("server_start", "server_run") for k, v in layout.items()})
+    commit(tmp_path, "rename server_start")
+    code, results = check_cli(tmp_path)
+    refuted = [r for r in results if r["anchor"].endswith("::server_start")]
+    assert code == 1 and refuted and refuted[0]["verdict"] == "REFUTED", results
+    assert "'rename server_start'" in refuted[0]["reason"] and "now `server_run`" in refuted[0]["reason"]
