@@ -42,7 +42,9 @@ int free_fn(int a);
 
 SOURCE = """
 #include "facade/conn.h"
-#include <cstdlib>
+#if USE_SSL
+#include <openssl/ssl.h>
+#endif
 namespace facade {
 Conn::Conn() {}
 int Conn::count_ = 0;
@@ -51,12 +53,13 @@ void facade::Conn::Send(int x) const { const char* v = std::getenv("DF_SEND"); }
 """
 
 C_SOURCE = """
-#include <stdlib.h>
+#include <zlib.h>
 typedef void (*callback_t)(int);
 struct point { int x, y; };
 static int counter = 0;
 int add(int a, int b);
 int add(int a, int b) { return a + b + (getenv("C_HOME") != NULL); }
+int scale(void) { return qEnvironmentVariableIntValue("QT_SCALE"); }
 """
 
 H, CC, C = "src/facade/conn.h", "src/facade/conn.cc", "lib/point.c"
@@ -84,15 +87,19 @@ def tree(tmp_path: Path) -> Path:
         (f"sym:{H}::node", (H, 17)),
         (f"sym:{H}::Status", (H, 18)),
         (f"sym:{H}::free_fn", (H, 19)),  # a prototype
-        (f"sym:{CC}::Conn.Conn", (CC, 4)),  # out of line, inside the namespace
-        (f"sym:{CC}::Conn.count_", (CC, 5)),
-        (f"sym:{CC}::Conn.Send", (CC, 7)),  # out of line, the namespace written in the name
+        (f"sym:{CC}::Conn.Conn", (CC, 6)),  # out of line, inside the namespace
+        (f"sym:{CC}::Conn.count_", (CC, 7)),
+        (f"sym:{CC}::Conn.Send", (CC, 9)),  # out of line, the namespace written in the name
         (f"sym:{C}::callback_t", (C, 2)),
         (f"sym:{C}::point.y", (C, 3)),
         (f"sym:{C}::counter", (C, 4)),
         (f"sym:{C}::add", (C, 5)),  # the prototype first, then the definition
-        ("env:DF_SEND", (CC, 7)),
+        ("env:DF_SEND", (CC, 9)),
         ("env:C_HOME", (C, 6)),
+        ("env:QT_SCALE", (C, 7)),
+        ("import:zlib", (C, 1)),  # <zlib.h>
+        ("import:openssl", (CC, 3)),  # <openssl/ssl.h>, inside an `#if`
+        ("import:facade/conn", (CC, 1)),
     ],
 )
 def test_definitions_and_env(tree: Path, anchor: str, where: tuple[str, int]) -> None:
@@ -101,9 +108,10 @@ def test_definitions_and_env(tree: Path, anchor: str, where: tuple[str, int]) ->
     assert lines(result)[0] == where
 
 
-@pytest.mark.parametrize("anchor", [f"sym:{H}::Renamed", f"sym:{H}::OpStatus.MISSING", f"sym:{C}::point.z", f"sym:{CC}::facade.Conn.Send"])
+@pytest.mark.parametrize("anchor", ["import:ssl", "env:NEVER_READ", f"sym:{H}::Renamed", f"sym:{H}::OpStatus.MISSING", f"sym:{C}::point.z", f"sym:{CC}::facade.Conn.Send"])
 def test_what_is_not_defined_is_refuted(tree: Path, anchor: str) -> None:
-    """Namespaces do not qualify names; an enum's enumerators and a struct with no base are closed."""
+    """An include is its path's segments (`openssl/ssl`: not `ssl`); namespaces do not qualify names; an enum's
+    enumerators and a struct with no base are closed."""
     assert check(tree, anchor).verdict is Verdict.REFUTED
 
 

@@ -1,6 +1,11 @@
 """C and C++: functions (a prototype is one: a header declares what a `.c` file defines), structs, unions,
 enums (`enum class` too) with their enumerators, classes with their members and bases, typedef and `using`
-aliases, `#define` macros, globals, and `getenv("K")` (`std::getenv`, `secure_getenv`).
+aliases, `#define` macros, globals; `#include`s as imports; and `getenv("K")` (`std::getenv`, `secure_getenv`,
+Qt's `qgetenv` and `qEnvironmentVariable`, Windows' `GetEnvironmentVariable`).
+
+An include is the module its path names without the extension, by `/` segment: `#include <openssl/ssl.h>` imports
+`openssl/ssl` (so `import:openssl` and `import:zlib` for `<zlib.h>`), `#include "facade/op_status.h"` imports
+`facade/op_status`.
 
 Names are qualified with dots as in every language: a member is `Class.member`, a method defined out of line
 (`void Conn::Send() {}`) is `Conn.Send` as the one declared in the class is, an enumerator `OpStatus.OK`.
@@ -28,8 +33,12 @@ if TYPE_CHECKING:
 _CALL = "(call_expression function: {} @function arguments: (argument_list . (_) @key)) @read"
 C_QUERIES = {"env": _CALL.format("(identifier)"), "whole_env": '((identifier) @read (#eq? @read "environ"))'}
 CPP_QUERIES = {**C_QUERIES, "env": _CALL.format("[(identifier) (qualified_identifier)]")}  # `std::getenv` too
-_ENV_FUNCTIONS = {"getenv", "secure_getenv", "std::getenv", "::getenv"}
-_ENV_MARKERS = (b"getenv", b"environ")
+_ENV_FUNCTIONS = {
+    "getenv", "secure_getenv", "std::getenv", "::getenv", "_wgetenv", "qgetenv", "qEnvironmentVariable",
+    "qEnvironmentVariableIsSet", "qEnvironmentVariableIsEmpty", "qEnvironmentVariableIntValue",
+    "GetEnvironmentVariable", "GetEnvironmentVariableA", "GetEnvironmentVariableW",
+}
+_ENV_MARKERS = (b"getenv", b"environ", b"EnvironmentVariable")
 _STRINGS = ("string_literal", "raw_string_literal")
 # What a declarator wraps its name in: `*p`, `&r`, `a[3]`, `f(int)`, `(*cb)`, `x = 1`.
 _DECLARATORS = frozenset({
@@ -46,6 +55,11 @@ _TOP = frozenset({*_PREPROCESSOR, "namespace_definition", "declaration_list", "l
 
 def extract(parsed: Parsed) -> Facts:
     facts = Facts()
+    for include in _includes(parsed.root):
+        path = include.child_by_field_name("path")
+        module = Parsed.text(path)[1:-1].strip() if path is not None and path.type in ("string_literal", "system_lib_string") else ""
+        if module:
+            facts.imports.append((module.rpartition(".")[0] if "." in module.rpartition("/")[2] else module, Parsed.line(include), ""))
     if parsed.mentions(_ENV_MARKERS):
         _env_reads(parsed, facts)
     facts.defs = definitions_of(parsed)
@@ -66,6 +80,22 @@ def _env_reads(parsed: Parsed, facts: Facts) -> None:
     if parsed.mentions((b"environ",)):
         for use in parsed.captures("whole_env").get("read", []):
             facts.add_env_whole(use)
+
+
+def _includes(root: Node) -> Iterator[Node]:
+    """The `#include`s at the top, in `#if` blocks, namespaces and `extern "C"` (not in functions or classes)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in node.named_children:
+            if child.type == "preproc_include":
+                yield child
+            elif child.type in _TOP:
+                stack.append(child)
+
+
+def import_segments(module: str) -> tuple[str, ...]:
+    return tuple(module.split("/"))
 
 
 def _classes(root: Node) -> Iterator[Node]:
@@ -182,7 +212,16 @@ def definitions_of(parsed: Parsed) -> list[tuple[str, int]]:
 
 
 def _language(name: str, queries: dict[str, str], extensions: tuple[str, ...]) -> Language:
-    return Language(name=name, extensions=extensions, grammar=name, queries=queries, extract=extract, env_markers=_ENV_MARKERS, definitions=definitions_of)
+    return Language(
+        name=name,
+        extensions=extensions,
+        grammar=name,
+        queries=queries,
+        extract=extract,
+        import_segments=import_segments,
+        env_markers=_ENV_MARKERS,
+        definitions=definitions_of,
+    )
 
 
 LANGUAGES = (
