@@ -55,7 +55,7 @@ _TOP = frozenset({*_PREPROCESSOR, "namespace_definition", "declaration_list", "l
 
 def extract(parsed: Parsed) -> Facts:
     facts = Facts()
-    for include in _includes(parsed.root):
+    for include in (node for node in _top_level(parsed.root) if node.type == "preproc_include"):
         path = include.child_by_field_name("path")
         module = Parsed.text(path)[1:-1].strip() if path is not None and path.type in ("string_literal", "system_lib_string") else ""
         if module:
@@ -82,16 +82,18 @@ def _env_reads(parsed: Parsed, facts: Facts) -> None:
             facts.add_env_whole(use)
 
 
-def _includes(root: Node) -> Iterator[Node]:
-    """The `#include`s at the top, in `#if` blocks, namespaces and `extern "C"` (not in functions or classes)."""
-    stack = [root]
+def _top_level(root: Node) -> Iterator[Node]:
+    """The nodes at the top of a file and in its `#if` blocks, namespaces and `extern "C"` blocks, in document
+    order (not what functions or classes hold). A loop, not a recursion: `#if`s nest as deep as a file likes."""
+    stack = [iter(root.named_children)]
     while stack:
-        node = stack.pop()
-        for child in node.named_children:
-            if child.type == "preproc_include":
-                yield child
-            elif child.type in _TOP:
-                stack.append(child)
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+            continue
+        yield child
+        if child.type in _TOP:
+            stack.append(iter(child.named_children))
 
 
 def import_segments(module: str) -> tuple[str, ...]:
@@ -192,18 +194,11 @@ def _rules(namespaces: frozenset[str]) -> Definitions:
 
 def _namespaces(root: Node) -> Iterable[str]:
     """The namespaces a file opens (`namespace a::b {`) or uses (`using namespace a;`), by their parts."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        for child in node.named_children:
-            if child.type == "namespace_definition":
-                name = child.child_by_field_name("name")
-                yield from Parsed.text(name).split("::") if name is not None else ()
-                stack.extend(c for c in (child.child_by_field_name("body"),) if c is not None)
-            elif child.type == "using_declaration" and any(c.type == "namespace" for c in child.children):
-                yield from Parsed.text(child.named_children[-1]).split("::") if child.named_children else ()
-            elif child.type in _TOP:
-                stack.append(child)
+    for node in _top_level(root):
+        name = node.child_by_field_name("name") if node.type == "namespace_definition" else None
+        if node.type == "using_declaration" and any(c.type == "namespace" for c in node.children) and node.named_children:
+            name = node.named_children[-1]
+        yield from Parsed.text(name).split("::") if name is not None else ()
 
 
 def definitions_of(parsed: Parsed) -> list[tuple[str, int]]:
@@ -212,16 +207,7 @@ def definitions_of(parsed: Parsed) -> list[tuple[str, int]]:
 
 
 def _language(name: str, queries: dict[str, str], extensions: tuple[str, ...]) -> Language:
-    return Language(
-        name=name,
-        extensions=extensions,
-        grammar=name,
-        queries=queries,
-        extract=extract,
-        import_segments=import_segments,
-        env_markers=_ENV_MARKERS,
-        definitions=definitions_of,
-    )
+    return Language(name, extensions, name, queries, extract, import_segments=import_segments, env_markers=_ENV_MARKERS, definitions=definitions_of)
 
 
 LANGUAGES = (
