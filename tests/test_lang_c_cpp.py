@@ -166,3 +166,12 @@ def test_a_c_function_declared_in_a_header_and_renamed_is_refuted_in_prose(tmp_p
     refuted = [r for r in results if r["anchor"].endswith("::server_start")]
     assert code == 1 and refuted and refuted[0]["verdict"] == "REFUTED", results
     assert "'rename server_start'" in refuted[0]["reason"] and "now `server_run`" in refuted[0]["reason"]
+
+
+def test_a_prototype_alone_is_a_definition_in_prose(tmp_path: Path) -> None:
+    """A function a header declares and a library implements (no .c file here defines it) is defined here."""
+    write_tree(tmp_path, {"include/api.h": "#ifndef API_H\n#define API_H\nint ext_api(void);\n#endif\n", "CLAUDE.md": "Call `ext_api()` first.\n"})
+    init_repo(tmp_path)
+    code, results = check_cli(tmp_path)
+    found = by_anchor(results)["sym:include/api.h::ext_api"]
+    assert code == 0 and found["verdict"] == "VERIFIED", found
