@@ -187,3 +187,16 @@ def test_a_prototype_alone_is_a_definition_in_prose(tmp_path: Path) -> None:
     code, results = check_cli(tmp_path)
     found = by_anchor(results)["sym:include/api.h::ext_api"]
     assert code == 0 and found["verdict"] == "VERIFIED", found
+
+
+def test_a_typed_sym_anchor_on_a_header_that_moved_is_refuted_with_its_new_place(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"src/conn.hpp": "class Conn {\n public:\n  void Send();\n};\n", "CLAUDE.md": "Sending: `sym:src/conn.hpp::Conn.Send`.\n"})
+    init_repo(tmp_path)
+    code, results = check_cli(tmp_path)
+    assert code == 0 and by_anchor(results)["sym:src/conn.hpp::Conn.Send"]["verdict"] == "VERIFIED"
+    (tmp_path / "include").mkdir()
+    (tmp_path / "src/conn.hpp").rename(tmp_path / "include/conn.hpp")
+    commit(tmp_path, "move headers to include/")
+    code, results = check_cli(tmp_path)
+    found = by_anchor(results)["sym:src/conn.hpp::Conn.Send"]
+    assert code == 1 and found["verdict"] == "REFUTED" and "include/conn.hpp" in found["reason"], found
