@@ -15,7 +15,7 @@ namespace this file opens or uses (`void facade::Conn::Send()` beside `namespace
 
 One module, two grammars: `.c` is read with tree-sitter's C grammar, every C++ extension and `.h` with its
 C++ grammar, which reads C headers about as cleanly as the C grammar does and C++ headers far better
-(measured on dragonfly's, valkey's and tmux's headers: docs/benchmarks.md, "C and C++ headers").
+(measured on dragonfly's, valkey's and tmux's headers: docs/benchmarks.md, "C and C++ plugin (session 36)").
 """
 
 from __future__ import annotations
@@ -56,10 +56,9 @@ _TOP = frozenset({*_PREPROCESSOR, "namespace_definition", "declaration_list", "l
 def extract(parsed: Parsed) -> Facts:
     facts = Facts()
     for include in (node for node in _top_level(parsed.root) if node.type == "preproc_include"):
-        path = include.child_by_field_name("path")
-        module = Parsed.text(path)[1:-1].strip() if path is not None and path.type in ("string_literal", "system_lib_string") else ""
+        module = _included(include)
         if module:
-            facts.imports.append((module.rpartition(".")[0] if "." in module.rpartition("/")[2] else module, Parsed.line(include), ""))
+            facts.imports.append((module, Parsed.line(include), ""))
     if parsed.mentions(_ENV_MARKERS):
         _env_reads(parsed, facts)
     facts.defs = definitions_of(parsed)
@@ -70,6 +69,17 @@ def extract(parsed: Parsed) -> Facts:
                 written = base.child_by_field_name("name") if base.type == "template_type" else base
                 facts.bases.append((owner, Parsed.text(written or base).replace("::", "."), Parsed.line(base)))
     return facts
+
+
+def _included(include: Node) -> str:
+    """`openssl/ssl` for `#include <openssl/ssl.h>`, `facade/op_status` for `#include "facade/op_status.h"`;
+    "" for an include of a macro's value (`#include FOO_H`), which names no file here."""
+    path = include.child_by_field_name("path")
+    if path is None or path.type not in ("string_literal", "system_lib_string"):
+        return ""
+    written = Parsed.text(path)[1:-1].strip()
+    folder, slash, file = written.rpartition("/")
+    return folder + slash + (file.rpartition(".")[0] or file)
 
 
 def _env_reads(parsed: Parsed, facts: Facts) -> None:
