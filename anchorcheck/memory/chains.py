@@ -51,6 +51,9 @@ def calls(command: str) -> list[tuple[int, str]] | None:
             return None
         elif char in "&|;" and not _redirection(command, index):
             operator = next(op for op in _OPERATORS if command.startswith(op, index))
+            if operator == "|" and _glued(command, index):
+                return None
+
             found.append((start, command[start:index]))
             index += len(operator)
             start = index
@@ -60,6 +63,14 @@ def calls(command: str) -> list[tuple[int, str]] | None:
         return None
     found.append((start, command[start:]))
     return [(offset + len(part) - len(part.lstrip()), part.strip()) for offset, part in found if part.strip()]
+
+
+def _glued(command: str, index: int) -> bool:
+    """Whether the `|` at `index` touches a word on both sides (`-t bug|feature|task`): a usage line's choice of values
+    as often as a pipe, so which program runs after it cannot be told from the words (beads' `bd create ... -t
+    bug|feature|task -p 0-4` read `task -p 0-4` as a call of its own)."""
+    before, after = command[index - 1 : index], command[index + 1 : index + 2]
+    return bool(before) and bool(after) and not before.isspace() and not after.isspace() and after not in "|&"
 
 
 def _redirection(command: str, index: int) -> bool:

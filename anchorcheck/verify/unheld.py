@@ -68,3 +68,27 @@ def names_missing(result: AnchorResult, context: Context) -> AnchorResult:
     if fate is not None:
         judge_by_fate(result, fate, claimed=False)
     return result
+
+
+def config_history(result: AnchorResult, context: Context) -> AnchorResult:
+    """A command read from prose that a runner REFUTED for having no configuration where it runs or above
+    (`details["missing_path"]`, a list: each place one was looked for), as history has it: one of them there and gone →
+    stale (an error), naming it and where it went; none ever there → not this checkout's command, INCONCLUSIVE
+    `never-existed` (inspect_ai's skill runs `pnpm test` "from the ts-mono root", a submodule: the repository never
+    had a package.json); history seen in part → INCONCLUSIVE. No history: as it is."""
+    places = result.details.get("missing_path")
+    if result.verdict is not Verdict.REFUTED or not isinstance(places, list) or not places:
+        return result
+    history = history_of(context)
+    history.want(places)  # one walk for all of them
+    fates = {place: fate for place in places if (fate := history.fate(place)) is not None}
+    if not fates or len(fates) < len(places):
+        return result  # no history, or one of them is here after all
+    gone = next((place for place, fate in fates.items() if fate.existed), None)
+    if gone is not None:
+        judge_by_fate(result, fates[gone], claimed=False, subject=f"{gone} ")
+    else:
+        shown = ", ".join(places[:4]) + (" ..." if len(places) > 4 else "")
+        unsure = next((fate for fate in fates.values() if not fate.never_existed), None)
+        judge_by_fate(result, unsure or next(iter(fates.values())), claimed=False, subject=f"{shown}: ")
+    return result

@@ -26,6 +26,7 @@ from anchorcheck_plugins.runners._support import (
     is_dir,
     is_file,
     join,
+    no_config,
     no_folder,
     not_there,
     read_text,
@@ -94,7 +95,8 @@ def verify_go(invocation: Invocation, context: Context) -> AnchorResult:
     if _remote(command, rest):
         return unknown(invocation, f"`go {command}` of a module version asks the module proxy, not the repository")
     if found is None:
-        return refuted(invocation, f"`go {command}` needs a go.mod; there is none in {searched(cwd)}{elsewhere(context, ['go.mod', 'go.work'])}")
+        return no_config(invocation, f"`go {command}` needs a go.mod; there is none in {searched(cwd)}{elsewhere(context, ['go.mod', 'go.work'])}",
+                         cwd, ["go.mod", "go.work"])
     gomod, module = found
     if command in _MODULE_COMMANDS:
         return verified(invocation, f"`go {command}` works on {gomod}", [Evidence(gomod, None, "go.mod")])
