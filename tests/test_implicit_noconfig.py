@@ -52,3 +52,20 @@ def test_a_bar_between_words_is_a_choice_of_values_not_a_pipe(tmp_path: Path) ->
     found = _checked(tmp_path, {"package.json": '{"name": "x", "scripts": {"lint": "eslint ."}}\n'}, text)
     assert not [a for a in found if a.startswith("cmd:task")]  # `task -p 0-4 --json` is no call: no Taskfile asked for
     assert found["cmd:npm run lint"]["verdict"] == "VERIFIED"  # a pipe written as one is still split
+
+
+def test_go_in_a_folder_that_never_held_go_files_is_not_stale(tmp_path: Path) -> None:
+    # toolhive: "Never run `go test`, `go build` directly" at a root that holds go.mod and no .go file, ever
+    def move() -> None:
+        (tmp_path / "cmd/app").mkdir(parents=True)
+        git(tmp_path, "mv", "tool/main.go", "cmd/app/main.go")
+        commit(tmp_path, "the tool becomes cmd/app")
+
+    files = {"go.mod": "module example.com/x\n\ngo 1.22\n", "pkg/a/a.go": "package a\n", "tool/main.go": "package main\n", "tool/README.md": "x\n"}
+    text = "Never run `go test` directly; the tests time out.\n\nBuild the tool with `cd tool && go build`.\n"
+    found = _checked(tmp_path, files, text, move)
+    bare = found["cmd:go test"]
+    assert bare["verdict"] == "INCONCLUSIVE" and bare["state"] == "never-existed" and bare["severity"] == "warning"
+    assert "the repository root never held a .go file in this repository's history" in bare["reason"]
+    gone = found["cmd:cd tool && go build"]  # its package went: stale, with the commit
+    assert gone["verdict"] == "REFUTED" and gone["state"] == "gone" and "'the tool becomes cmd/app'" in gone["reason"]

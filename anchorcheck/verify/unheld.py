@@ -20,12 +20,13 @@ example or a hallucination, INCONCLUSIVE `never-existed`.
 
 from __future__ import annotations
 
-from anchorcheck.evidence.history import history_of
+from anchorcheck.evidence.history import at_head, emptied, history_of
 from anchorcheck.memory import implicit
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Verdict
 from anchorcheck.repo.context import Context
-from anchorcheck.verify.staleness import judge_by_fate
+from anchorcheck.verify.namehistory import UNSURE
+from anchorcheck.verify.staleness import GONE, judge_by_fate
 
 UNHELD = "unheld-folder"  # runs in a folder the checkout does not hold: another project's command, or a gone folder's
 
@@ -76,8 +77,12 @@ def config_history(result: AnchorResult, context: Context) -> AnchorResult:
     stale (an error), naming it and where it went; none ever there → not this checkout's command, INCONCLUSIVE
     `never-existed` (inspect_ai's skill runs `pnpm test` "from the ts-mono root", a submodule: the repository never
     had a package.json); history seen in part → INCONCLUSIVE. No history: as it is."""
-    places = result.details.get("missing_path")
-    if result.verdict is not Verdict.REFUTED or not isinstance(places, list) or not places:
+    if result.verdict is not Verdict.REFUTED:
+        return result
+    places, emptied = result.details.get("missing_path"), result.details.get("emptied")
+    if isinstance(emptied, list) and len(emptied) == 2 and all(isinstance(w, str) for w in emptied):
+        return _emptied(result, emptied[0], emptied[1], context)
+    if not isinstance(places, list) or not places:
         return result
     history = history_of(context)
     history.want(places)  # one walk for all of them
@@ -91,4 +96,26 @@ def config_history(result: AnchorResult, context: Context) -> AnchorResult:
         shown = ", ".join(places[:4]) + (" ..." if len(places) > 4 else "")
         unsure = next((fate for fate in fates.values() if not fate.never_existed), None)
         judge_by_fate(result, unsure or next(iter(fates.values())), claimed=False, subject=f"{shown}: ")
+    return result
+
+
+def _emptied(result: AnchorResult, folder: str, suffix: str, context: Context) -> AnchorResult:
+    """A command that needs files of a kind in a folder that holds none (`go test` where no .go file is): stale when
+    history shows such a file there and deleted; never one there → the text does not run that folder's package
+    (toolhive's "the global `go test` timeout", "never run `go test`, `go build`" at a root that never held Go)."""
+    history = history_of(context)
+    with at_head(context.repo) as head:
+        found = None if head is None else emptied(context.repo, head, folder, suffix)
+    if head is None or found is False:
+        return result
+    shown = "the repository root" if folder in (".", "") else f"{folder}/"
+    if found is not None:
+        result.state, result.severity = GONE, "error"
+        result.reason += f"; its last {suffix} file was deleted in {found}"
+    elif history.shallow:
+        result.verdict, result.state, result.severity = Verdict.INCONCLUSIVE, UNSURE, "warning"
+        result.reason += f"; {shown} held no {suffix} file in the history of this shallow clone: it may have before"
+    else:
+        result.verdict, result.state, result.severity = Verdict.INCONCLUSIVE, implicit.NEVER_EXISTED, "warning"
+        result.reason += f"; {shown} never held a {suffix} file in this repository's history: not a package the text runs, not a stale one"
     return result

@@ -153,7 +153,9 @@ def _package(invocation: Invocation, context: Context, cwd: str, module: str | N
     if not is_dir(context, folder):
         return not_there(invocation, f"the package folder {folder}/ does not exist", folder + "/")
     if not recursive and not any(p.endswith(".go") and posixpath.dirname(p) == (folder if folder != "." else "") for p in context.repo.paths(None if folder == "." else folder)):
-        return refuted(invocation, f"{'the repository root' if folder == '.' else folder + '/'} holds no .go files")
+        result = refuted(invocation, f"{'the repository root' if folder == '.' else folder + '/'} holds no .go files")
+        result.details["emptied"] = [folder, ".go"]  # for prose, history says whether it ever held any
+        return result
     return Evidence(folder, None, "package folder")
 
 
