@@ -20,14 +20,16 @@ example or a hallucination, INCONCLUSIVE `never-existed`.
 
 from __future__ import annotations
 
-from anchorcheck.evidence.history import at_head, emptied, history_of
+from anchorcheck.evidence.cache import open_cache
+from anchorcheck.evidence.history import Change, at_head, emptied, history_of
 from anchorcheck.memory import implicit
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Verdict
 from anchorcheck.repo.context import Context
-from anchorcheck.verify.namehistory import UNSURE
+from anchorcheck.verify.namehistory import MIN_SECONDS, UNSURE
 from anchorcheck.verify.staleness import GONE, judge_by_fate
 
+_EMPTIED_KEY = "emptied-v1"  # the facts cache's key for what history says of a folder's files of one kind
 UNHELD = "unheld-folder"  # runs in a folder the checkout does not hold: another project's command, or a gone folder's
 
 
@@ -104,10 +106,24 @@ def _emptied(result: AnchorResult, folder: str, suffix: str, context: Context) -
     history shows such a file there and deleted; never one there → the text does not run that folder's package
     (toolhive's "the global `go test` timeout", "never run `go test`, `go build`" at a root that never held Go)."""
     history = history_of(context)
+    left = context.time_left()
+    if left is not None and left < MIN_SECONDS:
+        return result  # no time to look: nothing is concluded from history not read
     with at_head(context.repo) as head:
-        found = None if head is None else emptied(context.repo, head, folder, suffix)
-    if head is None or found is False:
-        return result
+        if head is None:
+            return result
+        cache = open_cache(context.options, context.repo.root, context.time_left)
+        key = f"{_EMPTIED_KEY}:{head}:{'shallow' if history.shallow else 'full'}:{folder}:{suffix}"
+        stored = cache.get_many([key]).get(key) if cache is not None else None
+        if stored is None:
+            found = emptied(context.repo, head, folder, suffix)
+            if found is False:
+                return result
+            stored = {"change": list(found) if found is not None else None}
+            if cache is not None:
+                cache.put(key, stored)
+                cache.flush()
+    found = Change(*stored["change"]) if stored.get("change") else None
     shown = "the repository root" if folder in (".", "") else f"{folder}/"
     if found is not None:
         result.state, result.severity = GONE, "error"
