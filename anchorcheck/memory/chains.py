@@ -6,8 +6,9 @@ call of `pnpm run db:migrate && pnpm run generate` claims the script
 the calls after it, so it is kept as their prefix (`cd web && pnpm build`
 then `cd web && pnpm test`), the form the `cmd:` kind reads. Only the text is
 split, as a shell splits it at its control operators outside quotes; a line
-with a subshell, a command substitution or an unbalanced quote is not split
-(what runs where cannot be told from the words).
+with a subshell, a command substitution, an unbalanced quote or a bar glued
+between two words (`-t bug|feature|task`, a usage line's choice of values) is
+not split (what runs where cannot be told from the words).
 
 The rest reads one call's text as a shell would before it runs anything: its
 `# comment` (`strip_comment`) and the `VAR=value` words before its program
@@ -53,7 +54,6 @@ def calls(command: str) -> list[tuple[int, str]] | None:
             operator = next(op for op in _OPERATORS if command.startswith(op, index))
             if operator == "|" and _glued(command, index):
                 return None
-
             found.append((start, command[start:index]))
             index += len(operator)
             start = index

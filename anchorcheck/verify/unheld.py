@@ -15,7 +15,10 @@ The same holds for a folder or file a command names itself (`go test ./x/...`,
 `pnpm -C web`, `make -C docs`, `cargo --manifest-path x/Cargo.toml`): a runner
 that finds it missing says which (`missing_path`), and for a command read from
 prose history decides: gone → REFUTED with the commit; never there → an
-example or a hallucination, INCONCLUSIVE `never-existed`.
+example or a hallucination, INCONCLUSIVE `never-existed`. So it does for the
+configuration a command needs and no folder where it runs or above holds (a
+package.json, a go.mod: each place one was looked for), and for a Go package
+folder with no .go file (was there one, and when did the last go).
 """
 
 from __future__ import annotations
