@@ -108,3 +108,19 @@ def test_fix_rewrites_a_backslash_path_with_backslashes(tmp_path: Path) -> None:
     finally:
         os.chdir(cwd)
     assert (tmp_path / "AGENTS.md").read_text() == "Tests read `test\\config\\testconfig.json`.\n"
+
+
+def test_a_leading_slash_path_whose_top_folder_went_is_read_on_history(tmp_path: Path) -> None:
+    # sqlc's CLAUDE.md lists "`/docs/` - ...", "`/cmd/` - Main binaries": once docs/ is renamed, its first segment is no
+    # top-level folder, so it read as a URL route and was silent (dev-s36a); history says it was a path here
+    write_tree(tmp_path, {
+        "docs/guide.md": "g\n", "cmd/app/main.go": "package main\n",
+        "AGENTS.md": "- `/docs/` - documentation\n- `/docs/guide.md` - the guide\n- `/cmd/` - binaries\n- `/api/users` - the users route\n",
+    })
+    init_repo(tmp_path)
+    _moved(tmp_path, "docs", "documentation")
+    found = by_anchor(check(tmp_path)[1])
+    for anchor, new in (("file:docs/", "documentation"), ("file:docs/guide.md", "documentation/guide.md")):
+        assert found[anchor]["verdict"] == "REFUTED" and f"moved to `{new}`" in found[anchor]["reason"]
+    assert found["file:cmd/"]["verdict"] == "VERIFIED"
+    assert not [a for a in found if "api" in a]  # a route: never a path here

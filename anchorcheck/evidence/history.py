@@ -381,6 +381,22 @@ def revisions(repo: Repository, head: str, path: Paths, count: int) -> list[Chan
     return [Change(*line.split("\0", 2)) for line in (out or "").splitlines() if line.count("\0") == 2]
 
 
+_GLOB_CHARS = re.compile(r"([*?\[\]\\])")  # what `glob` pathspec magic reads as a pattern, escaped with a backslash
+
+
+def emptied(repo: Repository, head: str, folder: str, suffix: str) -> Change | None | bool:
+    """The last commit of `head` that deleted (or moved away) a file ending in `suffix` right in `folder`, for a folder
+    that holds none now (a Go package folder whose .go files went): None when no commit ever did, False when git
+    failed. The one glob pathspec is made here, its folder's glob characters escaped: `*` alone is a wildcard, and
+    under `glob` magic it stops at `/`."""
+    spec = _GLOB_CHARS.sub(r"\\\1", f"{folder}/" if folder not in (".", "") else "") + "*" + _GLOB_CHARS.sub(r"\\\1", suffix)
+    out = repo.git("log", "-1", "--full-history", "--no-renames", "--diff-filter=D", "--format=%h%x00%cs%x00%s", operands=[head], paths=[f":(glob){spec}"])
+    if out is None:
+        return False
+    found = [line.split("\0", 2) for line in out.splitlines() if line.count("\0") == 2]
+    return Change(*found[0]) if found else None
+
+
 def changing(repo: Repository, head: str, path: Paths, text: str, count: int) -> list[tuple[Change, str | None]] | None:
     """The last `count` commits of `head` that changed how often `text` occurs in `path` (git's pickaxe, `-S`,
     the text one argument: never an option), newest first, each with its first parent (None: a root commit).

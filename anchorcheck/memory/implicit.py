@@ -155,10 +155,10 @@ class Probes:
 
 
 def unplaced(reference: Reference) -> bool:
-    """A bare name or two plain words with a slash: what `keep` drops when it names nothing here now, and
-    history may still show as a path that was here (`Unsure`)."""
-    return (not reference.rooted or reference.loose) and not reference.after and not reference.value.startswith("../") and (
-        reference.loose or "/" not in reference.value.rstrip("/")
+    """A bare name, two plain words with a slash, or a leading-slash path (`/docs/`, a route as often): what `keep`
+    drops when it names nothing here now, and history may still show as a path that was here (`Unsure`)."""
+    return not reference.after and not reference.value.startswith("../") and (
+        reference.loose or reference.rooted or "/" not in reference.value.rstrip("/")
     )
 
 

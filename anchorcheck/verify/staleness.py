@@ -79,14 +79,15 @@ def on_missing_file(anchor: Anchor, result: AnchorResult, context: Context) -> A
     return result
 
 
-def judge_by_fate(result: AnchorResult, fate: Fate, claimed: bool) -> None:
+def judge_by_fate(result: AnchorResult, fate: Fate, claimed: bool, subject: str = "") -> None:
     """The one ladder for a REFUTED result whose path is missing, on what history says of it (the reason ends with
     it): gone → state `gone`, an error; never in history → `never-existed`, a warning; history seen in part → a
     warning. A path the memory `claimed` (a `file:` anchor, a program file) stays REFUTED, as written it is false;
     a path a command only names is not the claim, so there a path not known to be gone leaves it INCONCLUSIVE,
     saying why (state `unsure` where history was cut). A result judged once already (a command's program file, then
-    the path it names: the same path) does not say it twice."""
-    said = f"; {fate.describe()}"
+    the path it names: the same path) does not say it twice. `subject` names the path the clause is about, where the
+    reason does not (a configuration looked for in several places)."""
+    said = f"; {subject}{fate.describe()}"
     if not result.reason.endswith(said):
         result.reason += said
     if fate.existed:

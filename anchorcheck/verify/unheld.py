@@ -15,20 +15,26 @@ The same holds for a folder or file a command names itself (`go test ./x/...`,
 `pnpm -C web`, `make -C docs`, `cargo --manifest-path x/Cargo.toml`): a runner
 that finds it missing says which (`missing_path`), and for a command read from
 prose history decides: gone → REFUTED with the commit; never there → an
-example or a hallucination, INCONCLUSIVE `never-existed`.
+example or a hallucination, INCONCLUSIVE `never-existed`. So it does for the
+configuration a command needs and no folder where it runs or above holds (a
+package.json, a go.mod: each place one was looked for), and for a Go package
+folder with no .go file (was there one, and when did the last go).
 """
 
 from __future__ import annotations
 
-from anchorcheck.evidence.history import history_of
+from anchorcheck.evidence.cache import open_cache
+from anchorcheck.evidence.history import Change, at_head, emptied, history_of
 from anchorcheck.memory import implicit
 from anchorcheck.memory.outside import is_outside
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Verdict
 from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.context import Context
-from anchorcheck.verify.staleness import judge_by_fate
+from anchorcheck.verify.namehistory import MIN_SECONDS, UNSURE
+from anchorcheck.verify.staleness import GONE, judge_by_fate
 
+_EMPTIED_KEY = "emptied-v1"  # the facts cache's key for what history says of a folder's files of one kind
 UNHELD = "unheld-folder"  # runs in a folder the checkout does not hold: another project's command, or a gone folder's
 UNKNOWN_FOLDER = "unknown-folder"  # runs in a folder written from outside the repository that is none of its folders
 
@@ -81,4 +87,68 @@ def names_missing(result: AnchorResult, context: Context) -> AnchorResult:
     fate = history_of(context).fate(path)
     if fate is not None:
         judge_by_fate(result, fate, claimed=False)
+    return result
+
+
+def config_history(result: AnchorResult, context: Context) -> AnchorResult:
+    """A command read from prose that a runner REFUTED for having no configuration where it runs or above
+    (`details["missing_path"]`, a list: each place one was looked for), as history has it: one of them there and gone →
+    stale (an error), naming it and where it went; none ever there → not this checkout's command, INCONCLUSIVE
+    `never-existed` (inspect_ai's skill runs `pnpm test` "from the ts-mono root", a submodule: the repository never
+    had a package.json); history seen in part → INCONCLUSIVE. No history: as it is."""
+    if result.verdict is not Verdict.REFUTED:
+        return result
+    places, emptied = result.details.get("missing_path"), result.details.get("emptied")
+    if isinstance(emptied, list) and len(emptied) == 2 and all(isinstance(w, str) for w in emptied):
+        return _emptied(result, emptied[0], emptied[1], context)
+    if not isinstance(places, list) or not places:
+        return result
+    history = history_of(context)
+    history.want(places)  # one walk for all of them
+    fates = {place: fate for place in places if (fate := history.fate(place)) is not None}
+    if not fates or len(fates) < len(places):
+        return result  # no history, or one of them is here after all
+    gone = next((place for place, fate in fates.items() if fate.existed), None)
+    if gone is not None:
+        judge_by_fate(result, fates[gone], claimed=False, subject=f"{gone} ")
+    else:
+        shown = ", ".join(places[:4]) + (" ..." if len(places) > 4 else "")
+        unsure = next((fate for fate in fates.values() if not fate.never_existed), None)
+        judge_by_fate(result, unsure or next(iter(fates.values())), claimed=False, subject=f"{shown}: ")
+    return result
+
+
+def _emptied(result: AnchorResult, folder: str, suffix: str, context: Context) -> AnchorResult:
+    """A command that needs files of a kind in a folder that holds none (`go test` where no .go file is): stale when
+    history shows such a file there and deleted; never one there → the text does not run that folder's package
+    (toolhive's "the global `go test` timeout", "never run `go test`, `go build`" at a root that never held Go)."""
+    history = history_of(context)
+    left = context.time_left()
+    if left is not None and left < MIN_SECONDS:
+        return result  # no time to look: nothing is concluded from history not read
+    with at_head(context.repo) as head:
+        if head is None:
+            return result
+        cache = open_cache(context.options, context.repo.root, context.time_left)
+        key = f"{_EMPTIED_KEY}:{head}:{'shallow' if history.shallow else 'full'}:{folder}:{suffix}"
+        stored = cache.get_many([key]).get(key) if cache is not None else None
+        if stored is None:
+            found = emptied(context.repo, head, folder, suffix)
+            if found is False:
+                return result
+            stored = {"change": list(found) if found is not None else None}
+            if cache is not None:
+                cache.put(key, stored)
+                cache.flush()
+    found = Change(*stored["change"]) if stored.get("change") else None
+    shown = "the repository root" if folder in (".", "") else f"{folder}/"
+    if found is not None:
+        result.state, result.severity = GONE, "error"
+        result.reason += f"; its last {suffix} file was deleted in {found}"
+    elif history.shallow:
+        result.verdict, result.state, result.severity = Verdict.INCONCLUSIVE, UNSURE, "warning"
+        result.reason += f"; {shown} held no {suffix} file in the history of this shallow clone: it may have before"
+    else:
+        result.verdict, result.state, result.severity = Verdict.INCONCLUSIVE, implicit.NEVER_EXISTED, "warning"
+        result.reason += f"; {shown} never held a {suffix} file in this repository's history: not a package the text runs, not a stale one"
     return result

@@ -44,6 +44,7 @@ from anchorcheck_plugins.runners._support import (
     join,
     listed,
     nearest,
+    no_config,
     no_folder,
     not_there,
     option,
@@ -264,7 +265,8 @@ def _builtin(invocation: Invocation, context: Context, tool: str, opts: Options,
         return unknown(invocation, f"`{tool} {command}` needs no repository configuration")
     manifest = nearest_manifest(context, opts.cwd)
     if manifest is None:
-        return refuted(invocation, f"`{tool} {command}` needs a package.json; there is none in {searched(opts.cwd)}{elsewhere(context, ['package.json'])}")
+        return no_config(invocation, f"`{tool} {command}` needs a package.json; there is none in {searched(opts.cwd)}{elsewhere(context, ['package.json'])}",
+                         opts.cwd, ["package.json"])
     selection = _targets(context, tool, opts) if opts.workspace else None  # `pnpm --filter web add zod`: web must be there
     if selection is not None and selection.open is None and not selection.packages:
         return _unmatched(invocation, selection)
@@ -317,7 +319,7 @@ def _script(invocation: Invocation, context: Context, tool: str, opts: Options, 
     if selection is None:
         none = f"no package.json in {searched(opts.cwd)}, so there is no script {script}"
         ran = _bun_file(invocation, context, opts.cwd, script, none) if tool == "bun" else None
-        return ran or refuted(invocation, f"{none}{elsewhere(context, ['package.json'])}")
+        return ran or no_config(invocation, f"{none}{elsewhere(context, ['package.json'])}", opts.cwd, ["package.json"])
     if selection.open is not None:
         return unknown(invocation, selection.open)
     packages = selection.packages
@@ -425,7 +427,7 @@ def _exec(invocation: Invocation, context: Context, tool: str, opts: Options, wo
     if download:
         return unknown(invocation, f"{program} is not a dependency here; {invocation.program} may download it")
     if manifest is None:
-        return refuted(invocation, f"`{tool} exec` needs a package.json; there is none in {searched(opts.cwd)}")
+        return no_config(invocation, f"`{tool} exec` needs a package.json; there is none in {searched(opts.cwd)}", opts.cwd, ["package.json"])
     return unknown(invocation, f"{program} is not a declared dependency of {manifest}; it may be a transitive binary")
 
 
