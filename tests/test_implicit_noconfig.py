@@ -69,3 +69,22 @@ def test_go_in_a_folder_that_never_held_go_files_is_not_stale(tmp_path: Path) ->
     assert "the repository root never held a .go file in this repository's history" in bare["reason"]
     gone = found["cmd:cd tool && go build"]  # its package went: stale, with the commit
     assert gone["verdict"] == "REFUTED" and gone["state"] == "gone" and "'the tool becomes cmd/app'" in gone["reason"]
+
+
+def test_every_runner_asks_history_of_the_configuration_it_found_missing(tmp_path: Path) -> None:
+    # the same rule for a Makefile (in make's folder alone), a justfile, a Taskfile, a Cargo.toml, a compose file:
+    # none ever here → a warning; one deleted since the text was written → stale, with the commit
+    def delete() -> None:
+        git(tmp_path, "rm", "-q", "justfile", "Cargo.toml")
+        commit(tmp_path, "drop just and cargo")
+
+    text = "Run `make lint`, `task build`, `docker compose up -d`, `just ready` and `cargo test`.\n"
+    found = _checked(tmp_path, {"justfile": "ready:\n\techo\n", "Cargo.toml": "[package]\nname = 'x'\nversion = '0.1.0'\n", "src/lib.rs": ""}, text, delete)
+    for anchor in ("cmd:make lint", "cmd:task build", "cmd:docker compose up -d"):
+        result = found[anchor]
+        assert (result["verdict"], result["state"], result["severity"]) == ("INCONCLUSIVE", "never-existed", "warning"), anchor
+        assert "never in this repository's history" in result["reason"]
+    for anchor, config in (("cmd:just ready", "justfile"), ("cmd:cargo test", "Cargo.toml")):
+        result = found[anchor]
+        assert (result["verdict"], result["state"], result["severity"]) == ("REFUTED", "gone", "error"), anchor
+        assert config in result["reason"] and "'drop just and cargo'" in result["reason"]

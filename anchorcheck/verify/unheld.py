@@ -90,17 +90,19 @@ def names_missing(result: AnchorResult, context: Context) -> AnchorResult:
     return result
 
 
-def config_history(result: AnchorResult, context: Context) -> AnchorResult:
+def config_history(result: AnchorResult, context: Context, *, gone_only: bool = False) -> AnchorResult:
     """A command read from prose that a runner REFUTED for having no configuration where it runs or above
     (`details["missing_path"]`, a list: each place one was looked for), as history has it: one of them there and gone →
     stale (an error), naming it and where it went; none ever there → not this checkout's command, INCONCLUSIVE
     `never-existed` (inspect_ai's skill runs `pnpm test` "from the ts-mono root", a submodule: the repository never
-    had a package.json); history seen in part → INCONCLUSIVE. No history: as it is."""
+    had a package.json); history seen in part → INCONCLUSIVE. No history: as it is. `gone_only`: the stale answer
+    alone, asked before other folders are (a configuration gone from here is stale even where another defines the
+    command); the rest is asked after them, so "defined in python/Makefile" says more than "never a Makefile here"."""
     if result.verdict is not Verdict.REFUTED:
         return result
     places, emptied = result.details.get("missing_path"), result.details.get("emptied")
     if isinstance(emptied, list) and len(emptied) == 2 and all(isinstance(w, str) for w in emptied):
-        return _emptied(result, emptied[0], emptied[1], context)
+        return _emptied(result, emptied[0], emptied[1], context, gone_only)
     if not isinstance(places, list) or not places:
         return result
     history = history_of(context)
@@ -111,14 +113,14 @@ def config_history(result: AnchorResult, context: Context) -> AnchorResult:
     gone = next((place for place, fate in fates.items() if fate.existed), None)
     if gone is not None:
         judge_by_fate(result, fates[gone], claimed=False, subject=f"{gone} ")
-    else:
+    elif not gone_only:
         shown = ", ".join(places[:4]) + (" ..." if len(places) > 4 else "")
         unsure = next((fate for fate in fates.values() if not fate.never_existed), None)
         judge_by_fate(result, unsure or next(iter(fates.values())), claimed=False, subject=f"{shown}: ")
     return result
 
 
-def _emptied(result: AnchorResult, folder: str, suffix: str, context: Context) -> AnchorResult:
+def _emptied(result: AnchorResult, folder: str, suffix: str, context: Context, gone_only: bool) -> AnchorResult:
     """A command that needs files of a kind in a folder that holds none (`go test` where no .go file is): stale when
     history shows such a file there and deleted; never one there → the text does not run that folder's package
     (toolhive's "the global `go test` timeout", "never run `go test`, `go build`" at a root that never held Go)."""
@@ -141,6 +143,8 @@ def _emptied(result: AnchorResult, folder: str, suffix: str, context: Context) -
                 cache.put(key, stored)
                 cache.flush()
     found = Change(*stored["change"]) if stored.get("change") else None
+    if found is None and gone_only:
+        return result
     shown = "the repository root" if folder in (".", "") else f"{folder}/"
     if found is not None:
         result.state, result.severity = GONE, "error"

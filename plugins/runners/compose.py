@@ -27,6 +27,7 @@ from anchorcheck_plugins.runners._support import (
     is_file,
     join,
     listed,
+    no_config,
     parse_yaml,
     read_text,
     refuted,
@@ -182,7 +183,7 @@ def _files(context: Context, invocation: Invocation, folder: str, written: list[
             if is_file(context, path):
                 override = re.sub(r"\.(ya?ml)$", r".override.\1", path)
                 return [path, override] if is_file(context, override) else [path]
-    return refuted(invocation, f"no compose file ({', '.join(DEFAULT_FILES)}) in {searched(folder)}")
+    return no_config(invocation, f"no compose file ({', '.join(DEFAULT_FILES)}) in {searched(folder)}", folder, DEFAULT_FILES)
 
 
 def _services(command: str, rest: list[str]) -> tuple[list[str], list[bool]]:

@@ -41,8 +41,23 @@ import re
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.plugin import NOT_IN_CONFIG, Context, history_of
 from anchorcheck_plugins.runners._support import (
-    ConfigError, dynamic, in_dir, is_dir, is_file, join, listed, nearest, no_folder, option,
-    read_text, refuted, searched, unknown, unusable, verified,
+    ConfigError,
+    dynamic,
+    in_dir,
+    is_dir,
+    is_file,
+    join,
+    listed,
+    nearest,
+    no_config,
+    no_folder,
+    option,
+    read_text,
+    refuted,
+    searched,
+    unknown,
+    unusable,
+    verified,
 )
 
 _SETTINGS = ("settings.gradle.kts", "settings.gradle")
@@ -129,7 +144,7 @@ def _projects(invocation: Invocation, context: Context, cwd: str, tasks: list[st
     if settings is None:
         build = nearest(context, cwd, _BUILDS)
         if build is None:
-            return refuted(invocation, f"no settings.gradle(.kts) or build.gradle(.kts) in {searched(cwd)}: no Gradle build")
+            return no_config(invocation, f"no settings.gradle(.kts) or build.gradle(.kts) in {searched(cwd)}: no Gradle build", cwd, (*_SETTINGS, *_BUILDS))
         return verified(invocation, f"a single-project Gradle build ({build}); {_OPEN_TASKS}", [Evidence(build, None, "build")])
     here = posixpath.relpath(cwd, settings.root) if cwd != settings.root else "."
     current = "" if here == "." else ":" + here.replace("/", ":")

@@ -30,6 +30,7 @@ from anchorcheck_plugins.runners._support import (
     is_file,
     join,
     listed,
+    no_config,
     no_folder,
     not_there,
     option,
@@ -317,7 +318,7 @@ def verify_make(invocation: Invocation, context: Context) -> AnchorResult:
         path = next((in_dir(call.folder, n) for n in MAKEFILES if is_file(context, in_dir(call.folder, n))), None)
         if path is None:
             where = "the repository root" if call.folder == "." else f"{call.folder}/"
-            return refuted(invocation, f"no Makefile in {where}{elsewhere(context, MAKEFILES)}")
+            return no_config(invocation, f"no Makefile in {where}{elsewhere(context, MAKEFILES)}", call.folder, MAKEFILES, above=False)
     try:
         makefile = read_makefile(context, path)
         if not call.targets:
