@@ -33,6 +33,24 @@ def test_a_file_that_comes_and_goes_is_not_stale_but_one_deleted_once_is(tmp_pat
     assert code == 1 and old["verdict"] == "REFUTED" and old["state"] == "gone" and "'drop old'" in old["reason"]
 
 
+def test_a_folder_that_lost_a_file_now_and_then_and_was_deleted_once_is_stale(tmp_path: Path) -> None:
+    # ReactiveUI's `integrationtests/`: years of life, a stray file removed from it twice, then the folder deleted
+    # whole. Only a commit that left the folder empty removed it: this one came and went once, so it is stale.
+    write_tree(tmp_path, {"itests/a.sln": "a\n", "itests/b.cs": "b\n", "itests/c.cs": "c\n", "itests/d.cs": "d\n", "README.md": "r\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"AGENTS.md": "Integration tests: `itests/` (platform solutions).\n"})
+    commit(tmp_path, "agent notes")
+    for stray in ("c", "d"):
+        git(tmp_path, "rm", "-q", f"itests/{stray}.cs")
+        commit(tmp_path, f"remove unneeded {stray}")
+    git(tmp_path, "rm", "-q", "-r", "itests")
+    commit(tmp_path, "remove the deprecated integration tests")
+    code, results = check(tmp_path)
+    folder = by_anchor(results)["file:itests/"]
+    assert code == 1 and folder["verdict"] == "REFUTED" and folder["state"] == "gone"
+    assert "'remove the deprecated integration tests'" in folder["reason"] and "comes and goes" not in folder["reason"]
+
+
 SHOWN = '''\
 # Rules
 
