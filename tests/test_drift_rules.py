@@ -33,6 +33,24 @@ def test_a_file_that_comes_and_goes_is_not_stale_but_one_deleted_once_is(tmp_pat
     assert code == 1 and old["verdict"] == "REFUTED" and old["state"] == "gone" and "'drop old'" in old["reason"]
 
 
+def test_a_folder_that_lost_a_file_now_and_then_and_was_deleted_once_is_stale(tmp_path: Path) -> None:
+    # ReactiveUI's `integrationtests/`: years of life, a stray file removed from it twice, then the folder deleted
+    # whole. Only a commit that left the folder empty removed it: this one came and went once, so it is stale.
+    write_tree(tmp_path, {"itests/a.sln": "a\n", "itests/b.cs": "b\n", "itests/c.cs": "c\n", "itests/d.cs": "d\n", "README.md": "r\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"AGENTS.md": "Integration tests: `itests/` (platform solutions).\n"})
+    commit(tmp_path, "agent notes")
+    for stray in ("c", "d"):
+        git(tmp_path, "rm", "-q", f"itests/{stray}.cs")
+        commit(tmp_path, f"remove unneeded {stray}")
+    git(tmp_path, "rm", "-q", "-r", "itests")
+    commit(tmp_path, "remove the deprecated integration tests")
+    code, results = check(tmp_path)
+    folder = by_anchor(results)["file:itests/"]
+    assert code == 1 and folder["verdict"] == "REFUTED" and folder["state"] == "gone"
+    assert "'remove the deprecated integration tests'" in folder["reason"] and "comes and goes" not in folder["reason"]
+
+
 SHOWN = '''\
 # Rules
 
@@ -472,3 +490,19 @@ def test_a_folder_named_only_in_a_heading_is_a_claim(tmp_path: Path) -> None:
     commit(tmp_path, "internal is core")
     moved = by_anchor(check(tmp_path)[1])["file:internal/"]
     assert moved["verdict"] == "REFUTED" and "moved to `core`" in moved["reason"], moved["reason"]
+
+
+def test_a_path_under_a_folder_named_like_a_host_is_read_where_that_folder_is_here(tmp_path: Path) -> None:
+    # symfony/ai's `ai.symfony.com/`: the website's folder is named after its host. A path under it is a path here
+    # (a file renamed there is stale), while `github.com/acme/tools`, with no such folder, stays a host.
+    write_tree(tmp_path, {"site.acme.dev/config/menu.json": "{}\n", "site.acme.dev/index.php": "<?php\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"AGENTS.md": "The build rewrites `site.acme.dev/config/menu.json`; the CLI is `github.com/acme/tools/cli.go`.\n"})
+    commit(tmp_path, "agent notes")
+    git(tmp_path, "mv", "site.acme.dev/config/menu.json", "site.acme.dev/config/nav.json")
+    commit(tmp_path, "rename the menu")
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    menu = found["file:site.acme.dev/config/menu.json"]
+    assert code == 1 and menu["verdict"] == "REFUTED" and "moved to `site.acme.dev/config/nav.json`" in menu["reason"]
+    assert not any("github.com" in anchor for anchor in found)

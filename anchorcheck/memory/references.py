@@ -46,7 +46,7 @@ from anchorcheck.memory.outside import entered_outside
 from anchorcheck.memory.shellblock import shell_lines
 from anchorcheck.memory.prose import GENERATED, ProseLine
 from anchorcheck.memory.pathtokens import (
-    PLACEHOLDER_ARGUMENT, backslash_path, clean_path, dotted_name, folderish, loose_path, placeholder_word, program_path,
+    PLACEHOLDER_ARGUMENT, backslash_path, clean_path, dotted_name, folderish, host_rooted, loose_path, placeholder_word, program_path,
 )
 from anchorcheck.model.reference import Reference
 
@@ -469,6 +469,9 @@ def _path_of(token: str, form: str, evidence: bool) -> tuple[str, bool, bool, bo
     `owner/repo` are loose: read only if the first folder is one here; `gradle.properties`, a dotted name no list of
     extensions knows, is loose on evidence: kept where such a file is, or history says was."""
     path, rooted = clean_path(token, link=form == "link")
+    if path is None and host_rooted(token):  # `ai.symfony.com/public/llms.txt`: kept only where that folder is here
+        path, rooted = clean_path(token, link=form == "link", host=True)
+        return (path, rooted, True, True) if path is not None and not rooted else None
     plain = token[1:] if token.startswith("/") and not token.startswith("//") else token
     if path is None and form == "code" and loose_path(plain):
         return plain, plain != token, True, evidence
