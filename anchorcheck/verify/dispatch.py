@@ -165,8 +165,8 @@ class Dispatch:
             result = config_history(result, self.context, gone_only=True)  # before other folders are asked: a configuration gone from here is stale
         if result.verdict is Verdict.REFUTED:
             result = namehistory.in_prose(defined_elsewhere(reference, result, readings, self._holds, self.registry, self.context.repo))
-            result = config_history(result, self.context)  # none here ever: an example, not stale
             result = unknown_folder(reference, names_missing(result, self.context), self.context.repo)
+            result = config_history(result, self.context)  # none here ever: an example, not stale
         if result.state == implicit.NEVER_EXISTED:  # a program file or a name its configuration never had: an example, not stale
             result.verdict = Verdict.INCONCLUSIVE
         return result
