@@ -66,11 +66,16 @@ def runs_unheld(reference: Reference, context: Context) -> AnchorResult | None:
     return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, why, state=UNHELD, severity="warning" if gone is not None else None)
 
 
+def runs_unknown(reference: Reference, repo: Repository) -> bool:
+    """Whether a command runs after a `cd` into a folder written from outside the repository (`cd ~/projects/REPO/DIR`)
+    none of whose trailing parts is a folder here: it is read where the text stands, which is not where it runs."""
+    return is_outside(reference.placed) and implicit.placed_in(reference, repo) is None
+
+
 def unknown_folder(reference: Reference, result: AnchorResult, repo: Repository) -> AnchorResult:
-    """`result`, INCONCLUSIVE instead of REFUTED for a command run after a `cd` into a folder written from outside the
-    repository (`cd ~/projects/REPO/DIR`) none of whose trailing parts is a folder here: where it runs is unknown, so it
+    """`result`, INCONCLUSIVE instead of REFUTED for a command that `runs_unknown`: where it runs is unknown, so it
     was read where the text stands, and is not wrong for failing there."""
-    if result.verdict is not Verdict.REFUTED or not is_outside(reference.placed) or implicit.placed_in(reference, repo) is not None:
+    if result.verdict is not Verdict.REFUTED or not runs_unknown(reference, repo):
         return result
     why = (f"{result.reason}; but it runs after `cd {reference.placed}`, a folder outside the repository that is no folder "
            "of it by any trailing part: where it runs is unknown")
