@@ -140,6 +140,9 @@ class Dispatch:
             else:
                 result = self._check(f"file:{encode_path(where.path)}")
                 result.reason += where.note
+                if result.verdict is Verdict.REFUTED and implicit.route_like(reference, self.context.repo):
+                    result.severity = "warning"
+                    result.reason += f"; `{reference.written}` may be a URL route too, written the same way"
         elif reference.kind == "cmd":
             unheld = runs_unheld(reference, self.context)
             result = unheld if unheld is not None else self._check_command(reference)
