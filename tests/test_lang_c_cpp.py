@@ -136,6 +136,16 @@ def test_a_name_a_top_level_macro_call_may_define_is_not_refuted(tmp_path: Path,
     assert check(root, f"sym:{source}::point.z").verdict is Verdict.REFUTED
 
 
+def test_template_arguments_nested_deep_are_taken_off_a_name(tmp_path: Path) -> None:
+    """An out-of-line method of a class template is the class's (`Conn<Map<K, V>>::Send` is `Conn.Send`), however deep
+    its arguments nest."""
+    deep = "template<> void Box" + "<Box" * 2_000 + ">" * 2_000 + "::Open() {}\n"
+    source = "template<> void Conn<Map<K, V>>::Send() {}\n" + deep
+    root = init_repo(write(tmp_path, {"conn.cc": source}))
+    for anchor in ("sym:conn.cc::Conn.Send", "sym:conn.cc::Box.Open"):
+        assert check(root, anchor).verdict is Verdict.VERIFIED, anchor
+
+
 def test_a_member_of_a_base_in_another_header_is_found(tmp_path: Path) -> None:
     root = init_repo(write(tmp_path, {
         "base.h": "class Base {\n public:\n  void Hello();\n};\n",
