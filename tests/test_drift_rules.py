@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from anchorcheck import Verifier
+from anchorcheck.evidence.history import history_of
 from tests.conftest import git, init_repo, needs_git, write_tree
 from tests.test_history import by_anchor, check, commit
 
@@ -506,3 +508,19 @@ def test_a_path_under_a_folder_named_like_a_host_is_read_where_that_folder_is_he
     menu = found["file:site.acme.dev/config/menu.json"]
     assert code == 1 and menu["verdict"] == "REFUTED" and "moved to `site.acme.dev/config/nav.json`" in menu["reason"]
     assert not any("github.com" in anchor for anchor in found)
+
+
+def test_a_folder_named_like_pathspec_magic_is_asked_about_as_written(tmp_path: Path) -> None:
+    # `:(top)z` read as a pathspec is `z`, a folder that stayed: whether a commit emptied `:(top)z` must be asked of
+    # that folder, else its earlier removal is missed and a folder that comes and goes reads as deleted once.
+    odd = ":(top)z"
+    write_tree(tmp_path, {f"{odd}/a.txt": "a\n", f"{odd}/b.txt": "b\n", "z/kept.txt": "k\n"})
+    init_repo(tmp_path)
+    for step in ("empty it", "make it again", "empty it again"):
+        if (tmp_path / odd).exists():
+            git(tmp_path, "rm", "-q", "-r", f":(literal){odd}")
+        else:
+            write_tree(tmp_path, {f"{odd}/a.txt": "a\n", f"{odd}/b.txt": "b\n"})
+        commit(tmp_path, step)
+    fate = history_of(Verifier(tmp_path, options={"cache": False}).context).fate(odd)
+    assert fate is not None and fate.removals == 2

@@ -124,3 +124,16 @@ def test_a_leading_slash_path_whose_top_folder_went_is_read_on_history(tmp_path:
         assert found[anchor]["verdict"] == "REFUTED" and f"moved to `{new}`" in found[anchor]["reason"]
     assert found["file:cmd/"]["verdict"] == "VERIFIED"
     assert not [a for a in found if "api" in a]  # a route: never a path here
+
+
+def test_a_leading_slash_path_read_on_history_alone_is_a_warning_a_route_may_be_written_so(tmp_path: Path) -> None:
+    # a FastAPI app serves Swagger at `/docs/`; a docs/ folder deleted long ago makes it read as a path, which may be
+    # right, but a route is written the same way: a warning, which no hook blocks on
+    write_tree(tmp_path, {"docs/index.md": "i\n", "app/main.py": "print(1)\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "-r", "docs")
+    commit(tmp_path, "drop docs")
+    write_tree(tmp_path, {"AGENTS.md": "Run the server and open `/docs/` in a browser.\n"})
+    code, results = check(tmp_path)
+    docs = by_anchor(results)["file:docs/"]
+    assert code == 0 and docs["verdict"] == "REFUTED" and docs["severity"] == "warning" and "may be a URL route" in docs["reason"]

@@ -114,3 +114,22 @@ def test_a_block_that_enters_the_checkout_from_outside_runs_in_the_longest_trail
     # a variable or git's root, then a folder here
     assert at[16, "cmd:pnpm dev in:web/"]["verdict"] == at[21, "cmd:pnpm dev in:web/"]["verdict"] == "VERIFIED"
     assert "no script lint in web/package.json" in at[16, "cmd:pnpm lint in:web/"]["reason"]
+
+
+def test_a_cd_written_with_thousands_of_folders_is_read_by_its_last_ones_alone() -> None:
+    # a crafted `cd ~/x/x/.../tools/monitoring` of 20,000 parts: every trailing part is no folder a checkout has, and
+    # asking the tree for each (up to 20,000 parts long) for every command after it would take minutes
+    from anchorcheck.memory.outside import MAX_TAILS, folder_tails
+
+    tails = folder_tails("~/" + "x/" * 20_000 + "tools/monitoring")
+    assert len(tails) == MAX_TAILS and tails[-2:] == ["tools/monitoring", "monitoring"]
+    assert folder_tails("~/projects/acme/tools/monitoring") == ["projects/acme/tools/monitoring", "acme/tools/monitoring", "tools/monitoring", "monitoring"]
+
+
+def test_a_line_chaining_thousands_of_cds_from_outside_is_read_by_its_last(tmp_path: Path) -> None:
+    # each `cd ~/x && ` was read by a call of the reader on the rest of the line: 2,000 of them overflowed Python's stack
+    text = "Run `" + "cd ~/x && " * 2_000 + "cd ~/src/acme/web && make lint`.\n"
+    write_tree(tmp_path, {"web/Makefile": "lint:\n\ttrue\n", "AGENTS.md": text})
+    init_repo(tmp_path)
+    code, results = check(tmp_path)
+    assert code == 0 and by_anchor(results)["cmd:make lint in:web/"]["verdict"] == "VERIFIED"

@@ -120,6 +120,32 @@ def test_a_member_a_base_may_give_is_not_refuted(tree: Path) -> None:
     assert check(tree, f"sym:{H}::Conn.inherited").verdict is Verdict.INCONCLUSIVE
 
 
+@pytest.mark.parametrize("source", ["lib/cmds.c", "lib/cmds.cc"])
+def test_a_name_a_top_level_macro_call_may_define_is_not_refuted(tmp_path: Path, source: str) -> None:
+    """`DEFINE_CMD(get)` pastes `getCommand` together (`name##Command`) in a header, `LIST_HEAD(waiters);` defines
+    `waiters`: no declaration of the file writes them, so a file that calls a macro at its top level proves no name
+    absent; a member of a struct it defines still is."""
+    root = init_repo(write(tmp_path, {
+        "lib/cmds.h": "#define DEFINE_CMD(name) void name##Command(int c) { (void)c; }\n",
+        source: '#include "cmds.h"\nDEFINE_CMD(get);\nLIST_HEAD(waiters);\nstruct point { int x; };\nint plain(void) { return 0; }\n',
+    }))
+    for name in ("getCommand", "waiters"):
+        result = check(root, f"sym:{source}::{name}")
+        assert result.verdict is Verdict.INCONCLUSIVE and f"{source}:2 DEFINE_CMD(...)" in result.reason, result.reason
+    assert check(root, f"sym:{source}::plain").verdict is Verdict.VERIFIED
+    assert check(root, f"sym:{source}::point.z").verdict is Verdict.REFUTED
+
+
+def test_template_arguments_nested_deep_are_taken_off_a_name(tmp_path: Path) -> None:
+    """An out-of-line method of a class template is the class's (`Conn<Map<K, V>>::Send` is `Conn.Send`), however deep
+    its arguments nest."""
+    deep = "template<> void Box" + "<Box" * 2_000 + ">" * 2_000 + "::Open() {}\n"
+    source = "template<> void Conn<Map<K, V>>::Send() {}\n" + deep
+    root = init_repo(write(tmp_path, {"conn.cc": source}))
+    for anchor in ("sym:conn.cc::Conn.Send", "sym:conn.cc::Box.Open"):
+        assert check(root, anchor).verdict is Verdict.VERIFIED, anchor
+
+
 def test_a_member_of_a_base_in_another_header_is_found(tmp_path: Path) -> None:
     root = init_repo(write(tmp_path, {
         "base.h": "class Base {\n public:\n  void Hello();\n};\n",

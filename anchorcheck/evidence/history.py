@@ -280,7 +280,7 @@ class History:
         self.emptied_asked += 1
         if self.emptied_asked > MAX_EMPTIED:
             return True
-        return not self.repo.git("ls-tree", "--name-only", operands=[commit], paths=[folder])
+        return not self.repo.git("ls-tree", "--name-only", operands=[commit], paths=literal(folder))
 
     def _follow(self, fate: Fate, commit: str) -> Fate:
         """A path moved somewhere that is gone too: follow the renames (a -> b -> c) to where it is now, each

@@ -162,6 +162,13 @@ def unplaced(reference: Reference) -> bool:
     )
 
 
+def route_like(reference: Reference, repo: Repository) -> bool:
+    """A leading-slash path whose first folder is not here now (`/docs/`): read because history shows the path was
+    here, but a URL route is written the same way (FastAPI serves `/docs/`), so its absence is likely, not certain,
+    to be staleness."""
+    return reference.rooted and not _is_dir(repo, reference.value.strip("/").split("/", 1)[0])
+
+
 def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: Probes | None = None) -> bool:
     """Whether a path reference read from a memory file names something in this repository at all.
 

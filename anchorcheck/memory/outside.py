@@ -23,6 +23,8 @@ from anchorcheck.base.lazyregex import later
 __all__ = ["entered_outside", "folder_tails", "is_outside"]
 
 TOPLEVEL = "$(git rev-parse --show-toplevel)"
+MAX_TAILS = 32  # trailing parts a folder may be: deeper than any checkout's folders, and a crafted `cd` of 20,000 parts
+# would otherwise make 20,000 tails of up to 20,000 parts each, asked of the tree for every command after it
 # `cd FOLDER`, alone or followed by `&&` or `;` and the rest of the line: FOLDER quoted in part or whole, or git's
 # root, or one word.
 _CD = later(r"\s*cd\s+((?:\"[^\"]*\"|'[^']*'|\$\(git rev-parse --show-toplevel\)|[^\s;&|()'\"])+)\s*(?:$|(?:&&|;)\s*)")
@@ -55,13 +57,13 @@ def entered_outside(command: str) -> tuple[str, int, int] | None:
 def folder_tails(folder: str) -> list[str]:
     """The repo-relative folders an outside folder may be, longest first: its trailing parts (`tools/local/monitoring`,
     `local/monitoring`, `monitoring` of `~/projects/dragonfly/tools/local/monitoring`), never its first part (`~`,
-    `/`, a variable); after git's `--show-toplevel`, the rest alone (`.` for the root itself)."""
+    `/`, a variable), at most `MAX_TAILS` parts; after git's `--show-toplevel`, the rest alone (`.` for the root itself)."""
     if folder.startswith(TOPLEVEL):
         rest = posixpath.normpath(folder[len(TOPLEVEL) :].strip("/") or ".")
         return [] if rest.startswith("..") else [rest]
     parts = [p for p in folder.split("/")[1:] if p not in ("", ".")]
     unknown = [i for i, p in enumerate(parts) if re.search(r"[$`*?\[{<>]", p)]  # `~/src/$APP/web`: only `web` is written
-    parts = parts[unknown[-1] + 1 :] if unknown else parts
+    parts = (parts[unknown[-1] + 1 :] if unknown else parts)[-MAX_TAILS:]
     return [] if ".." in parts else ["/".join(parts[i:]) for i in range(len(parts))]
 
 

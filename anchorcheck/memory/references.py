@@ -375,6 +375,9 @@ class _Reader:
             if form == "shell":
                 self.cwd, self.outside = None, folder
             return True
+        # `cd ~/a && cd ~/b && make`: the last places the rest (a loop, not a recursion: a line chains as many as it likes)
+        while (inner := entered_outside(command[start:end])) is not None and inner[1] < inner[2]:
+            folder, start, end = inner[0], start + inner[1], start + inner[2]
         kept = self.cwd, self.outside
         self.cwd, self.outside = None, folder
         self._command(command[start:end], number, column0 + start, form)

@@ -31,6 +31,7 @@ from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import AnchorResult, Verdict
 from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.context import Context
+from anchorcheck.repo.paths import UnsafePathError
 from anchorcheck.verify.namehistory import MIN_SECONDS, UNSURE
 from anchorcheck.verify.staleness import GONE, judge_by_fate
 
@@ -66,11 +67,16 @@ def runs_unheld(reference: Reference, context: Context) -> AnchorResult | None:
     return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, why, state=UNHELD, severity="warning" if gone is not None else None)
 
 
+def runs_unknown(reference: Reference, repo: Repository) -> bool:
+    """Whether a command runs after a `cd` into a folder written from outside the repository (`cd ~/projects/REPO/DIR`)
+    none of whose trailing parts is a folder here: it is read where the text stands, which is not where it runs."""
+    return is_outside(reference.placed) and implicit.placed_in(reference, repo) is None
+
+
 def unknown_folder(reference: Reference, result: AnchorResult, repo: Repository) -> AnchorResult:
-    """`result`, INCONCLUSIVE instead of REFUTED for a command run after a `cd` into a folder written from outside the
-    repository (`cd ~/projects/REPO/DIR`) none of whose trailing parts is a folder here: where it runs is unknown, so it
+    """`result`, INCONCLUSIVE instead of REFUTED for a command that `runs_unknown`: where it runs is unknown, so it
     was read where the text stands, and is not wrong for failing there."""
-    if result.verdict is not Verdict.REFUTED or not is_outside(reference.placed) or implicit.placed_in(reference, repo) is not None:
+    if result.verdict is not Verdict.REFUTED or not runs_unknown(reference, repo):
         return result
     why = (f"{result.reason}; but it runs after `cd {reference.placed}`, a folder outside the repository that is no folder "
            "of it by any trailing part: where it runs is unknown")
@@ -111,13 +117,26 @@ def config_history(result: AnchorResult, context: Context, *, gone_only: bool = 
     if not fates or len(fates) < len(places):
         return result  # no history, or one of them is here after all
     gone = next((place for place, fate in fates.items() if fate.existed), None)
-    if gone is not None:
+    local = _local(context, gone) if gone is not None else None
+    if gone is not None and local is not None:  # untracked on purpose: `./configure` writes the Makefile now
+        result.verdict, result.state, result.severity = Verdict.INCONCLUSIVE, UNSURE, "warning"
+        result.reason += f"; {gone} {fates[gone].describe()}, but it is {local}: a build output or a local file, not a stale one"
+    elif gone is not None:
         judge_by_fate(result, fates[gone], claimed=False, subject=f"{gone} ")
     elif not gone_only:
         shown = ", ".join(places[:4]) + (" ..." if len(places) > 4 else "")
         unsure = next((fate for fate in fates.values() if not fate.never_existed), None)
         judge_by_fate(result, unsure or next(iter(fates.values())), claimed=False, subject=f"{shown}: ")
     return result
+
+
+def _local(context: Context, place: str) -> str | None:
+    """Why the repository keeps a configuration that history shows deleted out of git now (a .gitignore names it: an
+    autotools Makefile that `./configure` writes), so its absence in this checkout is no staleness; None if nothing."""
+    try:
+        return context.ignored_because(place)
+    except UnsafePathError:
+        return None
 
 
 def _emptied(result: AnchorResult, folder: str, suffix: str, context: Context, gone_only: bool) -> AnchorResult:

@@ -62,6 +62,10 @@ def extract(parsed: Parsed) -> Facts:
     if parsed.mentions(_ENV_MARKERS):
         _env_reads(parsed, facts)
     facts.defs = definitions_of(parsed)
+    called = next(_macro_calls(parsed.root), None)
+    if called is not None:
+        macro = Parsed.text(called.named_children[0]) if called.named_children else "a macro"
+        facts.open.append(("", Parsed.line(called), f"{macro}(...) at the top level may be a macro that defines names no declaration writes"))
     for node in _classes(parsed.root):
         owner = _unqualified(enclosing_name(node, _CLASSES))
         for clause in (c for c in node.named_children if c.type == "base_class_clause"):
@@ -104,6 +108,17 @@ def _top_level(root: Node) -> Iterator[Node]:
         yield child
         if child.type in _TOP:
             stack.append(iter(child.named_children))
+
+
+def _macro_calls(root: Node) -> Iterator[Node]:
+    """`NAME(...)` at the top level, outside any function: a macro's call, which may define what no declaration
+    writes (`DEFINE_CMD(get)` pasting `get##Command` together, `LIST_HEAD(foo)`), so the file's absence of a name is
+    no proof. C++'s grammar reads it as a call statement, C's as a type written `NAME(...)`, alone or in an error."""
+    for node in _top_level(root):
+        if node.type == "expression_statement" and node.named_children and node.named_children[0].type == "call_expression":
+            yield node.named_children[0]
+        elif node.type in ("ERROR", "declaration"):
+            yield from (c for c in node.named_children if c.type == "macro_type_specifier")
 
 
 def import_segments(module: str) -> tuple[str, ...]:
@@ -159,15 +174,28 @@ def _body(node: Node) -> list[Node]:
 def _unqualified(written: str, namespaces: frozenset[str] = frozenset()) -> str:
     """`Conn.Send` for `facade::Conn<T>::Send` where facade is one of `namespaces`: template arguments and leading
     namespaces dropped, `::` folded to dots."""
-    while "<" in written and written != (shorter := _ARGUMENTS.sub("", written)):
-        written = shorter
-    parts = "".join(written.split()).replace("::", ".").split(".")
+    parts = "".join(_without_arguments(written).split()).replace("::", ".").split(".")
     while len(parts) > 1 and (parts[0] in namespaces or not parts[0]):
         parts.pop(0)
     return ".".join(parts)
 
 
-_ARGUMENTS = re.compile(r"<[^<>]*>")
+def _without_arguments(written: str) -> str:
+    """`written` without its template arguments, nested or not (`Conn<Map<K, V>>` is `Conn`); a `<` or `>` that no other
+    closes stays (`operator<`). One pass with a stack of the open `<`s: a name nested 20,000 deep, taken off one
+    innermost pair at a time, cost seconds."""
+    kept: list[str] = []
+    opened: list[int] = []
+    for char in written:
+        if char == ">" and opened:
+            del kept[opened.pop():]
+            continue
+        if char == "<":
+            opened.append(len(kept))
+        kept.append(char)
+    return "".join(kept)
+
+
 _CLASSES = frozenset({"class_specifier", "struct_specifier"})
 
 

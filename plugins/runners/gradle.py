@@ -41,23 +41,8 @@ import re
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.plugin import NOT_IN_CONFIG, Context, history_of
 from anchorcheck_plugins.runners._support import (
-    ConfigError,
-    dynamic,
-    in_dir,
-    is_dir,
-    is_file,
-    join,
-    listed,
-    nearest,
-    no_config,
-    no_folder,
-    option,
-    read_text,
-    refuted,
-    searched,
-    unknown,
-    unusable,
-    verified,
+    ConfigError, dynamic, in_dir, is_dir, is_file, join, listed, nearest, no_config, no_folder, option,
+    read_text, refuted, searched, unknown, unusable, verified,
 )
 
 _SETTINGS = ("settings.gradle.kts", "settings.gradle")
