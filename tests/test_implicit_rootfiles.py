@@ -124,3 +124,13 @@ def test_a_leading_slash_path_whose_top_folder_went_is_read_on_history(tmp_path:
         assert found[anchor]["verdict"] == "REFUTED" and f"moved to `{new}`" in found[anchor]["reason"]
     assert found["file:cmd/"]["verdict"] == "VERIFIED"
     assert not [a for a in found if "api" in a]  # a route: never a path here
+
+
+def test_a_link_to_a_folder_written_without_a_slash_is_a_path(tmp_path: Path) -> None:
+    # alloy (held-out-10): `[docs/sources](docs/sources)` — a link's target is a path whatever its shape
+    write_tree(tmp_path, {"docs/sources/a.md": "x\n", "AGENTS.md": "Component docs live in [docs/sources](docs/sources).\n"})
+    init_repo(tmp_path)
+    assert by_anchor(check(tmp_path)[1])["file:docs/sources"]["verdict"] == "VERIFIED"
+    _moved(tmp_path, "docs/sources", "docs/reference")
+    moved = by_anchor(check(tmp_path)[1])["file:docs/sources"]
+    assert moved["verdict"] == "REFUTED" and "moved to `docs/reference`" in moved["reason"]
