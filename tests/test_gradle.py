@@ -58,7 +58,8 @@ def test_a_project_no_revision_included_is_never_refuted(build: Path) -> None:
 
 @pytest.mark.parametrize("settings", [
     'file("modules").listFiles().forEach { include(":${it.name}") }\ninclude(":sdk-core")\n',  # computed
-    'include(":sdk-core")\nincludeBuild("plugins")\n',  # a composite build: `:x:task` may name another build
+    'include(":sdk-core")\nincludeBuild(pluginsDir)\n',  # a composite build of a computed path: `:x:task` may name it
+    'include(":sdk-core")\nincludeBuild("sdk-server")\n',  # `:sdk-server:task` names that included build
 ])
 def test_a_project_gone_from_settings_that_may_still_be_there_is_never_refuted(build: Path, settings: str) -> None:
     (build / "settings.gradle.kts").write_text(settings)
@@ -161,3 +162,13 @@ def test_a_build_file_deleted_from_a_folder_that_stays_is_not_known_to_take_the_
     code, results = check(nested)
     found = by_anchor(results)["cmd:./gradlew :mock-core:japicmp"]
     assert code == 0 and found["verdict"] == "INCONCLUSIVE" and "deleted in" in found["reason"], found
+
+
+def test_a_build_included_by_name_leaves_other_projects_judged(build: Path) -> None:
+    # sentry-java (held-out-10): `includeBuild("build-logic")` made every absent project doubtful; only a task path
+    # that starts with an included build's name (its folder's, or the rootProject.name its settings give) may be one
+    write_tree(build, {"settings.gradle.kts": 'include(":sdk-core")\nincludeBuild("build-logic")\n',
+                       "build-logic/settings.gradle.kts": 'rootProject.name = "conventions"\n'})
+    commit(build, "the server leaves the build")
+    code, results = check(build)
+    assert code == 1 and _server(results)["verdict"] == "REFUTED", _server(results)

@@ -137,3 +137,13 @@ def test_a_leading_slash_path_read_on_history_alone_is_a_warning_a_route_may_be_
     code, results = check(tmp_path)
     docs = by_anchor(results)["file:docs/"]
     assert code == 0 and docs["verdict"] == "REFUTED" and docs["severity"] == "warning" and "may be a URL route" in docs["reason"]
+
+
+def test_a_link_to_a_folder_written_without_a_slash_is_a_path(tmp_path: Path) -> None:
+    # alloy (held-out-10): `[docs/sources](docs/sources)` — a link's target is a path whatever its shape
+    write_tree(tmp_path, {"docs/sources/a.md": "x\n", "AGENTS.md": "Component docs live in [docs/sources](docs/sources).\n"})
+    init_repo(tmp_path)
+    assert by_anchor(check(tmp_path)[1])["file:docs/sources"]["verdict"] == "VERIFIED"
+    _moved(tmp_path, "docs/sources", "docs/reference")
+    moved = by_anchor(check(tmp_path)[1])["file:docs/sources"]
+    assert moved["verdict"] == "REFUTED" and "moved to `docs/reference`" in moved["reason"]

@@ -108,7 +108,8 @@ def clean_path(token: str, link: bool = False, host: bool = False) -> tuple[str 
         return None, False  # github.com/owner/repo, a Go module path
     if _placeholder_text(body) or _placeholder_path(segments) or (segments[0] == "refs" and len(segments) > 2 and segments[1] in _GIT_REF_KINDS):
         return None, False  # ... or a git ref (`refs/heads/main`)
-    explicit = text.startswith("./")  # `./mvnw`: written relative to here, a path whatever its name
+    # `./mvnw`: written relative to here, a path whatever its name; so is a link's target (`[sources](docs/sources)`)
+    explicit = text.startswith("./") or link
     if len(segments) == 1 or (len(segments) == 2 and segments[0] == ".."):
         name = segments[-1]
         if not body.endswith("/") and not _file_name(name) and not (link and "." in name) and not explicit:

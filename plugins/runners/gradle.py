@@ -57,6 +57,8 @@ _VALUED = frozenset({
 _ELSEWHERE = frozenset({"-b", "--build-file", "-c", "--settings-file", "--include-build", "-I", "--init-script"})
 _INCLUDE = re.compile(r"\binclude(?:Flat)?\b[ \t]*(?:\(([^()]*)\)|((?:[^\n]*,[ \t]*\n)*[^\n]*))")
 _STRING = re.compile(r"""(["'])([^"'\n]*)\1""")
+_INCLUDE_BUILD = re.compile(r"\bincludeBuild\b[ \t]*\(?([^)\n]*)")
+_ROOT_NAME = re.compile(r"""\brootProject\.name\s*=\s*(["'])([^"'\n$]*)\1""")
 _LEFT_OVER = re.compile(r"//[^\n]*|/\*.*?\*/|[\s,]", re.DOTALL)
 _PART = re.compile(r"[A-Z]?[a-z0-9]*|[A-Z]+")
 
@@ -68,7 +70,17 @@ class Settings:
         self.path = path
         self.root = posixpath.dirname(path) or "."
         self.projects = {":": 1}  # project path -> the line that includes it
-        self.open = "includeBuild" in text  # a composite build: `:other-build:task` names a build, not a project
+        self.open = False
+        # a composite build: `:other-build:task` names an included build (by its folder's name, or the name its own
+        # settings give it), not a project; a build included by a computed path could be any
+        self.builds: dict[str, str] = {}  # the folder of each build included by a literal path -> its name
+        for call in _INCLUDE_BUILD.finditer(text):
+            path = _STRING.fullmatch(call.group(1).strip())
+            if path is None or "$" in path.group(2):
+                self.open = True
+            else:
+                folder = posixpath.normpath(posixpath.join(self.root, path.group(2)))
+                self.builds[folder] = posixpath.basename(folder)
         # a project's folder or build file named by the settings, not the path its name gives (`projectDir`, `buildFileName`)
         self.placed = "projectDir" in text or "buildFileName" in text
         for match in _INCLUDE.finditer(text):
@@ -143,7 +155,10 @@ def _projects(invocation: Invocation, context: Context, cwd: str, tasks: list[st
         if project in settings.projects:
             continue
         if settings.open:
-            return unknown(invocation, f"{settings.path} does not include project {project}, but its settings compute what they include, or it includes other builds")
+            return unknown(invocation, f"{settings.path} does not include project {project}, but its settings compute what they include, or the builds they include")
+        build = _included_build(context, settings, project)
+        if build is not None:
+            return unknown(invocation, f"{project.split(':')[1]} is the build {build}/ that {settings.path} includes: its tasks are not read")
         # An abbreviation Gradle may expand is no proof either way, but history still is: a revision of the settings
         # that included the project as written shows it was true and is gone (`not-in-config`, as for any absent one).
         why = (", but Gradle may expand it as an abbreviation of a project's name" if _abbreviates(project, settings.projects)
@@ -162,6 +177,19 @@ def _projects(invocation: Invocation, context: Context, cwd: str, tasks: list[st
 
 
 _OPEN_TASKS = "task names are defined by the plugins a build applies and are not checked"
+
+
+def _included_build(context: Context, settings: Settings, project: str) -> str | None:
+    """The folder of the included build a task path's first name names: the build's folder name, or the
+    `rootProject.name` its own settings set (any name, when they compute it)."""
+    first = project.strip(":").split(":")[0]
+    for folder, name in settings.builds.items():
+        own = next((in_dir(folder, n) for n in _SETTINGS if is_file(context, in_dir(folder, n))), None)
+        text = read_text(context, own) if own is not None else ""
+        named = _ROOT_NAME.search(text)
+        if first in (name, named.group(2) if named else name) or ("rootProject.name" in text and named is None):
+            return folder
+    return None
 
 
 def _unbuilt(invocation: Invocation, context: Context, settings: Settings, projects: list[str]) -> AnchorResult | None:
