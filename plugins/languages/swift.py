@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.plugin import Define, Definitions, Facts, Parsed, definitions
+from anchorcheck.plugin import Define, Definitions, Facts, Parsed, definitions, enclosing_name
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -47,7 +47,7 @@ def extract(parsed: Parsed) -> Facts:
         _env_reads(parsed, facts)
     facts.defs = definitions_of(parsed)
     for node in _types(parsed.root):
-        owner = _qualified(node)
+        owner = enclosing_name(node, _TYPES)  # an extension by the type it extends, as written
         for specifier in (c for c in node.named_children if c.type == "inheritance_specifier"):
             base = _type_name(specifier.child_by_field_name("inherits_from"))
             if base:
@@ -99,18 +99,6 @@ def _type_name(node: Node | None) -> str:
     if node is None or node.type != "user_type":
         return ""
     return ".".join(Parsed.text(c) for c in node.named_children if c.type == "type_identifier")
-
-
-def _qualified(node: Node) -> str:
-    """`Outer.Inner`: the names of the types around a declaration, itself included (an extension by the type it extends)."""
-    names = []
-    current: Node | None = node
-    while current is not None:
-        if current.type in _TYPES:
-            name = current.child_by_field_name("name")
-            names.append(_type_name(name) if name is not None and name.type == "user_type" else Parsed.text(name) if name is not None else "")
-        current = current.parent
-    return ".".join(reversed([n for n in names if n]))
 
 
 def _first_name(node: Node) -> list[Node]:
@@ -168,15 +156,8 @@ def package_files(path: str, repo: object) -> tuple[str, ...]:
 
 
 LANGUAGE = Language(
-    name="swift",
-    extensions=(".swift",),
-    grammar="swift",
-    queries=QUERIES,
-    extract=extract,
-    import_segments=import_segments,
-    env_markers=_ENV_MARKERS,
-    package_files=package_files,
-    definitions=definitions_of,
+    "swift", (".swift",), "swift", QUERIES, extract,
+    import_segments=import_segments, env_markers=_ENV_MARKERS, package_files=package_files, definitions=definitions_of,
 )
 
 
