@@ -4,8 +4,8 @@ protocols, actors, functions, initializers, properties, type aliases and nested 
 
 Members are `Type.member`. An `extension Foo { func bar() }` gives `Foo.bar` without defining `Foo` (Rust's `impl`
 the same way), and its conformances (`extension Foo: P`) are Foo's bases. Any file of the repository may extend a
-type, so a member one file lacks is looked for in the other `.swift` files (`package_files`) before it is called
-undefined; a member a superclass or protocol outside the repository may supply (`class A: NSObject`) stays in doubt.
+type, so a member one file lacks is looked for in the other `.swift` files of its module (`package_files`) before
+it is called undefined; a member a superclass or protocol outside the repository may supply (`class A: NSObject`) stays in doubt.
 """
 
 from __future__ import annotations
@@ -149,10 +149,17 @@ def import_segments(module: str) -> tuple[str, ...]:
 
 
 def package_files(path: str, repo: object) -> tuple[str, ...]:
-    """The repository's other `.swift` files: a type's members may be written in an extension in any of them
-    (a module sees its types without an import; another module of the repository extends them after one)."""
-    listed = getattr(repo, "paths")()
+    """The other `.swift` files of the module: a Swift package's target (`Sources/App/`, `Tests/AppTests/`, every
+    folder below), else the file's folder and below. The module sees its types without an import, and a type's
+    members may be written in an extension in any of them (one in another module is not looked at)."""
+    parts = path.split("/")
+    at = max((n for n, part in enumerate(parts[:-2]) if part in _TARGET_FOLDERS), default=None)
+    scope = "/".join(parts[: at + 2]) if at is not None else "/".join(parts[:-1])
+    listed = getattr(repo, "paths")(scope=scope or None)
     return tuple(p for p in listed if p != path and p.endswith(".swift"))
+
+
+_TARGET_FOLDERS = frozenset({"Sources", "Tests"})
 
 
 LANGUAGE = Language(
