@@ -165,3 +165,15 @@ def test_a_renamed_swift_type_named_in_prose_is_refuted_with_the_commit(tmp_path
     refuted = [r for r in results if r["anchor"].endswith("::ProvidersPane")]
     assert code == 1 and refuted and refuted[0]["verdict"] == "REFUTED", results
     assert "'rename ProvidersPane'" in refuted[0]["reason"] and "now `ProviderSettingsPane`" in refuted[0]["reason"], refuted
+
+
+def test_a_default_a_protocol_extension_gives_is_found(tmp_path: Path) -> None:
+    """`extension Runner { func describe() }` in a third file of the module gives every conforming type `describe`."""
+    root = init_repo(write(tmp_path, {
+        "Sources/App/Runner.swift": "protocol Runner {\n    func run()\n}\n",
+        "Sources/App/Runner+Describe.swift": "extension Runner {\n    func describe() -> String { \"\" }\n}\n",
+        "Sources/App/Job.swift": "struct Job: Runner {\n    func run() {}\n}\n",
+    }))
+    result = check(root, "sym:Sources/App/Job.swift::Job.describe")
+    assert result.verdict is Verdict.VERIFIED and ("Sources/App/Runner+Describe.swift", 2) in lines(result), result.reason
+    assert check(root, "sym:Sources/App/Job.swift::Job.missing").verdict is Verdict.REFUTED
