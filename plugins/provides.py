@@ -41,6 +41,7 @@ LANG_C = {
         "cpp": {"extensions": [".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".h", ".ipp", ".tpp", ".inl"]},
     }
 }
+LANG_SWIFT = {"languages": {"swift": {"extensions": [".swift"]}}}
 LANG_PRISMA = {"languages": {"prisma": {"extensions": [".prisma"]}}}
 
 RUNNER_NPM = {"runners": {"npm": ["npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx"]}}
