@@ -84,8 +84,11 @@ class Gone(NamedTuple):
 
 def defines(facts: Facts, name: str, env: bool) -> list[tuple[str, int, bool]]:
     """The (qualified name, line) of each definition of `name` in a file's facts: the name itself or a member
-    of that name (`Config.parse_config` for `parse_config`); with `env`, each read of the variable too (marked)."""
-    found = [(q, line, False) for q, line in facts.defs if q == name or q.endswith("." + name)]
+    of that name (`Config.parse_config` for `parse_config`); with `env`, each read of the variable too (marked).
+    The name itself comes first, then members in the order declared: a bare name is the definition of exactly
+    that name where there is one (rustfs's `enum AdminAction`, declared after `enum Action { AdminAction(..) }`,
+    is what "`AdminAction`" names; the variant only shares it), and a member only where nothing else is."""
+    found = sorted(((q, line, False) for q, line in facts.defs if q == name or q.endswith("." + name)), key=lambda d: d[0] != name)
     return found + [(key, line, True) for key, line in facts.env if key == name] if env else found
 
 
