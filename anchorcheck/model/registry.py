@@ -78,14 +78,14 @@ class Language:
     outside the repository that the language knows for sure (a Python
     standard-library base such as `Exception` or `enum.Enum`), None when it
     does not know the class, so a class built on one keeps a closed world.
-    `inheritable(member)` says whether any base could give a class a member
-    of that name (None: any could); one no base can give is absent when the
-    class does not define it, whatever its bases (Rust: a trait, implemented
-    or derived, gives no enum variant).
     `definitions(parsed)` is what `extract` puts first in `Facts.defs`, said
     from the tree alone (later entries may follow in the facts, none before):
     a `sym:` anchor on a file whose facts are not known yet is answered from
     it when the name is there, without the rest of the extraction.
+    `inheritable(member)` says whether any base could give a class a member
+    of that name (None: any could); one no base can give is absent when the
+    class does not define it, whatever its bases (Rust: a trait, implemented
+    or derived, gives no enum variant).
     """
 
     name: str
@@ -103,8 +103,8 @@ class Language:
     module_prefix: str = ""
     package_files: Callable[[str, Any], tuple[str, ...]] | None = None
     external_members: Callable[[str, str], frozenset[str] | None] | None = None
-    inheritable: Callable[[str], bool] | None = None
     definitions: Callable[[Any], list[tuple[str, int]]] | None = None
+    inheritable: Callable[[str], bool] | None = None
 
 
 @dataclass(frozen=True)
