@@ -52,7 +52,7 @@ MAX_CANDIDATES = 12  # files (of the newest commits first) per name whose parent
 MAX_CONFIRMS = 60  # files whose parent's facts are read per run; past them, names are not shown gone (silence)
 MIN_SECONDS = 3.0  # left of the deadline below which no walk starts
 _BLOBS_AT_ONCE = 2_000  # blob ids one `rev-list` is given (a command line stays far below the system's limit)
-_CACHE_KEY = "ident-history-v2"
+_CACHE_KEY = "ident-history-v3"  # v3: a removal's parent names the definition of exactly the name before a member sharing it
 _FORMAT = "%x01%h%x00%cs%x00%s"
 _WORD = later(r"[A-Za-z_][A-Za-z0-9_]*")
 
