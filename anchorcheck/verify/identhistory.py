@@ -52,7 +52,7 @@ MAX_CANDIDATES = 12  # files (of the newest commits first) per name whose parent
 MAX_CONFIRMS = 60  # files whose parent's facts are read per run; past them, names are not shown gone (silence)
 MIN_SECONDS = 3.0  # left of the deadline below which no walk starts
 _BLOBS_AT_ONCE = 2_000  # blob ids one `rev-list` is given (a command line stays far below the system's limit)
-_CACHE_KEY = "ident-history-v2"
+_CACHE_KEY = "ident-history-v3"  # v3: a removal's parent names the definition of exactly the name before a member sharing it
 _FORMAT = "%x01%h%x00%cs%x00%s"
 _WORD = later(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -84,8 +84,11 @@ class Gone(NamedTuple):
 
 def defines(facts: Facts, name: str, env: bool) -> list[tuple[str, int, bool]]:
     """The (qualified name, line) of each definition of `name` in a file's facts: the name itself or a member
-    of that name (`Config.parse_config` for `parse_config`); with `env`, each read of the variable too (marked)."""
-    found = [(q, line, False) for q, line in facts.defs if q == name or q.endswith("." + name)]
+    of that name (`Config.parse_config` for `parse_config`); with `env`, each read of the variable too (marked).
+    The name itself comes first, then members in the order declared: a bare name is the definition of exactly
+    that name where there is one (rustfs's `enum AdminAction`, declared after `enum Action { AdminAction(..) }`,
+    is what "`AdminAction`" names; the variant only shares it), and a member only where nothing else is."""
+    found = sorted(((q, line, False) for q, line in facts.defs if q == name or q.endswith("." + name)), key=lambda d: d[0] != name)
     return found + [(key, line, True) for key, line in facts.env if key == name] if env else found
 
 

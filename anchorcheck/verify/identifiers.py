@@ -326,21 +326,25 @@ def holders(context: Context, names: Iterable[str]) -> dict[str, list[str] | Non
 
 def _definers(context: Context, name: str, holding: Holding) -> tuple[tuple[str, str] | None, bool]:
     """The first of the `holding` files that defines `name` now (production first) and its qualified name there,
-    and whether every one was read and parsed cleanly (None: too many to look at)."""
+    and whether every one was read and parsed cleanly (None: too many to look at). A definition of exactly that
+    name comes before a member that shares it in any file (`enum AdminAction` in one file, a variant
+    `Action::AdminAction` in another): the member only when no file defines the name itself. (Every holding
+    file may be parsed then: `holders` counted all of their bytes in the run's budget.)"""
     if not isinstance(holding, list):
         return None, False
     from anchorcheck.verify.identhistory import defines  # with the history walk: a run with no name to look up never loads it
 
     index = SourceIndex.of(context)
-    clean = True
+    clean, member = True, None
     try:
         for path in sorted(holding, key=lambda path: classify(path) != "production"):
             context.check_deadline()
             facts = index.facts(path)
             found = defines(facts, name, False) if facts is not None else []
-            if found:
-                return (path, found[0][0]), True
+            if found and found[0][0] == name:
+                return (path, name), True
+            member = member or ((path, found[0][0]) if found else None)
             clean = clean and (facts is None or facts.error is None)
     except (OSError, UnsafePathError):
-        return None, False
-    return None, clean
+        return member, False
+    return member, clean
