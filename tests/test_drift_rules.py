@@ -527,3 +527,21 @@ def test_a_folder_named_like_pathspec_magic_is_asked_about_as_written(tmp_path: 
         commit(tmp_path, step)
     fate = history_of(Verifier(tmp_path, options={"cache": False}).context).fate(odd)
     assert fate is not None and fate.removals == 2
+
+
+def test_a_folder_under_an_ignore_file_that_keeps_only_names_with_an_extension_is_asked_of_history(tmp_path: Path) -> None:
+    # go-zero's .gitignore: `*`, `!*.*`, `!*/` — every extensionless file ignored, every folder and source file kept.
+    # A folder the text names is no build output for that: a renamed one is stale with where it went, one never
+    # here is never-existed; a folder the file names itself (`out/`) is still ignored.
+    write_tree(tmp_path, {".gitignore": "*\n!*.*\n!*/\nout/\n", "core/breaker/b.go": "package breaker\n", "README.md": "r\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "core/breaker", "core/fuse")
+    commit(tmp_path, "rename breaker to fuse")
+    agents = "Breakers live in `core/breaker/`, limits in `core/limits/`; builds go to `core/out/`.\n"
+    write_tree(tmp_path, {"AGENTS.md": agents})
+    found = by_anchor(check(tmp_path)[1])
+    breaker = found["file:core/breaker/"]
+    assert breaker["verdict"] == "REFUTED" and breaker["state"] == "gone" and "moved to `core/fuse`" in breaker["reason"]
+    limits = found["file:core/limits/"]
+    assert limits["verdict"] == "INCONCLUSIVE" and limits["state"] == "never-existed"
+    assert "ignored by .gitignore" in found["file:core/out/"]["reason"]
