@@ -147,6 +147,18 @@ def test_a_project_whose_build_file_moved_away_is_refuted_though_a_nested_includ
     assert "moved to `renamed-mock-core/build.gradle.kts`" in found["reason"] and "'rename the core module'" in found["reason"]
 
 
+def test_a_project_whose_build_file_moved_away_under_a_root_that_configures_subprojects_is_not_refuted(nested: Path) -> None:
+    # the root's `subprojects { }` may give the implicit parent the task the moved build file applied
+    (nested / "settings.gradle.kts").write_text(NESTED.replace('include("mock-core")', 'include("renamed-mock-core")'))
+    os.rename(nested / "mock-core", nested / "renamed-mock-core")
+    write_tree(nested, {"build.gradle.kts": 'subprojects { apply(plugin = "japicmp") }\n'})
+    commit(nested, "rename the core module, configure every project from the root")
+    write_tree(nested, {"AGENTS.md": "Check the API: `./gradlew :mock-core:japicmp`.\n"})
+    code, results = check(nested)
+    found = by_anchor(results)["cmd:./gradlew :mock-core:japicmp"]
+    assert code == 0 and found["verdict"] == "INCONCLUSIVE" and "build.gradle.kts may configure the project" in found["reason"], found
+
+
 def test_an_implicit_parent_that_never_had_a_build_file_is_verified_as_before(nested: Path) -> None:
     write_tree(nested, {"AGENTS.md": "List them: `./gradlew :libs:projects`.\n"})
     code, results = check(nested)

@@ -210,14 +210,30 @@ def _unbuilt(invocation: Invocation, context: Context, settings: Settings, proje
         if fate is None or fate.moved_to is not None and posixpath.dirname(fate.moved_to) == folder:
             continue  # (renamed in its folder: still the project's build, under a name the build sets)
         why = f"{settings.path} includes {project}, but {folder}/ holds no build file now: {fate.path} {fate.describe()}"
-        if fate.moved_to is None and is_dir(context, folder):
-            kept = unknown(invocation, f"{why}; a build above may configure the project (subprojects, allprojects)")
+        above = _configured_above(context, settings.root, folder, project)
+        if above is not None or fate.moved_to is None and is_dir(context, folder):
+            kept = unknown(invocation, f"{why}; {above or 'a build above'} may configure the project (subprojects, allprojects)")
             kept.evidence = [Evidence(settings.path, settings.projects[project], "include")]
             return kept
         result = refuted(invocation, f"{why}, and the tasks it applied went with it", [Evidence(settings.path, settings.projects[project], "include")])
         result.state, result.details = "gone", {**result.details, "history": fate.to_dict()}
         return result
     return None
+
+
+def _configured_above(context: Context, root: str, folder: str, project: str) -> str | None:
+    """The build file above a project's folder that may give it tasks although it has no build file of its own:
+    one that configures its subprojects (`subprojects {}`, `allprojects {}`) or this project by name."""
+    by_name = re.compile(rf"""\b(?:subprojects|allprojects)\b|\bproject\s*\(\s*["']{re.escape(project)}["']\s*\)\s*\{{""")
+    here = posixpath.dirname(folder)
+    while True:
+        for name in _BUILDS:
+            build = in_dir(here or ".", name)
+            if is_file(context, build) and by_name.search(read_text(context, build)):
+                return build
+        if here in ("", ".", root) or not here.startswith("" if root == "." else root):
+            return None
+        here = posixpath.dirname(here)
 
 
 def _abbreviates(project: str, projects: dict[str, int]) -> bool:
