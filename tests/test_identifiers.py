@@ -173,18 +173,18 @@ def test_only_names_shaped_like_identifiers_are_read(written: str, anchor: str |
 
 
 def test_a_name_defined_now_where_no_plugin_parses_is_never_shown_gone(tmp_path: Path) -> None:
-    # Ported from Python to Swift (no plugin parses it), and to a Rust file that does not parse cleanly:
+    # Ported from Python to Scala (no plugin parses it), and to a Rust file that does not parse cleanly:
     # the Python definitions' removal proves nothing while those files write the names.
     write_tree(tmp_path, {"app/cfg.py": "def parse_config(x):\n    return x\n\n\ndef load_rows(x):\n    return x\n"})
     write_tree(tmp_path, {"AGENTS.md": "Call `parse_config()` first, then `load_rows()`.\n"})
     init_repo(tmp_path)
     (tmp_path / "app/cfg.py").unlink()
-    write_tree(tmp_path, {"app/Cfg.swift": "func parse_config(x: String) -> String {\n    return x\n}\n"})
+    write_tree(tmp_path, {"app/Cfg.scala": "object Cfg {\n  def parse_config(x: String): String = x\n}\n"})
     write_tree(tmp_path, {"src/rows.rs": "pub fn load_rows(x: u32) -> u32 {\n    x +\n}\n\nfn broken( {\n"})
     commit(tmp_path, "port the helpers")
     found = by_anchor(check(tmp_path)[1])
     assert not any(r["verdict"] == "REFUTED" for r in found.values()), found
-    assert "app/Cfg.swift still writes `parse_config`" in found["sym:app/cfg.py::parse_config"]["reason"]
+    assert "app/Cfg.scala still writes `parse_config`" in found["sym:app/cfg.py::parse_config"]["reason"]
 
 
 def test_a_helper_renamed_in_a_file_that_does_not_parse_cleanly_is_stale_only_when_no_file_writes_it(tmp_path: Path) -> None:

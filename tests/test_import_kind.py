@@ -59,7 +59,7 @@ def test_syntax_error_in_a_candidate_is_inconclusive(tmp_path):
 
 
 def test_binary_and_unsupported_files(tmp_path):
-    write(tmp_path, {"blob.py": b"import redis\x00\x01", "Main.swift": "import redis\n"})
+    write(tmp_path, {"blob.py": b"import redis\x00\x01", "Main.scala": "import redis\n"})
     result = check(tmp_path, "import:redis")
     assert result.verdict is Verdict.INCONCLUSIVE
     assert "no source file" in result.reason

@@ -23,8 +23,8 @@ def test_unparseable_file_lacking_the_name_is_inconclusive_while_it_writes_the_n
 
 
 def test_language_without_plugin_is_inconclusive(tmp_path):
-    write(tmp_path, {"Main.swift": "class Main {}\n"})
-    assert check(tmp_path, "sym:Main.swift::Main").verdict is Verdict.INCONCLUSIVE
+    write(tmp_path, {"Main.scala": "class Main {}\n"})
+    assert check(tmp_path, "sym:Main.scala::Main").verdict is Verdict.INCONCLUSIVE
 
 
 def test_refuted_names_a_near_miss(tmp_path):
