@@ -545,3 +545,19 @@ def test_a_folder_under_an_ignore_file_that_keeps_only_names_with_an_extension_i
     limits = found["file:core/limits/"]
     assert limits["verdict"] == "INCONCLUSIVE" and limits["state"] == "never-existed"
     assert "ignored by .gitignore" in found["file:core/out/"]["reason"]
+
+
+def test_what_a_replacement_takes_the_place_of_is_no_claim_that_it_is_here(tmp_path: Path) -> None:
+    # spree (held-out-9, after session 36's folder rule): "React SPA admin dashboard (replaces `spree/admin`)",
+    # written while the engine stood, is still true once it is deleted; what the sentence names as the new thing is read
+    write_tree(tmp_path, {"spree/admin/a.rb": "x\n", "packages/dashboard/p.json": "{}\n", "src/old.py": "x\n", "src/new.py": "x\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-rq", "spree/admin", "src/new.py")
+    commit(tmp_path, "remove the rails admin and the new module")
+    text = ("| `packages/dashboard` | React SPA (replaces `spree/admin`). |\n\n"
+            "Use `pnpm` instead of `npm`.\n\n`spree/admin` was replaced by the dashboard.\n\n`src/new.py` replaces `src/old.py`.\n")
+    write_tree(tmp_path, {"AGENTS.md": text})
+    found = by_anchor(check(tmp_path)[1])
+    assert "file:spree/admin" not in found and found["file:packages/dashboard"]["verdict"] == "VERIFIED"
+    assert found["file:src/new.py"]["verdict"] == "REFUTED"  # the new thing, before the verb, is claimed
+    assert "file:src/old.py" not in found

@@ -31,7 +31,7 @@ GENERATED = re.compile(
 # reads `legacy.toml`"); what comes before is its subject, here now and doing otherwise ("`get_exe()` no
 # longer quotes the path").
 _GONE = re.compile(
-    r"\b(?:was|were|been|got)\s+(?:re)?(?:removed|deleted|dropped|retired)\b|\b(?:is|are|was|were|be|been|being)\s+no longer\b|\bno longer\s+exists?\b"
+    r"\b(?:was|were|been|got)\s+(?:re)?(?:removed|deleted|dropped|retired|replaced|superseded)\b|\b(?:is|are|was|were|be|been|being)\s+no longer\b|\bno longer\s+exists?\b"
     r"|\b(?:removed|deleted)\s+(?:in|from|since)\b|\bused to\b|\bformerly\b|\bpreviously\b|\brenamed\b"
     r"|\bmoved\s+(?:from|out|away)\b|\b(?:does|do|did)(?:n't|\s+not)\s+exist\b|\bnot\s+exist\b",
     re.I,
@@ -53,6 +53,13 @@ _PROHIBITED = re.compile(
     re.I,
 )
 _NO_LONGER = re.compile(r"\bno longer\b", re.I)
+# What a replacement takes the place of is the old thing: "the React SPA replaces the legacy `spree/admin` engine",
+# "use `pnpm` instead of `npm`": what follows the verb in its sentence is named as gone or not to use, as after "no
+# longer" (what comes before it is the new thing, here now). "Replaced by/with `x`" names the new one: read.
+_CLAUSE_END = re.compile(r"[;:—–]")  # what a replacement verb reaches: up to the end of its clause
+_REPLACES = re.compile(
+    r"\b(?:replac(?:es|ing)|supersed(?:es|ing)|instead\s+of|in\s+place\s+of)\b|\b(?:replaced|superseded)\b(?!\s+(?:by|with)\b)", re.I
+)
 _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
 _IF_THERE = re.compile(r"[\s`'\")]*,?\s*\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
 _IF = re.compile(r"\b(?:if|when|unless)\s+(?:the\s+|a\s+|an\s+)?(?:file\s+|folder\s+|directory\s+)?$", re.I)
@@ -108,6 +115,9 @@ class ProseLine:
             sentence = self.text[start:end]
             self._judged[start, end] = (bool(_GONE.search(sentence) or _FORBIDDEN.search(sentence)), bool(GENERATED.search(sentence)))
         gone, generated = self._judged[start, end]
-        if not gone:  # "no longer" hides what it is said of: what follows it in its sentence
-            gone = any(start + m.start() < offset for m in _NO_LONGER.finditer(self.text, start, end))
+        if not gone:  # "no longer" and "replaces" hide what they are said of: what follows them in the sentence
+            gone = any(start + m.start() < offset for m in _NO_LONGER.finditer(self.text, start, end)) or any(
+                start + m.start() < offset and not _CLAUSE_END.search(self.text, start + m.end(), offset)  # (its clause only)
+                for m in _REPLACES.finditer(self.text, start, end)
+            )
         return gone, generated
