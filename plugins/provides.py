@@ -35,6 +35,13 @@ LANG_RUBY = {"languages": {"ruby": {"extensions": [".rb", ".rake", ".gemspec"], 
 LANG_KOTLIN = {"languages": {"kotlin": {"extensions": [".kt", ".kts"]}}}
 LANG_PHP = {"languages": {"php": {"extensions": [".php"]}}}
 LANG_CSHARP = {"languages": {"csharp": {"extensions": [".cs"]}}}
+LANG_C = {
+    "languages": {
+        "c": {"extensions": [".c"]},
+        "cpp": {"extensions": [".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".h", ".ipp", ".tpp", ".inl"]},
+    }
+}
+LANG_SWIFT = {"languages": {"swift": {"extensions": [".swift"]}}}
 LANG_PRISMA = {"languages": {"prisma": {"extensions": [".prisma"]}}}
 
 RUNNER_NPM = {"runners": {"npm": ["npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx"]}}

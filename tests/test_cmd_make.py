@@ -142,3 +142,14 @@ def test_eval_of_a_template_reads_its_rules(make_tree) -> None:
     for text in (template.replace("APP_TEMPLATE,mix,", "APP_TEMPLATE,$(APP),"), template.replace("call APP_TEMPLATE,mix", "call OTHER,mix")):
         root = make_tree({"Makefile": text})
         assert verdicts(root, "make test_stdlib") == {"make test_stdlib": I}, text
+
+
+def test_an_include_written_as_a_glob_reads_the_files_it_matches(make_tree) -> None:
+    # alloy: `include build-tools/make/*.mk` — make expands the glob to the files there, so the targets those
+    # files define are the whole world; a glob matching nothing under `-include` includes nothing
+    files = {"Makefile": "include build-tools/make/*.mk\n-include local/*.mk\nall:\n\techo\n", "build-tools/make/a.mk": "lint:\n\techo\n",
+             "build-tools/make/b.mk": "test:\n\techo\n", "build-tools/make/notes.txt": "nosuch:\n"}
+    root = make_tree(files)
+    assert verdicts(root, "make lint", "make test", "make nosuch") == {"make lint": V, "make test": V, "make nosuch": R}
+    root = make_tree({"Makefile": "include mk/*.mk\nall:\n\techo\n"})  # matching nothing: make stops, the target unknown
+    assert verdicts(root, "make nosuch") == {"make nosuch": I}

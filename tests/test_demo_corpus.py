@@ -86,10 +86,11 @@ def test_demo_lock_is_up_to_date() -> None:
 
 
 def test_demo_agents_md_implicit_references_match_expectations(capsys) -> None:  # noqa: ANN001
-    """repo/AGENTS.md has no anchors: every path and command in it is checked as written, and the run fails."""
+    """repo/AGENTS.md has no anchors: every path and command in it is checked as written. Its wrong ones were never
+    in the repository's history (`make lint` with no Makefile in any revision): warnings, so the run passes."""
     expected = tomllib.loads((DEMO / "expected.toml").read_text(encoding="utf-8"))["implicit"]
     code = main(["check", "--root", str(DEMO / "repo"), "--format", "json", "-v", str(DEMO / "repo" / "AGENTS.md")])
-    assert code == 1
+    assert code == 0
     rows = json.loads(capsys.readouterr().out)["results"]
     assert all(r["implicit"] for r in rows)
     got = sorted((r["line"], r["column"], r["anchor"], r["verdict"]) for r in rows)

@@ -24,6 +24,8 @@ MEMORY_FILES = {
     ".github/copilot-instructions.md": "- Copilot `file:src/app.py`.\n",
     ".github/instructions/py.instructions.md": "---\napplyTo: '**/*.py'\n---\n- Py `file:src/app.py`.\n",
     ".github/skills/analyze/SKILL.md": "- A Copilot project skill `file:src/app.py`.\n",  # held-out-9's PowerShell kept one here
+    ".opencode/agents/review.md": "- An OpenCode agent `file:src/app.py`.\n",  # held-out-10's workerd kept 41 files there
+    "pkg/.agents/skills/convert/SKILL.md": "- A package's skill `file:src/app.py`.\n",  # docling/.agents/skills/ (held-out-10)
     "store/team.memories.toml": 'version = 1\n[[memory]]\nid = "a"\ntext = "t"\nanchors = ["file:src/app.py"]\n',
     ".mcp/memory.jsonl": '{"type": "entity", "name": "app", "entityType": "x", "observations": ["`file:src/app.py`"]}\n',
 }
@@ -56,7 +58,7 @@ def test_check_without_arguments_checks_discovered_files(make_repo, capsys, monk
     monkeypatch.chdir(root)
     assert main(["check"]) == 0
     out = capsys.readouterr().out
-    assert "in 10 files" in out and "missing.py" not in out
+    assert "in 12 files" in out and "missing.py" not in out
 
 
 @needs_git
@@ -142,6 +144,7 @@ HOOK_SAMPLES = [
     *MEMORY_FILES, *NOT_MEMORY, "GEMINI.md", "packages/web/GEMINI.md", ".claude/skills/deploy/SKILL.md",
     ".claude/agents/reviewer.md", ".claude/commands/release.md", ".claude/rules/python/style.md", ".agents/skills/x/SKILL.md",
     ".windsurf/rules/style.md", ".kiro/steering/product.md", ".junie/guidelines.md", ".roo/rules-code/a.md", ".clinerules",
+    ".opencode/command/ship.md", ".opencode/skills/x/SKILL.md", "web/.claude/skills/y/SKILL.md", ".opencode/opencode.json",
     "AGENTS.override.md", "CONVENTIONS.md", "src/CONVENTIONS.md", "docs/MEMORY.md", "CLAUDE.md.bak", "xCLAUDE.md", ".claude/settings.json",
 ]
 

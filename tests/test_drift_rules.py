@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from anchorcheck import Verifier
+from anchorcheck.evidence.history import history_of
 from tests.conftest import git, init_repo, needs_git, write_tree
 from tests.test_history import by_anchor, check, commit
 
@@ -31,6 +33,24 @@ def test_a_file_that_comes_and_goes_is_not_stale_but_one_deleted_once_is(tmp_pat
     assert "comes and goes" in pre["reason"]
     old = found["file:src/old.py"]
     assert code == 1 and old["verdict"] == "REFUTED" and old["state"] == "gone" and "'drop old'" in old["reason"]
+
+
+def test_a_folder_that_lost_a_file_now_and_then_and_was_deleted_once_is_stale(tmp_path: Path) -> None:
+    # ReactiveUI's `integrationtests/`: years of life, a stray file removed from it twice, then the folder deleted
+    # whole. Only a commit that left the folder empty removed it: this one came and went once, so it is stale.
+    write_tree(tmp_path, {"itests/a.sln": "a\n", "itests/b.cs": "b\n", "itests/c.cs": "c\n", "itests/d.cs": "d\n", "README.md": "r\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"AGENTS.md": "Integration tests: `itests/` (platform solutions).\n"})
+    commit(tmp_path, "agent notes")
+    for stray in ("c", "d"):
+        git(tmp_path, "rm", "-q", f"itests/{stray}.cs")
+        commit(tmp_path, f"remove unneeded {stray}")
+    git(tmp_path, "rm", "-q", "-r", "itests")
+    commit(tmp_path, "remove the deprecated integration tests")
+    code, results = check(tmp_path)
+    folder = by_anchor(results)["file:itests/"]
+    assert code == 1 and folder["verdict"] == "REFUTED" and folder["state"] == "gone"
+    assert "'remove the deprecated integration tests'" in folder["reason"] and "comes and goes" not in folder["reason"]
 
 
 SHOWN = '''\
@@ -132,22 +152,25 @@ def test_a_value_to_fill_in_for_a_variable_leaves_the_target_a_claim(tmp_path: P
 
 
 def test_a_renamed_script_or_program_written_with_a_value_to_fill_in_is_stale(tmp_path: Path) -> None:
-    write_tree(tmp_path, {"package.json": '{"scripts": {"test-types": "tsc", "test": "vitest"}}\n', "scripts/build.sh": "echo\n"})
+    write_tree(tmp_path, {"package.json": '{"scripts": {"test-types": "tsc", "test": "vitest"}}\n', "scripts/build.sh": "echo\n",
+                          "justfile": "stream-test *args:\n\techo {{args}}\n"})
     init_repo(tmp_path)
-    write_tree(tmp_path, {"package.json": '{"scripts": {"check-types": "tsc", "test": "vitest"}}\n'})
+    write_tree(tmp_path, {"package.json": '{"scripts": {"check-types": "tsc", "test": "vitest"}}\n', "justfile": "test-stream *args:\n\techo {{args}}\n"})
     git(tmp_path, "mv", "scripts/build.sh", "scripts/make.sh")
     commit(tmp_path, "rename the type check and the build script")
     lines = ["`pnpm test-types <filename>`", "`pnpm test --run <test_file.ts>`", "`scripts/build.sh <target>`",
              "`pnpm <script>`", "`make <target>`", "`cargo run --bin <name>`", "`pnpm --filter <pkg> build`",
-             "`yarn workspace <name> build`", "`npm run test --workspace <pkg>`", "`cd <dir>`"]
+             "`yarn workspace <name> build`", "`npm run test --workspace <pkg>`", "`cd <dir>`", "`just stream-test <target>`", "`just <recipe>`"]
     write_tree(tmp_path, {"AGENTS.md": "".join(f"- Run {line}.\n" for line in lines)})
     found = by_anchor(check(tmp_path)[1])
     assert found["cmd:pnpm test-types"]["verdict"] == "REFUTED"
     assert "'rename the type check and the build script'" in found["cmd:pnpm test-types"]["reason"]
     assert found["file:scripts/build.sh"]["verdict"] == "REFUTED" and "scripts/make.sh" in found["file:scripts/build.sh"]["reason"]
     assert found["cmd:pnpm test"]["verdict"] == "VERIFIED"
+    # workerd (held-out-10): the recipe a just call names, whatever argument is filled in
+    assert found["cmd:just stream-test"]["verdict"] == "REFUTED" and "test-stream" in found["cmd:just stream-test"]["reason"]
     # where the filled-in word may be the name run, or an option's value, the line stays unread
-    assert set(found) == {"cmd:pnpm test-types", "cmd:pnpm test", "file:scripts/build.sh"}
+    assert set(found) == {"cmd:pnpm test-types", "cmd:pnpm test", "file:scripts/build.sh", "cmd:just stream-test"}
 
 
 def test_a_condition_on_the_next_line_or_in_the_lead_in_of_a_list_makes_no_claim(tmp_path: Path) -> None:
@@ -472,3 +495,53 @@ def test_a_folder_named_only_in_a_heading_is_a_claim(tmp_path: Path) -> None:
     commit(tmp_path, "internal is core")
     moved = by_anchor(check(tmp_path)[1])["file:internal/"]
     assert moved["verdict"] == "REFUTED" and "moved to `core`" in moved["reason"], moved["reason"]
+
+
+def test_a_path_under_a_folder_named_like_a_host_is_read_where_that_folder_is_here(tmp_path: Path) -> None:
+    # symfony/ai's `ai.symfony.com/`: the website's folder is named after its host. A path under it is a path here
+    # (a file renamed there is stale), while `github.com/acme/tools`, with no such folder, stays a host.
+    write_tree(tmp_path, {"site.acme.dev/config/menu.json": "{}\n", "site.acme.dev/index.php": "<?php\n"})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"AGENTS.md": "The build rewrites `site.acme.dev/config/menu.json`; the CLI is `github.com/acme/tools/cli.go`.\n"})
+    commit(tmp_path, "agent notes")
+    git(tmp_path, "mv", "site.acme.dev/config/menu.json", "site.acme.dev/config/nav.json")
+    commit(tmp_path, "rename the menu")
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    menu = found["file:site.acme.dev/config/menu.json"]
+    assert code == 1 and menu["verdict"] == "REFUTED" and "moved to `site.acme.dev/config/nav.json`" in menu["reason"]
+    assert not any("github.com" in anchor for anchor in found)
+
+
+def test_a_folder_named_like_pathspec_magic_is_asked_about_as_written(tmp_path: Path) -> None:
+    # `:(top)z` read as a pathspec is `z`, a folder that stayed: whether a commit emptied `:(top)z` must be asked of
+    # that folder, else its earlier removal is missed and a folder that comes and goes reads as deleted once.
+    odd = ":(top)z"
+    write_tree(tmp_path, {f"{odd}/a.txt": "a\n", f"{odd}/b.txt": "b\n", "z/kept.txt": "k\n"})
+    init_repo(tmp_path)
+    for step in ("empty it", "make it again", "empty it again"):
+        if (tmp_path / odd).exists():
+            git(tmp_path, "rm", "-q", "-r", f":(literal){odd}")
+        else:
+            write_tree(tmp_path, {f"{odd}/a.txt": "a\n", f"{odd}/b.txt": "b\n"})
+        commit(tmp_path, step)
+    fate = history_of(Verifier(tmp_path, options={"cache": False}).context).fate(odd)
+    assert fate is not None and fate.removals == 2
+
+
+def test_a_folder_under_an_ignore_file_that_keeps_only_names_with_an_extension_is_asked_of_history(tmp_path: Path) -> None:
+    # go-zero's .gitignore: `*`, `!*.*`, `!*/` — every extensionless file ignored, every folder and source file kept.
+    # A folder the text names is no build output for that: a renamed one is stale with where it went, one never
+    # here is never-existed; a folder the file names itself (`out/`) is still ignored.
+    write_tree(tmp_path, {".gitignore": "*\n!*.*\n!*/\nout/\n", "core/breaker/b.go": "package breaker\n", "README.md": "r\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "core/breaker", "core/fuse")
+    commit(tmp_path, "rename breaker to fuse")
+    agents = "Breakers live in `core/breaker/`, limits in `core/limits/`; builds go to `core/out/`.\n"
+    write_tree(tmp_path, {"AGENTS.md": agents})
+    found = by_anchor(check(tmp_path)[1])
+    breaker = found["file:core/breaker/"]
+    assert breaker["verdict"] == "REFUTED" and breaker["state"] == "gone" and "moved to `core/fuse`" in breaker["reason"]
+    limits = found["file:core/limits/"]
+    assert limits["verdict"] == "INCONCLUSIVE" and limits["state"] == "never-existed"
+    assert "ignored by .gitignore" in found["file:core/out/"]["reason"]

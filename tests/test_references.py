@@ -72,7 +72,6 @@ def test_line_suffixes_and_test_ids_are_stripped() -> None:
         "Redis",  # bare words
         "crate::module::Item",  # a Rust path
         "@scope/pkg",  # a package outside an install command
-        "github.com/spf13/pflag",  # a Go module path
         "and/or",
         "text/html",
         "$HOME/x.py",
@@ -81,6 +80,13 @@ def test_line_suffixes_and_test_ids_are_stripped() -> None:
 def test_never_read(token: str) -> None:
     found = read_references(f"Use `{token}` here.\n")
     assert all(r.rooted for r in found) and (not found or token.startswith("/")), found
+
+
+def test_a_host_rooted_path_is_read_only_as_a_loose_path() -> None:
+    # `github.com/spf13/pflag` (a Go module path) or `ai.symfony.com/config/x.json` (a site's folder): the checker
+    # keeps it only where a folder of that name is here (tests/test_drift_rules.py checks both through the CLI)
+    [path] = [r for r in read_references("Use `github.com/spf13/pflag` here.\n") if r.kind == "file"]
+    assert path.loose and not path.rooted and path.anchor == "file:github.com/spf13/pflag"
 
 
 def test_a_dotted_name_is_read_only_as_a_loose_path() -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -45,9 +45,10 @@ MAX_COMMITS = 1_000_000  # commits one walk reads, newest first; past it, what w
 MAX_PATHS = 1_000  # paths one walk asks about; past it (a table of 20,000 names) history stays silent
 MAX_HOPS = 4  # renames followed past the first (a -> b -> c ...), one small walk each
 MAX_RECURRING = 8  # commits whose deletions are looked up again further back (was the path deleted before?)
+MAX_EMPTIED = 64  # commits that deleted some files of a folder, asked (one `ls-tree` each) whether they emptied it
 MIN_SECONDS = 3.0  # of the deadline, what a walk leaves to the rest of the run; with less left, no walk starts
 WALK_SECONDS = GIT_TIMEOUT  # what a walk may take at most (a run with no deadline): any git run's bound
-_CACHE_KEY = "history-v4"
+_CACHE_KEY = "history-v5"
 
 
 class Change(NamedTuple):
@@ -152,6 +153,7 @@ class History:
         self.context = context
         self.walks = 0  # git log walks made (tests and benchmarks look)
         self.commits = 0  # commits those walks read
+        self.emptied_asked = 0  # folders asked whether a commit emptied them (`_emptied_at`)
         self._known: dict[str, Fate] = {}  # for the HEAD in `_state`
         self._wanted: dict[str, None] = {}
         self._state: tuple[str, bool] | None | object = _UNASKED  # HEAD and whether the clone is shallow
@@ -267,9 +269,18 @@ class History:
             by_commit.setdefault(commit, []).append(path)
         again: set[str] = set()
         for commit, paths in list(by_commit.items())[:MAX_RECURRING]:
-            walked = self._walk(paths, start=f"{commit}^")  # none for a root commit: git fails, nothing before it
+            # none for a root commit: git fails, nothing before it
+            walked = self._walk(paths, start=f"{commit}^", emptied=self._emptied_at)
             again.update(walked.found if walked is not None else ())
         return again
+
+    def _emptied_at(self, commit: str, folder: str) -> bool:
+        """Whether nothing is at `folder` after `commit` (one `ls-tree`, literal path); after `MAX_EMPTIED` such
+        questions in a run, yes: a folder that lost files in that many commits counts as made again, as it did."""
+        self.emptied_asked += 1
+        if self.emptied_asked > MAX_EMPTIED:
+            return True
+        return not self.repo.git("ls-tree", "--name-only", operands=[commit], paths=literal(folder))
 
     def _follow(self, fate: Fate, commit: str) -> Fate:
         """A path moved somewhere that is gone too: follow the renames (a -> b -> c) to where it is now, each
@@ -291,7 +302,8 @@ class History:
         """The copies a commit made of a path that are still here (a destination a fix may name)."""
         return tuple(c for c in copies if self._exists(c))
 
-    def _walk(self, paths: list[str], since: str | None = None, start: str | None = None) -> historywalk.Walk | None:
+    def _walk(self, paths: list[str], since: str | None = None, start: str | None = None,
+              emptied: Callable[[str, str], bool] | None = None) -> historywalk.Walk | None:
         """One walk (`historywalk.walk`) from HEAD (or `start`) in the time the deadline leaves it; None when there
         is none, or git failed."""
         from anchorcheck.evidence import historywalk  # (imported here: a run whose paths all exist never walks)
@@ -300,7 +312,7 @@ class History:
         if self.head is None or seconds <= 0:
             return None
         self.walks += 1
-        walked = historywalk.walk(self.repo, start or self.head, paths, seconds, MAX_COMMITS, since)
+        walked = historywalk.walk(self.repo, start or self.head, paths, seconds, MAX_COMMITS, since, emptied)
         self.commits += walked.commits if walked is not None else 0
         return walked
 
@@ -379,6 +391,22 @@ def revisions(repo: Repository, head: str, path: Paths, count: int) -> list[Chan
     revisions of one configuration or manifest whose past definitions are compared with now."""
     out = repo.git("log", f"--max-count={count}", "--format=%h%x00%cs%x00%s", operands=[head], paths=literal(path))
     return [Change(*line.split("\0", 2)) for line in (out or "").splitlines() if line.count("\0") == 2]
+
+
+_GLOB_CHARS = re.compile(r"([*?\[\]\\])")  # what `glob` pathspec magic reads as a pattern, escaped with a backslash
+
+
+def emptied(repo: Repository, head: str, folder: str, suffix: str) -> Change | None | bool:
+    """The last commit of `head` that deleted (or moved away) a file ending in `suffix` right in `folder`, for a folder
+    that holds none now (a Go package folder whose .go files went): None when no commit ever did, False when git
+    failed. The one glob pathspec is made here, its folder's glob characters escaped: `*` alone is a wildcard, and
+    under `glob` magic it stops at `/`."""
+    spec = _GLOB_CHARS.sub(r"\\\1", f"{folder}/" if folder not in (".", "") else "") + "*" + _GLOB_CHARS.sub(r"\\\1", suffix)
+    out = repo.git("log", "-1", "--full-history", "--no-renames", "--diff-filter=D", "--format=%h%x00%cs%x00%s", operands=[head], paths=[f":(glob){spec}"])
+    if out is None:
+        return False
+    found = [line.split("\0", 2) for line in out.splitlines() if line.count("\0") == 2]
+    return Change(*found[0]) if found else None
 
 
 def changing(repo: Repository, head: str, path: Paths, text: str, count: int) -> list[tuple[Change, str | None]] | None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from anchorcheck.evidence.history import Change
@@ -62,8 +62,14 @@ class Walk(NamedTuple):
     timed: bool = False
 
 
-def walk(repo: Repository, head: str, paths: list[str], seconds: float, max_commits: int, since: str | None = None) -> Walk | None:
-    """Walk the history of `head` (down to `since`, excluded, when given) for `paths`; None when git failed."""
+def walk(repo: Repository, head: str, paths: list[str], seconds: float, max_commits: int, since: str | None = None,
+         emptied: Callable[[str, str], bool] | None = None) -> Walk | None:
+    """Walk the history of `head` (down to `since`, excluded, when given) for `paths`; None when git failed.
+
+    From HEAD, the newest commit that deleted files under a folder missing now is the one that emptied it. From
+    a commit the folder is still in (`start`, in `History`), it may have deleted a few of its files only: then
+    `emptied(commit, path)` says whether the folder was gone after that commit, and a commit that left it
+    standing does not answer it (a folder that lived for years, and lost a file now and then, was deleted once)."""
     operands = [head] if since is None else [head, f"^{since}"]
     stream = repo.git_stream(
         "log", "-z", "--sparse", "--full-history", "--relative", "--name-status", "--no-renames", "--format=%x01%H",
@@ -76,7 +82,7 @@ def walk(repo: Repository, head: str, paths: list[str], seconds: float, max_comm
     with stream:
         for commit, entries in log.read(stream):
             for path in paths:
-                if path not in removed and _removal(path, entries) is not None:
+                if path not in removed and _removal(path, entries) is not None and (emptied is None or _emptied(path, entries, commit[0], emptied)):
                     removed[path] = commit[0]
             if len(removed) == len(paths):
                 return Walk(_where(repo, removed), log.count)
@@ -87,6 +93,13 @@ def walk(repo: Repository, head: str, paths: list[str], seconds: float, max_comm
         if stream.cut:
             return Walk(_where(repo, removed), log.count, f"history cut at {log.count:,} commits: out of time", True)
     return Walk(_where(repo, removed), log.count)
+
+
+def _emptied(path: str, entries: list[Entry], commit: str, emptied: Callable[[str, str], bool]) -> bool:
+    """Whether a commit that removed files under `path` left nothing there (a file itself deleted or moved: yes)."""
+    if any(status in ("D", "R") and old == path for status, old, _ in entries):
+        return True
+    return emptied(commit, path)
 
 
 def _where(repo: Repository, removed: dict[str, str]) -> dict[str, Found]:

@@ -6,8 +6,9 @@ call of `pnpm run db:migrate && pnpm run generate` claims the script
 the calls after it, so it is kept as their prefix (`cd web && pnpm build`
 then `cd web && pnpm test`), the form the `cmd:` kind reads. Only the text is
 split, as a shell splits it at its control operators outside quotes; a line
-with a subshell, a command substitution or an unbalanced quote is not split
-(what runs where cannot be told from the words).
+with a subshell, a command substitution, an unbalanced quote or a bar glued
+between two words (`-t bug|feature|task`, a usage line's choice of values) is
+not split (what runs where cannot be told from the words).
 
 The rest reads one call's text as a shell would before it runs anything: its
 `# comment` (`strip_comment`) and the `VAR=value` words before its program
@@ -51,6 +52,8 @@ def calls(command: str) -> list[tuple[int, str]] | None:
             return None
         elif char in "&|;" and not _redirection(command, index):
             operator = next(op for op in _OPERATORS if command.startswith(op, index))
+            if operator == "|" and _glued(command, index):
+                return None
             found.append((start, command[start:index]))
             index += len(operator)
             start = index
@@ -60,6 +63,14 @@ def calls(command: str) -> list[tuple[int, str]] | None:
         return None
     found.append((start, command[start:]))
     return [(offset + len(part) - len(part.lstrip()), part.strip()) for offset, part in found if part.strip()]
+
+
+def _glued(command: str, index: int) -> bool:
+    """Whether the `|` at `index` touches a word on both sides (`-t bug|feature|task`): a usage line's choice of values
+    as often as a pipe, so which program runs after it cannot be told from the words (beads' `bd create ... -t
+    bug|feature|task -p 0-4` read `task -p 0-4` as a call of its own)."""
+    before, after = command[index - 1 : index], command[index + 1 : index + 2]
+    return bool(before) and bool(after) and not before.isspace() and not after.isspace() and after not in "|&"
 
 
 def _redirection(command: str, index: int) -> bool:

@@ -1,6 +1,7 @@
 """Commands written with a value to fill in whose filled-in value cannot change what they claim.
 
-`pnpm test-types <filename>` runs the script test-types whatever file is filled in, and `scripts/build.sh <target>`
+`pnpm test-types <filename>` runs the script test-types whatever file is filled in (`just stream-test <target>` the
+recipe stream-test: whether the recipe takes it as an argument or as another recipe, stream-test must be one), and `scripts/build.sh <target>`
 runs that file of the checkout whatever target is: the placeholder is dropped and the rest is read as usual. Only
 these two shapes: a runner may read an extra word as part of the name (`pnpm <script>`, `make <target>`,
 `yarn workspace <name> build`, `pnpm --filter <pkg> build`, `cd <dir>`), and there the line stays unread.
@@ -41,11 +42,13 @@ def _fill_in(word: str) -> bool:
 
 def _name_at(words: list[str]) -> int | None:
     """Where the script name is in a package-manager script call (`pnpm NAME`, `pnpm run NAME`, `npm run NAME`,
-    `yarn NAME`, `bun run NAME`), or None for any other line."""
+    `yarn NAME`, `bun run NAME`) or a just recipe call (`just NAME`), or None for any other line."""
     tool = words[0]
     if tool in ("npm", "bun", "pnpm", "yarn") and len(words) > 2 and words[1] in ("run", "run-script"):
         at = 2
     elif tool in ("pnpm", "yarn") and len(words) > 1 and words[1] not in _NOT_SCRIPTS:
+        at = 1
+    elif tool == "just" and len(words) > 1:
         at = 1
     else:
         return None

@@ -33,6 +33,7 @@ from typing import NamedTuple
 from anchorcheck.evidence.history import Fate, History, history_of, wrote_before
 from anchorcheck.evidence.queues import consumed
 from anchorcheck.memory.dependencies import ECOSYSTEMS as MANIFESTS
+from anchorcheck.memory.outside import folder_tails, is_outside
 from anchorcheck.model.anchors import encode_path
 from anchorcheck.repo.context import Context
 from anchorcheck.base.globs import gitignore
@@ -154,11 +155,18 @@ class Probes:
 
 
 def unplaced(reference: Reference) -> bool:
-    """A bare name or two plain words with a slash: what `keep` drops when it names nothing here now, and
-    history may still show as a path that was here (`Unsure`)."""
-    return (not reference.rooted or reference.loose) and not reference.after and not reference.value.startswith("../") and (
-        reference.loose or "/" not in reference.value.rstrip("/")
+    """A bare name, two plain words with a slash, or a leading-slash path (`/docs/`, a route as often): what `keep`
+    drops when it names nothing here now, and history may still show as a path that was here (`Unsure`)."""
+    return not reference.after and not reference.value.startswith("../") and (
+        reference.loose or reference.rooted or "/" not in reference.value.rstrip("/")
     )
+
+
+def route_like(reference: Reference, repo: Repository) -> bool:
+    """A leading-slash path whose first folder is not here now (`/docs/`): read because history shows the path was
+    here, but a URL route is written the same way (FastAPI serves `/docs/`), so its absence is likely, not certain,
+    to be staleness."""
+    return reference.rooted and not _is_dir(repo, reference.value.strip("/").split("/", 1)[0])
 
 
 def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: Probes | None = None) -> bool:
@@ -173,7 +181,7 @@ def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: P
     written = reference.value
     if reference.rooted:  # `/common/namespace` in a list of folders: two plain words only when they are here now
         return _is_dir(repo, written.strip("/").split("/", 1)[0]) and (not reference.loose or _exists(repo, written))
-    if reference.after and not _places(reference.after, reference, repo):
+    if reference.after and not _places(reference.after, reference, repo) and not _ignored(reference.after, reference, repo):
         return False  # the sentence is about another repository (`owner/repo` named before)
     if reference.loose and "/" not in written.rstrip("/"):  # `gradle.properties`: a file here as written, else history's
         as_written = history_paths(reference)
@@ -378,9 +386,12 @@ def placed_in(reference: Reference, repo: Repository) -> str | None:
 
 def placed_folders(reference: Reference) -> list[str]:
     """The folders a command's text says it runs in, in so many words (a `cd DIR` above it in its block, "run from
-    `ui/`"), read from the memory file's folder, then the root; empty when it says none."""
+    `ui/`"), read from the memory file's folder, then the root; empty when it says none. A folder written from outside
+    the repository (`cd ~/projects/REPO/DIR`) may be any of its trailing parts: the longest here is taken."""
     if not reference.placed:
         return []
+    if is_outside(reference.placed):  # `cd ~/projects/REPO/DIR`: its trailing parts, longest first, from the root
+        return folder_tails(reference.placed)
     placed = reference.placed.rstrip("/")
     return list(dict.fromkeys(f for f in (_join(reference.folder, placed), _join("", placed)) if f is not None))
 
@@ -408,6 +419,12 @@ def _places(written: str, reference: Reference, repo: Repository) -> bool:
     """Whether the first folder of `written` is a folder here, read from the memory's folder or the root."""
     first = written.split("/", 1)[0]
     return any(_is_dir(repo, p) for p in {_join(reference.folder, first), first} if p is not None)
+
+
+def _ignored(written: str, reference: Reference, repo: Repository) -> bool:
+    """Whether two plain words (`build-dbg/dragonfly`) are a path this checkout's ignore files keep out, read from the
+    memory's folder or the root: a build output of this repository, not another repository's `owner/repo`."""
+    return any(repo.ignored_because(p) for p in {_join(reference.folder, written), written} if p is not None)
 
 
 def _first_folder(candidate: str, written: str) -> str:

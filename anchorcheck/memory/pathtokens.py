@@ -69,12 +69,14 @@ _PROSE_PAIRS = frozenset(
 )
 
 
-def clean_path(token: str, link: bool = False) -> tuple[str | None, bool]:
+def clean_path(token: str, link: bool = False, host: bool = False) -> tuple[str | None, bool]:
     """The repository path a token names, and whether it was written with a leading slash; (None, _) when it is not one.
 
     Strips a Markdown link's `#anchor` and `?query`, a `:line` or `#L10-L20`
     suffix and a pytest `::node`; refuses URLs, home paths, globs, placeholders
-    and anything that is not a plain relative path of path-like segments.
+    and anything that is not a plain relative path of path-like segments. A first
+    segment shaped like a host name (`github.com/owner/repo`) is refused too, unless
+    `host`: then the caller keeps the path only where a folder of that name is.
     """
     text = token.strip()
     if link:
@@ -102,11 +104,12 @@ def clean_path(token: str, link: bool = False) -> tuple[str | None, bool]:
         return None, False
     if rooted and ".." in segments:
         return None, False
-    if len(segments) > 1 and _domain(segments[0]):
+    if len(segments) > 1 and _domain(segments[0]) and not host:
         return None, False  # github.com/owner/repo, a Go module path
     if _placeholder_text(body) or _placeholder_path(segments) or (segments[0] == "refs" and len(segments) > 2 and segments[1] in _GIT_REF_KINDS):
         return None, False  # ... or a git ref (`refs/heads/main`)
-    explicit = text.startswith("./")  # `./mvnw`: written relative to here, a path whatever its name
+    # `./mvnw`: written relative to here, a path whatever its name; so is a link's target (`[sources](docs/sources)`)
+    explicit = text.startswith("./") or link
     if len(segments) == 1 or (len(segments) == 2 and segments[0] == ".."):
         name = segments[-1]
         if not body.endswith("/") and not _file_name(name) and not (link and "." in name) and not explicit:
@@ -115,6 +118,13 @@ def clean_path(token: str, link: bool = False) -> tuple[str | None, bool]:
         return None, False
     normalized = "/".join(segments) + ("/" if body.endswith("/") else "")
     return normalized, rooted
+
+
+def host_rooted(token: str) -> bool:
+    """`ai.symfony.com/config/x.json`: a path whose first segment is shaped like a host name, which may be a host
+    (a URL without its scheme) or a folder named after the site it builds; the tree decides (`clean_path(host=True)`)."""
+    first, slash, _ = token.lstrip("./").partition("/")
+    return bool(slash) and _domain(first)
 
 
 def _domain(segment: str) -> bool:

@@ -42,10 +42,11 @@ from anchorcheck.base.globs import expand_braces
 from anchorcheck.base.lazyregex import later
 from anchorcheck.memory import identifiers
 from anchorcheck.memory.installs import ENV_ASSIGNMENT, install
+from anchorcheck.memory.outside import entered_outside
 from anchorcheck.memory.shellblock import shell_lines
 from anchorcheck.memory.prose import GENERATED, ProseLine
 from anchorcheck.memory.pathtokens import (
-    PLACEHOLDER_ARGUMENT, backslash_path, clean_path, dotted_name, folderish, loose_path, placeholder_word, program_path,
+    PLACEHOLDER_ARGUMENT, backslash_path, clean_path, dotted_name, folderish, host_rooted, loose_path, placeholder_word, program_path,
 )
 from anchorcheck.model.reference import Reference
 
@@ -159,6 +160,7 @@ class _Reader:
         self.lists: list[tuple[int, list[str]]] = []  # (indent, folders) of each open list item
         self.lead: list[str] = []  # folders named in the paragraph that introduces the list (or table) below it
         self.cwd: str | None = None  # the folder a `cd DIR` line of the current shell block moved to
+        self.outside = ""  # the folder, written from outside the repository, a `cd` of the block moved to (`outside`)
         self.sections: list[tuple[int, list[str]]] = []  # (level, words) of each open heading
         self.made: set[str] = set()  # what earlier lines of the current shell block downloaded or wrote
         self.conditional = False  # the list below was introduced as what may not be there ("Read these if present:")
@@ -312,28 +314,11 @@ class _Reader:
 
     # -- commands ------------------------------------------------------------
 
-    def _made(self, argv: list[str]) -> bool:
-        """Remember what a shell line downloads or writes (`curl -o x.py URL`, `wget URL`, `> out.txt`, `touch`,
-        `mkdir`, `git clone URL dir`, `cmake -B dir`); True when it uses something an earlier line of its block made (`python x.py`
-        after `curl -o x.py`): that file is the block's, not the repository's, and the line claims nothing."""
-        words = [w.removeprefix("./").rstrip("/") for w in argv]
-        ours = self.made | self.shown
-        if any(w in ours or "/" in w and any(w.startswith(m + "/") for m in ours) for w in words[1:]):
-            return True  # a file the block made, or one under a folder it made (`cmake -B build`, then `build/Makefile`)
-        made = [words[i + 1] for i, w in enumerate(words[:-1]) if w in (">", ">>") or w in _OUTPUT_OPTIONS.get(words[0], ())]
-        made += [w[2:] for w in words[1:] if words[0] == "cmake" and w.startswith("-B") and len(w) > 2]  # `-Bbuild`
-        if words[0] in ("touch", "mkdir"):
-            made += [w for w in words[1:] if not w.startswith("-")]
-        elif words[0] in ("curl", "wget") and not made or words[:2] == ["git", "clone"]:
-            plain = [w for w in words[1:] if not w.startswith("-")]
-            made += [plain[-1].rsplit("/", 1)[-1].removesuffix(".git")] if plain else []
-            made += plain[-1:] if words[0] == "git" and len(plain) > 2 else []
-        self.made.update(made)
-        return False
-
     def _command(self, command: str, number: int, column0: int, form: str, before: str = "") -> None:
         """Read one command line; `before` is what runs it but is written apart: the `cd DIR && ` of its chain, the
         `VAR=value` lines it continues."""
+        if not before and self._outside(command, number, column0, form):
+            return
         chain = None if before or cd_form(command) else scoped_calls(command)
         if chain is not None:  # `pnpm db:migrate && pnpm generate`: every call of the chain is a command
             for offset, call, before in chain:
@@ -355,7 +340,7 @@ class _Reader:
             argv = shlex.split(command, comments=False)
         except ValueError:
             return
-        if form == "shell" and argv and self._made(argv):
+        if form == "shell" and argv and _makes(argv, self.made, self.shown):
             return
         if not argv or any(placeholder_word(w) for w in shlex.split(unmarked, comments=False)) or any(w in ("&&", "||", "|", ";") or w.endswith(";") for w in argv[1:] if w != "&&"):
             return
@@ -375,9 +360,29 @@ class _Reader:
         if "cmd" in self.kinds and not path_only and self.claims(tail):
             hints = self._hints() if self.cwd is None else (self.cwd, *self._hints())
             self.found.append(Reference("cmd", f"cmd:{command}", written, number, column0 + 1, end, form, hints=hints, sections=self._headings(),
-                                        placed=(self.cwd or self.placing[0] or self.placing[1]).rstrip("/")))
-        elif (program := _program_file(argv, tail, self.cwd)) is not None:
+                                        placed=(self.outside or self.cwd or self.placing[0] or self.placing[1]).rstrip("/")))
+        elif not self.outside and (program := _program_file(argv, tail, self.cwd)) is not None:
             self._path(program[0], number, column0 + written.find(program[1]), form, written=program[1], program=True)
+
+    def _outside(self, command: str, number: int, column0: int, form: str) -> bool:
+        """Whether the line enters a folder written from outside the repository (`cd ~/projects/REPO/DIR`, `ssh HOST
+        'cd … && CMD'`): the rest of the line, or of the block for a `cd` alone, is placed there (`memory.outside`)."""
+        entered = entered_outside(command)
+        if entered is None:
+            return False
+        folder, start, end = entered
+        if start >= end:
+            if form == "shell":
+                self.cwd, self.outside = None, folder
+            return True
+        # `cd ~/a && cd ~/b && make`: the last places the rest (a loop, not a recursion: a line chains as many as it likes)
+        while (inner := entered_outside(command[start:end])) is not None and inner[1] < inner[2]:
+            folder, start, end = inner[0], start + inner[1], start + inner[2]
+        kept = self.cwd, self.outside
+        self.cwd, self.outside = None, folder
+        self._command(command[start:end], number, column0 + start, form)
+        self.cwd, self.outside = kept
+        return True
 
     def _entered(self, command: str, number: int, column0: int) -> bool:
         """Whether the line is `cd DIR` alone, which places the block's later commands in DIR. The folder is a claim too
@@ -390,9 +395,11 @@ class _Reader:
         if len(argv) != 2 or argv[0] != "cd":
             return False
         folder = argv[1]
-        if set("$`") & set(folder) or folder.startswith(("/", "~")):
+        if self.outside and not set("$`") & set(folder):  # `cd sub` after `cd ~/src/app`: further from there
+            self.outside = posixpath.normpath(posixpath.join(self.outside, folder))
+        elif set("$`") & set(folder):  # (`cd ~/x`, `cd /x`, `cd $X/y`: `_outside`)
             self.cwd = None
-        elif self._made(argv) or placeholder_word(folder):
+        elif _makes(argv, self.made, self.shown) or placeholder_word(folder):
             self.cwd = folder.removeprefix("./").rstrip("/") or None
         else:
             self.cwd = _cd_target(self.cwd, folder)
@@ -411,32 +418,53 @@ class _Reader:
         shell = block.info in SHELL_LANGUAGES
         self.shown.update(_shown_file(lines[block.start - 1], body))
         if not shell and is_tree(body):
-            self._tree(tree_entries(body, block.start + 1))
+            self.found += _tree_references(tree_entries(body, block.start + 1)) if "file" in self.kinds else []
             return
         if block.info and not shell:
             return
         only_prompts = block.info in ("console", "shell-session", "shellsession") or not block.info
-        self.cwd, self.made = None, set()
+        self.cwd, self.made, self.outside = None, set(), ""
         self.left -= len(body)
         for shell in shell_lines(body, block.start + 1, only_prompts):
             if not shell.environment:
                 self._command(shell.text, shell.line, shell.column0, "shell", shell.before)
             elif "env" in self.kinds:  # `VAR=value \` over lines: each variable where it is written
                 self.found += identifiers.assignments(shell.text, shlex.split(shell.text), shell.line, shell.column0 + 1, "shell")
-        self.cwd = None
+        self.cwd, self.outside = None, ""
 
-    def _tree(self, entries: list[TreeEntry]) -> None:
-        """The paths of a drawn tree, each where its name is written; one whose comment says it is generated
-        or built (`dist/  # Build output`) is marked so."""
-        if "file" not in self.kinds:
-            return
-        for entry in entries:
-            path, rooted = clean_path(entry.path)
-            if path is None or rooted:
-                continue
-            start, end = entry.column + 1, entry.column + 1 + len(entry.written)
-            generated = bool(GENERATED.search(entry.comment))
-            self.found.append(Reference("file", f"file:{path}", entry.written, entry.line, start, end, "tree", generated=generated))
+
+def _makes(argv: list[str], made_before: set[str], shown: set[str]) -> bool:
+    """Add to `made_before` what a shell line downloads or writes (`curl -o x.py URL`, `wget URL`, `> out.txt`, `touch`,
+    `mkdir`, `git clone URL dir`, `cmake -B dir`); True when it uses something an earlier line of its block made (`python x.py`
+    after `curl -o x.py`): that file is the block's, not the repository's, and the line claims nothing."""
+    words = [w.removeprefix("./").rstrip("/") for w in argv]
+    ours = made_before | shown
+    if any(w in ours or "/" in w and any(w.startswith(m + "/") for m in ours) for w in words[1:]):
+        return True  # a file the block made, or one under a folder it made (`cmake -B build`, then `build/Makefile`)
+    made = [words[i + 1] for i, w in enumerate(words[:-1]) if w in (">", ">>") or w in _OUTPUT_OPTIONS.get(words[0], ())]
+    made += [w[2:] for w in words[1:] if words[0] == "cmake" and w.startswith("-B") and len(w) > 2]  # `-Bbuild`
+    if words[0] in ("touch", "mkdir"):
+        made += [w for w in words[1:] if not w.startswith("-")]
+    elif words[0] in ("curl", "wget") and not made or words[:2] == ["git", "clone"]:
+        plain = [w for w in words[1:] if not w.startswith("-")]
+        made += [plain[-1].rsplit("/", 1)[-1].removesuffix(".git")] if plain else []
+        made += plain[-1:] if words[0] == "git" and len(plain) > 2 else []
+    made_before.update(made)
+    return False
+
+
+def _tree_references(entries: list[TreeEntry]) -> list[Reference]:
+    """The paths of a drawn tree, each where its name is written; one whose comment says it is generated
+    or built (`dist/  # Build output`) is marked so."""
+    found = []
+    for entry in entries:
+        path, rooted = clean_path(entry.path)
+        if path is None or rooted:
+            continue
+        start, end = entry.column + 1, entry.column + 1 + len(entry.written)
+        generated = bool(GENERATED.search(entry.comment))
+        found.append(Reference("file", f"file:{path}", entry.written, entry.line, start, end, "tree", generated=generated))
+    return found
 
 
 def _path_of(token: str, form: str, evidence: bool) -> tuple[str, bool, bool, bool] | None:
@@ -444,6 +472,9 @@ def _path_of(token: str, form: str, evidence: bool) -> tuple[str, bool, bool, bo
     `owner/repo` are loose: read only if the first folder is one here; `gradle.properties`, a dotted name no list of
     extensions knows, is loose on evidence: kept where such a file is, or history says was."""
     path, rooted = clean_path(token, link=form == "link")
+    if path is None and host_rooted(token):  # `ai.symfony.com/public/llms.txt`: kept only where that folder is here
+        path, rooted = clean_path(token, link=form == "link", host=True)
+        return (path, rooted, True, True) if path is not None and not rooted else None
     plain = token[1:] if token.startswith("/") and not token.startswith("//") else token
     if path is None and form == "code" and loose_path(plain):
         return plain, plain != token, True, evidence

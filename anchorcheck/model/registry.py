@@ -82,6 +82,10 @@ class Language:
     from the tree alone (later entries may follow in the facts, none before):
     a `sym:` anchor on a file whose facts are not known yet is answered from
     it when the name is there, without the rest of the extraction.
+    `inheritable(member)` says whether any base could give a class a member
+    of that name (None: any could); one no base can give is absent when the
+    class does not define it, whatever its bases (Rust: a trait, implemented
+    or derived, gives no enum variant).
     """
 
     name: str
@@ -100,6 +104,7 @@ class Language:
     package_files: Callable[[str, Any], tuple[str, ...]] | None = None
     external_members: Callable[[str, str], frozenset[str] | None] | None = None
     definitions: Callable[[Any], list[tuple[str, int]]] | None = None
+    inheritable: Callable[[str], bool] | None = None
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _BINARY_PEEK = 8000  # git's own heuristic: a NUL in the first 8000 bytes means binary
-_ANY_CHILD = "anchorcheck-any-child"  # a name no pattern names: matched only by what ignores a folder's every entry
+# a name no pattern names, matched only by what ignores a folder's every entry; with an extension, as the files an
+# ignore file that keeps only names with one (`*`, `!*.*`, `!*/`: go-zero's) keeps, so such a folder is not "ignored"
+_ANY_CHILD = "anchorcheck-any-child.anchorcheck"
 _EXCLUDE = ".git/info/exclude"
 
 
@@ -162,6 +164,9 @@ class Paths:
         Read from the files, not asked of git, so it works outside git and runs no program; what git's
         index holds but this checkout lacks is `not_checked_out`'s to say."""
         parts = [p for p in path.split("/") if p]
+        # a name without an extension may be a folder: it is ignored only if the folder is (`*` then `!*/` ignores
+        # every such file and no folder, and a folder a text names is no build output for that)
+        folder = bool(parts) and "." not in parts[-1]
         skipped = [p for p in parts if p in self.skip_dirs]
         if skipped:
             return f"under {skipped[0]}/, which holds generated or vendored files"
@@ -175,7 +180,10 @@ class Paths:
             for shown in sources:
                 spec = self._ignore_spec(shown)
                 # `dir/*` ignores what is in a folder, and so the folder itself: git lists nothing of it either
-                if spec is not None and any(spec.match_file(name) for name in (rest, rest + "/", rest + "/" + _ANY_CHILD)):
+                if spec is not None and (
+                    (not folder and spec.match_file(rest)) or _folder_ignored(spec, rest)
+                    or spec.match_file(rest + "/" + _ANY_CHILD)
+                ):
                     return f"ignored by {shown}"
         return None
 
@@ -276,3 +284,14 @@ def ignore_lines(root: Path, path: str | os.PathLike[str]) -> list[str] | None:
 def looks_binary(data: bytes) -> bool:
     """Git's own heuristic: a NUL byte in the first 8000 bytes means binary."""
     return b"\x00" in data[:_BINARY_PEEK]
+
+
+def _folder_ignored(spec: "GitIgnoreSpec", rest: str) -> bool:
+    """Whether git ignores `rest` as a folder: the last pattern that matches it decides, `!*/` re-including every
+    folder. pathspec's own answer ranks a pattern matching the path itself above a folder pattern, so it keeps
+    `core/limits/` ignored under `*`, `!*.*`, `!*/` (go-zero's .gitignore), which git tracks."""
+    last = None
+    for pattern in spec.patterns:
+        if pattern.include is not None and pattern.match_file(rest + "/"):
+            last = pattern.include
+    return bool(last)

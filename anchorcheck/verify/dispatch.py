@@ -23,7 +23,7 @@ from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify import namehistory
 from anchorcheck.verify.elsewhere import Readings, defined_elsewhere, gone_from_own
 from anchorcheck.verify.staleness import dropped_dependency, on_missing_file
-from anchorcheck.verify.unheld import names_missing, runs_unheld
+from anchorcheck.verify.unheld import config_history, names_missing, runs_unheld, runs_unknown, unknown_folder
 from anchorcheck.memory.references import INSTALL, MENTION
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ class Dispatch:
             return AnchorResult(shown, Verdict.INCONCLUSIVE, refused, state="unverifiable")
         result = self._answer(anchor, described=isinstance(raw, str) or anchor.detail is None)
         # What history says of a claim that does not hold, or of a name its configuration does not define now.
-        if history and not anchor.negated and (result.verdict is Verdict.REFUTED or result.state == NOT_IN_CONFIG):
+        if history and not anchor.negated and (result.verdict is Verdict.REFUTED or result.state == NOT_IN_CONFIG or namehistory.stands_in(result)):
             result = on_missing_file(anchor, result, self.context)
             result = namehistory.on_undefined_command(anchor, result, self.context, self._verdict_at)
         result.anchor = shown
@@ -140,6 +140,9 @@ class Dispatch:
             else:
                 result = self._check(f"file:{encode_path(where.path)}")
                 result.reason += where.note
+                if result.verdict is Verdict.REFUTED and implicit.route_like(reference, self.context.repo):
+                    result.severity = "warning"
+                    result.reason += f"; `{reference.written}` may be a URL route too, written the same way"
         elif reference.kind == "cmd":
             unheld = runs_unheld(reference, self.context)
             result = unheld if unheld is not None else self._check_command(reference)
@@ -161,9 +164,15 @@ class Dispatch:
         """A command read from prose, in a folder here: tried where the text places it, else where it may run."""
         readings = Readings.of(reference, self.context.repo)
         result = gone_from_own(reference, self._first_reading(readings.tried), readings, self._check)
+        # after `cd ~/elsewhere`, the folder read is not where it runs: what history says of paths there is no evidence
+        placed = not runs_unknown(reference, self.context.repo)
+        if result.verdict is Verdict.REFUTED and placed:
+            result = config_history(result, self.context, gone_only=True)  # before other folders are asked: a configuration gone from here is stale
         if result.verdict is Verdict.REFUTED:
             result = namehistory.in_prose(defined_elsewhere(reference, result, readings, self._holds, self.registry, self.context.repo))
-            result = names_missing(result, self.context)
+            if placed:
+                result = names_missing(config_history(result, self.context), self.context)  # none here ever: an example, not stale
+            result = unknown_folder(reference, result, self.context.repo)
         if result.state == implicit.NEVER_EXISTED:  # a program file or a name its configuration never had: an example, not stale
             result.verdict = Verdict.INCONCLUSIVE
         return result

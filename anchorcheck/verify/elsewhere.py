@@ -83,6 +83,9 @@ def defined_elsewhere(
                 if (found := check(f"{reference.anchor} in:{encode_path(folder)}/")).verdict is Verdict.VERIFIED]
     if not defining:
         return refuted
+    # the configurations that declare every name the command gives (a compose `--profile`) say more than the others
+    fewest = min(len(f.details.get("undeclared") or ()) for _, f in defining)
+    defining = [(folder, f) for folder, f in defining if len(f.details.get("undeclared") or ()) == fewest]
     wheres = [", ".join(sorted({e.path for e in f.evidence if e.path})) or f"{folder}/" for folder, f in defining]
     folder = defining[0][0]
     if len(defining) == 1:

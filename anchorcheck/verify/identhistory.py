@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 from anchorcheck.base.lazyregex import later
@@ -52,7 +52,7 @@ MAX_CANDIDATES = 12  # files (of the newest commits first) per name whose parent
 MAX_CONFIRMS = 60  # files whose parent's facts are read per run; past them, names are not shown gone (silence)
 MIN_SECONDS = 3.0  # left of the deadline below which no walk starts
 _BLOBS_AT_ONCE = 2_000  # blob ids one `rev-list` is given (a command line stays far below the system's limit)
-_CACHE_KEY = "ident-history-v2"
+_CACHE_KEY = "ident-history-v3"  # v3: a removal's parent names the definition of exactly the name before a member sharing it
 _FORMAT = "%x01%h%x00%cs%x00%s"
 _WORD = later(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -84,8 +84,11 @@ class Gone(NamedTuple):
 
 def defines(facts: Facts, name: str, env: bool) -> list[tuple[str, int, bool]]:
     """The (qualified name, line) of each definition of `name` in a file's facts: the name itself or a member
-    of that name (`Config.parse_config` for `parse_config`); with `env`, each read of the variable too (marked)."""
-    found = [(q, line, False) for q, line in facts.defs if q == name or q.endswith("." + name)]
+    of that name (`Config.parse_config` for `parse_config`); with `env`, each read of the variable too (marked).
+    The name itself comes first, then members in the order declared: a bare name is the definition of exactly
+    that name where there is one (rustfs's `enum AdminAction`, declared after `enum Action { AdminAction(..) }`,
+    is what "`AdminAction`" names; the variant only shares it), and a member only where nothing else is."""
+    found = sorted(((q, line, False) for q, line in facts.defs if q == name or q.endswith("." + name)), key=lambda d: d[0] != name)
     return found + [(key, line, True) for key, line in facts.env if key == name] if env else found
 
 
@@ -101,6 +104,7 @@ class IdentHistory:
         self.head: str | None = None
         self.confirms = 0
         self.walks = 0
+        self.beside: dict[tuple[str, str, int, str], str | None] = {}  # used_beside's answers
 
     def fates(
         self, names: Iterable[str], env: Callable[[str], bool], context: Context, defined_now: Callable[[str], bool]
@@ -162,7 +166,7 @@ class IdentHistory:
         window followed by its confirmations, until every name is answered, or the windows (or the deadline) are
         spent; None when git failed. A name the deadline stopped before it was answered is left out."""
         words = sorted({n.rsplit(".", 1)[-1] for n in names})
-        sources = sorted({f"*{e}" for language in self.context.registry.languages.values() for e in language.extensions})
+        sources = self._sources()
         answers: dict[str, Gone | None] = {}
         tried: dict[str, int] = {}
         top = head
@@ -191,6 +195,29 @@ class IdentHistory:
         if self._time():  # walked as deep as the budget goes: what it did not show gone is not read
             answers.update((n, None) for n in names if n not in answers)
         return answers
+
+    def used_beside(self, gone: Gone) -> str | None:
+        """A line (`path:line` at the commit's parent) whose writing of the name the commit that removed the definition
+        took away too, away from the definition (another file, or another hunk of its file: a comment above it goes
+        with it and is no use): the code used the name and stopped with it, so no base class supplies it in its
+        stead (an override removed alone leaves the base's member to its callers, who keep writing it). None when
+        the definition went alone, or git failed. Its source files only, as the walk."""
+        key = (gone.change.commit, gone.path, gone.line, gone.name)
+        if key not in self.beside:  # a name written in several places is asked once
+            self.beside[key] = self._used_beside(gone)
+        return self.beside[key]
+
+    def _used_beside(self, gone: Gone) -> str | None:
+        word = gone.name.rsplit(".", 1)[-1]
+        options = ("-1", "-p", "-U0", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-color", "--format=")
+        out = self.repo.git("log", *options, operands=[gone.change.commit], paths=self._sources()) or ""
+        uses = [removed for removed in _removed_lines(out) if word in _WORD.findall(removed.text)]
+        own = next((use.hunk for use in uses if (use.path, use.line) == (gone.path, gone.line)), None)
+        return next((f"{use.path}:{use.line}" for use in uses if use.hunk != own), None)
+
+    def _sources(self) -> list[str]:
+        """Pathspecs of the files the registered languages parse."""
+        return sorted({f"*{e}" for language in self.context.registry.languages.values() for e in language.extensions})
 
     def _log(self, words: list[str], revisions: list[str], sources: list[str]) -> str | None:
         """`git log -G` of the changed lines of `sources` in `revisions`; None when git failed.
@@ -312,16 +339,19 @@ class _OutOfTime(Exception):
 
 
 _DECLARED = 1_000  # what a removed line that may declare the name weighs against one that only uses it
-# words after which a name is an expression's, not a declaration's (`assert helper(x)`, `return helper(x)`)
-_EXPRESSION_WORDS = "(?:assert|await|return|yield|raise|throw|new|not|and|or|in|is|if|elif|else|print|echo|puts|expect)"
+# words after which a name is an expression's, not a declaration's (`assert helper(x)`, `return helper(x)`,
+# `case OpStatus::OK:`, a label or a match pattern)
+_EXPRESSION_WORDS = "(?:assert|await|return|yield|raise|throw|new|not|and|or|in|is|if|elif|else|print|echo|puts|expect|case)"
 
 
 @functools.lru_cache(maxsize=1024)
 def _declared(word: str) -> re.Pattern[str]:
     """The name written after another word and a space (`def name`, `pub fn name`, `class Name <`, `func (r) Name`
     is not, `x.name(` is not): how most languages declare; a call writes it after a dot, a bracket or an operator.
-    Only an order of the files to read: the definition is still found in the parsed facts of the revision."""
-    return re.compile(rf"(?<![\w.])(?!{_EXPRESSION_WORDS}[ \t])[A-Za-z_]\w*[ \t]+{re.escape(word)}(?!\w)")
+    Followed by `::` it is the scope of another name (`void Conn::Send()`, `class Foo::Bar`), not declared there.
+    Only an order of the files to read: the definition is still found in the parsed facts of the revision. (A C++
+    enum named in 70 files' `case OpStatus::OK:` lines ranked its own header 14th, past MAX_CANDIDATES.)"""
+    return re.compile(rf"(?<![\w.])(?!{_EXPRESSION_WORDS}[ \t])[A-Za-z_]\w*[ \t]+{re.escape(word)}(?!\w|::)")
 
 
 def _removals(out: str, names: list[str]) -> dict[str, list[tuple[Change, str]]]:
@@ -337,27 +367,50 @@ def _removals(out: str, names: list[str]) -> dict[str, list[tuple[Change, str]]]
         by_word.setdefault(name.rsplit(".", 1)[-1], []).append(name)
     counts: dict[str, dict[tuple[Change, str], int]] = {}
     order: dict[Change, int] = {}
+    for removed in _removed_lines(out):
+        change, path, line = removed.change, removed.path, removed.text
+        if change is None:
+            continue
+        order.setdefault(change, len(order))
+        for word in set(_WORD.findall(line)) & by_word.keys():
+            weight = 1 + _DECLARED * bool(_declared(word).search(line))
+            for name in by_word[word]:
+                pairs = counts.setdefault(name, {})
+                pairs[change, path] = pairs.get((change, path), 0) + weight
+    found = {name: sorted(pairs, key=lambda pair: (order[pair[0]], -pairs[pair])) for name, pairs in counts.items()}
+    rank = {name: at for at, name in enumerate(names)}
+    return dict(sorted(found.items(), key=lambda item: (order[item[1][0][0]], rank[item[0]])))
+
+
+class _Removed(NamedTuple):
+    """A removed line of `git log -p -U0` output: its commit (None where the output has no commit lines), file,
+    hunk (numbered through the output) and line number at the parent."""
+
+    change: Change | None
+    path: str
+    hunk: int
+    line: int
+    text: str
+
+
+def _removed_lines(out: str) -> Iterator[_Removed]:
+    """Each removed line of `git log -p -U0` output, commits introduced by `_FORMAT`'s lines. A quoted path or a new
+    file is read as having removed nothing; a removed line that starts with `-- ` is no file header (the headers
+    are only between a `diff --git` line and its first hunk)."""
     change: Change | None = None
     path: str | None = None
-    header = False  # between a file's `diff --git` line and its first hunk
+    header = False
+    hunk = at = 0
     for line in out.split("\n"):
         if line.startswith("\x01"):
             parts = line[1:].split("\0", 2)
             change, path = (Change(*parts) if len(parts) == 3 else None), None
-            if change is not None:
-                order.setdefault(change, len(order))
         elif line.startswith("diff --git "):
             header, path = True, None
-        elif header:
-            if line.startswith("--- a/"):
-                path = line[6:]  # a quoted path or a new file: nothing read as removed there
-            header = not line.startswith("@@")
-        elif line.startswith("-") and change is not None and path is not None:
-            for word in set(_WORD.findall(line)) & by_word.keys():
-                weight = 1 + _DECLARED * bool(_declared(word).search(line))
-                for name in by_word[word]:
-                    pairs = counts.setdefault(name, {})
-                    pairs[change, path] = pairs.get((change, path), 0) + weight
-    found = {name: sorted(pairs, key=lambda pair: (order[pair[0]], -pairs[pair])) for name, pairs in counts.items()}
-    rank = {name: at for at, name in enumerate(names)}
-    return dict(sorted(found.items(), key=lambda item: (order[item[1][0][0]], rank[item[0]])))
+        elif header and not line.startswith("@@"):
+            path = line[6:] if line.startswith("--- a/") else path
+        elif line.startswith("@@"):  # `@@ -12,3 +12,0 @@`: the hunk's first removed line is line 12 of the parent
+            header, hunk, at = False, hunk + 1, int(line.split()[1][1:].split(",")[0])
+        elif line.startswith("-") and path is not None:
+            yield _Removed(change, path, hunk, at, line)
+            at += 1

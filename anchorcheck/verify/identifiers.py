@@ -45,11 +45,12 @@ from anchorcheck.repo.paths import UnsafePathError
 
 if TYPE_CHECKING:
     from anchorcheck.model.registry import Registry
-    from anchorcheck.verify.identhistory import Gone
+    from anchorcheck.verify.identhistory import Gone, IdentHistory
     from anchorcheck.verify.verifier import Verifier
 
 UNSURE = "unsure"  # the look at a name was not complete: not read
 LATE = "late"  # the deadline came before the look: INCONCLUSIVE
+UNFOLLOWED = "unfollowed"  # a `sym:` result whose class inherits from a base that cannot be followed (a gem's module)
 FOREIGN = "foreign"  # a name once defined here, listed among names of another project: INCONCLUSIVE, a warning
 _MEMO = "anchorcheck.identifier-history"
 Check = Callable[[str], AnchorResult]
@@ -131,15 +132,25 @@ def on_result(reference: Reference, result: AnchorResult, verifier: Verifier, ch
     """An identifier reference's result with what history says: a REFUTED one names the commit that removed
     it (an error); one nothing defines that history does not show gone is no finding of its own (a warning,
     when `settle` did not drop it); an unresolved one was not looked at in time. `check` checks an anchor
-    inside the check under way (its deadline kept)."""
+    inside the check under way (its deadline kept).
+
+    One INCONCLUSIVE only because its class inherits from a base that cannot be followed (a gem's
+    `ActiveSupport::Concern`: state `unfollowed`) is judged on history as well: its own definition removed, the
+    same commit taking the name from other lines of the code too (its callers), and no file but prose writing it
+    now, the repository stopped using a name of its own, and a base that supplied it would have kept its callers:
+    REFUTED with the commit (and the new name). A definition removed alone (an override gone, the base's member
+    left) or a name still written stays INCONCLUSIVE, a warning saying what history showed."""
     if reference.kind == "sym" and identifiers.unresolved(reference):
         said = f"budget exceeded before `{identifiers.name_of(reference)}` was looked up: whether this repository defines it, or did, is not known"
         return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, said, state="budget")
-    if result.verdict is not Verdict.REFUTED:
+    doubted = result.verdict is Verdict.INCONCLUSIVE and result.state == UNFOLLOWED
+    if result.verdict is not Verdict.REFUTED and not doubted:
         return result
     name = identifiers.name_of(reference)
     fates = _fates([name], lambda _: reference.kind == "env", verifier, check)
     gone = fates.get(name)
+    if gone is None and doubted:
+        return result  # no definition of it removed here: the base may well be where it comes from
     if gone is None:
         said = "history was not read in time" if name not in fates else "no removal of it in the history looked at"
         result.verdict, result.severity, result.state = Verdict.INCONCLUSIVE, "warning", "unsure"
@@ -156,7 +167,17 @@ def on_result(reference: Reference, result: AnchorResult, verifier: Verifier, ch
         result.verdict, result.severity, result.state = Verdict.INCONCLUSIVE, "warning", FOREIGN
         result.reason += f"; {gone.describe()}, but it is listed beside {listed}, which this repository never defined: read as another project's name"
         return result
-    result.reason += f"; {gone.describe()}"
+    if doubted:
+        beside = _history(verifier).used_beside(gone)
+        if beside is None:  # the definition went alone: an override of the base's member looks the same
+            result.severity = "warning"
+            result.reason += f"; {gone.describe()}, but no other line of the code wrote it then: the base may still supply it"
+            return result
+        result.verdict = Verdict.REFUTED
+        result.reason += (f"; {gone.describe()}; the same commit took it from {beside} too, and no file but prose writes it now: "
+                          "the code stopped using a name of its own, which no base supplies in its stead")
+    else:
+        result.reason += f"; {gone.describe()}"
     result.state, result.severity = "gone", "error"
     result.details = {**result.details, "history": gone.to_dict()}
     if gone.to:
@@ -225,12 +246,16 @@ def _writes(index: SourceIndex, path: str, whole: re.Pattern[bytes]) -> bool:
 
 
 def _fates(names: list[str], env: Callable[[str], bool], verifier: Verifier, check: Check) -> dict[str, Gone | None]:
-    """What history says of names nothing defines now, from the checkout's one IdentHistory (made once)."""
+    """What history says of names nothing defines now."""
+    return _history(verifier).fates(names, env, verifier.context, lambda name: _now(name, _kind(name), verifier, check) not in (None, UNSURE, LATE))
+
+
+def _history(verifier: Verifier) -> IdentHistory:
+    """The checkout's one IdentHistory (made once)."""
     from anchorcheck.verify.identhistory import IdentHistory  # (imported here: a run whose names are all defined never asks)
 
     context = verifier.context
-    history = context.memo((_MEMO, context.repo.root), lambda: IdentHistory(context))
-    return history.fates(names, env, context, lambda name: _now(name, _kind(name), verifier, check) not in (None, UNSURE, LATE))
+    return context.memo((_MEMO, context.repo.root), lambda: IdentHistory(context))
 
 
 def _kind(name: str) -> str:
@@ -301,21 +326,25 @@ def holders(context: Context, names: Iterable[str]) -> dict[str, list[str] | Non
 
 def _definers(context: Context, name: str, holding: Holding) -> tuple[tuple[str, str] | None, bool]:
     """The first of the `holding` files that defines `name` now (production first) and its qualified name there,
-    and whether every one was read and parsed cleanly (None: too many to look at)."""
+    and whether every one was read and parsed cleanly (None: too many to look at). A definition of exactly that
+    name comes before a member that shares it in any file (`enum AdminAction` in one file, a variant
+    `Action::AdminAction` in another): the member only when no file defines the name itself. (Every holding
+    file may be parsed then: `holders` counted all of their bytes in the run's budget.)"""
     if not isinstance(holding, list):
         return None, False
     from anchorcheck.verify.identhistory import defines  # with the history walk: a run with no name to look up never loads it
 
     index = SourceIndex.of(context)
-    clean = True
+    clean, member = True, None
     try:
         for path in sorted(holding, key=lambda path: classify(path) != "production"):
             context.check_deadline()
             facts = index.facts(path)
             found = defines(facts, name, False) if facts is not None else []
-            if found:
-                return (path, found[0][0]), True
+            if found and found[0][0] == name:
+                return (path, name), True
+            member = member or ((path, found[0][0]) if found else None)
             clean = clean and (facts is None or facts.error is None)
     except (OSError, UnsafePathError):
-        return None, False
-    return None, clean
+        return member, False
+    return member, clean

@@ -37,7 +37,7 @@ from anchorcheck.evidence.cache import open_cache
 from anchorcheck.evidence.history import UNCOMMITTED, Added, Change, Paths, added_text, at_head, changing, diff_lines, history_of, literal, revision_count, revisions
 from anchorcheck.memory.implicit import NEVER_EXISTED
 from anchorcheck.model.anchors import Anchor
-from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Verdict
+from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Evidence, Verdict
 from anchorcheck.repo.context import Context
 from anchorcheck.repo.gitcmd import GIT_TIMEOUT
 
@@ -55,11 +55,41 @@ def on_undefined_command(anchor: Anchor, result: AnchorResult, context: Context,
     """A REFUTED `cmd:` result with what the history of its configuration says; an INCONCLUSIVE one whose name the
     configuration does not define now (`NOT_IN_CONFIG`: a dependency may provide it) REFUTED where that history
     shows the configuration defined it and a commit removed it (was true, is gone); others as they are."""
+    if anchor.kind == "cmd" and stands_in(result):
+        return _script_gone(anchor, result, context, check_at)
     undefined = result.verdict is Verdict.REFUTED and result.state == "undefined"
     if anchor.kind != "cmd" or not (undefined or result.state == NOT_IN_CONFIG) or not result.evidence:
         return result
     with at_head(context.repo) as head:  # the configuration's past revisions: named by HEAD, a report stays replayable
         return result if head is None else _with_history(anchor, result, result.evidence[0].path, head, context, check_at)
+
+
+def stands_in(result: AnchorResult) -> bool:
+    """Whether a VERIFIED command is a dependency's binary run because no script has its name (`pnpm prettier`): the
+    runner says which package.json lacks the script (`details["stands_in"]`), whose history may show it renamed away."""
+    return result.verdict is Verdict.VERIFIED and isinstance(result.details.get("stands_in"), dict)
+
+
+def _script_gone(anchor: Anchor, result: AnchorResult, context: Context, check_at: CheckAt) -> AnchorResult:
+    """`result`, or REFUTED where the package.json defined a script of the name and a commit renamed or removed it: the
+    text named the script, and pnpm now runs the binary in its place (`prettier` bare, not `prettier --check .`). A
+    warning, not an error: the binary still runs, and whether it does what the text meant is not known."""
+    found = result.details.pop("stands_in")
+    name, config, runs = str(found["name"]), str(found["config"]), str(found["runs"])
+    options = r"(?:\s+-\S+(?:\s+[^-\s]\S*)?)*?"  # `pnpm -C web prettier`, `pnpm --silent prettier`
+    script = re.sub(rf"(?<!\S)(pnpm{options}\s+){re.escape(name)}(?!\S)", rf"\g<1>run {name}", anchor.value, count=1)
+    if script == anchor.value:
+        return result
+    missing = f"no script {name} in {config}"
+    asked = AnchorResult(result.anchor, Verdict.INCONCLUSIVE, missing, [Evidence(config, None, "package.json scripts")], NOT_IN_CONFIG, {"decided_by": script})
+    asked = on_undefined_command(anchor, asked, context, check_at)
+    if asked.state != "gone":
+        return result
+    result.verdict, result.severity, result.state = Verdict.REFUTED, "warning", "gone"
+    result.reason = f"script {name} of {config}{asked.reason.removeprefix(missing).replace(';', '', 1)}; {runs} now, in its place"
+    result.evidence = [*asked.evidence, *result.evidence]
+    result.details = {**result.details, **{k: v for k, v in asked.details.items() if k in ("history", "fix")}}
+    return result
 
 
 def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, context: Context, check_at: CheckAt) -> AnchorResult:

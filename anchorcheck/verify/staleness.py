@@ -21,6 +21,7 @@ from anchorcheck.evidence.cache import open_cache
 from anchorcheck.evidence.history import Fate, history_of, names, text_before
 from anchorcheck.memory import implicit
 from anchorcheck.memory.dependencies import Dependencies
+from anchorcheck.memory.outside import is_outside
 from anchorcheck.model.results import Evidence
 from anchorcheck.model.anchors import Anchor, decode_path
 from anchorcheck.model.reference import Reference
@@ -42,7 +43,7 @@ def want(memories: Iterable[Memory], context: Context, now: bool = False) -> Non
             if isinstance(anchor, Reference):
                 if anchor.kind == "file":
                     paths += implicit.history_paths(anchor)
-                elif anchor.kind == "cmd":  # the folder its text says it runs in (`verify.unheld`), when it is missing
+                elif anchor.kind == "cmd" and not is_outside(anchor.placed):  # the folder its text says it runs in (`verify.unheld`)
                     paths += implicit.placed_folders(anchor)
             elif isinstance(anchor, str) and anchor.startswith("file:"):
                 paths.append(decode_path(anchor[len("file:"):].split(" in:", 1)[0]))
@@ -78,14 +79,15 @@ def on_missing_file(anchor: Anchor, result: AnchorResult, context: Context) -> A
     return result
 
 
-def judge_by_fate(result: AnchorResult, fate: Fate, claimed: bool) -> None:
+def judge_by_fate(result: AnchorResult, fate: Fate, claimed: bool, subject: str = "") -> None:
     """The one ladder for a REFUTED result whose path is missing, on what history says of it (the reason ends with
     it): gone → state `gone`, an error; never in history → `never-existed`, a warning; history seen in part → a
     warning. A path the memory `claimed` (a `file:` anchor, a program file) stays REFUTED, as written it is false;
     a path a command only names is not the claim, so there a path not known to be gone leaves it INCONCLUSIVE,
     saying why (state `unsure` where history was cut). A result judged once already (a command's program file, then
-    the path it names: the same path) does not say it twice."""
-    said = f"; {fate.describe()}"
+    the path it names: the same path) does not say it twice. `subject` names the path the clause is about, where the
+    reason does not (a configuration looked for in several places)."""
+    said = f"; {subject}{fate.describe()}"
     if not result.reason.endswith(said):
         result.reason += said
     if fate.existed:

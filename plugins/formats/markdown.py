@@ -42,6 +42,16 @@ KNOWN_FILES = (
     ".claude/agents/*.md",
     ".claude/commands/*.md",
     ".agents/*.md",
+    # skills of a folder of a monorepo: OpenCode and Claude Code load `.claude/skills` and `.agents/skills` on the way
+    # up from where they run (docling keeps one in docling/.agents/skills/)
+    "**/.claude/skills/*.md",
+    "**/.agents/skills/*.md",
+    # OpenCode's own project folder: agents, commands and skills (held-out-10's workerd kept 41 files there)
+    ".opencode/agent/*.md",
+    ".opencode/agents/*.md",
+    ".opencode/command/*.md",
+    ".opencode/commands/*.md",
+    ".opencode/skills/*.md",
     # Codex and the AGENTS.md convention (Codex's override file beside it)
     "AGENTS.md",
     "**/AGENTS.md",

@@ -203,7 +203,7 @@ class _Search:
     def _inherited(self, path: str, name: str, language: Language, facts: Facts, depth: int) -> list[Evidence] | None:
         """The member through the class's bases, nearest first, as the language looks members up."""
         owner, _, member = name.rpartition(".")
-        if not owner:
+        if not owner or (language.inheritable is not None and not language.inheritable(member)):
             return None
         for cls, base, line in facts.bases:
             if cls != owner:

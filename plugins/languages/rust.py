@@ -253,6 +253,15 @@ def external_members(module: str, name: str) -> frozenset[str] | None:
     return frozenset(found) if found is not None and not module else None
 
 
+def inheritable(member: str) -> bool:
+    """Whether a trait could give a type this member: not an UpperCamelCase name (`Action::AdminAction`), which
+    on a type is a variant. A trait's items are methods and constants, snake_case and SCREAMING_CASE by the
+    compiler's default lints, and its associated types cannot be written `Type::Assoc` (E0223); a derive
+    (`#[derive(Serialize)]`) only adds items after the type, never a variant or field to it. So a variant the
+    enum does not declare is absent whatever traits it implements or derives, while a method may come from one."""
+    return not (member[:1].isupper() and any(c.islower() for c in member))
+
+
 # A struct's or union's fields (`S.a`) and an enum's variants (`E.A`).
 _FIELDS = Definitions(defines={"field_declaration": Define(), "enum_variant": Define()})
 # Items with their module path (`inner.q`), trait methods (`Tr.t`) and impl methods (`S.m`).
@@ -306,6 +315,7 @@ LANGUAGE = Language(
     import_segments=import_segments,
     env_markers=(b"env", b"var"),
     external_members=external_members,
+    inheritable=inheritable,
     package_files=package_files,
     definitions=definitions_of,
 )

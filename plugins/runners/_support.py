@@ -92,6 +92,17 @@ def not_there(invocation: Invocation, reason: str, path: str) -> AnchorResult:
     return result
 
 
+def no_config(invocation: Invocation, reason: str, cwd: str, names: Iterable[str], *, above: bool = True) -> AnchorResult:
+    """REFUTED: no configuration of these names in `cwd` (or above it, for a tool that looks upward), so the call has
+    nothing to run. For a command read from prose the core asks history of every place one was looked for
+    (`missing_path`, a list): one was there and is gone → stale; none ever was → not this checkout's command (an
+    example, another project's, a submodule's)."""
+    result = refuted(invocation, reason)
+    names = list(names)
+    result.details["missing_path"] = [in_dir(folder, name) for folder in (upward(cwd) if above else [cwd]) for name in names]
+    return result
+
+
 def unknown(invocation: Invocation, reason: str, evidence: Iterable[Evidence] = ()) -> AnchorResult:
     return AnchorResult(invocation.text, Verdict.INCONCLUSIVE, reason, list(evidence), state="unknown")
 

@@ -42,6 +42,7 @@ from anchorcheck_plugins.runners._support import (
     line_of,
     listed,
     nearest,
+    no_config,
     not_there,
     option,
     parse_toml,
@@ -256,7 +257,8 @@ def _check(invocation: Invocation, context: Context, args: list[str], expanded: 
         return not_there(invocation, f"the manifest {written} does not exist", written)
     manifest = _manifest(context, invocation.cwd, rest)
     if manifest is None:
-        return refuted(invocation, f"`cargo {command}` needs a Cargo.toml; there is none in {searched(invocation.cwd)}{elsewhere(context, ['Cargo.toml'])}")
+        return no_config(invocation, f"`cargo {command}` needs a Cargo.toml; there is none in {searched(invocation.cwd)}{elsewhere(context, ['Cargo.toml'])}",
+                         invocation.cwd, ["Cargo.toml"])
     return _targets(invocation, context, manifest, command, rest)
 
 

@@ -27,6 +27,7 @@ from anchorcheck_plugins.runners._support import (
     is_file,
     join,
     listed,
+    no_config,
     parse_yaml,
     read_text,
     refuted,
@@ -63,6 +64,7 @@ class Compose:
     services: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (file, its key there)
     open: list[str] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # each file read, for the line of a service found
+    profiles: set[str] = field(default_factory=set)  # the `profiles:` its services are in
 
 
 def read_compose(context: Context, files: tuple[str, ...]) -> Compose:
@@ -83,8 +85,11 @@ def _read_into(context: Context, path: str, compose: Compose, chain: tuple[str, 
     if not isinstance(doc, dict):
         raise ConfigError(path, "a compose file should be a YAML mapping", 1)
     services = doc.get("services")
-    for name in services if isinstance(services, dict) else {}:
+    for name, service in services.items() if isinstance(services, dict) else ():
         compose.services.setdefault(str(name), (path, str(name)))
+        profiles = service.get("profiles") if isinstance(service, dict) else None
+        if isinstance(profiles, list):
+            compose.profiles.update(str(p) for p in profiles)
     includes = doc.get("include")
     folder = posixpath.dirname(path) or "."
     for entry in includes if isinstance(includes, list) else []:
@@ -110,6 +115,7 @@ def verify_compose(invocation: Invocation, context: Context) -> AnchorResult:
             return AnchorResult(invocation.text, Verdict.INCONCLUSIVE, f"{program} without compose is not read", state="unread")
         words = words[1:]
     files: list[str] = []
+    profiles: list[str] = []
     folder = invocation.cwd
     while words and words[0].startswith("-"):
         name, eq, value = words.pop(0).partition("=")
@@ -117,6 +123,8 @@ def verify_compose(invocation: Invocation, context: Context) -> AnchorResult:
             value = words.pop(0) if words else ""
         if name in ("-f", "--file"):
             files.append(value)
+        elif name == "--profile":
+            profiles.append(value)
         elif name == "--project-directory":
             folder = join(folder, value) or folder
     if not words:
@@ -131,7 +139,7 @@ def verify_compose(invocation: Invocation, context: Context) -> AnchorResult:
         return unusable(invocation, error)
     evidence = [Evidence(f, None, "compose file") for f in found]
     if command not in _SERVICE_COMMANDS:
-        return verified(invocation, f"`compose {command}` works on {', '.join(found)}", evidence)
+        return _profiled(verified(invocation, f"`compose {command}` works on {', '.join(found)}", evidence), compose, profiles)
     named, after_unknown = _services(command, rest)
     for service, doubtful in zip(named, after_unknown):
         if dynamic(service):
@@ -145,7 +153,17 @@ def verify_compose(invocation: Invocation, context: Context) -> AnchorResult:
             return unknown(invocation, f"{missing}; " + (compose.open[0] if compose.open else "it may be the value of the option before it"))
         return refuted(invocation, missing, evidence)
     shown = ", ".join(named) if named else "every service"
-    return verified(invocation, f"`compose {command}` on {shown} of {', '.join(found)}", evidence)
+    return _profiled(verified(invocation, f"`compose {command}` on {shown} of {', '.join(found)}", evidence), compose, profiles)
+
+
+def _profiled(result: AnchorResult, compose: Compose, profiles: list[str]) -> AnchorResult:
+    """`result`, saying which `--profile` names no service of the files is in (`details["undeclared"]`). Compose
+    starts the other services all the same, so the call still holds; but where several compose files run it, the one
+    that declares the profile is the one the text means (the core names it first: `verify.elsewhere`)."""
+    undeclared = [p for p in profiles if p not in compose.profiles and not dynamic(p)]
+    if undeclared:
+        result.details["undeclared"] = undeclared
+    return result
 
 
 def _files(context: Context, invocation: Invocation, folder: str, written: list[str]) -> list[str] | AnchorResult:
@@ -165,7 +183,7 @@ def _files(context: Context, invocation: Invocation, folder: str, written: list[
             if is_file(context, path):
                 override = re.sub(r"\.(ya?ml)$", r".override.\1", path)
                 return [path, override] if is_file(context, override) else [path]
-    return refuted(invocation, f"no compose file ({', '.join(DEFAULT_FILES)}) in {searched(folder)}")
+    return no_config(invocation, f"no compose file ({', '.join(DEFAULT_FILES)}) in {searched(folder)}", folder, DEFAULT_FILES)
 
 
 def _services(command: str, rest: list[str]) -> tuple[list[str], list[bool]]:

@@ -26,6 +26,7 @@ from anchorcheck_plugins.runners._support import (
     is_dir,
     is_file,
     join,
+    no_config,
     no_folder,
     not_there,
     read_text,
@@ -94,7 +95,8 @@ def verify_go(invocation: Invocation, context: Context) -> AnchorResult:
     if _remote(command, rest):
         return unknown(invocation, f"`go {command}` of a module version asks the module proxy, not the repository")
     if found is None:
-        return refuted(invocation, f"`go {command}` needs a go.mod; there is none in {searched(cwd)}{elsewhere(context, ['go.mod', 'go.work'])}")
+        return no_config(invocation, f"`go {command}` needs a go.mod; there is none in {searched(cwd)}{elsewhere(context, ['go.mod', 'go.work'])}",
+                         cwd, ["go.mod", "go.work"])
     gomod, module = found
     if command in _MODULE_COMMANDS:
         return verified(invocation, f"`go {command}` works on {gomod}", [Evidence(gomod, None, "go.mod")])
@@ -151,7 +153,9 @@ def _package(invocation: Invocation, context: Context, cwd: str, module: str | N
     if not is_dir(context, folder):
         return not_there(invocation, f"the package folder {folder}/ does not exist", folder + "/")
     if not recursive and not any(p.endswith(".go") and posixpath.dirname(p) == (folder if folder != "." else "") for p in context.repo.paths(None if folder == "." else folder)):
-        return refuted(invocation, f"{'the repository root' if folder == '.' else folder + '/'} holds no .go files")
+        result = refuted(invocation, f"{'the repository root' if folder == '.' else folder + '/'} holds no .go files")
+        result.details["emptied"] = [folder, ".go"]  # for prose, history says whether it ever held any
+        return result
     return Evidence(folder, None, "package folder")
 
 

@@ -20,6 +20,17 @@ REFUTED only where history shows the project included as written and
 dropped (else INCONCLUSIVE). Task names themselves are the
 plugins' to define (`jvmTest`, `detekt`, `apiCheck` come from plugins a
 build script applies), so a task is never judged from its absence.
+
+A project's build script is where those plugins are applied. A project the
+settings include but whose folder holds no build.gradle(.kts) is an implicit
+parent (`include("core:certs")` makes `:core`), fine as long as it never had
+one; when history shows the build file it had moved away (or deleted with the
+whole folder), the tasks it applied went with it: `:core:japicmp` is REFUTED
+with the commit and where the file went. A build file deleted while the folder
+stays may have left its project to a build above that configures it
+(`subprojects {}`): INCONCLUSIVE. Settings that place a project or name its
+build file themselves (`projectDir`, `buildFileName`), and a build file renamed
+in its folder, are not read so.
 """
 
 from __future__ import annotations
@@ -28,9 +39,9 @@ import posixpath
 import re
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
-from anchorcheck.plugin import NOT_IN_CONFIG, Context
+from anchorcheck.plugin import NOT_IN_CONFIG, Context, history_of
 from anchorcheck_plugins.runners._support import (
-    ConfigError, dynamic, is_file, join, listed, nearest, no_folder, option,
+    ConfigError, dynamic, in_dir, is_dir, is_file, join, listed, nearest, no_config, no_folder, option,
     read_text, refuted, searched, unknown, unusable, verified,
 )
 
@@ -46,6 +57,8 @@ _VALUED = frozenset({
 _ELSEWHERE = frozenset({"-b", "--build-file", "-c", "--settings-file", "--include-build", "-I", "--init-script"})
 _INCLUDE = re.compile(r"\binclude(?:Flat)?\b[ \t]*(?:\(([^()]*)\)|((?:[^\n]*,[ \t]*\n)*[^\n]*))")
 _STRING = re.compile(r"""(["'])([^"'\n]*)\1""")
+_INCLUDE_BUILD = re.compile(r"\bincludeBuild\b[ \t]*\(?([^)\n]*)")
+_ROOT_NAME = re.compile(r"""\brootProject\.name\s*=\s*(["'])([^"'\n$]*)\1""")
 _LEFT_OVER = re.compile(r"//[^\n]*|/\*.*?\*/|[\s,]", re.DOTALL)
 _PART = re.compile(r"[A-Z]?[a-z0-9]*|[A-Z]+")
 
@@ -57,7 +70,19 @@ class Settings:
         self.path = path
         self.root = posixpath.dirname(path) or "."
         self.projects = {":": 1}  # project path -> the line that includes it
-        self.open = "includeBuild" in text  # a composite build: `:other-build:task` names a build, not a project
+        self.open = False
+        # a composite build: `:other-build:task` names an included build (by its folder's name, or the name its own
+        # settings give it), not a project; a build included by a computed path could be any
+        self.builds: dict[str, str] = {}  # the folder of each build included by a literal path -> its name
+        for call in _INCLUDE_BUILD.finditer(text):
+            path = _STRING.fullmatch(call.group(1).strip())
+            if path is None or "$" in path.group(2):
+                self.open = True
+            else:
+                folder = posixpath.normpath(posixpath.join(self.root, path.group(2)))
+                self.builds[folder] = posixpath.basename(folder)
+        # a project's folder or build file named by the settings, not the path its name gives (`projectDir`, `buildFileName`)
+        self.placed = "projectDir" in text or "buildFileName" in text
         for match in _INCLUDE.finditer(text):
             written = match.group(1) if match.group(1) is not None else match.group(2)
             names = [name for _, name in _STRING.findall(written)]
@@ -116,7 +141,7 @@ def _projects(invocation: Invocation, context: Context, cwd: str, tasks: list[st
     if settings is None:
         build = nearest(context, cwd, _BUILDS)
         if build is None:
-            return refuted(invocation, f"no settings.gradle(.kts) or build.gradle(.kts) in {searched(cwd)}: no Gradle build")
+            return no_config(invocation, f"no settings.gradle(.kts) or build.gradle(.kts) in {searched(cwd)}: no Gradle build", cwd, (*_SETTINGS, *_BUILDS))
         return verified(invocation, f"a single-project Gradle build ({build}); {_OPEN_TASKS}", [Evidence(build, None, "build")])
     here = posixpath.relpath(cwd, settings.root) if cwd != settings.root else "."
     current = "" if here == "." else ":" + here.replace("/", ":")
@@ -130,7 +155,10 @@ def _projects(invocation: Invocation, context: Context, cwd: str, tasks: list[st
         if project in settings.projects:
             continue
         if settings.open:
-            return unknown(invocation, f"{settings.path} does not include project {project}, but its settings compute what they include, or it includes other builds")
+            return unknown(invocation, f"{settings.path} does not include project {project}, but its settings compute what they include, or the builds they include")
+        build = _included_build(context, settings, project)
+        if build is not None:
+            return unknown(invocation, f"{project.split(':')[1]} is the build {build}/ that {settings.path} includes: its tasks are not read")
         # An abbreviation Gradle may expand is no proof either way, but history still is: a revision of the settings
         # that included the project as written shows it was true and is gone (`not-in-config`, as for any absent one).
         why = (", but Gradle may expand it as an abbreviation of a project's name" if _abbreviates(project, settings.projects)
@@ -139,12 +167,57 @@ def _projects(invocation: Invocation, context: Context, cwd: str, tasks: list[st
         absent.evidence, absent.state = [Evidence(settings.path, None, "include")], NOT_IN_CONFIG
         return absent
     named = [t.rsplit(":", 1)[0] for t in tasks if ":" in t.strip(":")]
-    lines = [Evidence(settings.path, settings.projects[p if p.startswith(":") else f"{current}:{p}"], "include") for p in named]
+    projects = [p if p.startswith(":") else f"{current}:{p}" for p in named]
+    unbuilt = _unbuilt(invocation, context, settings, projects)
+    if unbuilt is not None:
+        return unbuilt
+    lines = [Evidence(settings.path, settings.projects[p], "include") for p in projects]
     what = f"{settings.path} includes {', '.join(dict.fromkeys(named))}" if named else f"a Gradle build ({settings.path})"
     return verified(invocation, f"{what}; {_OPEN_TASKS}", lines or [Evidence(settings.path, None, "settings")])
 
 
 _OPEN_TASKS = "task names are defined by the plugins a build applies and are not checked"
+
+
+def _included_build(context: Context, settings: Settings, project: str) -> str | None:
+    """The folder of the included build a task path's first name names: the build's folder name, or the
+    `rootProject.name` its own settings set (any name, when they compute it)."""
+    first = project.strip(":").split(":")[0]
+    for folder, name in settings.builds.items():
+        own = next((in_dir(folder, n) for n in _SETTINGS if is_file(context, in_dir(folder, n))), None)
+        text = read_text(context, own) if own is not None else ""
+        named = _ROOT_NAME.search(text)
+        if first in (name, named.group(2) if named else name) or ("rootProject.name" in text and named is None):
+            return folder
+    return None
+
+
+def _unbuilt(invocation: Invocation, context: Context, settings: Settings, projects: list[str]) -> AnchorResult | None:
+    """REFUTED (state `gone`) for a project included with no build file in its folder now, whose build file history
+    shows moved away or deleted with the folder: its tasks went with it. INCONCLUSIVE when the file was deleted and
+    the folder kept. None for a project with a build file, one that never had one (an implicit parent), history
+    not there or seen in part, or settings that place projects themselves."""
+    if settings.placed:
+        return None
+    history = history_of(context)
+    for project in dict.fromkeys(projects):
+        folder = posixpath.normpath(posixpath.join(settings.root, *project.strip(":").split(":")))
+        builds = [in_dir(folder, name) for name in _BUILDS]
+        if project == ":" or any(is_file(context, build) for build in builds):
+            continue
+        history.want(builds)  # both asked in one walk
+        fate = next((f for build in builds if (f := history.fate(build)) is not None and f.existed), None)
+        if fate is None or fate.moved_to is not None and posixpath.dirname(fate.moved_to) == folder:
+            continue  # (renamed in its folder: still the project's build, under a name the build sets)
+        why = f"{settings.path} includes {project}, but {folder}/ holds no build file now: {fate.path} {fate.describe()}"
+        if fate.moved_to is None and is_dir(context, folder):
+            kept = unknown(invocation, f"{why}; a build above may configure the project (subprojects, allprojects)")
+            kept.evidence = [Evidence(settings.path, settings.projects[project], "include")]
+            return kept
+        result = refuted(invocation, f"{why}, and the tasks it applied went with it", [Evidence(settings.path, settings.projects[project], "include")])
+        result.state, result.details = "gone", {**result.details, "history": fate.to_dict()}
+        return result
+    return None
 
 
 def _abbreviates(project: str, projects: dict[str, int]) -> bool:

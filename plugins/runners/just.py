@@ -28,6 +28,7 @@ from anchorcheck_plugins.runners._support import (
     join,
     listed,
     nearest,
+    no_config,
     read_text,
     refuted,
     searched,
@@ -166,7 +167,7 @@ def verify_just(invocation: Invocation, context: Context) -> AnchorResult:
         else:
             path = nearest(context, invocation.cwd, _NAMES)
             if path is None:
-                return refuted(invocation, f"no justfile in {searched(invocation.cwd)}{elsewhere(context, _NAMES)}")
+                return no_config(invocation, f"no justfile in {searched(invocation.cwd)}{elsewhere(context, _NAMES)}", invocation.cwd, _NAMES)
         justfile = read_justfile(context, path)
         if justfile_arg == "":  # --list and friends
             return verified(invocation, f"{path} is the justfile", [Evidence(path, None, "justfile")])

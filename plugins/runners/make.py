@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
-from anchorcheck.plugin import NOT_IN_CONFIG, Context
+from anchorcheck.plugin import NOT_IN_CONFIG, Context, Wildcard
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     Steps,
@@ -30,6 +30,7 @@ from anchorcheck_plugins.runners._support import (
     is_file,
     join,
     listed,
+    no_config,
     no_folder,
     not_there,
     option,
@@ -255,6 +256,13 @@ def _add_rule(
 
 def _include(context: Context, folder: str, files: str, soft: bool, path: str, number: int, makefile: Makefile, seen: set[str]) -> None:
     for name in files.split("#", 1)[0].split():
+        matched = _globbed(context, folder, name)
+        if matched:  # make expands a glob to the files there: each is read, and absence stays known
+            for target in matched:
+                _read_into(context, target, folder, makefile, seen)
+            continue
+        if matched is not None and soft:
+            continue  # `-include mk/*.mk` matching nothing includes nothing
         if dynamic(name) or "%" in name:
             makefile.open.append(f"{path}:{number} includes a computed file {name}")
             continue
@@ -267,6 +275,20 @@ def _include(context: Context, folder: str, files: str, soft: bool, path: str, n
             makefile.open.append(f"{path}:{number} includes {name} where there is one, and it is not in the repository")
         else:
             makefile.open.append(f"{path}:{number} includes {name}, which is not in the repository (make may generate it)")
+
+
+def _globbed(context: Context, folder: str, name: str) -> list[str] | None:
+    """The files an include written as a plain glob in its last segment (`build-tools/make/*.mk`) names: make
+    expands it against the files there, which a checkout holds as tracked files. None for anything else (a
+    variable, a `$(wildcard ...)`, a glob in a folder name, a folder outside the repository)."""
+    head, _, last = name.rpartition("/")
+    if not (set(last) & set("*?")) or set(name) & set("$`[{%") or set(head) & set("*?"):
+        return None
+    where = join(folder, head) if head else folder
+    if where is None:
+        return None
+    pattern = Wildcard(in_dir(where, last))
+    return [f for f in context.repo.files(None if where == "." else where) if pattern.fullmatch(f)]
 
 
 @dataclass
@@ -317,7 +339,7 @@ def verify_make(invocation: Invocation, context: Context) -> AnchorResult:
         path = next((in_dir(call.folder, n) for n in MAKEFILES if is_file(context, in_dir(call.folder, n))), None)
         if path is None:
             where = "the repository root" if call.folder == "." else f"{call.folder}/"
-            return refuted(invocation, f"no Makefile in {where}{elsewhere(context, MAKEFILES)}")
+            return no_config(invocation, f"no Makefile in {where}{elsewhere(context, MAKEFILES)}", call.folder, MAKEFILES, above=False)
     try:
         makefile = read_makefile(context, path)
         if not call.targets:

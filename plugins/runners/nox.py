@@ -26,6 +26,7 @@ from anchorcheck_plugins.runners._support import (
     join,
     listed,
     nearest,
+    no_config,
     read_text,
     refuted,
     unknown,
@@ -178,7 +179,7 @@ def verify_nox(invocation: Invocation, context: Context) -> AnchorResult:
         else:
             path = nearest(context, invocation.cwd, ["noxfile.py"])
             if path is None:
-                return refuted(invocation, "no noxfile.py here or above")
+                return no_config(invocation, "no noxfile.py here or above", invocation.cwd, ["noxfile.py"])
         noxfile = read_noxfile(context, path)
     except ConfigError as error:
         return unusable(invocation, error)

@@ -44,6 +44,7 @@ from anchorcheck_plugins.runners._support import (
     join,
     listed,
     nearest,
+    no_config,
     no_folder,
     not_there,
     option,
@@ -264,7 +265,8 @@ def _builtin(invocation: Invocation, context: Context, tool: str, opts: Options,
         return unknown(invocation, f"`{tool} {command}` needs no repository configuration")
     manifest = nearest_manifest(context, opts.cwd)
     if manifest is None:
-        return refuted(invocation, f"`{tool} {command}` needs a package.json; there is none in {searched(opts.cwd)}{elsewhere(context, ['package.json'])}")
+        return no_config(invocation, f"`{tool} {command}` needs a package.json; there is none in {searched(opts.cwd)}{elsewhere(context, ['package.json'])}",
+                         opts.cwd, ["package.json"])
     selection = _targets(context, tool, opts) if opts.workspace else None  # `pnpm --filter web add zod`: web must be there
     if selection is not None and selection.open is None and not selection.packages:
         return _unmatched(invocation, selection)
@@ -317,7 +319,7 @@ def _script(invocation: Invocation, context: Context, tool: str, opts: Options, 
     if selection is None:
         none = f"no package.json in {searched(opts.cwd)}, so there is no script {script}"
         ran = _bun_file(invocation, context, opts.cwd, script, none) if tool == "bun" else None
-        return ran or refuted(invocation, f"{none}{elsewhere(context, ['package.json'])}")
+        return ran or no_config(invocation, f"{none}{elsewhere(context, ['package.json'])}", opts.cwd, ["package.json"])
     if selection.open is not None:
         return unknown(invocation, selection.open)
     packages = selection.packages
@@ -353,7 +355,11 @@ def _binary(invocation: Invocation, context: Context, tool: str, packages: list[
         at = f"{path}:{line}" if line else path
         if not sure:  # the script's history may show it was the package's (`not-in-config`)
             return _not_in_config(unknown(invocation, f"{missing}; {package} ({at}) may provide a binary {name}", read))
-        return verified(invocation, f"{tool} runs the binary {name} of {package} ({at}): no script is named so", [Evidence(path, line, package)])
+        runs = f"{tool} runs the binary {name} of {package} ({at})"
+        result = verified(invocation, f"{runs}: no script is named so", [Evidence(path, line, package)])
+        if tool == "pnpm":  # `pnpm run NAME` runs a script only: the core asks history whether a script was renamed away
+            result.details["stands_in"] = {"config": packages[0].path, "name": name, "runs": runs}
+        return result
     if ":" in name or "=" in name or context.holds_only:  # (asked only whether it holds: no lockfile makes it hold)
         return refuted(invocation, missing, read)
     if _maybe_transitive(context, name):
@@ -421,7 +427,7 @@ def _exec(invocation: Invocation, context: Context, tool: str, opts: Options, wo
     if download:
         return unknown(invocation, f"{program} is not a dependency here; {invocation.program} may download it")
     if manifest is None:
-        return refuted(invocation, f"`{tool} exec` needs a package.json; there is none in {searched(opts.cwd)}")
+        return no_config(invocation, f"`{tool} exec` needs a package.json; there is none in {searched(opts.cwd)}", opts.cwd, ["package.json"])
     return unknown(invocation, f"{program} is not a declared dependency of {manifest}; it may be a transitive binary")
 
 

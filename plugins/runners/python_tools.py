@@ -41,6 +41,7 @@ from anchorcheck_plugins.runners._support import (
     join,
     line_of,
     listed,
+    no_config,
     no_folder,
     option as take_option,
     package_index,
@@ -212,7 +213,8 @@ def _tool(invocation: Invocation, context: Context, tool: str, words: list[str])
     if manifest is None and tool == "uv" and command == "run":
         return _run(invocation, context, tool, None, rest, cwd)  # uv runs scripts and commands outside projects too
     if manifest is None:
-        return refuted(invocation, f"`{tool} {command}` needs a pyproject.toml; there is none in {searched(cwd)}{elsewhere(context, ['pyproject.toml'])}")
+        return no_config(invocation, f"`{tool} {command}` needs a pyproject.toml; there is none in {searched(cwd)}{elsewhere(context, ['pyproject.toml'])}",
+                         cwd, ["pyproject.toml"])
     project = read_project(context, manifest)
     bad_group = _groups(invocation, project, rest)
     if bad_group is not None:
@@ -377,7 +379,7 @@ def _poe(invocation: Invocation, context: Context, words: list[str], cwd: str) -
     tasks = [w for w in words if not w.startswith("-")]
     manifest = _nearest_project(context, cwd)
     if manifest is None:
-        return refuted(invocation, f"poe reads [tool.poe.tasks] from a pyproject.toml; there is none in {searched(cwd)}")
+        return no_config(invocation, f"poe reads [tool.poe.tasks] from a pyproject.toml; there is none in {searched(cwd)}", cwd, ["pyproject.toml"])
     project = read_project(context, manifest)
     if not tasks:
         return verified(invocation, f"poe lists the tasks of {manifest}", [Evidence(manifest, None, "pyproject.toml")])

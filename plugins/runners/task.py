@@ -30,6 +30,7 @@ from anchorcheck_plugins.runners._support import (
     join,
     line_of,
     listed,
+    no_config,
     option,
     parse_yaml,
     read_text,
@@ -170,7 +171,7 @@ def verify_task(invocation: Invocation, context: Context) -> AnchorResult:
         else:
             path = next((in_dir(d, n) for d in upward(folder) for n in NAMES if is_file(context, in_dir(d, n))), None)
             if path is None:
-                return refuted(invocation, f"no Taskfile in {searched(folder)}")
+                return no_config(invocation, f"no Taskfile in {searched(folder)}", folder, NAMES)
         taskfile = read_taskfile(context, path)
     except ConfigError as error:
         return unusable(invocation, error)

@@ -27,6 +27,7 @@ from anchorcheck_plugins.runners._support import (
     join,
     line_of,
     listed,
+    no_config,
     parse_toml,
     read_text,
     refuted,
@@ -226,7 +227,10 @@ def verify_tox(invocation: Invocation, context: Context) -> AnchorResult:
         else:
             path = _find(context, invocation.cwd)
             if path is None:
-                return refuted(invocation, "no tox configuration (tox.ini, setup.cfg [tox:tox], pyproject.toml [tool.tox], tox.toml) here or above")
+                return no_config(  # history is asked of the files that are tox's alone: a pyproject.toml is not
+                    invocation, "no tox configuration (tox.ini, setup.cfg [tox:tox], pyproject.toml [tool.tox], tox.toml) here or above",
+                    invocation.cwd, ["tox.ini", "tox.toml"],
+                )
         config = read_tox(context, path)
     except ConfigError as error:
         return unusable(invocation, error)
