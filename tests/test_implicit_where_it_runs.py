@@ -133,3 +133,15 @@ def test_a_line_chaining_thousands_of_cds_from_outside_is_read_by_its_last(tmp_p
     init_repo(tmp_path)
     code, results = check(tmp_path)
     assert code == 0 and by_anchor(results)["cmd:make lint in:web/"]["verdict"] == "VERIFIED"
+
+
+def test_a_list_step_that_enters_a_folder_places_the_steps_after_it(tmp_path: Path) -> None:
+    # held-out-11's martin: "1. `cd martin/martin-ui`" "2. `npm clean-install --no-fund`" "4. `npm run lint`"
+    write_tree(tmp_path, {"ui/web/package.json": '{"name": "web", "scripts": {"lint": "eslint ."}}\n', "Cargo.toml": "[workspace]\n",
+                          "AGENTS.md": "Steps:\n\n1. `cd ui/web`\n2. `npm ci`\n3. `npm run lint`\n4. `npm run nosuch`\n\nThen `npm run lint` at the root.\n"})
+    init_repo(tmp_path)
+    found = _at(check(tmp_path)[1])
+    assert found[(4, "cmd:npm ci in:ui/web/")]["verdict"] == "VERIFIED"
+    assert found[(5, "cmd:npm run lint in:ui/web/")]["verdict"] == "VERIFIED"
+    assert found[(6, "cmd:npm run nosuch in:ui/web/")]["verdict"] != "VERIFIED"
+    assert (8, "cmd:npm run lint") in found  # a paragraph at the margin ends the steps

@@ -346,6 +346,8 @@ class _Reader:
             return
         if "&&" in argv and not (argv[0] == "cd" and argv.index("&&") == 2):
             return  # a chain of commands is not one claim (only `cd dir && ...` is)
+        if form == "code" and self.lists and len(argv) == 2 and argv[0] == "cd":  # "1. `cd web`" "2. `npm ci`": the steps after it run there
+            self.placing[1] = _cd_target(self.placing[1] or None, argv[1]) or ""
         tail = argv[3:] if argv[0] == "cd" else argv
         end = column0 + 1 + len(written)
         if "env" in self.kinds:  # `FOO_BAR=1 pnpm test`: the program reads FOO_BAR, whatever runs it

@@ -123,6 +123,9 @@ def config_history(result: AnchorResult, context: Context, *, gone_only: bool = 
         result.reason += f"; {gone} {fates[gone].describe()}, but it is {local}: a build output or a local file, not a stale one"
     elif gone is not None:
         judge_by_fate(result, fates[gone], claimed=False, subject=f"{gone} ")
+        # the commit that took it away, so a memory file written after it (martin's 2026 CLAUDE.md, a root
+        # package.json moved in 2018) is judged `written-after` as a path is: it never held here as written
+        result.details = {**result.details, "history": fates[gone].to_dict()}
     elif not gone_only:
         shown = ", ".join(places[:4]) + (" ..." if len(places) > 4 else "")
         unsure = next((fate for fate in fates.values() if not fate.never_existed), None)
