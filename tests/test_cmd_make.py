@@ -153,3 +153,14 @@ def test_an_include_written_as_a_glob_reads_the_files_it_matches(make_tree) -> N
     assert verdicts(root, "make lint", "make test", "make nosuch") == {"make lint": V, "make test": V, "make nosuch": R}
     root = make_tree({"Makefile": "include mk/*.mk\nall:\n\techo\n"})  # matching nothing: make stops, the target unknown
     assert verdicts(root, "make nosuch") == {"make nosuch": I}
+
+
+def test_a_template_called_with_variables_makes_targets_of_its_shape_only(make_tree) -> None:
+    # LocalAI: `$(eval $(call generate-docker-build-target,$(BACKEND_LLAMA_CPP)))` makes `docker-build-...` targets
+    # only; a target outside that shape stays absent (the renamed test-coverage-check was INCONCLUSIVE)
+    text = ("define gen\ndocker-build-$(word 1,$(subst |, ,$(1))):\n\techo $(1)\nendef\n"
+            "$(eval $(call gen,$(BACKEND_A)))\n$(eval $(call gen,$(BACKEND_B)))\ntest:\n\techo\n")
+    root = make_tree({"Makefile": text})
+    assert verdicts(root, "make test", "make nosuch", "make docker-build-llama") == {"make test": V, "make nosuch": R, "make docker-build-llama": I}
+    root = make_tree({"Makefile": "define gen\n$(1):\n\techo\nendef\n$(eval $(call gen,$(TARGETS)))\n"})  # a whole target computed
+    assert verdicts(root, "make nosuch") == {"make nosuch": I}

@@ -50,7 +50,7 @@ _REFERENCE = re.compile(r"\$[({]([A-Za-z0-9_.-]+)[)}]")
 _RULE = re.compile(r"^(?P<targets>[^:#=\t][^:#=]*?)\s*(?P<colon>::?|&:)(?!=)(?P<rest>.*)$")
 _INCLUDE = re.compile(r"^\s*(?P<soft>-|s)?include\s+(?P<files>.+)$")
 _DEFINE = re.compile(r"^(?:(?:export|override)\s+)*define\s+(?P<name>[^\s=:]+)")
-_EVAL_CALL = re.compile(r"\$([({])eval\s+\$([({])call\s+(?P<name>[^\s,)}]+)\s*(?:,(?P<args>[^)}]*))?[)}]\s*[)}]")
+_EVAL_CALL = re.compile(r"\$([({])eval\s+\$([({])call\s+(?P<name>[^\s,)}]+)\s*(?:,(?P<args>(?:[^)}$]|\$[({][\w.-]+[)}])*))?[)}]\s*[)}]")
 _ARGUMENT = re.compile(r"\$(?:[({](\d+)[)}]|(\d))")
 _DEPTH = 4  # how deep pattern-rule prerequisites and variable references are followed
 _EXPANDED = 20_000  # template lines read for `$(eval $(call ...))` in one Makefile at most; past it, evals are unknown
@@ -142,13 +142,17 @@ def _read_into(context: Context, path: str, folder: str, makefile: Makefile, see
         in_rule = _statement(makefile, line, path, number)
 
 
+_PLAIN_ARGUMENT = re.compile(r"\s*(?:[^$]*|\$\([A-Za-z_][\w.-]*\)|\$\{[A-Za-z_][\w.-]*\})\s*")  # literal, or one variable
+
+
 def _eval(makefile: Makefile, stripped: str, path: str, number: int) -> None:
-    """`$(eval $(call NAME,ARGS))` of a known template with literal arguments adds the rules it expands to; any other
-    eval makes absence unknown (its rules are computed)."""
+    """`$(eval $(call NAME,ARGS))` of a known template adds the rules it expands to; an argument that is a variable
+    (`$(BACKEND_LLAMA_CPP)`) stays computed in them, so a target it makes is a shape (`docker-build-*`, as any computed
+    target is); any other eval makes absence unknown (its rules are computed)."""
     call = _EVAL_CALL.fullmatch(stripped)
     template = makefile.templates.get(call["name"]) if call else None
     makefile.expanded += len(template or ())
-    if call is None or template is None or "$" in (call["args"] or "") or makefile.expanded > _EXPANDED:
+    if call is None or template is None or not all(map(_PLAIN_ARGUMENT.fullmatch, (call["args"] or "").split(","))) or makefile.expanded > _EXPANDED:
         makefile.open.append(f"{path}:{number} defines rules with $(eval ...)")
         return
     args = [a.strip() for a in (call["args"] or "").split(",")]
