@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         definitions,
         enclosing_name,
         first_error_line,
+        nested,
         single_bindings,
         string_constants,
         string_value,
@@ -127,7 +128,7 @@ _HOMES: dict[str, tuple[str, str]] = {
     "parse_tree": ("anchorcheck.evidence.trees", "parse"),
     **_home(
         "anchorcheck.evidence.facts",
-        "TYPE_CHECKING_ONLY", "Define", "Definitions", "Facts", "Parsed", "definitions", "enclosing_name",
+        "TYPE_CHECKING_ONLY", "Define", "Definitions", "Facts", "Parsed", "definitions", "enclosing_name", "nested",
         "first_error_line", "single_bindings", "string_constants", "string_value",
     ),
     "OPTIONAL_IMPORT": ("anchorcheck.evidence.facts", "OPTIONAL"),

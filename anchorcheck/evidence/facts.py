@@ -8,7 +8,7 @@ cached by content and shared between checkouts; anything that needs the path
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -414,6 +414,18 @@ def _walk(node: Node, rules: Definitions, prefix: str, found: list[tuple[str, in
                     _walk(body, define.members, f"{scope}{text}.", found)
                 if define.nests:
                     _walk(body, rules, f"{scope}{text}.", found)
+
+
+def nested(root: Node, types: Collection[str], through: Collection[str]) -> Iterator[Node]:
+    """The nodes of `types` in a tree, in document order, nested ones included when they sit in a node of `types` or
+    of `through` (a class body), not those inside anything else (a function's local classes): the type declarations
+    of a file, for languages whose members the generic `definitions` walk does not attribute (Kotlin, Swift)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in types:
+            yield node
+        stack.extend(reversed([c for c in node.named_children if c.type in types or c.type in through]))
 
 
 def enclosing_name(node: Node, types: frozenset[str], scope: str | None = None) -> str:

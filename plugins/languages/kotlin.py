@@ -11,12 +11,11 @@ The grammar names almost no fields, so the walk finds names and bodies by node t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
 from anchorcheck_plugins.languages import java
-from anchorcheck.plugin import Define, Definitions, Facts, Parsed, definitions, string_constants
+from anchorcheck.plugin import Define, Definitions, Facts, Parsed, definitions, nested, string_constants
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -53,7 +52,7 @@ def extract(parsed: Parsed) -> Facts:
     if parsed.mentions(_ENV_MARKERS):
         _env_reads(parsed, facts)
     facts.defs = definitions_of(parsed)
-    for node in _types(parsed.root):
+    for node in nested(parsed.root, _TYPES, ("class_body", "enum_class_body", "companion_object")):  # classes, interfaces, objects
         owner = _qualified(node)
         for specifier in (c for c in node.named_children if c.type == "delegation_specifier"):
             base = _base_type(specifier)
@@ -147,17 +146,6 @@ def _base_type(specifier: Node) -> str | None:
         return None
     written = ".".join(Parsed.text(c) for c in node.named_children if c.type == "type_identifier")
     return written if written not in ("Any", "kotlin.Any") else None
-
-
-def _types(root: Node) -> Iterable[Node]:
-    """The classes, interfaces and objects of the file in document order, nested ones included (not those
-    local to a function)."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type in _TYPES:
-            yield node
-        stack.extend(reversed([c for c in node.named_children if c.type in (*_TYPES, "class_body", "enum_class_body", "companion_object")]))
 
 
 def _qualified(node: Node) -> str:

@@ -10,11 +10,10 @@ it is called undefined; a member a superclass or protocol outside the repository
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from anchorcheck import Language, hookimpl
-from anchorcheck.plugin import Define, Definitions, Facts, Parsed, definitions, enclosing_name
+from anchorcheck.plugin import Define, Definitions, Facts, Parsed, definitions, enclosing_name, nested
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -46,7 +45,7 @@ def extract(parsed: Parsed) -> Facts:
     if parsed.mentions(_ENV_MARKERS):
         _env_reads(parsed, facts)
     facts.defs = definitions_of(parsed)
-    for node in _types(parsed.root):
+    for node in nested(parsed.root, _TYPES, _BODIES):  # the classes, structs, enums, actors, protocols and extensions
         owner = enclosing_name(node, _TYPES)  # an extension by the type it extends, as written
         for specifier in (c for c in node.named_children if c.type == "inheritance_specifier"):
             base = _type_name(specifier.child_by_field_name("inherits_from"))
@@ -77,17 +76,6 @@ def _literal(key: Node) -> Node:
     if key.type not in _STRINGS:
         return key
     return next((c for c in key.named_children if c.type not in ("line_str_text", "multi_line_str_text")), key)
-
-
-def _types(root: Node) -> Iterator[Node]:
-    """The classes, structs, enums, actors, protocols and extensions of the file, nested ones included (not those
-    local to a function)."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type in _TYPES:
-            yield node
-        stack.extend(c for c in node.named_children if c.type in (*_TYPES, *_BODIES))
 
 
 _TYPES = frozenset({"class_declaration", "protocol_declaration"})
