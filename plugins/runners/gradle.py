@@ -42,7 +42,7 @@ from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.plugin import NOT_IN_CONFIG, Context, history_of
 from anchorcheck_plugins.runners._support import (
     ConfigError, dynamic, in_dir, is_dir, is_file, join, listed, nearest, no_config, no_folder, option,
-    read_text, refuted, searched, unknown, unusable, verified,
+    read_text, refuted, searched, unknown, unusable, upward, verified,
 )
 
 _SETTINGS = ("settings.gradle.kts", "settings.gradle")
@@ -225,15 +225,13 @@ def _configured_above(context: Context, root: str, folder: str, project: str) ->
     """The build file above a project's folder that may give it tasks although it has no build file of its own:
     one that configures its subprojects (`subprojects {}`, `allprojects {}`) or this project by name."""
     by_name = re.compile(rf"""\b(?:subprojects|allprojects)\b|\bproject\s*\(\s*["']{re.escape(project)}["']\s*\)\s*\{{""")
-    here = posixpath.dirname(folder)
-    while True:
-        for name in _BUILDS:
-            build = in_dir(here or ".", name)
+    for here in upward(posixpath.dirname(folder) or "."):
+        for build in (in_dir(here, name) for name in _BUILDS):
             if is_file(context, build) and by_name.search(read_text(context, build)):
                 return build
-        if here in ("", ".", root) or not here.startswith("" if root == "." else root):
+        if here == root:
             return None
-        here = posixpath.dirname(here)
+    return None
 
 
 def _abbreviates(project: str, projects: dict[str, int]) -> bool:
