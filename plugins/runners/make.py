@@ -292,7 +292,7 @@ def _globbed(context: Context, folder: str, name: str) -> list[str] | None:
     if where is None:
         return None
     pattern = Wildcard(in_dir(where, last))
-    return [f for f in context.repo.files(None if where == "." else where) if pattern.fullmatch(f)]
+    return [f for f in context.repo.paths(None if where == "." else where) if pattern.fullmatch(f)]
 
 
 @dataclass
