@@ -134,15 +134,20 @@ def nested(tmp_path: Path) -> Path:
     return init_repo(tmp_path)
 
 
+def _japicmp(root: Path) -> tuple[int, dict]:
+    """The exit code of a check of an AGENTS.md that runs `:mock-core:japicmp`, and that command's result."""
+    write_tree(root, {"AGENTS.md": "Check the API: `./gradlew :mock-core:japicmp`.\n"})
+    code, results = check(root)
+    return code, by_anchor(results)["cmd:./gradlew :mock-core:japicmp"]
+
+
 def test_a_project_whose_build_file_moved_away_is_refuted_though_a_nested_include_keeps_it(nested: Path) -> None:
     """wiremock's shape: `include("mock-core:certs")` still makes `:mock-core` a project (an implicit parent), but
     its folder and the build file that applied japicmp moved, so the task is gone."""
     (nested / "settings.gradle.kts").write_text(NESTED.replace('include("mock-core")', 'include("renamed-mock-core")'))
     os.rename(nested / "mock-core", nested / "renamed-mock-core")
     commit(nested, "rename the core module")
-    write_tree(nested, {"AGENTS.md": "Check the API: `./gradlew :mock-core:japicmp`.\n"})
-    code, results = check(nested)
-    found = by_anchor(results)["cmd:./gradlew :mock-core:japicmp"]
+    code, found = _japicmp(nested)
     assert code == 1 and found["verdict"] == "REFUTED" and found["state"] == "gone" and found["severity"] == "error", found
     assert "moved to `renamed-mock-core/build.gradle.kts`" in found["reason"] and "'rename the core module'" in found["reason"]
 
@@ -153,9 +158,7 @@ def test_a_project_whose_build_file_moved_away_under_a_root_that_configures_subp
     os.rename(nested / "mock-core", nested / "renamed-mock-core")
     write_tree(nested, {"build.gradle.kts": 'subprojects { apply(plugin = "japicmp") }\n'})
     commit(nested, "rename the core module, configure every project from the root")
-    write_tree(nested, {"AGENTS.md": "Check the API: `./gradlew :mock-core:japicmp`.\n"})
-    code, results = check(nested)
-    found = by_anchor(results)["cmd:./gradlew :mock-core:japicmp"]
+    code, found = _japicmp(nested)
     assert code == 0 and found["verdict"] == "INCONCLUSIVE" and "build.gradle.kts may configure the project" in found["reason"], found
 
 
@@ -170,9 +173,7 @@ def test_a_build_file_deleted_from_a_folder_that_stays_is_not_known_to_take_the_
     # The root may configure the project now (`subprojects { }`): history shows a change, not the task gone.
     (nested / "mock-core/build.gradle.kts").unlink()
     commit(nested, "configure the core from the root")
-    write_tree(nested, {"AGENTS.md": "Check the API: `./gradlew :mock-core:japicmp`.\n"})
-    code, results = check(nested)
-    found = by_anchor(results)["cmd:./gradlew :mock-core:japicmp"]
+    code, found = _japicmp(nested)
     assert code == 0 and found["verdict"] == "INCONCLUSIVE" and "deleted in" in found["reason"], found
 
 
