@@ -153,6 +153,12 @@ def test_an_include_written_as_a_glob_reads_the_files_it_matches(make_tree) -> N
     assert verdicts(root, "make lint", "make test", "make nosuch") == {"make lint": V, "make test": V, "make nosuch": R}
     root = make_tree({"Makefile": "include mk/*.mk\nall:\n\techo\n"})  # matching nothing: make stops, the target unknown
     assert verdicts(root, "make nosuch") == {"make nosuch": I}
+    # a glob into a folder the listing leaves out (ignored by .gitignore, vendored) reads a clone's own files there
+    for ignoring in ({".gitignore": "local/\n"}, {"local/.gitkeep": ""}):
+        makefile = "-include local/*.mk\nall:\n\techo\n" if ".gitignore" in ignoring else "include vendor/mk/*.mk\nall:\n\techo\n"
+        root = make_tree({"Makefile": makefile, **ignoring, "vendor/mk/a.mk": "lint:\n\techo\n"})
+        assert verdicts(root, "make nosuch", "make all") == {"make nosuch": I, "make all": V}, makefile
+        assert "from a folder" in check(root, "make nosuch")[0].reason
 
 
 def test_a_template_called_with_variables_makes_targets_of_its_shape_only(make_tree) -> None:

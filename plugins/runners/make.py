@@ -261,11 +261,14 @@ def _add_rule(
 def _include(context: Context, folder: str, files: str, soft: bool, path: str, number: int, makefile: Makefile, seen: set[str]) -> None:
     for name in files.split("#", 1)[0].split():
         matched = _globbed(context, folder, name)
+        ignored = matched is not None and _ignored_folder(context, folder, name)
+        if ignored:  # a clone may hold files there the repository does not list: what the glob reads is not known
+            makefile.open.append(f"{path}:{number} includes {name}, from a folder {ignored}")
         if matched:  # make expands a glob to the files there: each is read, and absence stays known
             for target in matched:
                 _read_into(context, target, folder, makefile, seen)
             continue
-        if matched is not None and soft:
+        if matched is not None and (soft or ignored):
             continue  # `-include mk/*.mk` matching nothing includes nothing
         if dynamic(name) or "%" in name:
             makefile.open.append(f"{path}:{number} includes a computed file {name}")
@@ -293,6 +296,14 @@ def _globbed(context: Context, folder: str, name: str) -> list[str] | None:
         return None
     pattern = Wildcard(in_dir(where, last))
     return [f for f in context.repo.paths(None if where == "." else where) if pattern.fullmatch(f)]
+
+
+def _ignored_folder(context: Context, folder: str, name: str) -> str | None:
+    """Why the folder a glob include reads is one the listing leaves out (vendored, generated, ignored by
+    .gitignore): the files make would find there are a clone's own, so a glob matching none of the listed
+    files says nothing of what it includes. None when the folder is listed."""
+    where = join(folder, name.rpartition("/")[0] or ".")
+    return None if where in (None, ".") else context.ignored_because(where)
 
 
 @dataclass
