@@ -170,3 +170,16 @@ def test_a_template_called_with_variables_makes_targets_of_its_shape_only(make_t
     assert verdicts(root, "make test", "make nosuch", "make docker-build-llama") == {"make test": V, "make nosuch": R, "make docker-build-llama": I}
     root = make_tree({"Makefile": "define gen\n$(1):\n\techo\nendef\n$(eval $(call gen,$(TARGETS)))\n"})  # a whole target computed
     assert verdicts(root, "make nosuch") == {"make nosuch": I}
+
+
+def test_an_affix_function_keeps_its_literal_part_in_a_computed_target(make_tree) -> None:
+    # jaeger: `$(TOOLS_BIN_NAMES):` where TOOLS_BIN_NAMES is `$(addprefix $(TOOLS_BIN_DIR)/, ...)` makes tool paths
+    # under `.tools/` only, so a renamed `fmt` target is absent; a target of the affix's shape stays unknown
+    text = ("TOOLS_BIN_DIR := $(SRC_ROOT)/.tools\nTOOLS_BIN_NAMES := $(addprefix $(TOOLS_BIN_DIR)/, $(notdir $(shell cat tools)))\n"
+            "$(TOOLS_BIN_NAMES): go.mod\n\tgo build -o $@\nCHECKS := $(addsuffix -check,$(shell ls))\n$(CHECKS):\n\techo\nlint:\n\techo\n")
+    root = make_tree({"Makefile": text, "go.mod": "module x\n"})
+    assert verdicts(root, "make fmt", "make lint", "make /src/.tools/mockery", "make unit-check") == {
+        "make fmt": R, "make lint": V, "make /src/.tools/mockery": I, "make unit-check": I}
+    # any other function stands for anything, as before
+    root = make_tree({"Makefile": "NAMES := $(patsubst %.go,%,$(wildcard *.go))\n$(NAMES):\n\techo\n"})
+    assert verdicts(root, "make fmt") == {"make fmt": I}

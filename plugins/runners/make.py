@@ -430,7 +430,16 @@ def _written_together(invocation: Invocation, makefile: Makefile, target: str) -
 
 
 def _shape(word: str) -> re.Pattern[str]:
-    """The names a computed target may expand to: each `$(...)`, `$X` or `%` stands for anything."""
+    """The names a computed target may expand to: each `$(...)`, `$X` or `%` stands for anything, except that
+    `$(addprefix P,LIST)` and `$(addsuffix S,LIST)` keep their literal part (jaeger's `$(TOOLS_BIN_NAMES):`,
+    an `addprefix` of `.tools/`, makes tool paths only, never `fmt`)."""
+    return re.compile(_shape_of(word), re.DOTALL)
+
+
+_AFFIX = re.compile(r"(add(?:prefix|suffix))\s+")
+
+
+def _shape_of(word: str) -> str:
     out: list[str] = []
     i = 0
     while i < len(word):
@@ -439,18 +448,41 @@ def _shape(word: str) -> re.Pattern[str]:
             out.append(".*")
             i += 1
         elif char == "$" and i + 1 < len(word) and word[i + 1] in "({":
-            depth, i = 1, i + 2
+            start, depth, i = i + 2, 1, i + 2
             while i < len(word) and depth:
                 depth += {"(": 1, "{": 1, ")": -1, "}": -1}.get(word[i], 0)
                 i += 1
-            out.append(".*")
+            out.append(_call_shape(word[start : i - 1]))
         elif char == "$":
             out.append(".*")
             i += 2
         else:
             out.append(re.escape(char))
             i += 1
-    return re.compile("".join(out), re.DOTALL)
+    return "".join(out)
+
+
+def _call_shape(inside: str) -> str:
+    """The shape of one `$(...)`: an affix function's words each carry the affix, anything else is anything."""
+    affix = _AFFIX.match(inside)
+    first = _first_argument(inside[affix.end():]) if affix else None
+    if first is None or not first.strip():
+        return ".*"
+    fixed = _shape_of(first.strip())
+    return fixed + ".*" if affix[1] == "addprefix" else ".*" + fixed
+
+
+def _first_argument(arguments: str) -> str | None:
+    """The text before the first comma outside `$(...)`; None when there is no such comma."""
+    depth = 0
+    for i, char in enumerate(arguments):
+        if char in "({":
+            depth += 1
+        elif char in ")}":
+            depth -= 1
+        elif char == "," and not depth:
+            return arguments[:i]
+    return None
 
 
 def _stem(pattern: str, target: str) -> str | None:
