@@ -82,7 +82,7 @@ if TYPE_CHECKING:
     from anchorcheck.model.anchors import Anchor, AnchorSyntaxError, decode_path, encode_path
     from anchorcheck.model.hookspecs import hookimpl
     from anchorcheck.model.registry import AnchorKind, Ecosystem, Invocation, Language, MemoryFormat, Runner
-    from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Evidence, Memory, Position, Verdict
+    from anchorcheck.model.results import LEAVES_CHECKOUT, NOT_IN_CONFIG, AnchorResult, Evidence, Memory, Position, Verdict
     from anchorcheck.base.gitnames import is_object_id
     from anchorcheck.base.gitnames import renames as git_renames
     from anchorcheck.repo.checkout import Repository
@@ -106,7 +106,7 @@ _HOMES: dict[str, tuple[str, str]] = {
     **_home("anchorcheck.model.registry", "AnchorKind", "Ecosystem", "Invocation", "Language", "MemoryFormat", "Runner"),
     # anchors, verdicts, results and evidence
     **_home("anchorcheck.model.anchors", "Anchor", "AnchorSyntaxError", "decode_path", "encode_path"),
-    **_home("anchorcheck.model.results", "AnchorResult", "Evidence", "Memory", "NOT_IN_CONFIG", "Position", "Verdict"),
+    **_home("anchorcheck.model.results", "AnchorResult", "Evidence", "LEAVES_CHECKOUT", "Memory", "NOT_IN_CONFIG", "Position", "Verdict"),
     # what a verifier is handed, and the checkout it reads through
     **_home("anchorcheck.repo.context", "BudgetExceeded", "Context"),
     **_home("anchorcheck.repo.checkout", "Repository"),

@@ -145,3 +145,23 @@ def test_a_list_step_that_enters_a_folder_places_the_steps_after_it(tmp_path: Pa
     assert found[(5, "cmd:npm run lint in:ui/web/")]["verdict"] == "VERIFIED"
     assert found[(6, "cmd:npm run nosuch in:ui/web/")]["verdict"] != "VERIFIED"
     assert (8, "cmd:npm run lint") in found  # a paragraph at the margin ends the steps
+
+
+def test_a_cd_that_leaves_the_checkout_from_the_root_is_read_from_the_memory_files_folder(tmp_path: Path) -> None:
+    # tinymist `editors/vscode/AGENTS.md`: "Regenerate syntax assets: `cd ../.. && yarn build:syntax`" — `../..` from
+    # the root leaves the checkout, from the file's folder it is the root: a renamed root script there is stale
+    write_tree(tmp_path, {"package.json": '{"name": "root", "scripts": {"build:syntax": "node gen.js"}}\n',
+                          "editors/vscode/package.json": '{"name": "vs", "scripts": {"compile": "tsc"}}\n',
+                          "editors/vscode/AGENTS.md": "Regenerate syntax assets: `cd ../.. && yarn build:syntax`\n"})
+    init_repo(tmp_path)
+    anchor = "cmd:cd ../.. && yarn build:syntax in:editors/vscode/"
+    assert by_anchor(check(tmp_path)[1])[anchor]["verdict"] == "VERIFIED"
+    (tmp_path / "package.json").write_text('{"name": "root", "scripts": {"build:grammar": "node gen.js"}}\n')
+    commit(tmp_path, "rename the syntax script")
+    gone = by_anchor(check(tmp_path)[1])[anchor]
+    assert gone["verdict"] == "REFUTED" and "renamed to `build:grammar`" in gone["reason"]
+    # written at the root, the same `cd ../..` has no reading inside the checkout: nothing is said of it
+    write_tree(tmp_path, {"AGENTS.md": "Regenerate: `cd ../.. && yarn build:syntax`\n"})
+    commit(tmp_path, "root file")
+    root = by_anchor(check(tmp_path, "AGENTS.md")[1])["cmd:cd ../.. && yarn build:syntax"]
+    assert root["verdict"] == "INCONCLUSIVE" and "leaves the repository from the root" in root["reason"]

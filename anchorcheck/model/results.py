@@ -140,6 +140,10 @@ SEVERITIES = ("error", "warning", "note")  # most severe first
 # define, but something else (a dependency) may: the configuration's history can still show it removed.
 NOT_IN_CONFIG = "not-in-config"
 
+# The state of a command whose `cd` leaves the checkout from the folder it is read in (`cd ../..` read at the root):
+# that reading cannot be where the text means it to run, so another reading of it (the memory file's folder) decides.
+LEAVES_CHECKOUT = "leaves-checkout"
+
 
 def default_severity(verdict: Verdict) -> str:
     """A REFUTED result is an error (a plugin refutes only from a closed world); anything else a note."""

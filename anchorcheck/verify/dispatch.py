@@ -17,7 +17,7 @@ from anchorcheck.memory import implicit
 from anchorcheck.model.anchors import Anchor, AnchorSyntaxError, anchor_text, encode_path, format_anchor
 from anchorcheck.model.mistakes import MALFORMED, UNKNOWN_KIND, unknown_kind_reason
 from anchorcheck.model.reference import Reference
-from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Memory, Verdict, default_severity
+from anchorcheck.model.results import LEAVES_CHECKOUT, NOT_IN_CONFIG, AnchorResult, Memory, Verdict, default_severity
 from anchorcheck.repo.context import BudgetExceeded, Context
 from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify import namehistory
@@ -193,6 +193,8 @@ class Dispatch:
             if result.verdict is Verdict.VERIFIED:
                 return result
             results.append(result)
+        # a reading whose `cd ../..` leaves the checkout is not where the text runs it, while another stays inside
+        results = [r for r in results if r.state != LEAVES_CHECKOUT] or results
         unsure = [r for r in results if r.verdict is not Verdict.REFUTED]
         if unsure:
             return unsure[0]

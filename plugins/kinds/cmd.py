@@ -27,7 +27,7 @@ import shlex
 from typing import NamedTuple
 
 from anchorcheck import AnchorKind, AnchorResult, Evidence, Invocation, Verdict, hookimpl
-from anchorcheck.plugin import Anchor, AnchorSyntaxError, BudgetExceeded, Context, UnsafePathError
+from anchorcheck.plugin import LEAVES_CHECKOUT, Anchor, AnchorSyntaxError, BudgetExceeded, Context, UnsafePathError
 
 MAX_NESTING = 8  # launchers within launchers (`npx uv run tox`) followed at most this deep
 UNREAD = "unread"  # the state of a result that is no claim about the repository
@@ -216,7 +216,8 @@ def _cd(cwd: str | None, args: tuple[str, ...], context: Context, earlier: bool,
         return None
     joined = posixpath.normpath(posixpath.join(cwd, target))
     if joined == ".." or joined.startswith("../"):
-        return None
+        where = f"{cwd}/" if cwd != "." else "the root"
+        return AnchorResult(text, Verdict.INCONCLUSIVE, f"leaves the repository from {where}", state=LEAVES_CHECKOUT)
     if context.repo.is_dir(joined):
         return joined
     if earlier or context.repo.exists(joined) or context.repo.ignored_because(joined) or context.repo.not_checked_out(joined):
