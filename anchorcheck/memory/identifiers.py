@@ -22,8 +22,8 @@ from anchorcheck.model.reference import Reference
 IDENTIFIER_KINDS = ("sym", "env")
 _PART = later(r"[A-Za-z_][A-Za-z0-9_]*")
 _SNAKE = later(r"_?[a-z][a-z0-9]*(?:_[a-z0-9]+)+")  # parse_config, _private_helper (not __init__)
-_CAMEL = later(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")  # loadConfig
-_PASCAL = later(r"[A-Z](?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]*(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z])[A-Za-z0-9]*")  # SourceIndex, HTTPServer
+_CAMEL = later(r"_?[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")  # loadConfig, _loadConfig
+_PASCAL = later(r"_?[A-Z](?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]*(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z])[A-Za-z0-9]*")  # SourceIndex, HTTPServer, _BaseTrainer
 _SCREAMING = later(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # CACHE_DIR: an environment variable (or a constant)
 _VARIABLE = later(r"\$\{?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\}?")  # $CACHE_DIR, ${CACHE_DIR}
 
