@@ -42,6 +42,7 @@ LANG_C = {
     }
 }
 LANG_SWIFT = {"languages": {"swift": {"extensions": [".swift"]}}}
+LANG_SHELL = {"languages": {"shell": {"extensions": [".sh", ".bash"]}}}
 LANG_PRISMA = {"languages": {"prisma": {"extensions": [".prisma"]}}}
 
 RUNNER_NPM = {"runners": {"npm": ["npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx"]}}
