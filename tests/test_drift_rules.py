@@ -561,3 +561,21 @@ def test_what_a_replacement_takes_the_place_of_is_no_claim_that_it_is_here(tmp_p
     assert "file:spree/admin" not in found and found["file:packages/dashboard"]["verdict"] == "VERIFIED"
     assert found["file:src/new.py"]["verdict"] == "REFUTED"  # the new thing, before the verb, is claimed
     assert "file:src/old.py" not in found
+
+
+def test_formerly_and_previously_name_the_old_thing_after_them(tmp_path: Path) -> None:
+    # dd-trace-rb (held-out-10): "`lib/datadog/appsec` - app & api protection (formerly known as appsec)" — the aside
+    # names the product's old name; the folder before it is claimed, and stale once it moves
+    text = ("- `lib/datadog/appsec` - app & api protection implementation (formerly known as appsec)\n"
+            "- `lib/datadog/core/` previously held `lib/datadog/legacy.rb`.\n")
+    write_tree(tmp_path, {"lib/datadog/appsec/a.rb": "x\n", "lib/datadog/core/c.rb": "x\n", "lib/datadog/legacy.rb": "x\n", "AGENTS.md": text})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "lib/datadog/legacy.rb")
+    commit(tmp_path, "drop the legacy module")
+    found = by_anchor(check(tmp_path)[1])
+    assert found["file:lib/datadog/appsec"]["verdict"] == "VERIFIED" and found["file:lib/datadog/core/"]["verdict"] == "VERIFIED"
+    assert "file:lib/datadog/legacy.rb" not in found  # what "previously" names is the old thing: no claim it is here
+    git(tmp_path, "mv", "lib/datadog/appsec", "lib/datadog/aap")
+    commit(tmp_path, "appsec is aap now")
+    moved = by_anchor(check(tmp_path)[1])["file:lib/datadog/appsec"]
+    assert moved["verdict"] == "REFUTED" and "moved to `lib/datadog/aap`" in moved["reason"]

@@ -32,7 +32,7 @@ GENERATED = re.compile(
 # longer quotes the path").
 _GONE = re.compile(
     r"\b(?:was|were|been|got)\s+(?:re)?(?:removed|deleted|dropped|retired|replaced|superseded)\b|\b(?:is|are|was|were|be|been|being)\s+no longer\b|\bno longer\s+exists?\b"
-    r"|\b(?:removed|deleted)\s+(?:in|from|since)\b|\bused to\b|\bformerly\b|\bpreviously\b|\brenamed\b"
+    r"|\b(?:removed|deleted)\s+(?:in|from|since)\b|\bused to\b|\brenamed\b"
     r"|\bmoved\s+(?:from|out|away)\b|\b(?:does|do|did)(?:n't|\s+not)\s+exist\b|\bnot\s+exist\b",
     re.I,
 )
@@ -55,10 +55,11 @@ _PROHIBITED = re.compile(
 _NO_LONGER = re.compile(r"\bno longer\b", re.I)
 # What a replacement takes the place of is the old thing: "the React SPA replaces the legacy `spree/admin` engine",
 # "use `pnpm` instead of `npm`": what follows the verb in its sentence is named as gone or not to use, as after "no
-# longer" (what comes before it is the new thing, here now). "Replaced by/with `x`" names the new one: read.
+# longer" (what comes before it is the new thing, here now). "Replaced by/with `x`" names the new one: read. So do
+# "formerly" and "previously": "`lib/datadog/appsec` (formerly known as appsec)" names the old name after them.
 _CLAUSE_END = re.compile(r"[;:—–]")  # what a replacement verb reaches: up to the end of its clause
 _REPLACES = re.compile(
-    r"\b(?:replac(?:es|ing)|supersed(?:es|ing)|instead\s+of|in\s+place\s+of)\b|\b(?:replaced|superseded)\b(?!\s+(?:by|with)\b)", re.I
+    r"\b(?:replac(?:es|ing)|supersed(?:es|ing)|instead\s+of|in\s+place\s+of|formerly|previously)\b|\b(?:replaced|superseded)\b(?!\s+(?:by|with)\b)", re.I
 )
 _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
 _IF_THERE = re.compile(r"[\s`'\")]*,?\s*\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
