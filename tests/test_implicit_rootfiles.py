@@ -147,3 +147,15 @@ def test_a_link_to_a_folder_written_without_a_slash_is_a_path(tmp_path: Path) ->
     _moved(tmp_path, "docs/sources", "docs/reference")
     moved = by_anchor(check(tmp_path)[1])["file:docs/sources"]
     assert moved["verdict"] == "REFUTED" and "moved to `docs/reference`" in moved["reason"]
+
+
+def test_a_bare_cpp_source_name_is_read_beside_its_instruction_file(tmp_path: Path) -> None:
+    # workerd `src/workerd/server/AGENTS.md`: "`server-test.c++` (~6K lines): integration tests" — a `.c++` name is a
+    # file name as `.cpp` is, read from the instruction file's folder
+    write_tree(tmp_path, {"src/server/server-test.c++": "int main() {}\n", "src/server/AGENTS.md": "- `server-test.c++` (~6K lines): integration tests\n"})
+    init_repo(tmp_path)
+    assert by_anchor(check(tmp_path)[1])["file:src/server/server-test.c++"]["verdict"] == "VERIFIED"
+    git(tmp_path, "mv", "src/server/server-test.c++", "src/server/server-tests.c++")
+    commit(tmp_path, "rename the server test")
+    moved = by_anchor(check(tmp_path)[1])["file:src/server/server-test.c++"]
+    assert moved["verdict"] == "REFUTED" and "moved to `src/server/server-tests.c++`" in moved["reason"]
