@@ -160,3 +160,28 @@ def test_a_helper_its_callers_name_more_often_than_its_file_is_found_where_it_wa
     code, results = check(tmp_path, "--no-cache")
     found = result_for(results, "renderSvgEq")
     assert code == 1 and found["verdict"] == "REFUTED" and "now `assertSvgEq`" in found["reason"], found["reason"]
+
+
+def test_a_name_written_with_its_scope_is_read_as_the_definition_it_qualifies(tmp_path: Path) -> None:
+    # dragonfly writes `facade::OpStatus` (a C++ namespace, which qualifies no definition), a Rust crate
+    # `Config::load()`, a Ruby module `Billing::InvoiceMailer`: each is the dotted name of a definition here
+    write_tree(tmp_path, {
+        "src/facade/op_status.h": "namespace facade {\nenum class OpStatus { OK, SKIPPED };\n}\n",
+        "src/config.rs": "pub struct Config;\nimpl Config {\n    pub fn load() -> Self { Config }\n}\n",
+        "app/mailers/billing/invoice_mailer.rb": "module Billing\n  class InvoiceMailer\n  end\nend\n",
+        "AGENTS.md": "Return a `facade::OpStatus`. Call `Config::load()` first. Mail with `Billing::InvoiceMailer`. "
+                     "`std::env::var` reads the environment.\n",
+    })
+    init_repo(tmp_path)
+    found = by_anchor(check(tmp_path)[1])
+    status, load, mailer = (next(r for a, r in found.items() if a.endswith(n)) for n in ("::OpStatus", "::Config.load", "::Billing.InvoiceMailer"))
+    assert status["verdict"] == load["verdict"] == mailer["verdict"] == "VERIFIED", found
+    assert not [a for a in found if "var" in a or "env" in a]  # a standard library path names no definition here
+    rename(tmp_path, "OpStatus", "OpResult")
+    rename(tmp_path, "load", "from_env")
+    found = by_anchor(check(tmp_path)[1])
+    status, load = (next(r for a, r in found.items() if a.endswith(n)) for n in ("::OpStatus", "::Config.load"))
+    assert status["verdict"] == load["verdict"] == "REFUTED", found
+    assert "now `OpResult`" in status["reason"] and "now `Config.from_env`" in load["reason"], found
+    check(tmp_path, "--fix")  # written back as written, with its scope
+    assert (tmp_path / "AGENTS.md").read_text().startswith("Return a `facade::OpResult`. Call `Config::from_env()` first.")

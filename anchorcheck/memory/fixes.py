@@ -41,7 +41,10 @@ def edit_for(result: AnchorResult, position: Position | None) -> Edit | None:
         return None
     if fix.get("name"):  # a script, target or recipe renamed: the word in the command
         written = result.anchor if not result.implicit else str(result.details.get("written", ""))
-        renamed = _word_renamed(written, old, new)
+        scoped = result.anchor.startswith("sym:") and "::" in written and "." not in written  # `Config::load()`
+        renamed = _word_renamed(written.replace("::", ".") if scoped else written, old, new)
+        if renamed is not None and scoped:  # matched as the dotted name it was read as, written back with its `::`
+            renamed = renamed.replace(".", "::")
         return None if renamed is None else Edit(position.line, position.column, written, renamed)
     if not result.implicit:  # a typed anchor: `file:OLD` as the anchor text shows it
         written = result.anchor

@@ -37,7 +37,7 @@ def identifier(token: str) -> tuple[str, str] | None:
     if variable is not None:
         return "env", variable.group(1)
     called = token.endswith("()")
-    name = token[:-2] if called else token
+    name = _scoped(token[:-2] if called else token)
     parts = name.split(".")
     if not all(_PART.fullmatch(p) for p in parts) or len(parts) > 3:
         return None
@@ -46,6 +46,17 @@ def identifier(token: str) -> tuple[str, str] | None:
     if called or any(_SNAKE.fullmatch(p) or _CAMEL.fullmatch(p) or _PASCAL.fullmatch(p) for p in parts):
         return "sym", name
     return None
+
+
+def _scoped(name: str) -> str:
+    """`Conn::Send`, `facade::OpStatus`, `crate::config::Settings::load` as the dotted names definitions have: a
+    C++, Rust, Ruby or PHP scope is a dot, and the lowercase namespaces and modules before the first type are
+    dropped (a C++ namespace and a Rust module do not qualify a definition's name; `std::env::var` is `var`)."""
+    if "::" not in name or "." in name:
+        return name
+    parts = name.split("::")
+    first_type = next((n for n, part in enumerate(parts) if part[:1].isupper()), len(parts) - 1)
+    return ".".join(parts[first_type:])
 
 
 def reference(token: str, line: int, column: int) -> Reference | None:

@@ -62,7 +62,7 @@ SHELL_LANGUAGES = frozenset({"sh", "bash", "shell", "console", "zsh", "shell-ses
 
 _LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _IMPORT = re.compile(r"(?:(?<=\s)|(?<=^)|(?<=\())@((?:\.{1,2}/)?[A-Za-z0-9_][\w.\-/]*)")
-_KIND_PREFIX = re.compile(r"^!?[a-z][a-z0-9_-]*:\S")
+_KIND_PREFIX = re.compile(r"^!?[a-z][a-z0-9_-]*:(?!:)\S")  # (`facade::OpStatus` is a scoped name, not a kind)
 # A pnpm filter's dependency-graph markers: `-F ...pkg`, `--filter=pkg...`, `-F ...^pkg`, `-F pkg^...`
 _FILTER_GRAPH = re.compile(r"((?:^|\s)(?:-F|--filter(?:-prod)?)(?:\s+|=)['\"]?)(\.\.\.\^?)?([^\s'\".^][^\s'\"]*?)(\^?\.\.\.)?(?=['\"]?(?:\s|$))")
 _MOST_HINTS = 8  # folders a sentence or list item keeps as hints: a table of thousands made each reference copy them all
