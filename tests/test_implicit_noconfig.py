@@ -117,3 +117,28 @@ def test_a_command_whose_configuration_went_before_the_text_was_written_is_not_s
     result = by_anchor(check(tmp_path)[1])["cmd:npm run dev"]
     assert result["verdict"] == "INCONCLUSIVE" and result["state"] == "written-after", result
     assert "written after it went" in result["reason"]
+
+
+def test_a_configuration_added_below_the_one_that_ran_a_command_took_the_command_away(tmp_path: Path) -> None:
+    # martin (held-out-11): "1. `cd martin/martin-ui`" … "3. `just test-frontend`" ran the root justfile's recipe
+    # (just looks up the tree) until the commit that added martin-ui's own justfile and moved the recipe into a module
+    agents = "# Frontend\n\n1. `cd ui`\n2. `just test-frontend`\n"
+    files = {"justfile": "test-frontend:\n    cd ui && npm test\n", "ui/package.json": "{}\n"}
+
+    def migrate() -> None:
+        write_tree(tmp_path, {"justfile": "mod ui\n", "ui/justfile": "test:\n    npm test\n"})
+        commit(tmp_path, "migrate to workspaced justfiles")
+
+    gone = _checked(tmp_path, files, agents, migrate)["cmd:just test-frontend in:ui/"]
+    assert gone["verdict"] == "REFUTED" and gone["state"] == "gone", gone
+    assert "held until" in gone["reason"] and "'migrate to workspaced justfiles') added ui/justfile" in gone["reason"]
+    # written after the commit that added it: never true here as written; a recipe no justfile had: an example
+    write_tree(tmp_path, {"CLAUDE.md": agents + "3. `just lint-frontend`\n"})
+    commit(tmp_path, "a CLAUDE.md")
+    results = check(tmp_path)[1]
+    late = {r["anchor"]: r for r in results if r["memory_file"] == "CLAUDE.md"}
+    # the same list item in AGENTS.md, a byte copy written before the commit, is still judged by its own history
+    assert [r["state"] for r in results if r["memory_file"] == "AGENTS.md"] == ["gone"], results
+    assert late["cmd:just test-frontend in:ui/"]["state"] == "written-after", late
+    assert late["cmd:just lint-frontend in:ui/"]["state"] == "never-existed", late
+    assert {r["verdict"] for r in late.values()} == {"INCONCLUSIVE"}, late

@@ -424,6 +424,17 @@ def changing(repo: Repository, head: str, path: Paths, text: str, count: int) ->
     return [(Change(short, date, subject), parents.split()[0] if parents else None) for short, date, parents, subject in found]
 
 
+def created(repo: Repository, head: str, path: str) -> tuple[Change, str | None] | None:
+    """The commit of `head` that first added `path` (literal pathspec), with its first parent (None: a root commit);
+    None when no commit did or git fails: where a configuration came into a folder that ran its commands by another."""
+    out = repo.git("log", "--diff-filter=A", "--format=%h%x00%cs%x00%p%x00%s", operands=[head], paths=literal(path))
+    found = [line.split("\0", 3) for line in (out or "").splitlines() if line.count("\0") == 3]
+    if not found:
+        return None
+    short, date, parents, subject = found[-1]  # the oldest: a file deleted and added again came first then
+    return Change(short, date, subject), (parents.split()[0] if parents else None)
+
+
 def diff_lines(lines: Iterable[str], sign: str) -> list[str]:
     """The lines of a file that a diff's `lines` add (`sign` "+") or remove ("-"), without the sign; the
     headers that name the file (`+++ b/x`, `--- a/x`) are none of its lines."""

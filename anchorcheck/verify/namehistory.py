@@ -34,7 +34,21 @@ from collections.abc import Callable
 from typing import Any
 
 from anchorcheck.evidence.cache import open_cache
-from anchorcheck.evidence.history import UNCOMMITTED, Added, Change, Paths, added_text, at_head, changing, diff_lines, history_of, literal, revision_count, revisions
+from anchorcheck.evidence.history import (
+    UNCOMMITTED,
+    Added,
+    Change,
+    Paths,
+    added_text,
+    at_head,
+    changing,
+    created,
+    diff_lines,
+    history_of,
+    literal,
+    revision_count,
+    revisions,
+)
 from anchorcheck.memory.implicit import NEVER_EXISTED
 from anchorcheck.model.anchors import Anchor
 from anchorcheck.model.results import NOT_IN_CONFIG, AnchorResult, Evidence, Verdict
@@ -43,7 +57,7 @@ from anchorcheck.repo.gitcmd import GIT_TIMEOUT
 
 MAX_REVISIONS = 10  # revisions of one configuration file looked at, newest first
 MIN_SECONDS = 3.0  # left of the deadline below which no revision is checked
-_CACHE_KEY = "cmd-history-v4"
+_CACHE_KEY = "cmd-history-v5"
 UNSURE = "unsure"  # not defined in the revisions looked at, which are not all of them: not known to be stale
 _DEADLINE = "the deadline came first"
 _NAME = re.compile(r"[\w.:/-]+")
@@ -120,6 +134,8 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
             found = _by_content(anchor, names, walked, head, context, check_at) or _look(anchor, text, walked, head, context, check_at)
             if limit and not found.get("removed") and not found.get("cut"):
                 found["cut"] = limit  # the files a target would be were not seen whole in history
+            if not found.get("removed") and not found.get("cut") and found.get("looked") and isinstance(configs, str):
+                found = _before_created(text, configs, head, context, check_at) or found
         if cache is not None and found.get("cut") != _DEADLINE:
             cache.put(key, found)
             cache.flush()
@@ -127,7 +143,11 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
         change = Change(*found["removed"])
         result.verdict, result.severity = Verdict.REFUTED, "error"
         to = _holding(text, found, check_at)
-        result.reason += f"; renamed to `{to}` in {change}" if to else f"; removed in {change}"
+        if found.get("created"):
+            result.reason += (f"; it held until {change} added {config}, which never defined it: before that commit the "
+                              "command ran by a configuration further up")
+        else:
+            result.reason += f"; renamed to `{to}` in {change}" if to else f"; removed in {change}"
         result.state = "gone"
         result.details = {**result.details, "history": found}
         if to:
@@ -139,6 +159,20 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
         if found.get("cut") != _DEADLINE:
             result.reason += _not_defined(found, config)
     return result
+
+
+def _before_created(text: str, config: str, head: str, context: Context, check_at: CheckAt) -> dict[str, Any] | None:
+    """A configuration that never defined the command, added to the folder after the command held there by another
+    one further up (`just` and `npm` look up the tree: martin's `martin-ui/justfile`, added in the commit that moved the
+    root's `test-frontend` recipe into a module): the command held at the parent of the commit that added it, so
+    that commit took it away ({"removed": the commit, "created": True}). None when it did not hold then."""
+    left = context.time_left()
+    if left is not None and left < MIN_SECONDS:
+        return None
+    came = context.memo(("anchorcheck.config-created", head, config), lambda: created(context.repo, head, config))  # once per run
+    if came is None or came[1] is None or check_at(came[1], text) is not Verdict.VERIFIED:
+        return None
+    return {"removed": list(came[0]), "name": None, "renamed": [], "created": True}
 
 
 def in_prose(result: AnchorResult) -> AnchorResult:

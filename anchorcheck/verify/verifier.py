@@ -192,14 +192,22 @@ class Verifier(Dispatch, Resident):
         an earlier one but for where it was written (a byte copy of a memory
         file) is checked once: its report is the earlier one's, placed there.
         """
+        until = time.time() + deadline if deadline is not None else None
         batch = list(memories)
         keys = [_copy_key(memory) for memory in batch]
         distinct: dict[object, Memory] = {}
         for key, memory in zip(keys, batch):
             distinct.setdefault(key, memory)
         reports = dict(zip(distinct, self._verify_distinct(list(distinct.values()), executor, deadline, now)))
-        placed = (reports[key] for key in keys)
-        return [report if report.memory is memory else _placed(report, memory) for memory, report in zip(batch, placed)]
+        placed = [reports[key] if reports[key].memory is memory else _placed(reports[key], memory) for key, memory in zip(keys, batch)]
+        # Whether a gone name is stale is the history of the file that names it (`staleness.written_after`): a copy
+        # written later than the first is judged on its own, its anchors' answers taken from the memo.
+        again = [n for n, report in enumerate(placed) if report.memory is not distinct[keys[n]] and _judged_by_file(report)]
+        if again:
+            left = None if until is None else max(0.0, until - time.time())
+            for n, report in zip(again, _verify_here(self, [batch[n] for n in again], None if left is None else time.time() + left, now)):
+                placed[n] = report
+        return placed
 
     def _verify_distinct(
         self, batch: list[Memory], executor: Executor | None, deadline: float | None, now: datetime | None
@@ -253,6 +261,11 @@ def _copy_key(memory: Memory) -> object:
     if memory.source is None:
         return id(memory)  # alive as long as the batch: no other memory has it meanwhile
     return repr((memory.text, memory.anchors, memory.metadata))
+
+
+def _judged_by_file(report: MemoryReport) -> bool:
+    """Whether a report holds a verdict that the history of its memory's own file decided (gone, or written after)."""
+    return any(r.state in (staleness.GONE, staleness.WRITTEN_AFTER) for r in report.results)
 
 
 def _placed(report: MemoryReport, memory: Memory) -> MemoryReport:
