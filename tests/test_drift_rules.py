@@ -312,13 +312,15 @@ def test_a_script_its_root_configuration_renamed_is_stale_though_a_package_defin
 
 
 def test_a_deleted_source_file_under_a_build_folder_is_still_stale(tmp_path: Path) -> None:
-    write_tree(tmp_path, {"src/core/build/pipeline.ts": "x\n", "src/core/build/index.ts": "y\n"})
+    # (the text named it before the commit that deleted it: written in that commit, it would be written-after)
+    write_tree(tmp_path, {"src/core/build/pipeline.ts": "x\n", "src/core/build/index.ts": "y\n",
+                          "AGENTS.md": "The build runs in `src/core/build/pipeline.ts`.\n"})
     init_repo(tmp_path)
     git(tmp_path, "rm", "-q", "src/core/build/pipeline.ts")
-    write_tree(tmp_path, {"AGENTS.md": "The build runs in `src/core/build/pipeline.ts`.\n"})
     commit(tmp_path, "fold the pipeline into index")
     found = by_anchor(check(tmp_path)[1])
-    assert found["file:src/core/build/pipeline.ts"]["verdict"] == "REFUTED"  # a folder's name is no ignore rule
+    stale = found["file:src/core/build/pipeline.ts"]
+    assert stale["verdict"] == "REFUTED" and "'fold the pipeline into index'" in stale["reason"]  # a folder's name is no ignore rule
 
 
 def test_a_dependency_a_sentence_forbids_is_no_claim_but_the_one_it_recommends_is(tmp_path: Path) -> None:
@@ -579,3 +581,20 @@ def test_formerly_and_previously_name_the_old_thing_after_them(tmp_path: Path) -
     commit(tmp_path, "appsec is aap now")
     moved = by_anchor(check(tmp_path)[1])["file:lib/datadog/appsec"]
     assert moved["verdict"] == "REFUTED" and "moved to `lib/datadog/aap`" in moved["reason"]
+
+
+def test_a_vendored_file_deleted_long_ago_is_judged_by_history_like_any_tracked_file(tmp_path: Path) -> None:
+    # kubebuilder (held-out-12): a skill written in 2025 lists `vendor/sigs.k8s.io/...` files of a scratch module;
+    # the repository's own vendored copy went in 2019. History, not the folder's name, decides: named before the
+    # deletion → stale with the commit; named after it → written after, never true here as written
+    write_tree(tmp_path, {"vendor/lib/manager.go": "package lib\n", "go.mod": "module x\n",
+                          "AGENTS.md": "The manager is in `vendor/lib/manager.go`.\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-rq", "vendor")
+    commit(tmp_path, "Remove vendor")
+    gone = by_anchor(check(tmp_path)[1])["file:vendor/lib/manager.go"]
+    assert gone["verdict"] == "REFUTED" and gone["state"] == "gone" and "'Remove vendor'" in gone["reason"], gone
+    write_tree(tmp_path, {"CLAUDE.md": "Inspect `vendor/lib/manager.go` after `go mod vendor`.\n"})
+    commit(tmp_path, "a skill")
+    late = [r for r in check(tmp_path)[1] if r["memory_file"] == "CLAUDE.md" and r["anchor"].startswith("file:")]
+    assert [(r["verdict"], r["state"]) for r in late] == [("INCONCLUSIVE", "written-after")], late

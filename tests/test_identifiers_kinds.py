@@ -185,3 +185,21 @@ def test_a_name_written_with_its_scope_is_read_as_the_definition_it_qualifies(tm
     assert "now `OpResult`" in status["reason"] and "now `Config.from_env`" in load["reason"], found
     check(tmp_path, "--fix")  # written back as written, with its scope
     assert (tmp_path / "AGENTS.md").read_text().startswith("Return a `facade::OpResult`. Call `Config::from_env()` first.")
+
+
+def test_a_name_said_to_be_deprecated_beside_it_is_no_claim_that_it_stays(tmp_path: Path) -> None:
+    # element-x-ios (held-out-12): "`ServiceLocator` **deprecated** — never use services directly." stays right once
+    # the class is deleted; the name the same text recommends is still claimed
+    write_tree(tmp_path, {
+        "Sources/ServiceLocator.swift": "final class ServiceLocator {\n    static let shared = ServiceLocator()\n}\n",
+        "Sources/UserSession.swift": "final class UserSession {\n}\n",
+        "AGENTS.md": "- `ServiceLocator` **deprecated** — never use services directly; inject a `UserSession`.\n",
+    })
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "Sources/ServiceLocator.swift")
+    commit(tmp_path, "drop the service locator")
+    rename(tmp_path, "UserSession", "ClientSession")
+    found = by_anchor(check(tmp_path)[1])
+    assert not [a for a in found if "ServiceLocator" in a], found
+    session = next(r for a, r in found.items() if a.endswith("::UserSession"))
+    assert session["verdict"] == "REFUTED" and "now `ClientSession`" in session["reason"], session

@@ -86,15 +86,16 @@ def test_go_in_a_folder_that_never_held_go_files_is_not_stale(tmp_path: Path) ->
 
 
 def test_every_runner_asks_history_of_the_configuration_it_found_missing(tmp_path: Path) -> None:
-    # the same rule for a Makefile (in make's folder alone), a justfile, a Taskfile, a Cargo.toml, a compose file:
+    # the same rule for a Makefile (in make's folder alone), a justfile, a Taskfile, a Cargo.toml, a compose file, a
+    # turbo.json (testfx's vendored TypeScript guide runs `turbo test`: REFUTED "no turbo.json here or above" before):
     # none ever here → a warning; one deleted since the text was written → stale, with the commit
     def delete() -> None:
         git(tmp_path, "rm", "-q", "justfile", "Cargo.toml")
         commit(tmp_path, "drop just and cargo")
 
-    text = "Run `make lint`, `task build`, `docker compose up -d`, `just ready` and `cargo test`.\n"
+    text = "Run `make lint`, `task build`, `docker compose up -d`, `turbo test`, `just ready` and `cargo test`.\n"
     found = _checked(tmp_path, {"justfile": "ready:\n\techo\n", "Cargo.toml": "[package]\nname = 'x'\nversion = '0.1.0'\n", "src/lib.rs": ""}, text, delete)
-    for anchor in ("cmd:make lint", "cmd:task build", "cmd:docker compose up -d"):
+    for anchor in ("cmd:make lint", "cmd:task build", "cmd:docker compose up -d", "cmd:turbo test"):
         result = found[anchor]
         assert (result["verdict"], result["state"], result["severity"]) == ("INCONCLUSIVE", "never-existed", "warning"), anchor
         assert "never in this repository's history" in result["reason"]

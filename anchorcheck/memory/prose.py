@@ -61,6 +61,11 @@ _CLAUSE_END = re.compile(r"[;:—–]")  # what a replacement verb reaches: up t
 _REPLACES = re.compile(
     r"\b(?:replac(?:es|ing)|supersed(?:es|ing)|instead\s+of|in\s+place\s+of|formerly|previously)\b|\b(?:replaced|superseded)\b(?!\s+(?:by|with)\b)", re.I
 )
+# A name said to be deprecated where it is written ("`ServiceLocator` **deprecated** — never use services directly",
+# "`X` (deprecated)", "the deprecated `X`") is one not to use: the text stays right once it is deleted, as a
+# forbidden name's does. Only beside the name: "`old()` is deprecated; use `new()`" claims `new()`.
+_DEPRECATED_AFTER = later(r"[\s`'\")*_]*[(\[]?[\s*_]*(?:(?:is|are|was|now)\s+)?(?:\*\*|__|\*|_)?deprecated\b", re.I)
+_DEPRECATED_BEFORE = later(r"\bdeprecated(?:\*\*|__|\*|_)?[\s*_(]*$", re.I)
 _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
 _IF_THERE = re.compile(r"[\s`'\")]*,?\s*\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
 _IF = re.compile(r"\b(?:if|when|unless)\s+(?:the\s+|a\s+|an\s+)?(?:file\s+|folder\s+|directory\s+)?$", re.I)
@@ -101,7 +106,8 @@ class ProseLine:
         before, after = self.text[max(0, start - 80) : start], self.text[end : end + 80]
         if not after.strip(" `'\")"):  # the sentence goes on on the next line of its paragraph
             after = f"{after} {self.following.lstrip()[:80]}"
-        return bool(_NOT_CREATED.search(before) or _PROHIBITED.search(before) or _IF_THERE.match(after) or _IF.search(before) and _EXISTS.match(after))
+        return bool(_NOT_CREATED.search(before) or _PROHIBITED.search(before) or _IF_THERE.match(after) or _IF.search(before) and _EXISTS.match(after)
+                    or _DEPRECATED_AFTER.match(after) or _DEPRECATED_BEFORE.search(before))
 
     def sentence_at(self, offset: int) -> tuple[bool, bool]:
         """Whether the sentence holding `offset` claims nothing of what it names (gone, forbidden), and whether

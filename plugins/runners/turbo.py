@@ -23,6 +23,7 @@ from anchorcheck_plugins.runners._support import (
     is_file,
     line_of,
     listed,
+    no_config,
     option,
     parse_jsonc,
     read_text,
@@ -75,7 +76,7 @@ def verify_turbo(invocation: Invocation, context: Context) -> AnchorResult:
     try:
         root = _root(context, invocation.cwd)
         if root is None:
-            return refuted(invocation, "no turbo.json here or above")
+            return no_config(invocation, "no turbo.json here or above", invocation.cwd, ("turbo.json", "turbo.jsonc"))
         tasks = read_tasks(context, root)
     except ConfigError as error:
         return unusable(invocation, error)
