@@ -557,12 +557,12 @@ def test_what_a_replacement_takes_the_place_of_is_no_claim_that_it_is_here(tmp_p
     git(tmp_path, "rm", "-rq", "spree/admin", "src/new.py")
     commit(tmp_path, "remove the rails admin and the new module")
     text = ("| `packages/dashboard` | React SPA (replaces `spree/admin`). |\n\n"
-            "Use `pnpm` instead of `npm`.\n\n`spree/admin` was replaced by the dashboard.\n\n`src/new.py` replaces `src/old.py`.\n")
+            "Use `pnpm` instead of `npm`.\n\n`spree/admin` was replaced by the dashboard.\n\nOne more. `src/new.py` replaces `src/old.py`.\n")
     write_tree(tmp_path, {"AGENTS.md": text})
     found = by_anchor(check(tmp_path)[1])
     assert "file:spree/admin" not in found and found["file:packages/dashboard"]["verdict"] == "VERIFIED"
     assert found["file:src/new.py"]["verdict"] == "REFUTED"  # the new thing, before the verb, is claimed
-    assert "file:src/old.py" not in found
+    assert "file:src/old.py" not in found  # (in a line's second sentence as in its first)
 
 
 def test_formerly_and_previously_name_the_old_thing_after_them(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ answer them live here, apart from the reading of paths and commands.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 
 from anchorcheck.base.lazyregex import later
@@ -64,10 +65,10 @@ _REPLACES = re.compile(
 # A name said to be deprecated where it is written ("`ServiceLocator` **deprecated** — never use services directly",
 # "`X` (deprecated)", "the deprecated `X`") is one not to use: the text stays right once it is deleted, as a
 # forbidden name's does. Only beside the name: "`old()` is deprecated; use `new()`" claims `new()`.
-_DEPRECATED_AFTER = later(r"[\s`'\")*_]*[(\[]?[\s*_]*(?:(?:is|are|was|now)\s+)?(?:\*\*|__|\*|_)?deprecated\b", re.I)
+_DEPRECATED_AFTER = later(r"[\s`'\")*_(\[]*(?:(?:is|are|was|now)\s+[*_]*)?deprecated\b", re.I)  # (one class: linear)
 _DEPRECATED_BEFORE = later(r"\bdeprecated(?:\*\*|__|\*|_)?[\s*_(]*$", re.I)
 _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
-_IF_THERE = re.compile(r"[\s`'\")]*,?\s*\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
+_IF_THERE = re.compile(r"[\s`'\")]*(?:,\s*)?\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
 _IF = re.compile(r"\b(?:if|when|unless)\s+(?:the\s+|a\s+|an\s+)?(?:file\s+|folder\s+|directory\s+)?$", re.I)
 _EXISTS = later(r"[`'\")]*\s+(?:exists?|is\s+present|is\s+there|does(?:n't|\s+not)\s+exist)\b", re.I)
 
@@ -87,7 +88,7 @@ class ProseLine:
         self.span_starts, self.span_ends = [s for s, _ in spans], [e for _, e in spans]
         found = list(_SENTENCE_END.finditer(self.text))
         self.end_starts, self.end_ends = [m.start() for m in found], [m.end() for m in found]
-        self._judged: dict[tuple[int, int], tuple[bool, bool]] = {}
+        self._judged: dict[tuple[int, int], tuple[bool, bool, tuple[list[int], list[int]]]] = {}
 
     def in_code(self, offset: int) -> bool:
         at = bisect.bisect_right(self.span_starts, offset) - 1
@@ -120,11 +121,22 @@ class ProseLine:
         end = self.end_starts[after] if after < len(self.end_starts) else len(self.text)
         if (start, end) not in self._judged:
             sentence = self.text[start:end]
-            self._judged[start, end] = (bool(_GONE.search(sentence) or _FORBIDDEN.search(sentence)), bool(GENERATED.search(sentence)))
-        gone, generated = self._judged[start, end]
+            said = (bool(_GONE.search(sentence) or _FORBIDDEN.search(sentence)), bool(GENERATED.search(sentence)))
+            self._judged[start, end] = (*said, self._hidden(start, end))
+        gone, generated, (hide_starts, reach) = self._judged[start, end]
         if not gone:  # "no longer" and "replaces" hide what they are said of: what follows them in the sentence
-            gone = any(start + m.start() < offset for m in _NO_LONGER.finditer(self.text, start, end)) or any(
-                start + m.start() < offset and not _CLAUSE_END.search(self.text, start + m.end(), offset)  # (its clause only)
-                for m in _REPLACES.finditer(self.text, start, end)
-            )
+            at = bisect.bisect_left(hide_starts, offset)  # the words that come before `offset`, and how far the furthest reaches
+            gone = at > 0 and reach[at - 1] >= offset
         return gone, generated
+
+    def _hidden(self, start: int, end: int) -> tuple[list[int], list[int]]:
+        """Where "no longer" (to the sentence's end) and a replacement verb (to its clause's end) begin in a sentence,
+        in order, and the furthest offset any of them up to each reaches: one pass per sentence, so a line of
+        thousands of code spans asks each in a bisection (a scan of the sentence per span was quadratic)."""
+        spans = [(m.start(), end) for m in _NO_LONGER.finditer(self.text, start, end)]
+        for m in _REPLACES.finditer(self.text, start, end):  # (positions are the line's, as `finditer` gives them)
+            clause = _CLAUSE_END.search(self.text, m.end(), end)
+            spans.append((m.start(), clause.start() if clause else end))
+        spans.sort()
+        reach = list(itertools.accumulate((e for _, e in spans), max))
+        return [s for s, _ in spans], reach
