@@ -143,3 +143,23 @@ def test_a_configuration_added_below_the_one_that_ran_a_command_took_the_command
     assert late["cmd:just test-frontend in:ui/"]["state"] == "written-after", late
     assert late["cmd:just lint-frontend in:ui/"]["state"] == "never-existed", late
     assert {r["verdict"] for r in late.values()} == {"INCONCLUSIVE"}, late
+
+
+def test_a_file_a_command_names_is_judged_by_history_for_every_runner(tmp_path: Path) -> None:
+    # `just --justfile`, `docker compose -f`, `nox -f`, `task -t`, `tox -c`, `bun FILE`: a file a command names that is
+    # not here is stale only where history shows it there and gone; one never here is an example (it was REFUTED
+    # "… does not exist" without asking)
+    files = {"ci.just": "lint:\n\techo\n", "compose.ci.yaml": "services:\n  db:\n    image: postgres\n", "justfile": "x:\n\techo\n"}
+
+    def delete() -> None:
+        git(tmp_path, "rm", "-q", "ci.just", "compose.ci.yaml")
+        commit(tmp_path, "drop the ci files")
+
+    text = ("Run `just --justfile ci.just lint`, `docker compose -f compose.ci.yaml up`, `nox -f tools/noxfile.py`, "
+            "`task -t tools/Taskfile.yml build`, `tox -c tools/tox.ini` and `bun scripts/seed.ts`.\n")
+    found = _checked(tmp_path, files, text, delete)
+    for anchor in ("cmd:just --justfile ci.just lint", "cmd:docker compose -f compose.ci.yaml up"):
+        assert (found[anchor]["verdict"], found[anchor]["state"]) == ("REFUTED", "gone"), found[anchor]
+        assert "'drop the ci files'" in found[anchor]["reason"]
+    for anchor in ("cmd:nox -f tools/noxfile.py", "cmd:task -t tools/Taskfile.yml build", "cmd:tox -c tools/tox.ini", "cmd:bun scripts/seed.ts"):
+        assert (found[anchor]["verdict"], found[anchor]["state"]) == ("INCONCLUSIVE", "never-existed"), found[anchor]

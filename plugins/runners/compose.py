@@ -28,6 +28,7 @@ from anchorcheck_plugins.runners._support import (
     join,
     listed,
     no_config,
+    not_there,
     parse_yaml,
     read_text,
     refuted,
@@ -174,7 +175,7 @@ def _files(context: Context, invocation: Invocation, folder: str, written: list[
             if path is None or dynamic(name):
                 return unknown(invocation, f"the compose file {name} is outside the repository or computed")
             if not is_file(context, path):
-                return refuted(invocation, f"the compose file {path} does not exist")
+                return not_there(invocation, f"the compose file {path} does not exist", path)
             paths.append(path)
         return paths
     for here in upward(folder):

@@ -29,6 +29,7 @@ from anchorcheck_plugins.runners._support import (
     listed,
     nearest,
     no_config,
+    not_there,
     read_text,
     refuted,
     searched,
@@ -163,7 +164,7 @@ def verify_just(invocation: Invocation, context: Context) -> AnchorResult:
             if path is None or dynamic(justfile_arg):
                 return unknown(invocation, f"the justfile {justfile_arg} is outside the repository or computed")
             if not is_file(context, path):
-                return refuted(invocation, f"{path} does not exist")
+                return not_there(invocation, f"{path} does not exist", path)
         else:
             path = nearest(context, invocation.cwd, _NAMES)
             if path is None:

@@ -27,6 +27,7 @@ from anchorcheck_plugins.runners._support import (
     listed,
     nearest,
     no_config,
+    not_there,
     read_text,
     refuted,
     unknown,
@@ -174,8 +175,10 @@ def verify_nox(invocation: Invocation, context: Context) -> AnchorResult:
     try:
         if noxfile_arg is not None:
             path = join(invocation.cwd, noxfile_arg)
-            if path is None or not is_file(context, path):
-                return refuted(invocation, f"the noxfile {noxfile_arg} does not exist")
+            if path is None:
+                return unknown(invocation, f"{noxfile_arg} is outside the repository")
+            if not is_file(context, path):
+                return not_there(invocation, f"the noxfile {noxfile_arg} does not exist", path)
         else:
             path = nearest(context, invocation.cwd, ["noxfile.py"])
             if path is None:

@@ -257,7 +257,7 @@ def _bun_file(invocation: Invocation, context: Context, folder: str, name: str, 
         return verified(invocation, f"bun runs the file {path}", [Evidence(path, None, "file")])
     if context.repo.ignored_because(path):  # a build output: its absence from a fresh checkout says nothing
         return unknown(invocation, f"{missing}; {path} does not exist, but it may be a build output")
-    return refuted(invocation, f"{missing}, and there is no file {path}")
+    return not_there(invocation, f"{missing}, and there is no file {path}", path)
 
 
 def _builtin(invocation: Invocation, context: Context, tool: str, opts: Options, command: str) -> AnchorResult:

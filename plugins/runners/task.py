@@ -31,6 +31,7 @@ from anchorcheck_plugins.runners._support import (
     line_of,
     listed,
     no_config,
+    not_there,
     option,
     parse_yaml,
     read_text,
@@ -163,11 +164,13 @@ def verify_task(invocation: Invocation, context: Context) -> AnchorResult:
             names.append(word)
     try:
         if file_arg is not None:
-            path = join(folder, file_arg)
-            if path is not None and is_dir(context, path):
-                path = next((in_dir(path, n) for n in NAMES if is_file(context, in_dir(path, n))), None)
+            written = path = join(folder, file_arg)
+            if written is None:
+                return unknown(invocation, f"{file_arg} is outside the repository")
+            if is_dir(context, written):
+                path = next((in_dir(written, n) for n in NAMES if is_file(context, in_dir(written, n))), None)
             if path is None or not is_file(context, path):
-                return refuted(invocation, f"the Taskfile {file_arg} does not exist")
+                return not_there(invocation, f"the Taskfile {file_arg} does not exist", written)
         else:
             path = next((in_dir(d, n) for d in upward(folder) for n in NAMES if is_file(context, in_dir(d, n))), None)
             if path is None:

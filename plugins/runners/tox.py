@@ -28,6 +28,7 @@ from anchorcheck_plugins.runners._support import (
     line_of,
     listed,
     no_config,
+    not_there,
     parse_toml,
     read_text,
     refuted,
@@ -222,8 +223,10 @@ def verify_tox(invocation: Invocation, context: Context) -> AnchorResult:
     try:
         if config_file is not None:
             path = join(invocation.cwd, config_file)
-            if path is None or not is_file(context, path):
-                return refuted(invocation, f"the tox configuration {config_file} does not exist") if path else unknown(invocation, f"{config_file} is outside the repository")
+            if path is None:
+                return unknown(invocation, f"{config_file} is outside the repository")
+            if not is_file(context, path):
+                return not_there(invocation, f"the tox configuration {config_file} does not exist", path)
         else:
             path = _find(context, invocation.cwd)
             if path is None:
