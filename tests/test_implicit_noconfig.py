@@ -163,3 +163,23 @@ def test_a_file_a_command_names_is_judged_by_history_for_every_runner(tmp_path: 
         assert "'drop the ci files'" in found[anchor]["reason"]
     for anchor in ("cmd:nox -f tools/noxfile.py", "cmd:task -t tools/Taskfile.yml build", "cmd:tox -c tools/tox.ini", "cmd:bun scripts/seed.ts"):
         assert (found[anchor]["verdict"], found[anchor]["state"]) == ("INCONCLUSIVE", "never-existed"), found[anchor]
+
+
+def test_a_name_a_python_project_defined_and_dropped_is_stale_with_the_commit(tmp_path: Path) -> None:
+    # a poe task, a hatch environment, a dependency group, a tox label: names a configuration defines, asked of
+    # its history as a script is (they were REFUTED "no poe task …" whatever the history said)
+    pyproject = ("[project]\nname = 'x'\nversion = '1'\n[dependency-groups]\ndocs = ['mkdocs']\n"
+                 "[tool.poe.tasks]\nlint = 'ruff check'\n[tool.hatch.envs.docs.scripts]\nbuild = 'mkdocs build'\n")
+    tox = "[tox]\nlabels =\n    fast = py312\n[testenv]\ncommands = pytest\n"
+
+    def rename() -> None:
+        write_tree(tmp_path, {"pyproject.toml": pyproject.replace("lint =", "check =").replace("envs.docs", "envs.site").replace("docs = [", "site = ["),
+                              "tox.ini": tox.replace("fast", "quick")})
+        commit(tmp_path, "rename the tasks")
+
+    text = "Run `poe lint`, `hatch run docs:build`, `uv sync --group docs`, `tox -m fast` and `poe never-defined`.\n"
+    found = _checked(tmp_path, {"pyproject.toml": pyproject, "tox.ini": tox}, text, rename)
+    for anchor in ("cmd:poe lint", "cmd:hatch run docs:build", "cmd:uv sync --group docs", "cmd:tox -m fast"):
+        assert (found[anchor]["verdict"], found[anchor]["state"]) == ("REFUTED", "gone"), found[anchor]
+        assert "'rename the tasks'" in found[anchor]["reason"], found[anchor]
+    assert found["cmd:poe never-defined"]["state"] == "never-existed"

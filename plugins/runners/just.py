@@ -211,7 +211,7 @@ def _lookup(invocation: Invocation, context: Context, justfile: Justfile, path: 
     """The recipe at a module path (`mod::recipe`), following aliases; a result when there is none."""
     for module in path[:-1]:
         if module not in justfile.modules:
-            return refuted(invocation, f"no module {module} in {justfile.path} (modules: {listed(justfile.modules)})")
+            return refuted(invocation, f"no module {module} in {justfile.path} (modules: {listed(justfile.modules)})", [Evidence(justfile.path, None, "modules")])
         target, file, line = justfile.modules[module]
         if target is None:
             return unknown(invocation, f"module {module} ({file}:{line}) has no justfile anchorcheck can find")

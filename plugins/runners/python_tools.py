@@ -238,7 +238,7 @@ def _groups(invocation: Invocation, project: Project, words: list[str]) -> Ancho
         defined = project.groups if kind == "group" else project.extras
         for wanted in value.split(","):
             if wanted and not dynamic(wanted) and _norm(wanted) not in {_norm(d) for d in defined}:
-                return refuted(invocation, f"no {kind} {wanted} in {project.path} ({kind}s: {listed(defined)})")
+                return refuted(invocation, f"no {kind} {wanted} in {project.path} ({kind}s: {listed(defined)})", [Evidence(project.path, None, f"{kind}s")])
     return None
 
 
@@ -361,7 +361,7 @@ def _hatch(invocation: Invocation, context: Context, project: Project, program: 
         env, script = "default", program
     base = env.split(".", 1)[0]  # a matrix environment `test.py3.11`
     if base != "default" and base not in project.hatch_envs:
-        return refuted(invocation, f"no hatch environment {base} in {project.path} (environments: {listed(project.hatch_envs)})")
+        return refuted(invocation, f"no hatch environment {base} in {project.path} (environments: {listed(project.hatch_envs)})", [Evidence(project.path, None, "hatch environments")])
     chain = [base]
     config = project.hatch_envs.get(base, {})
     template = config.get("template", "default") if not config.get("detached") else None
@@ -390,7 +390,7 @@ def _poe(invocation: Invocation, context: Context, words: list[str], cwd: str) -
     missing = f"no poe task {task} in {manifest} (tasks: {listed(found)})"
     if project.poe_includes:
         return unknown(invocation, f"{missing}; [tool.poe] include adds tasks from other files")
-    return refuted(invocation, missing)
+    return refuted(invocation, missing, [Evidence(manifest, None, "[tool.poe.tasks]")])
 
 
 def _python(invocation: Invocation, context: Context, words: list[str], cwd: str) -> AnchorResult:

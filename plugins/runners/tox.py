@@ -254,12 +254,12 @@ def _select(invocation: Invocation, config: ToxConfig, option: str, value: str, 
     for wanted in (v.strip() for v in value.split(",") if v.strip()):
         if option == "-m":
             if wanted not in config.labels:
-                return refuted(invocation, f"no tox label {wanted} in {config.path} (labels: {listed(config.labels)})")
+                return refuted(invocation, f"no tox label {wanted} in {config.path} (labels: {listed(config.labels)})", [Evidence(config.path, None, "tox labels")])
             reasons.append(f"label {wanted} is defined in {config.path}")
             continue
         if option == "-f":
             if not any(wanted in name.split("-") for name in config.envs):
-                return refuted(invocation, f"no tox environment in {config.path} has the factor {wanted}")
+                return refuted(invocation, f"no tox environment in {config.path} has the factor {wanted}", [Evidence(config.path, None, "tox environments")])
             reasons.append(f"factor {wanted} is used in {config.path}")
             continue
         if wanted in ("ALL", "ALL_ENVS") or wanted in config.envs:
