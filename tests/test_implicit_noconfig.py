@@ -183,3 +183,20 @@ def test_a_name_a_python_project_defined_and_dropped_is_stale_with_the_commit(tm
         assert (found[anchor]["verdict"], found[anchor]["state"]) == ("REFUTED", "gone"), found[anchor]
         assert "'rename the tasks'" in found[anchor]["reason"], found[anchor]
     assert found["cmd:poe never-defined"]["state"] == "never-existed"
+
+
+def test_a_tool_the_project_stopped_declaring_is_stale_and_one_it_never_declared_is_not(tmp_path: Path) -> None:
+    # `uv run pytest` after a commit dropped pytest from the dev group and the lock: was true, is gone; `uv run mypy`,
+    # which no revision declared, was REFUTED "neither declares nor locks" as if it were stale
+    pyproject = "[project]\nname = 'x'\nversion = '1'\ndependencies = ['requests']\n[dependency-groups]\ndev = ['pytest']\n"
+    lock = "version = 1\n\n[[package]]\nname = 'x'\nversion = '1'\n\n[[package]]\nname = 'requests'\nversion = '2'\n"
+
+    def drop() -> None:
+        write_tree(tmp_path, {"pyproject.toml": pyproject.replace("'pytest'", ""), "uv.lock": lock})
+        commit(tmp_path, "drop pytest")
+
+    found = _checked(tmp_path, {"pyproject.toml": pyproject, "uv.lock": lock + "\n[[package]]\nname = 'pytest'\nversion = '8'\n"},
+                     "Run `uv run pytest` and `uv run mypy`.\n", drop)
+    assert (found["cmd:uv run pytest"]["verdict"], found["cmd:uv run pytest"]["state"]) == ("REFUTED", "gone")
+    assert "'drop pytest'" in found["cmd:uv run pytest"]["reason"]
+    assert (found["cmd:uv run mypy"]["verdict"], found["cmd:uv run mypy"]["state"]) == ("INCONCLUSIVE", "never-existed")

@@ -346,7 +346,8 @@ def _console_script(invocation: Invocation, context: Context, project: Project, 
         return unknown(invocation, f"{program} may come from `{unnamed[0]}`, added to the run: what that installs is not looked into")
     if program in KNOWN_SCRIPTS or program in SCRIPT_DISTRIBUTIONS:
         if complete:
-            return refuted(invocation, f"{program} would come from {distribution}, which the project neither declares nor locks, and it is no script of {project.path}")
+            why = f"{program} would come from {distribution}, which the project neither declares nor locks, and it is no script of {project.path}"
+            return refuted(invocation, why, [Evidence(project.path, None, "dependencies")])  # its history: declared once?
         return unknown(invocation, f"{program} would come from {distribution}; the manifests cannot tell whether it is declared")
     # The project's configuration does not define it now: its history may show that it did (`not-in-config`).
     result = unknown(invocation, f"{program} is no script of {project.path}; a dependency may provide it", [Evidence(project.path, None, "scripts")])
