@@ -77,9 +77,10 @@ def test_pattern_rules(make_tree) -> None:
     [result] = check(root, "make site")
     assert result.verdict is V and "pattern rule %: gen/%.tmpl" in result.reason
     # Logflare: `%: cloudbuild/%.enc` makes a target only from a file there; the same match-anything rule does not
-    # make its own prerequisite (`cloudbuild/start.enc` from `cloudbuild/cloudbuild/start.enc.enc` …), so a renamed
-    # `start` target is absent
-    root = make_tree({"Makefile": "%: cloudbuild/%.enc\n\tgcloud kms decrypt $<\nbuild:\n\techo\n", "cloudbuild/.dev.env.enc": ""})
+    # make its own prerequisite (GNU make: not for an implicit rule's prerequisite), so `cloudbuild/start.enc` is not
+    # made from `cloudbuild/cloudbuild/start.enc.enc`, there as it is, and `start` is absent
+    root = make_tree({"Makefile": "%: cloudbuild/%.enc\n\tgcloud kms decrypt $<\nbuild:\n\techo\n", "cloudbuild/.dev.env.enc": "",
+                      "cloudbuild/cloudbuild/start.enc.enc": ""})
     assert verdicts(root, "make start", "make .dev.env", "make build") == {"make start": R, "make .dev.env": V, "make build": V}
 
 
