@@ -298,7 +298,7 @@ def dependency_reference(tree: Tree, memory: str, word: str) -> Reference | None
     quoted = re.escape(word)
     checks = (
         ("package.json", rf'^\s*"{quoted}"\s*:', None, r"[dD]ependencies"),
-        ("pyproject.toml", rf'^\s*"{quoted}\s*([<>=!~;\[ ].*)?",?\s*$', None, None),
+        ("pyproject.toml", rf'^\s*"{quoted}\s*([<>=!~;\[ ].*)?",?\s*$', r"^(project|project\.optional-dependencies|dependency-groups)$", None),
         ("Cargo.toml", rf"^{quoted}\s*=", r"dependencies$", None),
         ("go.mod", rf"^\s*(require\s+)?{quoted}\s+v", None, None),
     )
@@ -307,6 +307,8 @@ def dependency_reference(tree: Tree, memory: str, word: str) -> Reference | None
         if not config:
             continue
         text = tree.text(config)
+        if name == "pyproject.toml" and word not in _pyproject_requirements(text):
+            continue  # a quoted word in `keywords` or `[tool.ruff...] known-first-party` is no dependency
         if json_key:
             try:
                 data = json.loads(text)
@@ -318,6 +320,18 @@ def dependency_reference(tree: Tree, memory: str, word: str) -> Reference | None
         if line and not _still_held(tree, word, config):
             return Reference("dependency", word, config, line)
     return None
+
+
+def _pyproject_requirements(text: str) -> set[str]:
+    """The names pyproject.toml's `[project]` dependencies, optional dependencies and dependency groups require."""
+    try:
+        data = tomllib.loads(text)
+    except ValueError:
+        return set()
+    project = data.get("project") or {}
+    lists = [project.get("dependencies") or [], *(project.get("optional-dependencies") or {}).values(), *(data.get("dependency-groups") or {}).values()]
+    return {m.group(0) for entries in lists if isinstance(entries, list) for entry in entries
+            if isinstance(entry, str) and (m := re.match(r"[A-Za-z0-9][\w.\-]*", entry.strip()))}
 
 
 MANIFEST_NAMES = frozenset({"package.json", "pyproject.toml", "Cargo.toml", "go.mod"})

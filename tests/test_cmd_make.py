@@ -76,6 +76,12 @@ def test_pattern_rules(make_tree) -> None:
     root = make_tree({"Makefile": "%.o: %.c\n\tcc\n%: gen/%.tmpl\n\tcp\n", "gen/site.tmpl": ""})
     [result] = check(root, "make site")
     assert result.verdict is V and "pattern rule %: gen/%.tmpl" in result.reason
+    # Logflare: `%: cloudbuild/%.enc` makes a target only from a file there; the same match-anything rule does not
+    # make its own prerequisite (GNU make: not for an implicit rule's prerequisite), so `cloudbuild/start.enc` is not
+    # made from `cloudbuild/cloudbuild/start.enc.enc`, there as it is, and `start` is absent
+    root = make_tree({"Makefile": "%: cloudbuild/%.enc\n\tgcloud kms decrypt $<\nbuild:\n\techo\n", "cloudbuild/.dev.env.enc": "",
+                      "cloudbuild/cloudbuild/start.enc.enc": ""})
+    assert verdicts(root, "make start", "make .dev.env", "make build") == {"make start": R, "make .dev.env": V, "make build": V}
 
 
 def test_what_makes_absence_unknown(make_tree) -> None:

@@ -46,9 +46,13 @@ def test_a_launched_binary_is_some_workspace_packages_bin(make_tree) -> None:
         }
     )
     got = verdicts(root, "npx acme-gen", "pnpm exec acme-gen", "yarn acme-gen", "yarn nosuch-bin")
-    assert got == {"npx acme-gen": V, "pnpm exec acme-gen": V, "yarn acme-gen": V, "yarn nosuch-bin": R}
+    # `yarn BIN` with no script of the name: Yarn 2+ links another member's bin only where a package depends on it
+    # (moon's root `yarn moon`), Yarn 1 hoists it: unsure while nothing at the root depends on the member
+    assert got == {"npx acme-gen": V, "pnpm exec acme-gen": V, "yarn acme-gen": I, "yarn nosuch-bin": R}
     [found] = check(root, "pnpm exec acme-gen")
     assert "package @acme/gen (its bin)" in found.reason
+    (root / "package.json").write_text(package("root", {}, workspaces=["tools/*"], devDependencies={"@acme/gen": "workspace:*"}))
+    assert verdicts(root, "yarn acme-gen") == {"yarn acme-gen": V}
 
 
 def test_cargo_features_are_the_crates_features(make_tree) -> None:

@@ -173,3 +173,17 @@ def test_a_cd_after_a_block_s_cd_back_is_read_from_where_the_block_is_and_its_li
     assert found[("script", "tsc")].config == "assets/package.json"
     assert ("AGENTS.md", 6) in found[("target", "lint")].sites  # after `cd ..`: the root Makefile's
     assert ("AGENTS.md", 9) not in found[("path-folder", "cli")].sites
+
+
+def test_a_dependency_drift_in_pyproject_removes_a_requirement_not_any_quoted_word(repo: Path) -> None:
+    # netbox (held-out-13): the drift removed names from `[tool.ruff.lint.isort] known-first-party`, no dependency
+    (repo / "pyproject.toml").write_text(
+        '[project]\nname = "x"\nkeywords = [\n    "netbox",\n]\ndependencies = [\n    "django>=5",\n]\n'
+        '[dependency-groups]\ndev = [\n    "pytest",\n]\n[tool.ruff.lint.isort]\nknown-first-party = [\n    "dcim",\n]\n')
+    drift.git(repo, "add", "-A")
+    drift.git(repo, "commit", "-qm", "pyproject")
+    tree = refs.Tree(repo)
+    assert refs.dependency_reference(tree, "AGENTS.md", "dcim") is None
+    assert refs.dependency_reference(tree, "AGENTS.md", "netbox") is None
+    assert (refs.dependency_reference(tree, "AGENTS.md", "django") or refs.Reference("", "")).line == 7
+    assert (refs.dependency_reference(tree, "AGENTS.md", "pytest") or refs.Reference("", "")).line == 11

@@ -500,10 +500,13 @@ def _pattern_could_make(
 
     Sure when every prerequisite is an explicit target or an existing file;
     a prerequisite only another pattern rule could make leaves it unsure.
-    Each rule tried is a step: chains of `%` rules branch at every level.
+    Each rule tried is a step: chains of `%` rules branch at every level. A
+    match-anything rule (`%: cloudbuild/%.enc`) never makes the prerequisite
+    of an implicit rule (GNU make's rule for non-terminal ones): so Logflare's
+    `make start` needs `cloudbuild/start.enc` to be there, not to be made.
     """
     for pattern, prereqs, file, line in makefile.patterns:
-        stem = _stem(pattern, target)
+        stem = _stem(pattern, target) if pattern != "%" or depth == _DEPTH else None
         if stem is None:
             continue
         steps(1 + len(prereqs))

@@ -377,7 +377,8 @@ def _not_in_config(result: AnchorResult) -> AnchorResult:
 def _provider(context: Context, packages: list[Package], name: str) -> tuple[str, int | None, str, bool] | None:
     """A package of the repository (these, their workspace root, a member of their workspace) whose `bin`
     is `name`, or a dependency of these packages or their workspace root that provides it; the last item says
-    whether that is sure. A scoped package named so by its last word alone (`@react-router/dev` for `dev`) is not:
+    whether that is sure (a member's bin is where these depend on it: moon's root runs `yarn moon`, the bin of a
+    member nothing at the root depends on). A scoped package named so by its last word alone (`@react-router/dev` for `dev`) is not:
     its own manifest, which is not here, names its bins (`react-router`)."""
     wanted = _BIN_PACKAGES.get(name, (name,))
     candidates = list(packages)
@@ -388,8 +389,9 @@ def _provider(context: Context, packages: list[Package], name: str) -> tuple[str
             candidates.append(workspace.root)
             members += workspace.members
     for package in (*candidates, *members):
-        if name in package.bins:
-            return package.path, None, f"package {package.name or package.folder} (its bin)", True
+        if name in package.bins:  # another member's bin is linked where a package depends on it (yarn 2+, pnpm), maybe
+            linked = package in candidates or any(package.name in c.dependencies for c in candidates)  # hoisted (yarn 1)
+            return package.path, None, f"package {package.name or package.folder} (its bin)", linked
     for package in candidates:
         for dependency, line in package.dependencies.items():
             base = dependency.rsplit("/", 1)[-1]
