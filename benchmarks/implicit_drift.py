@@ -337,6 +337,18 @@ def report(name: str, runs: list[RepoRun], labels: dict[str, dict[str, dict]]) -
         f"{'total':<34} {total['refuted']:>7} {total['stale']:>5} {total['false']:>5} {total['unlabelled']:>5} "
         f"{_ratio(total['stale'], labelled):>9} {total['caught']:>6} {total['trials']:>6} {_ratio(total['caught'], total['trials']):>6}"
     )
+    # One moved script named on 17 lines is 17 alarms above; counted once per memory file and anchor as well, so that
+    # one repository's repetitions do not carry the figure alone.
+    distinct: dict[tuple[str, str, str], str] = {}
+    for run in runs:
+        known = labels.get(run.repo, {})
+        for r in run.refuted:
+            label = known.get(finding_key(r), {}).get("label", "unlabelled")
+            key = (run.repo, str(r.get("memory_file")), r["anchor"])
+            distinct[key] = "false" if "false" in (label, distinct.get(key)) else label
+    once = Counter(distinct.values())
+    print(f"{'distinct (file, anchor)':<34} {len(distinct):>7} {once['stale']:>5} {once['false']:>5} {once['unlabelled']:>5} "
+          f"{_ratio(once['stale'], once['stale'] + once['false']):>9}")
     by_kind: dict[str, Counter[str]] = defaultdict(Counter)
     for trial in (t for run in runs for t in run.trials):
         by_kind[trial.drift].update(trials=1, caught=int(trial.caught))
@@ -354,7 +366,7 @@ def report(name: str, runs: list[RepoRun], labels: dict[str, dict[str, dict]]) -
     print("\nmissed drifts (what check said on the reference's lines)")
     for trial in (t for run in runs for t in run.trials if not t.caught):
         file, line = trial.ref.sites[0]
-        print(f"  {trial.repo}  {trial.drift}: {trial.ref.name}  @{file}:{line}  -- {trial.said[:150]}")
+        print(f"  {trial.repo}  {trial.drift}: {trial.ref.name}  @{file}:{line}  -- {trial.said[:400]}")
     if unlabelled:
         print("\nunlabelled REFUTED (add to corpora/drift/labels.json)")
         for repo, key, reason in unlabelled:

@@ -190,7 +190,9 @@ class Verifier(Dispatch, Resident):
         cache. Without one, a large batch gets a process pool and a small one
         runs here, where the in-memory index is warm. A memory that repeats
         an earlier one but for where it was written (a byte copy of a memory
-        file) is checked once: its report is the earlier one's, placed there.
+        file) is checked once: its report is the earlier one's, placed there,
+        unless a verdict in it rests on the history of the file that names it
+        (gone, or written after it went): then the copy is judged by its own.
         """
         until = time.time() + deadline if deadline is not None else None
         batch = list(memories)
@@ -203,10 +205,8 @@ class Verifier(Dispatch, Resident):
         # Whether a gone name is stale is the history of the file that names it (`staleness.written_after`): a copy
         # written later than the first is judged on its own, its anchors' answers taken from the memo.
         again = [n for n, report in enumerate(placed) if report.memory is not distinct[keys[n]] and _judged_by_file(report)]
-        if again:
-            left = None if until is None else max(0.0, until - time.time())
-            for n, report in zip(again, _verify_here(self, [batch[n] for n in again], None if left is None else time.time() + left, now)):
-                placed[n] = report
+        for n, report in zip(again, _verify_here(self, [batch[n] for n in again], until, now) if again else ()):
+            placed[n] = report
         return placed
 
     def _verify_distinct(
