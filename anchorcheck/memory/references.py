@@ -80,6 +80,9 @@ _CONDITIONAL_LEAD = later(r"\b(?:if|when(?:ever)?)\s+(?:(?:it|they|one|any|these
 _ASSIGNED_VALUE = re.compile(r"(?<!\S)([A-Za-z_]\w*=)[^\s'\"]+(?=\s|$)")  # an unquoted value: quotes stay balanced
 
 _RUNS_IN = later(r"`\s+(?:in|from|inside|within)\s+`")  # between a command's code span and a folder's
+# "`pnpm run test:base` - Integration tests (in `tests/rspack-test`)": the folder closes what the sentence says of the
+# command, with no other code span or sentence break between (the command's closing backtick to the folder's opening one)
+_RUNS_IN_LATER = later(r"`[^`.;:!?]*(?:\(|\s)(?:in|inside|within)\s+`")
 _HEADING_WORD = later(r"[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*/?")  # the words of a heading that may name a folder
 # What says a folder named next is where to run: "run (these) from the", "execute in", or a sentence that starts "From the", "Inside"
 # (the text before the folder as written, a line's start given as ". "; a code span between breaks it: "`pytest` in `tests/`").
@@ -509,14 +512,19 @@ def _share_siblings(found: list[Reference], names: list[int]) -> None:
 
 def _runs_in(found: list[Reference], line: str) -> None:
     """`yarn test:prepare` in `dev-packages/e2e-tests`: a folder named right after a command, joined by
-    "in" or "from", is where that command runs (a hint, as a folder named before it is, and where it is placed)."""
+    "in" or "from", is where that command runs (a hint, as a folder named before it is, and where it is placed).
+    Named later in its sentence ("`pnpm test:base` - integration tests (in `tests/rspack-test`)") it is a hint only:
+    the words between may speak of something else ("`make test` runs the tests in `tests/`")."""
     if len(found) < 2:
         return
     command, folder = found[-2], found[-1]
     if command.kind != "cmd" or folder.kind != "file" or command.line != folder.line or not folderish(folder.value):
         return
-    if _RUNS_IN.fullmatch(line[command.end_column - 1 : folder.column - 1]):
+    between = line[command.end_column - 1 : folder.column - 1]
+    if _RUNS_IN.fullmatch(between):
         found[-2] = _placed(command, folder.value)
+    elif _RUNS_IN_LATER.fullmatch(between):  # said after what it does: read there first, not there alone
+        found[-2] = command._replace(hints=tuple(dict.fromkeys((folder.value.rstrip("/"), *command.hints))))
 
 
 def _runs_in_prose(found: list[Reference], line: str) -> None:
