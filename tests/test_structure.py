@@ -99,6 +99,27 @@ def test_a_folder_named_later_in_the_commands_sentence_is_read_first_and_a_renam
     assert verdict == "REFUTED" and "rename the integration script" in reason
 
 
+def test_an_unfinished_sentence_over_a_list_that_says_where_to_run_places_the_list(tmp_path: Path) -> None:
+    """penpot's Serena memory: "From the `mcp/` directory, run" then "* `pnpm run fmt` to apply the auto-formatter",
+    with no colon. The root's package.json once had `fmt` and lost it; mcp/package.json has it. Read from the file's
+    folder and the root, the command was REFUTED by the root's history; the list is where the sentence runs it."""
+    write_tree(
+        tmp_path,
+        {
+            "notes/mcp/core.md": "# MCP\n\nFrom the `mcp/` directory, run\n\n* `pnpm run fmt` to format\n\nSee `mcp/` for more\n\n* `pnpm run lint` at the top\n",
+            "package.json": json.dumps({"name": "root", "scripts": {"fmt": "prettier -w ."}}),
+            "mcp/package.json": json.dumps({"name": "mcp", "scripts": {"fmt": "prettier -w packages/"}}),
+        },
+    )
+    init_repo(tmp_path)
+    (tmp_path / "package.json").write_text(json.dumps({"name": "root", "scripts": {"lint": "eslint ."}}))
+    git(tmp_path, "commit", "-qam", "move formatting into the packages")
+    got = {(r["line"], r["details"]["written"]): (r["verdict"], r["anchor"]) for r in results(tmp_path, "notes/mcp/core.md")}
+    assert got[(5, "pnpm run fmt")] == ("VERIFIED", "cmd:pnpm run fmt in:mcp/")
+    verdict, anchor = got[(9, "pnpm run lint")]  # a sentence that says nothing of running places nothing
+    assert verdict == "VERIFIED" and "in:mcp/" not in anchor
+
+
 def _read(text: str) -> list[str]:
     from anchorcheck.memory.references import read_references
 
