@@ -159,3 +159,18 @@ def test_a_bare_cpp_source_name_is_read_beside_its_instruction_file(tmp_path: Pa
     commit(tmp_path, "rename the server test")
     moved = by_anchor(check(tmp_path)[1])["file:src/server/server-test.c++"]
     assert moved["verdict"] == "REFUTED" and "moved to `src/server/server-tests.c++`" in moved["reason"]
+
+
+def test_a_bare_clojure_or_edn_name_is_a_file_name(tmp_path: Path) -> None:
+    # logseq's clj-e2e AGENTS.md: "Keyboard helpers are in `keyboard.clj`" (clj-e2e/src/.../keyboard.clj); its i18n
+    # skill edits `en.edn`: Clojure sources and EDN data files are named bare as `.py` and `.toml` ones are, and went
+    # unread unless they sat beside the instruction file (dev-s37d)
+    write_tree(tmp_path, {"e2e/src/keyboard.clj": "(ns keyboard)\n", "e2e/AGENTS.md": "- Keyboard helpers are in `keyboard.clj`, strings in `en.edn`.\n",
+                          "e2e/en.edn": "{}\n"})
+    init_repo(tmp_path)
+    found = by_anchor(check(tmp_path)[1])
+    assert found["file:e2e/src/keyboard.clj"]["verdict"] == found["file:e2e/en.edn"]["verdict"] == "VERIFIED"
+    git(tmp_path, "mv", "e2e/en.edn", "e2e/strings.edn")
+    commit(tmp_path, "rename the strings")
+    moved = by_anchor(check(tmp_path)[1])["file:e2e/en.edn"]
+    assert moved["verdict"] == "REFUTED" and "moved to `e2e/strings.edn`" in moved["reason"]
