@@ -217,7 +217,7 @@ def _usable(
     probes = implicit.Probes()
     for reference in found:
         reference = reference._replace(folder=folder, scopes=scopes)
-        if reference.kind == "file" and reference.value.startswith("../") and implicit.leaves(reference):
+        if reference.kind == "file" and aliases and implicit.leaves(reference):
             # written for another name of the file (firezone's CLAUDE.md, first .github/copilot-instructions.md, links
             # `../rust/libs/connlib`): read from the folder of that name, where it stays inside the checkout
             reference = next((reference._replace(folder=f) for f in aliases if not implicit.leaves(reference._replace(folder=f))), reference)
