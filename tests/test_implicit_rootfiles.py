@@ -162,9 +162,9 @@ def test_a_bare_cpp_source_name_is_read_beside_its_instruction_file(tmp_path: Pa
 
 
 def test_a_bare_clojure_or_edn_name_is_a_file_name(tmp_path: Path) -> None:
-    # logseq's clj-e2e AGENTS.md: "Keyboard helpers are in `keyboard.clj`" (clj-e2e/src/.../keyboard.clj); its i18n
-    # skill edits `en.edn`: Clojure sources and EDN data files are named bare as `.py` and `.toml` ones are, and went
-    # unread unless they sat beside the instruction file (dev-s37d)
+    # logseq's i18n skill: "English source lives in `en.edn`" (src/resources/dicts/en.edn): Clojure sources and EDN
+    # data files are named bare as `.py` and `.toml` ones are, and went unread unless a reading of them (beside the
+    # instruction file, under a folder named before them) existed (dev-s37d)
     write_tree(tmp_path, {"e2e/src/keyboard.clj": "(ns keyboard)\n", "e2e/AGENTS.md": "- Keyboard helpers are in `keyboard.clj`, strings in `en.edn`.\n",
                           "e2e/en.edn": "{}\n"})
     init_repo(tmp_path)
