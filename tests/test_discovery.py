@@ -26,6 +26,8 @@ MEMORY_FILES = {
     ".github/skills/analyze/SKILL.md": "- A Copilot project skill `file:src/app.py`.\n",  # held-out-9's PowerShell kept one here
     ".opencode/agents/review.md": "- An OpenCode agent `file:src/app.py`.\n",  # held-out-10's workerd kept 41 files there
     "pkg/.agents/skills/convert/SKILL.md": "- A package's skill `file:src/app.py`.\n",  # docling/.agents/skills/ (held-out-10)
+    "rust/AGENT.md": "- Amp's first name for AGENTS.md `file:src/app.py`.\n",  # firezone's CLAUDE.md sends agents to rust/AGENT.md
+    ".serena/memories/backend/core.md": "- A Serena memory `file:src/app.py`.\n",  # penpot keeps 55 (dev-s37d)
     "store/team.memories.toml": 'version = 1\n[[memory]]\nid = "a"\ntext = "t"\nanchors = ["file:src/app.py"]\n',
     ".mcp/memory.jsonl": '{"type": "entity", "name": "app", "entityType": "x", "observations": ["`file:src/app.py`"]}\n',
 }
@@ -58,7 +60,7 @@ def test_check_without_arguments_checks_discovered_files(make_repo, capsys, monk
     monkeypatch.chdir(root)
     assert main(["check"]) == 0
     out = capsys.readouterr().out
-    assert "in 12 files" in out and "missing.py" not in out
+    assert f"in {len(MEMORY_FILES)} files" in out and "missing.py" not in out
 
 
 @needs_git
@@ -146,6 +148,7 @@ HOOK_SAMPLES = [
     ".windsurf/rules/style.md", ".kiro/steering/product.md", ".junie/guidelines.md", ".roo/rules-code/a.md", ".clinerules",
     ".opencode/command/ship.md", ".opencode/skills/x/SKILL.md", "web/.claude/skills/y/SKILL.md", ".opencode/opencode.json",
     "AGENTS.override.md", "CONVENTIONS.md", "src/CONVENTIONS.md", "docs/MEMORY.md", "CLAUDE.md.bak", "xCLAUDE.md", ".claude/settings.json",
+    "AGENT.md", "rust/AGENT.md", ".serena/memories/backend/core.md", ".serena/project.yml", "AGENT.md.orig",
 ]
 
 

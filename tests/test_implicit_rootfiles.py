@@ -159,3 +159,33 @@ def test_a_bare_cpp_source_name_is_read_beside_its_instruction_file(tmp_path: Pa
     commit(tmp_path, "rename the server test")
     moved = by_anchor(check(tmp_path)[1])["file:src/server/server-test.c++"]
     assert moved["verdict"] == "REFUTED" and "moved to `src/server/server-tests.c++`" in moved["reason"]
+
+
+def test_a_bare_clojure_or_edn_name_is_a_file_name(tmp_path: Path) -> None:
+    # logseq's i18n skill: "English source lives in `en.edn`" (src/resources/dicts/en.edn): Clojure sources and EDN
+    # data files are named bare as `.py` and `.toml` ones are, and went unread unless a reading of them (beside the
+    # instruction file, under a folder named before them) existed (dev-s37d)
+    write_tree(tmp_path, {"e2e/src/keyboard.clj": "(ns keyboard)\n", "e2e/AGENTS.md": "- Keyboard helpers are in `keyboard.clj`, strings in `en.edn`.\n",
+                          "e2e/en.edn": "{}\n"})
+    init_repo(tmp_path)
+    found = by_anchor(check(tmp_path)[1])
+    assert found["file:e2e/src/keyboard.clj"]["verdict"] == found["file:e2e/en.edn"]["verdict"] == "VERIFIED"
+    git(tmp_path, "mv", "e2e/en.edn", "e2e/strings.edn")
+    commit(tmp_path, "rename the strings")
+    moved = by_anchor(check(tmp_path)[1])["file:e2e/en.edn"]
+    assert moved["verdict"] == "REFUTED" and "moved to `e2e/strings.edn`" in moved["reason"]
+
+
+def test_a_link_written_for_another_name_of_the_file_is_read_from_that_name(tmp_path: Path) -> None:
+    # firezone's CLAUDE.md began as .github/copilot-instructions.md (a symlink to it now) and links
+    # `[connlib](../rust/libs/connlib)`: from the root that leaves the checkout and went unread, so moving the library
+    # went unseen; from .github/, the file's other name, it is rust/libs/connlib
+    write_tree(tmp_path, {"CLAUDE.md": "The core is [`connlib`](../rust/libs/connlib).\n", "rust/libs/connlib/lib.rs": "\n"})
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github/copilot-instructions.md").symlink_to("../CLAUDE.md")
+    init_repo(tmp_path)
+    found = by_anchor(check(tmp_path)[1])["file:rust/libs/connlib"]
+    assert found["verdict"] == "VERIFIED" and found["memory_file"] == "CLAUDE.md"
+    _moved(tmp_path, "rust/libs/connlib", "rust/connlib")
+    moved = by_anchor(check(tmp_path)[1])["file:rust/libs/connlib"]
+    assert moved["verdict"] == "REFUTED" and "moved to `rust/connlib`" in moved["reason"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import init_repo, write_tree
+from tests.conftest import git, init_repo, write_tree
 from tests.test_implicit_check import results
 
 AGENTS = """\
@@ -73,6 +73,51 @@ def test_a_command_some_other_configuration_defines_is_never_refuted(repo: Path)
     # no configuration defines it, nor ever did: an example or a hallucination, not stale (issue 27)
     verdict, _, reason = got[(5, "npm run nosuch")]
     assert verdict == "INCONCLUSIVE" and "never defined in package.json" in reason
+
+
+def test_a_folder_named_later_in_the_commands_sentence_is_read_first_and_a_rename_there_is_stale(tmp_path: Path) -> None:
+    """rspack's "- `pnpm run test:base` - Integration tests (in `tests/rspack-test`)": the script is that folder's; read
+    only at the root it was "never defined", so renaming it there went unseen. A folder the words after a command
+    name only in passing ("runs the tests in `tests/`") leaves the root's reading standing."""
+    write_tree(
+        tmp_path,
+        {
+            "AGENTS.md": "- `npm run test:base` - Integration tests (in `tests/e2e`)\n- `make check` runs the checks in `tests/`\n",
+            "package.json": json.dumps({"name": "root", "scripts": {"build": "x"}}),
+            "tests/e2e/package.json": json.dumps({"name": "e2e", "scripts": {"test:base": "rs test"}}),
+            "tests/unit.txt": "x\n",
+            "Makefile": "check:\n\techo\n",
+        },
+    )
+    init_repo(tmp_path)
+    got = verdicts(tmp_path)
+    assert got[(1, "npm run test:base")][:2] == ("VERIFIED", "cmd:npm run test:base in:tests/e2e/")
+    assert got[(2, "make check")][:2] == ("VERIFIED", "cmd:make check")
+    (tmp_path / "tests/e2e/package.json").write_text(json.dumps({"name": "e2e", "scripts": {"test:integration": "rs test"}}))
+    git(tmp_path, "commit", "-qam", "rename the integration script")
+    verdict, _, reason = verdicts(tmp_path)[(1, "npm run test:base")]
+    assert verdict == "REFUTED" and "rename the integration script" in reason
+
+
+def test_an_unfinished_sentence_over_a_list_that_says_where_to_run_places_the_list(tmp_path: Path) -> None:
+    """penpot's Serena memory: "From the `mcp/` directory, run" then "* `pnpm run fmt` to apply the auto-formatter",
+    with no colon. The root's package.json once had `fmt` and lost it; mcp/package.json has it. Read from the file's
+    folder and the root, the command was REFUTED by the root's history; the list is where the sentence runs it."""
+    write_tree(
+        tmp_path,
+        {
+            "notes/mcp/core.md": "# MCP\n\nFrom the `mcp/` directory, run\n\n* `pnpm run fmt` to format\n\nSee `mcp/` for more\n\n* `pnpm run lint` at the top\n",
+            "package.json": json.dumps({"name": "root", "scripts": {"fmt": "prettier -w ."}}),
+            "mcp/package.json": json.dumps({"name": "mcp", "scripts": {"fmt": "prettier -w packages/"}}),
+        },
+    )
+    init_repo(tmp_path)
+    (tmp_path / "package.json").write_text(json.dumps({"name": "root", "scripts": {"lint": "eslint ."}}))
+    git(tmp_path, "commit", "-qam", "move formatting into the packages")
+    got = {(r["line"], r["details"]["written"]): (r["verdict"], r["anchor"]) for r in results(tmp_path, "notes/mcp/core.md")}
+    assert got[(5, "pnpm run fmt")] == ("VERIFIED", "cmd:pnpm run fmt in:mcp/")
+    verdict, anchor = got[(9, "pnpm run lint")]  # a sentence that says nothing of running places nothing
+    assert verdict == "VERIFIED" and "in:mcp/" not in anchor
 
 
 def _read(text: str) -> list[str]:

@@ -162,6 +162,11 @@ def unplaced(reference: Reference) -> bool:
     )
 
 
+def leaves(reference: Reference) -> bool:
+    """Whether a `../` path climbs out of the checkout from the memory file's folder."""
+    return reference.value.startswith("../") and _join(reference.folder, reference.value) is None
+
+
 def route_like(reference: Reference, repo: Repository) -> bool:
     """A leading-slash path whose first folder is not here now (`/docs/`): read because history shows the path was
     here, but a URL route is written the same way (FastAPI serves `/docs/`), so its absence is likely, not certain,
@@ -188,7 +193,7 @@ def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: P
         return (probes is None or probes.take(len(as_written))) and any(_exists(repo, c) for c in as_written)
     if reference.loose and not _places(written, reference, repo):
         return False
-    if written.startswith("../") and _join(reference.folder, written) is None:
+    if leaves(reference):
         return False
     if "/" in written.rstrip("/"):
         return True

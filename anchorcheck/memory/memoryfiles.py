@@ -72,6 +72,8 @@ class ReferenceReading(NamedTuple):
     unsure: implicit.Unsure | None = None  # bare names held until history says whether they were here
     dependencies: Dependencies | None = None  # package names in code read when a manifest's history dropped them
     documents: Documents | None = None  # Markdown files' parsed structure kept by their text (a run with the cache on)
+    # the folders of a file's other names (`.github/copilot-instructions.md` a symlink to CLAUDE.md), by its shown name
+    aliases: dict[str, tuple[str, ...]] | None = None
 
 
 def read_memory_file(
@@ -141,6 +143,7 @@ def _with_references(
 ) -> list[Memory]:
     kinds = reading.kinds & set(registry.kinds)
     reading = reading._replace(claims=reading.claims or runner_claims(registry))
+    aliases = (reading.aliases or {}).get(shown, ())
     globs = apply_to(text)
     scopes: tuple[str, ...] = ()
     # Each glob is a claim about this repository: the folder it starts with, missing now, is a path that history
@@ -157,9 +160,9 @@ def _with_references(
         for memory in memories:
             base = memory.position or Position(1)
             found = [r.at(base.line, base.column - 1) for r in read_references(memory.text, claims=reading.claims, kinds=kinds, mentions=reading.dependencies is not None)]
-            _add(memory, _usable(found, folder, scopes, reading, registry))
+            _add(memory, _usable(found, folder, scopes, reading, registry, aliases))
         return memories
-    found = _usable(read_references(text, claims=reading.claims, kinds=kinds, mentions=reading.dependencies is not None), folder, scopes, reading, registry)
+    found = _usable(read_references(text, claims=reading.claims, kinds=kinds, mentions=reading.dependencies is not None), folder, scopes, reading, registry, aliases)
     return _attached(memories, text, shown, stale_globs + found)
 
 
@@ -205,14 +208,19 @@ def _attached(memories: list[Memory], text: str, shown: str, found: list[Referen
 
 
 def _usable(
-    found: Iterable[Reference], folder: str, scopes: tuple[str, ...], reading: ReferenceReading, registry: Registry
+    found: Iterable[Reference], folder: str, scopes: tuple[str, ...], reading: ReferenceReading, registry: Registry, aliases: Sequence[str] = ()
 ) -> list[Reference]:
-    """The references that name something of this repository and parse as the anchor they amount to."""
+    """The references that name something of this repository and parse as the anchor they amount to; `aliases`: the
+    folders of the file's other names."""
     kept = []
     roots = implicit.root_names(registry)
     probes = implicit.Probes()
     for reference in found:
         reference = reference._replace(folder=folder, scopes=scopes)
+        if reference.kind == "file" and aliases and implicit.leaves(reference):
+            # written for another name of the file (firezone's CLAUDE.md, first .github/copilot-instructions.md, links
+            # `../rust/libs/connlib`): read from the folder of that name, where it stays inside the checkout
+            reference = next((reference._replace(folder=f) for f in aliases if not implicit.leaves(reference._replace(folder=f))), reference)
         if reference.kind == "file":
             if not implicit.keep(reference, reading.repo, roots, probes):
                 if reading.unsure is None or not implicit.unplaced(reference) or not reading.unsure.hold(reference):
@@ -401,6 +409,8 @@ def load(
         paths = [repo.root / rel for rel in discover(repo, registry, patterns)]
     queue = _real_names(paths)
     seen = {path.resolve() for path in queue}
+    if reading is not None:
+        reading = reading._replace(aliases=_alias_folders(queue, paths, repo))
     loaded = []
     originals: dict[tuple[Path, str, bytes], tuple[str, list[Memory]]] = {}  # folder, format, bytes -> first file
     while queue:
@@ -429,6 +439,20 @@ def load(
     if reading is not None and reading.unsure is not None:
         reading.unsure.settle([memory for _, memories in loaded for memory in memories], repo)
     return loaded
+
+
+def _alias_folders(chosen: Sequence[Path], paths: Sequence[Path], repo: Repository) -> dict[str, tuple[str, ...]]:
+    """The folders of the other names each file read is reached under, by the name it is shown as."""
+    folders: dict[Path, list[str]] = {}
+    for path in paths:
+        folders.setdefault(path.resolve(), []).append(_folder_of(path, repo))
+    found = {}
+    for path in chosen:
+        own = _folder_of(path, repo)
+        others = tuple(dict.fromkeys(f for f in folders.get(path.resolve(), ()) if f != own))
+        if others:
+            found[shown_path(path, repo.root)] = others
+    return found
 
 
 def _bytes_of(path: Path, root: Path) -> bytes:

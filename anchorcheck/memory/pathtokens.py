@@ -27,7 +27,7 @@ FILE_EXTENSIONS = frozenset(
     """md mdc mdx markdown rst txt adoc py pyi pyx ipynb toml cfg ini json jsonc json5 yaml yml lock js mjs cjs ts mts
     cts tsx jsx vue svelte astro css scss sass less html htm xml svg rs go mod sum rb rake gemspec java kt kts gradle
     scala swift m mm c h cc cpp cxx c++ hpp hh hxx h++ ipp inl capnp cs fs php ex exs erl hrl hs ml sh bash zsh fish ps1 bat sql prisma graphql
-    gql proto thrift tf tfvars hcl nix lua r jl dart zig wasm example template tmpl j2 jinja snap csv tsv
+    gql proto thrift tf tfvars hcl nix lua r jl dart zig wasm clj cljs cljc edn example template tmpl j2 jinja snap csv tsv
     dockerfile mk cmake""".split()
 )
 # Files people name without an extension.

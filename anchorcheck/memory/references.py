@@ -43,6 +43,7 @@ from anchorcheck.base.lazyregex import later
 from anchorcheck.memory import identifiers
 from anchorcheck.memory.installs import ENV_ASSIGNMENT, install
 from anchorcheck.memory.outside import entered_outside
+from anchorcheck.memory.placing import runs_in, runs_in_prose
 from anchorcheck.memory.shellblock import shell_lines
 from anchorcheck.memory.prose import GENERATED, ProseLine
 from anchorcheck.memory.pathtokens import (
@@ -79,12 +80,10 @@ _SHOWN_INFO = later(r"\b(?:title|file|filename)=[\"']?([\w.-]+(?:/[\w.-]+)*\.[A-
 _CONDITIONAL_LEAD = later(r"\b(?:if|when(?:ever)?)\s+(?:(?:it|they|one|any|these|those|present)\s+)?(?:exists?|(?:is|are)\s+present|present)\b", re.I)
 _ASSIGNED_VALUE = re.compile(r"(?<!\S)([A-Za-z_]\w*=)[^\s'\"]+(?=\s|$)")  # an unquoted value: quotes stay balanced
 
-_RUNS_IN = later(r"`\s+(?:in|from|inside|within)\s+`")  # between a command's code span and a folder's
 _HEADING_WORD = later(r"[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*/?")  # the words of a heading that may name a folder
 # What says a folder named next is where to run: "run (these) from the", "execute in", or a sentence that starts "From the", "Inside"
 # (the text before the folder as written, a line's start given as ". "; a code span between breaks it: "`pytest` in `tests/`").
 _PLACING = later(r"(?:\b(?:run|runs|running|execute)(?:\s+(?:it|them|these|this|all|each|every|the|commands?|scripts?|tests?|checks?))*\s+|[.!?:;]\s+(?:(?:[-*+>]|\d+[.)])\s+)?(?:\*\*|__|\*|_)?)(?:from|in|inside|within)\s+(?:the\s+)?$", re.I)
-_RUNS_IN_FOLDER = later(r"[ \t]+(?:in|from|inside|within|under)[ \t]+(?:the[ \t]+)?([A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*/)(?=[\s.,;:)]|$)")
 
 
 Claims = Callable[[Sequence[str]], bool]
@@ -222,9 +221,15 @@ class _Reader:
         for index, line in enumerate(block.lines):
             following = block.lines[index + 1].text if index + 1 < len(block.lines) else ""
             self._prose(line, following, conditional=block.item and self.conditional)
-            if block.depth == 0 and block.kind == "paragraph" and line.text.rstrip().endswith(":"):
+            if block.depth == 0 and block.kind == "paragraph" and self._leads_in(line.text, index == len(block.lines) - 1):
                 self.lead, self.placing[1] = self._folders_here(line.number), self.placing[0]
                 self.conditional = bool(_CONDITIONAL_LEAD.search(line.text))
+
+    def _leads_in(self, text: str, last: bool) -> bool:
+        """Whether a line of a paragraph at the margin introduces what follows: it ends with a colon, or it is the
+        paragraph's last, says where to run and breaks off unfinished ("From the `mcp/` directory, run" over a list)."""
+        text = text.rstrip()
+        return text.endswith(":") or last and bool(self.placing[0]) and not text.endswith((".", "!", "?"))
 
     def _prose(self, source: Line, following: str = "", conditional: bool = False) -> None:
         """One line of prose; `following` is the next line of its paragraph ("`x`" then "if it exists"), and
@@ -256,8 +261,8 @@ class _Reader:
                 before = len(self.found)
                 self._code(token, number, column0, generated)
                 if len(self.found) > before:  # (a command's `VAR=value` prefixes come before it)
-                    _runs_in(self.found, line)
-                    _runs_in_prose(self.found, line)
+                    runs_in(self.found, line)
+                    runs_in_prose(self.found, line)
                     self._placing(("" if offset > 60 else ". ") + line[max(0, offset - 60) : offset])  # (a line's start starts a sentence)
             elif form == "link":
                 self._path(token, number, column0, "link", generated=generated)
@@ -505,33 +510,6 @@ def _share_siblings(found: list[Reference], names: list[int]) -> None:
     for at in names if len(names) > 1 else ():  # (linear: a table of thousands is one sentence)
         own = identifiers.name_of(found[at])
         found[at] = found[at]._replace(siblings=tuple(n for n in first if n != own)[:_MOST_SIBLINGS])
-
-
-def _runs_in(found: list[Reference], line: str) -> None:
-    """`yarn test:prepare` in `dev-packages/e2e-tests`: a folder named right after a command, joined by
-    "in" or "from", is where that command runs (a hint, as a folder named before it is, and where it is placed)."""
-    if len(found) < 2:
-        return
-    command, folder = found[-2], found[-1]
-    if command.kind != "cmd" or folder.kind != "file" or command.line != folder.line or not folderish(folder.value):
-        return
-    if _RUNS_IN.fullmatch(line[command.end_column - 1 : folder.column - 1]):
-        found[-2] = _placed(command, folder.value)
-
-
-def _runs_in_prose(found: list[Reference], line: str) -> None:
-    """"Build the bundle with `npm run build` in web/.": a folder written in plain text right after a command
-    (with its trailing slash, so that "in parallel" is no folder) is where it runs, as a code span's is."""
-    command = found[-1]
-    if command.kind != "cmd" or command.form != "code":
-        return
-    folder = _RUNS_IN_FOLDER.match(line, command.end_column)  # past the closing backtick
-    if folder is not None:
-        found[-1] = _placed(command, folder.group(1))
-
-
-def _placed(command: Reference, folder: str) -> Reference:
-    return command._replace(hints=tuple(dict.fromkeys((folder.rstrip("/"), *command.hints))), placed=folder.rstrip("/"))
 
 
 def _program_file(argv: list[str], tail: list[str], cwd: str | None) -> tuple[str, str] | None:

@@ -57,6 +57,10 @@ KNOWN_FILES = (
     "**/AGENTS.md",
     "AGENTS.override.md",
     "**/AGENTS.override.md",
+    # Amp's first name for it, still kept by repositories that adopted it early (firezone's rust/AGENT.md, which its
+    # CLAUDE.md tells agents to read; dolt's, turso's)
+    "AGENT.md",
+    "**/AGENT.md",
     # Gemini CLI
     "GEMINI.md",
     "**/GEMINI.md",
@@ -80,6 +84,7 @@ KNOWN_FILES = (
     # memory banks
     "MEMORY.md",
     "memory-bank/*.md",
+    ".serena/memories/*.md",  # Serena's project memories (penpot keeps 55, "the primary project guidance")
 )
 # Rule files with no extension: their text is Markdown (or plain prose, which reads the same).
 _PROSE_FILES = (".cursorrules", ".windsurfrules", ".clinerules", ".roorules")
