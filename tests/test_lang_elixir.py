@@ -94,3 +94,35 @@ def test_a_renamed_elixir_function_named_in_prose_is_refuted_with_the_commit(tmp
     code, results = check_cli(tmp_path)
     refuted = by_anchor(results)[anchor]
     assert code == 1 and refuted["verdict"] == "REFUTED" and "'rename network_identity'" in refuted["reason"], refuted
+
+
+WEB = """alias MyApp.{Accounts, Repo}
+defmodule MyApp.Web do
+  defmacro __using__(_) do
+    quote do
+      def injected, do: 1
+    end
+  end
+  for n <- [:alpha, :beta] do
+    def unquote(n)(), do: n
+  end
+  def encode(x) when is_map(x), do: Jason.encode!(x)
+  defmodule __MODULE__.Sub do
+    def inner, do: 1
+  end
+end
+defimpl Proto, for: MyApp.T do
+  def f(x), do: x
+end
+"""
+
+
+def test_the_review_s_shapes_of_names_modules_and_imports(tmp_path: Path) -> None:
+    # review: a computed function name opens its module; a quoted `def` is the user's, not this module's; a
+    # `__MODULE__.Sub` and a `defimpl` are named as Elixir names them; a module called without `alias` is used
+    root = init_repo(write(tmp_path, {"lib/web.ex": WEB}))
+    assert check(root, "sym:lib/web.ex::MyApp.Web.alpha").verdict is Verdict.INCONCLUSIVE
+    assert check(root, "sym:lib/web.ex::MyApp.Web.injected").verdict is not Verdict.VERIFIED
+    for anchor in ("sym:lib/web.ex::MyApp.Web.Sub.inner", "sym:lib/web.ex::Proto.MyApp.T.f", "sym:lib/web.ex::MyApp.Web.encode",
+                   "import:Jason", "import:MyApp.Accounts", "import:MyApp.Repo"):
+        assert check(root, anchor).verdict is Verdict.VERIFIED, anchor

@@ -82,3 +82,17 @@ def test_a_renamed_shell_helper_named_in_prose_is_refuted_with_the_commit(tmp_pa
     refuted = by_anchor(results)[anchor]
     assert code == 1 and refuted["verdict"] == "REFUTED", results
     assert "'rename installRequirements'" in refuted["reason"] and "now `installBaseRequirements`" in refuted["reason"], refuted
+
+
+def test_a_variable_a_script_sets_or_tests_is_read_and_eval_or_a_name_reference_opens_the_world(tmp_path: Path) -> None:
+    # review: `export NODE_OPTIONS=…`, `RUST_LOG=debug cargo run` and `[[ -v DEPLOY_TOKEN ]]` read no `$X`, and were
+    # REFUTED "nothing reads or defines"; `declare -n` and `eval` read (and `eval` defines) what no text spells
+    root = init_repo(write(tmp_path, {"run.sh": "#!/bin/bash\nexport NODE_OPTIONS=--max-old-space-size=4096\n"
+                                                "RUST_LOG=debug cargo run\nif [[ -v DEPLOY_TOKEN ]]; then :; fi\n"}))
+    for key in ("NODE_OPTIONS", "RUST_LOG", "DEPLOY_TOKEN"):
+        assert check(root, f"env:{key}").verdict is Verdict.VERIFIED, key
+    assert check(root, "import:requests").verdict is Verdict.INCONCLUSIVE  # a script has no imports: no witness
+    for extra in ("declare -n ref=GITHUB_SHA\n", 'eval "do_${n}() { :; }"\n'):
+        other = init_repo(write(tmp_path / str(len(extra)), {"a.sh": extra}))
+        assert check(other, "env:NEVER_READ").verdict is Verdict.INCONCLUSIVE, extra
+    assert check(other, "sym:a.sh::do_start").verdict is Verdict.INCONCLUSIVE

@@ -162,8 +162,9 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
 
     def needles(language: Language) -> list[bytes]:
         # An import of a.b.c (or of a submodule) spells its last segment `c`: `import a.b.c`,
-        # `from a.b import c`, `from .c import x`, `use a::b::c`, `"a/b/c"`.
-        return _spellings(_segments(language, module)[-1])
+        # `from a.b import c`, `from .c import x`, `use a::b::c`, `"a/b/c"`. A language that has no imports
+        # (a shell script, a Prisma schema) is no witness that nothing imports it: none of its files is searched.
+        return _spellings(_segments(language, module)[-1]) if language.import_segments is not None else []
 
     def inside(language: Language) -> str | None:
         # The one import that need not spell it: a relative one written inside a `c/` directory.
@@ -224,6 +225,15 @@ def _could_import(index: SourceIndex, path: str, module: str) -> bool:
     language = index.language(path)
     assert language is not None  # search only returns files a language parses
     return any(index.contains(path, needle) is not False for needle in _spellings(_segments(language, module)[0]))
+
+
+def _any_importing(context: Context, scope: str | None) -> bool:
+    """Whether a file in scope is in a language that has imports: shell scripts and schemas alone prove no absence."""
+    def find() -> bool:
+        importing = {name for name, language in context.registry.languages.items() if language.import_segments is not None}
+        return any(getattr(context.registry.language_for(p), "name", None) in importing for p in context.repo.paths(scope))
+
+    return context.memo(("anchorcheck.importing-files", scope), find)
 
 
 def _language_of(context: Context) -> Callable[[str], str]:
@@ -348,8 +358,8 @@ def verify_import(anchor: Anchor, context: Context) -> AnchorResult:
             reason = mark_only_in(reason, details, [place[0] for place in search.places])
             return AnchorResult(shown, Verdict.VERIFIED, reason, found, state="imported", details=details)
     searches = [hits, *(search for _, _, search in renamed)]
-    if hits.search.searched == 0:
-        reason = nothing_to_search(context, anchor.scope, f"no source file{where} is in a language anchorcheck parses")
+    if hits.search.searched == 0 or not _any_importing(context, anchor.scope):
+        reason = nothing_to_search(context, anchor.scope, f"no source file{where} is in a language with imports that anchorcheck parses")
         return AnchorResult(shown, Verdict.INCONCLUSIVE, reason, state="no-source")
     bad = [*(path for s in searches for path in s.search.unreadable), *(f"{shaky} (syntax error)" for s in searches for shaky in s.shaky)]
     if bad:

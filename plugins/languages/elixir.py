@@ -31,15 +31,34 @@ def extract(parsed: Parsed) -> Facts:
     facts = Facts(defs=definitions_of(parsed))
     for call, _ in _calls(parsed.root):
         name = _called(call)
-        if name in _IMPORTS:
+        if name == "use":
             module = _first_argument(call)
-            if module is not None and module.type == "alias":
-                facts.imports.append((Parsed.text(module), Parsed.line(call), ""))
-            if name == "use":
-                facts.open.append((_module_of(call), Parsed.line(call), f"`use {Parsed.text(module) if module is not None else '…'}` may define any function"))
-    if parsed.mentions(_ENV_MARKERS):
-        _env_reads(parsed.root, facts)
+            facts.open.append((_module_of(call), Parsed.line(call), f"`use {Parsed.text(module) if module is not None else '…'}` may define any function"))
+        elif name in _FUNCTIONS and not _function_name(_first_argument(call)):  # `def unquote(name)()`: computed
+            facts.open.append((_module_of(call), Parsed.line(call), "a function whose name is computed"))
+    _uses(parsed.root, facts)
     return facts
+
+
+def _uses(root: Node, facts: Facts) -> None:
+    """One walk of the whole tree: the modules a file names, as imports (Elixir calls another module with no
+    `alias` or `import` first, so `Jason.encode!(x)` uses Jason as `alias Jason` would; `alias MyApp.{A, B}` names
+    MyApp.A and MyApp.B), and its environment reads."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type == "call" and _called(node) in _IMPORTS:
+            module = _first_argument(node)
+            if module is not None and module.type == "dot" and len(module.named_children) == 2 and module.named_children[1].type == "tuple":
+                base, group = module.named_children
+                facts.imports += [(f"{Parsed.text(base)}.{Parsed.text(a)}", Parsed.line(node), "") for a in group.named_children if a.type == "alias"]
+            elif module is not None and module.type == "alias":
+                facts.imports.append((Parsed.text(module), Parsed.line(node), ""))
+        elif node.type == "dot" and node.named_children and node.named_children[0].type == "alias" and node.parent is not None and node.parent.type == "call":
+            facts.imports.append((Parsed.text(node.named_children[0]), Parsed.line(node), ""))
+        if node.type == "call":
+            _env_read(node, facts)
 
 
 def definitions_of(parsed: Parsed) -> list[tuple[str, int]]:
@@ -60,21 +79,20 @@ def definitions_of(parsed: Parsed) -> list[tuple[str, int]]:
 
 
 def _calls(root: Node) -> Iterator[tuple[Node, int]]:
-    """Every call at the top of the file or in a `do` block of another, in document order (arguments are not
-    walked: a function's body defines nothing, a nested module is a call in its parent's `do` block)."""
+    """Every call at the top of the file or in a `do` block of another, in document order: not in arguments, nor
+    in a function's body or a `quote` (what a macro's quoted code defines is defined where the macro is used)."""
     stack: list[tuple[Node, int]] = [(root, 0)]
     while stack:
         node, depth = stack.pop()
         if depth > _MAX_DEPTH:
             continue
-        children = node.named_children
-        for child in reversed(children):
-            if child.type == "call":
-                stack.append((child, depth + 1))
-            elif child.type in ("do_block", "block"):
-                stack.append((child, depth + 1))
         if node.type == "call":
             yield node, depth
+            if _called(node) in _FUNCTIONS or _called(node) == "quote":
+                continue
+        for child in reversed(node.named_children):
+            if child.type in ("call", "do_block", "block"):
+                stack.append((child, depth + 1))
 
 
 def _called(call: Node) -> str:
@@ -88,11 +106,13 @@ def _first_argument(call: Node) -> Node | None:
 
 
 def _function_name(head: Node | None) -> str:
-    """`connect(device)`, `connect`, `connect(d) when is_map(d)`, `a + b` (an operator) → the function's name."""
-    while head is not None and head.type == "binary_operator":  # a guard: `name(args) when …`
-        head = head.child_by_field_name("left") or (head.named_children[0] if head.named_children else None)
+    """`connect(device)`, `connect`, `connect(d) when is_map(d)` → the function's name; "" for a computed one
+    (`unquote(name)()`) or an operator (`a + b`)."""
+    while head is not None and head.type == "binary_operator" and (op := head.child_by_field_name("operator")) is not None and Parsed.text(op) == "when":
+        head = head.child_by_field_name("left")
     if head is not None and head.type == "call":
-        return _called(head)
+        name = _called(head)
+        return "" if name == "unquote" else name
     return Parsed.text(head) if head is not None and head.type == "identifier" else ""
 
 
@@ -102,36 +122,42 @@ def _module_of(node: Node, include_self: bool = False) -> str:
     current: Node | None = node if include_self else node.parent
     while current is not None:
         if current.type == "call" and _called(current) in _MODULES:
-            alias = _first_argument(current)
-            if alias is not None and alias.type == "alias":
-                names.append(Parsed.text(alias))
+            names.append(_module_name(current))
+            if names[-1].startswith("__MODULE__."):  # `defmodule __MODULE__.Sub` inside its parent: Parent.Sub
+                names[-1] = names[-1].removeprefix("__MODULE__.")
         current = current.parent
-    return ".".join(reversed(names))
+    return ".".join(n for n in reversed(names) if n)
 
 
-def _env_reads(root: Node, facts: Facts) -> None:
+def _module_name(call: Node) -> str:
+    """`defmodule A.B` → `A.B`; `defimpl Proto, for: T` → `Proto.T`, as Elixir names an implementation."""
+    name = _first_argument(call)
+    written = Parsed.text(name) if name is not None and name.type in ("alias", "dot") else ""
+    if _called(call) != "defimpl" or not written:
+        return written
+    arguments = next((c for c in call.named_children if c.type == "arguments"), None)
+    for keywords in (c for c in (arguments.named_children if arguments is not None else ()) if c.type == "keywords"):
+        for pair in keywords.named_children:
+            if len(pair.named_children) == 2 and Parsed.text(pair.named_children[0]).strip() == "for:":
+                return f"{written}.{Parsed.text(pair.named_children[1])}"
+    return written
+
+
+def _env_read(call: Node, facts: Facts) -> None:
     """`System.get_env("K")`, `System.fetch_env!("K")`: K read; with a computed key, computed; `System.get_env()`
     with no argument returns the whole environment."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        stack.extend(node.named_children)
-        if node.type != "call":
-            continue
-        target = node.child_by_field_name("target")
-        if target is None or target.type != "dot" or not Parsed.text(target).startswith("System."):
-            continue
-        if Parsed.text(target).removeprefix("System.") not in _ENV_READS:
-            continue
-        key = _first_argument(node)
-        if key is None:
-            facts.add_env_whole(node)
-        else:
-            value = string_value(key) if key.type == "string" else None
-            if value:
-                facts.env.append((value, Parsed.line(node)))
-            else:
-                facts.env_computed.append(Parsed.line(node))
+    target = call.child_by_field_name("target")
+    if target is None or target.type != "dot" or Parsed.text(target).removeprefix("System.") not in _ENV_READS or not Parsed.text(target).startswith("System."):
+        return
+    key = _first_argument(call)
+    if key is None:
+        facts.add_env_whole(call)
+        return
+    value = string_value(key) if key.type == "string" else None
+    if value:
+        facts.env.append((value, Parsed.line(call)))
+    else:
+        facts.env_computed.append(Parsed.line(call))
 
 
 def import_segments(module: str) -> tuple[str, ...]:

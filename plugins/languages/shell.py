@@ -6,10 +6,11 @@ Instruction files name the helpers of a project's scripts ("the backends' `insta
 as they name its Python or Go functions, so a renamed shell helper is as stale as a renamed Python one.
 
 A shell reads its environment through any variable it expands: every variable it was started with is a shell
-variable, so `$REDIS_URL`, `${REDIS_URL:-localhost}` and `printenv REDIS_URL` read it by name. A script's own
-variables are expanded the same way and counted as reads too: the answer errs towards "read", never towards a
-false "nothing reads it". `${!name}` (indirect expansion) and `eval` read a key computed at run time; `env`,
-`printenv` without an argument print the whole environment (which may read any key).
+variable, so `$REDIS_URL`, `${REDIS_URL:-localhost}`, `[[ -v REDIS_URL ]]` and `printenv REDIS_URL` read it by
+name, and `export NODE_OPTIONS=…` or `RUST_LOG=debug cargo run` sets it for what runs next. A script's own
+variables are expanded and assigned the same way and counted too: the answer errs towards "read", never towards a
+false "nothing reads it". `${!name}`, a name reference (`declare -n ref=NAME`) and `eval` read a key computed at
+run time (and `eval` may define any function); `env` or `printenv` with no name print the whole environment.
 """
 
 from __future__ import annotations
@@ -21,8 +22,12 @@ QUERIES = {
     "functions": "(function_definition name: (word) @name)",
     "expansions": "[(simple_expansion (variable_name) @key) (expansion (variable_name) @key)] @read",
     "commands": "(command name: (command_name (word) @program)) @command",
+    "assignments": "(variable_assignment name: (variable_name) @key) @read",
+    "set_tests": '(unary_expression (test_operator) @operator (word) @key (#eq? @operator "-v")) @read',
+    "references": '(declaration_command (word) @flag (#match? @flag "^-[a-zA-Z]*n")) @read',
 }
-_ENV_MARKERS = (b"$", b"env", b"eval")  # `printenv` holds `env`
+# Every read or definition holds one of these: an expansion, an assignment, `-v NAME`, `env`/`printenv`, `eval`.
+_ENV_MARKERS = (b"$", b"=", b"-v", b"env", b"eval")
 _WHOLE = frozenset({"env", "printenv"})
 
 
@@ -31,6 +36,11 @@ def extract(parsed: Parsed) -> Facts:
     if parsed.mentions(_ENV_MARKERS):
         _expansions(parsed, facts)
         _commands(parsed, facts)
+        for query in ("assignments", "set_tests"):  # `export NODE_OPTIONS=…`, `RUST_LOG=debug cargo run`, `[[ -v TOKEN ]]`
+            for _, found in parsed.matches(query):
+                facts.env.append((Parsed.text(found["key"][0]), Parsed.line(found["read"][0])))
+        for _, found in parsed.matches("references"):  # `declare -n ref=NAME`: a name reference reads what NAME holds
+            facts.env_computed.append(Parsed.line(found["read"][0]))
     return facts
 
 
@@ -54,11 +64,13 @@ def _commands(parsed: Parsed, facts: Facts) -> None:
     for _, found in parsed.matches("commands"):
         command, program = found["command"][0], Parsed.text(found["program"][0])
         words = [Parsed.text(a) for a in command.children_by_field_name("argument")]
-        if program == "eval":
+        names = [w for w in words if not w.startswith("-")]
+        if program == "eval":  # code made at run time: it may read any variable and define any function
             facts.env_computed.append(Parsed.line(command))
-        elif program == "printenv" and words and words[0].isidentifier():
-            facts.env.append((words[0], Parsed.line(command)))
-        elif program in _WHOLE and not words:
+            facts.open.append(("", Parsed.line(command), "eval runs code made at run time"))
+        elif program == "printenv" and names and names[0].isidentifier():
+            facts.env.append((names[0], Parsed.line(command)))
+        elif program in _WHOLE and not names:  # (`printenv -0`, `env | sort`: options alone print it all)
             facts.add_env_whole(command)
 
 
