@@ -186,6 +186,10 @@ def test_an_affix_function_keeps_its_literal_part_in_a_computed_target(make_tree
     root = make_tree({"Makefile": text, "go.mod": "module x\n"})
     assert verdicts(root, "make fmt", "make lint", "make /src/.tools/mockery", "make unit-check") == {
         "make fmt": R, "make lint": V, "make /src/.tools/mockery": I, "make unit-check": I}
+    # an affix with a space in it makes words of its own; nested affixes thousands deep are anything, and no error
+    root = make_tree({"Makefile": "T := $(addprefix pre ,fmt lint)\n$(T):\n\techo\n",
+                      "deep.mk": "X := " + "$(addprefix " * 3000 + "x" + ",y)" * 3000 + "\n$(X):\n\techo\n"})
+    assert verdicts(root, "make fmt", "make -f deep.mk nosuch") == {"make fmt": I, "make -f deep.mk nosuch": I}
     # any other function stands for anything, as before
     root = make_tree({"Makefile": "NAMES := $(patsubst %.go,%,$(wildcard *.go))\n$(NAMES):\n\techo\n"})
     assert verdicts(root, "make fmt") == {"make fmt": I}

@@ -163,6 +163,8 @@ def test_a_class_whose_file_was_deleted_is_refuted_as_removed(renamed: Path) -> 
         ("parse_config", "sym:parse_config"), ("parse_config()", "sym:parse_config"), ("loadConfig", "sym:loadConfig"),
         ("SourceIndex", "sym:SourceIndex"), ("HTTPServer", "sym:HTTPServer"), ("Store.fetch_rows", "sym:Store.fetch_rows"),
         ("_BaseTrainer", "sym:_BaseTrainer"), ("_loadConfig", "sym:_loadConfig"), ("_Redis", None), ("__Init__", None),
+        ("facade::OpStatus", "sym:OpStatus"), ("Config::load()", "sym:Config.load"), ("std::make_unique", None),
+        ("std::fs::read_to_string", None),
         ("run()", "sym:run"), ("CACHE_DIR", "env:CACHE_DIR"), ("$CACHE_DIR", "env:CACHE_DIR"), ("${CACHE_DIR}", "env:CACHE_DIR"),
         ("test", None), ("main", None), ("Redis", None), ("README", None), ("__init__", None), ("os.path", None), ("f(x)", None),
     ],

@@ -48,6 +48,9 @@ def identifier(token: str) -> tuple[str, str] | None:
     return None
 
 
+_STANDARD = frozenset({"std", "core", "alloc", "boost"})  # C++ and Rust standard (and Boost) namespaces
+
+
 def _scoped(name: str) -> str:
     """`Conn::Send`, `facade::OpStatus`, `crate::config::Settings::load` as the dotted names definitions have: a
     C++, Rust, Ruby or PHP scope is a dot, and the lowercase namespaces and modules before the first type are
@@ -55,6 +58,8 @@ def _scoped(name: str) -> str:
     if "::" not in name or "." in name:
         return name
     parts = name.split("::")
+    if parts[0] in _STANDARD:  # `std::fs::read_to_string`, `std::make_unique`: the language's, whatever this repository defines
+        return ""
     first_type = next((n for n, part in enumerate(parts) if part[:1].isupper()), len(parts) - 1)
     return ".".join(parts[first_type:])
 

@@ -439,7 +439,9 @@ def _shape(word: str) -> re.Pattern[str]:
 _AFFIX = re.compile(r"(add(?:prefix|suffix))\s+")
 
 
-def _shape_of(word: str) -> str:
+def _shape_of(word: str, depth: int = 0) -> str:
+    if depth > _DEPTH:  # `$(addprefix $(addprefix …` thousands deep: anything
+        return ".*"
     out: list[str] = []
     i = 0
     while i < len(word):
@@ -452,7 +454,7 @@ def _shape_of(word: str) -> str:
             while i < len(word) and depth:
                 depth += {"(": 1, "{": 1, ")": -1, "}": -1}.get(word[i], 0)
                 i += 1
-            out.append(_call_shape(word[start : i - 1]))
+            out.append(_call_shape(word[start : i - 1], depth))
         elif char == "$":
             out.append(".*")
             i += 2
@@ -462,13 +464,14 @@ def _shape_of(word: str) -> str:
     return "".join(out)
 
 
-def _call_shape(inside: str) -> str:
-    """The shape of one `$(...)`: an affix function's words each carry the affix, anything else is anything."""
+def _call_shape(inside: str, depth: int) -> str:
+    """The shape of one `$(...)`: an affix function's words each carry the affix, anything else is anything (and so
+    is an affix with a space in it: `$(addprefix pre ,fmt)` makes the words `pre` and `fmt`)."""
     affix = _AFFIX.match(inside)
     first = _first_argument(inside[affix.end():]) if affix else None
-    if first is None or not first.strip():
+    if first is None or not first.strip() or any(c.isspace() for c in first.lstrip()):
         return ".*"
-    fixed = _shape_of(first.strip())
+    fixed = _shape_of(first.lstrip(), depth + 1)
     return fixed + ".*" if affix[1] == "addprefix" else ".*" + fixed
 
 
