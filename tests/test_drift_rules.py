@@ -598,3 +598,15 @@ def test_a_vendored_file_deleted_long_ago_is_judged_by_history_like_any_tracked_
     commit(tmp_path, "a skill")
     late = [r for r in check(tmp_path)[1] if r["memory_file"] == "CLAUDE.md" and r["anchor"].startswith("file:")]
     assert [(r["verdict"], r["state"]) for r in late] == [("INCONCLUSIVE", "written-after")], late
+
+
+def test_a_build_output_untracked_and_ignored_since_is_no_stale_path(tmp_path: Path) -> None:
+    # review: `dist/index.js` was tracked, then a commit untracked it and ignored dist/: the build still makes it
+    write_tree(tmp_path, {"dist/index.js": "x\n", "src/index.ts": "x\n", "AGENTS.md": "The bundle is `dist/index.js`.\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-rq", "--cached", "dist")
+    write_tree(tmp_path, {".gitignore": "dist/\n"})
+    commit(tmp_path, "stop tracking dist")
+    (tmp_path / "dist" / "index.js").unlink()
+    found = by_anchor(check(tmp_path)[1])["file:dist/index.js"]
+    assert found["verdict"] == "INCONCLUSIVE", found

@@ -234,7 +234,7 @@ def resolve(reference: Reference, context: Context) -> Resolution:
                           "not a stale path", RECURRING)
     if gone is not None and gone.moved_to is None:  # deleted, and a .gitignore ignores it now: untracked on purpose (`.env`)
         # (the repository's own ignore rules only: a folder name such as build/ says nothing of a deleted source file)
-        ignored = next(((c, why) for c in candidates if (why := repo.ignored_because(c)) and why.startswith("ignored by ")), None)
+        ignored = next(((c, why) for c in candidates if (why := repo.ignored_because(c, skipped_folders=False)) and why.startswith("ignored by ")), None)
         if ignored is not None:
             return Resolution(None, f"{ignored[0]} does not exist, but it is {ignored[1]}: a build output or a local file "
                               f"({gone.path} was {gone.describe()})")

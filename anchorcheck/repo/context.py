@@ -59,11 +59,11 @@ class Context:
         """Compute a piece of shared evidence once, and again only after a file it read changed."""
         return self.shared.get(key, factory)
 
-    def ignored_because(self, path: str) -> str | None:
+    def ignored_because(self, path: str, skipped_folders: bool = True) -> str | None:
         """`Repository.ignored_because`, judged once per path and kept while the ignore files it read are
         unchanged: a missing path is asked about by its kind's plugin and again by the history it is looked
         up in. Raises as that method does (UnsafePathError for a refused path)."""
-        return self.memo(("anchorcheck.ignored", path), lambda: self.repo.ignored_because(path))
+        return self.memo(("anchorcheck.ignored", path, skipped_folders), lambda: self.repo.ignored_because(path, skipped_folders))
 
     def peek(self, key: Any) -> Any:
         """The shared evidence under `key` if it was computed, else None (nothing is computed)."""

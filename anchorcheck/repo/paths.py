@@ -157,17 +157,18 @@ class Paths:
             return os.path.join(self._root_str, path)
         return self.resolve(path)
 
-    def ignored_because(self, path: str) -> str | None:
+    def ignored_because(self, path: str, skipped_folders: bool = True) -> str | None:
         """Why a path that does not exist would be missing from any checkout anyway — under a skipped folder,
         excluded by the configuration, or matched by a `.gitignore` on its way down (or `.git/info/exclude`) —
         so its absence says nothing: a build output, a clone, a local file. None if nothing ignores it.
         Read from the files, not asked of git, so it works outside git and runs no program; what git's
-        index holds but this checkout lacks is `not_checked_out`'s to say."""
+        index holds but this checkout lacks is `not_checked_out`'s to say. Without `skipped_folders`, the
+        repository's and the configuration's rules alone (a folder's name, `vendor/`, says nothing of history)."""
         parts = [p for p in path.split("/") if p]
         # a name without an extension may be a folder: it is ignored only if the folder is (`*` then `!*/` ignores
         # every such file and no folder, and a folder a text names is no build output for that)
         folder = bool(parts) and "." not in parts[-1]
-        skipped = [p for p in parts if p in self.skip_dirs]
+        skipped = [p for p in parts if p in self.skip_dirs] if skipped_folders else []
         if skipped:
             return f"under {skipped[0]}/, which holds generated or vendored files"
         if self.exclude.match_file(path):

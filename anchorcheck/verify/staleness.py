@@ -166,10 +166,8 @@ def _ignored(context: Context, path: str) -> bool:
     is no place to look for. A folder skipped by its name alone (`vendor/`, `build/`) says nothing of a file git
     tracked there once (`implicit.resolve` reads it so too): kubebuilder deleted its vendored copy of a library in
     2019, and a skill written in 2025 names that library's files in a scratch module's `vendor/`."""
-    if any(part in context.repo.skip_dirs for part in path.split("/")):
-        return False
     try:
-        return bool(context.ignored_because(path.rstrip("/")))
+        return bool(context.ignored_because(path.rstrip("/"), skipped_folders=False))
     except UnsafePathError:
         return False
     except (ValueError, OSError):  # not a path a file system holds: nothing for history to say
