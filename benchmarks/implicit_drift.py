@@ -345,7 +345,8 @@ def report(name: str, runs: list[RepoRun], labels: dict[str, dict[str, dict]]) -
         for r in run.refuted:
             label = known.get(finding_key(r), {}).get("label", "unlabelled")
             key = (run.repo, str(r.get("memory_file")), r["anchor"])
-            distinct[key] = "false" if "false" in (label, distinct.get(key)) else label
+            seen = {label, distinct.get(key)}  # a finding is false if any of its lines is, else stale if any is
+            distinct[key] = "false" if "false" in seen else "stale" if "stale" in seen else "unlabelled"
     once = Counter(distinct.values())
     print(f"{'distinct (file, anchor)':<34} {len(distinct):>7} {once['stale']:>5} {once['false']:>5} {once['unlabelled']:>5} "
           f"{_ratio(once['stale'], once['stale'] + once['false']):>9}")

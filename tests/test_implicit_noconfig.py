@@ -200,3 +200,15 @@ def test_a_tool_the_project_stopped_declaring_is_stale_and_one_it_never_declared
     assert (found["cmd:uv run pytest"]["verdict"], found["cmd:uv run pytest"]["state"]) == ("REFUTED", "gone")
     assert "'drop pytest'" in found["cmd:uv run pytest"]["reason"]
     assert (found["cmd:uv run mypy"]["verdict"], found["cmd:uv run mypy"]["state"]) == ("INCONCLUSIVE", "never-existed")
+
+
+def test_a_taskfile_folder_without_a_taskfile_is_asked_of_history(tmp_path: Path) -> None:
+    # review: `task -t tools build` where tools/ is here but its Taskfile went: stale with the commit, not "the
+    # Taskfile tools does not exist" with no history
+    def delete() -> None:
+        git(tmp_path, "rm", "-q", "tools/Taskfile.yml")
+        commit(tmp_path, "drop the tools Taskfile")
+
+    files = {"tools/Taskfile.yml": "version: '3'\ntasks:\n  build:\n    cmds: [echo]\n", "tools/README.md": "x\n"}
+    found = _checked(tmp_path, files, "Run `task -t tools build`.\n", delete)["cmd:task -t tools build"]
+    assert (found["verdict"], found["state"]) == ("REFUTED", "gone") and "'drop the tools Taskfile'" in found["reason"], found

@@ -206,7 +206,8 @@ class Verifier(Dispatch, Resident):
         # written later than the first is judged on its own, its anchors' answers taken from the memo.
         again = [n for n, report in enumerate(placed) if report.memory is not distinct[keys[n]] and _judged_by_file(report)]
         for n, report in zip(again, _verify_here(self, [batch[n] for n in again], until, now) if again else ()):
-            placed[n] = report
+            if not any(r.state == "budget" for r in report.results):  # out of time: the first copy's answer stands
+                placed[n] = report
         return placed
 
     def _verify_distinct(

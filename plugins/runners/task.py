@@ -167,9 +167,11 @@ def verify_task(invocation: Invocation, context: Context) -> AnchorResult:
             written = path = join(folder, file_arg)
             if written is None:
                 return unknown(invocation, f"{file_arg} is outside the repository")
-            if is_dir(context, written):
+            if is_dir(context, written):  # a folder here: a Taskfile of its own is what is missing, if any is
                 path = next((in_dir(written, n) for n in NAMES if is_file(context, in_dir(written, n))), None)
-            if path is None or not is_file(context, path):
+                if path is None:
+                    return no_config(invocation, f"no Taskfile in {written}/", written, NAMES, above=False)
+            if not is_file(context, path):
                 return not_there(invocation, f"the Taskfile {file_arg} does not exist", written)
         else:
             path = next((in_dir(d, n) for d in upward(folder) for n in NAMES if is_file(context, in_dir(d, n))), None)
