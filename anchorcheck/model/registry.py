@@ -85,7 +85,9 @@ class Language:
     `inheritable(member)` says whether any base could give a class a member
     of that name (None: any could); one no base can give is absent when the
     class does not define it, whatever its bases (Rust: a trait, implemented
-    or derived, gives no enum variant).
+    or derived, gives no enum variant). `imports` is False for a language whose
+    files import nothing (shell scripts, schemas): they are no witness that
+    nothing imports a module.
     """
 
     name: str
@@ -105,6 +107,7 @@ class Language:
     external_members: Callable[[str, str], frozenset[str] | None] | None = None
     definitions: Callable[[Any], list[tuple[str, int]]] | None = None
     inheritable: Callable[[str], bool] | None = None
+    imports: bool = True
 
 
 @dataclass(frozen=True)

@@ -164,7 +164,7 @@ def _find_imports(module: str, context: Context, scope: str | None) -> ImportSea
         # An import of a.b.c (or of a submodule) spells its last segment `c`: `import a.b.c`,
         # `from a.b import c`, `from .c import x`, `use a::b::c`, `"a/b/c"`. A language that has no imports
         # (a shell script, a Prisma schema) is no witness that nothing imports it: none of its files is searched.
-        return _spellings(_segments(language, module)[-1]) if language.import_segments is not None else []
+        return _spellings(_segments(language, module)[-1]) if language.imports else []
 
     def inside(language: Language) -> str | None:
         # The one import that need not spell it: a relative one written inside a `c/` directory.
@@ -230,7 +230,7 @@ def _could_import(index: SourceIndex, path: str, module: str) -> bool:
 def _any_importing(context: Context, scope: str | None) -> bool:
     """Whether a file in scope is in a language that has imports: shell scripts and schemas alone prove no absence."""
     def find() -> bool:
-        importing = {name for name, language in context.registry.languages.items() if language.import_segments is not None}
+        importing = {name for name, language in context.registry.languages.items() if language.imports}
         return any(getattr(context.registry.language_for(p), "name", None) in importing for p in context.repo.paths(scope))
 
     return context.memo(("anchorcheck.importing-files", scope), find)

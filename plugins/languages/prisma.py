@@ -40,7 +40,7 @@ def extract(parsed: Parsed) -> Facts:
     return facts
 
 
-LANGUAGE = Language(name="prisma", extensions=(".prisma",), grammar="prisma", extract=extract, definitions=definitions_of)
+LANGUAGE = Language(name="prisma", extensions=(".prisma",), grammar="prisma", extract=extract, definitions=definitions_of, imports=False)
 
 
 @hookimpl

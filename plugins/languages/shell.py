@@ -74,7 +74,7 @@ def _commands(parsed: Parsed, facts: Facts) -> None:
             facts.add_env_whole(command)
 
 
-LANGUAGE = Language("shell", (".sh", ".bash"), "bash", QUERIES, extract, env_markers=_ENV_MARKERS, definitions=definitions_of)
+LANGUAGE = Language("shell", (".sh", ".bash"), "bash", QUERIES, extract, env_markers=_ENV_MARKERS, definitions=definitions_of, imports=False)
 
 
 @hookimpl
