@@ -27,6 +27,13 @@ CASES = {
         ["anchor", "cmd:make foo.x"],
         ("INCONCLUSIVE", "Makefile: resolving it takes more than"),
     ),
+    # affixes nested 3,000 deep in a computed target: its shape is read to a bounded depth (a loop counter once
+    # shadowed the bound and the runner died of RecursionError)
+    "make affixes nested 3,000 deep": (
+        {"Makefile": "X := " + "$(addprefix " * 3000 + "x" + ",y)" * 3000 + "\n$(X):\n\techo\n"},
+        ["anchor", "cmd:make nosuch"],
+        ("INCONCLUSIVE", "has a computed target"),
+    ),
     # 4 flattened includes of itself, 8 deep: 4^8 reads (> 20 s)
     "Taskfile self-include with flatten": (
         {"Taskfile.yml": "version: '3'\nincludes:\n" + "".join(f"  {n}: {{taskfile: ./Taskfile.yml, flatten: true}}\n" for n in "abcd")

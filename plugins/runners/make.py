@@ -439,9 +439,7 @@ def _shape(word: str) -> re.Pattern[str]:
 _AFFIX = re.compile(r"(add(?:prefix|suffix))\s+")
 
 
-def _shape_of(word: str, depth: int = 0) -> str:
-    if depth > _DEPTH:  # `$(addprefix $(addprefix …` thousands deep: anything
-        return ".*"
+def _shape_of(word: str) -> str:
     out: list[str] = []
     i = 0
     while i < len(word):
@@ -454,7 +452,7 @@ def _shape_of(word: str, depth: int = 0) -> str:
             while i < len(word) and depth:
                 depth += {"(": 1, "{": 1, ")": -1, "}": -1}.get(word[i], 0)
                 i += 1
-            out.append(_call_shape(word[start : i - 1], depth))
+            out.append(_call_shape(word[start : i - 1]))
         elif char == "$":
             out.append(".*")
             i += 2
@@ -464,14 +462,16 @@ def _shape_of(word: str, depth: int = 0) -> str:
     return "".join(out)
 
 
-def _call_shape(inside: str, depth: int) -> str:
+def _call_shape(inside: str) -> str:
     """The shape of one `$(...)`: an affix function's words each carry the affix, anything else is anything (and so
-    is an affix with a space in it: `$(addprefix pre ,fmt)` makes the words `pre` and `fmt`)."""
+    is an affix with a space in it: `$(addprefix pre ,fmt)` makes the words `pre` and `fmt`). An affix without a
+    space holds no function call (`$(addprefix $(DIR)/,…)`: a variable at most), so the shape of it is read one level
+    down at most, however deep a crafted Makefile nests its calls."""
     affix = _AFFIX.match(inside)
     first = _first_argument(inside[affix.end():]) if affix else None
     if first is None or not first.strip() or any(c.isspace() for c in first.lstrip()):
         return ".*"
-    fixed = _shape_of(first.lstrip(), depth + 1)
+    fixed = _shape_of(first.lstrip())
     return fixed + ".*" if affix[1] == "addprefix" else ".*" + fixed
 
 
