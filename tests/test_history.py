@@ -529,3 +529,12 @@ def test_a_walk_for_many_paths_reads_every_change_and_answers_as_one_for_a_few(m
     assert many[: len(asked)] == few
     assert "moved to `packages/core/src/helper.ts`" in few[1] and "'split into packages'" in few[0]
     assert all("never" in reason or "not" in reason for reason in many[len(asked) :])
+
+
+def test_a_moved_path_named_beside_its_new_place_is_not_stale(moved: Path) -> None:
+    # Folo (held-out-15): a list of paths whose change needs a store build names the old config beside the new one
+    write_tree(moved, {"AGENTS.md": "Rebuild when `src/util.ts` or `packages/core/src/helper.ts` changed.\n\nHelpers: `src/util.ts`.\n"})
+    found = [r for r in check(moved)[1] if r["anchor"] == "file:src/util.ts"]
+    beside, alone = sorted(found, key=lambda r: r["verdict"])
+    assert beside["verdict"] == "INCONCLUSIVE" and "written knowing the move" in beside["reason"] and "fix" not in beside["details"]
+    assert alone["verdict"] == "REFUTED" and alone["state"] == "gone"
