@@ -165,3 +165,17 @@ def test_a_cd_that_leaves_the_checkout_from_the_root_is_read_from_the_memory_fil
     commit(tmp_path, "root file")
     root = by_anchor(check(tmp_path, "AGENTS.md")[1])["cmd:cd ../.. && yarn build:syntax"]
     assert root["verdict"] == "INCONCLUSIVE" and "leaves the repository from the root" in root["reason"]
+
+
+def test_a_table_row_is_a_sentence_of_its_own(tmp_path: Path) -> None:
+    # dyad (held-out-14): a row naming `anthropics/claude-code-action` silenced the links of every row below it, as
+    # if the whole table were one sentence about that repository's paths
+    table = ("| File | Read when |\n| --- | --- |\n| [rules/a.md](rules/a.md) | Adding things |\n"
+             "| [rules/b.md](rules/b.md) | Editing workflows that invoke `anthropics/claude-code-action` |\n"
+             "| [rules/c.md](rules/c.md) | Debugging |\n")
+    write_tree(tmp_path, {"rules/a.md": "a\n", "rules/b.md": "b\n", "rules/c.md": "c\n", "AGENTS.md": table})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "rules/c.md", "rules/debugging.md")
+    commit(tmp_path, "rename the debugging rule")
+    found = by_anchor(check(tmp_path)[1])
+    assert found["file:rules/c.md"]["verdict"] == "REFUTED" and "moved to `rules/debugging.md`" in found["file:rules/c.md"]["reason"]
