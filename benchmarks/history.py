@@ -10,6 +10,8 @@ and one added every 211, a folder moved every 20,000, and the paths the question
 - deep: `deep/gone_deep.py`, deleted at commit 1,000 (the walk must go 99,000 commits deep);
 - never: `nowhere/never_here.py`, never in the history (the worst case: the walk goes to the root);
 - folder: `legacy/` (20 files), moved to `lib/legacy/` at commit 50,000;
+- many: a memory naming 40 paths never in the history (`nowhere/never_0.py` …): more than a walk hands git as
+  pathspecs, so git prints every commit's changes and the walk matches them (a `check` only, as for the floor);
 - floor: `pkg/d00/f00.py`, which exists (no history asked).
 
 Git's commit-graph is written first (what `git gc` keeps; `--no-commit-graph` removes it). Each question,
@@ -50,6 +52,7 @@ QUESTIONS = {
     "folder": "legacy/",
 }
 PRESENT = "pkg/d00/f00.py"  # never touched by a rename or deletion: the floor's path
+MANY = [f"nowhere/never_{i}.py" for i in range(40)]  # past the walk's PATHSPECS_MOST
 FOLDERS, PER_FOLDER, LEGACY = 100, 30, 20
 DEEP_AT, FOLDER_AT = 1_000, 50_000
 
@@ -204,9 +207,9 @@ def probe(code: Code, root: Path, path: str, cache: Path | None) -> list[Any]:
 def measure(codes: list[Code], root: Path, work: Path, rounds: int) -> list[dict[str, Any]]:
     """Every question, every version, cold and warm, interleaved round by round; the medians."""
     memories = {}
-    for name, path in [*QUESTIONS.items(), ("floor", PRESENT)]:
+    for name, paths in [*((n, [p]) for n, p in QUESTIONS.items()), ("many", MANY), ("floor", [PRESENT])]:
         memories[name] = work / f"MEMORY-{name}.md"
-        memories[name].write_text(f"- `file:{path}`\n")
+        memories[name].write_text("".join(f"- `file:{path}`\n" for path in paths))
     warm = {(code.name, name): work / f"cache-warm-{code.name}-{name}" for code in codes for name in memories}
     for code in codes:
         for name, memory in memories.items():

@@ -43,6 +43,7 @@ LANG_C = {
 }
 LANG_SWIFT = {"languages": {"swift": {"extensions": [".swift"]}}}
 LANG_ELIXIR = {"languages": {"elixir": {"extensions": [".ex", ".exs"]}}}
+LANG_DART = {"languages": {"dart": {"extensions": [".dart"]}}}
 LANG_SHELL = {"languages": {"shell": {"extensions": [".sh", ".bash"]}}}
 LANG_PRISMA = {"languages": {"prisma": {"extensions": [".prisma"]}}}
 

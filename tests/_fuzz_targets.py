@@ -180,6 +180,7 @@ _BUILTIN: dict[str, tuple[str, ...]] = {
     "cpp": ('namespace ns {\nenum class S : int { OK };\nclass C : public B<T> { void m() const; };\n}\nvoid ns::C::m() const { std::getenv("A"); }\n',),
     "swift": ('import Foundation\n@MainActor final class A: B, P {\n  let x = 1\n  init() {}\n  func f() -> String? { ProcessInfo.processInfo.environment["A"] ?? String(cString: getenv("B")) }\n}\nextension A.C: Q { var y: Int { 0 } }\nenum E { case a, b(Int) }\n',),
     "elixir": ('defmodule A.B do\n  use C\n  alias D.E\n  def f(x) when is_map(x), do: System.get_env("K")\n  defp g, do: System.get_env()\n  defmodule I do\n    def h(a), do: System.fetch_env!(a)\n  end\nend\n',),
+    "dart": ("import 'package:a/b.dart';\nclass A extends B { A.n(); int get c => 1; final x = Platform.environment['K']; }\nenum E { a; void f() {} }\nconst d = String.fromEnvironment('D');\n",),
     "shell": ('#!/bin/bash\nfunction install() { pip install -r "${DIR:-.}/r.txt"; }\nif true; then venv() { :; }; fi\necho "$A ${!B}" $(printenv C)\nenv | sort\neval "$x"\n',),
     "prisma": ('datasource db {\n  provider = "postgresql"\n  url = env("DATABASE_URL")\n}\nmodel Org {\n  id Int @id\n  role Role @default(ADMIN)\n}\nenum Role {\n  ADMIN\n}\n',),
 }

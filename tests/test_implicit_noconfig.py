@@ -85,6 +85,19 @@ def test_go_in_a_folder_that_never_held_go_files_is_not_stale(tmp_path: Path) ->
     assert gone["verdict"] == "REFUTED" and gone["state"] == "gone" and "'the tool becomes cmd/app'" in gone["reason"]
 
 
+def test_go_in_a_folder_emptied_before_the_text_was_written_is_not_stale(tmp_path: Path) -> None:
+    # ddev (held-out-14): "never `go build` directly" in a 2026 AGENTS.md, at a root whose last .go file went in 2017
+    write_tree(tmp_path, {"go.mod": "module example.com/x\n\ngo 1.22\n", "main.go": "package main\n", "pkg/a/a.go": "package a\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-q", "main.go")
+    commit(tmp_path, "reorganize packages under pkg")
+    write_tree(tmp_path, {"AGENTS.md": "Always use `make` to build, never `go build` directly.\n"})
+    commit(tmp_path, "agent notes")
+    result = by_anchor(check(tmp_path)[1])["cmd:go build"]
+    assert result["verdict"] == "INCONCLUSIVE" and result["state"] == "written-after", result
+    assert result["reason"].count("its last .go file was deleted in") == 1 and "'reorganize packages under pkg'" in result["reason"]
+
+
 def test_every_runner_asks_history_of_the_configuration_it_found_missing(tmp_path: Path) -> None:
     # the same rule for a Makefile (in make's folder alone), a justfile, a Taskfile, a Cargo.toml, a compose file, a
     # turbo.json (testfx's vendored TypeScript guide runs `turbo test`: REFUTED "no turbo.json here or above" before):

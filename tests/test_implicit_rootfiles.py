@@ -189,3 +189,13 @@ def test_a_link_written_for_another_name_of_the_file_is_read_from_that_name(tmp_
     _moved(tmp_path, "rust/libs/connlib", "rust/connlib")
     moved = by_anchor(check(tmp_path)[1])["file:rust/libs/connlib"]
     assert moved["verdict"] == "REFUTED" and "moved to `rust/connlib`" in moved["reason"]
+
+
+def test_a_tracked_link_to_nothing_is_a_broken_link_not_a_deleted_file(tmp_path: Path) -> None:
+    # dyad (held-out-14): CLAUDE.md is a symbolic link git tracks, to `AGENTS.md` and a newline; a checkout holds
+    # the link and nothing behind it. It was never deleted, so it is no stale path ("deleted in the work tree" before).
+    write_tree(tmp_path, {"AGENTS.md": "# Rules\n", ".claude/skills/x/SKILL.md": "---\nname: x\ndescription: y\n---\nRead `CLAUDE.md` first.\n"})
+    os.symlink("AGENTS.md\n", tmp_path / "CLAUDE.md")
+    init_repo(tmp_path)
+    result = by_anchor(check(tmp_path)[1])["file:CLAUDE.md"]
+    assert result["verdict"] == "INCONCLUSIVE" and "a broken link" in result["reason"] and "'AGENTS.md\\n'" in result["reason"]

@@ -165,3 +165,28 @@ def test_a_cd_that_leaves_the_checkout_from_the_root_is_read_from_the_memory_fil
     commit(tmp_path, "root file")
     root = by_anchor(check(tmp_path, "AGENTS.md")[1])["cmd:cd ../.. && yarn build:syntax"]
     assert root["verdict"] == "INCONCLUSIVE" and "leaves the repository from the root" in root["reason"]
+
+
+def test_a_table_row_is_a_sentence_of_its_own(tmp_path: Path) -> None:
+    # dyad (held-out-14): a row naming `anthropics/claude-code-action` silenced the links of every row below it, as
+    # if the whole table were one sentence about that repository's paths
+    table = ("| File | Read when |\n| --- | --- |\n| [rules/a.md](rules/a.md) | Adding things |\n"
+             "| [rules/b.md](rules/b.md) | Editing workflows that invoke `anthropics/claude-code-action` |\n"
+             "| [rules/c.md](rules/c.md) | Debugging |\n")
+    write_tree(tmp_path, {"rules/a.md": "a\n", "rules/b.md": "b\n", "rules/c.md": "c\n", "AGENTS.md": table})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "rules/c.md", "rules/debugging.md")
+    commit(tmp_path, "rename the debugging rule")
+    found = by_anchor(check(tmp_path)[1])
+    assert found["file:rules/c.md"]["verdict"] == "REFUTED" and "moved to `rules/debugging.md`" in found["file:rules/c.md"]["reason"]
+
+
+def test_a_bare_folder_after_a_folder_of_this_repository_is_read_on_history(tmp_path: Path) -> None:
+    # Kiln (held-out-14): "originates in `libs/core` / `app/`": `libs/core` is two plain words, as `owner/repo` is, but a
+    # folder here; once `app/` was renamed, the bare name was dropped as if the sentence were another repository's
+    write_tree(tmp_path, {"libs/core/b.py": "b\n", "app/a.py": "a\n", "AGENTS.md": "A traceback from `libs/core` / `app/` is ours.\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "app", "application")
+    commit(tmp_path, "rename app")
+    gone = by_anchor(check(tmp_path)[1])["file:app/"]
+    assert gone["verdict"] == "REFUTED" and "moved to `application`" in gone["reason"]

@@ -97,7 +97,7 @@ def test_a_parse_loads_its_grammar_without_the_language_packs_init(make_repo) ->
     assert not {"tree_sitter_language_pack", "importlib.resources", "tree_sitter_yaml"} & mods
 
 
-@pytest.mark.parametrize("name", ["python", "javascript", "tsx", "go", "rust", "java", "ruby", "csharp", "kotlin", "php", "c", "cpp", "swift", "bash", "elixir"])
+@pytest.mark.parametrize("name", ["python", "javascript", "tsx", "go", "rust", "java", "ruby", "csharp", "kotlin", "php", "c", "cpp", "swift", "bash", "elixir", "dart"])
 def test_a_grammar_loaded_on_its_own_parses_as_the_packs(name: str) -> None:
     from tree_sitter_language_pack import get_parser
 
@@ -160,7 +160,7 @@ def test_plugins_command_imports_and_lists_everything(capsys) -> None:  # noqa: 
     assert all(p["hooks"] and p["error"] is None and p["distribution"] == "anchorcheck" for p in builtin.values())
     assert builtin["runner-npm"]["hooks"] == ["register_runners"]
     assert set(data["kinds"]) == {"cmd", "env", "file", "import", "pkg", "span", "sym", "watch"}
-    assert set(data["languages"]) == {"c", "cpp", "csharp", "elixir", "go", "java", "javascript", "kotlin", "php", "prisma", "python", "ruby", "rust", "shell", "swift", "tsx", "typescript"}
+    assert set(data["languages"]) == {"c", "cpp", "csharp", "dart", "elixir", "go", "java", "javascript", "kotlin", "php", "prisma", "python", "ruby", "rust", "shell", "swift", "tsx", "typescript"}
     assert len(data["runners"]) == 12 and set(data["ecosystems"]) == {"cargo", "golang", "npm", "pypi"}
 
 

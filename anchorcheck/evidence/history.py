@@ -28,7 +28,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from anchorcheck.base.gitnames import is_object_id
 from anchorcheck.evidence.cache import FactsCache, open_cache
@@ -424,11 +424,18 @@ def changing(repo: Repository, head: str, path: Paths, text: str, count: int) ->
     return [(Change(short, date, subject), parents.split()[0] if parents else None) for short, date, parents, subject in found]
 
 
-def created(repo: Repository, head: str, path: str) -> tuple[Change, str | None] | None:
+def created(repo: Repository, head: str, path: str, seconds: float) -> tuple[Change, str | None] | None | Literal[False]:
     """The commit of `head` that first added `path` (literal pathspec), with its first parent (None: a root commit);
-    None when no commit did or git fails: where a configuration came into a folder that ran its commands by another."""
-    out = repo.git("log", "--diff-filter=A", "--format=%h%x00%cs%x00%p%x00%s", operands=[head], paths=literal(path))
-    found = [line.split("\0", 3) for line in (out or "").splitlines() if line.count("\0") == 3]
+    None when no commit did, False when git fails or `seconds` pass first (the walk reads all of the path's history,
+    as the oldest addition is the last line): where a configuration came into a folder that ran its commands by another."""
+    stream = repo.git_stream("log", "--diff-filter=A", "--format=%h%x00%cs%x00%p%x00%s", operands=[head], paths=literal(path), seconds=seconds)
+    if stream is None:
+        return False
+    with stream:
+        out = "".join(stream)
+    if stream.cut or stream.failed:
+        return False
+    found = [line.split("\0", 3) for line in out.splitlines() if line.count("\0") == 3]
     if not found:
         return None
     short, date, parents, subject = found[-1]  # the oldest: a file deleted and added again came first then

@@ -39,6 +39,7 @@ _FORMAT = "%x01%H%x00%h%x00%cs%x00%s"  # the commits found: full id, short id, d
 # rename pairing picked by chance.
 _RENAMES = (("-M", "-C"), ("-M100%", "-C100%"), ("--no-renames",))
 
+PATHSPECS_MOST = 16  # paths a walk hands git as pathspecs; more are matched here, against every change git prints
 Entry = tuple[str, str, str]  # status, old path, new path ("" but for a rename)
 
 
@@ -71,18 +72,22 @@ def walk(repo: Repository, head: str, paths: list[str], seconds: float, max_comm
     `emptied(commit, path)` says whether the folder was gone after that commit, and a commit that left it
     standing does not answer it (a folder that lived for years, and lost a file now and then, was deleted once)."""
     operands = [head] if since is None else [head, f"^{since}"]
+    # git matches each tree entry against every pathspec: past a few paths, reading every commit's changes and
+    # matching them here costs less (penpot, 23,066 commits: 1,226 literal pathspecs 67 s of git, none 1.1 s).
+    limited = [f":(literal){p}" for p in paths] if len(paths) <= PATHSPECS_MOST else None
     stream = repo.git_stream(
         "log", "-z", "--sparse", "--full-history", "--relative", "--name-status", "--no-renames", "--format=%x01%H",
-        operands=operands, paths=[f":(literal){p}" for p in paths], seconds=seconds,
+        operands=operands, paths=limited, seconds=seconds,
     )
     if stream is None:
         return None
     removed: dict[str, str] = {}  # path -> full id of the commit that removed it
+    order = {path: at for at, path in enumerate(paths)}
     log = _Log(limit=max_commits)
     with stream:
         for commit, entries in log.read(stream):
-            for path in paths:
-                if path not in removed and _removal(path, entries) is not None and (emptied is None or _emptied(path, entries, commit[0], emptied)):
+            for path in sorted(_removed_by(entries).intersection(order).difference(removed), key=order.__getitem__):
+                if emptied is None or _emptied(path, entries, commit[0], emptied):
                     removed[path] = commit[0]
             if len(removed) == len(paths):
                 return Walk(_where(repo, removed), log.count)
@@ -93,6 +98,18 @@ def walk(repo: Repository, head: str, paths: list[str], seconds: float, max_comm
         if stream.cut:
             return Walk(_where(repo, removed), log.count, f"history cut at {log.count:,} commits: out of time", True)
     return Walk(_where(repo, removed), log.count)
+
+
+def _removed_by(entries: list[Entry]) -> set[str]:
+    """Every path these entries delete or move away, and every folder above one: the paths `_removal` may say
+    they remove (a folder is removed when all its files are, which `_removal` judges for those asked)."""
+    out: set[str] = set()
+    for status, old, _ in entries:
+        if status in ("D", "R"):
+            while old and old not in out:
+                out.add(old)
+                old = posixpath.dirname(old)
+    return out
 
 
 def _emptied(path: str, entries: list[Entry], commit: str, emptied: Callable[[str, str], bool]) -> bool:

@@ -186,7 +186,7 @@ def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: P
     written = reference.value
     if reference.rooted:  # `/common/namespace` in a list of folders: two plain words only when they are here now
         return _is_dir(repo, written.strip("/").split("/", 1)[0]) and (not reference.loose or _exists(repo, written))
-    if reference.after and not _places(reference.after, reference, repo) and not _ignored(reference.after, reference, repo):
+    if reference.after and not names_here(reference.after, reference, repo):
         return False  # the sentence is about another repository (`owner/repo` named before)
     if reference.loose and "/" not in written.rstrip("/"):  # `gradle.properties`: a file here as written, else history's
         as_written = history_paths(reference)
@@ -418,6 +418,12 @@ def command_readings(reference: Reference, repo: Repository) -> list[str]:
         if folder not in folders:
             folders.append(folder)
     return [f"{reference.anchor} in:{encode_path(f)}/" if f else reference.anchor for f in folders]
+
+
+def names_here(written: str, reference: Reference, repo: Repository) -> bool:
+    """Whether two plain words (`libs/core`, `build-dbg/dragonfly`) are this repository's: a path whose first folder is
+    here, or one its ignore files keep out. Written before a path, they make no `owner/repo` of another repository."""
+    return _places(written, reference, repo) or _ignored(written, reference, repo)
 
 
 def _places(written: str, reference: Reference, repo: Repository) -> bool:

@@ -221,6 +221,8 @@ def _usable(
             # written for another name of the file (firezone's CLAUDE.md, first .github/copilot-instructions.md, links
             # `../rust/libs/connlib`): read from the folder of that name, where it stays inside the checkout
             reference = next((reference._replace(folder=f) for f in aliases if not implicit.leaves(reference._replace(folder=f))), reference)
+        if reference.kind == "file" and reference.after and implicit.names_here(reference.after, reference, reading.repo):
+            reference = reference._replace(after="")  # (Kiln's "in `libs/core` / `app/`": no other repository's path)
         if reference.kind == "file":
             if not implicit.keep(reference, reading.repo, roots, probes):
                 if reading.unsure is None or not implicit.unplaced(reference) or not reading.unsure.hold(reference):

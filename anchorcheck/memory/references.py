@@ -219,7 +219,9 @@ class _Reader:
         elif block.depth == 0 and block.kind == "paragraph":
             self.lists, self.lead, self.conditional, self.placing[1] = [], [], False, ""  # a paragraph at the margin ends the list and its lead-in
         for index, line in enumerate(block.lines):
-            following = block.lines[index + 1].text if index + 1 < len(block.lines) else ""
+            if block.kind == "table" and index:
+                self._end_sentence()  # a row is a sentence of its own: an `owner/repo` in one says nothing of the next
+            following = block.lines[index + 1].text if index + 1 < len(block.lines) and block.kind != "table" else ""
             self._prose(line, following, conditional=block.item and self.conditional)
             if block.depth == 0 and block.kind == "paragraph" and self._leads_in(line.text, index == len(block.lines) - 1):
                 self.lead, self.placing[1] = self._folders_here(line.number), self.placing[0]

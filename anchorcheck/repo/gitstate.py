@@ -53,9 +53,12 @@ class GitState:
         # A stat first (the scan below goes over the whole index), not noted as a probe: the callers that
         # answer from it looked at the path themselves.
         try:
-            if not staged or not rel or os.path.lexists(os.path.join(self._root_str, check_relative(rel))):
-                return None
+            full = os.path.join(self._root_str, check_relative(rel)) if rel else ""
         except UnsafePathError:
+            return None
+        if full and os.path.lexists(full):
+            return _broken_link(full)
+        if not staged or not rel:
             return None
         below = rel + "/"
         skipped = self.skip_worktree
@@ -141,3 +144,16 @@ class GitState:
         if not self.in_git:
             return {}
         return {path: blob for path, (_, blob) in (self._index_listing[0] or {}).items()}
+
+
+def _broken_link(full: str) -> str | None:
+    """Why a symbolic link the checkout holds reads as nothing: its target is not there (dyad's CLAUDE.md links to
+    `AGENTS.md` and a newline, so a checkout has the link and no file behind it). Not gone, so not stale: a link git
+    tracks as it is. None for anything else."""
+    if not os.path.islink(full) or os.path.exists(full):
+        return None
+    try:
+        target = os.readlink(full)
+    except OSError:
+        return None
+    return f"a symbolic link to {target!r}, which is not there (a broken link: nothing can be read at this path)"

@@ -135,7 +135,7 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
             if limit and not found.get("removed") and not found.get("cut"):
                 found["cut"] = limit  # the files a target would be were not seen whole in history
             if not found.get("removed") and not found.get("cut") and found.get("looked") and isinstance(configs, str):
-                found = _before_created(text, configs, head, context, check_at) or found
+                found = _before_created(found, text, configs, head, context, check_at)
         if cache is not None and found.get("cut") != _DEADLINE:
             cache.put(key, found)
             cache.flush()
@@ -161,17 +161,21 @@ def _with_history(anchor: Anchor, result: AnchorResult, config: str, head: str, 
     return result
 
 
-def _before_created(text: str, config: str, head: str, context: Context, check_at: CheckAt) -> dict[str, Any] | None:
+def _before_created(found: dict[str, Any], text: str, config: str, head: str, context: Context, check_at: CheckAt) -> dict[str, Any]:
     """A configuration that never defined the command, added to the folder after the command held there by another
     one further up (`just` and `npm` look up the tree: martin's `martin-ui/justfile`, added in the commit that moved the
     root's `test-frontend` recipe into a module): the command held at the parent of the commit that added it, so
-    that commit took it away ({"removed": the commit, "created": True}). None when it did not hold then."""
+    that commit took it away ({"removed": the commit, "created": True}). `found` as it is when it did not hold then,
+    and marked cut by the deadline when the walk for the commit that added it did not finish."""
     left = context.time_left()
     if left is not None and left < MIN_SECONDS:
-        return None
-    came = context.memo(("anchorcheck.config-created", head, config), lambda: created(context.repo, head, config))  # once per run
+        return {**found, "cut": _DEADLINE}
+    seconds = GIT_TIMEOUT if left is None else min(GIT_TIMEOUT, left)
+    came = context.memo(("anchorcheck.config-created", head, config), lambda: created(context.repo, head, config, seconds))  # once per run
+    if came is False:
+        return {**found, "cut": _DEADLINE}  # not known when the configuration came: nothing concluded, nothing kept
     if came is None or came[1] is None or check_at(came[1], text) is not Verdict.VERIFIED:
-        return None
+        return found
     return {"removed": list(came[0]), "name": None, "renamed": [], "created": True}
 
 

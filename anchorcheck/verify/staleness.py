@@ -127,7 +127,8 @@ def written_after(memory: Memory, results: list[AnchorResult], context: Context)
     not name it then, or did not exist), the text never held here as written: an old name copied from
     elsewhere, a file the text says a tool makes in its user's project, a short form of a path that moved
     long before. INCONCLUSIVE, a warning naming the commit; no fix is offered. A memory not tracked by git
-    (a store's) has no such history: its verdicts stand."""
+    (a store's) has no such history: its verdicts stand, but for a path whose new place the same memory names."""
+    results = [_unless_beside_its_place(result, memory.text) for result in results]
     if memory.source is None:
         return results
     repo = context.repo
@@ -149,6 +150,22 @@ def _unless_written_after(result: AnchorResult, path: str, text_at: Callable[[st
     return replace(result, verdict=Verdict.INCONCLUSIVE, state=WRITTEN_AFTER, severity="warning",
                    reason=f"{result.reason}; {path} did not name `{written}` before {commit}: written after it went, so it never "
                    "held here as written (an old name, or another place's): not stale",
+                   details={k: v for k, v in result.details.items() if k != "fix"})
+
+
+def _unless_beside_its_place(result: AnchorResult, text: str) -> AnchorResult:
+    """A path history shows moved, in a memory that names where it went too (Folo's release skill lists
+    `apps/mobile/app.config.ts`, `apps/mobile/app.config.base.ts` among the paths whose change needs a store build):
+    the text was written knowing the move, and the old name beside the new is a choice, not staleness. INCONCLUSIVE,
+    a warning; no fix (it would write the new name twice). Paths only: a command's new name beside the old one is
+    a choice of two commands, each a claim."""
+    fix = result.details.get("fix")
+    to = fix.get("to") if isinstance(fix, dict) and result.anchor.startswith("file:") else None
+    # a path of folders (a lone word, `documentation`, is prose as often as a path)
+    if not (result.implicit and result.verdict is Verdict.REFUTED and result.state == GONE and isinstance(to, str) and "/" in to and names(text, to)):
+        return result
+    return replace(result, verdict=Verdict.INCONCLUSIVE, state=WRITTEN_AFTER, severity="warning",
+                   reason=f"{result.reason}; the text names `{to}` beside it, where it went: written knowing the move, not stale",
                    details={k: v for k, v in result.details.items() if k != "fix"})
 
 

@@ -104,7 +104,7 @@ def config_history(result: AnchorResult, context: Context, *, gone_only: bool = 
     had a package.json); history seen in part → INCONCLUSIVE. No history: as it is. `gone_only`: the stale answer
     alone, asked before other folders are (a configuration gone from here is stale even where another defines the
     command); the rest is asked after them, so "defined in python/Makefile" says more than "never a Makefile here"."""
-    if result.verdict is not Verdict.REFUTED:
+    if result.verdict is not Verdict.REFUTED or result.state == GONE:  # (asked already, `gone_only`, and answered)
         return result
     places, emptied = result.details.get("missing_path"), result.details.get("emptied")
     if isinstance(emptied, list) and len(emptied) == 2 and all(isinstance(w, str) for w in emptied):
@@ -171,6 +171,9 @@ def _emptied(result: AnchorResult, folder: str, suffix: str, context: Context, g
     if found is not None:
         result.state, result.severity = GONE, "error"
         result.reason += f"; its last {suffix} file was deleted in {found}"
+        # the commit, so a memory file written after it is judged `written-after` as a path is: ddev's 2026 AGENTS.md
+        # says "never `go build` directly", and its root lost its last .go file in 2017
+        result.details = {**result.details, "history": {"change": list(found)}}
     elif history.shallow:
         result.verdict, result.state, result.severity = Verdict.INCONCLUSIVE, UNSURE, "warning"
         result.reason += f"; {shown} held no {suffix} file in the history of this shallow clone: it may have before"

@@ -28,14 +28,8 @@ _MAX_DEPTH = 200  # module and block nesting followed; a deeper file is read as 
 
 
 def extract(parsed: Parsed) -> Facts:
-    facts = Facts(defs=definitions_of(parsed))
-    for call, _ in _calls(parsed.root):
-        name = _called(call)
-        if name == "use":
-            module = _first_argument(call)
-            facts.open.append((_module_of(call), Parsed.line(call), f"`use {Parsed.text(module) if module is not None else '…'}` may define any function"))
-        elif name in _FUNCTIONS and not _function_name(_first_argument(call)):  # `def unquote(name)()`: computed
-            facts.open.append((_module_of(call), Parsed.line(call), "a function whose name is computed"))
+    facts = Facts()
+    facts.defs = _read_calls(parsed.root, facts.open)
     _uses(parsed.root, facts)
     return facts
 
@@ -63,8 +57,14 @@ def _uses(root: Node, facts: Facts) -> None:
 
 def definitions_of(parsed: Parsed) -> list[tuple[str, int]]:
     """Modules by their full names and their functions as `Module.function`, in document order."""
+    return _read_calls(parsed.root, [])
+
+
+def _read_calls(root: Node, open_scopes: list[tuple[str, int, str]]) -> list[tuple[str, int]]:
+    """One walk of the calls that define (`_calls`): the definitions, in document order, and in `open_scopes` where a
+    module may hold names no definition shows (`use X` may define any function; `def unquote(name)()` is computed)."""
     found: list[tuple[str, int]] = []
-    for call, _ in _calls(parsed.root):
+    for call, _ in _calls(root):
         name = _called(call)
         if name in _MODULES:
             module = _module_of(call, include_self=True)
@@ -75,6 +75,11 @@ def definitions_of(parsed: Parsed) -> list[tuple[str, int]]:
             if function:
                 owner = _module_of(call)
                 found.append((f"{owner}.{function}" if owner else function, Parsed.line(call)))
+            else:
+                open_scopes.append((_module_of(call), Parsed.line(call), "a function whose name is computed"))
+        elif name == "use":
+            module = _first_argument(call)
+            open_scopes.append((_module_of(call), Parsed.line(call), f"`use {Parsed.text(module) if module is not None else '…'}` may define any function"))
     return found
 
 

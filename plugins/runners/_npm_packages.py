@@ -145,6 +145,20 @@ def nearest_manifest(context: Context, cwd: str) -> str | None:
     return None
 
 
+_PACKAGE_NAME = re.compile(r"(?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*", re.I)
+
+
+def package_name(selector: str) -> str | None:
+    """The package name a selector asks for (`web`, `@acme/web`, `...web^`), without pnpm's graph markers; None for a
+    glob or a folder (`./web`, `{web}`, `packages/web`)."""
+    clean = _clean(selector)
+    return clean if _PACKAGE_NAME.fullmatch(clean) else None
+
+
+def _clean(selector: str) -> str:
+    return selector.strip().lstrip("!").removeprefix("...").removesuffix("...").removesuffix("^")
+
+
 def select(workspace: Workspace, selector: str, *, unscoped: bool = False) -> list[Package]:
     """The workspace packages a `-w`/`--filter`/`workspace` selector names: by name, glob or folder.
 
@@ -152,7 +166,7 @@ def select(workspace: Workspace, selector: str, *, unscoped: bool = False) -> li
     With `unscoped` (pnpm's filters), a name without its scope picks the one package of that name in
     any scope (`-F agents-core` runs `@openai/agents-core`), as pnpm does since 6.19.
     """
-    clean = selector.strip().lstrip("!").removeprefix("...").removesuffix("...").removesuffix("^")
+    clean = _clean(selector)
     by_name = [p for p in workspace.members if p.name == clean]
     if unscoped and not by_name and "/" not in clean:
         by_name = [p for p in workspace.members if p.name and p.name.startswith("@") and p.name.partition("/")[2] == clean]

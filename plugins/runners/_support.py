@@ -147,6 +147,26 @@ def is_dir(context: Context, path: str) -> bool:
         return False
 
 
+def named_file(
+    context: Context, invocation: Invocation, folder: str, written: str, what: str, *, inside: Iterable[str] = ()
+) -> str | AnchorResult:
+    """The file a command names with an option (`just -f FILE`, `compose -f`, `nox -f`, `task -t`, `tox -c`),
+    written from `folder`: its repository path when it is a file here. INCONCLUSIVE when it leaves the repository
+    or the shell computes it (nothing is known of it); REFUTED `not_there` when it is missing, so the core asks
+    history whether it went (stale) or never was (an example). `inside`: the names the tool looks for when the
+    path is a folder (`task -t DIR`), missing ones asked of history as `no_config` is."""
+    path = join(folder, written)
+    if path is None or dynamic(written):
+        return unknown(invocation, f"the {what} {written} is outside the repository or computed")
+    names = list(inside)
+    if names and is_dir(context, path):
+        found = next((in_dir(path, name) for name in names if is_file(context, in_dir(path, name))), None)
+        return found if found is not None else no_config(invocation, f"no {what} in {path}/", path, names, above=False)
+    if not is_file(context, path):
+        return not_there(invocation, f"the {what} {path} does not exist", path)
+    return path
+
+
 def no_folder(invocation: Invocation, context: Context, tool: str, folder: str) -> AnchorResult | None:
     """REFUTED when an option sends a call into a folder the repository does not have (`pnpm -C web`,
     `npm --prefix web`, `uv --directory web` after web/ went away): answered from the root instead, it

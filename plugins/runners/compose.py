@@ -28,7 +28,6 @@ from anchorcheck_plugins.runners._support import (
     join,
     listed,
     no_config,
-    not_there,
     parse_yaml,
     read_text,
     refuted,
@@ -38,6 +37,7 @@ from anchorcheck_plugins.runners._support import (
     upward,
     verified,
     yaml_key_line,
+    named_file,
 )
 
 DEFAULT_FILES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
@@ -171,11 +171,9 @@ def _files(context: Context, invocation: Invocation, folder: str, written: list[
     if written:
         paths = []
         for name in written:
-            path = join(folder, name)
-            if path is None or dynamic(name):
-                return unknown(invocation, f"the compose file {name} is outside the repository or computed")
-            if not is_file(context, path):
-                return not_there(invocation, f"the compose file {path} does not exist", path)
+            path = named_file(context, invocation, folder, name, "compose file")
+            if isinstance(path, AnchorResult):
+                return path
             paths.append(path)
         return paths
     for here in upward(folder):

@@ -29,13 +29,13 @@ from anchorcheck_plugins.runners._support import (
     listed,
     nearest,
     no_config,
-    not_there,
     read_text,
     refuted,
     searched,
     unknown,
     unusable,
     verified,
+    named_file,
 )
 
 _NAMES = ("justfile", "Justfile", "JUSTFILE", ".justfile", ".Justfile")
@@ -160,11 +160,9 @@ def verify_just(invocation: Invocation, context: Context) -> AnchorResult:
         positionals.append(word)
     try:
         if justfile_arg:
-            path = join(invocation.cwd, justfile_arg)
-            if path is None or dynamic(justfile_arg):
-                return unknown(invocation, f"the justfile {justfile_arg} is outside the repository or computed")
-            if not is_file(context, path):
-                return not_there(invocation, f"{path} does not exist", path)
+            path = named_file(context, invocation, invocation.cwd, justfile_arg, "justfile")
+            if isinstance(path, AnchorResult):
+                return path
         else:
             path = nearest(context, invocation.cwd, _NAMES)
             if path is None:

@@ -22,17 +22,15 @@ from anchorcheck.plugin import Context, first_error_line, string_value, parse_tr
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     dynamic,
-    is_file,
-    join,
     listed,
     nearest,
     no_config,
-    not_there,
     read_text,
     refuted,
     unknown,
     unusable,
     verified,
+    named_file,
 )
 
 _SESSION_OPTIONS = frozenset({"-s", "-e", "--session", "--sessions"})
@@ -174,11 +172,9 @@ def verify_nox(invocation: Invocation, context: Context) -> AnchorResult:
             noxfile_arg = value
     try:
         if noxfile_arg is not None:
-            path = join(invocation.cwd, noxfile_arg)
-            if path is None:
-                return unknown(invocation, f"{noxfile_arg} is outside the repository")
-            if not is_file(context, path):
-                return not_there(invocation, f"the noxfile {noxfile_arg} does not exist", path)
+            path = named_file(context, invocation, invocation.cwd, noxfile_arg, "noxfile")
+            if isinstance(path, AnchorResult):
+                return path
         else:
             path = nearest(context, invocation.cwd, ["noxfile.py"])
             if path is None:

@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.plugin import NOT_IN_CONFIG, Context, later
-from anchorcheck_plugins.runners._npm_packages import Package, find_workspace, nearest_manifest, read_package, select
+from anchorcheck_plugins.runners._npm_packages import Package, find_workspace, nearest_manifest, package_name, read_package, select
 from anchorcheck_plugins.runners._support import (
     ConfigError,
     declared,
@@ -275,10 +275,18 @@ def _builtin(invocation: Invocation, context: Context, tool: str, opts: Options,
 
 
 def _unmatched(invocation: Invocation, selection: Selection) -> AnchorResult:
-    """REFUTED: a workspace selector (`--filter web`) that matches no package; a folder it names that is not here is
-    asked of history by the core (`missing_path`)."""
+    """REFUTED: a workspace selector (`--filter web`) that matches no package. History tells stale from never: a
+    folder it names that is not here is asked by path (`missing_path`); a package name by the members' package.json
+    history (`details["defined_by"]`, as cargo's `-p`): renamed or dropped from one that is still a member is stale,
+    one no member ever had is an example or a placeholder (a package whose folder went whole is not among them)."""
     why = f"no workspace package matches {selection.how}"
-    return refuted(invocation, why) if selection.folder is None else not_there(invocation, why, selection.folder + "/")
+    if selection.folder is not None:
+        return not_there(invocation, why, selection.folder + "/")
+    if selection.name is None:
+        return refuted(invocation, why)
+    result = refuted(invocation, why, [Evidence(selection.configs[0], None, "the workspace's members")])
+    result.details["defined_by"] = {"name": selection.name, "configs": list(selection.configs), "paths": []}
+    return result
 
 
 class Selection(NamedTuple):
@@ -288,6 +296,8 @@ class Selection(NamedTuple):
     how: str
     open: str | None = None
     folder: str | None = None  # the folder a path selector (`--filter ./web`) names, when no package is there
+    name: str | None = None  # the package name one name selector (`--filter web`) asks for
+    configs: tuple[str, ...] = ()  # the workspace's configuration, then the package.json files that could give that name
 
 
 def _targets(context: Context, tool: str, opts: Options) -> Selection | None:
@@ -309,7 +319,12 @@ def _targets(context: Context, tool: str, opts: Options) -> Selection | None:
         picked.extend(select(workspace, selector, unscoped=tool == "pnpm"))
     paths = [s.strip("{}") for s in opts.workspace if s.startswith(("./", "{"))]
     folder = join(workspace.root.folder, paths[0]) if len(paths) == len(opts.workspace) == 1 else None
-    return Selection(picked, f"{' '.join(opts.workspace)} in {workspace.config}", folder=None if folder in (None, ".") or is_dir(context, folder) else folder)
+    how = f"{' '.join(opts.workspace)} in {workspace.config}"
+    if folder is None and len(opts.workspace) == 1 and not picked:
+        name = package_name(opts.workspace[0])
+        if name is not None:
+            return Selection(picked, how, name=name, configs=tuple(dict.fromkeys([workspace.config, *(p.path for p in workspace.members)])))
+    return Selection(picked, how, folder=None if folder in (None, ".") or is_dir(context, folder) else folder)
 
 
 def _script(invocation: Invocation, context: Context, tool: str, opts: Options, script: str, binary_fallback: bool) -> AnchorResult:

@@ -31,7 +31,6 @@ from anchorcheck_plugins.runners._support import (
     line_of,
     listed,
     no_config,
-    not_there,
     option,
     parse_yaml,
     read_text,
@@ -42,6 +41,7 @@ from anchorcheck_plugins.runners._support import (
     upward,
     verified,
     yaml_key_line,
+    named_file,
 )
 
 NAMES = ("Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml", "Taskfile.dist.yml", "taskfile.dist.yml",
@@ -164,15 +164,9 @@ def verify_task(invocation: Invocation, context: Context) -> AnchorResult:
             names.append(word)
     try:
         if file_arg is not None:
-            written = path = join(folder, file_arg)
-            if written is None:
-                return unknown(invocation, f"{file_arg} is outside the repository")
-            if is_dir(context, written):  # a folder here: a Taskfile of its own is what is missing, if any is
-                path = next((in_dir(written, n) for n in NAMES if is_file(context, in_dir(written, n))), None)
-                if path is None:
-                    return no_config(invocation, f"no Taskfile in {written}/", written, NAMES, above=False)
-            if not is_file(context, path):
-                return not_there(invocation, f"the Taskfile {file_arg} does not exist", written)
+            path = named_file(context, invocation, folder, file_arg, "Taskfile", inside=NAMES)  # a folder: its Taskfile
+            if isinstance(path, AnchorResult):
+                return path
         else:
             path = next((in_dir(d, n) for d in upward(folder) for n in NAMES if is_file(context, in_dir(d, n))), None)
             if path is None:

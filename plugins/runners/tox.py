@@ -24,11 +24,9 @@ from anchorcheck_plugins.runners._support import (
     dynamic,
     in_dir,
     is_file,
-    join,
     line_of,
     listed,
     no_config,
-    not_there,
     parse_toml,
     read_text,
     refuted,
@@ -36,6 +34,7 @@ from anchorcheck_plugins.runners._support import (
     unusable,
     upward,
     verified,
+    named_file,
 )
 
 _PYTHON_FACTOR = re.compile(r"(?:py|pypy|cpython)(?:\d(?:\.?\d+)?t?)?|py\d+t?|\d\.\d+t?")
@@ -222,11 +221,9 @@ def verify_tox(invocation: Invocation, context: Context) -> AnchorResult:
             config_file = value
     try:
         if config_file is not None:
-            path = join(invocation.cwd, config_file)
-            if path is None:
-                return unknown(invocation, f"{config_file} is outside the repository")
-            if not is_file(context, path):
-                return not_there(invocation, f"the tox configuration {config_file} does not exist", path)
+            path = named_file(context, invocation, invocation.cwd, config_file, "tox configuration")
+            if isinstance(path, AnchorResult):
+                return path
         else:
             path = _find(context, invocation.cwd)
             if path is None:
