@@ -30,7 +30,7 @@ from pathlib import Path
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from anchorcheck.evidence.history import Fate, History, history_of, wrote_before
+from anchorcheck.evidence.history import Fate, History, history_of, text_before, wrote_before
 from anchorcheck.evidence.queues import consumed
 from anchorcheck.memory.dependencies import ECOSYSTEMS as MANIFESTS
 from anchorcheck.memory.outside import folder_tails, is_outside
@@ -322,6 +322,9 @@ class Unsure:
         after the old one moved (a root src/ moved into packages/ years before "cover `src/`"), and the old one
         when a memory file already named it at the commit that moved it (was true, is gone)."""
         fates = [f for p in history_paths(reference) if (f := self.history.known(p)) is not None and f.existed]
+        if reference.hedged:  # "used to": stale only if the line, as it reads now, was there before the path went
+            said = _line_of(repo, files, reference.line)
+            return bool(said) and any(f.change is not None and _said_at(repo, f.change.commit, files, said) for f in fates)
         tails = _ending_with(repo, reference.value.rstrip("/"))
         pair = "/" in reference.value.rstrip("/")
         if not fates or not tails or pair and any(f.moved_to in tails for f in fates):
@@ -340,6 +343,28 @@ def in_repo(source: str, repo: Repository) -> str:
 def _named_at(repo: Repository, commit: str, files: set[str], written: str) -> bool:
     """Whether one of the memory `files` wrote `written` in the revision just before `commit`."""
     return any(wrote_before(repo, commit, path, written) for path in sorted(files)[:MAX_SHOWN])
+
+
+def _line_of(repo: Repository, files: set[str], line: int) -> str:
+    """The text of `line` in the first of the memory `files` that has it ("" when none can be read)."""
+    for path in sorted(files)[:MAX_SHOWN]:
+        try:
+            lines = (repo.root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        if 0 < line <= len(lines):
+            return lines[line - 1].strip()
+    return ""
+
+
+def _said_at(repo: Repository, commit: str, files: set[str], said: str) -> bool:
+    """Whether one of the memory `files` held the line `said` in the revision just before `commit`."""
+    return any(said in (text_before(repo, commit, path) or "") for path in sorted(files)[:MAX_SHOWN])
+
+
+def present(reference: Reference, repo: Repository, roots: Sequence[str]) -> bool:
+    """Whether a path reference names something here now: a reading of it, or the one path ending so."""
+    return any(_exists(repo, c) for c in readings(reference, repo, roots)) or len(_ending_with(repo, reference.value.rstrip("/"))) == 1
 
 
 def _listed(paths: list[str]) -> str:

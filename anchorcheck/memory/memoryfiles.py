@@ -222,8 +222,9 @@ def _usable(
             # `../rust/libs/connlib`): read from the folder of that name, where it stays inside the checkout
             reference = next((reference._replace(folder=f) for f in aliases if not implicit.leaves(reference._replace(folder=f))), reference)
         if reference.kind == "file":
-            if not implicit.keep(reference, reading.repo, roots, probes):
-                if reading.unsure is None or not implicit.unplaced(reference) or not reading.unsure.hold(reference):
+            if not implicit.keep(reference, reading.repo, roots, probes) or reference.hedged and not implicit.present(reference, reading.repo, roots):
+                held = reference.hedged or implicit.unplaced(reference)  # (history decides: `implicit.Unsure`)
+                if reading.unsure is None or not held or not reading.unsure.hold(reference):
                     continue
         elif reference.form == MENTION:  # a word in code: read only when history says a manifest dropped it
             if reading.dependencies is None or reading.dependencies.removal(reference.written, folder, reference.sections) is None:
