@@ -174,6 +174,26 @@ def test_a_shell_comment_with_a_quote_in_it_is_dropped_and_the_command_read(tmp_
     assert verdict == "REFUTED" and "rename the test target" in reason
 
 
+def test_a_name_two_readings_of_which_were_here_means_the_last_to_go(tmp_path: Path) -> None:
+    """bitwarden's `.claude/CLAUDE.md`: "2. `CONTRIBUTING.md` (read on demand)". A `.claude/CONTRIBUTING.md` came and
+    went after the line was written, while the root's stayed; when the root's moved, history's first reading (the
+    memory file's folder) made it "which one the text means cannot be told", INCONCLUSIVE. The text resolved to the
+    root's until it moved: that move is what made it false."""
+    write_tree(tmp_path, {".claude/CLAUDE.md": "# Review\n\n2. `CONTRIBUTING.md` (read on demand)\n", "CONTRIBUTING.md": "# How\n"})
+    init_repo(tmp_path)
+    (tmp_path / ".claude/CONTRIBUTING.md").write_text("# For the agent\n")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "a guide for the agent")
+    git(tmp_path, "rm", "-q", ".claude/CONTRIBUTING.md")
+    git(tmp_path, "commit", "-qm", "drop the agent's guide")
+    assert results(tmp_path, ".claude/CLAUDE.md")[0]["verdict"] == "VERIFIED"
+    (tmp_path / "docs").mkdir()
+    git(tmp_path, "mv", "CONTRIBUTING.md", "docs/CONTRIBUTING.md")
+    git(tmp_path, "commit", "-qm", "move the guide into docs")
+    [result] = results(tmp_path, ".claude/CLAUDE.md")
+    assert result["verdict"] == "REFUTED" and "docs/CONTRIBUTING.md" in result["reason"] and "move the guide" in result["reason"]
+
+
 def _read(text: str) -> list[str]:
     from anchorcheck.memory.references import read_references
 

@@ -224,7 +224,7 @@ def resolve(reference: Reference, context: Context) -> Resolution:
             how = "" if candidate == bare else f" (written `{reference.written}`)"
             return Resolution(candidate + slash, note=how)
     fates = _fates(reference, context)
-    gone = next((f for f in fates if f.existed), None)
+    gone = _last_gone([f for f in fates if f.existed], repo)
     if gone is not None and gone.recurring:  # made and deleted over and over: absent now is one phase of a workflow
         return Resolution(None, f"{gone.path} does not exist now, {gone.describe()}: not a stale path", RECURRING)
     batches = consumed(context, gone.path) if gone is not None and gone.moved_to is None else None
@@ -375,6 +375,18 @@ def history_paths(reference: Reference) -> list[str]:
     """The paths whose history decides a missing path reference: its readings as written (the memory file's
     folder, the folders it applies to, the root, the folders named before it), not the source roots."""
     return [c for c in readings(reference) if not c.startswith("../")]
+
+
+def _last_gone(existed: list[Fate], repo: Repository) -> Fate | None:
+    """Of the readings history shows were here (in reading order), the one the text meant when it went false: the
+    last to go (bitwarden's `.claude/CLAUDE.md` names `CONTRIBUTING.md`; `.claude/CONTRIBUTING.md` came and went
+    after the line while the root's stayed, so once the root's moves the root's is the stale reading)."""
+    last = existed[0] if existed else None
+    for fate in existed[1:]:
+        if last is not None and last.change and fate.change and fate.change.commit != last.change.commit \
+                and repo.git("merge-base", "--is-ancestor", operands=[last.change.commit, fate.change.commit]) is not None:
+            last = fate
+    return last
 
 
 def _moved_with_package(gone: Fate, context: Context) -> str | None:
