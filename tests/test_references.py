@@ -310,6 +310,7 @@ GONE = [
     "The missing file `django/nonexistent.py` was removed in 5.0.",
     "The CLI no longer reads `config/legacy.toml`.",
     "`lib/a.py` was renamed to `lib/b.py`.",
+    "Settings used to live in `app/settings.py`.",
     "The parser moved from `src/parse.py` last year.",
     "`docs/old.md` does not exist any more.",
     "Run `npm run legacy` -- it was dropped from package.json.",
@@ -324,9 +325,10 @@ def test_a_sentence_about_what_is_gone_is_not_read(text: str) -> None:
 
 
 def test_a_used_to_sentence_is_a_past_or_a_purpose_so_its_paths_are_hedged() -> None:
-    """"Settings used to live in `app/settings.py`" and "an endpoint used to foreground `app/`" read alike: their
-    paths are read hedged (here now, or history shows the line said it while it was), their commands not at all."""
-    got = read_references("Settings used to live in `app/settings.py`; `make settings` is used to make them.", claims=lambda argv: True)
+    """"`app/` used to hold the settings" and "`show`, an endpoint used to foreground `app/`" read alike: what comes
+    before "used to" is read hedged (here now, or history shows the line said it while it was), what follows it not
+    (it may be the old place: "used to live in `old/`"), and no command of the sentence is read."""
+    got = read_references("`app/settings.py` or `make settings` is used to make `dist/settings.json`.", claims=lambda argv: True)
     assert [(r.anchor, r.hedged) for r in got] == [("file:app/settings.py", True)]
 
 

@@ -123,22 +123,24 @@ def test_an_unfinished_sentence_over_a_list_that_says_where_to_run_places_the_li
 def test_a_path_in_a_used_to_sentence_is_read_when_here_and_stale_only_if_the_line_said_it_while_it_was(tmp_path: Path) -> None:
     """localsend's AGENTS.md: "`packages/core/src/http/server/` implements protocol v2 ... and an internal `show` endpoint
     used to foreground an already-running instance." "Used to" hid the whole sentence as a past one, so moving the
-    folder went unseen. Read hedged: here now, VERIFIED; moved after the line was written, REFUTED; a past the line
-    tells ("used to live in `old/`", written after old/ went, or in the commit that took it) stays unread."""
+    folder went unseen. What comes before "used to" is read hedged: here now, VERIFIED; moved after the line was
+    written, REFUTED; edited into the past in the commit that took it, unread. What follows it ("used to live in
+    `old.toml`") may be the old place and is not read, as after "no longer"."""
     write_tree(
         tmp_path,
         {
             "AGENTS.md": "# Notes\n\n`src/server/` serves the API and a `show` endpoint used to foreground the app.\n\n"
-            "Settings used to live in `conf/settings.toml`.\n\n`legacy/` holds the v1 API.\n",
+            "`conf/settings.toml` used to hold the secrets too; settings used to live in `old.toml`.\n\n`legacy/` holds the v1 API.\n",
             "src/server/main.py": "x = 1\n",
             "conf/settings.toml": "a = 1\n",
+            "old.toml": "a = 1\n",
             "legacy/api.py": "x = 1\n",
         },
     )
     init_repo(tmp_path)
     got = verdicts(tmp_path)
-    assert got[(3, "src/server/")][0] == "VERIFIED"
-    git(tmp_path, "rm", "-rq", "conf")
+    assert got[(3, "src/server/")][0] == got[(5, "conf/settings.toml")][0] == "VERIFIED" and (5, "old.toml") not in got
+    git(tmp_path, "rm", "-rq", "conf", "old.toml")
     git(tmp_path, "commit", "-qm", "settings go to the environment")  # the line was written while conf/ was here...
     (tmp_path / "AGENTS.md").write_text((tmp_path / "AGENTS.md").read_text().replace("holds", "used to hold"))
     git(tmp_path, "rm", "-rq", "legacy")
@@ -150,6 +152,7 @@ def test_a_path_in_a_used_to_sentence_is_read_when_here_and_stale_only_if_the_li
     assert verdict == "REFUTED" and "src/http" in reason
     assert (7, "legacy/") not in got  # edited to the past as the folder went: no claim of it now
     assert got[(5, "conf/settings.toml")][0] == "REFUTED"  # said while it was here: was true, is gone
+    assert (5, "old.toml") not in got  # what follows "used to" may be the old place: never read
 
 
 def test_a_shell_comment_with_a_quote_in_it_is_dropped_and_the_command_read(tmp_path: Path) -> None:

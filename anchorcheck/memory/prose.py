@@ -70,8 +70,9 @@ _DEPRECATED_BEFORE = later(r"\bdeprecated(?:\*\*|__|\*|_)?[\s*_(]*$", re.I)
 _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
 # "Used to" is the past ("the config used to live in `old/`") as often as a purpose ("`show`, an endpoint used to
 # foreground the app", "`x.sh` is used to build"; most of the instruction files seen). The words cannot tell them
-# apart, so the sentence's paths are hedged (`Reference.hedged`), not hidden: one here now is read, and one missing
-# is read only where history shows the line already said it while the path was there (was true, is gone).
+# apart. What follows it may be the old place, so it is hidden as after "no longer"; what comes before is its subject,
+# hedged (`Reference.hedged`), not hidden: here now, it is read, and missing, only where history shows the line
+# already said it while the path was there (was true, is gone).
 _USED_TO = re.compile(r"\bused to\b", re.I)
 _IF_THERE = re.compile(r"[\s`'\")]*(?:,\s*)?\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
 _IF = re.compile(r"\b(?:if|when|unless)\s+(?:the\s+|a\s+|an\s+)?(?:file\s+|folder\s+|directory\s+)?$", re.I)
@@ -135,10 +136,10 @@ class ProseLine:
         return gone, generated, hedged and not gone
 
     def _hidden(self, start: int, end: int) -> tuple[list[int], list[int]]:
-        """Where "no longer" (to the sentence's end) and a replacement verb (to its clause's end) begin in a sentence,
+        """Where "no longer" and "used to" (to the sentence's end) and a replacement verb (to its clause's end) begin in a sentence,
         in order, and the furthest offset any of them up to each reaches: one pass per sentence, so a line of
         thousands of code spans asks each in a bisection (a scan of the sentence per span was quadratic)."""
-        spans = [(m.start(), end) for m in _NO_LONGER.finditer(self.text, start, end)]
+        spans = [(m.start(), end) for m in (*_NO_LONGER.finditer(self.text, start, end), *_USED_TO.finditer(self.text, start, end))]
         for m in _REPLACES.finditer(self.text, start, end):  # (positions are the line's, as `finditer` gives them)
             clause = _CLAUSE_END.search(self.text, m.end(), end)
             spans.append((m.start(), clause.start() if clause else end))
