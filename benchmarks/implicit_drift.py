@@ -63,6 +63,7 @@ DRIFTS = {
     "hatch-script": ("hatch script renamed",),
     "cargo-alias": ("cargo alias renamed",),
     "task": ("task renamed",),
+    "deno-task": ("deno task renamed",),
     "feature": ("feature renamed",),
     "dependency": ("dependency removed",),
     "function": ("function or class renamed",),

@@ -6,7 +6,7 @@ reader is deliberately plain and independent of the product: inline code spans,
 link targets and the lines of fenced blocks, kept only when the repository at
 HEAD backs them up exactly as written (a tracked path, a script in the
 package.json beside the file or at the root, a Makefile target, a justfile
-recipe, a hatch script, a cargo alias, a Taskfile task, a cargo feature, a
+recipe, a hatch script, a cargo alias, a Taskfile task, a deno.json task, a cargo feature, a
 direct dependency, a function or class defined exactly once). Each reference
 records where the repository defines it, which is what a drift changes.
 """
@@ -153,16 +153,19 @@ def _line_of(text: str, pattern: str, section: str | None = None) -> int:
     return 0
 
 
-def _script_line(text: str, name: str) -> int:
-    """The line of `"name":` inside package.json's "scripts" object (0 when not found)."""
+def _script_line(text: str, name: str, table: str = "scripts") -> int:
+    """The line of `"name":` inside package.json's "scripts" object, or deno.json's "tasks" (0 when not found). A
+    deno.jsonc that JSON cannot read (comments) is read by its lines alone."""
     try:
-        if name not in (json.loads(text).get("scripts") or {}):
+        if name not in (json.loads(text).get(table) or {}):
             return 0
-    except (ValueError, AttributeError):
+    except ValueError:
+        pass
+    except AttributeError:
         return 0
     inside = False
     for number, line in enumerate(text.splitlines(), 1):
-        if re.match(r'^\s*"scripts"\s*:', line):
+        if re.match(rf'^\s*"{table}"\s*:', line):
             inside = True
         elif inside and re.match(rf'^\s*"{re.escape(name)}"\s*:', line):
             return number
@@ -229,6 +232,10 @@ def command_references(tree: Tree, memory: str, command: str) -> list[Reference]
             config = tree.nearest(folder, ("Taskfile.yml", "Taskfile.yaml"))
             line = _line_of(tree.text(config), rf"^  {re.escape(rest[0])}:\s*$") if config else 0
             ref = Reference("task", rest[0], config, line) if line else None
+        elif tool == "deno" and rest[0] == "task" and len(rest) > 1 and not rest[1].startswith("-"):
+            config = tree.nearest(folder, ("deno.json", "deno.jsonc"))
+            line = _script_line(tree.text(config), rest[1], "tasks") if config else 0
+            ref = Reference("deno-task", rest[1], config, line) if line else None
         elif tool == "cargo":
             ref = _cargo_reference(tree, rest)
         if ref:

@@ -187,3 +187,14 @@ def test_a_dependency_drift_in_pyproject_removes_a_requirement_not_any_quoted_wo
     assert refs.dependency_reference(tree, "AGENTS.md", "netbox") is None
     assert (refs.dependency_reference(tree, "AGENTS.md", "django") or refs.Reference("", "")).line == 7
     assert (refs.dependency_reference(tree, "AGENTS.md", "pytest") or refs.Reference("", "")).line == 11
+
+
+def test_a_deno_task_is_drawn_from_deno_json_or_jsonc_and_its_rename_is_a_drift(repo: Path) -> None:
+    """denoland/std's `deno task ok`: a deno.json(c) task is a name a drift renames, as a package.json script is."""
+    found = _committed_references(repo, {
+        "AGENTS.md": AGENTS + "\nRun `deno task ok`, then `deno task --cwd web dev` and `deno fmt`.\n",
+        "deno.jsonc": '{\n  // tasks\n  "tasks": {\n    "ok": "deno lint"\n  }\n}\n',
+    })
+    ref = found[("deno-task", "ok")]
+    assert (ref.config, ref.line) == ("deno.jsonc", 4) and not any(kind == "deno-task" and name != "ok" for kind, name in found)
+    assert drift.inject(repo, ref, "deno task renamed") == "ok-renamed" and '"ok-renamed"' in (repo / "deno.jsonc").read_text()

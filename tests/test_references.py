@@ -324,6 +324,14 @@ def test_a_sentence_about_what_is_gone_is_not_read(text: str) -> None:
     assert read_references(text) == []
 
 
+def test_a_used_to_sentence_is_a_past_or_a_purpose_so_its_paths_are_hedged() -> None:
+    """"`app/` used to hold the settings" and "`show`, an endpoint used to foreground `app/`" read alike: what comes
+    before "used to" is read hedged (here now, or history shows the line said it while it was), what follows it not
+    (it may be the old place: "used to live in `old/`"), and no command of the sentence is read."""
+    got = read_references("`app/settings.py` or `make settings` is used to make `dist/settings.json`.", claims=lambda argv: True)
+    assert [(r.anchor, r.hedged) for r in got] == [("file:app/settings.py", True)]
+
+
 def test_the_present_and_the_future_are_still_read() -> None:
     assert [r.anchor for r in read_references("The parser moved to `src/parser.py`.")] == ["file:src/parser.py"]
     assert [r.anchor for r in read_references("It is removed when `apps/oxfmt` can do it.")] == ["file:apps/oxfmt"]

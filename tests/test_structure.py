@@ -120,6 +120,83 @@ def test_an_unfinished_sentence_over_a_list_that_says_where_to_run_places_the_li
     assert verdict == "VERIFIED" and "in:mcp/" not in anchor
 
 
+def test_a_path_in_a_used_to_sentence_is_read_when_here_and_stale_only_if_the_line_said_it_while_it_was(tmp_path: Path) -> None:
+    """localsend's AGENTS.md: "`packages/core/src/http/server/` implements protocol v2 ... and an internal `show` endpoint
+    used to foreground an already-running instance." "Used to" hid the whole sentence as a past one, so moving the
+    folder went unseen. What comes before "used to" is read hedged: here now, VERIFIED; moved after the line was
+    written, REFUTED; edited into the past in the commit that took it, unread. What follows it ("used to live in
+    `old.toml`") may be the old place and is not read, as after "no longer"."""
+    write_tree(
+        tmp_path,
+        {
+            "AGENTS.md": "# Notes\n\n`src/server/` serves the API and a `show` endpoint used to foreground the app.\n\n"
+            "`conf/settings.toml` used to hold the secrets too; settings used to live in `old.toml`.\n\n`legacy/` holds the v1 API.\n",
+            "src/server/main.py": "x = 1\n",
+            "conf/settings.toml": "a = 1\n",
+            "old.toml": "a = 1\n",
+            "legacy/api.py": "x = 1\n",
+        },
+    )
+    init_repo(tmp_path)
+    got = verdicts(tmp_path)
+    assert got[(3, "src/server/")][0] == got[(5, "conf/settings.toml")][0] == "VERIFIED" and (5, "old.toml") not in got
+    git(tmp_path, "rm", "-rq", "conf", "old.toml")
+    git(tmp_path, "commit", "-qm", "settings go to the environment")  # the line was written while conf/ was here...
+    (tmp_path / "AGENTS.md").write_text((tmp_path / "AGENTS.md").read_text().replace("holds", "used to hold"))
+    git(tmp_path, "rm", "-rq", "legacy")
+    git(tmp_path, "commit", "-qam", "drop the v1 API")  # ...and this one in the commit that took legacy/
+    git(tmp_path, "mv", "src/server", "src/http")
+    git(tmp_path, "commit", "-qm", "rename the server package")
+    got = verdicts(tmp_path)
+    verdict, anchor, reason = got[(3, "src/server/")]
+    assert verdict == "REFUTED" and "src/http" in reason
+    assert (7, "legacy/") not in got  # edited to the past as the folder went: no claim of it now
+    assert got[(5, "conf/settings.toml")][0] == "REFUTED"  # said while it was here: was true, is gone
+    assert (5, "old.toml") not in got  # what follows "used to" may be the old place: never read
+
+
+def test_a_shell_comment_with_a_quote_in_it_is_dropped_and_the_command_read(tmp_path: Path) -> None:
+    """localsend's "cargo test --features full       # in packages/core — see "Core crate features" below": a quote
+    after the `#` was taken for an open string, so the comment stayed in the command; with an apostrophe
+    ("# don't skip this") the line did not split as a shell splits it and the command was not read at all."""
+    write_tree(
+        tmp_path,
+        {
+            "AGENTS.md": '# Checks\n\n```bash\nmake test   # don\'t skip this\nnpm run build  # see "Build" below\n```\n',
+            "Makefile": "test:\n\techo\n",
+            "package.json": json.dumps({"name": "root", "scripts": {"build": "tsc"}}),
+        },
+    )
+    init_repo(tmp_path)
+    got = verdicts(tmp_path)
+    assert got[(4, "make test")][:2] == ("VERIFIED", "cmd:make test")
+    assert got[(5, "npm run build")][:2] == ("VERIFIED", "cmd:npm run build")
+    (tmp_path / "Makefile").write_text("check:\n\techo\n")
+    git(tmp_path, "commit", "-qam", "rename the test target")
+    verdict, _, reason = verdicts(tmp_path)[(4, "make test")]
+    assert verdict == "REFUTED" and "rename the test target" in reason
+
+
+def test_a_name_two_readings_of_which_were_here_means_the_last_to_go(tmp_path: Path) -> None:
+    """bitwarden's `.claude/CLAUDE.md`: "2. `CONTRIBUTING.md` (read on demand)". A `.claude/CONTRIBUTING.md` came and
+    went after the line was written, while the root's stayed; when the root's moved, history's first reading (the
+    memory file's folder) made it "which one the text means cannot be told", INCONCLUSIVE. The text resolved to the
+    root's until it moved: that move is what made it false."""
+    write_tree(tmp_path, {".claude/CLAUDE.md": "# Review\n\n2. `CONTRIBUTING.md` (read on demand)\n", "CONTRIBUTING.md": "# How\n"})
+    init_repo(tmp_path)
+    (tmp_path / ".claude/CONTRIBUTING.md").write_text("# For the agent\n")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "a guide for the agent")
+    git(tmp_path, "rm", "-q", ".claude/CONTRIBUTING.md")
+    git(tmp_path, "commit", "-qm", "drop the agent's guide")
+    assert results(tmp_path, ".claude/CLAUDE.md")[0]["verdict"] == "VERIFIED"
+    (tmp_path / "docs").mkdir()
+    git(tmp_path, "mv", "CONTRIBUTING.md", "docs/CONTRIBUTING.md")
+    git(tmp_path, "commit", "-qm", "move the guide into docs")
+    [result] = results(tmp_path, ".claude/CLAUDE.md")
+    assert result["verdict"] == "REFUTED" and "docs/CONTRIBUTING.md" in result["reason"] and "move the guide" in result["reason"]
+
+
 def _read(text: str) -> list[str]:
     from anchorcheck.memory.references import read_references
 

@@ -17,7 +17,6 @@ whose value the shell expands (`unexpanded`).
 
 from __future__ import annotations
 
-import re
 import shlex
 
 from anchorcheck.base.lazyregex import later
@@ -125,6 +124,22 @@ def unexpanded(command: str) -> str:
 
 
 def strip_comment(body: str) -> str:
-    """A shell line without its trailing ` # comment` (a `#` inside quotes or a word is kept)."""
-    match = re.search(r"\s#(?![^'\"]*['\"])", body)
-    return body[: match.start()].rstrip() if match else body
+    """A shell line without its trailing ` # comment` (a `#` inside quotes or a word is kept).
+
+    Read left to right as a shell reads it: the first `#` that starts a word outside quotes starts the comment,
+    whatever the comment holds after it. A comment's own quote (`# don't skip`, `# see "Build"`) is prose, not
+    an open string: a test of what follows the `#` took it for one, kept the comment as arguments, and an
+    apostrophe there left the line unreadable, so the command was dropped and its drift went unseen."""
+    quote, escaped = "", False
+    for at, char in enumerate(body):
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and at and body[at - 1] in " \t":
+            return body[:at].rstrip()
+    return body

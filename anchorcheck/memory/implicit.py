@@ -30,7 +30,7 @@ from pathlib import Path
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from anchorcheck.evidence.history import Fate, History, history_of, wrote_before
+from anchorcheck.evidence.history import Fate, History, history_of, text_before, wrote_before
 from anchorcheck.evidence.queues import consumed
 from anchorcheck.memory.dependencies import ECOSYSTEMS as MANIFESTS
 from anchorcheck.memory.outside import folder_tails, is_outside
@@ -224,7 +224,7 @@ def resolve(reference: Reference, context: Context) -> Resolution:
             how = "" if candidate == bare else f" (written `{reference.written}`)"
             return Resolution(candidate + slash, note=how)
     fates = _fates(reference, context)
-    gone = next((f for f in fates if f.existed), None)
+    gone = _last_gone([f for f in fates if f.existed], repo)
     if gone is not None and gone.recurring:  # made and deleted over and over: absent now is one phase of a workflow
         return Resolution(None, f"{gone.path} does not exist now, {gone.describe()}: not a stale path", RECURRING)
     batches = consumed(context, gone.path) if gone is not None and gone.moved_to is None else None
@@ -322,6 +322,9 @@ class Unsure:
         after the old one moved (a root src/ moved into packages/ years before "cover `src/`"), and the old one
         when a memory file already named it at the commit that moved it (was true, is gone)."""
         fates = [f for p in history_paths(reference) if (f := self.history.known(p)) is not None and f.existed]
+        if reference.hedged:  # "used to": stale only if the line, as it reads now, was there before the path went
+            said = _line_of(repo, files, reference.line)
+            return bool(said) and any(f.change is not None and _said_at(repo, f.change.commit, files, said) for f in fates)
         tails = _ending_with(repo, reference.value.rstrip("/"))
         pair = "/" in reference.value.rstrip("/")
         if not fates or not tails or pair and any(f.moved_to in tails for f in fates):
@@ -342,6 +345,28 @@ def _named_at(repo: Repository, commit: str, files: set[str], written: str) -> b
     return any(wrote_before(repo, commit, path, written) for path in sorted(files)[:MAX_SHOWN])
 
 
+def _line_of(repo: Repository, files: set[str], line: int) -> str:
+    """The text of `line` in the first of the memory `files` that has it ("" when none can be read)."""
+    for path in sorted(files)[:MAX_SHOWN]:
+        try:
+            lines = (repo.root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        if 0 < line <= len(lines):
+            return lines[line - 1].strip()
+    return ""
+
+
+def _said_at(repo: Repository, commit: str, files: set[str], said: str) -> bool:
+    """Whether one of the memory `files` held the line `said` in the revision just before `commit`."""
+    return any(said in (text_before(repo, commit, path) or "") for path in sorted(files)[:MAX_SHOWN])
+
+
+def present(reference: Reference, repo: Repository, roots: Sequence[str]) -> bool:
+    """Whether a path reference names something here now: a reading of it, or the one path ending so."""
+    return any(_exists(repo, c) for c in readings(reference, repo, roots)) or len(_ending_with(repo, reference.value.rstrip("/"))) == 1
+
+
 def _listed(paths: list[str]) -> str:
     return ", ".join(paths[:MAX_SHOWN]) + (f" and {len(paths) - MAX_SHOWN} more" if len(paths) > MAX_SHOWN else "")
 
@@ -350,6 +375,18 @@ def history_paths(reference: Reference) -> list[str]:
     """The paths whose history decides a missing path reference: its readings as written (the memory file's
     folder, the folders it applies to, the root, the folders named before it), not the source roots."""
     return [c for c in readings(reference) if not c.startswith("../")]
+
+
+def _last_gone(existed: list[Fate], repo: Repository) -> Fate | None:
+    """Of the readings history shows were here (in reading order), the one the text meant when it went false: the
+    last to go (bitwarden's `.claude/CLAUDE.md` names `CONTRIBUTING.md`; `.claude/CONTRIBUTING.md` came and went
+    after the line while the root's stayed, so once the root's moves the root's is the stale reading)."""
+    last = existed[0] if existed else None
+    for fate in existed[1:]:
+        if last is not None and last.change and fate.change and fate.change.commit != last.change.commit \
+                and repo.git("merge-base", "--is-ancestor", operands=[last.change.commit, fate.change.commit]) is not None:
+            last = fate
+    return last
 
 
 def _moved_with_package(gone: Fate, context: Context) -> str | None:

@@ -224,8 +224,9 @@ def _usable(
         if reference.kind == "file" and reference.after and implicit.names_here(reference.after, reference, reading.repo):
             reference = reference._replace(after="")  # (Kiln's "in `libs/core` / `app/`": no other repository's path)
         if reference.kind == "file":
-            if not implicit.keep(reference, reading.repo, roots, probes):
-                if reading.unsure is None or not implicit.unplaced(reference) or not reading.unsure.hold(reference):
+            if not implicit.keep(reference, reading.repo, roots, probes) or reference.hedged and not implicit.present(reference, reading.repo, roots):
+                held = reference.hedged or implicit.unplaced(reference)  # (history decides: `implicit.Unsure`)
+                if reading.unsure is None or not held or not reading.unsure.hold(reference):
                     continue
         elif reference.form == MENTION:  # a word in code: read only when history says a manifest dropped it
             if reading.dependencies is None or reading.dependencies.removal(reference.written, folder, reference.sections) is None:

@@ -25,7 +25,7 @@ GENERATED = re.compile(
     re.I,
 )
 # A sentence that says a thing is gone, or was elsewhere once ("`old.py` was removed", "is no longer
-# a dependency", "renamed", "used to live in", "moved from"): what it names is not claimed to be here now,
+# a dependency", "renamed", "moved from"; "used to" hedges: `_USED_TO`): what it names is not claimed to be here now,
 # so nothing in it is read (a file it names may rightly be absent: read, it would be a REFUTED true
 # memory). "Moved to `x`" and "is removed when..." claim the present or the future: read as before.
 # "No longer" before a verb other than "be" (_NO_LONGER) says so only of what follows it ("the CLI no longer
@@ -33,7 +33,7 @@ GENERATED = re.compile(
 # longer quotes the path").
 _GONE = re.compile(
     r"\b(?:was|were|been|got)\s+(?:re)?(?:removed|deleted|dropped|retired|replaced|superseded)\b|\b(?:is|are|was|were|be|been|being)\s+no longer\b|\bno longer\s+exists?\b"
-    r"|\b(?:removed|deleted)\s+(?:in|from|since)\b|\bused to\b|\brenamed\b"
+    r"|\b(?:removed|deleted)\s+(?:in|from|since)\b|\brenamed\b"
     r"|\bmoved\s+(?:from|out|away)\b|\b(?:does|do|did)(?:n't|\s+not)\s+exist\b|\bnot\s+exist\b",
     re.I,
 )
@@ -68,6 +68,12 @@ _REPLACES = re.compile(
 _DEPRECATED_AFTER = later(r"[\s`'\")*_(\[]*(?:(?:is|are|was|now)\s+[*_]*)?deprecated\b", re.I)  # (one class: linear)
 _DEPRECATED_BEFORE = later(r"\bdeprecated(?:\*\*|__|\*|_)?[\s*_(]*$", re.I)
 _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
+# "Used to" is the past ("the config used to live in `old/`") as often as a purpose ("`show`, an endpoint used to
+# foreground the app", "`x.sh` is used to build"; most of the instruction files seen). The words cannot tell them
+# apart. What follows it may be the old place, so it is hidden as after "no longer"; what comes before is its subject,
+# hedged (`Reference.hedged`), not hidden: here now, it is read, and missing, only where history shows the line
+# already said it while the path was there (was true, is gone).
+_USED_TO = re.compile(r"\bused to\b", re.I)
 _IF_THERE = re.compile(r"[\s`'\")]*(?:,\s*)?\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
 _IF = re.compile(r"\b(?:if|when|unless)\s+(?:the\s+|a\s+|an\s+)?(?:file\s+|folder\s+|directory\s+)?$", re.I)
 _EXISTS = later(r"[`'\")]*\s+(?:exists?|is\s+present|is\s+there|does(?:n't|\s+not)\s+exist)\b", re.I)
@@ -88,7 +94,7 @@ class ProseLine:
         self.span_starts, self.span_ends = [s for s, _ in spans], [e for _, e in spans]
         found = list(_SENTENCE_END.finditer(self.text))
         self.end_starts, self.end_ends = [m.start() for m in found], [m.end() for m in found]
-        self._judged: dict[tuple[int, int], tuple[bool, bool, tuple[list[int], list[int]]]] = {}
+        self._judged: dict[tuple[int, int], tuple[bool, bool, bool, tuple[list[int], list[int]]]] = {}
 
     def in_code(self, offset: int) -> bool:
         at = bisect.bisect_right(self.span_starts, offset) - 1
@@ -110,9 +116,9 @@ class ProseLine:
         return bool(_NOT_CREATED.search(before) or _PROHIBITED.search(before) or _IF_THERE.match(after) or _IF.search(before) and _EXISTS.match(after)
                     or _DEPRECATED_AFTER.match(after) or _DEPRECATED_BEFORE.search(before))
 
-    def sentence_at(self, offset: int) -> tuple[bool, bool]:
-        """Whether the sentence holding `offset` claims nothing of what it names (gone, forbidden), and whether
-        it names what is generated."""
+    def sentence_at(self, offset: int) -> tuple[bool, bool, bool]:
+        """Whether the sentence holding `offset` claims nothing of what it names (gone, forbidden), whether
+        it names what is generated, and whether it may speak of the past ("used to": `_USED_TO`)."""
         before = bisect.bisect_right(self.end_ends, offset)
         start = self.end_ends[before - 1] if before else 0
         if offset and self.text[offset - 1] in ".!?":
@@ -122,18 +128,18 @@ class ProseLine:
         if (start, end) not in self._judged:
             sentence = self.text[start:end]
             said = (bool(_GONE.search(sentence) or _FORBIDDEN.search(sentence)), bool(GENERATED.search(sentence)))
-            self._judged[start, end] = (*said, self._hidden(start, end))
-        gone, generated, (hide_starts, reach) = self._judged[start, end]
+            self._judged[start, end] = (*said, bool(_USED_TO.search(sentence)), self._hidden(start, end))
+        gone, generated, hedged, (hide_starts, reach) = self._judged[start, end]
         if not gone:  # "no longer" and "replaces" hide what they are said of: what follows them in the sentence
             at = bisect.bisect_left(hide_starts, offset)  # the words that come before `offset`, and how far the furthest reaches
             gone = at > 0 and reach[at - 1] >= offset
-        return gone, generated
+        return gone, generated, hedged and not gone
 
     def _hidden(self, start: int, end: int) -> tuple[list[int], list[int]]:
-        """Where "no longer" (to the sentence's end) and a replacement verb (to its clause's end) begin in a sentence,
+        """Where "no longer" and "used to" (to the sentence's end) and a replacement verb (to its clause's end) begin in a sentence,
         in order, and the furthest offset any of them up to each reaches: one pass per sentence, so a line of
         thousands of code spans asks each in a bisection (a scan of the sentence per span was quadratic)."""
-        spans = [(m.start(), end) for m in _NO_LONGER.finditer(self.text, start, end)]
+        spans = [(m.start(), end) for m in (*_NO_LONGER.finditer(self.text, start, end), *_USED_TO.finditer(self.text, start, end))]
         for m in _REPLACES.finditer(self.text, start, end):  # (positions are the line's, as `finditer` gives them)
             clause = _CLAUSE_END.search(self.text, m.end(), end)
             spans.append((m.start(), clause.start() if clause else end))

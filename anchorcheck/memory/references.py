@@ -256,10 +256,13 @@ class _Reader:
             if prose.ends_sentence(cursor, offset):
                 self._end_sentence()
             cursor = offset
-            gone, generated = prose.sentence_at(offset)
+            gone, generated, hedged = prose.sentence_at(offset)
             if gone or conditional or prose.unclaimed(offset, end):
                 continue  # names what is gone, forbidden or conditional: not a claim about the checkout now
-            if form == "code":
+            if hedged:  # "used to": a past or a purpose; only its paths are read, each hedged (`Reference.hedged`)
+                if form != "import" and not (form == "code" and (" " in token or "\t" in token)):
+                    self._path(token, number, column0, form, generated=generated, hedged=True)
+            elif form == "code":
                 before = len(self.found)
                 self._code(token, number, column0, generated)
                 if len(self.found) > before:  # (a command's `VAR=value` prefixes come before it)
@@ -300,7 +303,7 @@ class _Reader:
         return tuple(dict.fromkeys(w for _, words in reversed(self.sections) for w in words))
 
     def _path(self, token: str, number: int, column0: int, form: str, written: str | None = None, generated: bool = False,
-              program: bool = False, evidence: bool = False) -> None:
+              program: bool = False, evidence: bool = False, hedged: bool = False) -> None:
         """Read a path; one that names a folder is a hint for what follows, unless it is a `program` run (`bin/dev`).
         One read only on `evidence` (written with backslashes) is `loose`: kept where its first folder is here."""
         read = _path_of(token, form, evidence) if "file" in self.kinds else None
@@ -310,7 +313,7 @@ class _Reader:
         shown = written or token
         self.found.append(
             Reference("file", f"file:{path}", shown, number, column0 + 1, column0 + 1 + len(shown), form, rooted, self._hints(),
-                      loose=loose, after=self.foreign, generated=generated)
+                      loose=loose, after=self.foreign, generated=generated, hedged=hedged)
         )
         if loose and not evidence and not self.foreign:
             self.foreign = token
