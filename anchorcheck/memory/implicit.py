@@ -24,7 +24,6 @@ registered languages declare (`Language.source_roots`: Python's `src`, `lib`,
 from __future__ import annotations
 
 import posixpath
-import re
 import weakref
 from pathlib import Path
 from collections.abc import Sequence
@@ -36,12 +35,11 @@ from anchorcheck.memory.dependencies import ECOSYSTEMS as MANIFESTS
 from anchorcheck.memory.outside import folder_tails, is_outside
 from anchorcheck.model.anchors import encode_path
 from anchorcheck.repo.context import Context
-from anchorcheck.base.globs import gitignore
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.results import Memory
 from anchorcheck.model.registry import Registry
 from anchorcheck.repo.checkout import Repository
-from anchorcheck.repo.paths import UnsafePathError
+from anchorcheck.memory.probes import exists as _exists, is_dir as _is_dir
 
 
 MAX_SHOWN = 3
@@ -70,73 +68,6 @@ class Resolution(NamedTuple):
 def root_names(registry: Registry) -> tuple[str, ...]:
     """The source-root folder names the registered languages declare, in registration order."""
     return registry.source_roots()  # declared ones included: reading a memory file imports no language
-
-
-def applies(globs: Sequence[str], repo: Repository) -> bool:
-    """Whether an `applyTo` (gitignore-style globs, as lenient as Copilot's: `*.py` at any depth) matches a
-    listed file: instructions for files this repository does not have say nothing about it. A glob that
-    does not compile matches nothing, as it would for Copilot."""
-    try:
-        spec = gitignore(globs)
-    except (ValueError, re.error):
-        return False
-    return any(spec.match_file(path) for path in repo.paths())
-
-
-def scope_folders(globs: Sequence[str], repo: Repository) -> tuple[str, ...]:
-    """The folders an `applyTo` names, most specific first: the literal folders each glob starts with
-    (`web/src/**/*.tsx`: web/src, then web), those that exist here."""
-    found: list[str] = []
-    for glob in globs:
-        literal = _folder_parts(glob)
-        for end in range(len(literal), 0, -1):
-            folder = "/".join(literal[:end])
-            if folder not in found and _is_dir(repo, folder):
-                found.append(folder)
-    return tuple(found)
-
-
-def gone_scopes(globs: Sequence[str], repo: Repository, history: History | None) -> tuple[str, ...]:
-    """The folders globs that match nothing here start with (`src/legacy/**`: src/legacy) that history shows were here
-    and went: the file's instructions were about this repository, and went stale with them (its paths are read, so
-    history can say where they went). Empty when none was (a template's `**/*.java`, another project's `app/`)."""
-    if history is None:
-        return ()
-    found: list[str] = []
-    for glob in globs:
-        folder = "/".join(_folder_parts(glob))
-        if folder and folder not in found and not _exists(repo, folder) and (fate := history.fate(folder)) is not None and fate.existed:
-            found.append(folder)
-    return tuple(found)
-
-
-def missing_glob_folder(glob: str, repo: Repository) -> str:
-    """The path a glob names before its first wildcard (`legacy/` of `legacy/**/*.py`; the glob itself when it
-    holds none) when nothing is there now; "" when something is, or the glob starts with a wildcard (`**/*.java`)."""
-    parts = glob.strip().removeprefix("./").split("/")
-    literal = _until_wild(parts)
-    if len(literal) == len(parts) and not glob.endswith("/"):
-        path = "/".join(literal)
-    else:
-        literal = literal if len(literal) < len(parts) else literal[:-1]
-        path = "/".join(literal) + "/" if literal else ""
-    return "" if not path or _exists(repo, path.rstrip("/")) else path
-
-
-def _folder_parts(glob: str) -> list[str]:
-    """The literal folders a glob starts with (`web/src/**/*.tsx`: web, src; `docs/`: docs)."""
-    parts = glob.strip("/").split("/")
-    return _until_wild(parts if glob.endswith("/") else parts[:-1])
-
-
-def _until_wild(parts: list[str]) -> list[str]:
-    """The leading segments of a glob that hold no wildcard."""
-    literal = []
-    for part in parts:
-        if set("*?[{") & set(part) or part in ("", ".", ".."):
-            break
-        literal.append(part)
-    return literal
 
 
 class Probes:
@@ -531,30 +462,6 @@ def _join(base: str, path: str) -> str | None:
     if joined == ".." or joined.startswith("../") or joined.startswith("/"):
         return None
     return joined
-
-
-def _exists(repo: Repository, path: str | None) -> bool:
-    if path is None:
-        return False
-    try:
-        return repo.exists(path) and (repo.is_file(path) or repo.is_dir(path))
-    except UnsafePathError:
-        return False
-
-
-def is_file(repo: Repository, path: str) -> bool:
-    """A file inside the repository (a refused path is no file)."""
-    try:
-        return repo.is_file(path)
-    except UnsafePathError:
-        return False
-
-
-def _is_dir(repo: Repository, path: str) -> bool:
-    try:
-        return repo.is_dir(path)
-    except UnsafePathError:
-        return False
 
 
 def _ending_with(repo: Repository, tail: str) -> list[str]:

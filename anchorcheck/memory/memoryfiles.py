@@ -16,7 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from anchorcheck.memory import identifiers, implicit
+from anchorcheck.memory import identifiers, implicit, rulescopes
+from anchorcheck.memory.probes import is_file
 from anchorcheck.model.anchors import AnchorSyntaxError, anchor_text, encode_path, parse_anchor
 from anchorcheck.memory.codespans import CodeSpan, code_spans
 from anchorcheck.memory.commonmark import MarkdownTooLarge, read_document
@@ -150,10 +151,10 @@ def _with_references(
     # may show gone (`legacy/**` beside a `src/**` that still matches is as stale as one alone).
     stale_globs = _glob_folders(text, reading) if globs is not None and "file" in kinds else []
     if globs is not None:
-        if implicit.applies(globs, reading.repo):
-            scopes = implicit.scope_folders(globs, reading.repo)
+        if rulescopes.applies(globs, reading.repo):
+            scopes = rulescopes.scope_folders(globs, reading.repo)
         else:  # instructions for files this repository does not have: not about it, unless it had them (history)
-            scopes = implicit.gone_scopes(globs, reading.repo, reading.unsure.history if reading.unsure is not None else None)
+            scopes = rulescopes.gone_scopes(globs, reading.repo, reading.unsure.history if reading.unsure is not None else None)
             if not scopes:
                 return _attached(memories, text, shown, stale_globs)
     if not fmt.markdown:
@@ -172,7 +173,7 @@ def _glob_folders(text: str, reading: ReferenceReading) -> list[Reference]:
     (`Unsure`), so a template's rule for folders this repository never had stays quiet."""
     found = []
     for glob, line, column in apply_to_places(text):
-        path = implicit.missing_glob_folder(glob, reading.repo)
+        path = rulescopes.missing_glob_folder(glob, reading.repo)
         reference = Reference("file", f"file:{encode_path(path)}", path, line, column, column + len(path), "code")
         if path and reading.unsure is not None and reading.unsure.hold(reference):
             found.append(reference)
@@ -500,7 +501,7 @@ def _imports(memories: list[Memory], repo: Repository, registry: Registry) -> li
     for memory in memories:
         for anchor in memory.anchors:
             if isinstance(anchor, Reference) and anchor.form == "import":
-                rel = next((c for c in implicit.readings(anchor) if implicit.is_file(repo, c)), None)
+                rel = next((c for c in implicit.readings(anchor) if is_file(repo, c)), None)
                 if rel is not None and format_for(rel, registry) is not None:
                     found.append(repo.root / rel)
     return found

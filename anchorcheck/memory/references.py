@@ -141,6 +141,14 @@ def read_references(
 MAX_TOKENS = 5_000  # code spans, links, imports and shell lines read in one text: each costs up to a millisecond
 
 
+def _leads_in(text: str, last: bool, placed: str) -> bool:
+    """Whether a line of a paragraph at the margin introduces what follows: it ends with a colon, or it is the
+    paragraph's last, says where to run (`placed`) and breaks off unfinished ("From the `mcp/` directory, run" over
+    a list)."""
+    text = text.rstrip()
+    return text.endswith(":") or last and bool(placed) and not text.endswith((".", "!", "?"))
+
+
 class _Reader:
     """One pass over a Markdown text, remembering the folders named in the current sentence and list.
 
@@ -223,15 +231,9 @@ class _Reader:
                 self._end_sentence()  # a row is a sentence of its own: an `owner/repo` in one says nothing of the next
             following = block.lines[index + 1].text if index + 1 < len(block.lines) and block.kind != "table" else ""
             self._prose(line, following, conditional=block.item and self.conditional)
-            if block.depth == 0 and block.kind == "paragraph" and self._leads_in(line.text, index == len(block.lines) - 1):
+            if block.depth == 0 and block.kind == "paragraph" and _leads_in(line.text, index == len(block.lines) - 1, self.placing[0]):
                 self.lead, self.placing[1] = self._folders_here(line.number), self.placing[0]
                 self.conditional = bool(_CONDITIONAL_LEAD.search(line.text))
-
-    def _leads_in(self, text: str, last: bool) -> bool:
-        """Whether a line of a paragraph at the margin introduces what follows: it ends with a colon, or it is the
-        paragraph's last, says where to run and breaks off unfinished ("From the `mcp/` directory, run" over a list)."""
-        text = text.rstrip()
-        return text.endswith(":") or last and bool(self.placing[0]) and not text.endswith((".", "!", "?"))
 
     def _prose(self, source: Line, following: str = "", conditional: bool = False) -> None:
         """One line of prose; `following` is the next line of its paragraph ("`x`" then "if it exists"), and
