@@ -147,13 +147,15 @@ class GitState:
 
 
 def _broken_link(full: str) -> str | None:
-    """Why a symbolic link the checkout holds reads as nothing: its target is not there (dyad's CLAUDE.md links to
-    `AGENTS.md` and a newline, so a checkout has the link and no file behind it). Not gone, so not stale: a link git
-    tracks as it is. None for anything else."""
+    """Why a symbolic link the checkout holds reads as nothing, when it was written so that it never could: its target
+    holds a control character (dyad's CLAUDE.md links to `AGENTS.md` and a newline). Not gone, so not stale. A link to
+    a file that is missing now (`docs/link.md` → `index.md`, deleted) is judged as a missing path: None."""
     if not os.path.islink(full) or os.path.exists(full):
         return None
     try:
         target = os.readlink(full)
     except OSError:
         return None
-    return f"a symbolic link to {target!r}, which is not there (a broken link: nothing can be read at this path)"
+    if not any(ord(c) < 32 for c in target):
+        return None
+    return f"a symbolic link to {target!r}, which no checkout can hold (a broken link: nothing can be read at this path)"
