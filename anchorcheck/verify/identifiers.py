@@ -30,10 +30,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from anchorcheck.base.lazyregex import later
-from anchorcheck.evidence import trees
 from anchorcheck.evidence.goals import Goal, classify
 from anchorcheck.evidence.index import SourceIndex
 from anchorcheck.memory import identifiers
@@ -201,7 +200,7 @@ def _written_in_source(name: str, verifier: Verifier) -> str | None:
         left = context.time_left()
         if left is not None and left <= 0:
             return None
-        if index.contains(path, needle) and _writes(index, path, whole, context.deadline):
+        if index.contains(path, needle) and _writes(index, path, whole):
             return path
     return _written_elsewhere(context, whole, {path for path, _ in indexed})
 
@@ -239,31 +238,11 @@ MAX_UNPARSED_BYTES = 1_000_000  # a file no plugin parses, past this size, is da
 _PROSE_SUFFIXES = (".md", ".mdx", ".mdc", ".markdown", ".rst", ".adoc")
 
 
-def _writes(index: SourceIndex, path: str, whole: re.Pattern[bytes], deadline: float | None) -> bool:
-    """Whether a parsed source file writes the name outside its comments: a comment is prose, never a use (devenv's
-    `/// assemble() and stored …` left after `Devenv::assemble` went). Where the tree cannot be had, any match counts."""
+def _writes(index: SourceIndex, path: str, whole: re.Pattern[bytes]) -> bool:
     try:
-        data = index.read(path)
+        return whole.search(index.read(path)) is not None
     except (OSError, UnsafePathError):
         return False
-    found = [m.span() for m in whole.finditer(data)]
-    language = index.language(path)
-    if not found or language is None:
-        return bool(found)
-    try:
-        tree = trees.parse(language.grammar, data, deadline, path)
-    except BudgetExceeded:
-        return True
-    return tree is None or any(not _in_comment(tree.root_node.descendant_for_byte_range(start, end)) for start, end in found)
-
-
-def _in_comment(node: Any) -> bool:
-    """Whether a tree-sitter node is, or is inside, a comment (every grammar of the pack names its comments so)."""
-    while node is not None:
-        if "comment" in node.type:
-            return True
-        node = node.parent
-    return False
 
 
 def _fates(names: list[str], env: Callable[[str], bool], verifier: Verifier, check: Check) -> dict[str, Gone | None]:
