@@ -169,6 +169,17 @@ def _unless_beside_its_place(result: AnchorResult, text: str) -> AnchorResult:
                    details={k: v for k, v in result.details.items() if k != "fix"})
 
 
+def hedged(result: AnchorResult) -> AnchorResult:
+    """A REFUTED path of a sentence that says "used to" (a past, or a purpose: "the script `x` used to deploy"), as a
+    warning: "`deploy.sh` used to be how we deployed", written while the file was there, stays true once it is
+    deleted, and the words cannot tell that from "`x` is used to deploy". INCONCLUSIVE, no fix; others as they are."""
+    if result.verdict is not Verdict.REFUTED:
+        return result
+    return replace(result, verdict=Verdict.INCONCLUSIVE, state=UNSURE, severity="warning",
+                   reason=f"{result.reason}; its sentence says \"used to\": it may tell what was, not what is, so it is not known to be stale",
+                   details={k: v for k, v in result.details.items() if k != "fix"})
+
+
 def _removed_by(result: AnchorResult) -> str | None:
     """The commit history says removed or renamed what a result names from where the text names it (the first of
     the renames followed, not where their trail ended); None for a change not committed yet."""
