@@ -16,7 +16,7 @@ from anchorcheck import Memory, Verdict, Verifier
 from anchorcheck.cli import main
 from anchorcheck.evidence import history as history_module
 from anchorcheck.evidence.history import history_of
-from anchorcheck.evidence.historywalk import PATHSPECS_MOST
+from anchorcheck.evidence.historywalk import PATHSPECS_MOST, pathspecs
 from anchorcheck.repo import gitcmd
 from tests.conftest import git, init_repo, needs_git, write_tree
 
@@ -515,20 +515,25 @@ def test_a_path_that_moved_long_before_the_text_was_written_is_no_stale_one(tmp_
 
 
 def test_a_walk_for_many_paths_reads_every_change_and_answers_as_one_for_a_few(moved: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
-    # Past PATHSPECS_MOST paths git is given no pathspec (it matches each against every tree entry: minutes on a
-    # 23,000-commit repository) and the walk matches every change itself: the answers must not differ.
+    # Past PATHSPECS_MOST paths git is given the folders they lie in (decoys in one folder), or no pathspec at all
+    # (decoys in more top-level folders than that), and the walk matches every change itself: the answers must not
+    # differ from those of the paths asked alone.
     asked = ["docs/old.md", "src/util.ts", "src/client/", "src/client/index.ts", "docs/never.md"]
-    decoys = [f"gone/decoy{i}.md" for i in range(2 * PATHSPECS_MOST)]
+    in_one = [f"gone/decoy{i}.md" for i in range(2 * PATHSPECS_MOST)]
+    spread = [f"gone{i}/decoy.md" for i in range(2 * PATHSPECS_MOST)]
+    assert pathspecs([*asked, *in_one]) == ["docs", "src", "gone"] and pathspecs([*asked, *spread]) is None
 
     def reasons(paths: list[str]) -> list[str]:
         verifier = Verifier(moved, options={"cache_dir": str(tmp_path_factory.mktemp("cache"))})
         reports = verifier.verify_many([Memory(text=p, anchors=[f"file:{p}"]) for p in paths])
         return [r.results[0].reason for r in reports]
 
-    few, many = reasons(asked), reasons(asked + decoys)
-    assert many[: len(asked)] == few
+    few = reasons(asked)
     assert "moved to `packages/core/src/helper.ts`" in few[1] and "'split into packages'" in few[0]
-    assert all("never" in reason or "not" in reason for reason in many[len(asked) :])
+    for decoys in (in_one, spread):
+        many = reasons(asked + decoys)
+        assert many[: len(asked)] == few
+        assert all("never in this repository's history" in reason for reason in many[len(asked) :]), many[len(asked) :]
 
 
 def test_a_moved_path_named_beside_its_new_place_is_not_stale(moved: Path) -> None:
@@ -538,3 +543,13 @@ def test_a_moved_path_named_beside_its_new_place_is_not_stale(moved: Path) -> No
     beside, alone = sorted(found, key=lambda r: r["verdict"])
     assert beside["verdict"] == "INCONCLUSIVE" and "written knowing the move" in beside["reason"] and "fix" not in beside["details"]
     assert alone["verdict"] == "REFUTED" and alone["state"] == "gone"
+
+
+def test_a_new_place_that_is_a_prefix_of_the_old_path_is_not_named_beside_it(tmp_path: Path) -> None:
+    # review: `scripts/deploy.sh` moved to `scripts/deploy`; the old path's own text holds the new one as a prefix
+    write_tree(tmp_path, {"scripts/deploy.sh": "echo\n", "AGENTS.md": "Run `scripts/deploy.sh`.\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "scripts/deploy.sh", "scripts/deploy")
+    commit(tmp_path, "drop the extension")
+    found = by_anchor(check(tmp_path)[1])["file:scripts/deploy.sh"]
+    assert found["verdict"] == "REFUTED" and "moved to `scripts/deploy`" in found["reason"]

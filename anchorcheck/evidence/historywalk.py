@@ -40,6 +40,7 @@ _FORMAT = "%x01%H%x00%h%x00%cs%x00%s"  # the commits found: full id, short id, d
 _RENAMES = (("-M", "-C"), ("-M100%", "-C100%"), ("--no-renames",))
 
 PATHSPECS_MOST = 16  # pathspecs a walk hands git (`pathspecs`): past that, the changes git prints are matched here
+_FOLDERS_DEEP = 8  # folder levels `pathspecs` tries (a path of 400 segments costs no more than one of 8)
 Entry = tuple[str, str, str]  # status, old path, new path ("" but for a rename)
 
 
@@ -106,12 +107,14 @@ def pathspecs(paths: list[str]) -> list[str] | None:
     asked paths spares printing the rest of the tree's changes (100,000 commits, 40 paths in one folder)."""
     if len(paths) <= PATHSPECS_MOST:
         return paths
-    deepest = max(path.count("/") for path in paths) + 1
-    for depth in range(deepest, 0, -1):
-        folders = list(dict.fromkeys("/".join(path.split("/")[:depth]) for path in paths))
-        if len(folders) <= PATHSPECS_MOST:
-            return folders
-    return None
+    parts = [path.split("/") for path in paths]
+    chosen = None
+    for depth in range(1, min(max(map(len, parts)), _FOLDERS_DEEP) + 1):  # fewer folders the shallower: from the top
+        folders = list(dict.fromkeys("/".join(p[:depth]) for p in parts))
+        if len(folders) > PATHSPECS_MOST:
+            break
+        chosen = folders
+    return chosen
 
 
 def _removed_by(entries: list[Entry]) -> set[str]:

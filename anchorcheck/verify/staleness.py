@@ -13,6 +13,7 @@ is the plugin's to say (state `gone` already, left as it is).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from functools import cache
@@ -162,7 +163,8 @@ def _unless_beside_its_place(result: AnchorResult, text: str) -> AnchorResult:
     fix = result.details.get("fix")
     to = fix.get("to") if isinstance(fix, dict) and result.anchor.startswith("file:") else None
     # a path of folders (a lone word, `documentation`, is prose as often as a path)
-    if not (result.implicit and result.verdict is Verdict.REFUTED and result.state == GONE and isinstance(to, str) and "/" in to and names(text, to)):
+    if not (result.implicit and result.verdict is Verdict.REFUTED and result.state == GONE and isinstance(to, str) and "/" in to
+            and re.search(rf"(?<![\w/.-]){re.escape(to)}(?![\w/.-])", text)):  # whole: `scripts/deploy` is no part of `scripts/deploy.sh`
         return result
     return replace(result, verdict=Verdict.INCONCLUSIVE, state=WRITTEN_AFTER, severity="warning",
                    reason=f"{result.reason}; the text names `{to}` beside it, where it went: written knowing the move, not stale",
