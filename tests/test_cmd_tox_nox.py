@@ -151,3 +151,6 @@ def test_a_file_a_command_names_is_judged_alike_by_every_runner(make_tree) -> No
         assert missing.verdict is R and "gone.cfg does not exist" in missing.reason, (tool, missing.reason)
         for unknown in (computed, outside):
             assert unknown.verdict is I and "is outside the repository or computed" in unknown.reason, (tool, unknown.reason)
+    assert check(root, "docker compose -f - up web")[0].verdict is I  # standard input
+    write_tree(root, {"sub/tox.ini": "[tox]\nenvlist = py\n"})
+    assert verdicts(root, "tox -c sub -e py", "tox -c sub -e nosuch") == {"tox -c sub -e py": V, "tox -c sub -e nosuch": R}  # a folder: its tox.ini

@@ -152,9 +152,11 @@ def named_file(
 ) -> str | AnchorResult:
     """The file a command names with an option (`just -f FILE`, `compose -f`, `nox -f`, `task -t`, `tox -c`),
     written from `folder`: its repository path when it is a file here. INCONCLUSIVE when it leaves the repository
-    or the shell computes it (nothing is known of it); REFUTED `not_there` when it is missing, so the core asks
+    or the shell computes it, or `-` reads it from standard input (nothing is known of it); REFUTED `not_there` when it is missing, so the core asks
     history whether it went (stale) or never was (an example). `inside`: the names the tool looks for when the
     path is a folder (`task -t DIR`), missing ones asked of history as `no_config` is."""
+    if written == "-":
+        return unknown(invocation, f"the {what} is read from standard input")
     path = join(folder, written)
     if path is None or dynamic(written):
         return unknown(invocation, f"the {what} {written} is outside the repository or computed")

@@ -188,9 +188,12 @@ def _braces(entry: str) -> list[str] | None:
     return ["".join(parts) for parts in itertools.product(*options)]
 
 
+_FILES = ("tox.ini", "setup.cfg", "pyproject.toml", "tox.toml")  # where tox looks, in a folder (`-c DIR` too)
+
+
 def _find(context: Context, cwd: str) -> str | None:
     for folder in upward(cwd):
-        for name in ("tox.ini", "setup.cfg", "pyproject.toml", "tox.toml"):
+        for name in _FILES:
             path = in_dir(folder, name)
             if not is_file(context, path):
                 continue
@@ -221,7 +224,7 @@ def verify_tox(invocation: Invocation, context: Context) -> AnchorResult:
             config_file = value
     try:
         if config_file is not None:
-            path = named_file(context, invocation, invocation.cwd, config_file, "tox configuration")
+            path = named_file(context, invocation, invocation.cwd, config_file, "tox configuration", inside=_FILES)
             if isinstance(path, AnchorResult):
                 return path
         else:
