@@ -89,6 +89,16 @@ def test_what_is_not_defined_is_refuted(tree: Path) -> None:
     assert check(tree, "import:src").verdict is not Verdict.VERIFIED  # a relative import names a file, not a package
 
 
+def test_const_and_new_declarations_and_a_mixin_application_class(tmp_path: Path) -> None:
+    # review: `const String.fromEnvironment('K')` (the usual form) is another tree shape than `String.fromEnvironment`
+    source = ("class Base {}\nmixin M {}\nclass A = Base with M;\n"
+              "const a = String.fromEnvironment('CONST_KEY');\nfinal b = const bool.fromEnvironment('B_KEY');\n"
+              "final c = new String.fromEnvironment('NEW_KEY');\nfinal d = bool.hasEnvironment('HAS_KEY');\n")
+    root = init_repo(write(tmp_path, {"lib/a.dart": source}))
+    for anchor in ("sym:lib/a.dart::A", "env:CONST_KEY", "env:B_KEY", "env:NEW_KEY", "env:HAS_KEY"):
+        assert check(root, anchor).verdict is Verdict.VERIFIED, anchor
+
+
 def test_a_computed_key_or_the_whole_environment_makes_absence_unsure(tmp_path: Path) -> None:
     for read in ("Platform.environment[key]", "Map.of(Platform.environment)", "String.fromEnvironment(key)"):
         root = init_repo(write(tmp_path / str(len(read)), {"lib/env.dart": f"import 'dart:io';\nObject f(String key) => {read};\n"}))

@@ -1,11 +1,13 @@
 """Dart (`.dart`): classes, mixins, extensions, extension types and enums with their members, top-level functions,
 getters, setters, variables and type aliases; `package:` and `dart:` imports and exports; and environment reads:
 `Platform.environment['K']` (`.containsKey('K')` too), and the compile-time declarations `String.fromEnvironment('K')`
-(`bool.`, `int.`), which a build passes as `--dart-define`, so a name read so is no stale `env:` claim.
+(`bool.`, `int.`, `hasEnvironment`, `const` or `new` before them), which a build passes as `--dart-define`, so a name
+read so is no stale `env:` claim.
 
 Members are `Type.member`: methods, getters, setters, fields, named constructors (`A.named()` is `A.named`; the
 unnamed one is the class itself) and enum values. An extension's members are the extension's (`StringX.isBlank`), as
-Dart names them when called explicitly. A relative import (`import 'src/x.dart'`) names a file, not a package, and
+Dart names them when called explicitly; `class A = B with M;` defines A. Operators (`operator ==`) are not named:
+no prose names them. A relative import (`import 'src/x.dart'`) names a file, not a package, and
 is not an import here. `Platform.environment` used any other way (kept, handed on, iterated) may read any key.
 """
 
@@ -28,6 +30,7 @@ _VARIABLES = frozenset({"static_final_declaration_list", "initialized_identifier
 _DIRECTIVES = frozenset({"library_import", "library_export"})
 _ENV_MARKERS = (b"environment", b"Environment")
 _DECLARED = frozenset({"String", "bool", "int"})  # `String.fromEnvironment('K')`: a `--dart-define` of the build
+_DECLARATIONS = frozenset({"fromEnvironment", "hasEnvironment"})
 
 
 def extract(parsed: Parsed) -> Facts:
@@ -59,7 +62,7 @@ def definitions_of(parsed: Parsed) -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
     for node in parsed.root.named_children:
         if node.type in _TYPES:
-            name = node.child_by_field_name("name") or _first(node, "identifier")
+            name = node.child_by_field_name("name") or _first(node, "identifier") or _first(_first(node, "mixin_application_class"), "identifier")
             if name is None:
                 continue
             found.append((Parsed.text(name), Parsed.line(name)))
@@ -97,13 +100,19 @@ def _env_reads(root: Node, facts: Facts) -> None:
     while stack:
         node = stack.pop()
         stack.extend(node.named_children)
-        if node.type != "selector" or Parsed.text(node) not in (".environment", ".fromEnvironment"):
+        if node.type in ("const_object_expression", "new_expression"):  # `const String.fromEnvironment('K')`
+            owner, name = _first(node, "type_identifier"), _first(node, "identifier")
+            if owner is not None and name is not None and Parsed.text(owner) in _DECLARED and Parsed.text(name) in _DECLARATIONS:
+                argument = _first(_first(node, "arguments"), "argument")
+                _keyed(argument.named_children[0] if argument is not None and argument.named_children else None, node, facts)
+            continue
+        if node.type != "selector" or Parsed.text(node).lstrip(".") not in ("environment", *_DECLARATIONS):
             continue
         before, after = node.prev_named_sibling, node.next_named_sibling
-        owner = Parsed.text(before).lstrip(".") if before is not None else ""
-        if Parsed.text(node) == ".fromEnvironment" and owner in _DECLARED:
+        owner_text = Parsed.text(before).lstrip(".") if before is not None else ""
+        if Parsed.text(node).lstrip(".") in _DECLARATIONS and owner_text in _DECLARED:
             _keyed(_argument(after), node, facts)
-        elif Parsed.text(node) == ".environment" and owner == "Platform":
+        elif Parsed.text(node) == ".environment" and owner_text == "Platform":
             _platform(after, node, facts)
 
 
