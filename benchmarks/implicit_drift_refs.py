@@ -217,7 +217,8 @@ def command_references(tree: Tree, memory: str, command: str) -> list[Reference]
             ref = Reference("script", name, config, line) if line else None
         elif tool == "make" and not rest[0].startswith("-"):
             config = tree.nearest(folder, ("GNUmakefile", "makefile", "Makefile"))
-            line = _line_of(tree.text(config), rf"^{re.escape(rest[0])}\s*::?(?!=)") if config else 0
+            # the rule, not a target-specific variable (`test: GOFLAGS = -v` names the target too and renames nothing)
+            line = _line_of(tree.text(config), rf"^{re.escape(rest[0])}\s*::?(?!=)(?!\s*(?:export\s+|override\s+)?[\w.-]+\s*[:?+!]?=)") if config else 0
             ref = Reference("target", rest[0], config, line) if line else None
         elif tool == "just" and not rest[0].startswith("-"):
             config = tree.nearest(folder, ("justfile", "Justfile", ".justfile"))

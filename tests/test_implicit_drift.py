@@ -198,3 +198,9 @@ def test_a_deno_task_is_drawn_from_deno_json_or_jsonc_and_its_rename_is_a_drift(
     ref = found[("deno-task", "ok")]
     assert (ref.config, ref.line) == ("deno.jsonc", 4) and not any(kind == "deno-task" and name != "ok" for kind, name in found)
     assert drift.inject(repo, ref, "deno task renamed") == "ok-renamed" and '"ok-renamed"' in (repo / "deno.jsonc").read_text()
+
+
+def test_a_target_is_renamed_at_its_rule_not_at_a_target_specific_variable(repo: Path) -> None:
+    # held-out-15's nuclei: `test: GOFLAGS = -v` came first; renaming it left the rule, so the text stayed true
+    found = _committed_references(repo, {"Makefile": "lint: RUFF = ruff\nlint:\n\t$(RUFF) check .\n"})
+    assert (found[("target", "lint")].config, found[("target", "lint")].line) == ("Makefile", 2)
