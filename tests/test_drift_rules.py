@@ -628,3 +628,28 @@ def test_a_package_a_pnpm_filter_names_is_stale_when_a_member_renamed_it_and_an_
     assert "'rename the web package to site'" in renamed["reason"]
     never = found["cmd:pnpm --filter admin build"]  # no member was ever named so: an example, not stale
     assert never["verdict"] == "INCONCLUSIVE" and never["state"] == "never-existed"
+
+
+def test_a_path_written_as_the_text_of_a_link_to_a_url_is_that_url_s(tmp_path: Path) -> None:
+    # prisma (sweep G): "[`docs/drive/`](https://github.com/prisma/ignite/tree/main/docs/drive) live in prisma/ignite",
+    # written after this repository's docs/drive/ moved there; the same path written bare is still this checkout's
+    write_tree(tmp_path, {"docs/drive/a.md": "a\n", "README.md": "r\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "rm", "-rq", "docs/drive")
+    commit(tmp_path, "remove docs/drive (now upstream)")
+    write_tree(tmp_path, {"AGENTS.md": "- Skills and [`docs/drive/`](https://github.com/other/ignite/tree/main/docs/drive) live there.\n"
+                                       "- Our [`README.md`](README.md), and `docs/drive/` here.\n"})
+    found = [(r["anchor"], r["verdict"]) for r in check(tmp_path)[1]]
+    assert found == [("file:README.md", "VERIFIED"), ("file:docs/drive/", "REFUTED")], found  # line 2's only
+
+
+def test_a_path_moved_away_and_ignored_where_it_was_is_a_local_file_not_a_stale_one(tmp_path: Path) -> None:
+    # prisma (sweep G): skills moved to skills-contrib/ as `.agents/skills/` was ignored (`skills add` links them back)
+    write_tree(tmp_path, {".agents/skills/p/SKILL.md": "x\n", "AGENTS.md": "Release with `.agents/skills/p/SKILL.md`.\n"})
+    init_repo(tmp_path)
+    (tmp_path / "skills-contrib").mkdir()
+    git(tmp_path, "mv", ".agents/skills/p", "skills-contrib/p")
+    write_tree(tmp_path, {".gitignore": ".agents/*\n"})
+    commit(tmp_path, "skills move to skills-contrib")
+    result = by_anchor(check(tmp_path)[1])["file:.agents/skills/p/SKILL.md"]
+    assert result["verdict"] == "INCONCLUSIVE" and "ignored by .gitignore" in result["reason"], result

@@ -163,8 +163,9 @@ def resolve(reference: Reference, context: Context) -> Resolution:
         return Resolution(None, f"{gone.path} does not exist now, {gone.describe()}; {batches} commits each deleted several files "
                           f"of {posixpath.dirname(gone.path.rstrip('/'))}/, which holds few now: a folder a workflow consumes, "
                           "not a stale path", RECURRING)
-    if gone is not None and gone.moved_to is None:  # deleted, and a .gitignore ignores it now: untracked on purpose (`.env`)
-        # (the repository's own ignore rules only: a folder name such as build/ says nothing of a deleted source file)
+    if gone is not None:  # gone, and a .gitignore ignores it now: untracked on purpose (`.env`), or made by a setup step
+        # (prisma's skills moved to skills-contrib/ as `.agents/skills/` was ignored: `skills add` links them back);
+        # the repository's own ignore rules only: a folder name such as build/ says nothing of a deleted source file
         ignored = next(((c, why) for c in candidates if (why := repo.ignored_because(c, skipped_folders=False)) and why.startswith("ignored by ")), None)
         if ignored is not None:
             return Resolution(None, f"{ignored[0]} does not exist, but it is {ignored[1]}: a build output or a local file "

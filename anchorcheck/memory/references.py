@@ -141,6 +141,16 @@ def read_references(
 MAX_TOKENS = 5_000  # code spans, links, imports and shell lines read in one text: each costs up to a millisecond
 
 
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")  # `https:`, `mailto:`: a link out of the checkout
+
+
+def _links_elsewhere(offset: int, links: list[re.Match[str]]) -> bool:
+    """Whether a code span at `offset` is the text of a link to a URL (prisma's "[`docs/drive/`](https://github.com/
+    prisma/ignite/tree/main/docs/drive) live in prisma/ignite"): the path it writes is the one the URL names, in
+    another place, not this checkout's (gone from here, it would read as stale)."""
+    return any(m.start() < offset < m.start(1) and _URL.match(m.group(1)) for m in links)
+
+
 def _leads_in(text: str, last: bool, placed: str) -> bool:
     """Whether a line of a paragraph at the margin introduces what follows: it ends with a colon, or it is the
     paragraph's last, says where to run (`placed`) and breaks off unfinished ("From the `mcp/` directory, run" over
@@ -245,9 +255,9 @@ class _Reader:
             stripped = content.strip()
             events.append((start, "code", stripped, content_start + content.index(stripped[0]) if stripped else content_start, end))
         prose = ProseLine(line, [(s, e) for s, e, _, _ in spans], following)
-        for match in _LINK.finditer(line):
-            if not prose.in_code(match.start()):
-                events.append((match.start(1), "link", match.group(1), match.start(1), match.end()))
+        links = [m for m in _LINK.finditer(line) if not prose.in_code(m.start())]
+        events = [e for e in events if not _links_elsewhere(e[0], links)]
+        events += [(m.start(1), "link", m.group(1), m.start(1), m.end()) for m in links]
         for match in _IMPORT.finditer(line):
             if not prose.in_code(match.start()):
                 events.append((match.start(), "import", match.group(1), match.start(), match.end()))
