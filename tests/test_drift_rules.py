@@ -653,3 +653,15 @@ def test_a_path_moved_away_and_ignored_where_it_was_is_a_local_file_not_a_stale_
     commit(tmp_path, "skills move to skills-contrib")
     result = by_anchor(check(tmp_path)[1])["file:.agents/skills/p/SKILL.md"]
     assert result["verdict"] == "INCONCLUSIVE" and "ignored by .gitignore" in result["reason"], result
+
+
+def test_a_moved_path_is_stale_though_another_reading_of_it_is_ignored(tmp_path: Path) -> None:
+    # FOSSBilling (held-out-14, on the rule above): `frontend/esbuild.mjs` moved to `.mts`; its source-root reading
+    # `src/data/frontend/esbuild.mjs` is ignored, which says nothing of the place it was
+    write_tree(tmp_path, {"frontend/esbuild.mjs": "x\n", "src/data/keep.txt": "k\n", ".gitignore": "src/data/frontend/\n",
+                          "AGENTS.md": "The build script is `frontend/esbuild.mjs`.\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "frontend/esbuild.mjs", "frontend/esbuild.mts")
+    commit(tmp_path, "to TypeScript")
+    result = by_anchor(check(tmp_path)[1])["file:frontend/esbuild.mjs"]
+    assert result["verdict"] == "REFUTED" and "moved to `frontend/esbuild.mts`" in result["reason"], result

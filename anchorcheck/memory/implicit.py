@@ -166,7 +166,8 @@ def resolve(reference: Reference, context: Context) -> Resolution:
     if gone is not None:  # gone, and a .gitignore ignores it now: untracked on purpose (`.env`), or made by a setup step
         # (prisma's skills moved to skills-contrib/ as `.agents/skills/` was ignored: `skills add` links them back);
         # the repository's own ignore rules only: a folder name such as build/ says nothing of a deleted source file
-        ignored = next(((c, why) for c in candidates if (why := repo.ignored_because(c, skipped_folders=False)) and why.startswith("ignored by ")), None)
+        places = candidates if gone.moved_to is None else [gone.path.rstrip("/")]  # moved: where it was, no other reading
+        ignored = next(((c, why) for c in places if (why := repo.ignored_because(c, skipped_folders=False)) and why.startswith("ignored by ")), None)
         if ignored is not None:
             return Resolution(None, f"{ignored[0]} does not exist, but it is {ignored[1]}: a build output or a local file "
                               f"({gone.path} was {gone.describe()})")
