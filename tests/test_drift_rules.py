@@ -638,9 +638,11 @@ def test_a_path_written_as_the_text_of_a_link_to_a_url_is_that_url_s(tmp_path: P
     git(tmp_path, "rm", "-rq", "docs/drive")
     commit(tmp_path, "remove docs/drive (now upstream)")
     write_tree(tmp_path, {"AGENTS.md": "- Skills and [`docs/drive/`](https://github.com/other/ignite/tree/main/docs/drive) live there.\n"
-                                       "- Our [`README.md`](README.md), and `docs/drive/` here.\n"})
-    found = [(r["anchor"], r["verdict"]) for r in check(tmp_path)[1]]
-    assert found == [("file:README.md", "VERIFIED"), ("file:docs/drive/", "REFUTED")], found  # line 2's only
+                                       "- Our [`README.md`](README.md), and `docs/drive/` here.\n",
+                          ".cursor/rules/drive.mdc": "---\nalwaysApply: true\n---\nSee [`docs/drive/a.md`](mdc:docs/drive/a.md).\n"})
+    found = [(r["line"], r["anchor"], r["verdict"]) for r in check(tmp_path)[1]]
+    assert (1, "file:docs/drive/", "REFUTED") not in found and (2, "file:docs/drive/", "REFUTED") in found, found
+    assert (4, "file:docs/drive/a.md", "REFUTED") in found, found  # Cursor's `mdc:PATH` is a path of this checkout
 
 
 def test_a_path_moved_away_and_ignored_where_it_was_is_a_local_file_not_a_stale_one(tmp_path: Path) -> None:

@@ -141,7 +141,7 @@ def read_references(
 MAX_TOKENS = 5_000  # code spans, links, imports and shell lines read in one text: each costs up to a millisecond
 
 
-_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")  # `https:`, `mailto:`: a link out of the checkout
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")  # `https://`: a link out of the checkout (Cursor's `mdc:PATH` is in it)
 
 
 def _links_elsewhere(offset: int, links: list[re.Match[str]]) -> bool:
