@@ -148,10 +148,8 @@ def _unless_written_after(result: AnchorResult, path: str, text_at: Callable[[st
     text = text_at(commit)
     if text is None or names(text, written):
         return result
-    return replace(result, verdict=Verdict.INCONCLUSIVE, state=WRITTEN_AFTER, severity="warning",
-                   reason=f"{result.reason}; {path} did not name `{written}` before {commit}: written after it went, so it never "
-                   "held here as written (an old name, or another place's): not stale",
-                   details={k: v for k, v in result.details.items() if k != "fix"})
+    return _not_stale(result, WRITTEN_AFTER, f"{path} did not name `{written}` before {commit}: written after it went, so it "
+                      "never held here as written (an old name, or another place's): not stale")
 
 
 def _unless_beside_its_place(result: AnchorResult, text: str) -> AnchorResult:
@@ -166,9 +164,7 @@ def _unless_beside_its_place(result: AnchorResult, text: str) -> AnchorResult:
     if not (result.implicit and result.verdict is Verdict.REFUTED and result.state == GONE and isinstance(to, str) and "/" in to
             and re.search(rf"(?<![\w/.-]){re.escape(to)}(?![\w/.-])", text)):  # whole: `scripts/deploy` is no part of `scripts/deploy.sh`
         return result
-    return replace(result, verdict=Verdict.INCONCLUSIVE, state=WRITTEN_AFTER, severity="warning",
-                   reason=f"{result.reason}; the text names `{to}` beside it, where it went: written knowing the move, not stale",
-                   details={k: v for k, v in result.details.items() if k != "fix"})
+    return _not_stale(result, WRITTEN_AFTER, f"the text names `{to}` beside it, where it went: written knowing the move, not stale")
 
 
 def hedged(result: AnchorResult) -> AnchorResult:
@@ -177,8 +173,13 @@ def hedged(result: AnchorResult) -> AnchorResult:
     deleted, and the words cannot tell that from "`x` is used to deploy". INCONCLUSIVE, no fix; others as they are."""
     if result.verdict is not Verdict.REFUTED:
         return result
-    return replace(result, verdict=Verdict.INCONCLUSIVE, state=UNSURE, severity="warning",
-                   reason=f"{result.reason}; its sentence says \"used to\": it may tell what was, not what is, so it is not known to be stale",
+    return _not_stale(result, UNSURE, 'its sentence says "used to": it may tell what was, not what is, so it is not known to be stale')
+
+
+def _not_stale(result: AnchorResult, state: str, why: str) -> AnchorResult:
+    """A gone name that the text's own history or words say is no stale one: INCONCLUSIVE, a warning saying why after
+    what history found, and no fix (a rewrite would change a text that is not wrong)."""
+    return replace(result, verdict=Verdict.INCONCLUSIVE, state=state, severity="warning", reason=f"{result.reason}; {why}",
                    details={k: v for k, v in result.details.items() if k != "fix"})
 
 
