@@ -40,6 +40,7 @@ from anchorcheck.model.results import Memory
 from anchorcheck.model.registry import Registry
 from anchorcheck.repo.checkout import Repository
 from anchorcheck.memory.probes import exists as _exists, is_dir as _is_dir
+from anchorcheck.repo.paths import UnsafePathError
 
 
 MAX_SHOWN = 3
@@ -281,9 +282,9 @@ def _named_at(repo: Repository, commit: str, files: set[str], written: str) -> b
 def _line_of(repo: Repository, files: set[str], line: int) -> str:
     """The text of `line` in the first of the memory `files` that has it ("" when none can be read)."""
     for path in sorted(files)[:MAX_SHOWN]:
-        try:
-            lines = (repo.root / path).read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
+        try:  # through the Repository: confined to the checkout and capped, as the memory file was read
+            lines = repo.read_bytes(path).decode("utf-8", errors="replace").splitlines()
+        except (OSError, UnsafePathError):
             continue
         if 0 < line <= len(lines):
             return lines[line - 1].strip()
