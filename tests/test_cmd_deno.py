@@ -42,6 +42,8 @@ def test_deno_tasks_of_the_nearest_configuration_its_workspace_root_and_package_
         "deno task test --watch": V, "cmd:deno task dev in:node/": V, "deno task --cwd web test": R,
         "deno fmt": I, "deno import:x": I,  # not read in prose; asked directly, nothing to say
     }
+    # review: `--cwd` into a folder that is not here, or out of the checkout, was answered from the folder written in
+    assert verdicts(root, "deno task --cwd gone test", "deno task --cwd ../x test") == {"deno task --cwd gone test": R, "deno task --cwd ../x test": I}
 
 
 def test_a_deno_task_renamed_after_the_text_named_it_is_stale_and_other_deno_commands_are_not_read(tmp_path: Path) -> None:

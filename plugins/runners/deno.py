@@ -22,8 +22,8 @@ import re
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (ConfigError, dynamic, in_dir, is_file, join, line_of, listed, no_config, option,
-                                                  parse_json, parse_jsonc, read_text, refuted, searched, unknown, unusable, upward,
-                                                  verified)
+                                                  no_folder, parse_json, parse_jsonc, read_text, refuted, searched, unknown, unusable,
+                                                  upward, verified)
 
 NAMES = ("deno.json", "deno.jsonc")
 _VALUE_OPTIONS = frozenset({"--cwd", "-c", "--config", "-f", "--filter"})  # (`--lock`, `--env-file`: a value only after `=`)
@@ -88,8 +88,14 @@ def verify_deno(invocation: Invocation, context: Context) -> AnchorResult:
     if {"-c", "--config", "-r", "--recursive", "-f", "--filter", "--eval"} & options.keys():
         return unknown(invocation, "--config, --recursive, --filter or --eval: which tasks run is not read from the name alone")
     cwd = invocation.cwd  # `--cwd`: the folder the task runs in, and where its configuration is looked up from
-    if "--cwd" in options:
-        cwd = join(cwd, options["--cwd"]) or cwd
+    if "--cwd" in options:  # never answered from the folder the call was written in (a false VERIFIED)
+        moved = join(cwd, options["--cwd"])
+        if moved is None or dynamic(options["--cwd"]):
+            return unknown(invocation, f"deno is told to run in {options['--cwd']}, outside the repository or computed")
+        gone = no_folder(invocation, context, "deno", moved)
+        if gone is not None:
+            return gone
+        cwd = moved
     name = words[0] if words and words[0] != "--" else None  # what follows the task's name is its arguments
     try:
         files = _configs(context, cwd)
