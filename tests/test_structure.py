@@ -157,6 +157,28 @@ def test_a_path_in_a_used_to_sentence_is_read_when_here_and_stale_only_if_the_li
     assert (5, "old.toml") not in got  # what follows "used to" may be the old place: never read
 
 
+def test_a_path_in_a_sentence_dated_before_it_went_is_a_record_not_a_stale_claim(tmp_path: Path) -> None:
+    """netdata's skills: "Hit 2026-05-07 in `docs/network-flows/retention-querying.md`." records where a pitfall was
+    met; the docs moved under `docs/npm/` in June and the record stays true. A sentence dated before the commit that
+    took the path is a warning naming both; one dated after it was wrong on its own day, and one with no date (or a
+    date in code) is judged as any other."""
+    write_tree(
+        tmp_path,
+        {
+            "AGENTS.md": "# Pitfalls\n\nHit 2026-05-07 in `docs/flows/retention.md`.\n\nSee `docs/flows/retention.md` for retention.\n\n"
+            "On 2999-01-01 `docs/flows/retention.md` was checked again.\n\nRun `docs/flows/retention.md` as of `2026-05-07`.\n",
+            "docs/flows/retention.md": "# Retention\n",
+        },
+    )
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "docs/flows", "docs/npm")
+    git(tmp_path, "commit", "-qm", "move the flows docs")
+    got = verdicts(tmp_path)
+    verdict, _, reason = got[(3, "docs/flows/retention.md")]
+    assert verdict == "INCONCLUSIVE" and "dates itself 2026-05-07" in reason and "docs/npm/retention.md" in reason
+    assert got[(5, "docs/flows/retention.md")][0] == got[(7, "docs/flows/retention.md")][0] == got[(9, "docs/flows/retention.md")][0] == "REFUTED"
+
+
 def test_a_shell_comment_with_a_quote_in_it_is_dropped_and_the_command_read(tmp_path: Path) -> None:
     """localsend's "cargo test --features full       # in packages/core — see "Core crate features" below": a quote
     after the `#` was taken for an open string, so the comment stayed in the command; with an apostrophe

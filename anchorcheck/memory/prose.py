@@ -74,6 +74,9 @@ _FORBIDDEN = re.compile(r"\bforbidden\b|\bnot\s+allowed\b", re.I)
 # hedged (`Reference.hedged`), not hidden: here now, it is read, and missing, only where history shows the line
 # already said it while the path was there (was true, is gone).
 _USED_TO = re.compile(r"\bused to\b", re.I)
+# A sentence that dates itself ("Hit 2026-05-07 in `docs/x.md`", "(2026-05-07 deploy failure): `x` had …") tells what
+# was on that day: a path that went later is no stale one there (`Reference.dated`; history compares the dates).
+_DATE = re.compile(r"(?<![\d-])(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?![\d-])")
 _IF_THERE = re.compile(r"[\s`'\")]*(?:,\s*)?\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
 _IF = re.compile(r"\b(?:if|when|unless)\s+(?:the\s+|a\s+|an\s+)?(?:file\s+|folder\s+|directory\s+)?$", re.I)
 _EXISTS = later(r"[`'\")]*\s+(?:exists?|is\s+present|is\s+there|does(?:n't|\s+not)\s+exist)\b", re.I)
@@ -94,7 +97,7 @@ class ProseLine:
         self.span_starts, self.span_ends = [s for s, _ in spans], [e for _, e in spans]
         found = list(_SENTENCE_END.finditer(self.text))
         self.end_starts, self.end_ends = [m.start() for m in found], [m.end() for m in found]
-        self._judged: dict[tuple[int, int], tuple[bool, bool, bool, tuple[list[int], list[int]]]] = {}
+        self._judged: dict[tuple[int, int], tuple[bool, bool, bool, str, tuple[list[int], list[int]]]] = {}
 
     def in_code(self, offset: int) -> bool:
         at = bisect.bisect_right(self.span_starts, offset) - 1
@@ -116,9 +119,10 @@ class ProseLine:
         return bool(_NOT_CREATED.search(before) or _PROHIBITED.search(before) or _IF_THERE.match(after) or _IF.search(before) and _EXISTS.match(after)
                     or _DEPRECATED_AFTER.match(after) or _DEPRECATED_BEFORE.search(before))
 
-    def sentence_at(self, offset: int) -> tuple[bool, bool, bool]:
+    def sentence_at(self, offset: int) -> tuple[bool, bool, bool, str]:
         """Whether the sentence holding `offset` claims nothing of what it names (gone, forbidden), whether
-        it names what is generated, and whether it may speak of the past ("used to": `_USED_TO`)."""
+        it names what is generated, whether it may speak of the past ("used to": `_USED_TO`), and the latest
+        day it dates itself to (`_DATE`, YYYY-MM-DD; "" for none)."""
         before = bisect.bisect_right(self.end_ends, offset)
         start = self.end_ends[before - 1] if before else 0
         if offset and self.text[offset - 1] in ".!?":
@@ -128,12 +132,13 @@ class ProseLine:
         if (start, end) not in self._judged:
             sentence = self.text[start:end]
             said = (bool(_GONE.search(sentence) or _FORBIDDEN.search(sentence)), bool(GENERATED.search(sentence)))
-            self._judged[start, end] = (*said, bool(_USED_TO.search(sentence)), self._hidden(start, end))
-        gone, generated, hedged, (hide_starts, reach) = self._judged[start, end]
+            dated = max(_DATE.findall(sentence), default="")
+            self._judged[start, end] = (*said, bool(_USED_TO.search(sentence)), dated, self._hidden(start, end))
+        gone, generated, hedged, dated, (hide_starts, reach) = self._judged[start, end]
         if not gone:  # "no longer" and "replaces" hide what they are said of: what follows them in the sentence
             at = bisect.bisect_left(hide_starts, offset)  # the words that come before `offset`, and how far the furthest reaches
             gone = at > 0 and reach[at - 1] >= offset
-        return gone, generated, hedged and not gone
+        return gone, generated, hedged and not gone, dated
 
     def _hidden(self, start: int, end: int) -> tuple[list[int], list[int]]:
         """Where "no longer" and "used to" (to the sentence's end) and a replacement verb (to its clause's end) begin in a sentence,

@@ -268,9 +268,10 @@ class _Reader:
             if prose.ends_sentence(cursor, offset):
                 self._end_sentence()
             cursor = offset
-            gone, generated, hedged = prose.sentence_at(offset)
+            gone, generated, hedged, dated = prose.sentence_at(offset)
             if gone or conditional or prose.unclaimed(offset, end):
                 continue  # names what is gone, forbidden or conditional: not a claim about the checkout now
+            first = len(self.found)
             if hedged:  # "used to": a past or a purpose; only its paths are read, each hedged (`Reference.hedged`)
                 if form != "import" and not (form == "code" and (" " in token or "\t" in token)):
                     self._path(token, number, column0, form, generated=generated, hedged=True)
@@ -285,6 +286,8 @@ class _Reader:
                 self._path(token, number, column0, "link", generated=generated)
             else:
                 self._path(token, number, column0, "import", written=f"@{token}", generated=generated)
+            if dated:  # the sentence tells what was that day (`Reference.dated`)
+                self.found[first:] = [r._replace(dated=dated) for r in self.found[first:]]
         if prose.ends_sentence(cursor, len(line)):
             self._end_sentence()
 

@@ -22,7 +22,7 @@ from anchorcheck.repo.context import BudgetExceeded, Context
 from anchorcheck.repo.paths import UnsafePathError, check_relative
 from anchorcheck.verify import namehistory
 from anchorcheck.verify.elsewhere import Readings, defined_elsewhere, gone_from_own
-from anchorcheck.verify.staleness import dropped_dependency, hedged, on_missing_file
+from anchorcheck.verify.staleness import dated, dropped_dependency, hedged, on_missing_file
 from anchorcheck.verify.unheld import config_history, names_missing, runs_unheld, runs_unknown, unknown_folder
 from anchorcheck.memory.references import INSTALL, MENTION
 
@@ -158,6 +158,8 @@ class Dispatch:
                 result = identifiers.on_result(reference, result, self, self._check)  # type: ignore[arg-type]
         if reference.hedged:
             result = hedged(result)
+        if reference.dated:
+            result = dated(result, reference.dated)
         result.implicit = True
         result.details = {**result.details, "written": reference.written, "form": reference.form}
         return result

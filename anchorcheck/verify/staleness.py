@@ -183,13 +183,30 @@ def _not_stale(result: AnchorResult, state: str, why: str) -> AnchorResult:
                    details={k: v for k, v in result.details.items() if k != "fix"})
 
 
+def dated(result: AnchorResult, day: str) -> AnchorResult:
+    """A gone name in a sentence that dates itself to `day` (YYYY-MM-DD) before the commit that took it away: the
+    sentence tells what was that day ("Hit 2026-05-07 in `docs/x.md`", an incident's record), which stays true after
+    the move. INCONCLUSIVE, a warning, no fix. Gone on or before that day, the sentence was not true on the day it
+    names: as it is. Others as they are."""
+    went = _removal(result, 1) if result.verdict is Verdict.REFUTED and result.state == GONE else None
+    if went is None or went <= day:
+        return result
+    return _not_stale(result, UNSURE, f"its sentence dates itself {day}, before that change: it tells what was then, so it is not known to be stale")
+
+
 def _removed_by(result: AnchorResult) -> str | None:
     """The commit history says removed or renamed what a result names from where the text names it (the first of
     the renames followed, not where their trail ended); None for a change not committed yet."""
+    return _removal(result, 0)
+
+
+def _removal(result: AnchorResult, field: int) -> str | None:
+    """A field (0 the commit, 1 its date) of the change history says removed or renamed what a result names from
+    where the text names it; None for none, or a change not committed yet."""
     history = result.details.get("history")
     change = (history.get("left") or history.get("change") or history.get("removed")) if isinstance(history, dict) else None
-    commit = change[0] if isinstance(change, (list, tuple)) and change else None
-    return commit if isinstance(commit, str) and commit else None
+    value = change[field] if isinstance(change, (list, tuple)) and len(change) > field else None
+    return value if isinstance(value, str) and value else None
 
 
 def _ignored(context: Context, path: str) -> bool:
