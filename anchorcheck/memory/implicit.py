@@ -129,14 +129,7 @@ def keep(reference: Reference, repo: Repository, roots: Sequence[str], probes: P
         return False
     if "/" in written.rstrip("/"):
         return True
-    if probes is not None and probes.left <= 0:
-        return False  # spent: not even the candidates are worked out (a table of 10,000 rows has as many)
-    candidates = readings(reference, repo, roots)
-    if probes is not None and not probes.take(len(candidates) + 1):
-        return False
-    if any(_exists(repo, c) for c in candidates):
-        return True
-    return len(_ending_with(repo, written.rstrip("/"))) == 1
+    return present(reference, repo, roots, probes)
 
 
 def resolve(reference: Reference, context: Context) -> Resolution:
@@ -296,9 +289,15 @@ def _said_at(repo: Repository, commit: str, files: set[str], said: str) -> bool:
     return any(said in (text_before(repo, commit, path) or "") for path in sorted(files)[:MAX_SHOWN])
 
 
-def present(reference: Reference, repo: Repository, roots: Sequence[str]) -> bool:
-    """Whether a path reference names something here now: a reading of it, or the one path ending so."""
-    return any(_exists(repo, c) for c in readings(reference, repo, roots)) or len(_ending_with(repo, reference.value.rstrip("/"))) == 1
+def present(reference: Reference, repo: Repository, roots: Sequence[str], probes: Probes | None = None) -> bool:
+    """Whether a path reference names something here now: a reading of it, or the one path ending so; within
+    `probes`, where given (a table of 10,000 rows has as many readings: spent, not even they are worked out)."""
+    if probes is not None and probes.left <= 0:
+        return False
+    candidates = readings(reference, repo, roots)
+    if probes is not None and not probes.take(len(candidates) + 1):
+        return False
+    return any(_exists(repo, c) for c in candidates) or len(_ending_with(repo, reference.value.rstrip("/"))) == 1
 
 
 def _listed(paths: list[str]) -> str:

@@ -225,7 +225,7 @@ def _usable(
         if reference.kind == "file" and reference.after and implicit.names_here(reference.after, reference, reading.repo):
             reference = reference._replace(after="")  # (Kiln's "in `libs/core` / `app/`": no other repository's path)
         if reference.kind == "file":
-            if not implicit.keep(reference, reading.repo, roots, probes) or reference.hedged and not implicit.present(reference, reading.repo, roots):
+            if not implicit.keep(reference, reading.repo, roots, probes) or reference.hedged and not implicit.present(reference, reading.repo, roots, probes):
                 held = reference.hedged or implicit.unplaced(reference)  # (history decides: `implicit.Unsure`)
                 if reading.unsure is None or not held or not reading.unsure.hold(reference):
                     continue

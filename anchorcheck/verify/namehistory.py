@@ -170,8 +170,7 @@ def _before_created(found: dict[str, Any], text: str, config: str, head: str, co
     left = context.time_left()
     if left is not None and left < MIN_SECONDS:
         return {**found, "cut": _DEADLINE}
-    seconds = GIT_TIMEOUT if left is None else min(GIT_TIMEOUT, left)
-    came = context.memo(("anchorcheck.config-created", head, config), lambda: created(context.repo, head, config, seconds))  # once per run
+    came = context.memo(("anchorcheck.config-created", head, config), lambda: created(context.repo, head, config, _git_seconds(context)))  # once per run
     if came is False:
         return {**found, "cut": _DEADLINE}  # not known when the configuration came: nothing concluded, nothing kept
     if came is None or came[1] is None or check_at(came[1], text) is not Verdict.VERIFIED:
@@ -294,9 +293,13 @@ def _by_content(anchor: Anchor, names: list[str], config: Paths, head: str, cont
 
 def _added(context: Context, head: str, config: Paths) -> Added | None:
     """The lines the revisions of `config` added (one walk per configuration and run, whichever names ask)."""
+    return context.memo(("anchorcheck.config-added", head, config), lambda: added_text(context.repo, head, config, _git_seconds(context)))
+
+
+def _git_seconds(context: Context) -> float:
+    """How long one git run of a history question may take: its own timeout, within what the deadline leaves."""
     left = context.time_left()
-    seconds = GIT_TIMEOUT if left is None else min(GIT_TIMEOUT, left)
-    return context.memo(("anchorcheck.config-added", head, config), lambda: added_text(context.repo, head, config, seconds))
+    return GIT_TIMEOUT if left is None else min(GIT_TIMEOUT, left)
 
 
 def _look(anchor: Anchor, text: str, config: Paths, head: str, context: Context, check_at: CheckAt) -> dict[str, Any]:

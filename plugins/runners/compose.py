@@ -27,6 +27,7 @@ from anchorcheck_plugins.runners._support import (
     is_file,
     join,
     listed,
+    named_file,
     no_config,
     parse_yaml,
     read_text,
@@ -37,7 +38,6 @@ from anchorcheck_plugins.runners._support import (
     upward,
     verified,
     yaml_key_line,
-    named_file,
 )
 
 DEFAULT_FILES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")

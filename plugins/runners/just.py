@@ -27,6 +27,7 @@ from anchorcheck_plugins.runners._support import (
     is_file,
     join,
     listed,
+    named_file,
     nearest,
     no_config,
     read_text,
@@ -35,7 +36,6 @@ from anchorcheck_plugins.runners._support import (
     unknown,
     unusable,
     verified,
-    named_file,
 )
 
 _NAMES = ("justfile", "Justfile", "JUSTFILE", ".justfile", ".Justfile")

@@ -23,6 +23,7 @@ from anchorcheck_plugins.runners._support import (
     ConfigError,
     dynamic,
     listed,
+    named_file,
     nearest,
     no_config,
     read_text,
@@ -30,7 +31,6 @@ from anchorcheck_plugins.runners._support import (
     unknown,
     unusable,
     verified,
-    named_file,
 )
 
 _SESSION_OPTIONS = frozenset({"-s", "-e", "--session", "--sessions"})

@@ -30,6 +30,7 @@ from anchorcheck_plugins.runners._support import (
     join,
     line_of,
     listed,
+    named_file,
     no_config,
     option,
     parse_yaml,
@@ -41,7 +42,6 @@ from anchorcheck_plugins.runners._support import (
     upward,
     verified,
     yaml_key_line,
-    named_file,
 )
 
 NAMES = ("Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml", "Taskfile.dist.yml", "taskfile.dist.yml",

@@ -26,6 +26,7 @@ from anchorcheck_plugins.runners._support import (
     is_file,
     line_of,
     listed,
+    named_file,
     no_config,
     parse_toml,
     read_text,
@@ -34,7 +35,6 @@ from anchorcheck_plugins.runners._support import (
     unusable,
     upward,
     verified,
-    named_file,
 )
 
 _PYTHON_FACTOR = re.compile(r"(?:py|pypy|cpython)(?:\d(?:\.?\d+)?t?)?|py\d+t?|\d\.\d+t?")
