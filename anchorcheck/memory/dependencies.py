@@ -177,6 +177,7 @@ class Dependencies:
         self._cache: FactsCache | None | bool = False
         self._removed: dict[str, dict[str, Change]] = {}  # manifest -> normal name -> the commit that removed it
         self._now: dict[str, set[str]] = {}  # manifest kind -> names any manifest of that kind declares now
+        self._near: dict[tuple[str, str], list[str]] = {}  # (folder, kind) -> `_nearest`: asked per word, of a few folders
 
     def removal(self, word: str, folder: str, headings: tuple[str, ...] = ()) -> Removal | None:
         """The removal of `word` as a direct dependency of the manifests nearest `folder`; None when none removed it
@@ -214,6 +215,11 @@ class Dependencies:
 
     def _nearest(self, folder: str, kind: str) -> list[str]:
         """The manifest of that kind nearest the folder (upwards), and the root's."""
+        if (folder, kind) not in self._near:
+            self._near[folder, kind] = self._look_up(folder, kind)
+        return self._near[folder, kind]
+
+    def _look_up(self, folder: str, kind: str) -> list[str]:
         found: list[str] = []
         at = folder.strip("/")
         while True:

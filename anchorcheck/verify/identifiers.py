@@ -202,10 +202,10 @@ def _written_in_source(name: str, verifier: Verifier) -> str | None:
             return None
         if index.contains(path, needle) and _writes(index, path, whole):
             return path
-    return _written_elsewhere(context, whole, {path for path, _ in indexed})
+    return _written_elsewhere(context, needle, whole, {path for path, _ in indexed})
 
 
-def _written_elsewhere(context: Context, whole: re.Pattern[bytes], looked: set[str]) -> str | None:
+def _written_elsewhere(context: Context, needle: bytes, whole: re.Pattern[bytes], looked: set[str]) -> str | None:
     """A tracked file the source index left out (`looked`) that writes the name: one no language plugin
     parses (Kotlin, Zig, a shell script, a config), or one of a folder the index skips (`build/`); it may
     define it now, so its old definition's removal proves nothing. Prose is not a place of definitions: a
@@ -221,7 +221,8 @@ def _written_elsewhere(context: Context, whole: re.Pattern[bytes], looked: set[s
         if path in looked or _prose(path, registry):
             continue
         try:
-            if whole.search(repo.read_bytes(path, MAX_UNPARSED_BYTES)) is not None:
+            data = repo.read_bytes(path, MAX_UNPARSED_BYTES)
+            if needle in data and whole.search(data) is not None:  # (the bytes first: a search that starts in a look-behind tries every offset)
                 if not _prose(repo.resolve(path).relative_to(repo.root).as_posix(), registry):
                     return path
         except (OSError, UnsafePathError, ValueError):  # too large, gone, or a link out: data, not a definition
