@@ -776,3 +776,24 @@ def test_a_rename_history_gives_is_judged_against_the_tree_as_it_is_now(tmp_path
     again = v.check("cmd:make lint")
     for other in (again, verifier(tmp_path, cache).check("cmd:make lint"), verifier(tmp_path).check("cmd:make lint")):
         assert other.verdict is Verdict.REFUTED and "renamed to" not in other.reason and "fix" not in other.details, other.reason
+
+
+@needs_git
+def test_a_dependency_a_manifest_declares_again_is_no_longer_dropped_for_a_long_lived_verifier(tmp_path):
+    """What a manifest's history dropped is asked of the manifests as they are at each call: a `wrapt` in a memory's
+    code after pyproject.toml dropped it is stale, and once the manifest declares it again (or a new manifest in the
+    memory's folder does), a long-lived Verifier says so, as a new one would."""
+    from anchorcheck.memory.references import MENTION
+    from anchorcheck.model.reference import Reference
+
+    pyproject = '[project]\nname = "app"\ndependencies = [\n  "wrapt>=1.14",\n]\n'
+    write(tmp_path, {"pyproject.toml": pyproject, "web/x.py": "x = 1\n"})
+    init_repo(tmp_path)
+    write(tmp_path, {"pyproject.toml": pyproject.replace('  "wrapt>=1.14",\n', "")})
+    git(tmp_path, "commit", "-qam", "drop wrapt")
+    memory = Memory(text="Wrap calls with `wrapt`.", anchors=[Reference("pkg", "pkg:wrapt", "wrapt", 1, 17, 22, MENTION)])
+    v = verifier(tmp_path)
+    assert v.verify(memory).results[0].verdict is Verdict.REFUTED
+    write(tmp_path, {"pyproject.toml": pyproject})  # declared again, not committed
+    assert v.verify(memory).results[0].verdict is Verdict.INCONCLUSIVE
+    assert verifier(tmp_path).verify(memory).results[0].verdict is Verdict.INCONCLUSIVE

@@ -21,7 +21,7 @@ from functools import cache
 from anchorcheck.evidence.cache import open_cache
 from anchorcheck.evidence.history import Fate, history_of, names, text_before
 from anchorcheck.memory import implicit
-from anchorcheck.memory.dependencies import Dependencies
+from anchorcheck.memory.dependencies import Dependencies, Removal
 from anchorcheck.memory.outside import is_outside
 from anchorcheck.model.results import Evidence
 from anchorcheck.model.anchors import Anchor, decode_path
@@ -111,10 +111,12 @@ def dropped_dependency(reference: Reference, context: Context) -> AnchorResult:
     """A package name in inline code that a manifest's history dropped (it was read for that alone): REFUTED with
     the commit; INCONCLUSIVE when the history read now says otherwise (a manifest declares it again)."""
     repo = context.repo
-    def make() -> Dependencies:
-        return Dependencies(repo, lambda: open_cache(context.options, repo.root, context.time_left))
 
-    removal = context.memo(("anchorcheck.dependencies", repo.root), make).removal(reference.written, reference.folder, reference.sections)
+    def look() -> Removal | None:  # in the memo: the manifests it reads are watched, and it is asked again once one changes
+        dependencies = Dependencies(repo, lambda: open_cache(context.options, repo.root, context.time_left))
+        return dependencies.removal(reference.written, reference.folder, reference.sections)
+
+    removal = context.memo(("anchorcheck.dropped", reference.written, reference.folder, reference.sections), look)
     if removal is None:
         return AnchorResult(reference.anchor, Verdict.INCONCLUSIVE, f"{reference.written} is declared by a manifest, or no longer known to be dropped")
     anchor = f"pkg:{removal.ecosystem}/{reference.anchor.removeprefix('pkg:')}"
