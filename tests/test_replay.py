@@ -481,3 +481,22 @@ def test_a_link_to_a_tracked_folder_the_listing_skips_does_not_block_a_replay(re
     shutil.rmtree(repo / "fixtures" / "a" / "node_modules")  # the folder the link reached is gone
     after = check(repo, "-v")
     assert not after.replayed and after.shown == check(repo, "-v", "--no-cache").shown
+
+
+def test_a_check_whose_memories_went_to_worker_processes_is_replayed_by_what_they_read(repo: Path) -> None:
+    """A large check goes to a pool of processes (PARALLEL_THRESHOLD memories with anchors); its workers send back
+    what they read, so a warm run replays it (penpot's warm check: 5 s of CPU, 0.2 s replayed), and a file only the
+    workers looked for (an ignored module, absent) appearing makes the next run a full one with the new truth."""
+    from anchorcheck.verify.verifier import PARALLEL_THRESHOLD
+
+    lines = "".join(f"- `m{i}` lives in `file:src/app/m{i}.py`.\n" for i in range(PARALLEL_THRESHOLD))
+    write_tree(repo, {f"src/app/m{i}.py": f"X = {i}\n" for i in range(PARALLEL_THRESHOLD)})
+    write_tree(repo, {"CLAUDE.md": MEMORY + lines + "- Local helper: `sym:notes/local.py::helper`.\n", ".gitignore": FILES[".gitignore"] + "notes/\n"})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "many modules")
+    first = warm(repo, "-v")
+    assert "REFUTED sym:notes/local.py::helper" in first.out
+    write_tree(repo, {"notes/local.py": "def helper():\n    pass\n"})
+    after = check(repo, "-v")
+    assert not after.replayed and "VERIFIED sym:notes/local.py::helper" in after.out
+    assert after.shown == check(repo, "-v", "--no-cache").shown

@@ -58,6 +58,20 @@ class Reads:
         # candidates are not copied into each entry that uses it, nor indexed path by path.
         self.held: list[Collection[str]] = []
 
+    def to_dict(self) -> dict[str, Any]:
+        """What another process needs to know of these reads to key a stored report (`anchorcheck.serve.replay`)
+        and to watch for changes: the paths and the flags. The tests of paths (`lists`, `watches`) and the held
+        sets are not sent; every path they stand for is a listed one, which the listing's key names."""
+        return {"paths": sorted(self.paths), "probed": sorted(self.probed), "heads": sorted(self.heads),
+                **{flag: getattr(self, flag) for flag in ("listing", "git", "gitstate", "headbound")}}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Reads:
+        reads = cls()
+        reads.paths, reads.probed, reads.heads = set(data["paths"]), set(data["probed"]), set(data["heads"])
+        reads.listing, reads.git, reads.gitstate, reads.headbound = (bool(data[f]) for f in ("listing", "git", "gitstate", "headbound"))
+        return reads
+
     def add(self, other: Reads) -> None:
         self.paths |= other.paths
         self.probed |= other.probed
@@ -193,6 +207,10 @@ class Memo:
         """git's own state fed the running computation (a command that does not look at the work tree)."""
         if self._open:
             self._open[-1].gitstate = True
+
+    def took(self, reads: Reads) -> None:
+        """What another process read for the running computation (a worker's chunk of a batch): as if read here."""
+        self._inherit(reads)
 
     def current(self) -> Reads | None:
         """What the innermost computation running now has read so far (None outside any)."""

@@ -34,8 +34,9 @@ no listing), nothing read from git's history or HEAD, nothing read outside
 the listing that is no regular file or changed while the run read it, no
 result cut short by a deadline, no memory with a time or revision field
 (`expires`, `resolve_after`, `as_of` are judged against the clock and
-history), no batch sent to other processes (their reads are not seen here),
-no error (exit 2), and a receipts log the run left as it was.
+history), no error (exit 2), and a receipts log the run left as it was. A
+batch sent to a pool of processes counts what its workers read
+(`fleet.submit_batches` hands their reads back).
 """
 
 from __future__ import annotations
@@ -336,10 +337,8 @@ class Recording:
     def _entry(self, verifier: Verifier, reads: Reads, memories: list[Memory], run: Run) -> dict[str, Any] | None:
         from anchorcheck.base.codesig import code_signature, fingerprint, plugin_sources
         from anchorcheck.repo.treestate import listing_key
-        from anchorcheck.verify.verifier import PARALLEL_THRESHOLD
-
         tree = verifier.tree()
-        if tree is None or reads.git or _unsure(run.reports, memories, PARALLEL_THRESHOLD):
+        if tree is None or reads.git or _unsure(run.reports, memories):
             return None
         head = _head_read(verifier, reads)
         if head == "":
@@ -411,12 +410,10 @@ def _ignored_files(root: str, paths: list[str], began: int) -> dict[str, str | N
     return ids
 
 
-def _unsure(reports: list[MemoryReport], memories: list[Memory], parallel: int) -> bool:
+def _unsure(reports: list[MemoryReport], memories: list[Memory]) -> bool:
     """Whether the reports may differ with nothing in the key changed: the clock or history judged a
-    memory, a deadline cut a result short, or a pool of processes read what this one did not see."""
+    memory, or a deadline cut a result short. (A pool's workers send what they read: `fleet.submit_batches`.)"""
     if any(any(m.metadata.get(name) is not None for name in _LIFECYCLE) for m in memories if m.metadata):
-        return True
-    if sum(1 for m in memories if m.anchors) >= parallel:
         return True
     return any(result.state == "budget" for report in reports for result in report.results)
 

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from anchorcheck.base.memo import Memo, Reads
 from anchorcheck.model.results import AnchorResult, Memory, MemoryReport, Verdict
 from anchorcheck.verify import staleness
 from anchorcheck.verify.verifier import Verifier, _verify_here
@@ -76,12 +77,16 @@ def plan(sizes: list[int], workers: int) -> list[list[tuple[int, int]]]:
 
 
 def submit_batches(
-    executor: Executor, batches: list[tuple[tuple[Any, ...], list[Memory]]], until: float | None, now: datetime | None
+    executor: Executor, batches: list[tuple[tuple[Any, ...], list[Memory]]], until: float | None, now: datetime | None,
+    memo: Memo | None = None,
 ) -> list[list[MemoryReport]]:
     """Verify each (Verifier spec, memories) batch on the executor's workers; reports per batch, in order.
 
     The chunks of all batches are submitted at once, those of the largest
     batches first (see `plan`): eight repositories on two workers keep both busy.
+    What the workers read is handed to `memo`'s running computation, as if read
+    here (one repository's batch: a `check` whose memories went to a pool is
+    stored for replay, and watched, by every file its workers read).
     """
     import pickle  # only a batch sent to other processes needs it
 
@@ -96,7 +101,10 @@ def submit_batches(
     reports: list[list[MemoryReport]] = [[] for _ in batches]
     for index, (_, memories) in enumerate(batches):
         for start, stop in chunks[index]:
-            for memory, done in zip(memories[start:stop], submitted[index, start].result()):
+            done_chunk = submitted[index, start].result()
+            if memo is not None:
+                memo.took(Reads.from_dict(done_chunk["reads"]))
+            for memory, done in zip(memories[start:stop], done_chunk["reports"]):
                 results = [AnchorResult.from_dict(r) for r in done["results"]]
                 reports[index].append(MemoryReport(memory, results, Verdict(done["verdict"]), done.get("reason", "")))
     return reports
@@ -119,7 +127,7 @@ _WORKER = threading.local()
 
 def _verify_chunk(
     spec: bytes, memories: list[dict[str, Any]], until: float | None, now: datetime | None = None
-) -> list[dict[str, Any]]:
+) -> dict[str, Any]:
     """Runs in a worker: one Verifier per spec per worker thread, reused across chunks so its index stays warm."""
     verifiers: dict[bytes, Verifier] = _WORKER.__dict__.setdefault("verifiers", {})
     verifier = verifiers.get(spec)
@@ -135,6 +143,8 @@ def _verify_chunk(
     chunk = [Memory.from_dict(m) for m in memories]
     # The paths the caller's walk left out (past its `MAX_PATHS`) are looked up in one walk per chunk, not one
     # each: 3,000 missing paths ran git 6,000 times here. What the caller walked is read from the cache.
-    staleness.want(chunk, verifier.context)
-    reports = _verify_here(verifier, chunk, until, now)
-    return [{"results": [r.to_dict() for r in rep.results], "verdict": str(rep.verdict), "reason": rep.reason} for rep in reports]
+    with verifier.context.shared.recording() as reads:  # (what the caller keys a stored report by)
+        staleness.want(chunk, verifier.context)
+        reports = _verify_here(verifier, chunk, until, now)
+    done = [{"results": [r.to_dict() for r in rep.results], "verdict": str(rep.verdict), "reason": rep.reason} for rep in reports]
+    return {"reports": done, "reads": reads.to_dict()}

@@ -237,7 +237,7 @@ class Verifier(Dispatch, Resident):
         from anchorcheck.verify.fleet import submit_batches  # only batches sent to other processes need it
 
         try:
-            return submit_batches(executor, [(self._spec, batch)], until, now)[0]
+            return submit_batches(executor, [(self._spec, batch)], until, now, self.context.shared)[0]
         finally:
             if owned:
                 executor.shutdown()
