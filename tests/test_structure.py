@@ -161,13 +161,15 @@ def test_a_path_in_a_sentence_dated_before_it_went_is_a_record_not_a_stale_claim
     """netdata's skills: "Hit 2026-05-07 in `docs/network-flows/retention-querying.md`." records where a pitfall was
     met; the docs moved under `docs/npm/` in June and the record stays true. A sentence dated before the commit that
     took the path is a warning naming both; one dated after it was wrong on its own day, and one with no date (or a
-    date in code) is judged as any other."""
+    date in code) is judged as any other. A sentence wraps: the date may stand on a line before the path."""
     write_tree(
         tmp_path,
         {
             "AGENTS.md": "# Pitfalls\n\nHit 2026-05-07 in `docs/flows/retention.md`.\n\nSee `docs/flows/retention.md` for retention.\n\n"
-            "On 2999-01-01 `docs/flows/retention.md` was checked again.\n\nRun `docs/flows/retention.md` as of `2026-05-07`.\n",
+            "On 2999-01-01 `docs/flows/retention.md` was checked again.\n\nRun `docs/flows/retention.md` as of `2026-05-07`.\n\n"
+            "- Angle brackets break MDX.\n  Hit 2026-05-07 in\n  `docs/flows/retention.md`. Fixed\n  in `docs/flows/limits.md` too.\n",
             "docs/flows/retention.md": "# Retention\n",
+            "docs/flows/limits.md": "# Limits\n",
         },
     )
     init_repo(tmp_path)
@@ -177,6 +179,8 @@ def test_a_path_in_a_sentence_dated_before_it_went_is_a_record_not_a_stale_claim
     verdict, _, reason = got[(3, "docs/flows/retention.md")]
     assert verdict == "INCONCLUSIVE" and "dates itself 2026-05-07" in reason and "docs/npm/retention.md" in reason
     assert got[(5, "docs/flows/retention.md")][0] == got[(7, "docs/flows/retention.md")][0] == got[(9, "docs/flows/retention.md")][0] == "REFUTED"
+    assert got[(13, "docs/flows/retention.md")][0] == "INCONCLUSIVE"  # the date on the sentence's line before (netdata's)
+    assert got[(14, "docs/flows/limits.md")][0] == "REFUTED"  # a sentence of its own, undated
 
 
 def test_a_shell_comment_with_a_quote_in_it_is_dropped_and_the_command_read(tmp_path: Path) -> None:

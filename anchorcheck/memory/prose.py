@@ -119,14 +119,16 @@ class ProseLine:
         return bool(_NOT_CREATED.search(before) or _PROHIBITED.search(before) or _IF_THERE.match(after) or _IF.search(before) and _EXISTS.match(after)
                     or _DEPRECATED_AFTER.match(after) or _DEPRECATED_BEFORE.search(before))
 
-    def sentence_at(self, offset: int) -> tuple[bool, bool, bool, str]:
+    def sentence_at(self, offset: int, carried: str = "") -> tuple[bool, bool, bool, str]:
         """Whether the sentence holding `offset` claims nothing of what it names (gone, forbidden), whether
         it names what is generated, whether it may speak of the past ("used to": `_USED_TO`), and the latest
-        day it dates itself to (`_DATE`, YYYY-MM-DD; "" for none)."""
+        day it dates itself to (`_DATE`, YYYY-MM-DD; "" for none), `carried` that of its part on lines before."""
         before = bisect.bisect_right(self.end_ends, offset)
         start = self.end_ends[before - 1] if before else 0
         if offset and self.text[offset - 1] in ".!?":
             start = offset  # the line read up to `offset` ends a sentence there
+        if start:
+            carried = ""  # a sentence that begins on this line
         after = bisect.bisect_left(self.end_starts, offset)
         end = self.end_starts[after] if after < len(self.end_starts) else len(self.text)
         if (start, end) not in self._judged:
@@ -138,7 +140,16 @@ class ProseLine:
         if not gone:  # "no longer" and "replaces" hide what they are said of: what follows them in the sentence
             at = bisect.bisect_left(hide_starts, offset)  # the words that come before `offset`, and how far the furthest reaches
             gone = at > 0 and reach[at - 1] >= offset
-        return gone, generated, hedged and not gone, dated
+        return gone, generated, hedged and not gone, max(dated, carried)
+
+    def open_date(self, carried: str) -> str:
+        """The day the sentence still open at the line's end dates itself to ("Hit 2026-05-07 in" over the path on the
+        next line), with `carried`, that of its part on lines before; "" when the line ends its sentence."""
+        ends = self.end_ends
+        if ends and ends[-1] >= len(self.text.rstrip()):
+            return ""
+        tail = self.text[ends[-1] :] if ends else self.text
+        return max(max(_DATE.findall(tail), default=""), "" if ends else carried)
 
     def _hidden(self, start: int, end: int) -> tuple[list[int], list[int]]:
         """Where "no longer" and "used to" (to the sentence's end) and a replacement verb (to its clause's end) begin in a sentence,

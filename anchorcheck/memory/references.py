@@ -187,10 +187,7 @@ class _Reader:
 
     def _end_sentence(self) -> None:
         _share_siblings(self.found, self.names)
-        self.names = []
-        self.sentence = []
-        self.foreign = ""
-        self.placing[0] = ""
+        self.names, self.sentence, self.foreign, self.placing[0] = [], [], "", ""
 
     def _placing(self, before: str) -> None:
         """"Run from the `ui/` directory:", "Inside `core/`,": a folder the sentence names as where to run, in so many
@@ -236,18 +233,21 @@ class _Reader:
             self.lists.append((block.depth, []))
         elif block.depth == 0 and block.kind == "paragraph":
             self.lists, self.lead, self.conditional, self.placing[1] = [], [], False, ""  # a paragraph at the margin ends the list and its lead-in
+        carried = ""  # the day the sentence open at the end of the line before dates itself to
         for index, line in enumerate(block.lines):
             if block.kind == "table" and index:
                 self._end_sentence()  # a row is a sentence of its own: an `owner/repo` in one says nothing of the next
+                carried = ""
             following = block.lines[index + 1].text if index + 1 < len(block.lines) and block.kind != "table" else ""
-            self._prose(line, following, conditional=block.item and self.conditional)
+            carried = self._prose(line, following, conditional=block.item and self.conditional, carried=carried)
             if block.depth == 0 and block.kind == "paragraph" and _leads_in(line.text, index == len(block.lines) - 1, self.placing[0]):
                 self.lead, self.placing[1] = self._folders_here(line.number), self.placing[0]
                 self.conditional = bool(_CONDITIONAL_LEAD.search(line.text))
 
-    def _prose(self, source: Line, following: str = "", conditional: bool = False) -> None:
-        """One line of prose; `following` is the next line of its paragraph ("`x`" then "if it exists"), and
-        `conditional` says the list it is an item of was introduced as what may not be there."""
+    def _prose(self, source: Line, following: str = "", conditional: bool = False, carried: str = "") -> str:
+        """One line of prose; `following` is the next line of its paragraph ("`x`" then "if it exists"),
+        `conditional` says the list it is an item of was introduced as what may not be there, and `carried` is the
+        day its lines before date the sentence still open to. The day the sentence open at its end dates itself to."""
         line, number = source.text, source.number
         spans = [(span.start(), span.end(), span.group(2), span.start(2)) for span in source.spans]
         events: list[tuple[int, str, str, int, int]] = []  # (offset, form, token, column0, end)
@@ -268,7 +268,7 @@ class _Reader:
             if prose.ends_sentence(cursor, offset):
                 self._end_sentence()
             cursor = offset
-            gone, generated, hedged, dated = prose.sentence_at(offset)
+            gone, generated, hedged, dated = prose.sentence_at(offset, carried)
             if gone or conditional or prose.unclaimed(offset, end):
                 continue  # names what is gone, forbidden or conditional: not a claim about the checkout now
             first = len(self.found)
@@ -276,9 +276,8 @@ class _Reader:
                 if form != "import" and not (form == "code" and (" " in token or "\t" in token)):
                     self._path(token, number, column0, form, generated=generated, hedged=True)
             elif form == "code":
-                before = len(self.found)
                 self._code(token, number, column0, generated)
-                if len(self.found) > before:  # (a command's `VAR=value` prefixes come before it)
+                if len(self.found) > first:  # (a command's `VAR=value` prefixes come before it)
                     runs_in(self.found, line)
                     runs_in_prose(self.found, line)
                     self._placing(("" if offset > 60 else ". ") + line[max(0, offset - 60) : offset])  # (a line's start starts a sentence)
@@ -290,6 +289,7 @@ class _Reader:
                 self.found[first:] = [r._replace(dated=dated) for r in self.found[first:]]
         if prose.ends_sentence(cursor, len(line)):
             self._end_sentence()
+        return prose.open_date(carried)
 
     def _folders_here(self, number: int) -> list[str]:
         here = itertools.takewhile(lambda r: r.line == number, reversed(self.found))  # not every line's: quadratic
