@@ -61,4 +61,5 @@ RUNNER_GO = {"runners": {"go": ["go"]}}
 RUNNER_COMPOSE = {"runners": {"compose": ["docker", "docker-compose", "podman", "podman-compose"]}}
 RUNNER_TURBO = {"runners": {"turbo": ["turbo"]}}
 RUNNER_GRADLE = {"runners": {"gradle": ["gradle", "gradlew"]}}
+RUNNER_MAVEN = {"runners": {"maven": ["mvn", "mvnw", "mvnd"]}}
 RUNNER_DENO = {"runners": {"deno": ["deno"]}}

@@ -163,6 +163,7 @@ _BUILTIN: dict[str, tuple[str, ...]] = {
     "runner:go": ("module example.com/x\n\ngo 1.22\n",),
     "runner:compose": ("services:\n  web:\n    image: x\n    profiles: [dev]\n  db: &db\n    image: y\ninclude:\n  - other.yml\n",),
     "runner:gradle": ('rootProject.name = "x"\ninclude(\n    ":app",\n    ":app:sub", // a comment\n)\ninclude \'lib\',\n    \'cli\'\nincludeBuild("build-logic")\n',),
+    "runner:maven": ("<project>\n  <parent><artifactId>p</artifactId></parent>\n  <!-- <artifactId>no</artifactId> -->\n  <artifactId>core</artifactId>\n  <modules><module>app</module></modules>\n</project>\n",),
     "runner:npm": ('{"name": "x", "scripts": {"build": "tsc", "test": "vitest"}, "workspaces": ["packages/*"]}\n',),
     "anchor": ("pkg:pypi/redis@>=5", "!import:os.path in:src/", "span:src/a%20b.py#L1-L20", "env:REDIS_URL in:**/*.py", "sym:a.py::C.f", "file:docs/x.md", "watch:uv.lock@abc"),
     "python": ('import os, redis\nfrom .x import y\nos.environ["A"]\nos.getenv(k)\nclass C:\n    def f(self): pass\n',),
@@ -304,6 +305,7 @@ _RUNNERS: dict[str, tuple[str, str]] = {  # runner: (its configuration file, an 
     "go": ("go.mod", "cmd:go run ./cmd/x"),
     "compose": ("docker-compose.yml", "cmd:docker compose up web"),
     "gradle": ("settings.gradle.kts", "cmd:gradle :app:sub:build"),
+    "maven": ("pom.xml", "cmd:mvn -pl :core,app -am test"),
 }
 
 

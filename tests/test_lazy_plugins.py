@@ -161,7 +161,7 @@ def test_plugins_command_imports_and_lists_everything(capsys) -> None:  # noqa: 
     assert builtin["runner-npm"]["hooks"] == ["register_runners"]
     assert set(data["kinds"]) == {"cmd", "env", "file", "import", "pkg", "span", "sym", "watch"}
     assert set(data["languages"]) == {"c", "cpp", "csharp", "dart", "elixir", "go", "java", "javascript", "kotlin", "php", "prisma", "python", "ruby", "rust", "shell", "swift", "tsx", "typescript"}
-    assert len(data["runners"]) == 13 and set(data["ecosystems"]) == {"cargo", "golang", "npm", "pypi"}
+    assert len(data["runners"]) == 14 and set(data["ecosystems"]) == {"cargo", "golang", "npm", "pypi"}
 
 
 def test_entry_points_are_read_as_importlib_metadata_reads_them() -> None:

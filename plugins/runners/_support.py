@@ -169,6 +169,22 @@ def named_file(
     return path
 
 
+def missing_wrapper(invocation: Invocation, context: Context) -> AnchorResult | None:
+    """A build tool's wrapper written as a path (`./gradlew`, `java/mvnw`) is a file of the checkout: REFUTED with
+    `missing_path` when it is not there (the core asks history), INCONCLUSIVE outside the repository, None when it
+    is there or the program is called by name."""
+    if "/" not in invocation.program:
+        return None
+    wrapper = join(invocation.cwd, invocation.program)
+    if wrapper is None:
+        return unknown(invocation, f"{invocation.program} is outside the repository")
+    if is_file(context, wrapper):
+        return None
+    missing = refuted(invocation, f"{wrapper} does not exist in the repository")
+    missing.state, missing.details = "missing", {**missing.details, "missing_path": wrapper}
+    return missing
+
+
 def no_folder(invocation: Invocation, context: Context, tool: str, folder: str) -> AnchorResult | None:
     """REFUTED when an option sends a call into a folder the repository does not have (`pnpm -C web`,
     `npm --prefix web`, `uv --directory web` after web/ went away): answered from the root instead, it

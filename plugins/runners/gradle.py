@@ -41,7 +41,7 @@ import re
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.plugin import NOT_IN_CONFIG, Context, history_of
 from anchorcheck_plugins.runners._support import (
-    ConfigError, dynamic, in_dir, is_dir, is_file, join, listed, nearest, no_config, no_folder, option,
+    ConfigError, dynamic, in_dir, is_dir, is_file, join, listed, missing_wrapper, nearest, no_config, no_folder, option,
     read_text, refuted, searched, unknown, unusable, upward, verified,
 )
 
@@ -102,14 +102,9 @@ def reads_gradle(program: str, args: tuple[str, ...]) -> bool:
 
 def verify_gradle(invocation: Invocation, context: Context) -> AnchorResult:
     cwd = invocation.cwd
-    if "/" in invocation.program:  # `./gradlew`, `java/gradlew`: the wrapper is a file of the checkout
-        wrapper = join(cwd, invocation.program)
-        if wrapper is None:
-            return unknown(invocation, f"{invocation.program} is outside the repository")
-        if not is_file(context, wrapper):
-            missing = refuted(invocation, f"{wrapper} does not exist in the repository")
-            missing.state, missing.details = "missing", {**missing.details, "missing_path": wrapper}
-            return missing
+    missing = missing_wrapper(invocation, context)  # `./gradlew`, `java/gradlew`: a file of the checkout
+    if missing is not None:
+        return missing
     words, tasks = list(invocation.args), []
     while words:
         word = words.pop(0)
