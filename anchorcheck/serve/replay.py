@@ -337,6 +337,7 @@ class Recording:
     def _entry(self, verifier: Verifier, reads: Reads, memories: list[Memory], run: Run) -> dict[str, Any] | None:
         from anchorcheck.base.codesig import code_signature, fingerprint, plugin_sources
         from anchorcheck.repo.treestate import listing_key
+
         tree = verifier.tree()
         if tree is None or reads.git or _unsure(run.reports, memories):
             return None
