@@ -183,6 +183,27 @@ def test_a_path_in_a_sentence_dated_before_it_went_is_a_record_not_a_stale_claim
     assert got[(14, "docs/flows/limits.md")][0] == "REFUTED"  # a sentence of its own, undated
 
 
+def test_a_lead_in_that_names_a_folder_in_plain_words_places_the_block_below(tmp_path: Path) -> None:
+    """vendure's CLAUDE.md: "**From packages/dev-server:**" over a block of `npm run populate`, a script of
+    packages/dev-server/package.json that the root's dropped long ago: answered at the root, it read as written after
+    it went (a warning naming a 2018 commit). A lead-in naming a folder of two or more segments in plain words places
+    the block there; "From CI/CD:" is no folder."""
+    write_tree(tmp_path, {"package.json": '{"scripts": {"populate": "node seed.js", "build": "tsc"}}\n'})
+    init_repo(tmp_path)
+    write_tree(tmp_path, {
+        "package.json": '{"scripts": {"build": "tsc"}}\n',
+        "packages/dev-server/package.json": '{"scripts": {"populate": "node seed.js", "dev": "node ."}}\n',
+        "AGENTS.md": "# Dev\n\n**From packages/dev-server:**\n\n```bash\nnpm run populate\nnpm run dev\n```\n\n"
+        "From CI/CD:\n\n```bash\nnpm run build\n```\n",
+    })
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "the dev server gets its own package")
+    got = verdicts(tmp_path)
+    assert got[(6, "npm run populate")][0] == got[(7, "npm run dev")][0] == "VERIFIED", got
+    assert "in:packages/dev-server" in got[(6, "npm run populate")][1]
+    assert got[(13, "npm run build")][0] == "VERIFIED" and "in:" not in got[(13, "npm run build")][1]
+
+
 def test_a_shell_comment_with_a_quote_in_it_is_dropped_and_the_command_read(tmp_path: Path) -> None:
     """localsend's "cargo test --features full       # in packages/core — see "Core crate features" below": a quote
     after the `#` was taken for an open string, so the comment stayed in the command; with an apostrophe

@@ -77,6 +77,9 @@ _OUTPUT_OPTIONS = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document
 _SHOWN_FIRST_LINE = later(r"^(?:#|//|--|;|<!--|/\*)\s*(?:file(?:name)?\s*:\s*)?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)\s*(?:-->|\*/)?$")
 _SHOWN_INFO = later(r"\b(?:title|file|filename)=[\"']?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)")
 # A lead-in that says what its list names may be absent: "Read these files if they exist:", "(when present):".
+# A lead-in that names where the block below runs in plain words, the folder not in code ("**From packages/dev-server:**"
+# over vendure's `npm run populate`): a path of two or more segments, the first lower-case (not "From CI/CD:").
+_PLAIN_PLACE = later(r"\b(?:from|in|inside|within)\s+(?:the\s+)?[*_]*((?-i:[a-z0-9._@])[\w.@-]*(?:/[\w.@-]+)+)/?[*_]*\s*(?:(?:directory|folder)\s*)?[*_]*:[*_]*\s*$", re.I)
 _CONDITIONAL_LEAD = later(r"\b(?:if|when(?:ever)?)\s+(?:(?:it|they|one|any|these|those|present)\s+)?(?:exists?|(?:is|are)\s+present|present)\b", re.I)
 _ASSIGNED_VALUE = re.compile(r"(?<!\S)([A-Za-z_]\w*=)[^\s'\"]+(?=\s|$)")  # an unquoted value: quotes stay balanced
 
@@ -154,8 +157,8 @@ def _links_elsewhere(offset: int, links: list[re.Match[str]]) -> bool:
 def _leads_in(text: str, last: bool, placed: str) -> bool:
     """Whether a line of a paragraph at the margin introduces what follows: it ends with a colon, or it is the
     paragraph's last, says where to run (`placed`) and breaks off unfinished ("From the `mcp/` directory, run" over
-    a list)."""
-    text = text.rstrip()
+    a list); emphasis around it is no part of it ("**From `web/`:**")."""
+    text = text.rstrip().rstrip("*_").rstrip()
     return text.endswith(":") or last and bool(placed) and not text.endswith((".", "!", "?"))
 
 
@@ -241,7 +244,8 @@ class _Reader:
             following = block.lines[index + 1].text if index + 1 < len(block.lines) and block.kind != "table" else ""
             carried = self._prose(line, following, conditional=block.item and self.conditional, carried=carried)
             if block.depth == 0 and block.kind == "paragraph" and _leads_in(line.text, index == len(block.lines) - 1, self.placing[0]):
-                self.lead, self.placing[1] = self._folders_here(line.number), self.placing[0]
+                plain = _PLAIN_PLACE.search(line.text) if not self.placing[0] and "`" not in line.text else None
+                self.lead, self.placing[1] = self._folders_here(line.number), self.placing[0] or (plain.group(1) if plain else "")
                 self.conditional = bool(_CONDITIONAL_LEAD.search(line.text))
 
     def _prose(self, source: Line, following: str = "", conditional: bool = False, carried: str = "") -> str:
