@@ -165,6 +165,7 @@ def test_a_class_whose_file_was_deleted_is_refuted_as_removed(renamed: Path) -> 
         ("_BaseTrainer", "sym:_BaseTrainer"), ("_loadConfig", "sym:_loadConfig"), ("_Redis", None), ("__Init__", None),
         ("facade::OpStatus", "sym:OpStatus"), ("Config::load()", "sym:Config.load"), ("std::make_unique", None),
         ("std::fs::read_to_string", None),
+        ("Htop_Reaction", "sym:Htop_Reaction"), ("Panel_new", "sym:Panel_new"), ("GPIO_Init", "sym:GPIO_Init"),
         ("run()", "sym:run"), ("CACHE_DIR", "env:CACHE_DIR"), ("$CACHE_DIR", "env:CACHE_DIR"), ("${CACHE_DIR}", "env:CACHE_DIR"),
         ("test", None), ("main", None), ("Redis", None), ("README", None), ("__init__", None), ("os.path", None), ("f(x)", None),
     ],
@@ -173,6 +174,19 @@ def test_only_names_shaped_like_identifiers_are_read(written: str, anchor: str |
     # (a dotted name, `os.path`, is also a loose path the checker keeps only where such a file is: not a name)
     found = [r.anchor for r in read_references(f"See `{written}`.\n", kinds=("file", "sym", "env")) if not r.loose]
     assert found == ([anchor] if anchor else [])
+
+
+def test_a_c_type_named_module_underscore_name_is_read_and_its_rename_is_stale(tmp_path: Path) -> None:
+    """htop's AGENTS.md: "return `Htop_Reaction` flags", a `typedef enum {...} Htop_Reaction;`. C's Module_Name shape
+    was no identifier shape, so the line was never read and a rename of the type went unseen (held-out-16)."""
+    write_tree(tmp_path, {"Action.h": "typedef enum {\n  HTOP_OK = 0x00,\n} Htop_Reaction;\n\nHtop_Reaction Action_run(void);\n",
+                          "AGENTS.md": "Actions return `Htop_Reaction` flags.\n"})
+    init_repo(tmp_path)
+    assert by_anchor(check(tmp_path)[1])["sym:Action.h::Htop_Reaction"]["verdict"] == "VERIFIED"
+    write_tree(tmp_path, {"Action.h": "typedef enum {\n  HTOP_OK = 0x00,\n} HtopReaction;\n\nHtopReaction Action_run(void);\n"})
+    commit(tmp_path, "rename the reaction type")
+    found = by_anchor(check(tmp_path)[1])["sym:Action.h::Htop_Reaction"]
+    assert found["verdict"] == "REFUTED" and "now `HtopReaction`" in found["reason"], found
 
 
 def test_a_name_defined_now_where_no_plugin_parses_is_never_shown_gone(tmp_path: Path) -> None:

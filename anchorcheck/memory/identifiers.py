@@ -24,6 +24,9 @@ _PART = later(r"[A-Za-z_][A-Za-z0-9_]*")
 _SNAKE = later(r"_?[a-z][a-z0-9]*(?:_[a-z0-9]+)+")  # parse_config, _private_helper (not __init__)
 _CAMEL = later(r"_?[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")  # loadConfig, _loadConfig
 _PASCAL = later(r"_?[A-Z](?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]*(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z])[A-Za-z0-9]*")  # SourceIndex, HTTPServer, _BaseTrainer
+# C's Module_function and Type_Name (htop's `Htop_Reaction`, `Panel_new`): capitalized parts joined by `_`, a lower-case
+# letter in them (all capitals is an environment variable's shape).
+_UNDERSCORED = later(r"_?[A-Z](?=[A-Za-z0-9_]*[a-z])[A-Za-z0-9]*(?:_[A-Za-z0-9]+)+")
 _SCREAMING = later(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # CACHE_DIR: an environment variable (or a constant)
 _VARIABLE = later(r"\$\{?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\}?")  # $CACHE_DIR, ${CACHE_DIR}
 
@@ -43,7 +46,7 @@ def identifier(token: str) -> tuple[str, str] | None:
         return None
     if len(parts) == 1 and _SCREAMING.fullmatch(name):
         return "env", name
-    if called or any(_SNAKE.fullmatch(p) or _CAMEL.fullmatch(p) or _PASCAL.fullmatch(p) for p in parts):
+    if called or any(_SNAKE.fullmatch(p) or _CAMEL.fullmatch(p) or _PASCAL.fullmatch(p) or _UNDERSCORED.fullmatch(p) for p in parts):
         return "sym", name
     return None
 
