@@ -85,6 +85,13 @@ CASES = {
         ["anchor", "cmd:tox -e lint"],
         ("VERIFIED", "lint"),
     ),
+    # review: a lead-in that names a folder in plain words, its last segment thousands of `_` long before the colon:
+    # three quantifiers in a row could each take the `_` (2,000 took 10 s, 4,000 took 101 s)
+    "a lead-in whose folder ends in thousands of underscores": (
+        {"AGENTS.md": "Run in a/" + "_" * 4000 + " z:\n\n```bash\nmake build\n```\n", "Makefile": "build:\n\ttrue\n"},
+        ["check", "AGENTS.md"],
+        ("", "1 verified"),
+    ),
     # found by the `shape:markdown` generator: a table of 3,000 rows of folders, commands and paths, one
     # memory: its references were added one by one (quadratic), every bare name was probed, and each
     # path was resolved before the deadline was looked at (a minute; 440 KB of it two)

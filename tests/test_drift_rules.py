@@ -270,15 +270,16 @@ def test_a_program_written_as_a_path_and_a_bare_dot_file_are_paths_that_can_go_s
     write_tree(tmp_path, {"CLAUDE.md": "Files ending in `.tsx`; promises chain with `.then`.\n\n```bash\ncd java && ./mvnw clean\n```\n"})
     init_repo(tmp_path)
     found = by_anchor(check(tmp_path)[1])
-    assert found["file:java/mvnw"]["verdict"] == "VERIFIED" and found["file:.node-version"]["verdict"] == "VERIFIED"
+    # (a wrapper the maven runner claims: a command whose program file is the path)
+    assert found["cmd:./mvnw -q verify in:java/"]["verdict"] == "VERIFIED" and found["file:.node-version"]["verdict"] == "VERIFIED"
     assert not any(".tsx" in a or ".then" in a for a in found)  # an extension, a method: nothing here, never here
     git(tmp_path, "mv", "java/mvnw", "java/mvnw.sh")
     git(tmp_path, "mv", ".node-version", ".nvmrc")
     commit(tmp_path, "rename the wrapper and the node pin")
     code, results = check(tmp_path)
     found = {(r["memory_file"], r["anchor"]): r for r in results}
-    for where in ("java/AGENTS.md", "CLAUDE.md"):  # relative to the file's folder, and to the folder `cd` entered
-        assert found[(where, "file:java/mvnw")]["verdict"] == "REFUTED" and "moved to `java/mvnw.sh`" in found[(where, "file:java/mvnw")]["reason"]
+    for key in (("java/AGENTS.md", "cmd:./mvnw -q verify in:java/"), ("CLAUDE.md", "cmd:cd java && ./mvnw clean")):  # the file's folder, the folder `cd` entered
+        assert found[key]["verdict"] == "REFUTED" and "moved to `java/mvnw.sh`" in found[key]["reason"], found[key]
     assert code == 1 and "moved to `.nvmrc`" in found[("AGENTS.md", "file:.node-version")]["reason"]
     assert found[("AGENTS.md", "file:.python-version")]["verdict"] == "VERIFIED"
 

@@ -78,6 +78,26 @@ def test_a_computed_artifact_id_leaves_every_name_unknown(build: Path) -> None:
     assert code == 0 and found["verdict"] == "INCONCLUSIVE" and "no literal artifactId" in found["reason"], found
 
 
+def test_a_name_a_later_pom_declares_is_found_past_a_computed_one(build: Path) -> None:
+    # review: the look-up gave up at the first POM with a computed artifactId (an archetype's template sorts first)
+    write_tree(build, {"archetype/src/main/resources/archetype-resources/pom.xml": MODULE_POM.format(name="${artifactId}")})
+    commit(build, "an archetype")
+    assert by_anchor(check(build)[1])["cmd:./mvnw -pl :shop-web verify -Dtest=CartTest"]["verdict"] == "VERIFIED"
+
+
+def test_a_pom_named_by_f_is_the_file_or_the_folders_and_a_polyglot_build_is_never_refuted(build: Path) -> None:
+    # review: `-f release.pom` was read as a folder and REFUTED "no such folder" though the file is there
+    write_tree(build, {"release.pom": ROOT_POM, "tools/pom.yaml": "artifactId: tools\n",
+                       "AGENTS.md": "Run `mvn -f release.pom package`, `mvn -f shop-core verify`, `mvn -f gone.pom package`.\n"
+                       "The tools build: `cmd:mvn test in:tools/`.\n"})
+    commit(build, "a release POM and a polyglot tool")
+    found = by_anchor(check(build)[1])
+    assert found["cmd:mvn -f release.pom package"]["verdict"] == found["cmd:mvn -f shop-core verify"]["verdict"] == "VERIFIED"
+    assert found["cmd:mvn -f gone.pom package"]["verdict"] == "INCONCLUSIVE"  # never there: an example, not stale
+    tools = found["cmd:mvn test in:tools/"]
+    assert tools["verdict"] == "INCONCLUSIVE" and "Polyglot" in tools["reason"], tools
+
+
 def test_a_phase_where_no_pom_is_is_refuted_when_one_was_there_and_a_missing_wrapper_is_a_missing_file(build: Path) -> None:
     os.remove(build / "mvnw")
     write_tree(build, {"docs/AGENTS.md": "From this folder run `mvn package`.\n"})
@@ -105,3 +125,13 @@ def test_a_poms_own_artifact_id_is_the_child_of_project_itself(text: str, expect
     from anchorcheck_plugins.runners.maven import own_artifact
 
     assert own_artifact(text) == expected
+
+
+def test_a_wrapper_moved_in_a_nested_build_names_its_commit_once(tmp_path: Path) -> None:
+    # the folder's reading and the root's fallback both asked history of java/mvnw: the reason said it twice
+    write_tree(tmp_path, {"java/mvnw": "#!/bin/sh\n", "java/pom.xml": ROOT_POM, "java/AGENTS.md": "Build with `./mvnw -q verify`.\n"})
+    init_repo(tmp_path)
+    git(tmp_path, "mv", "java/mvnw", "java/mvnw.sh")
+    commit(tmp_path, "rename the wrapper")
+    found = by_anchor(check(tmp_path)[1])["cmd:./mvnw -q verify in:java/"]
+    assert found["verdict"] == "REFUTED" and found["reason"].count("'rename the wrapper'") == 1, found["reason"]

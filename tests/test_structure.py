@@ -167,9 +167,11 @@ def test_a_path_in_a_sentence_dated_before_it_went_is_a_record_not_a_stale_claim
         {
             "AGENTS.md": "# Pitfalls\n\nHit 2026-05-07 in `docs/flows/retention.md`.\n\nSee `docs/flows/retention.md` for retention.\n\n"
             "On 2999-01-01 `docs/flows/retention.md` was checked again.\n\nRun `docs/flows/retention.md` as of `2026-05-07`.\n\n"
-            "- Angle brackets break MDX.\n  Hit 2026-05-07 in\n  `docs/flows/retention.md`. Fixed\n  in `docs/flows/limits.md` too.\n",
+            "- Angle brackets break MDX.\n  Hit 2026-05-07 in\n  `docs/flows/retention.md`. Fixed\n  in `docs/flows/limits.md` too.\n\n"
+            "Last updated 2026-05-07\nRead `docs/flows/guide.md` first.\n",
             "docs/flows/retention.md": "# Retention\n",
             "docs/flows/limits.md": "# Limits\n",
+            "docs/flows/guide.md": "# Guide\n",
         },
     )
     init_repo(tmp_path)
@@ -181,6 +183,7 @@ def test_a_path_in_a_sentence_dated_before_it_went_is_a_record_not_a_stale_claim
     assert got[(5, "docs/flows/retention.md")][0] == got[(7, "docs/flows/retention.md")][0] == got[(9, "docs/flows/retention.md")][0] == "REFUTED"
     assert got[(13, "docs/flows/retention.md")][0] == "INCONCLUSIVE"  # the date on the sentence's line before (netdata's)
     assert got[(14, "docs/flows/limits.md")][0] == "REFUTED"  # a sentence of its own, undated
+    assert got[(17, "docs/flows/guide.md")][0] == "REFUTED"  # review: a stamp over a new sentence dates nothing in it
 
 
 def test_a_lead_in_that_names_a_folder_in_plain_words_places_the_block_below(tmp_path: Path) -> None:

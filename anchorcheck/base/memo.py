@@ -61,9 +61,10 @@ class Reads:
     def to_dict(self) -> dict[str, Any]:
         """What another process needs to know of these reads to key a stored report (`anchorcheck.serve.replay`)
         and to watch for changes: the paths and the flags. The tests of paths (`lists`, `watches`) and the held
-        sets are not sent; every path they stand for is a listed one, which the listing's key names."""
-        return {"paths": sorted(self.paths), "probed": sorted(self.probed), "heads": sorted(self.heads),
-                **{flag: getattr(self, flag) for flag in ("listing", "git", "gitstate", "headbound")}}
+        sets are not sent: they are sent as `listing` (which files exist fed it), what they stand for."""
+        listing = self.listing or bool(self.lists or self.watches or self.held)
+        return {"paths": sorted(self.paths), "probed": sorted(self.probed), "heads": sorted(self.heads), "listing": listing,
+                **{flag: getattr(self, flag) for flag in ("git", "gitstate", "headbound")}}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Reads:

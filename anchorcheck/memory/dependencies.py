@@ -23,7 +23,7 @@ import json
 import posixpath
 import re
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from anchorcheck.base import digests
 from anchorcheck.base.lazyregex import later
@@ -31,6 +31,9 @@ from anchorcheck.evidence.cache import FactsCache
 from anchorcheck.evidence.history import Change, at_head, revisions
 from anchorcheck.repo.checkout import Repository
 from anchorcheck.repo.paths import UnsafePathError
+
+T = TypeVar("T")
+Memoize = Callable[[Any, Callable[[], Any]], Any]  # `Context.memo`: (key, work) -> the kept value
 
 MAX_REVISIONS = 10  # revisions of one manifest read, newest first
 MAX_MANIFESTS = 2_000  # manifests of a kind read to know a name is declared nowhere now
@@ -171,8 +174,11 @@ class Dependencies:
     only on a miss: a run whose manifests did not change runs no git for this (and can be stored for replay), since a
     commit that does not touch a manifest leaves its history's names as they were."""
 
-    def __init__(self, repo: Repository, cache: Callable[[], FactsCache | None] = lambda: None) -> None:
+    def __init__(self, repo: Repository, cache: Callable[[], FactsCache | None] = lambda: None, memo: Memoize | None = None) -> None:
         self.repo = repo
+        # a long-lived Verifier's memo (`Context.memo`): what the manifests of a kind declare now and what a manifest's
+        # history dropped, each worked out once and again only after a file it read changed (`staleness.dropped_dependency`)
+        self._memo = memo
         self._open = cache  # opened on the first manifest asked about: most runs name no word that needs it
         self._cache: FactsCache | None | bool = False
         self._removed: dict[str, dict[str, Change]] = {}  # manifest -> normal name -> the commit that removed it
@@ -234,8 +240,14 @@ class Dependencies:
             at = posixpath.dirname(at)
 
     def _removed_by(self, manifest: str) -> dict[str, Change]:
-        if manifest in self._removed:
-            return self._removed[manifest]
+        if manifest not in self._removed:
+            self._removed[manifest] = self._kept(("anchorcheck.dropped-by", manifest), lambda: self._look_back(manifest))
+        return self._removed[manifest]
+
+    def _kept(self, key: tuple[str, str], work: Callable[[], T]) -> T:
+        return work() if self._memo is None else self._memo(key, work)
+
+    def _look_back(self, manifest: str) -> dict[str, Change]:
         text = self._text(manifest)
         key = f"{_CACHE_KEY}:{manifest}:{digests.sha256(text.encode('utf-8', 'surrogateescape')).hexdigest()}"
         cache = self.cache
@@ -248,7 +260,6 @@ class Dependencies:
             if cache is not None and head is not None:
                 cache.put(key, {name: list(change) for name, change in removed.items()})
                 cache.flush()
-        self._removed[manifest] = removed
         return removed
 
     def _walk(self, manifest: str, text: str, head: str) -> dict[str, Change]:
@@ -270,10 +281,13 @@ class Dependencies:
         """What the manifests of that kind declare now, and the packages they are (a crate of the workspace is no
         dropped dependency, whatever the workspace's table says)."""
         if kind not in self._now:
-            paths = list(self.repo.files(named=[kind]))[:MAX_MANIFESTS]
-            texts = [(path, self._text(path)) for path in paths]
-            self._now[kind] = {n for path, text in texts for n in declared(path, text) | own_name(path, text)}
+            self._now[kind] = self._kept(("anchorcheck.declared-now", kind), lambda: self._declared(kind))
         return self._now[kind]
+
+    def _declared(self, kind: str) -> set[str]:
+        paths = list(self.repo.files(named=[kind]))[:MAX_MANIFESTS]
+        texts = [(path, self._text(path)) for path in paths]
+        return {n for path, text in texts for n in declared(path, text) | own_name(path, text)}
 
     def _text(self, path: str) -> str:
         try:

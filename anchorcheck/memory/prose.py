@@ -77,6 +77,7 @@ _USED_TO = re.compile(r"\bused to\b", re.I)
 # A sentence that dates itself ("Hit 2026-05-07 in `docs/x.md`", "(2026-05-07 deploy failure): `x` had …") tells what
 # was on that day: a path that went later is no stale one there (`Reference.dated`; history compares the dates).
 _DATE = re.compile(r"(?<![\d-])(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?![\d-])")
+_CAPITAL_START = re.compile(r"[\s*_]*[A-Z]")
 _IF_THERE = re.compile(r"[\s`'\")]*(?:,\s*)?\(?(?:if|when)\s+(?:it\s+|they\s+|one\s+)?(?:exists?|is\s+present|are\s+present|present)\b", re.I)
 _IF = re.compile(r"\b(?:if|when|unless)\s+(?:the\s+|a\s+|an\s+)?(?:file\s+|folder\s+|directory\s+)?$", re.I)
 _EXISTS = later(r"[`'\")]*\s+(?:exists?|is\s+present|is\s+there|does(?:n't|\s+not)\s+exist)\b", re.I)
@@ -127,8 +128,9 @@ class ProseLine:
         start = self.end_ends[before - 1] if before else 0
         if offset and self.text[offset - 1] in ".!?":
             start = offset  # the line read up to `offset` ends a sentence there
-        if start:
-            carried = ""  # a sentence that begins on this line
+        if start or _CAPITAL_START.match(self.text):
+            carried = ""  # a sentence that begins on this line: after a full stop, or at a capital (a stamp above it,
+            # "Last updated 2025-01-10" over "Run `x`", ends without one)
         after = bisect.bisect_left(self.end_starts, offset)
         end = self.end_starts[after] if after < len(self.end_starts) else len(self.text)
         if (start, end) not in self._judged:

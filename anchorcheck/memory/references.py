@@ -79,7 +79,9 @@ _SHOWN_INFO = later(r"\b(?:title|file|filename)=[\"']?([\w.-]+(?:/[\w.-]+)*\.[A-
 # A lead-in that says what its list names may be absent: "Read these files if they exist:", "(when present):".
 # A lead-in that names where the block below runs in plain words, the folder not in code ("**From packages/dev-server:**"
 # over vendure's `npm run populate`): a path of two or more segments, the first lower-case (not "From CI/CD:").
-_PLAIN_PLACE = later(r"\b(?:from|in|inside|within)\s+(?:the\s+)?[*_]*((?-i:[a-z0-9._@])[\w.@-]*(?:/[\w.@-]+)+)/?[*_]*\s*(?:(?:directory|folder)\s*)?[*_]*:[*_]*\s*$", re.I)
+# (Asked of the line with its closing emphasis and colon taken off, and every quantifier possessive: nothing to backtrack.)
+_PLAIN_PLACE = later(r"\b(?:from|in|inside|within)\s++(?:the\s++)?+[*_]*+((?-i:[a-z0-9._@])[\w.@-]*+(?:/[\w.@-]++)++)/?+[*_]*+(?:\s++(?:directory|folder))?+$", re.I)
+MOST_LEAD_IN = 300  # characters of a lead-in line asked where it places the block below: a longer one is prose
 _CONDITIONAL_LEAD = later(r"\b(?:if|when(?:ever)?)\s+(?:(?:it|they|one|any|these|those|present)\s+)?(?:exists?|(?:is|are)\s+present|present)\b", re.I)
 _ASSIGNED_VALUE = re.compile(r"(?<!\S)([A-Za-z_]\w*=)[^\s'\"]+(?=\s|$)")  # an unquoted value: quotes stay balanced
 
@@ -160,6 +162,13 @@ def _leads_in(text: str, last: bool, placed: str) -> bool:
     a list); emphasis around it is no part of it ("**From `web/`:**")."""
     text = text.rstrip().rstrip("*_").rstrip()
     return text.endswith(":") or last and bool(placed) and not text.endswith((".", "!", "?"))
+
+
+def _plain_place(text: str) -> re.Match[str] | None:
+    """The folder a lead-in names in plain words ("**From packages/dev-server:**"), its emphasis and colon off."""
+    if "`" in text or len(text) > MOST_LEAD_IN:
+        return None
+    return _PLAIN_PLACE.search(text.strip().strip("*_").rstrip().removesuffix(":").rstrip("*_ "))
 
 
 class _Reader:
@@ -244,7 +253,7 @@ class _Reader:
             following = block.lines[index + 1].text if index + 1 < len(block.lines) and block.kind != "table" else ""
             carried = self._prose(line, following, conditional=block.item and self.conditional, carried=carried)
             if block.depth == 0 and block.kind == "paragraph" and _leads_in(line.text, index == len(block.lines) - 1, self.placing[0]):
-                plain = _PLAIN_PLACE.search(line.text) if not self.placing[0] and "`" not in line.text else None
+                plain = _plain_place(line.text) if not self.placing[0] else None
                 self.lead, self.placing[1] = self._folders_here(line.number), self.placing[0] or (plain.group(1) if plain else "")
                 self.conditional = bool(_CONDITIONAL_LEAD.search(line.text))
 

@@ -86,10 +86,10 @@ def judge_by_fate(result: AnchorResult, fate: Fate, claimed: bool, subject: str 
     warning. A path the memory `claimed` (a `file:` anchor, a program file) stays REFUTED, as written it is false;
     a path a command only names is not the claim, so there a path not known to be gone leaves it INCONCLUSIVE,
     saying why (state `unsure` where history was cut). A result judged once already (a command's program file, then
-    the path it names: the same path) does not say it twice. `subject` names the path the clause is about, where the
+    the path it names: the same path, or the same path again after a fallback reading) does not say it twice. `subject` names the path the clause is about, where the
     reason does not (a configuration looked for in several places)."""
     said = f"; {subject}{fate.describe()}"
-    if not result.reason.endswith(said):
+    if said not in result.reason:  # (a fallback reading, "(nor as …)", may stand between)
         result.reason += said
     if fate.existed:
         result.state, result.severity = GONE, "error"
@@ -113,7 +113,7 @@ def dropped_dependency(reference: Reference, context: Context) -> AnchorResult:
     repo = context.repo
 
     def look() -> Removal | None:  # in the memo: the manifests it reads are watched, and it is asked again once one changes
-        dependencies = Dependencies(repo, lambda: open_cache(context.options, repo.root, context.time_left))
+        dependencies = Dependencies(repo, lambda: open_cache(context.options, repo.root, context.time_left), context.memo)
         return dependencies.removal(reference.written, reference.folder, reference.sections)
 
     removal = context.memo(("anchorcheck.dropped", reference.written, reference.folder, reference.sections), look)

@@ -1,12 +1,14 @@
 """`mvn -pl core -am test`, `./mvnw verify`: the build exists where the call runs, and so does every project `-pl` selects.
 
-Maven reads the pom.xml of the folder it runs in (`-f FILE|DIR` names another)
-and does not look for one above it. A call that names a lifecycle phase
-(`test`, `verify`, `install`, ...) needs that POM: none there is REFUTED by the
-runners' `no_config` step, so the core asks history whether one was there (stale)
-or never was (another folder's command, an example). A call whose words are
-plugin goals alone (`archetype:generate`, `help:effective-pom`) may need no
-project, and one with options alone (`mvn -v`) needs none: not read.
+Maven reads the pom.xml of the folder it runs in (`-f DIR` names another folder,
+`-f FILE` the file itself) and does not look for one above it. A call that names
+a lifecycle phase (`test`, `verify`, `install`, ...) needs that POM: none there is
+REFUTED by the runners' `no_config` step, so the core asks history whether one was
+there (stale) or never was (another folder's command, an example); a `pom.*` of
+another language there (pom.yaml) or a `.mvn/extensions.xml` at or above it may
+hold the build for Polyglot Maven: INCONCLUSIVE. A call whose words are plugin
+goals alone (`archetype:generate`, `help:effective-pom`) may need no project, and
+one with options alone (`mvn -v`) needs none: not read.
 
 `-pl`/`--projects` selects projects of the reactor: a folder (or its POM) written
 from the build's root, or `[groupId]:artifactId`; `!` and `-` exclude one, which
@@ -16,8 +18,9 @@ folder is gone (history asked) and INCONCLUSIVE when it is there without one (a
 module may name its POM otherwise). An artifactId no POM of the checkout declares
 is REFUTED, the POMs' history handed to the core (`details["defined_by"]`), which
 tells one renamed or dropped (stale, with the commit) from one never declared (an
-example: INCONCLUSIVE in prose); a POM that computes its artifactId (`${...}`)
-leaves every name unknown. Profiles (`-P`,
+example: INCONCLUSIVE in prose); where a POM computes its artifactId (`${...}`,
+an archetype's template) or more POMs are there than are read, a name none
+declares is unknown. Profiles (`-P`,
 which a settings.xml outside the checkout may define), plugin goals (their
 prefixes resolve through the user's settings too) and `-Dtest=` patterns are not
 judged.
@@ -35,6 +38,7 @@ from anchorcheck_plugins.runners._support import (
     dynamic,
     elsewhere,
     in_dir,
+    is_dir,
     is_file,
     join,
     missing_wrapper,
@@ -46,6 +50,7 @@ from anchorcheck_plugins.runners._support import (
     refuted,
     unknown,
     unusable,
+    upward,
     verified,
 )
 
@@ -106,17 +111,16 @@ def _build(invocation: Invocation, context: Context, written: str | None, goals:
         path = join(cwd, written)
         if path is None:
             return unknown(invocation, f"the POM {written} is outside the repository")
-        folder = path if not path.endswith(".xml") else posixpath.dirname(path) or "."
-        gone = no_folder(invocation, context, "mvn", folder)
-        if gone is not None:
-            return gone
-        pom = path if path.endswith(".xml") else in_dir(path, _POM)
+        pom = in_dir(path, _POM) if is_dir(context, path) else path  # Maven's `-f`: a folder's pom.xml, else the file
     if not is_file(context, pom):
         if written is not None:
             return not_there(invocation, f"the POM {pom} does not exist", pom)
-        if goals and all(":" in goal for goal in goals) and not selected:
-            return unknown(invocation, f"no {_POM} in {cwd if cwd != '.' else 'the repository root'}, but a plugin goal may need no project")
         where = "the repository root" if cwd in (".", "") else f"{cwd}/"
+        if goals and all(":" in goal for goal in goals) and not selected:
+            return unknown(invocation, f"no {_POM} in {where}, but a plugin goal may need no project")
+        polyglot = _polyglot(context, cwd)
+        if polyglot is not None:
+            return unknown(invocation, f"no {_POM} in {where}, but {polyglot}: a build Maven's extensions may read (Polyglot Maven)")
         return no_config(invocation, f"Maven needs a {_POM} where it runs; there is none in {where}{elsewhere(context, [_POM])}",
                          cwd, [_POM], above=False)
     root = posixpath.dirname(pom) or "."
@@ -130,6 +134,16 @@ def _build(invocation: Invocation, context: Context, written: str | None, goals:
         evidence.append(found)
     what = f"the projects {', '.join(selected)} of the build of {pom}" if selected else f"the build of {pom}"
     return verified(invocation, f"{what}; profiles, plugin goals and test patterns are not checked", evidence)
+
+
+def _polyglot(context: Context, cwd: str) -> str | None:
+    """What may hold the build where no pom.xml is: a `pom.*` of another language in the folder (pom.yaml, pom.kts), or
+    the extensions a `.mvn/extensions.xml` at or above it loads (Polyglot Maven reads them). None when neither is."""
+    other = next((p for p in context.repo.paths(None if cwd in (".", "") else cwd)
+                  if posixpath.dirname(p) == ("" if cwd in (".", "") else cwd) and posixpath.basename(p).startswith("pom.")), None)
+    if other is not None:
+        return f"{other} is there"
+    return next((f"{e} is there" for e in (in_dir(f, ".mvn/extensions.xml") for f in upward(cwd)) if is_file(context, e)), None)
 
 
 def _project(invocation: Invocation, context: Context, root: str, item: str, pom: str) -> Evidence | AnchorResult:
@@ -151,16 +165,19 @@ def _project(invocation: Invocation, context: Context, root: str, item: str, pom
 
 def _artifact(invocation: Invocation, context: Context, name: str, pom: str) -> Evidence | AnchorResult:
     """The POM that declares artifactId `name`; INCONCLUSIVE `not-in-config` when none does (history decides)."""
-    poms = sorted(context.repo.files(named=[_POM]))[:MAX_POMS]
+    found = sorted(context.repo.files(named=[_POM]))
+    poms, open_ = found[:MAX_POMS], [] if len(found) <= MAX_POMS else [f"{len(found)} POMs, past the {MAX_POMS} read"]
     for path in poms:
         try:
             declared = own_artifact(read_text(context, path))
         except ConfigError:
-            return unknown(invocation, f"{path} cannot be read, and may declare {name}")
-        if declared is None or "${" in declared:
-            return unknown(invocation, f"{path} declares no literal artifactId: it may be {name}")
+            declared = None
         if declared == name:
             return Evidence(path, None, f"artifactId {name}")
+        if declared is None or "${" in declared:
+            open_.append(f"{path} declares no literal artifactId")
+    if open_:  # (an archetype's template POM, a computed name: any of them may be it)
+        return unknown(invocation, f"no {_POM} declares the artifactId {name} as written, but {open_[0]}: it may be {name}")
     # The reactor is the checkout's POMs, a closed world: their history tells an artifactId renamed or dropped (stale)
     # from one never declared (another project's, a placeholder), as cargo's `-p NAME` is told.
     absent = refuted(invocation, f"no {_POM} of the repository declares the artifactId {name}", [Evidence(pom, None, "modules")])
