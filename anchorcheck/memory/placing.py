@@ -1,10 +1,13 @@
-"""Where a command runs, as the words right after it say: "`yarn test:prepare` in `dev/e2e`", "`npm run build` in web/".
+"""Where a command runs, as the words around it say: "`yarn test:prepare` in `dev/e2e`", "`npm run build` in web/", and a
+lead-in over a block ("**From packages/dev-server:**").
 
 The reader of implicit references (`references.py`) calls these on each command it reads; a folder they find
 becomes the command's placing (read there alone) or a hint (read there first).
 """
 
 from __future__ import annotations
+
+import re
 
 from anchorcheck.base.lazyregex import later
 from anchorcheck.memory.pathtokens import folderish
@@ -47,3 +50,26 @@ def runs_in_prose(found: list[Reference], line: str) -> None:
 
 def _placed(command: Reference, folder: str) -> Reference:
     return command._replace(hints=tuple(dict.fromkeys((folder.rstrip("/"), *command.hints))), placed=folder.rstrip("/"))
+
+
+# A lead-in that names where the block below runs in plain words, the folder not in code ("**From packages/dev-server:**"
+# over vendure's `npm run populate`): a path of two or more segments, the first lower-case (not "From CI/CD:"). Asked of
+# the line with its closing emphasis and colon taken off, every quantifier possessive: nothing to backtrack.
+_PLAIN_PLACE = later(r"\b(?:from|in|inside|within)\s++(?:the\s++)?+[*_]*+((?-i:[a-z0-9._@])[\w.@-]*+(?:/[\w.@-]++)++)/?+[*_]*+(?:\s++(?:directory|folder))?+$", re.I)
+MOST_LEAD_IN = 300  # characters of a lead-in line asked where it places the block below: a longer one is prose
+
+
+def leads_in(text: str, last: bool, placed: str) -> bool:
+    """Whether a line of a paragraph at the margin introduces what follows: it ends with a colon, or it is the
+    paragraph's last, says where to run (`placed`) and breaks off unfinished ("From the `mcp/` directory, run" over
+    a list); emphasis around it is no part of it ("**From `web/`:**")."""
+    text = text.rstrip().rstrip("*_").rstrip()
+    return text.endswith(":") or last and bool(placed) and not text.endswith((".", "!", "?"))
+
+
+def plain_place(text: str) -> str:
+    """The folder a lead-in names in plain words ("**From packages/dev-server:**"), its emphasis and colon off; ""."""
+    if "`" in text or len(text) > MOST_LEAD_IN:
+        return ""
+    found = _PLAIN_PLACE.search(text.strip().strip("*_").rstrip().removesuffix(":").rstrip("*_ "))
+    return found.group(1) if found else ""

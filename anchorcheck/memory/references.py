@@ -43,7 +43,7 @@ from anchorcheck.base.lazyregex import later
 from anchorcheck.memory import identifiers
 from anchorcheck.memory.installs import ENV_ASSIGNMENT, install
 from anchorcheck.memory.outside import entered_outside
-from anchorcheck.memory.placing import runs_in, runs_in_prose
+from anchorcheck.memory.placing import leads_in, plain_place, runs_in, runs_in_prose
 from anchorcheck.memory.shellblock import shell_lines
 from anchorcheck.memory.prose import GENERATED, ProseLine
 from anchorcheck.memory.pathtokens import (
@@ -77,11 +77,6 @@ _OUTPUT_OPTIONS = {"curl": ("-o", "--output"), "wget": ("-O", "--output-document
 _SHOWN_FIRST_LINE = later(r"^(?:#|//|--|;|<!--|/\*)\s*(?:file(?:name)?\s*:\s*)?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)\s*(?:-->|\*/)?$")
 _SHOWN_INFO = later(r"\b(?:title|file|filename)=[\"']?([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)")
 # A lead-in that says what its list names may be absent: "Read these files if they exist:", "(when present):".
-# A lead-in that names where the block below runs in plain words, the folder not in code ("**From packages/dev-server:**"
-# over vendure's `npm run populate`): a path of two or more segments, the first lower-case (not "From CI/CD:").
-# (Asked of the line with its closing emphasis and colon taken off, and every quantifier possessive: nothing to backtrack.)
-_PLAIN_PLACE = later(r"\b(?:from|in|inside|within)\s++(?:the\s++)?+[*_]*+((?-i:[a-z0-9._@])[\w.@-]*+(?:/[\w.@-]++)++)/?+[*_]*+(?:\s++(?:directory|folder))?+$", re.I)
-MOST_LEAD_IN = 300  # characters of a lead-in line asked where it places the block below: a longer one is prose
 _CONDITIONAL_LEAD = later(r"\b(?:if|when(?:ever)?)\s+(?:(?:it|they|one|any|these|those|present)\s+)?(?:exists?|(?:is|are)\s+present|present)\b", re.I)
 _ASSIGNED_VALUE = re.compile(r"(?<!\S)([A-Za-z_]\w*=)[^\s'\"]+(?=\s|$)")  # an unquoted value: quotes stay balanced
 
@@ -154,21 +149,6 @@ def _links_elsewhere(offset: int, links: list[re.Match[str]]) -> bool:
     prisma/ignite/tree/main/docs/drive) live in prisma/ignite"): the path it writes is the one the URL names, in
     another place, not this checkout's (gone from here, it would read as stale)."""
     return any(m.start() < offset < m.start(1) and _URL.match(m.group(1)) for m in links)
-
-
-def _leads_in(text: str, last: bool, placed: str) -> bool:
-    """Whether a line of a paragraph at the margin introduces what follows: it ends with a colon, or it is the
-    paragraph's last, says where to run (`placed`) and breaks off unfinished ("From the `mcp/` directory, run" over
-    a list); emphasis around it is no part of it ("**From `web/`:**")."""
-    text = text.rstrip().rstrip("*_").rstrip()
-    return text.endswith(":") or last and bool(placed) and not text.endswith((".", "!", "?"))
-
-
-def _plain_place(text: str) -> re.Match[str] | None:
-    """The folder a lead-in names in plain words ("**From packages/dev-server:**"), its emphasis and colon off."""
-    if "`" in text or len(text) > MOST_LEAD_IN:
-        return None
-    return _PLAIN_PLACE.search(text.strip().strip("*_").rstrip().removesuffix(":").rstrip("*_ "))
 
 
 class _Reader:
@@ -252,9 +232,8 @@ class _Reader:
                 carried = ""
             following = block.lines[index + 1].text if index + 1 < len(block.lines) and block.kind != "table" else ""
             carried = self._prose(line, following, conditional=block.item and self.conditional, carried=carried)
-            if block.depth == 0 and block.kind == "paragraph" and _leads_in(line.text, index == len(block.lines) - 1, self.placing[0]):
-                plain = _plain_place(line.text) if not self.placing[0] else None
-                self.lead, self.placing[1] = self._folders_here(line.number), self.placing[0] or (plain.group(1) if plain else "")
+            if block.depth == 0 and block.kind == "paragraph" and leads_in(line.text, index == len(block.lines) - 1, self.placing[0]):
+                self.lead, self.placing[1] = self._folders_here(line.number), self.placing[0] or plain_place(line.text)
                 self.conditional = bool(_CONDITIONAL_LEAD.search(line.text))
 
     def _prose(self, source: Line, following: str = "", conditional: bool = False, carried: str = "") -> str:

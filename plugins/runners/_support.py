@@ -248,6 +248,15 @@ def option(word: str, words: list[str], takes_value: Container[str]) -> tuple[st
     return name, value
 
 
+def arguments(args: Iterable[str], takes_value: Container[str]) -> Iterator[tuple[str, str]]:
+    """Each word of a command line as `(name, value)` for an option (`option`), or `("", word)` for a word that is
+    none (a task, a goal, a phase): the one walk over a build tool's words."""
+    words = list(args)
+    while words:
+        word = words.pop(0)
+        yield option(word, words, takes_value) if word.startswith("-") else ("", word)
+
+
 def line_at(text: str, offset: int) -> int:
     """The 1-based line of a character offset."""
     return text.count("\n", 0, offset) + 1

@@ -41,7 +41,7 @@ import re
 from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.plugin import NOT_IN_CONFIG, Context, history_of
 from anchorcheck_plugins.runners._support import (
-    ConfigError, dynamic, in_dir, is_dir, is_file, join, listed, missing_wrapper, nearest, no_config, no_folder, option,
+    ConfigError, arguments, dynamic, in_dir, is_dir, is_file, join, listed, missing_wrapper, nearest, no_config, no_folder,
     read_text, refuted, searched, unknown, unusable, upward, verified,
 )
 
@@ -105,16 +105,13 @@ def verify_gradle(invocation: Invocation, context: Context) -> AnchorResult:
     missing = missing_wrapper(invocation, context)  # `./gradlew`, `java/gradlew`: a file of the checkout
     if missing is not None:
         return missing
-    words, tasks = list(invocation.args), []
-    while words:
-        word = words.pop(0)
-        if not word.startswith("-"):
-            tasks.append(word)
-            continue
-        name, value = option(word, words, _VALUED)
-        if name in _ELSEWHERE:
+    tasks = []
+    for name, value in arguments(invocation.args, _VALUED):
+        if not name:
+            tasks.append(value)
+        elif name in _ELSEWHERE:
             return unknown(invocation, f"{name} points Gradle at another build or script: not read")
-        if name in ("-p", "--project-dir"):
+        elif name in ("-p", "--project-dir"):
             moved = join(cwd, value)
             if moved is None or dynamic(value):
                 return unknown(invocation, f"{value} is outside the repository or a shell expansion")

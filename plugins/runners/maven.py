@@ -35,6 +35,7 @@ from anchorcheck import AnchorResult, Evidence, Invocation, Runner, hookimpl
 from anchorcheck.plugin import Context
 from anchorcheck_plugins.runners._support import (
     ConfigError,
+    arguments,
     dynamic,
     elsewhere,
     in_dir,
@@ -45,7 +46,6 @@ from anchorcheck_plugins.runners._support import (
     no_config,
     no_folder,
     not_there,
-    option,
     read_text,
     refuted,
     unknown,
@@ -69,29 +69,18 @@ MAX_DEPTH = 64  # elements open at once: deeper is no POM a person wrote
 
 def reads_maven(program: str, args: tuple[str, ...]) -> bool:
     """A call that names a phase or goal, or selects projects, is a claim about the build; `mvn -v` is none."""
-    words = list(args)
-    while words:
-        word = words.pop(0)
-        if not word.startswith("-"):
-            return True
-        name, _ = option(word, words, _VALUED)
-        if name in _PROJECT_SELECTORS:
-            return True
-    return False
+    return any(not name or name in _PROJECT_SELECTORS for name, _ in arguments(args, _VALUED))
 
 
 def verify_maven(invocation: Invocation, context: Context) -> AnchorResult:
     missing = missing_wrapper(invocation, context)  # `./mvnw`: a file of the checkout
     if missing is not None:
         return missing
-    words, goals, selected, pom = list(invocation.args), [], [], None
-    while words:
-        word = words.pop(0)
-        if not word.startswith("-"):
-            goals.append(word)
-            continue
-        name, value = option(word, words, _VALUED)
-        if name in ("-f", "--file"):
+    goals, selected, pom = [], [], None
+    for name, value in arguments(invocation.args, _VALUED):
+        if not name:
+            goals.append(value)
+        elif name in ("-f", "--file"):
             pom = value
         elif name in _PROJECT_SELECTORS:
             selected += [item for item in value.split(",") if item]
