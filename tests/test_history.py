@@ -553,3 +553,36 @@ def test_a_new_place_that_is_a_prefix_of_the_old_path_is_not_named_beside_it(tmp
     commit(tmp_path, "drop the extension")
     found = by_anchor(check(tmp_path)[1])["file:scripts/deploy.sh"]
     assert found["verdict"] == "REFUTED" and "moved to `scripts/deploy`" in found["reason"]
+
+
+def _java(body: str, count: int) -> str:
+    """A small Java file: eleven shared import lines (a license header, the imports) and `count` lines of its own."""
+    return "".join(f"import org.example.shared.Thing{i};\n" for i in range(11)) + "".join(body.format(i=i) for i in range(count))
+
+
+def test_a_file_git_pairs_with_an_unrelated_one_of_another_name_was_deleted_not_moved(tmp_path: Path) -> None:
+    """ta4j deleted a 38-line chart test in the commit that added an unrelated `ZigZagTrend.java`, 53 % alike in their
+    imports: git's `-M` paired them, and the REFUTED said "moved to" it, with a `fix` that would write it in. Under
+    60 % alike with another name, git's pairing is a guess: deleted. A renamed file that kept most of its text, or a
+    file that kept its name, still moved."""
+    write_tree(tmp_path, {
+        "BuyTest.java": _java("void buyCase{i}() {{ assertTrue(chart{i}); }}\n", 9),
+        "Parser.java": _java("int parse{i}() {{ return {i}; }}\n", 30),
+        "util/Cache.java": _java("Object get{i}() {{ return null; }}\n", 9),
+        "AGENTS.md": "See `BuyTest.java`, `Parser.java` and `util/Cache.java`.\n",
+    })
+    init_repo(tmp_path)
+    write_tree(tmp_path, {"ZigZagTrend.java": _java("int trendValue{i} = compute({i});\n", 9),
+                          "TokenParser.java": _java("int parse{i}() {{ return {i}; }}\n", 30) + "int extra() { return 0; }\n"})
+    for gone in ("BuyTest.java", "Parser.java"):
+        os.remove(tmp_path / gone)
+    commit(tmp_path, "replace the chart test")
+    write_tree(tmp_path, {"core/Cache.java": _java("Object fetch{i}() {{ return null; }}\n", 9)})  # (alone: git pairs it)
+    os.remove(tmp_path / "util/Cache.java")
+    commit(tmp_path, "move the cache")
+    found = by_anchor(check(tmp_path)[1])
+    buy = found["file:BuyTest.java"]
+    assert buy["verdict"] == "REFUTED" and "deleted in" in buy["reason"] and "ZigZagTrend" not in buy["reason"], buy
+    assert "fix" not in buy["details"]
+    assert "moved to `TokenParser.java`" in found["file:Parser.java"]["reason"]  # most of its text kept
+    assert "moved to `core/Cache.java`" in found["file:util/Cache.java"]["reason"]  # its name kept, half its text new

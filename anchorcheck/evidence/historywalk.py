@@ -217,8 +217,8 @@ class _Log:
                         return
                     self._header, self._entries = [], []
                     self._open, self._need = [token[1:]], self.fields - 1
-                elif token:  # a status: one path follows, two for a rename or copy
-                    self._open, self._need = [token[0]], 2 if token[0] in "RC" else 1
+                elif token:  # a status (`R053`: with git's similarity): one path follows, two for a rename or copy
+                    self._open, self._need = [token], 2 if token[0] in "RC" else 1
             if not self._need and self._open:
                 self._close()
 
@@ -228,8 +228,23 @@ class _Log:
             self._header = self._open
         else:
             status, old, *new = self._open
-            self._entries.append((status, old, new[0] if new else ""))
+            if status[:1] in "RC" and new and _guessed(status, old, new[0]):
+                self._entries += [("D", old, "")] if status[0] == "R" else []  # (a weak copy: no destination at all)
+            else:
+                self._entries.append((status[:1], old, new[0] if new else ""))
         self._open = []
+
+
+RENAMED_FLOOR = 60  # % alike, below which git's pairing of a file with one of another name is no move
+
+
+def _guessed(status: str, old: str, new: str) -> bool:
+    """Whether git's rename (or copy) pairing is a guess, not a move: the file's name changed and the contents are
+    under RENAMED_FLOOR % alike (git pairs at 50 %). ta4j deleted a 38-line chart test in the commit that added an
+    unrelated `ZigZagTrend.java`, 53 % alike in their license header and imports: "moved to" it, a `fix` would have
+    written the unrelated file in. A renamed file keeps most of its text; a moved one keeps its name."""
+    score = status[1:]
+    return score.isdigit() and int(score) < RENAMED_FLOOR and posixpath.basename(old) != posixpath.basename(new)
 
 
 def _removal(path: str, entries: list[Entry]) -> str | None:
