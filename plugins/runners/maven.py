@@ -154,17 +154,9 @@ def _project(invocation: Invocation, context: Context, root: str, item: str, pom
 
 def _artifact(invocation: Invocation, context: Context, name: str, pom: str) -> Evidence | AnchorResult:
     """The POM that declares artifactId `name`; INCONCLUSIVE `not-in-config` when none does (history decides)."""
-    found = sorted(context.repo.files(named=[_POM]))
-    poms, open_ = found[:MAX_POMS], [] if len(found) <= MAX_POMS else [f"{len(found)} POMs, past the {MAX_POMS} read"]
-    for path in poms:
-        try:
-            declared = own_artifact(read_text(context, path))
-        except ConfigError:
-            declared = None
-        if declared == name:
-            return Evidence(path, None, f"artifactId {name}")
-        if declared is None or "${" in declared:
-            open_.append(f"{path} declares no literal artifactId")
+    declaring, poms, open_ = context.memo(("anchorcheck_plugins.maven.artifacts",), lambda: _artifacts(context))
+    if name in declaring:
+        return Evidence(declaring[name], None, f"artifactId {name}")
     if open_:  # (an archetype's template POM, a computed name: any of them may be it)
         return unknown(invocation, f"no {_POM} declares the artifactId {name} as written, but {open_[0]}: it may be {name}")
     # The reactor is the checkout's POMs, a closed world: their history tells an artifactId renamed or dropped (stale)
@@ -172,6 +164,25 @@ def _artifact(invocation: Invocation, context: Context, name: str, pom: str) -> 
     absent = refuted(invocation, f"no {_POM} of the repository declares the artifactId {name}", [Evidence(pom, None, "modules")])
     absent.details["defined_by"] = {"name": name, "configs": list(dict.fromkeys([pom, *poms])), "paths": []}
     return absent
+
+
+def _artifacts(context: Context) -> tuple[dict[str, str], list[str], list[str]]:
+    """Each literal artifactId the checkout's POMs declare, with the first POM (in path order) that does; the POMs
+    read; and why a name none declares may still be one (a computed artifactId, more POMs than are read). Read once
+    for every `-pl :x` of a run (ozone's instruction file names one module on three lines), again after a POM changes."""
+    found = sorted(context.repo.files(named=[_POM]))
+    poms, open_ = found[:MAX_POMS], [] if len(found) <= MAX_POMS else [f"{len(found)} POMs, past the {MAX_POMS} read"]
+    declaring: dict[str, str] = {}
+    for path in poms:
+        try:
+            declared = own_artifact(read_text(context, path))
+        except ConfigError:
+            declared = None
+        if declared is None or "${" in declared:
+            open_.append(f"{path} declares no literal artifactId")
+        else:
+            declaring.setdefault(declared, path)
+    return declaring, poms, open_
 
 
 def own_artifact(text: str) -> str | None:
